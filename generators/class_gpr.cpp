@@ -1,0 +1,40 @@
+// GPR class: 8-byte mov, movnti for non-temporal stores. Scratch registers come
+// from rax, rcx, r8, r9, r10, then callee-saved rbx, r12, r13 (pushed/popped).
+#include "classes.hpp"
+
+namespace kex {
+namespace {
+using namespace Xbyak;
+
+const Reg64& data_reg(int i) {
+  static const Reg64 regs[] = {util::rax, util::rcx, util::r8, util::r9, util::r10, util::rbx, util::r12, util::r13};
+  return regs[i];
+}
+
+struct Gpr final : ClassEmitter {
+  std::vector<Reg64> callee_saved(const KernelSpec& s) const override {
+    std::vector<Reg64> r;
+    if (s.op == Op::copy)
+      for (uint32_t i = 5; i < s.scratch; ++i) r.push_back(data_reg(static_cast<int>(i)));
+    return r;
+  }
+  void load(CodeGenerator& g, int reg, const Address& src, const KernelSpec&) const override {
+    g.mov(data_reg(reg), src);
+  }
+  void store(CodeGenerator& g, const Address& dst, int reg, const KernelSpec& s) const override {
+    if (s.store == Store::nontemporal) g.movnti(dst, data_reg(reg));
+    else g.mov(dst, data_reg(reg));
+  }
+  // Clears store rax (the fill pattern) from every "register".
+  void store_fill(CodeGenerator& g, const Address& dst, int, const KernelSpec& s) const override {
+    if (s.store == Store::nontemporal) g.movnti(dst, g.rax);
+    else g.mov(dst, g.rax);
+  }
+};
+}  // namespace
+
+const ClassEmitter& gpr_emitter() {
+  static const Gpr e;
+  return e;
+}
+}  // namespace kex

@@ -1,0 +1,79 @@
+// Vector classes, one row each: sse (xmm, 16 B), avx (ymm, 32 B), avx512 (zmm, 64 B).
+// Aligned specs use movdqa/vmovdqa(64), unaligned ones movdqu/vmovdqu(64);
+// non-temporal stores are movntdq/vmovntdq, which need an aligned destination
+// (the skeleton's head provides it). AVX and AVX-512 end with vzeroupper.
+#include "classes.hpp"
+
+namespace kex {
+namespace {
+using namespace Xbyak;
+
+enum class Vec { sse, avx, avx512 };
+
+struct Vector final : ClassEmitter {
+  Vec kind;
+  explicit Vector(Vec k) : kind(k) {}
+
+  bool nt_needs_alignment() const override { return true; }
+
+  void load_fill(CodeGenerator& g, const KernelSpec& s) const override {
+    switch (kind) {
+      case Vec::sse:
+        g.movq(g.xmm0, g.rax);
+        g.punpcklqdq(g.xmm0, g.xmm0);
+        break;
+      case Vec::avx:
+        g.vmovq(g.xmm0, g.rax);
+        g.vpunpcklqdq(g.xmm0, g.xmm0, g.xmm0);
+        g.vinsertf128(g.ymm0, g.ymm0, g.xmm0, 1);
+        break;
+      case Vec::avx512:
+        g.vpbroadcastq(g.zmm0, g.rax);
+        break;
+    }
+    (void)s;  // every clear register is zmm0/ymm0/xmm0: the fill lives in one register
+  }
+  void load(CodeGenerator& g, int reg, const Address& src, const KernelSpec& s) const override {
+    const bool a = s.align == Align::aligned;
+    switch (kind) {
+      case Vec::sse: a ? g.movdqa(Xmm(reg), src) : g.movdqu(Xmm(reg), src); break;
+      case Vec::avx: a ? g.vmovdqa(Ymm(reg), src) : g.vmovdqu(Ymm(reg), src); break;
+      case Vec::avx512: a ? g.vmovdqa64(Zmm(reg), src) : g.vmovdqu64(Zmm(reg), src); break;
+    }
+  }
+  void store(CodeGenerator& g, const Address& dst, int reg, const KernelSpec& s) const override {
+    const bool nt = s.store == Store::nontemporal, a = s.align == Align::aligned;
+    switch (kind) {
+      case Vec::sse:
+        nt ? g.movntdq(dst, Xmm(reg)) : a ? g.movdqa(dst, Xmm(reg)) : g.movdqu(dst, Xmm(reg));
+        break;
+      case Vec::avx:
+        nt ? g.vmovntdq(dst, Ymm(reg)) : a ? g.vmovdqa(dst, Ymm(reg)) : g.vmovdqu(dst, Ymm(reg));
+        break;
+      case Vec::avx512:
+        nt ? g.vmovntdq(dst, Zmm(reg)) : a ? g.vmovdqa64(dst, Zmm(reg)) : g.vmovdqu64(dst, Zmm(reg));
+        break;
+    }
+  }
+  void store_fill(CodeGenerator& g, const Address& dst, int, const KernelSpec& s) const override {
+    store(g, dst, 0, s);
+  }
+  void leave(CodeGenerator& g, const KernelSpec&) const override {
+    if (kind != Vec::sse) g.vzeroupper();
+  }
+};
+}  // namespace
+
+const ClassEmitter& sse_emitter() {
+  static const Vector e(Vec::sse);
+  return e;
+}
+const ClassEmitter& avx_emitter() {
+  static const Vector e(Vec::avx);
+  return e;
+}
+const ClassEmitter& avx512_emitter() {
+  static const Vector e(Vec::avx512);
+  return e;
+}
+}  // namespace kex

@@ -1,0 +1,52 @@
+// Code emission entry points and the register-class table the loop skeleton uses.
+#pragma once
+#include <memory>
+#include <string>
+
+#include <xbyak/xbyak.h>
+
+#include "spec.hpp"
+
+namespace kex {
+
+/// Kernel ABI (SysV): dst in rdi, src in rsi (ignored by clears), byte count in rdx.
+using KernelFn = void (*)(void* dst, const void* src, size_t bytes);
+
+/// What a register class contributes to the one loop skeleton (generators/skeleton.cpp).
+/// Register indexes are 0..scratch-1; a class maps them onto its own registers.
+struct ClassEmitter {
+  virtual ~ClassEmitter() = default;
+  /// True when registers come back off a stack (x87): the skeleton stores a group
+  /// in reverse order of its loads.
+  virtual bool lifo() const { return false; }
+  /// Callee-saved GPRs the class uses at this scratch count (pushed/popped by the skeleton).
+  virtual std::vector<Xbyak::Reg64> callee_saved(const KernelSpec&) const { return {}; }
+  /// Clear only: rax holds the 8-byte fill pattern; put it where store_fill finds it.
+  virtual void load_fill(Xbyak::CodeGenerator&, const KernelSpec&) const {}
+  virtual void load(Xbyak::CodeGenerator&, int reg, const Xbyak::Address& src, const KernelSpec&) const = 0;
+  virtual void store(Xbyak::CodeGenerator&, const Xbyak::Address& dst, int reg, const KernelSpec&) const = 0;
+  /// Clear only: store the fill pattern (register `reg` of those load_fill set up).
+  virtual void store_fill(Xbyak::CodeGenerator&, const Xbyak::Address& dst, int reg, const KernelSpec&) const = 0;
+  /// Leaves the state the ABI expects (emms, vzeroupper, empty x87 stack).
+  virtual void leave(Xbyak::CodeGenerator&, const KernelSpec&) const {}
+  /// True when the non-temporal store needs a width-aligned destination.
+  virtual bool nt_needs_alignment() const { return false; }
+};
+
+/// The emitter of one register class (not `string`, which has its own skeleton).
+const ClassEmitter& class_emitter(RegClass c);
+
+/// Emits one complete kernel for a valid spec (validate(s) empty) at the generator's
+/// current position, ending in `ret`. Throws Xbyak::Error on emission failure.
+void emit_kernel(Xbyak::CodeGenerator& g, const KernelSpec& s);
+
+/// The `rep movs/stos` family (regs == string).
+void emit_string_kernel(Xbyak::CodeGenerator& g, const KernelSpec& s);
+
+/// Why this CPU cannot run `s` (missing AVX-512, ...), or empty when it can.
+std::string cpu_unsupported_reason(const KernelSpec& s);
+
+/// 8 copies of the fill byte.
+inline uint64_t fill_pattern(uint8_t fill) { return 0x0101010101010101ull * fill; }
+
+}  // namespace kex

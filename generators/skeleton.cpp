@@ -1,0 +1,274 @@
+// The one loop skeleton every register class shares (DESIGN.md "The parameter space").
+//
+// Registers: rdi = dst, rsi = src, rdx = bytes left, r11 = prefetch/tail scratch,
+// rcx = head/tail counter. Forward loops advance rdi/rsi; backward loops keep them
+// at the buffer start and walk rdx down, addressing [base + rdx + offset].
+// Layout: prologue, optional head (aligns dst for NT stores that need it), optional
+// block-prefetch loop, main loop, tail (elements of the class width, then bytes),
+// epilogue (sfence after NT stores, class state, ret).
+#include <vector>
+
+#include "emit.hpp"
+
+namespace kex {
+
+namespace {
+
+using namespace Xbyak;
+using namespace Xbyak::util;
+
+struct Ctx {
+  CodeGenerator& g;
+  const KernelSpec& s;
+  const ClassEmitter& cls;
+  uint32_t w;
+  bool copy() const { return s.op == Op::copy; }
+  bool fwd() const { return s.direction == Direction::forward; }
+
+  RegExp exp(const Reg64& base, int64_t off) const {
+    return fwd() ? base + static_cast<size_t>(off) : base + g.rdx + static_cast<size_t>(off);
+  }
+  Address at(const Reg64& base, int64_t off) const { return g.ptr[exp(base, off)]; }
+
+  /// One byte at [base + rdx] after rdx was decremented (head/tail byte moves).
+  void byte_move() {
+    if (copy()) {
+      g.mov(g.r11b, g.byte[g.rsi + g.rdx]);
+      g.mov(g.byte[g.rdi + g.rdx], g.r11b);
+    } else {
+      g.mov(g.byte[g.rdi + g.rdx], static_cast<int>(s.fill));
+    }
+  }
+
+  /// One class-width element at [base + rdx].
+  void elem_move() {
+    if (copy()) {
+      cls.load(g, 0, g.ptr[g.rsi + g.rdx], s);
+      cls.store(g, g.ptr[g.rdi + g.rdx], 0, s);
+    } else {
+      cls.store_fill(g, g.ptr[g.rdi + g.rdx], 0, s);
+    }
+  }
+
+  void prefetch_one(const RegExp& e) {
+    const Address a = g.ptr[e];
+    switch (s.prefetch) {
+      case Prefetch::nta: g.prefetchnta(a); break;
+      case Prefetch::t0: g.prefetcht0(a); break;
+      case Prefetch::t1: g.prefetcht1(a); break;
+      case Prefetch::t2: g.prefetcht2(a); break;
+      case Prefetch::w: g.prefetchw(a); break;
+      case Prefetch::load: g.mov(g.r11d, g.dword[e]); break;
+      case Prefetch::none: break;
+    }
+  }
+
+  /// Prefetches for the iteration at the current base: one per pf_every bytes,
+  /// `pf_distance` ahead of the data (src for copies, dst for clears).
+  void prefetches() {
+    if (s.prefetch == Prefetch::none) return;
+    const Reg64& base = copy() ? g.rsi : g.rdi;
+    int n = static_cast<int>((s.unroll + s.pf_every - 1) / s.pf_every);
+    for (int k = 0; k < n; ++k) {
+      int idx = fwd() ? k : n - 1 - k;
+      int64_t off = int64_t(s.pf_distance) + int64_t(idx) * s.pf_every;
+      if (s.prefetch != Prefetch::load) {
+        prefetch_one(exp(base, off));
+        continue;
+      }
+      // A dummy load must stay inside the buffer: guard it as Asami's unroll did.
+      Label skip;
+      if (fwd()) {
+        if (off < 0) continue;  // validate() forbids; never read before the start
+        if (off + 4 > int64_t(s.unroll)) {
+          g.cmp(g.rdx, off + 4);
+          g.jb(skip, CodeGenerator::T_NEAR);
+        }
+      } else {
+        if (off + 4 > int64_t(s.unroll)) continue;  // above the block already copied: skip
+        if (off < 0) {
+          g.cmp(g.rdx, -off);
+          g.jb(skip, CodeGenerator::T_NEAR);
+        }
+      }
+      prefetch_one(exp(base, off));
+      g.L(skip);
+    }
+  }
+
+  /// The data moves of one iteration, in groups of `scratch` registers.
+  void body() {
+    const int n = static_cast<int>(s.unroll / w);
+    const int group = static_cast<int>(s.scratch);
+    for (int first = 0; first < n; first += group) {
+      int count = std::min(group, n - first);
+      auto off = [&](int i) -> int64_t {
+        int e = first + i;  // element within the iteration, in traversal order
+        return fwd() ? int64_t(e) * w : int64_t(n - 1 - e) * w;
+      };
+      if (!copy()) {
+        for (int i = 0; i < count; ++i) cls.store_fill(g, at(g.rdi, off(i)), i, s);
+        continue;
+      }
+      for (int i = 0; i < count; ++i) cls.load(g, i, at(g.rsi, off(i)), s);
+      if (cls.lifo())
+        for (int i = count - 1; i >= 0; --i) cls.store(g, at(g.rdi, off(i)), i, s);
+      else
+        for (int i = 0; i < count; ++i) cls.store(g, at(g.rdi, off(i)), i, s);
+    }
+  }
+
+  void advance(uint32_t bytes) {
+    if (copy()) g.add(g.rsi, bytes);
+    g.add(g.rdi, bytes);
+    g.sub(g.rdx, bytes);
+  }
+};
+
+}  // namespace
+
+void emit_kernel(CodeGenerator& g, const KernelSpec& s) {
+  if (s.regs == RegClass::string) return emit_string_kernel(g, s);
+  const ClassEmitter& cls = class_emitter(s.regs);
+  Ctx c{g, s, cls, reg_class_info(s.regs).width};
+  const auto saved = cls.callee_saved(s);
+  for (const auto& r : saved) g.push(r);
+  if (!c.copy()) {
+    g.mov(g.rax, fill_pattern(s.fill));
+    cls.load_fill(g, s);
+  }
+
+  // Head: NT stores of this class fault on unaligned addresses, so move single
+  // bytes until dst (forward: its start; backward: its end) is width-aligned.
+  // Backward aligned loops address [base + rdx], so their end must be aligned too.
+  const bool nt_align = s.store == Store::nontemporal && s.align == Align::unaligned && cls.nt_needs_alignment();
+  const bool head = nt_align || (!c.fwd() && s.align == Align::aligned);
+  if (head) {
+    Label loop, done;
+    if (c.fwd()) {
+      g.mov(g.rcx, g.rdi);
+      g.neg(g.rcx);
+      g.and_(g.rcx, c.w - 1);
+      g.cmp(g.rcx, g.rdx);
+      g.cmova(g.rcx, g.rdx);
+      g.jrcxz(done);  // short: the loop is a few bytes
+      g.L(loop);
+      if (c.copy()) {
+        g.mov(g.r11b, g.byte[g.rsi]);
+        g.mov(g.byte[g.rdi], g.r11b);
+        g.inc(g.rsi);
+      } else {
+        g.mov(g.byte[g.rdi], static_cast<int>(s.fill));
+      }
+      g.inc(g.rdi);
+      g.dec(g.rdx);
+      g.dec(g.rcx);
+      g.jnz(loop);
+    } else {
+      g.L(loop);
+      g.test(g.rdx, g.rdx);
+      g.jz(done);
+      g.lea(g.rcx, g.ptr[g.rdi + g.rdx]);
+      g.test(g.rcx, c.w - 1);
+      g.jz(done);
+      g.dec(g.rdx);
+      c.byte_move();
+      g.jmp(loop);
+    }
+    g.L(done);
+  }
+
+  Label tail, loop;
+  g.cmp(g.rdx, s.unroll);
+  g.jb(tail, CodeGenerator::T_NEAR);
+
+  if (s.block.bytes) {
+    // Block prefetch: touch one dword per 64-byte line of the next block (in the
+    // block order) with plain loads, then copy the block with the main body.
+    Label block, inner;
+    g.L(block);
+    g.cmp(g.rdx, s.block.bytes);
+    g.jb(loop, CodeGenerator::T_NEAR);
+    const int lines = static_cast<int>(s.block.bytes / 64);
+    for (int i = 0; i < lines; ++i) {
+      int line = s.block.order == Direction::backward ? lines - 1 - i : i;
+      g.mov(g.r11d, g.dword[g.rsi + line * 64]);
+    }
+    g.mov(g.r11d, s.block.bytes / s.unroll);
+    g.L(inner);
+    c.prefetches();
+    c.body();
+    c.advance(s.unroll);
+    g.dec(g.r11d);
+    g.jnz(inner, CodeGenerator::T_NEAR);
+    g.jmp(block, CodeGenerator::T_NEAR);
+    g.align(16);
+    // The remainder below one block runs through the plain loop (needs >= unroll).
+    g.L(loop);
+    g.cmp(g.rdx, s.unroll);
+    g.jb(tail, CodeGenerator::T_NEAR);
+    Label plain;
+    g.L(plain);
+    c.prefetches();
+    c.body();
+    c.advance(s.unroll);
+    g.cmp(g.rdx, s.unroll);
+    g.jae(plain, CodeGenerator::T_NEAR);
+  } else {
+    g.align(16);
+    g.L(loop);
+    if (!c.fwd()) g.sub(g.rdx, s.unroll);
+    c.prefetches();
+    c.body();
+    if (c.fwd()) c.advance(s.unroll);
+    g.cmp(g.rdx, s.unroll);
+    g.jae(loop, CodeGenerator::T_NEAR);
+  }
+
+  // Tail: rdx < unroll bytes left at [base, base + rdx).
+  g.L(tail);
+  Label bytes_done, elems_done, bl, el;
+  auto byte_tail = [&](bool only_misaligned_top) {
+    // only_misaligned_top: the bytes above the last whole element (forward).
+    g.L(bl);
+    if (only_misaligned_top) {
+      g.test(g.rdx, c.w - 1);
+      g.jz(bytes_done, CodeGenerator::T_NEAR);
+    } else {
+      g.test(g.rdx, g.rdx);
+      g.jz(bytes_done, CodeGenerator::T_NEAR);
+    }
+    g.dec(g.rdx);
+    c.byte_move();
+    g.jmp(bl, CodeGenerator::T_NEAR);
+    g.L(bytes_done);
+  };
+  auto elem_tail = [&]() {
+    if (c.w == 1) return;
+    g.L(el);
+    g.cmp(g.rdx, c.w);
+    g.jb(elems_done, CodeGenerator::T_NEAR);
+    g.sub(g.rdx, c.w);
+    c.elem_move();
+    g.jmp(el, CodeGenerator::T_NEAR);
+    g.L(elems_done);
+  };
+  if (c.fwd() && c.w > 1) {
+    // The remaining region starts where the loop stopped (width-aligned when
+    // the start was): bytes at the top first, then whole elements downwards.
+    byte_tail(true);
+    elem_tail();
+  } else {
+    // The remaining region ends at the last block copied (aligned when dst's end
+    // was): whole elements from the top, then the leading bytes.
+    elem_tail();
+    byte_tail(false);
+  }
+
+  if (s.store == Store::nontemporal) g.sfence();
+  cls.leave(g, s);
+  for (auto it = saved.rbegin(); it != saved.rend(); ++it) g.pop(*it);
+  g.ret();
+}
+
+}  // namespace kex
