@@ -20,7 +20,8 @@ Action add_info_command(CLI::App& app) {
     std::printf("cpu:            %s (%s, family %d model %d stepping %d)\n", m.model_name.c_str(), m.vendor.c_str(),
                 m.family, m.model, m.stepping);
     std::string feats;
-    for (const auto& f : machine_json(m)["cpu_features"]) feats += f.get<std::string>() + " ";
+    const auto mj = machine_json(m);
+    for (const auto& f : mj["cpu_features"]) feats += f.get<std::string>() + " ";
     std::printf("features:       %s\n", feats.c_str());
     std::printf("caches:         L1d %s, L2 %s, LLC %s (%s)\n", kib(m.caches.l1d).c_str(), kib(m.caches.l2).c_str(),
                 kib(m.caches.llc).c_str(), m.caches.source.c_str());
