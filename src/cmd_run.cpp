@@ -1,7 +1,116 @@
+// `kex run [CONFIG...]`: the main job (built-in default sweep without a config).
+#include <sys/stat.h>
+
+#include <csignal>
+#include <cstdio>
+#include <ctime>
+#include <dirent.h>
+
+#include "atomic_write.hpp"
 #include "cli.hpp"
+#include "config.hpp"
+#include "summary.hpp"
+#include "sweep.hpp"
+
 namespace kex {
-Action add_run_command(CLI::App& app) {
-  app.add_subcommand("run", "Run a sweep");
-  return []() { return 0; };
+
+namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+extern "C" void on_stop_signal(int) { g_stop = 1; }
+
+struct RunArgs {
+  std::vector<std::string> configs;
+  std::string out, plot_dir, shard;
+  std::vector<std::string> presets;
+  std::string harness = "kex";
+  bool force = false, quiet = false;
+};
+
+bool dir_has_entries(const std::string& dir) {
+  DIR* d = opendir(dir.c_str());
+  if (!d) return false;
+  bool any = false;
+  while (dirent* e = readdir(d))
+    if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") { any = true; break; }
+  closedir(d);
+  return any;
 }
+
+std::pair<size_t, size_t> parse_shard(const std::string& s) {
+  size_t slash = s.find('/');
+  try {
+    if (slash == std::string::npos) throw std::invalid_argument("");
+    size_t used1 = 0, used2 = 0;
+    unsigned long i = std::stoul(s.substr(0, slash), &used1);
+    unsigned long n = std::stoul(s.substr(slash + 1), &used2);
+    if (used1 != slash || used2 != s.size() - slash - 1 || n == 0 || i >= n || n > 100000)
+      throw std::invalid_argument("");
+    return {i, n};
+  } catch (const std::exception&) {
+    throw UserError("--shard: '" + s + "': expected I/N with 0 <= I < N, e.g. 0/4");
+  }
+}
+
+}  // namespace
+
+Action add_run_command(CLI::App& app) {
+  auto a = std::make_shared<RunArgs>();
+  auto* cmd = app.add_subcommand("run", "Run a sweep: generate, verify and time kernels; write results JSON");
+  cmd->add_option("CONFIG", a->configs, "Sweep config files (JSON); none = the built-in default sweep");
+  cmd->add_option("-o,--output", a->out, "Results JSON (default: outputs.json of the config, else kex-results-DATE.json)");
+  cmd->add_option("--plot-dir", a->plot_dir, "Also write gnuplot .dat/.gp files (and PNG/SVG) into DIR");
+  cmd->add_option("--preset", a->presets, "Run named preset kernels (see `kex list presets`)");
+  cmd->add_option("--harness", a->harness, "Harness for presets: kex (robust statistics), fastc, hahn")
+      ->check(CLI::IsMember({"kex", "fastc", "hahn"}));
+  cmd->add_option("--shard", a->shard, "Run only shard I of N (I/N) of the points, for kex merge");
+  cmd->add_flag("--force", a->force, "Overwrite existing output files");
+  cmd->add_flag("-q,--quiet", a->quiet, "No progress on stderr");
+  return [a]() -> int {
+    std::vector<Config> configs;
+    for (const auto& path : a->configs) configs.push_back(load_config(path));
+    if (!a->presets.empty()) {
+      nlohmann::json raw = {{"presets", a->presets}, {"harness", a->harness}, {"baselines", false}};
+      configs.push_back(parse_config(raw.dump(), "--preset"));
+    }
+    if (configs.empty()) configs.push_back(load_config("built-in:default.json"));
+    auto [shard_i, shard_n] = a->shard.empty() ? std::pair<size_t, size_t>{0, 1} : parse_shard(a->shard);
+
+    std::string out = a->out;
+    if (out.empty()) out = configs.front().out_json;
+    if (out.empty()) {
+      char stamp[32];
+      time_t now = time(nullptr);
+      strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime(&now));
+      out = std::string("kex-results-") + stamp + ".json";
+    }
+    std::string plot_dir = a->plot_dir.empty() ? configs.front().plot_dir : a->plot_dir;
+    // Refuse before spending minutes on the sweep.
+    struct stat st;
+    if (!a->force && stat(out.c_str(), &st) == 0)
+      throw UserError(out + ": exists; not overwriting it (use --force or -o another file)");
+    if (!a->force && !plot_dir.empty() && dir_has_entries(plot_dir))
+      throw UserError(plot_dir + ": plot directory is not empty; not overwriting it (use --force)");
+
+    std::signal(SIGINT, on_stop_signal);
+    std::signal(SIGTERM, on_stop_signal);
+    RunOptions opt;
+    opt.shard_index = shard_i;
+    opt.shard_count = shard_n;
+    opt.stop = &g_stop;
+    opt.progress = !a->quiet;
+    nlohmann::ordered_json doc = run_sweep(configs, opt);
+    write_file_atomic(out, doc.dump(1) + "\n", a->force);
+    std::string table = summary_table(doc);
+    if (!table.empty()) std::fputs(table.c_str(), stdout);
+    std::printf("\nresults: %s (%zu entries, %.1f s)\n", out.c_str(), doc["benchmarks"].size(),
+                doc["context"]["elapsed_s"].get<double>());
+    if (doc["context"]["interrupted"].get<bool>()) {
+      std::fprintf(stderr, "kex: interrupted; the finished points were written to %s\n", out.c_str());
+      return 130;
+    }
+    return 0;
+  };
+}
+
 }  // namespace kex

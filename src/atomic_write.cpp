@@ -1,0 +1,44 @@
+#include "atomic_write.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "cli.hpp"
+
+namespace kex {
+
+void write_file_atomic(const std::string& path, const std::string& text, bool force) {
+  struct stat st;
+  if (!force && stat(path.c_str(), &st) == 0)
+    throw UserError(path + ": exists; not overwriting it (use --force)");
+  std::string tmp = path + ".tmp." + std::to_string(getpid());
+  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+  if (fd < 0) throw UserError(path + ": cannot write (" + std::strerror(errno) + ")");
+  size_t off = 0;
+  while (off < text.size()) {
+    ssize_t n = write(fd, text.data() + off, text.size() - off);
+    if (n <= 0) {
+      int err = errno;
+      close(fd);
+      unlink(tmp.c_str());
+      throw UserError(path + ": write failed (" + std::strerror(err) + ")");
+    }
+    off += static_cast<size_t>(n);
+  }
+  if (fsync(fd) != 0 || close(fd) != 0) {
+    int err = errno;
+    unlink(tmp.c_str());
+    throw UserError(path + ": write failed (" + std::strerror(err) + ")");
+  }
+  if (rename(tmp.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    unlink(tmp.c_str());
+    throw UserError(path + ": cannot rename into place (" + std::strerror(err) + ")");
+  }
+}
+
+}  // namespace kex

@@ -1,0 +1,67 @@
+#include "summary.hpp"
+
+#include <cstdio>
+#include <map>
+#include <tuple>
+
+#include "units.hpp"
+
+namespace kex {
+
+std::string summary_table(const nlohmann::ordered_json& doc) {
+  struct Row {
+    std::string best;
+    double best_gbps = 0, libc = 0, rep = 0;
+  };
+  // key: op, cache, size
+  std::map<std::tuple<std::string, std::string, uint64_t>, Row> rows;
+  size_t skipped = 0, failed = 0;
+  for (const auto& e : doc.at("benchmarks")) {
+    if (e.value("skipped", false)) { ++skipped; continue; }
+    if (e.value("error_occurred", false)) { ++failed; continue; }
+    if (!e.contains("stats") || !e.contains("params")) continue;
+    const auto& p = e["params"];
+    std::string op = p.value("op", "");
+    auto key = std::make_tuple(op, p.value("cache", std::string("warm")), e["size"].get<uint64_t>());
+    Row& r = rows[key];
+    double g = e["stats"]["gbps"].get<double>();
+    std::string k = e["kernel"].get<std::string>();
+    if (k == "memcpy" || k == "memset") r.libc = g;
+    else if (k == "rep_movsb" || k == "rep_stosb") r.rep = g;
+    if (e["kind"] != "baseline" && g > r.best_gbps) {
+      r.best_gbps = g;
+      r.best = k;
+    }
+  }
+  if (rows.empty()) return {};
+  std::string s;
+  char line[512];
+  std::string cur;
+  for (const auto& [key, r] : rows) {
+    const auto& [op, cache, size] = key;
+    std::string head = op + " (" + cache + ")";
+    if (head != cur) {
+      cur = head;
+      snprintf(line, sizeof line, "\n%-16s %-52s %9s %9s %7s %9s\n", head.c_str(), "fastest kernel", "GB/s",
+               op == "copy" ? "memcpy" : "memset", "ratio", op == "copy" ? "rep movsb" : "rep stosb");
+      s += line;
+    }
+    std::string best = r.best.empty() ? "-" : r.best;
+    if (best.size() > 52) best = best.substr(0, 49) + "...";
+    char ratio[16] = "-";
+    if (r.libc > 0 && r.best_gbps > 0) snprintf(ratio, sizeof ratio, "%.2fx", r.best_gbps / r.libc);
+    snprintf(line, sizeof line, "%16s %-52s %9.2f %9.2f %7s %9.2f\n", format_bytes(size).c_str(), best.c_str(),
+             r.best_gbps, r.libc, ratio, r.rep);
+    s += line;
+  }
+  snprintf(line, sizeof line, "\nGB/s = 1e9 bytes/s of median time per call, bytes counted once; ratio = fastest / libc.\n");
+  s += line;
+  if (skipped || failed) {
+    snprintf(line, sizeof line, "%zu points skipped (CPU lacks a feature), %zu failed (see error_message in the JSON)\n",
+             skipped, failed);
+    s += line;
+  }
+  return s;
+}
+
+}  // namespace kex
