@@ -198,8 +198,6 @@ std::string validate(const KernelSpec& s) {
              " uses (" + num(s.unroll / c.width) + ")";
     if (s.store == Store::nontemporal && !c.has_nt)
       return std::string("the ") + c.name + " class has no non-temporal store";
-    if (s.regs == RegClass::x87 && s.op == Op::clear && s.scratch > 7)
-      return "x87 clear keeps the fill value in st0: scratch at most 7";
   }
   if (s.prefetch != Prefetch::none) {
     if (s.pf_every < 8 || s.pf_every % 8 != 0)

@@ -293,7 +293,8 @@ Config parse_config(const std::string& text, const std::string& source) {
                  "sample_us", "segments", "outputs"});
   if (j.contains("sizes")) c.sizes = read_sizes(r, j["sizes"], "/sizes");
   if (j.contains("kernels")) {
-    if (!j["kernels"].is_array()) r.fail("/kernels", j["kernels"], "expected a list of kernel grids");
+    if (!j["kernels"].is_array() || j["kernels"].empty())
+      r.fail("/kernels", j["kernels"], "expected a non-empty list of kernel grids");
     for (size_t i = 0; i < j["kernels"].size(); ++i) read_grid(r, j["kernels"][i], "/kernels/" + std::to_string(i), c.kernels);
   }
   if (j.contains("presets")) {

@@ -42,15 +42,15 @@ std::string summary_table(const nlohmann::ordered_json& doc) {
     std::string head = op + " (" + cache + ")";
     if (head != cur) {
       cur = head;
-      snprintf(line, sizeof line, "\n%-16s %-52s %9s %9s %7s %9s\n", head.c_str(), "fastest kernel", "GB/s",
+      snprintf(line, sizeof line, "\n%-16s %-60s %9s %9s %7s %9s\n", head.c_str(), "fastest kernel", "GB/s",
                op == "copy" ? "memcpy" : "memset", "ratio", op == "copy" ? "rep movsb" : "rep stosb");
       s += line;
     }
     std::string best = r.best.empty() ? "-" : r.best;
-    if (best.size() > 52) best = best.substr(0, 49) + "...";
+    if (best.size() > 60) best = best.substr(0, 57) + "...";
     char ratio[16] = "-";
     if (r.libc > 0 && r.best_gbps > 0) snprintf(ratio, sizeof ratio, "%.2fx", r.best_gbps / r.libc);
-    snprintf(line, sizeof line, "%16s %-52s %9.2f %9.2f %7s %9.2f\n", format_bytes(size).c_str(), best.c_str(),
+    snprintf(line, sizeof line, "%16s %-60s %9.2f %9.2f %7s %9.2f\n", format_bytes(size).c_str(), best.c_str(),
              r.best_gbps, r.libc, ratio, r.rep);
     s += line;
   }

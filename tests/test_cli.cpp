@@ -1,0 +1,160 @@
+// CLI tests: run build/kex on small configs; check exit codes, files and messages.
+#include <doctest/doctest.h>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <set>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Result {
+  int status;
+  std::string out;
+};
+
+/// Runs a shell command, capturing stdout+stderr; status is the exit code.
+Result sh(const std::string& cmd) {
+  Result r{0, {}};
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  return r;
+}
+
+std::string tmpdir() {
+  char t[] = "/tmp/kex-test-XXXXXX";
+  return mkdtemp(t);
+}
+
+void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+std::string read(const std::string& path) {
+  std::stringstream s;
+  s << std::ifstream(path).rdbuf();
+  return s.str();
+}
+bool exists(const std::string& p) {
+  struct stat st;
+  return stat(p.c_str(), &st) == 0;
+}
+
+const std::string kex = KEX_BINARY;
+const std::string src = KEX_SOURCE_DIR;
+const char* kSmall = R"({"sizes": ["256", "4KiB"], "kernels": [{"op": ["copy", "clear"], "regs": ["sse", "gpr"], "store": ["t", "nt"]},
+  {"op": "copy", "regs": "avx512"}], "max_time_per_point": 0.02})";
+
+std::string validate_cmd(const std::string& file, const std::string& schema) {
+  return "python3 -c \"import json,jsonschema,sys; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), "
+         "cls=jsonschema.Draft202012Validator); print('valid')\" " + file + " " + schema;
+}
+
+}  // namespace
+
+TEST_CASE("kex run writes results that validate against the schema; no overwrite without --force" * doctest::test_suite("cli")) {
+  auto d = tmpdir();
+  write(d + "/small.json", kSmall);
+  auto r = sh(kex + " run -q " + d + "/small.json -o " + d + "/out.json");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  CHECK(r.out.find("fastest kernel") != std::string::npos);
+  auto doc = nlohmann::json::parse(read(d + "/out.json"));
+  size_t measured = 0, skipped = 0;
+  for (const auto& e : doc["benchmarks"]) {
+    if (e.contains("stats")) {
+      ++measured;
+      CHECK(e["real_time"].get<double>() > 0);
+      CHECK(e["stats"]["gbps"].get<double>() > 0);
+      CHECK(e["samples_ticks"].size() == e["stats"]["n"].get<size_t>());
+    }
+    if (e.value("skipped", false)) ++skipped;
+  }
+  // 8 sse/gpr kernels + avx512 (skipped only without AVX-512) + 4 baselines, at 2 sizes
+  CHECK(measured + skipped == 26);
+  CHECK(doc["context"]["machine"]["tsc_hz"].get<double>() > 1e8);
+  auto v = sh(validate_cmd(d + "/out.json", src + "/configs/schema/results.schema.json"));
+  CHECK_MESSAGE(v.out.find("valid") == 0, v.out);
+
+  std::string before = read(d + "/out.json");
+  auto again = sh(kex + " run -q " + d + "/small.json -o " + d + "/out.json");
+  CHECK(again.status == 2);
+  CHECK(again.out.find("exists; not overwriting it (use --force") != std::string::npos);
+  CHECK(read(d + "/out.json") == before);
+  CHECK(sh(kex + " run -q --force " + d + "/small.json -o " + d + "/out.json").status == 0);
+}
+
+TEST_CASE("bad configs exit 2 with one line and write nothing" * doctest::test_suite("cli")) {
+  auto d = tmpdir();
+  write(d + "/bad.json", R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "unrol": 64}]})");
+  auto r = sh(kex + " run " + d + "/bad.json -o " + d + "/out.json");
+  CHECK(r.status == 2);
+  CHECK(r.out == "kex: " + d + "/bad.json: /kernels/0/unrol: unknown key (allowed: align, block, direction, fill, op, "
+                 "pf_every, prefetch, regs, scratch, skip_invalid, store, unroll)\n");
+  CHECK_FALSE(exists(d + "/out.json"));
+  auto missing = sh(kex + " run " + d + "/nope.json -o " + d + "/out.json");
+  CHECK(missing.status == 2);
+  CHECK(missing.out.find("nope.json: cannot read config") != std::string::npos);
+  auto shard = sh(kex + " run --shard 3/2 -o " + d + "/out.json");
+  CHECK(shard.status == 2);
+  CHECK(shard.out.find("--shard: '3/2'") != std::string::npos);
+  CHECK(sh(kex + " frobnicate").status == 2);
+}
+
+TEST_CASE("every config in configs/ validates against the config schema and parses" * doctest::test_suite("cli")) {
+  for (const char* f : {"default.json", "unroll.json"}) {
+    auto v = sh(validate_cmd(src + "/configs/" + f, src + "/configs/schema/config.schema.json"));
+    CHECK_MESSAGE(v.out.find("valid") == 0, f << ": " << v.out);
+  }
+}
+
+TEST_CASE("kex show prints the generated code; bad names exit 2" * doctest::test_suite("cli")) {
+  auto r = sh(kex + " show copy/sse/unroll:64/scratch:4/pf:nta@256/nt/fwd");
+  REQUIRE(r.status == 0);
+  size_t nt = 0;
+  for (size_t p = 0; (p = r.out.find("movntdq", p)) != std::string::npos; ++p) ++nt;
+  CHECK(nt >= 4);
+  CHECK(r.out.find("prefetchnta byte ptr [rsi + 0x100]") != std::string::npos);
+  CHECK(r.out.find("sfence") != std::string::npos);
+  auto bad = sh(kex + " show copy/sse/unroll:24");
+  CHECK(bad.status == 2);
+  CHECK(bad.out.find("unroll 24 is not a positive multiple of the sse width") != std::string::npos);
+  CHECK(sh(kex + " --version").out.find("kex ") == 0);
+}
+
+TEST_CASE("sharded runs split the points deterministically" * doctest::test_suite("cli")) {
+  auto d = tmpdir();
+  write(d + "/small.json", kSmall);
+  std::set<std::string> all, parts;
+  for (int i = 0; i < 2; ++i) {
+    auto r = sh(kex + " run -q --shard " + std::to_string(i) + "/2 " + d + "/small.json -o " + d + "/s" + std::to_string(i) + ".json");
+    REQUIRE(r.status == 0);
+    auto doc = nlohmann::json::parse(read(d + "/s" + std::to_string(i) + ".json"));
+    CHECK(doc["context"]["shard"]["count"] == 2);
+    for (const auto& e : doc["benchmarks"]) CHECK(parts.insert(e["name"].get<std::string>()).second);
+  }
+  REQUIRE(sh(kex + " run -q " + d + "/small.json -o " + d + "/all.json").status == 0);
+  const auto whole = nlohmann::json::parse(read(d + "/all.json"));
+  for (const auto& e : whole["benchmarks"]) all.insert(e["name"].get<std::string>());
+  CHECK(all == parts);
+}
+
+TEST_CASE("SIGINT stops after the current point and keeps the finished points" * doctest::test_suite("cli")) {
+  auto d = tmpdir();
+  write(d + "/long.json", R"({"sizes": [{"from": 256, "to": "1MiB", "factor": 2}], "kernels": [{"op": "copy", "regs": ["sse", "avx", "gpr"],
+    "unroll": [64, 128], "scratch": [1, 2]}], "max_time_per_point": 0.2, "precision": 0.0001})");
+  auto r = sh("timeout --preserve-status -s INT 3 " + kex + " run -q " + d + "/long.json -o " + d + "/out.json");
+  CHECK(r.status == 130);
+  CHECK(r.out.find("interrupted") != std::string::npos);
+  auto doc = nlohmann::json::parse(read(d + "/out.json"));
+  CHECK(doc["context"]["interrupted"] == true);
+  CHECK(doc["benchmarks"].size() > 0);
+  CHECK(doc["benchmarks"].size() < doc["context"]["points_planned"].get<size_t>());
+}
