@@ -1,5 +1,9 @@
 #include "measure.hpp"
 
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -7,6 +11,46 @@
 #include "machine.hpp"
 
 namespace kex {
+
+namespace {
+
+/// A per-thread perf counter (read once per point, never per sample: a read is a syscall).
+struct PerfCounter {
+  int fd = -1;
+  PerfCounter(uint32_t type, uint64_t config) {
+    perf_event_attr a{};
+    a.type = type;
+    a.size = sizeof a;
+    a.config = config;
+    a.exclude_kernel = type == PERF_TYPE_HARDWARE;
+    a.exclude_hv = 1;
+    fd = static_cast<int>(syscall(SYS_perf_event_open, &a, 0, -1, -1, 0));
+  }
+  ~PerfCounter() {
+    if (fd >= 0) close(fd);
+  }
+  bool ok() const { return fd >= 0; }
+  uint64_t read_value() const {
+    uint64_t v = 0;
+    if (fd >= 0 && ::read(fd, &v, sizeof v) != sizeof v) v = 0;
+    return v;
+  }
+};
+
+PerfCounter& hw_cycles() {
+  static PerfCounter c(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+  return c;
+}
+PerfCounter& context_switches() {
+  static PerfCounter c(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES);
+  return c;
+}
+PerfCounter& migrations() {
+  static PerfCounter c(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS);
+  return c;
+}
+
+}  // namespace
 
 uint64_t timer_overhead_ticks() {
   static const uint64_t overhead = [] {
@@ -42,6 +86,10 @@ Measurement measure(KernelFn fn, void* dst, const void* src, size_t bytes, Cache
                            ? 1
                            : static_cast<uint32_t>(std::clamp(sample_ticks / std::max<double>(one, 1), 1.0, 1e7));
   m.cycles_per_tick = core_cycles_per_tick();
+  const bool perf = machine().pmu_available && hw_cycles().ok();
+  const uint64_t cs0 = context_switches().read_value(), mig0 = migrations().read_value();
+  const uint64_t cyc0 = perf ? hw_cycles().read_value() : 0;
+  const uint64_t tick0 = tsc_fenced();
 
   std::vector<double> per_call;
   const uint64_t cap_ticks = static_cast<uint64_t>(policy.max_time_per_point * hz);
@@ -71,8 +119,18 @@ Measurement measure(KernelFn fn, void* dst, const void* src, size_t bytes, Cache
     if (stop && *stop) { m.stop_reason = "interrupted"; break; }
     take(std::min<uint32_t>(10, policy.max_samples - static_cast<uint32_t>(m.sample_ticks.size())));
   }
-  // Average the cycle estimate from before and after the samples (clock drift).
-  m.cycles_per_tick = (m.cycles_per_tick + core_cycles_per_tick()) / 2;
+  const uint64_t tick1 = tsc_fenced();
+  if (perf) {
+    // Measured core cycles over the sampling (includes the timer reads; close enough).
+    m.cycles_per_tick = double(hw_cycles().read_value() - cyc0) / double(tick1 - tick0);
+    m.cycles_method = "perf";
+  } else {
+    // Average the estimate from before and after the samples (clock drift).
+    m.cycles_per_tick = (m.cycles_per_tick + core_cycles_per_tick()) / 2;
+    m.cycles_method = "imul-chain estimate";
+  }
+  m.context_switches = context_switches().read_value() - cs0;
+  m.migrations = migrations().read_value() - mig0;
   m.seconds = double(tsc_fenced() - start) / hz;
   return m;
 }

@@ -17,7 +17,10 @@ struct Measurement {
   std::vector<uint64_t> sample_ticks;  ///< each: ticks for calls_per_sample back-to-back calls
   SampleStats per_call;                ///< ticks per call
   std::string stop_reason;             ///< "precision", "time_cap", "sample_cap", "interrupted"
-  double cycles_per_tick = 0;          ///< estimated core cycles per TSC tick during this point
+  double cycles_per_tick = 0;          ///< core cycles per TSC tick during this point
+  std::string cycles_method;           ///< "perf" (measured) or "imul-chain estimate"
+  uint64_t context_switches = 0;       ///< during sampling (software perf counter; 0 if unavailable)
+  uint64_t migrations = 0;             ///< CPU migrations during sampling
   double seconds = 0;                  ///< wall time spent on the point, warm-up included
 };
 

@@ -163,7 +163,9 @@ ordered_json make_entry(const KernelEntry& k, const Config& c, const Point& p, c
   st["cycles_per_page"] = size > 0 ? s.median * cyc * 4096 / size : 0;
   st["ticks_per_page"] = size > 0 ? s.median * 4096 / size : 0;
   st["cycles_per_tick"] = cyc;
-  st["cycles_method"] = mach.pmu_available ? "perf" : "imul-chain estimate";
+  st["cycles_method"] = m->cycles_method;
+  st["context_switches"] = m->context_switches;
+  st["cpu_migrations"] = m->migrations;
   st["seconds"] = m->seconds;
   e["stats"] = st;
   e["samples_ticks"] = m->sample_ticks;
