@@ -12,7 +12,7 @@
 #include "jit.hpp"
 #include "machine.hpp"
 #include "measure.hpp"
-#include "results.hpp"
+#include "results_build.hpp"
 #include "units.hpp"
 #include "verify.hpp"
 

@@ -1,6 +1,6 @@
 // Presets in kex-harness sweeps.
 #include "cli.hpp"
-#include "results.hpp"
+#include "results_build.hpp"
 
 namespace kex {
 

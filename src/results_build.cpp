@@ -1,4 +1,4 @@
-#include "results.hpp"
+#include "results_build.hpp"
 
 #include <unistd.h>
 
