@@ -579,6 +579,7 @@ nlohmann::ordered_json run_segments(const SegmentOptions& o) {
     j["cycles_per_tick"] = cpt;
     j["repetitions"] = o.repetitions;
     j["iterations_per_sample"] = per_sample;
+    j["unroll"] = c.spec.unroll;
     j["min_ticks"] = mn;
     j["median_ticks"] = med;
     j["median_ns_per_iteration"] = double(med) / double(per_sample) / m.tsc_hz * 1e9;
@@ -607,7 +608,6 @@ nlohmann::ordered_json run_segments(const SegmentOptions& o) {
   h["cpu"] = cpu;
   h["null_selector_clears_base"] = clears_base;
   h["base_restore"] = fsgsbase ? "wrfsbase/wrgsbase" : "arch_prctl";
-  h["unroll"] = 16;
   nlohmann::ordered_json out;
   out["header"] = h;
   out["cases"] = jcases;
@@ -668,7 +668,7 @@ std::string format_segment_table(const nlohmann::ordered_json& section) {
       const bool modern_start = g.find('/') == std::string::npos && prev.find('/') != std::string::npos;
       if (!prev.empty()) out += "\n";
       if (mixed_start) out += "mixed: an access through the restored selector every iteration\n";
-      if (modern_start) out += "modern costs (one load per iteration, 16-32x unrolled):\n";
+      if (modern_start) out += "modern costs (one load per iteration):\n";
       prev = g;
     }
     out += "   " + c.value("name", "") + ": ";

@@ -36,6 +36,7 @@ nlohmann::ordered_json run_segments(const SegmentOptions& opts);
 /// `"<model>" @<MHz>Mhz (family,model,stepping):` and `ds=.. ss=.. fs=.. gs=.. ldt=.. gdt=.. TSC`,
 /// then one block per selector kind with lines `   fs with LDT selector: 26ns/iteration (...)`;
 /// skipped cases print `skipped: <reason>`. Mixed and modern cases follow in their own blocks.
+/// Throws nlohmann::json::exception when `section` has no header, selectors or cases.
 std::string format_segment_table(const nlohmann::ordered_json& section);
 
 }  // namespace kex
