@@ -10,12 +10,14 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
 
 #include "../generators/segments.hpp"
 #include "jit.hpp"
+#include "machine.hpp"
 #include "segments.hpp"
 
 using namespace kex;
@@ -140,6 +142,7 @@ TEST_CASE("each segment kernel puts back fs, gs and TLS, and hits its counters" 
         s.variant = v;
         s.selector = data;
         s.unroll = 8;
+        s.use_fsgsbase = machine().features.fsgsbase_enabled;  // wr*base where the kernel allows it
         s.operand = v == SegVariant::latency ? cells[0] : reinterpret_cast<uint64_t>(&target[0]);
         s.restored_operand = reinterpret_cast<uint64_t>(&target[16]);
         if (v == SegVariant::mixed) s.set_base = true;
@@ -268,6 +271,7 @@ TEST_CASE("the segments section validates against the schemas" * doctest::test_s
                      {"variant", "2006"}, {"skipped", true}, {"skip_message", ""}};
   std::ofstream(d + "/bad.json") << bad.dump(2);
   CHECK(validate(d + "/bad.json").rfind("valid", 0) != 0);
+  std::filesystem::remove_all(d);
 }
 
 TEST_CASE("kex segments prints the table, writes JSON, refuses to overwrite" * doctest::test_suite("segments")) {
@@ -291,4 +295,5 @@ TEST_CASE("kex segments prints the table, writes JSON, refuses to overwrite" * d
   CHECK(nlohmann::json::parse(std::ifstream(d + "/s.json"))["cases"].size() == 18 + 12);
   CHECK(shell(kex + " segments --iterations 0", &st).find("iterations") != std::string::npos);
   CHECK(st == 2);
+  std::filesystem::remove_all(d);
 }
