@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "cli.hpp"
+#include "presets.hpp"
 #include "spec.hpp"
 
 namespace kex {
@@ -9,7 +10,8 @@ namespace kex {
 Action add_list_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("list", "List register classes, parameters (and presets)");
   auto what = std::make_shared<std::string>("all");
-  cmd->add_option("WHAT", *what, "classes | params | all")->check(CLI::IsMember({"classes", "params", "all"}));
+  cmd->add_option("WHAT", *what, "classes | params | presets | all")
+      ->check(CLI::IsMember({"classes", "params", "presets", "all"}));
   return [what]() {
     if (*what == "classes" || *what == "all") {
       std::printf("register classes:\n");
@@ -30,6 +32,29 @@ Action add_list_command(CLI::App& app) {
           "  fwd | bwd     forward or backward traversal\n"
           "  aligned       aligned instructions (src and dst must be width-aligned)\n"
           "  block:N@bwd   touch each N-byte block (one dword per line) before copying it\n");
+    }
+    if (*what == "presets" || *what == "all") {
+      std::printf("presets (kex show ID for code and metadata; sets: ");
+      for (const auto& n : preset_set_names()) std::printf("%s%s", n.c_str(), n == preset_set_names().back() ? ")\n" : ", ");
+      for (const auto& p : presets()) {
+        std::string feats;
+        for (const auto& f : p.features) feats += (feats.empty() ? "" : ",") + f;
+        std::string aliases;
+        for (const auto& a : p.aliases) aliases += (aliases.empty() ? "" : ", ") + ("'" + a + "'");
+        std::string subs;
+        for (const auto& s : preset_substitutions(p)) subs += (subs.empty() ? "" : "; ") + s;
+        std::string why = preset_unsupported_reason(p);
+        std::printf("  %-28s %-5s '%s'%s%s\n", p.id.c_str(), std::string(to_string(p.op)).c_str(), p.printed.c_str(),
+                    aliases.empty() ? "" : " aka ", aliases.c_str());
+        std::printf("      family %s, confidence %s%s, region %u B, alignment %u, needs %s\n", p.family.c_str(),
+                    p.confidence.c_str(), p.confidence == "low" ? " (reconstruction)" : "", p.region, p.alignment,
+                    feats.empty() ? "-" : feats.c_str());
+        std::printf("      origin: %s\n", p.origin.c_str());
+        if (!subs.empty()) std::printf("      substitutions here: %s\n", subs.c_str());
+        if (!why.empty()) std::printf("      not runnable here: %s\n", why.c_str());
+      }
+      std::printf("  asami/unroll:U/scratch:N/every:P  copy  parametric `unroll` output (U multiple of 4 in 8..512, "
+                  "N 2|3, P multiple of 4 in 4..U)\n");
     }
     return 0;
   };
