@@ -9,7 +9,9 @@
 #include "atomic_write.hpp"
 #include "cli.hpp"
 #include "config.hpp"
+#include "segments.hpp"
 #include "summary.hpp"
+#include "sweep_presets.hpp"
 #include "sweep.hpp"
 
 namespace kex {
@@ -101,6 +103,11 @@ Action add_run_command(CLI::App& app) {
     opt.progress = !a->quiet;
     nlohmann::ordered_json doc = run_sweep(configs, opt);
     write_file_atomic(out, doc.dump(1) + "\n", a->force);
+    const auto& ctx = doc["context"];
+    if (ctx.contains("seed_tables"))
+      for (const auto& t : ctx["seed_tables"]) std::printf("\n%s", t["text"].get<std::string>().c_str());
+    if (std::string kex_seed = preset_seed_text(doc); !kex_seed.empty()) std::printf("\n%s", kex_seed.c_str());
+    if (ctx.contains("segments")) std::printf("\n%s", format_segment_table(ctx["segments"]).c_str());
     std::string table = summary_table(doc);
     if (!table.empty()) std::fputs(table.c_str(), stdout);
     std::printf("\nresults: %s (%zu entries, %.1f s)\n", out.c_str(), doc["benchmarks"].size(),

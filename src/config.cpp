@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "sweep_presets.hpp"
 #include "units.hpp"
 
 namespace kex {
@@ -299,6 +300,7 @@ Config parse_config(const std::string& text, const std::string& source) {
   }
   if (j.contains("presets")) {
     r.each(j["presets"], "/presets", [&](const json& e, const std::string& p) { c.presets.push_back(r.string(e, p)); });
+    resolve_presets(c.presets, source);  // unknown names fail here, before any run
   }
   if (j.contains("harness")) {
     c.harness = r.string(j["harness"], "/harness");

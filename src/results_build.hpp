@@ -24,7 +24,5 @@ nlohmann::ordered_json make_context(const std::vector<Config>& configs, int pinn
 /// Times: real_time/cpu_time = median ns per call; bytes counted once per byte copied.
 nlohmann::ordered_json make_entry(const KernelEntry& k, const Config& c, const Point& p, const Measurement* m);
 
-/// Appends the presets a config names (kex harness) to a kernel list; UserError for unknown names.
-void append_preset_kernels(const Config& c, std::vector<KernelEntry>& out);
 
 }  // namespace kex

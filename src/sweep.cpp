@@ -12,7 +12,10 @@
 #include "jit.hpp"
 #include "machine.hpp"
 #include "measure.hpp"
+#include "harness.hpp"
 #include "results_build.hpp"
+#include "segments.hpp"
+#include "sweep_presets.hpp"
 #include "units.hpp"
 #include "verify.hpp"
 
@@ -206,6 +209,32 @@ ordered_json run_sweep(const std::vector<Config>& configs, const RunOptions& opt
         what += b;
       }
       progress.step(what);
+    }
+  }
+  // Seed harnesses (fastc, hahn) and the segment table run once, in shard 0 only.
+  if (opt.shard_index == 0) {
+    ordered_json tables = ordered_json::array();
+    for (const Config& c : configs) {
+      if (interrupted || (opt.stop && *opt.stop)) { interrupted = true; break; }
+      if (c.presets.empty() || c.harness == "kex") continue;
+      PresetOptions po;
+      po.fsave = c.preset_fsave;
+      if (opt.progress) std::fprintf(stderr, "kex: %s: running presets under the %s harness\n", c.source.c_str(), c.harness.c_str());
+      HarnessResult hr = run_seed_harness(resolve_presets(c.presets, c.source), *parse_harness(c.harness), po);
+      for (auto& e : hr.entries) out.push_back(e);
+      tables.push_back({{"source", c.source}, {"harness", c.harness}, {"text", hr.text}});
+    }
+    if (!tables.empty()) doc["context"]["seed_tables"] = tables;
+    for (const Config& c : configs) {
+      if (!c.segments.enabled) continue;
+      if (interrupted || (opt.stop && *opt.stop)) { interrupted = true; break; }
+      if (opt.progress) std::fprintf(stderr, "kex: running the segment-override table\n");
+      SegmentOptions so;
+      so.iterations = c.segments.iterations;
+      so.mixed = c.segments.mixed;
+      so.modern = c.segments.modern;
+      doc["context"]["segments"] = run_segments(so);
+      break;  // one table per run
     }
   }
   doc["context"]["interrupted"] = interrupted;

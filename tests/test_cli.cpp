@@ -109,7 +109,7 @@ TEST_CASE("bad configs exit 2 with one line and write nothing" * doctest::test_s
 }
 
 TEST_CASE("every config in configs/ validates against the config schema and parses" * doctest::test_suite("cli")) {
-  for (const char* f : {"default.json", "unroll.json"}) {
+  for (const char* f : {"default.json", "unroll.json", "reference.json"}) {
     auto v = sh(validate_cmd(src + "/configs/" + f, src + "/configs/schema/config.schema.json"));
     CHECK_MESSAGE(v.out.find("valid") == 0, f << ": " << v.out);
   }
@@ -157,4 +157,36 @@ TEST_CASE("SIGINT stops after the current point and keeps the finished points" *
   CHECK(doc["context"]["interrupted"] == true);
   CHECK(doc["benchmarks"].size() > 0);
   CHECK(doc["benchmarks"].size() < doc["context"]["points_planned"].get<size_t>());
+}
+
+TEST_CASE("presets under the kex harness and the segment table land in one results file" * doctest::test_suite("cli")) {
+  auto d = tmpdir();
+  write(d + "/p.json", R"({"presets": ["faster_copy", "xmm_clear", "asami/unroll:64/scratch:3/every:32"], "sizes": [4096, 8192, 1000],
+    "baselines": ["memcpy"], "segments": {"iterations": 20000, "mixed": false}, "max_time_per_point": 0.02})");
+  auto r = sh(kex + " run -q " + d + "/p.json -o " + d + "/out.json");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  CHECK(r.out.find("copy_page function 'faster_copy'\ttook") != std::string::npos);
+  CHECK(r.out.find("clear_page function 'xmm_clear'\ttook") != std::string::npos);
+  CHECK(r.out.find("gs with data selector: ") != std::string::npos);
+  auto doc = nlohmann::json::parse(read(d + "/out.json"));
+  std::set<std::string> names;
+  for (const auto& e : doc["benchmarks"]) {
+    names.insert(e["name"].get<std::string>());
+    if (e["kind"] == "preset") {
+      CHECK(e["preset"]["confidence"].is_string());
+      CHECK(e["preset"]["origin"].get<std::string>().size() > 0);
+    }
+  }
+  // page presets only at multiples of 4096; the any-length Asami copy also at 1000 bytes
+  CHECK(names.count("fastc/faster_copy/4096"));
+  CHECK(names.count("fastc/faster_copy/8192"));
+  CHECK_FALSE(names.count("fastc/faster_copy/1000"));
+  CHECK(names.count("asami/unroll:64/scratch:3/every:32/1000"));
+  CHECK(names.count("memcpy/1000"));
+  CHECK(doc["context"]["segments"]["cases"].size() > 5);
+  auto v = sh(validate_cmd(d + "/out.json", src + "/configs/schema/results.schema.json"));
+  CHECK_MESSAGE(v.out.find("valid") == 0, v.out);
+  auto bad = sh(kex + " run --preset no_such_kernel -o " + d + "/x.json");
+  CHECK(bad.status == 2);
+  CHECK(bad.out.find("/presets/0: \"no_such_kernel\": unknown preset") != std::string::npos);
 }
