@@ -1,6 +1,7 @@
 // Property test: a grid over every axis gives kernels that verify byte-exact.
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <numeric>
 
 #include "emit.hpp"
@@ -88,4 +89,28 @@ TEST_CASE("names round-trip for every spec in the grid" * doctest::test_suite("s
     CHECK_MESSAGE(parse_spec_name(n) == s, n);
     CHECK(spec_name(parse_spec_name(n)) == n);
   }
+}
+
+TEST_CASE("W^X: no mapping is writable and executable, before or after finalize" * doctest::test_suite("generator")) {
+  auto rwx_mappings = [] {
+    FILE* f = fopen("/proc/self/maps", "r");
+    char line[512];
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+      char perms[8] = {};
+      if (sscanf(line, "%*s %7s", perms) == 1 && perms[1] == 'w' && perms[2] == 'x') ++n;
+    }
+    fclose(f);
+    return n;
+  };
+  CodeArena arena;
+  for (int i = 0; i < 200; ++i)  // enough to make the AutoGrow buffer grow
+    arena.add([&](Xbyak::CodeGenerator& g) { emit_kernel(g, default_spec(Op::copy, RegClass::avx)); });
+  CHECK(rwx_mappings() == 0);
+  arena.finalize();
+  CHECK(rwx_mappings() == 0);
+  auto fn = arena.ref(199).as<KernelFn>();
+  std::vector<uint8_t> a(1000, 7), b(1000, 0);
+  fn(b.data(), a.data(), a.size());
+  CHECK(a == b);
 }
