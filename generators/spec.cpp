@@ -1,6 +1,7 @@
 // Canonical names, parsing and validation of KernelSpec.
 #include "spec.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <stdexcept>
@@ -34,16 +35,25 @@ constexpr std::array<std::string_view, 2> kStore = {"temporal", "nontemporal"};
 constexpr std::array<std::string_view, 2> kDir = {"forward", "backward"};
 constexpr std::array<std::string_view, 2> kAlign = {"aligned", "unaligned"};
 
-long long parse_int(std::string_view token, std::string_view text) {
+/// Parses a decimal (or 0x hex) integer of a name token and checks it against [lo, hi];
+/// errors quote the token as typed.
+long long parse_int(std::string_view token, std::string_view text, long long lo, long long hi) {
   long long v = 0;
   int base = 10;
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    text.remove_prefix(2);
+  std::string_view digits = text;
+  bool neg = !digits.empty() && digits[0] == '-';
+  if (neg) digits.remove_prefix(1);
+  if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+    digits.remove_prefix(2);
     base = 16;
   }
-  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v, base);
-  if (ec != std::errc() || p != text.data() + text.size())
+  auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
+  if (digits.empty() || ec == std::errc::invalid_argument || p != digits.data() + digits.size())
     throw std::invalid_argument("bad number in name token '" + std::string(token) + "'");
+  if (neg) v = -v;
+  if (ec == std::errc::result_out_of_range || v < lo || v > hi)
+    throw std::invalid_argument("'" + std::string(token) + "' is out of range (allowed " + std::to_string(lo) +
+                                ".." + std::to_string(hi) + ")");
   return v;
 }
 
@@ -130,21 +140,30 @@ KernelSpec parse_spec_name(std::string_view name) {
     throw std::invalid_argument("unknown register class '" + std::string(tok[1]) +
                                 "' (allowed: gpr, mmx, x87, sse, avx, avx512, string)");
   KernelSpec s = default_spec(*op, *regs);
+  bool scratch_given = false;
+  std::vector<std::string> seen;  // each axis may be given once
   for (size_t i = 2; i < tok.size(); ++i) {
     std::string_view t = tok[i];
+    if (t.empty())
+      throw std::invalid_argument("empty token in kernel name '" + std::string(name) + "' (a doubled or trailing '/')");
     auto colon = t.find(':');
     std::string_view key = t.substr(0, colon);
     std::string_view val = colon == std::string_view::npos ? std::string_view{} : t.substr(colon + 1);
+    std::string axis = t == "t" || t == "nt" ? "store" : t == "fwd" || t == "bwd" ? "direction"
+                       : t == "aligned" || t == "unaligned" ? "align" : std::string(key);
+    for (const auto& a : seen)
+      if (a == axis) throw std::invalid_argument("'" + axis + "' is given twice in kernel name '" + std::string(name) + "'");
+    seen.push_back(axis);
     if (t == "t") s.store = Store::temporal;
     else if (t == "nt") s.store = Store::nontemporal;
     else if (t == "fwd") s.direction = Direction::forward;
     else if (t == "bwd") s.direction = Direction::backward;
     else if (t == "aligned") s.align = Align::aligned;
     else if (t == "unaligned") s.align = Align::unaligned;
-    else if (key == "unroll") s.unroll = static_cast<uint32_t>(parse_int(t, val));
-    else if (key == "scratch") s.scratch = static_cast<uint32_t>(parse_int(t, val));
-    else if (key == "every") s.pf_every = static_cast<uint32_t>(parse_int(t, val));
-    else if (key == "fill") s.fill = static_cast<uint8_t>(parse_int(t, val));
+    else if (key == "unroll") s.unroll = static_cast<uint32_t>(parse_int(t, val, 1, 8192));
+    else if (key == "scratch") { s.scratch = static_cast<uint32_t>(parse_int(t, val, 1, 32)); scratch_given = true; }
+    else if (key == "every") s.pf_every = static_cast<uint32_t>(parse_int(t, val, 8, 8192));
+    else if (key == "fill") s.fill = static_cast<uint8_t>(parse_int(t, val, 0, 255));
     else if (key == "pf") {
       auto at = val.find('@');
       auto kind = parse_prefetch(val.substr(0, at));
@@ -152,10 +171,13 @@ KernelSpec parse_spec_name(std::string_view name) {
         throw std::invalid_argument("unknown prefetch in '" + std::string(t) +
                                     "' (allowed: none, nta, t0, t1, t2, w, load)");
       s.prefetch = *kind;
-      s.pf_distance = at == std::string_view::npos ? 0 : static_cast<int32_t>(parse_int(t, val.substr(at + 1)));
+      if (at == std::string_view::npos && s.prefetch != Prefetch::none)
+        throw std::invalid_argument("'" + std::string(t) + "' needs a distance, e.g. pf:" +
+                                    std::string(to_string(s.prefetch)) + "@256");
+      s.pf_distance = at == std::string_view::npos ? 0 : static_cast<int32_t>(parse_int(t, val.substr(at + 1), -(1 << 20), 1 << 20));
     } else if (key == "block") {
       auto at = val.find('@');
-      s.block.bytes = static_cast<uint32_t>(parse_int(t, val.substr(0, at)));
+      s.block.bytes = static_cast<uint32_t>(parse_int(t, val.substr(0, at), 64, 1 << 20));
       std::string_view ord = at == std::string_view::npos ? "bwd" : val.substr(at + 1);
       if (ord != "bwd" && ord != "fwd")
         throw std::invalid_argument("block order in '" + std::string(t) + "' must be fwd or bwd");
@@ -167,7 +189,14 @@ KernelSpec parse_spec_name(std::string_view name) {
           "unaligned block:N@fwd|bwd fill:0xNN)");
     }
   }
+  if (!scratch_given) s.scratch = fit_scratch(s);
   return s;
+}
+
+uint32_t fit_scratch(const KernelSpec& s) {
+  if (s.regs == RegClass::string) return 1;
+  const uint32_t regs = std::max<uint32_t>(1, s.unroll / reg_class_info(s.regs).width);
+  return std::min(default_spec(s.op, s.regs).scratch, regs);
 }
 
 uint32_t required_alignment(const KernelSpec& s) {

@@ -73,12 +73,17 @@ std::optional<Align> parse_align(std::string_view);
 /// A spec with every unset axis at the class default (unroll 4 registers, scratch 4 or fewer).
 KernelSpec default_spec(Op op, RegClass regs);
 
+/// The default scratch count of the class, shrunk to the registers one iteration
+/// of s.unroll uses (so copy/sse/unroll:16 gets scratch 1).
+uint32_t fit_scratch(const KernelSpec& s);
+
 /// Canonical name: op/regs, then every axis that differs from default_spec(op, regs),
 /// in a fixed order. parse_spec_name(spec_name(s)) == s for every valid s.
 std::string spec_name(const KernelSpec&);
 
-/// Parses a canonical (or any-order) name. Errors: std::invalid_argument whose
-/// what() names the bad token and what is allowed.
+/// Parses a canonical (or any-order) name; an axis left out takes its class default
+/// (scratch: fit_scratch). Errors: std::invalid_argument whose what() names the bad
+/// token as typed and what is allowed (range, repeated axis, missing distance).
 KernelSpec parse_spec_name(std::string_view name);
 
 /// Why `s` cannot be generated (empty string when it can). Checks the axes

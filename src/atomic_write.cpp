@@ -11,10 +11,22 @@
 
 namespace kex {
 
-void write_file_atomic(const std::string& path, const std::string& text, bool force) {
+void check_output_path(const std::string& path, bool force) {
+  if (path.empty()) throw UserError("output path is empty");
   struct stat st;
-  if (!force && stat(path.c_str(), &st) == 0)
-    throw UserError(path + ": exists; not overwriting it (use --force)");
+  if (lstat(path.c_str(), &st) == 0) {
+    if (!S_ISREG(st.st_mode)) throw UserError(path + ": not a regular file; refusing to replace it");
+    if (!force) throw UserError(path + ": exists; not overwriting it (use --force)");
+  }
+  auto slash = path.rfind('/');
+  std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw UserError(path + ": directory " + dir + " does not exist");
+  if (access(dir.c_str(), W_OK) != 0) throw UserError(path + ": directory " + dir + " is not writable");
+}
+
+void write_file_atomic(const std::string& path, const std::string& text, bool force) {
+  check_output_path(path, force);
   std::string tmp = path + ".tmp." + std::to_string(getpid());
   int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
   if (fd < 0) throw UserError(path + ": cannot write (" + std::strerror(errno) + ")");

@@ -60,7 +60,8 @@ Action add_run_command(CLI::App& app) {
   auto a = std::make_shared<RunArgs>();
   auto* cmd = app.add_subcommand("run", "Run a sweep: generate, verify and time kernels; write results JSON");
   cmd->add_option("CONFIG", a->configs, "Sweep config files (JSON); none = the built-in default sweep");
-  cmd->add_option("-o,--output", a->out, "Results JSON (default: outputs.json of the config, else kex-results-DATE.json)");
+  cmd->add_option("-o,--output", a->out,
+                  "Results JSON; - for stdout (default: outputs.json of the config, else kex-results-DATE.json)");
   cmd->add_option("--plot-dir", a->plot_dir, "Also write gnuplot .dat/.gp files (and PNG/SVG) into DIR");
   cmd->add_option("--preset", a->presets, "Run named preset kernels (see `kex list presets`)");
   cmd->add_option("--harness", a->harness, "Harness for presets: kex (robust statistics), fastc, hahn")
@@ -68,9 +69,15 @@ Action add_run_command(CLI::App& app) {
   cmd->add_option("--shard", a->shard, "Run only shard I of N (I/N) of the points, for kex merge");
   cmd->add_flag("--force", a->force, "Overwrite existing output files");
   cmd->add_flag("-q,--quiet", a->quiet, "No progress on stderr");
-  return [a]() -> int {
+  return [a, cmd]() -> int {
+    if (cmd->count("--output") && a->out.empty()) throw UserError("-o: an empty path; give a file name or - for stdout");
     std::vector<Config> configs;
     for (const auto& path : a->configs) configs.push_back(load_config(path));
+    if (a->presets.empty() && a->harness != "kex")
+      throw UserError("--harness " + a->harness + ": applies to --preset kernels; give --preset NAME...");
+    for (size_t i = 0; i < a->configs.size(); ++i)
+      for (size_t j = 0; j < i; ++j)
+        if (a->configs[i] == a->configs[j]) throw UserError(a->configs[i] + ": config given twice");
     if (!a->presets.empty()) {
       nlohmann::json raw = {{"presets", a->presets}, {"harness", a->harness}, {"baselines", false}};
       configs.push_back(parse_config(raw.dump(), "--preset"));
@@ -88,9 +95,8 @@ Action add_run_command(CLI::App& app) {
     }
     std::string plot_dir = a->plot_dir.empty() ? configs.front().plot_dir : a->plot_dir;
     // Refuse before spending minutes on the sweep.
-    struct stat st;
-    if (!a->force && stat(out.c_str(), &st) == 0)
-      throw UserError(out + ": exists; not overwriting it (use --force or -o another file)");
+    const bool to_stdout = out == "-";
+    if (!to_stdout) check_output_path(out, a->force);
     if (!a->force && !plot_dir.empty() && dir_has_entries(plot_dir))
       throw UserError(plot_dir + ": plot directory is not empty; not overwriting it (use --force)");
 
@@ -102,16 +108,19 @@ Action add_run_command(CLI::App& app) {
     opt.stop = &g_stop;
     opt.progress = !a->quiet;
     nlohmann::ordered_json doc = run_sweep(configs, opt);
-    write_file_atomic(out, doc.dump(1) + "\n", a->force);
+    if (to_stdout) std::fputs((doc.dump(1) + "\n").c_str(), stdout);
+    else write_file_atomic(out, doc.dump(1) + "\n", a->force);
+    FILE* text = to_stdout ? stderr : stdout;  // with -o -, stdout carries only the JSON
     const auto& ctx = doc["context"];
     if (ctx.contains("seed_tables"))
-      for (const auto& t : ctx["seed_tables"]) std::printf("\n%s", t["text"].get<std::string>().c_str());
-    if (std::string kex_seed = preset_seed_text(doc); !kex_seed.empty()) std::printf("\n%s", kex_seed.c_str());
-    if (ctx.contains("segments")) std::printf("\n%s", format_segment_table(ctx["segments"]).c_str());
+      for (const auto& t : ctx["seed_tables"]) std::fprintf(text, "\n%s", t["text"].get<std::string>().c_str());
+    if (std::string kex_seed = preset_seed_text(doc); !kex_seed.empty()) std::fprintf(text, "\n%s", kex_seed.c_str());
+    if (ctx.contains("segments")) std::fprintf(text, "\n%s", format_segment_table(ctx["segments"]).c_str());
     std::string table = summary_table(doc);
-    if (!table.empty()) std::fputs(table.c_str(), stdout);
-    std::printf("\nresults: %s (%zu entries, %.1f s)\n", out.c_str(), doc["benchmarks"].size(),
-                doc["context"]["elapsed_s"].get<double>());
+    if (!table.empty()) std::fputs(table.c_str(), text);
+    size_t n = doc["benchmarks"].size();
+    std::fprintf(text, "\nresults: %s (%zu %s, %.1f s)\n", to_stdout ? "stdout" : out.c_str(), n,
+                 n == 1 ? "entry" : "entries", doc["context"]["elapsed_s"].get<double>());
     if (doc["context"]["interrupted"].get<bool>()) {
       std::fprintf(stderr, "kex: interrupted; the finished points were written to %s\n", out.c_str());
       return 130;

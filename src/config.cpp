@@ -1,5 +1,7 @@
 #include "config.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -89,12 +91,12 @@ struct Reader {
     uint64_t x;
     if (v.is_string()) {
       auto b = parse_bytes(v.get<std::string>());
-      if (!b) fail(path, v, "expected a byte size such as 4096, \"4KiB\" or \"64MiB\"");
+      if (!b) fail(path, v, "expected a byte size such as 4096, \"4KiB\" or \"64MiB\" (binary units K/KiB, M/MiB, G/GiB)");
       x = *b;
     } else if (v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0)) {
       x = v.get<uint64_t>();
     } else {
-      fail(path, v, "expected a byte size such as 4096, \"4KiB\" or \"64MiB\"");
+      fail(path, v, "expected a byte size such as 4096, \"4KiB\" or \"64MiB\" (binary units K/KiB, M/MiB, G/GiB)");
     }
     if (x < lo || x > hi)
       fail(path, v, "out of range (allowed " + format_bytes(lo) + " .. " + format_bytes(hi) + ")");
@@ -125,11 +127,13 @@ std::vector<uint64_t> read_sizes(const Reader& r, const json& v, const std::stri
       if (e.contains("factor") == e.contains("step")) r.fail(p, e, "a range needs exactly one of factor or step");
       if (e.contains("factor")) {
         double f = r.number(e["factor"], p + "/factor", 1.0001, 1024);
+        if (std::log(static_cast<double>(to) / from) / std::log(f) > 10000)
+          r.fail(p + "/factor", e["factor"], "gives more than 10000 sizes; use a larger factor");
         for (double x = static_cast<double>(from); x <= static_cast<double>(to) * (1 + 1e-9); x *= f)
           out.push_back(static_cast<uint64_t>(std::llround(x)));
       } else {
         uint64_t step = r.bytes(e["step"], p + "/step", 1, hi);
-        if ((to - from) / step > 100000) r.fail(p + "/step", e["step"], "gives more than 100000 sizes");
+        if ((to - from) / step > 10000) r.fail(p + "/step", e["step"], "gives more than 10000 sizes; use a larger step");
         for (uint64_t x = from; x <= to; x += step) out.push_back(x);
       }
     } else {
@@ -246,6 +250,7 @@ void read_grid(const Reader& r, const json& g, const std::string& path, std::vec
     for (size_t a = 0; a < 2; ++a) axes[a].second[idx[a]](s);
     KernelSpec d = default_spec(s.op, s.regs);
     for (size_t a = 0; a < axes.size(); ++a) axes[a].second[idx[a]](d);
+    if (!g.contains("scratch")) d.scratch = fit_scratch(d);
     std::string why = validate(d);
     if (!why.empty()) {
       if (!skip_invalid) {
@@ -269,12 +274,47 @@ void read_grid(const Reader& r, const json& g, const std::string& path, std::vec
 
 }  // namespace
 
+/// Nesting depth of JSON text (strings skipped); the parser recurses, so very deep
+/// input is refused before parsing.
+size_t json_depth(const std::string& t) {
+  size_t depth = 0, max = 0;
+  bool str = false;
+  for (size_t i = 0; i < t.size(); ++i) {
+    char ch = t[i];
+    if (str) {
+      if (ch == '\\') ++i;
+      else if (ch == '"') str = false;
+    } else if (ch == '"') {
+      str = true;
+    } else if (ch == '[' || ch == '{') {
+      max = std::max(max, ++depth);
+    } else if ((ch == ']' || ch == '}') && depth) {
+      --depth;
+    }
+  }
+  return max;
+}
+
 Config parse_config(const std::string& text, const std::string& source) {
   Config c;
   c.source = source;
   Reader r{source};
+  if (json_depth(text) > 64) throw UserError(source + ": JSON nested deeper than 64 levels; a kex config needs at most 5");
+  // Duplicate keys: nlohmann keeps the last silently, so track keys per open object.
+  std::vector<std::set<std::string>> open_keys;
+  std::vector<std::string> path;
+  json::parser_callback_t dup_check = [&](int, json::parse_event_t ev, json& parsed) {
+    if (ev == json::parse_event_t::object_start) open_keys.emplace_back();
+    else if (ev == json::parse_event_t::object_end && !open_keys.empty()) open_keys.pop_back();
+    else if (ev == json::parse_event_t::key && !open_keys.empty()) {
+      const std::string k = parsed.get<std::string>();
+      if (!open_keys.back().insert(k).second)
+        throw UserError(source + ": key \"" + k + "\" appears twice in one object (JSON keeps only the last)");
+    }
+    return true;
+  };
   try {
-    c.raw = json::parse(text, nullptr, true, /*ignore_comments=*/true);
+    c.raw = json::parse(text, dup_check, true, /*ignore_comments=*/true);
   } catch (const json::parse_error& e) {
     // Recompute line and column from the byte offset for a compiler-style message.
     size_t line = 1, col = 1;
@@ -289,6 +329,9 @@ Config parse_config(const std::string& text, const std::string& source) {
     throw UserError(source + ": malformed JSON: " + e.what());
   }
   const json& j = c.raw;
+  if (!j.is_object()) r.fail("", j, "expected an object (a kex config)");
+  for (const char* k : {"$schema", "name", "description"})
+    if (j.contains(k)) r.string(j[k], std::string("/") + k);
   r.keys(j, "", {"$schema", "name", "description", "sizes", "kernels", "presets", "harness", "preset_options",
                  "baselines", "layout", "cache", "precision", "max_time_per_point", "min_samples", "max_samples",
                  "sample_us", "segments", "outputs"});
@@ -370,7 +413,7 @@ Config parse_config(const std::string& text, const std::string& source) {
     if (j["outputs"].contains("plot_dir")) c.plot_dir = r.string(j["outputs"]["plot_dir"], "/outputs/plot_dir");
   }
   if (c.kernels.empty() && c.presets.empty() && !c.segments.enabled && c.baselines.empty())
-    r.fail("", json::object(), "nothing to run: give kernels, presets, baselines or segments");
+    r.fail("", j, "nothing to run: give kernels, presets, baselines or segments");
   if ((!c.kernels.empty() || (!c.presets.empty() && c.harness == "kex")) && c.sizes.empty()) {
     if (c.kernels.empty()) c.sizes = {4096};
     else r.fail("/sizes", j.value("sizes", json()), "kernels need a list of sizes");
@@ -393,6 +436,9 @@ Config load_config(const std::string& path) {
     if (!t) throw UserError(path + ": no such built-in config");
     return parse_config(t, path);
   }
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) throw UserError(path + ": cannot read config (" + std::strerror(errno) + ")");
+  if (!S_ISREG(st.st_mode)) throw UserError(path + ": not a regular file (a JSON config is needed)");
   std::ifstream f(path);
   if (!f) throw UserError(path + ": cannot read config (" + std::strerror(errno) + ")");
   std::stringstream ss;

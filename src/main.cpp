@@ -1,14 +1,32 @@
 // kex: JIT kernel explorer for x86-64 memory copy and clear loops.
 #include <cstdio>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "cli.hpp"
 
+namespace {
+/// Error text on one line: control characters (a newline typed into a name) are escaped.
+std::string one_line(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\n') out += "\\n";
+    else if (static_cast<unsigned char>(c) < 0x20) out += '?';
+    else out += c;
+  }
+  return out;
+}
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"kex: JIT kernel explorer for x86-64 memory copy and clear loops"};
   app.set_version_flag("--version", std::string("kex ") + KEX_VERSION);
   app.require_subcommand(1);
+  // Parse errors on one line, like every other kex error: "kex: <what> (see --help)".
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return std::string("kex: ") + one_line(e.what()) + " (see kex --help)\n";
+  });
   std::vector<std::pair<CLI::App*, kex::Action>> commands;
   auto reg = [&](kex::Action (*add)(CLI::App&)) {
     size_t before = app.get_subcommands({}).size();
@@ -30,7 +48,7 @@ int main(int argc, char** argv) {
     for (auto& [sub, action] : commands)
       if (sub->parsed()) return action();
   } catch (const kex::UserError& e) {
-    std::fprintf(stderr, "kex: %s\n", e.what());
+    std::fprintf(stderr, "kex: %s\n", one_line(e.what()).c_str());
     return 2;
   }
   return 0;

@@ -50,8 +50,13 @@ std::string summary_table(const nlohmann::ordered_json& doc) {
     if (best.size() > 60) best = best.substr(0, 57) + "...";
     char ratio[16] = "-";
     if (r.libc > 0 && r.best_gbps > 0) snprintf(ratio, sizeof ratio, "%.2fx", r.best_gbps / r.libc);
-    snprintf(line, sizeof line, "%16s %-60s %9.2f %9.2f %7s %9.2f\n", format_bytes(size).c_str(), best.c_str(),
-             r.best_gbps, r.libc, ratio, r.rep);
+    auto num = [](double v) {
+      char b[32] = "-";
+      if (v > 0) snprintf(b, sizeof b, "%.2f", v);
+      return std::string(b);
+    };
+    snprintf(line, sizeof line, "%16s %-60s %9s %9s %7s %9s\n", format_bytes(size).c_str(), best.c_str(),
+             num(r.best_gbps).c_str(), num(r.libc).c_str(), ratio, num(r.rep).c_str());
     s += line;
   }
   snprintf(line, sizeof line, "\nGB/s = 1e9 bytes/s of median time per call, bytes counted once; ratio = fastest / libc.\n");

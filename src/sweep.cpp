@@ -175,7 +175,8 @@ ordered_json run_sweep(const std::vector<Config>& configs, const RunOptions& opt
       target_kernel.push_back(k);
     }
     if (opt.progress && !targets.empty())
-      std::fprintf(stderr, "kex: %s: verifying %zu kernels\n", c.source.c_str(), targets.size());
+      std::fprintf(stderr, "kex: %s: verifying %zu kernel%s\n", c.source.c_str(), targets.size(),
+                   targets.size() == 1 ? "" : "s");
     auto verdicts = verify_in_child(targets);
     for (size_t i = 0; i < verdicts.size(); ++i)
       if (!verdicts[i].empty()) ks[target_kernel[i]].error = "verification failed: " + verdicts[i];
@@ -193,15 +194,19 @@ ordered_json run_sweep(const std::vector<Config>& configs, const RunOptions& opt
       if (opt.stop && *opt.stop) { interrupted = true; break; }
       const KernelEntry& k = ks[p.kernel];
       std::optional<Measurement> meas;
-      if (k.skip.empty() && k.error.empty() && k.fn) {
-        // Respect the kernel's alignment on top of the configured offsets.
-        uint8_t* d = buffers->dst();
-        uint8_t* s = buffers->src();
-        d += (k.alignment - reinterpret_cast<uintptr_t>(d) % k.alignment) % k.alignment;
-        s += (k.alignment - reinterpret_cast<uintptr_t>(s) % k.alignment) % k.alignment;
-        meas = measure(k.fn, d, s, p.size, p.cache, c.policy, opt.stop);
-      }
+      // A kernel that needs aligned pointers gets the configured offsets rounded up
+      // to its alignment; the entry records the offsets actually used.
+      const uint64_t pad_d = (k.alignment - c.layout.dst_offset % k.alignment) % k.alignment;
+      const uint64_t pad_s = (k.alignment - c.layout.src_offset % k.alignment) % k.alignment;
+      if (k.skip.empty() && k.error.empty() && k.fn)
+        meas = measure(k.fn, buffers->dst() + pad_d, buffers->src() + pad_s, p.size, p.cache, c.policy, opt.stop);
       out.push_back(make_entry(k, c, p, meas ? &*meas : nullptr));
+      if (pad_d || pad_s) {
+        auto& params = out.back()["params"];
+        params["src_offset"] = c.layout.src_offset + pad_s;
+        params["dst_offset"] = c.layout.dst_offset + pad_d;
+        params["offsets_rounded_up_to_alignment"] = k.alignment;
+      }
       std::string what = k.key + " " + format_bytes(p.size);
       if (meas) {
         char b[48];

@@ -18,11 +18,14 @@ std::optional<uint64_t> parse_bytes(std::string_view t) {
   while (i < t.size() && t[i] == ' ') ++i;
   std::string unit;
   for (; i < t.size(); ++i) unit += static_cast<char>(std::tolower(static_cast<unsigned char>(t[i])));
+  while (!unit.empty() && unit.back() == ' ') unit.pop_back();
+  // Binary units only: "MB" is refused, since kex's GB/s are decimal and MB would be ambiguous.
   int shift = -1;
   if (unit.empty() || unit == "b") shift = 0;
-  else if (unit == "k" || unit == "kib" || unit == "kb") shift = 10;
-  else if (unit == "m" || unit == "mib" || unit == "mb") shift = 20;
-  else if (unit == "g" || unit == "gib" || unit == "gb") shift = 30;
+  else if (unit == "k" || unit == "kib") shift = 10;
+  else if (unit == "m" || unit == "mib") shift = 20;
+  else if (unit == "g" || unit == "gib") shift = 30;
+  else if (unit == "t" || unit == "tib") shift = 40;
   if (shift < 0) return std::nullopt;
   if (v > (1ull << (62 - shift))) return std::nullopt;
   return v << shift;

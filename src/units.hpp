@@ -7,8 +7,9 @@
 
 namespace kex {
 
-/// Parses a non-negative byte count: digits with an optional unit B, K/KiB/KB, M/MiB/MB,
-/// G/GiB/GB (all powers of 1024, case-insensitive). nullopt when malformed or > 2^62.
+/// Parses a non-negative byte count: digits with an optional binary unit B, K/KiB, M/MiB,
+/// G/GiB, T/TiB (case-insensitive, spaces allowed around). "KB"/"MB"/"GB" are refused
+/// as ambiguous. nullopt when malformed or > 2^62.
 std::optional<uint64_t> parse_bytes(std::string_view text);
 
 /// "256 B", "4 KiB", "1.5 MiB", "64 MiB": the largest binary unit giving a number >= 1.

@@ -24,6 +24,8 @@ TEST_CASE("byte sizes parse with binary units" * doctest::test_suite("config")) 
   CHECK(parse_bytes("64MiB") == 64ull << 20);
   CHECK(parse_bytes("1 g") == 1ull << 30);
   CHECK_FALSE(parse_bytes("4 parsecs"));
+  CHECK_FALSE(parse_bytes("64MB"));  // ambiguous: kex's GB are decimal, its KiB/MiB binary
+  CHECK(parse_bytes(" 4KiB ") == 4096u);
   CHECK_FALSE(parse_bytes("-1"));
   CHECK_FALSE(parse_bytes(""));
   CHECK(format_bytes(1536) == "1.5 KiB");
@@ -48,7 +50,7 @@ TEST_CASE("every list-valued axis expands as a cartesian product" * doctest::tes
 }
 
 TEST_CASE("bad configs give one line naming file, JSON path, value and what is allowed" * doctest::test_suite("config")) {
-  struct Case { const char* text; const char* expect; };
+  struct Case { std::string text; const char* expect; };
   const Case cases[] = {
       {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "unrol": 64}]})", "t.json: /kernels/0/unrol: unknown key"},
       {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse"}], "bogus": 1})", "t.json: /bogus: unknown key"},
@@ -58,7 +60,7 @@ TEST_CASE("bad configs give one line naming file, JSON path, value and what is a
       {R"({"sizes": ["4 parsecs"], "kernels": [{"op": "copy", "regs": "sse"}]})", "/sizes/0: \"4 parsecs\": expected a byte size"},
       {R"({"sizes": ["1000GiB"], "kernels": [{"op": "copy", "regs": "sse"}]})", "/sizes/0: \"1000GiB\": out of range"},
       {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "unroll": 24}]})",
-       "/kernels/0: copy/sse/unroll:24/scratch:4/t/fwd: unroll 24 is not a positive multiple of the sse width (16 bytes)"},
+       "/kernels/0: copy/sse/unroll:24/scratch:1/t/fwd: unroll 24 is not a positive multiple of the sse width (16 bytes)"},
       {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "mmx", "unroll": 128, "scratch": 9}]})",
        "scratch 9 is out of range for mmx (1..8)"},
       {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "string", "prefetch": "nta@64"}]})",
@@ -76,10 +78,16 @@ TEST_CASE("bad configs give one line naming file, JSON path, value and what is a
       {R"({"sizes": [64], "kernels": []})", "/kernels: []: expected a non-empty list"},
       {R"({"baselines": false})", "nothing to run"},
       {R"([1, 2])", "t.json: /: [1,2]: expected an object"},
+      {R"({"sizes": [64], "sizes": [128], "kernels": [{"op": "copy", "regs": "sse"}]})", "key \"sizes\" appears twice"},
+      {R"({"name": 5, "sizes": [64], "kernels": [{"op": "copy", "regs": "sse"}]})", "/name: 5: expected a string"},
+      {R"({"sizes": [{"from": "4KiB", "to": "64KiB", "factor": 1.0001}], "kernels": [{"op": "copy", "regs": "sse"}]})",
+       "/sizes/0/factor: 1.0001: gives more than 10000 sizes"},
+      {R"({"sizes": ["64MB"], "kernels": [{"op": "copy", "regs": "sse"}]})", "binary units"},
+      {(std::string(200, '[') + std::string(200, ']')).c_str(), "nested deeper than 64 levels"},
   };
   for (const auto& c : cases) {
     std::string e = error_of(c.text);
-    CHECK_MESSAGE(e.find(c.expect) != std::string::npos, "config: " << std::string(c.text) << "\n  error: " << e);
+    CHECK_MESSAGE(e.find(c.expect) != std::string::npos, "config: " << c.text.substr(0, 120) << "\n  error: " << e);
     CHECK(e.find('\n') == std::string::npos);
   }
 }
