@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   reg(kex::add_show_command);
   reg(kex::add_list_command);
   reg(kex::add_info_command);
+  reg(kex::add_plot_command);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
