@@ -20,6 +20,8 @@ int main(int argc, char** argv) {
   reg(kex::add_list_command);
   reg(kex::add_info_command);
   reg(kex::add_plot_command);
+  reg(kex::add_compare_command);
+  reg(kex::add_export_command);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
