@@ -98,3 +98,15 @@ TEST_CASE("kex merge: writes the merged file - prints the table and crossovers -
   CHECK(run_sh(k + " merge " + files + " -o " + d / "m.json" + " >/dev/null 2>&1") == 2);
   CHECK(run_sh(k + " merge " + files + " -o " + d / "m.json" + " --force -q") == 0);
 }
+
+TEST_CASE("examples/slurm-array.sh is valid bash and derives the shard from SLURM's variables") {
+  std::string script = std::string(KEX_SOURCE_DIR) + "/examples/slurm-array.sh";
+  CHECK(run_sh("bash -n " + script) == 0);
+  TmpDir d;
+  // A stand-in kex that prints its arguments: task 12 of an array 10-13 is shard 2/4.
+  spit(d / "kex", "#!/bin/sh\necho \"$@\"\n");
+  run_sh("chmod +x " + d / "kex");
+  CHECK(run_sh("cd " + d.path + " && SLURM_ARRAY_TASK_ID=12 SLURM_ARRAY_TASK_MIN=10 SLURM_ARRAY_TASK_COUNT=4 "
+               "SLURM_ARRAY_JOB_ID=99 KEX=" + d / "kex" + " bash " + script + " >" + d / "out") == 0);
+  CHECK(slurp(d / "out") == "run --shard 2/4 -o results/99/shard-2-of-4.json\n");
+}
