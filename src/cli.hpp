@@ -23,6 +23,11 @@ Action add_show_command(CLI::App& app);
 Action add_list_command(CLI::App& app);
 Action add_info_command(CLI::App& app);
 Action add_segments_command(CLI::App& app);
+Action add_plot_command(CLI::App& app);
+Action add_compare_command(CLI::App& app);
+Action add_export_command(CLI::App& app);
+Action add_merge_command(CLI::App& app);
+Action add_crossovers_command(CLI::App& app);
 
 /// Text of a config or schema built into the binary (configs/*.json), or nullptr.
 const char* embedded_file(std::string_view name);

@@ -9,6 +9,8 @@
 #include "atomic_write.hpp"
 #include "cli.hpp"
 #include "config.hpp"
+#include "export.hpp"
+#include "plot.hpp"
 #include "segments.hpp"
 #include "summary.hpp"
 #include "sweep_presets.hpp"
@@ -26,6 +28,7 @@ struct RunArgs {
   std::string out, plot_dir, shard;
   std::vector<std::string> presets;
   std::string harness = "kex";
+  std::string format = "json";
   bool force = false, quiet = false;
 };
 
@@ -66,6 +69,9 @@ Action add_run_command(CLI::App& app) {
   cmd->add_option("--preset", a->presets, "Run named preset kernels (see `kex list presets`)");
   cmd->add_option("--harness", a->harness, "Harness for presets: kex (robust statistics), fastc, hahn")
       ->check(CLI::IsMember({"kex", "fastc", "hahn"}));
+  cmd->add_option("--format", a->format,
+                  "Format of the -o file: json (kex results), gbench (for Google Benchmark's compare.py), csv")
+      ->check(CLI::IsMember({"json", "gbench", "csv"}));
   cmd->add_option("--shard", a->shard, "Run only shard I of N (I/N) of the points, for kex merge");
   cmd->add_flag("--force", a->force, "Overwrite existing output files");
   cmd->add_flag("-q,--quiet", a->quiet, "No progress on stderr");
@@ -108,8 +114,11 @@ Action add_run_command(CLI::App& app) {
     opt.stop = &g_stop;
     opt.progress = !a->quiet;
     nlohmann::ordered_json doc = run_sweep(configs, opt);
-    if (to_stdout) std::fputs((doc.dump(1) + "\n").c_str(), stdout);
-    else write_file_atomic(out, doc.dump(1) + "\n", a->force);
+    const std::string body = a->format == "gbench" ? to_gbench(nlohmann::json(doc)).dump(1) + "\n"
+                             : a->format == "csv"  ? to_csv(nlohmann::json(doc))
+                                                   : doc.dump(1) + "\n";
+    if (to_stdout) std::fputs(body.c_str(), stdout);
+    else write_file_atomic(out, body, a->force);
     FILE* text = to_stdout ? stderr : stdout;  // with -o -, stdout carries only the JSON
     const auto& ctx = doc["context"];
     if (ctx.contains("seed_tables"))
@@ -118,6 +127,13 @@ Action add_run_command(CLI::App& app) {
     if (ctx.contains("segments")) std::fprintf(text, "\n%s", format_segment_table(ctx["segments"]).c_str());
     std::string table = summary_table(doc);
     if (!table.empty()) std::fputs(table.c_str(), text);
+    if (!plot_dir.empty()) {
+      PlotOptions po;
+      po.force = a->force;
+      auto files = write_plots({nlohmann::json(doc)}, plot_dir, po);
+      std::fprintf(text, "\nplots: %zu files in %s%s\n", files.size(), plot_dir.c_str(),
+                   find_gnuplot().empty() ? " (gnuplot not installed: .dat/.gp only)" : "");
+    }
     size_t n = doc["benchmarks"].size();
     std::fprintf(text, "\nresults: %s (%zu %s, %.1f s)\n", to_stdout ? "stdout" : out.c_str(), n,
                  n == 1 ? "entry" : "entries", doc["context"]["elapsed_s"].get<double>());

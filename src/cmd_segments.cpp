@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "atomic_write.hpp"
 #include "cli.hpp"
 #include "segments.hpp"
 
@@ -16,43 +17,6 @@ namespace kex {
 
 namespace {
 
-/// Writes `text` to `path` through a temporary file in the same directory and a
-/// rename, so readers see the old file or the whole new one. Refuses to replace an
-/// existing file unless `force`. Throws UserError with a one-line reason.
-void write_file_atomically(const std::string& path, const std::string& text, bool force) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!force && fs::exists(path, ec))
-    throw UserError(path + " exists; pass --force to overwrite it");
-  const fs::path p(path);
-  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  std::string tmpl = (dir / ("." + p.filename().string() + ".XXXXXX")).string();
-  int fd = mkstemp(tmpl.data());
-  if (fd < 0) throw UserError("cannot write " + path + ": " + strerror(errno));
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t k = write(fd, text.data() + done, text.size() - done);
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) {
-      int e = errno;
-      close(fd);
-      unlink(tmpl.c_str());
-      throw UserError("cannot write " + path + ": " + strerror(e));
-    }
-    done += static_cast<size_t>(k);
-  }
-  fchmod(fd, 0644);
-  if (fsync(fd) != 0 || close(fd) != 0) {
-    int e = errno;
-    unlink(tmpl.c_str());
-    throw UserError("cannot write " + path + ": " + strerror(e));
-  }
-  if (rename(tmpl.c_str(), path.c_str()) != 0) {
-    int e = errno;
-    unlink(tmpl.c_str());
-    throw UserError("cannot write " + path + ": " + strerror(e));
-  }
-}
 
 }  // namespace
 
@@ -82,7 +46,7 @@ Action add_segments_command(CLI::App& app) {
     const auto section = run_segments(o);
     std::fputs(format_segment_table(section).c_str(), stdout);
     std::fflush(stdout);
-    if (!a->json.empty()) write_file_atomically(a->json, section.dump(2) + "\n", a->force);
+    if (!a->json.empty()) write_file_atomic(a->json, section.dump(2) + "\n", a->force);
     return 0;
   };
 }

@@ -38,6 +38,11 @@ int main(int argc, char** argv) {
   reg(kex::add_list_command);
   reg(kex::add_info_command);
   reg(kex::add_segments_command);
+  reg(kex::add_plot_command);
+  reg(kex::add_compare_command);
+  reg(kex::add_export_command);
+  reg(kex::add_merge_command);
+  reg(kex::add_crossovers_command);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

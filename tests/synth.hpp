@@ -1,0 +1,167 @@
+// Synthetic results documents in the `kex run` format, with crossovers placed
+// at known sizes (see the comments on the tiers), for plot/compare/merge/
+// crossover tests and CLI tests.
+#pragma once
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace synth {
+
+using nlohmann::json;
+
+struct Options {
+  std::string host = "alpha";
+  std::string cpu = "Synthetic CPU A";
+  double time_scale = 1.0;  ///< every time multiplied by this (B = A * scale)
+  int shard_index = 0, shard_count = 1;
+  bool with_presets = true, with_segments = true;
+};
+
+// Caches: L1d 48 KiB, L2 1 MiB, LLC 32 MiB. Sizes 256 B .. 256 MiB, powers of two.
+// Tier of a size: 0 L1 (<= 48K), 1 L2 (<= 1M), 2 L3 (<= 32M), 3 DRAM.
+inline int tier(double s) { return s <= 49152 ? 0 : s <= 1048576 ? 1 : s <= 33554432 ? 2 : 3; }
+
+struct K {
+  std::string kernel, kind, op, regs, store, prefetch;
+  double overhead_ns;
+  double bw[4];  // GB/s per tier
+};
+
+// Known crossovers of these curves (worked out in the comments of test_crossover.cpp):
+//  - non-temporal beats temporal from 64 MiB up (DRAM tier: 10 > 6.2);
+//  - rep movsb beats the best vector loop from 32 KiB to 1 MiB;
+//  - prefetching helps from 64 KiB to 32 MiB, stops helping above 32 MiB.
+inline std::vector<K> kernels() {
+  return {
+      {"copy/sse/unroll:64/scratch:4/t/fwd", "generated", "copy", "sse", "temporal", "none", 5, {40, 25, 15, 6}},
+      {"copy/avx/unroll:128/scratch:4/t/fwd", "generated", "copy", "avx", "temporal", "none", 6, {48, 28, 16, 6.2}},
+      {"copy/sse/unroll:64/scratch:4/nt/fwd", "generated", "copy", "sse", "nontemporal", "none", 8, {8, 8, 8, 9.5}},
+      {"copy/avx/unroll:128/scratch:4/nt/fwd", "generated", "copy", "avx", "nontemporal", "none", 8, {9, 9, 9, 10}},
+      {"copy/sse/unroll:64/scratch:4/pf:nta@256/t/fwd", "generated", "copy", "sse", "temporal", "nta", 5, {38, 30, 18, 6.0}},
+      {"memcpy", "baseline", "copy", "", "", "", 4, {45, 30, 17, 9}},
+      {"rep_movsb", "baseline", "copy", "", "", "", 30, {50, 31, 15, 6}},
+      {"clear/sse/unroll:64/scratch:4/t/fwd", "generated", "clear", "sse", "temporal", "none", 4, {60, 40, 25, 10}},
+      {"clear/avx/unroll:128/scratch:4/nt/fwd", "generated", "clear", "avx", "nontemporal", "none", 8, {15, 15, 15, 18}},
+      {"memset", "baseline", "clear", "", "", "", 4, {65, 42, 26, 17}},
+      {"rep_stosb", "baseline", "clear", "", "", "", 25, {70, 40, 24, 16}},
+  };
+}
+
+inline std::vector<double> sizes() {
+  std::vector<double> v;
+  for (int e = 8; e <= 28; ++e) v.push_back(std::exp2(e));
+  return v;
+}
+
+/// GB/s of kernel k at size s before time_scale.
+inline double model_gbps(const K& k, double s) { return s / (k.overhead_ns + s / k.bw[tier(s)]); }
+
+inline json context(const Options& o) {
+  json c = {{"date", "2025-01-01T00:00:00Z"},
+            {"host_name", o.host},
+            {"executable", "kex"},
+            {"num_cpus", 2},
+            {"mhz_per_cpu", 2096},
+            {"cpu_scaling_enabled", false},
+            {"caches",
+             json::array({{{"type", "Data"}, {"level", 1}, {"size", 49152}, {"num_sharing", 0}},
+                          {{"type", "Unified"}, {"level", 2}, {"size", 1048576}, {"num_sharing", 0}},
+                          {{"type", "Unified"}, {"level", 3}, {"size", 33554432}, {"num_sharing", 0}}})},
+            {"library_build_type", "release"},
+            {"json_schema_version", 1},
+            {"kex_version", "0.1.0"},
+            {"machine",
+             {{"cpu_vendor", "AuthenticAMD"},
+              {"cpu_model", o.cpu},
+              {"cpu_family", 26},
+              {"cpu_model_number", 2},
+              {"cpu_stepping", 1},
+              {"cpu_features", json::array({"sse2", "avx", "erms"})},
+              {"caches", {{"l1d_bytes", 49152}, {"l2_bytes", 1048576}, {"llc_bytes", 33554432}, {"source", "synthetic"}}},
+              {"tsc_hz", 2.0e9},
+              {"tsc_source", "synthetic"},
+              {"kernel", "Linux 6.1"},
+              {"virtualization", ""},
+              {"transparent_hugepage", "always [madvise] never"},
+              {"pmu_available", false},
+              {"pmu_error", "synthetic"}}},
+            {"config", json::array()},
+            {"policy", {{"target_ci_rel", 0.01}}},
+            {"shard", {{"index", o.shard_index}, {"count", o.shard_count}}},
+            {"interrupted", false}};
+  if (o.with_segments)
+    c["segments"] = {{"header", {{"iterations", 1000}}},
+                     {"cases", json::array({{{"name", "plain load"}, {"ns_per_iteration", 0.5 * o.time_scale}},
+                                            {{"name", "fs with LDT selector"}, {"ns_per_iteration", 26.0 * o.time_scale}},
+                                            {{"name", "gs via wrgsbase"}, {"ns_per_iteration", 1.2 * o.time_scale}},
+                                            {{"name", "fs via arch_prctl"}, {"skipped", true}, {"skip_message", "no"}}})}};
+  return c;
+}
+
+inline json entry(const K& k, double s, double scale) {
+  double g = model_gbps(k, s) / scale;
+  double t = s / g;  // ns
+  json params = json::object();
+  if (k.kind == "generated")
+    params = {{"op", k.op}, {"regs", k.regs}, {"unroll", 64}, {"scratch", 4}, {"prefetch", k.prefetch},
+              {"pf_distance", k.prefetch == "none" ? 0 : 256}, {"pf_every", 64}, {"store", k.store},
+              {"direction", "forward"}, {"align", "unaligned"}, {"block_bytes", 0}, {"fill", 0},
+              {"src_offset", 0}, {"dst_offset", 0}, {"cache", "warm"}};
+  else
+    params = {{"op", k.op}, {"cache", "warm"}};
+  std::string name = k.kernel + "/" + std::to_string((long long)s);
+  return {{"name", name}, {"run_name", name}, {"run_type", "iteration"}, {"repetitions", 1},
+          {"repetition_index", 0}, {"threads", 1}, {"iterations", 1000}, {"real_time", t}, {"cpu_time", t},
+          {"time_unit", "ns"}, {"bytes_per_second", g * 1e9}, {"kernel", k.kernel}, {"kind", k.kind},
+          {"size", s}, {"params", params},
+          {"stats",
+           {{"n", 31}, {"calls_per_sample", 64}, {"min_ns", t * 0.97}, {"p10_ns", t * 0.99}, {"median_ns", t},
+            {"p90_ns", t * 1.03}, {"max_ns", t * 1.2}, {"ci95_low_ns", t * 0.995}, {"ci95_high_ns", t * 1.005},
+            {"ci_rel_halfwidth", 0.005}, {"stop_reason", "precision"}, {"gbps", g}, {"gbps_best", g / 0.97},
+            {"gbps_p10", g / 1.03}, {"gbps_p90", g / 0.99}, {"cycles_per_page", 4096 / g * 2.0},
+            {"bytes_per_cycle", g / 2.0}, {"cycles_method", "imul-chain estimate"}}},
+          {"samples_ticks", json::array({1, 2, 3})},
+          {"code", {{"bytes", 100}, {"fnv1a", "0123456789abcdef"}}}};
+}
+
+/// The full sweep (or shard o.shard_index of o.shard_count: point i goes to shard i % count).
+inline json results(const Options& o = {}) {
+  json doc = {{"context", context(o)}, {"benchmarks", json::array()}};
+  size_t i = 0;
+  auto add = [&](json e) {
+    if (int(i++ % size_t(o.shard_count)) == o.shard_index) doc["benchmarks"].push_back(std::move(e));
+  };
+  for (const auto& k : kernels())
+    for (double s : sizes()) add(entry(k, s, o.time_scale));
+  if (o.with_presets) {
+    const char* presets[][2] = {{"fastc/faster_copy", "faster_copy"}, {"fastc/xmm_clear", "xmm_clear"},
+                                {"linux/v26_copy_page", "v26_copy_page"}, {"amd/no_prefetch", "no_prefetch"}};
+    double cyc = 700;
+    for (auto& p : presets) {
+      double t = cyc / 2.0 * o.time_scale;  // 2 cycles per ns
+      std::string name = std::string(p[0]) + "/4096";
+      add({{"name", name}, {"run_name", name}, {"run_type", "iteration"}, {"repetitions", 1},
+           {"repetition_index", 0}, {"threads", 1}, {"iterations", 1000}, {"real_time", t}, {"cpu_time", t},
+           {"time_unit", "ns"}, {"bytes_per_second", 4096 / t * 1e9}, {"kernel", p[0]}, {"kind", "preset"},
+           {"size", 4096}, {"cycles_per_page", cyc * o.time_scale},
+           {"preset", {{"printed", p[1]}, {"family", "seed"}, {"confidence", "high"}}},
+           {"params", {{"op", std::string(p[1]).find("clear") != std::string::npos ? "clear" : "copy"}, {"cache", "warm"}}},
+           {"stats", {{"median_ns", t}, {"ci95_low_ns", t * 0.99}, {"ci95_high_ns", t * 1.01}, {"gbps", 4096 / t},
+                      {"cycles_per_page", cyc * o.time_scale}, {"cycles_method", "imul-chain estimate"}}}});
+      cyc += 450;
+    }
+  }
+  // One failed and one skipped entry, as `kex run` records them.
+  add({{"name", "copy/avx512/unroll:256/scratch:4/t/fwd/4096"}, {"run_name", "copy/avx512/unroll:256/scratch:4/t/fwd/4096"},
+       {"kernel", "copy/avx512/unroll:256/scratch:4/t/fwd"}, {"kind", "generated"}, {"size", 4096},
+       {"skipped", true}, {"skip_message", "CPU lacks avx512f"}});
+  add({{"name", "copy/mmx/unroll:64/scratch:4/t/fwd/4096"}, {"run_name", "copy/mmx/unroll:64/scratch:4/t/fwd/4096"},
+       {"kernel", "copy/mmx/unroll:64/scratch:4/t/fwd"}, {"kind", "generated"}, {"size", 4096},
+       {"error_occurred", true}, {"error_message", "verification failed: byte 17 differs"}});
+  return doc;
+}
+
+}  // namespace synth

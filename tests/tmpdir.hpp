@@ -1,0 +1,33 @@
+// A fresh temporary directory per test, removed at the end, and a helper to run the kex binary.
+#pragma once
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+struct TmpDir {
+  std::string path;
+  TmpDir() {
+    char tmpl[] = "/tmp/kex-test-XXXXXX";
+    path = ::mkdtemp(tmpl);
+  }
+  ~TmpDir() { std::filesystem::remove_all(path); }
+  std::string operator/(const std::string& name) const { return path + "/" + name; }
+};
+
+inline std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline void spit(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+/// Runs a shell command line; returns its exit status (stdout/stderr as the line redirects them).
+inline int run_sh(const std::string& cmd) {
+  int st = std::system(cmd.c_str());
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
