@@ -29,7 +29,7 @@ struct RunArgs {
   std::vector<std::string> presets;
   std::string harness = "kex";
   std::string format = "json";
-  bool force = false, quiet = false;
+  bool force = false, quiet = false, no_fsave = false;
 };
 
 bool dir_has_entries(const std::string& dir) {
@@ -69,6 +69,7 @@ Action add_run_command(CLI::App& app) {
   cmd->add_option("--preset", a->presets, "Run named preset kernels (see `kex list presets`)");
   cmd->add_option("--harness", a->harness, "Harness for presets: kex (robust statistics), fastc, hahn")
       ->check(CLI::IsMember({"kex", "fastc", "hahn"}));
+  cmd->add_flag("--no-fsave", a->no_fsave, "With --preset: drop the fsave/frstor the original kernels timed");
   cmd->add_option("--format", a->format,
                   "Format of the -o file: json (kex results), gbench (for Google Benchmark's compare.py), csv")
       ->check(CLI::IsMember({"json", "gbench", "csv"}));
@@ -79,6 +80,7 @@ Action add_run_command(CLI::App& app) {
     if (cmd->count("--output") && a->out.empty()) throw UserError("-o: an empty path; give a file name or - for stdout");
     std::vector<Config> configs;
     for (const auto& path : a->configs) configs.push_back(load_config(path));
+    if (a->presets.empty() && a->no_fsave) throw UserError("--no-fsave: applies to --preset kernels; give --preset NAME...");
     if (a->presets.empty() && a->harness != "kex")
       throw UserError("--harness " + a->harness + ": applies to --preset kernels; give --preset NAME...");
     for (size_t i = 0; i < a->configs.size(); ++i)
@@ -86,6 +88,7 @@ Action add_run_command(CLI::App& app) {
         if (a->configs[i] == a->configs[j]) throw UserError(a->configs[i] + ": config given twice");
     if (!a->presets.empty()) {
       nlohmann::json raw = {{"presets", a->presets}, {"harness", a->harness}, {"baselines", false}};
+      if (a->no_fsave) raw["preset_options"] = {{"fsave", false}};
       configs.push_back(parse_config(raw.dump(), "--preset"));
     }
     if (configs.empty()) configs.push_back(load_config("built-in:default.json"));
