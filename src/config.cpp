@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "cli.hpp"
-#include "sweep_presets.hpp"
+#include "preset_select.hpp"
 #include "units.hpp"
 
 namespace kex {

@@ -15,6 +15,7 @@
 #include "harness.hpp"
 #include "results_build.hpp"
 #include "segments.hpp"
+#include "preset_select.hpp"
 #include "sweep_presets.hpp"
 #include "units.hpp"
 #include "verify.hpp"

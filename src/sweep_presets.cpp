@@ -2,6 +2,8 @@
 // seed-layout text for kex-harness results.
 #include "sweep_presets.hpp"
 
+#include "preset_select.hpp"
+
 #include <cstdio>
 #include <set>
 
@@ -10,26 +12,6 @@
 #include "results_build.hpp"
 
 namespace kex {
-
-std::vector<const Preset*> resolve_presets(const std::vector<std::string>& names, const std::string& source) {
-  std::vector<const Preset*> out;
-  for (size_t i = 0; i < names.size(); ++i) {
-    auto set = preset_set(names[i]);
-    if (!set.empty()) {
-      out.insert(out.end(), set.begin(), set.end());
-      continue;
-    }
-    if (const Preset* p = find_preset(names[i])) {
-      out.push_back(p);
-      continue;
-    }
-    std::string sets;
-    for (const auto& s : preset_set_names()) sets += (sets.empty() ? "" : ", ") + s;
-    throw UserError(source + ": /presets/" + std::to_string(i) + ": \"" + names[i] +
-                    "\": unknown preset (see `kex list presets`; sets: " + sets + ")");
-  }
-  return out;
-}
 
 void append_preset_kernels(const Config& c, std::vector<KernelEntry>& out) {
   if (c.presets.empty() || c.harness != "kex") return;

@@ -12,10 +12,6 @@
 
 namespace kex {
 
-/// Expands preset names, ids, aliases and set names ("reference", "fastc", ...) in
-/// order. UserError naming source and /presets/i for an unknown name.
-std::vector<const Preset*> resolve_presets(const std::vector<std::string>& names, const std::string& source);
-
 /// Appends a config's presets (kex harness only; each id once) as kernel entries.
 void append_preset_kernels(const Config& c, std::vector<KernelEntry>& out);
 
