@@ -18,14 +18,7 @@ using nlohmann::json;
 bool intervals_overlap(double lo1, double hi1, double lo2, double hi2) { return lo1 <= hi2 && lo2 <= hi1; }
 
 Comparison compare_results(const json& a, const json& b, const std::string& filter) {
-  std::optional<std::regex> re;
-  if (!filter.empty()) {
-    try {
-      re.emplace(filter, std::regex::ECMAScript);
-    } catch (const std::regex_error&) {
-      throw UserError("--filter: " + filter + ": not a valid regular expression (ECMAScript syntax)");
-    }
-  }
+  const std::optional<std::regex> re = filter_regex(filter);
   auto index = [&](const json& doc) {
     std::vector<std::string> order;
     std::map<std::string, const json*> m;

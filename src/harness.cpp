@@ -15,6 +15,7 @@
 
 #include "jit.hpp"
 #include "machine.hpp"
+#include "results_build.hpp"
 #include "verify.hpp"
 
 namespace kex {
@@ -224,13 +225,7 @@ HarnessResult run_seed_harness(const std::vector<const Preset*>& list, Harness h
       const std::string name = p->id + "/" + std::string(to_string(h)) + (nth > 1 ? "#" + std::to_string(nth) : "");
       const Gen& g = gen[p];
 
-      nlohmann::ordered_json e;
-      e["name"] = name;
-      e["run_name"] = name;
-      e["run_type"] = "iteration";
-      e["repetitions"] = 1;
-      e["repetition_index"] = 0;
-      e["threads"] = 1;
+      nlohmann::ordered_json e = entry_head(name);
       const bool copy = op == Op::copy;
       const size_t pages = fastc ? (copy ? 2048 : 4096) : (copy ? 4096 : 8192);
       const size_t offset = fastc && p->family != "xmm64" && p->alignment <= 8 ? 8 : 0;

@@ -136,14 +136,7 @@ json merge_results(const std::vector<MergeInput>& inputs, std::vector<std::strin
 }
 
 std::string machine_table(const json& merged, const std::string& filter, bool per_point) {
-  std::optional<std::regex> re;
-  if (!filter.empty()) {
-    try {
-      re.emplace(filter, std::regex::ECMAScript);
-    } catch (const std::regex_error&) {
-      throw UserError("--filter: " + filter + ": not a valid regular expression (ECMAScript syntax)");
-    }
-  }
+  const std::optional<std::regex> re = filter_regex(filter);
   auto runs = split_machines(merged);
   std::ostringstream o;
   char buf[1024];

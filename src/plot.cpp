@@ -338,14 +338,7 @@ std::string find_gnuplot() {
 
 std::vector<std::string> write_plots(const std::vector<json>& results, const std::string& dir,
                                      const PlotOptions& opts) {
-  std::optional<std::regex> re;
-  if (!opts.filter.empty()) {
-    try {
-      re.emplace(opts.filter, std::regex::ECMAScript);
-    } catch (const std::regex_error&) {
-      throw UserError("--filter: " + opts.filter + ": not a valid regular expression (ECMAScript syntax)");
-    }
-  }
+  const std::optional<std::regex> re = filter_regex(opts.filter);
   if (opts.best < 0) throw UserError("--best: " + std::to_string(opts.best) + ": a count >= 0 is needed (0: all)");
 
   std::vector<Run> runs;

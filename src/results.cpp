@@ -174,4 +174,13 @@ std::string human_bytes(double b) {
   return buf;
 }
 
+std::optional<std::regex> filter_regex(const std::string& filter) {
+  if (filter.empty()) return std::nullopt;
+  try {
+    return std::regex(filter, std::regex::ECMAScript);
+  } catch (const std::regex_error&) {
+    throw UserError("--filter: " + filter + ": not a valid regular expression (ECMAScript syntax)");
+  }
+}
+
 }  // namespace kex

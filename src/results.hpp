@@ -3,6 +3,7 @@
 // compare, export, merge and crossovers share.
 #pragma once
 #include <optional>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -55,5 +56,8 @@ std::vector<std::pair<std::string, double>> cache_marks(const nlohmann::json& co
 
 /// "4 KiB", "1.5 MiB", "512 B": binary units for byte sizes.
 std::string human_bytes(double bytes);
+
+/// The --filter option as a regex (ECMAScript); nullopt for "". UserError when invalid.
+std::optional<std::regex> filter_regex(const std::string& filter);
 
 }  // namespace kex

@@ -14,6 +14,17 @@ namespace kex {
 
 using nlohmann::ordered_json;
 
+ordered_json entry_head(const std::string& name) {
+  ordered_json e;
+  e["name"] = name;
+  e["run_name"] = name;
+  e["run_type"] = "iteration";
+  e["repetitions"] = 1;
+  e["repetition_index"] = 0;
+  e["threads"] = 1;
+  return e;
+}
+
 ordered_json spec_params(const KernelSpec& s) {
   ordered_json p;
   p["op"] = to_string(s.op);
@@ -99,15 +110,9 @@ ordered_json make_context(const std::vector<Config>& configs, int pinned_cpu, si
 
 ordered_json make_entry(const KernelEntry& k, const Config& c, const Point& p, const Measurement* m) {
   const Machine& mach = machine();
-  ordered_json e;
   std::string name = k.key + "/" + std::to_string(p.size);
   if (p.cache == CacheMode::cold) name += "/cold";
-  e["name"] = name;
-  e["run_name"] = name;
-  e["run_type"] = "iteration";
-  e["repetitions"] = 1;
-  e["repetition_index"] = 0;
-  e["threads"] = 1;
+  ordered_json e = entry_head(name);
   e["kernel"] = k.key;
   e["kind"] = k.kind;
   e["size"] = p.size;

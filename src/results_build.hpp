@@ -12,6 +12,10 @@
 
 namespace kex {
 
+/// The Google Benchmark fields every entry starts with: name, run_name, run_type,
+/// repetitions, repetition_index, threads (one run, one thread).
+nlohmann::ordered_json entry_head(const std::string& name);
+
 /// Typed parameters of a spec, as results' "params".
 nlohmann::ordered_json spec_params(const KernelSpec& s);
 
