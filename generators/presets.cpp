@@ -176,6 +176,7 @@ std::vector<const Preset*> find_presets(std::string_view name) {
   }
   const std::string_view key = trim(name);
   std::vector<const Preset*> out;
+  if (key.empty()) return out;  // an empty name must not match an empty field
   for (const auto& p : presets()) {
     if (only && p.op != *only) continue;
     bool hit = p.id == key || trim(p.printed) == key || p.hahn_printed == key;

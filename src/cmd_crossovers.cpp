@@ -17,13 +17,17 @@ Action add_crossovers_command(CLI::App& app) {
   };
   auto a = std::make_shared<Args>();
   cmd->add_option("RESULTS", a->files, "Results files (a multi-machine merge gives one report per machine)")->required();
-  cmd->add_option("--cache", a->cache, "Cache mode of the curves to use (default: warm when present)");
+  cmd->add_option("--cache", a->cache, "Cache mode of the curves to use (default: warm when present)")
+      ->check(CLI::IsMember({"warm", "cold"}));
   cmd->add_option("--margin", a->margin, "A curve wins only when faster by more than this fraction (default 0)");
   return [a]() {
-    if (a->margin < 0 || a->margin >= 1)
+    if (!(a->margin >= 0 && a->margin < 1))
       throw UserError("--margin: " + std::to_string(a->margin) + ": a fraction in [0, 1), e.g. 0.02");
-    for (const auto& f : a->files)
-      for (const auto& run : split_machines(load_results(f))) {
+    std::vector<nlohmann::json> docs;  // read every file before printing anything
+    for (const auto& f : a->files) docs.push_back(load_results(f));
+    for (size_t i = 0; i < docs.size(); ++i)
+      for (const auto& run : split_machines(docs[i])) {
+        const std::string& f = a->files[i];
         std::printf("%s: %s\n", f.c_str(), run_label(run.value("context", nlohmann::json::object())).c_str());
         std::string text = format_crossovers(find_crossovers(run, a->cache, a->margin));
         std::fwrite(text.data(), 1, text.size(), stdout);

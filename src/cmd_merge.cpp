@@ -31,9 +31,19 @@ Action add_merge_command(CLI::App& app) {
     std::vector<std::string> warnings;
     nlohmann::json merged = merge_results(in, &warnings);
     for (const auto& w : warnings) std::fprintf(stderr, "kex: warning: %s\n", w.c_str());
+    check_output_path(a->out, a->force);
+    const std::string table = machine_table(merged, a->filter, a->per_point);  // validates --filter first
+    // Runs of different configs merge, but the union is then not one sweep: say so.
+    for (size_t i = 1; i < in.size(); ++i) {
+      const auto cfg = [](const nlohmann::json& d) { return d.value("context", nlohmann::json::object()).value("config", nlohmann::json()); };
+      if (cfg(in[i].doc) != cfg(in[0].doc)) {
+        std::fprintf(stderr, "kex: warning: %s and %s were run from different configs\n", in[0].path.c_str(),
+                     in[i].path.c_str());
+        break;
+      }
+    }
     write_file_atomic(a->out, merged.dump(1) + "\n", a->force);
     if (a->quiet) return 0;
-    std::string table = machine_table(merged, a->filter, a->per_point);
     std::fwrite(table.data(), 1, table.size(), stdout);
     auto runs = split_machines(merged);
     for (size_t i = 0; i < runs.size(); ++i) {

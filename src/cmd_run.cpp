@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 #include <dirent.h>
+#include <unistd.h>
 
 #include "atomic_write.hpp"
 #include "cli.hpp"
@@ -40,6 +41,25 @@ bool dir_has_entries(const std::string& dir) {
     if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") { any = true; break; }
   closedir(d);
   return any;
+}
+
+/// The plot directory must be a directory (or creatable: its parent exists and is
+/// writable) and, without --force, empty.
+void check_plot_dir(const std::string& dir, bool force) {
+  struct stat st;
+  if (stat(dir.c_str(), &st) == 0) {
+    if (!S_ISDIR(st.st_mode)) throw UserError("--plot-dir: " + dir + ": exists and is not a directory");
+    if (access(dir.c_str(), W_OK) != 0) throw UserError("--plot-dir: " + dir + ": not writable");
+    if (!force && dir_has_entries(dir))
+      throw UserError("--plot-dir: " + dir + ": not empty; not overwriting its files (use --force)");
+    return;
+  }
+  std::string d = dir;
+  while (d.size() > 1 && d.back() == '/') d.pop_back();
+  auto slash = d.rfind('/');
+  std::string parent = slash == std::string::npos ? "." : slash == 0 ? "/" : d.substr(0, slash);
+  if (stat(parent.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || access(parent.c_str(), W_OK) != 0)
+    throw UserError("--plot-dir: " + dir + ": cannot be created (" + parent + " is not a writable directory)");
 }
 
 std::pair<size_t, size_t> parse_shard(const std::string& s) {
@@ -106,8 +126,7 @@ Action add_run_command(CLI::App& app) {
     // Refuse before spending minutes on the sweep.
     const bool to_stdout = out == "-";
     if (!to_stdout) check_output_path(out, a->force);
-    if (!a->force && !plot_dir.empty() && dir_has_entries(plot_dir))
-      throw UserError(plot_dir + ": plot directory is not empty; not overwriting it (use --force)");
+    if (!plot_dir.empty()) check_plot_dir(plot_dir, a->force);
 
     std::signal(SIGINT, on_stop_signal);
     std::signal(SIGTERM, on_stop_signal);
@@ -141,7 +160,8 @@ Action add_run_command(CLI::App& app) {
     std::fprintf(text, "\nresults: %s (%zu %s, %.1f s)\n", to_stdout ? "stdout" : out.c_str(), n,
                  n == 1 ? "entry" : "entries", doc["context"]["elapsed_s"].get<double>());
     if (doc["context"]["interrupted"].get<bool>()) {
-      std::fprintf(stderr, "kex: interrupted; the finished points were written to %s\n", out.c_str());
+      std::fprintf(stderr, "kex: interrupted; the finished points were written to %s\n",
+                   to_stdout ? "stdout" : out.c_str());
       return 130;
     }
     return 0;

@@ -38,8 +38,7 @@ Action add_segments_command(CLI::App& app) {
   cmd->add_flag("--no-mixed", a->no_mixed, "Skip the mixed loop (an access through the restored selector)");
   cmd->add_flag("--no-modern", a->no_modern, "Skip the modern costs (override latency/throughput, null loads)");
   return [a]() {
-    if (!a->json.empty() && !a->force && std::filesystem::exists(a->json))
-      throw UserError(a->json + " exists; pass --force to overwrite it");
+    if (!a->json.empty()) check_output_path(a->json, a->force);  // before the run, not after
     SegmentOptions o = a->opts;
     o.mixed = !a->no_mixed;
     o.modern = !a->no_modern;

@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cli.hpp"
 
 namespace {
@@ -55,6 +57,13 @@ int main(int argc, char** argv) {
   } catch (const kex::UserError& e) {
     std::fprintf(stderr, "kex: %s\n", one_line(e.what()).c_str());
     return 2;
+  } catch (const nlohmann::json::exception& e) {
+    // A results or config file with a field of the wrong type.
+    std::fprintf(stderr, "kex: malformed input file: %s\n", one_line(e.what()).c_str());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kex: internal error: %s\n", one_line(e.what()).c_str());
+    return 1;
   }
   return 0;
 }

@@ -1,5 +1,7 @@
 #include "results.hpp"
 
+#include <sys/stat.h>
+
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -12,6 +14,9 @@ namespace kex {
 using nlohmann::json;
 
 json load_results(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    throw UserError(path + ": not a regular file: a results file from `kex run` is needed");
   std::ifstream in(path);
   if (!in) throw UserError(path + ": cannot open: a results file from `kex run` is needed");
   json doc;

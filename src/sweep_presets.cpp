@@ -60,7 +60,12 @@ std::string preset_seed_text(const nlohmann::ordered_json& doc) {
   }
   if (clear.empty() && copy.empty()) return {};
   std::string s = "# kex harness: median of adaptive samples, one 4096-byte page per call; cycles are TSC ticks "
-                  "(estimated core cycles are in the JSON)\n";
+                  "(estimated core cycles are in the JSON and the plots); MB/s = 2^20 bytes/s as the seeds printed\n";
+  std::set<std::string> subs;
+  for (const auto& e : doc.at("benchmarks"))
+    if (e.value("kind", "") == "preset" && e.contains("preset"))
+      for (const auto& x : e["preset"].value("substitutions", nlohmann::ordered_json::array())) subs.insert(x.get<std::string>());
+  for (const auto& x : subs) s += "# substitution on this CPU: " + x + "\n";
   if (!clear.empty()) s += "clear_page() tests\n" + clear;
   if (!copy.empty()) s += (clear.empty() ? "" : "\n") + std::string("copy_page() tests\n") + copy;
   return s;

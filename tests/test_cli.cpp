@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -189,4 +190,30 @@ TEST_CASE("presets under the kex harness and the segment table land in one resul
   auto bad = sh(kex + " run --preset no_such_kernel -o " + d + "/x.json");
   CHECK(bad.status == 2);
   CHECK(bad.out.find("/presets/0: \"no_such_kernel\": unknown preset") != std::string::npos);
+}
+
+TEST_CASE("bad inputs to the results commands and run options fail before any work, on one line" * doctest::test_suite("cli")) {
+  auto d = tmpdir();
+  write(d + "/typed.json", R"({"benchmarks": [{"name": "x", "time_unit": 5, "real_time": 1}]})");
+  write(d + "/small.json", kSmall);
+  write(d + "/afile", "x");
+  struct Case { std::string cmd, expect; };
+  const Case cases[] = {
+      {kex + " compare /tmp " + d + "/typed.json", "kex: /tmp: not a regular file"},
+      {kex + " export " + d + "/typed.json --format csv -o -", "kex: malformed input file: "},
+      {kex + " show ''", "kex: show: kernel name '' must start with op/regs"},
+      {kex + " run --preset '' -o " + d + "/p.json", "unknown preset"},
+      {kex + " run -q " + d + "/small.json -o " + d + "/o.json --plot-dir " + d + "/afile", "--plot-dir: " + d + "/afile: exists and is not a directory"},
+      {kex + " run -q " + d + "/small.json -o " + d + "/o.json --plot-dir " + d + "/afile/sub", "cannot be created"},
+      {kex + " segments --json " + d + "/no/dir.json", "directory " + d + "/no does not exist"},
+      {kex + " crossovers " + d + "/typed.json --cache hot", "--cache: hot not in {warm,cold}"},
+  };
+  for (const auto& c : cases) {
+    auto r = sh(c.cmd);
+    CHECK_MESSAGE(r.status == 2, c.cmd << "\n" << r.out);
+    CHECK_MESSAGE(r.out.find(c.expect) != std::string::npos, c.cmd << "\n" << r.out);
+    CHECK_MESSAGE(std::count(r.out.begin(), r.out.end(), '\n') == 1, c.cmd << "\n" << r.out);
+  }
+  CHECK_FALSE(exists(d + "/o.json"));
+  CHECK_FALSE(exists(d + "/p.json"));
 }

@@ -61,7 +61,13 @@ TEST_CASE("kex compare: exit status 0 unless --fail-above finds a regression - b
   std::string a = kData + "compare_a.json", b = kData + "compare_b.json";
   CHECK(run_sh(k + " compare " + a + " " + b + " >/dev/null") == 0);
   CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 1.5 >/dev/null") == 1);
-  CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 2.5 >/dev/null") == 0);
+  // B lost w (skipped there) and onlya: a gate fails on lost entries, whatever the ratios.
+  CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 2.5 >/dev/null") == 1);
+  CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 2.5 --filter '^[xyz]/' >/dev/null") == 0);
+  // a gate that compares nothing fails; a gate of 0 or garbage is bad input
+  CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 2.5 --filter nomatch >/dev/null") == 1);
+  CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 0 2>/dev/null") == 2);
+  CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above nan 2>/dev/null") == 2);
   TmpDir d;
   spit(d / "bad.json", "{\"benchmarks\": 3}");
   CHECK(run_sh(k + " compare " + a + " " + d / "bad.json" + " 2>" + d / "err") == 2);

@@ -287,7 +287,7 @@ TEST_CASE("kex segments prints the table, writes JSON, refuses to overwrite" * d
 
   std::string again = shell(kex + " segments --iterations 700 --json " + d + "/s.json", &st);
   CHECK(st == 2);
-  CHECK(again == "kex: " + d + "/s.json exists; pass --force to overwrite it\n");
+  CHECK(again == "kex: " + d + "/s.json: exists; not overwriting it (use --force)\n");
   CHECK(nlohmann::json::parse(std::ifstream(d + "/s.json"))["cases"].size() == 18 + 10 + 2);
 
   out = shell(kex + " segments --iterations 700 --no-modern --force --json " + d + "/s.json", &st);
