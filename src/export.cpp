@@ -31,7 +31,11 @@ json to_gbench(const json& results) {
       continue;
     }
     std::string kernel = e.value("kernel", name);
-    if (e.contains("machine")) kernel = e["machine"].get<std::string>() + "|" + kernel;
+    if (e.contains("machine")) {
+      // A multi-machine merge: names must stay unique for compare.py, so prefix the machine.
+      kernel = e["machine"].get<std::string>() + "|" + kernel;
+      name = e["machine"].get<std::string>() + "|" + name;
+    }
     auto [fi, fresh] = family.emplace(kernel, int(family.size()));
     (void)fresh;
     int inst = instance[kernel]++;
@@ -40,7 +44,7 @@ json to_gbench(const json& results) {
     b["name"] = name;
     b["family_index"] = fi->second;
     b["per_family_instance_index"] = inst;
-    b["run_name"] = e.value("run_name", name);
+    b["run_name"] = name;
     b["run_type"] = "iteration";
     b["repetitions"] = 1;
     b["repetition_index"] = 0;
