@@ -157,9 +157,15 @@ Figure bandwidth_figure(const std::string& op, const std::string& cache, bool pr
   int span = int(std::lround(std::log2(hi / lo)));
   int step = span <= 12 ? 1 : span <= 24 ? 2 : 4;
 
+  // Legend below the plot: as many columns as the longest name allows (~8 px a
+  // character at font 10), and the canvas grows with its rows so nothing is clipped.
+  size_t longest = 0;
+  for (const auto& c : curves) longest = std::max(longest, c.label.size());
+  const size_t cols = std::clamp<size_t>(size_t(1180 / (double(longest) * 8.0 + 90)), 1, 3);
+  const size_t rows = std::max<size_t>(1, (curves.size() + cols - 1) / cols);
   std::ostringstream g;
   g << "# kex: " << op << " bandwidth against size, cache " << cache << ". Data: " << f.base << ".dat\n"
-    << terminal_block(f.base, 1280, 860);
+    << terminal_block(f.base, 1280, int(700 + 17 * rows));
   std::string hosts;
   for (size_t i = 0; i < runs.size() && i < 3; ++i) hosts += (i ? "; " : "") + runs[i].label;
   if (runs.size() > 3) hosts += "; ...";
@@ -182,7 +188,7 @@ Figure bandwidth_figure(const std::string& op, const std::string& cache, bool pr
   g << ") rotate by 30 right\n"
     << "set mxtics default\n"
     << "set grid xtics ytics lc rgb \"#dddddd\" lt 1\n"
-    << "set key outside below center vertical maxrows " << std::max<size_t>(1, (curves.size() + 1) / 2)
+    << "set key outside below center vertical maxrows " << rows
     << " Left reverse width 2 font \",10\"\n"
     << "set style fill transparent solid 0.15 noborder\n"
     ;

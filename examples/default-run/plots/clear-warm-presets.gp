@@ -4,9 +4,9 @@
 if (!exists("fmt")) fmt = "png"
 if (!exists("out")) out = "clear-warm-presets." . fmt
 if (fmt eq "svg") {
-  set terminal svg size 1280,860 dynamic noenhanced font "Sans,13" background rgb "white"
+  set terminal svg size 1280,785 dynamic noenhanced font "Sans,13" background rgb "white"
 } else {
-  set terminal pngcairo size 1280,860 noenhanced font "Sans,11" background rgb "white"
+  set terminal pngcairo size 1280,785 noenhanced font "Sans,11" background rgb "white"
 }
 set output out
 set encoding utf8
@@ -15,11 +15,11 @@ set xlabel "bytes cleared per call (log2 scale)"
 set ylabel "bandwidth, GB/s (10⁹ bytes cleared per second)"
 set logscale x 2
 set xrange [16384:6.71089e+07]
-set yrange [0:153.914]
+set yrange [0:153.251]
 set xtics ("16 KiB" 16384, "32 KiB" 32768, "64 KiB" 65536, "128 KiB" 131072, "256 KiB" 262144, "512 KiB" 524288, "1 MiB" 1.04858e+06, "2 MiB" 2.09715e+06, "4 MiB" 4.1943e+06, "8 MiB" 8.38861e+06, "16 MiB" 1.67772e+07, "32 MiB" 3.35544e+07, "64 MiB" 6.71089e+07) rotate by 30 right
 set mxtics default
 set grid xtics ytics lc rgb "#dddddd" lt 1
-set key outside below center vertical maxrows 7 Left reverse width 2 font ",10"
+set key outside below center vertical maxrows 5 Left reverse width 2 font ",10"
 set style fill transparent solid 0.15 noborder
 set arrow from 49152, graph 0 to 49152, graph 1 nohead dt 2 lw 1.5 lc rgb "#555555" back
 set label "L1d 48 KiB" at 49152, graph 0.98 right rotate by 90 offset character -1.8,0 font ",10" textcolor rgb "#444444" front

@@ -4,9 +4,9 @@
 if (!exists("fmt")) fmt = "png"
 if (!exists("out")) out = "clear-warm." . fmt
 if (fmt eq "svg") {
-  set terminal svg size 1280,860 dynamic noenhanced font "Sans,13" background rgb "white"
+  set terminal svg size 1280,836 dynamic noenhanced font "Sans,13" background rgb "white"
 } else {
-  set terminal pngcairo size 1280,860 noenhanced font "Sans,11" background rgb "white"
+  set terminal pngcairo size 1280,836 noenhanced font "Sans,11" background rgb "white"
 }
 set output out
 set encoding utf8
@@ -15,7 +15,7 @@ set xlabel "bytes cleared per call (log2 scale)"
 set ylabel "bandwidth, GB/s (10⁹ bytes cleared per second)"
 set logscale x 2
 set xrange [256:6.71089e+07]
-set yrange [0:288.661]
+set yrange [0:278.834]
 set xtics ("256 B" 256, "1 KiB" 1024, "4 KiB" 4096, "16 KiB" 16384, "64 KiB" 65536, "256 KiB" 262144, "1 MiB" 1.04858e+06, "4 MiB" 4.1943e+06, "16 MiB" 1.67772e+07, "64 MiB" 6.71089e+07) rotate by 30 right
 set mxtics default
 set grid xtics ytics lc rgb "#dddddd" lt 1
@@ -50,10 +50,12 @@ plot \
   "" index 10 using 1:4:5 with filledcurves lc rgb "#393b79" notitle, \
   "" index 10 using 1:2 with linespoints lc rgb "#393b79" dt 1 lw 2 pt 7 ps 0.6 title "clear/x87/unroll:64/scratch:8/t/fwd", \
   "" index 11 using 1:4:5 with filledcurves lc rgb "#637939" notitle, \
-  "" index 11 using 1:2 with linespoints lc rgb "#637939" dt 1 lw 2 pt 7 ps 0.6 title "clear/string/unroll:1/t/fwd", \
+  "" index 11 using 1:2 with linespoints lc rgb "#637939" dt 1 lw 2 pt 7 ps 0.6 title "clear/avx/unroll:128/scratch:4/t/bwd", \
   "" index 12 using 1:4:5 with filledcurves lc rgb "#1f77b4" notitle, \
-  "" index 12 using 1:2 with linespoints lc rgb "#1f77b4" dt 2 lw 2 pt 7 ps 0.6 title "clear/string/unroll:8/t/fwd", \
+  "" index 12 using 1:2 with linespoints lc rgb "#1f77b4" dt 2 lw 2 pt 7 ps 0.6 title "clear/string/unroll:1/t/fwd", \
   "" index 13 using 1:4:5 with filledcurves lc rgb "#d62728" notitle, \
-  "" index 13 using 1:2 with linespoints lc rgb "#d62728" dt 2 lw 3 pt 4 ps 0.6 title "memset", \
+  "" index 13 using 1:2 with linespoints lc rgb "#d62728" dt 2 lw 2 pt 7 ps 0.6 title "clear/string/unroll:8/t/fwd", \
   "" index 14 using 1:4:5 with filledcurves lc rgb "#2ca02c" notitle, \
-  "" index 14 using 1:2 with linespoints lc rgb "#2ca02c" dt 2 lw 3 pt 4 ps 0.6 title "rep_stosb"
+  "" index 14 using 1:2 with linespoints lc rgb "#2ca02c" dt 2 lw 3 pt 4 ps 0.6 title "memset", \
+  "" index 15 using 1:4:5 with filledcurves lc rgb "#9467bd" notitle, \
+  "" index 15 using 1:2 with linespoints lc rgb "#9467bd" dt 2 lw 3 pt 4 ps 0.6 title "rep_stosb"

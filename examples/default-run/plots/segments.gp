@@ -12,7 +12,7 @@ set output out
 set encoding utf8
 set title "segment-override loads: time per loop iteration (fewer is faster)"
 set xlabel "ns per iteration"
-set xrange [0:69.9552]
+set xrange [0:80.1118]
 set yrange [28.6:-0.6]   # first row on top
 set ytics nomirror font ",10"
 set grid xtics lc rgb "#dddddd" lt 1
