@@ -1,6 +1,6 @@
 // GPR class: 8-byte mov, movnti for non-temporal stores. Scratch registers come
 // from rax, rcx, r8, r9, r10, then callee-saved rbx, r12, r13 (pushed/popped).
-#include "classes.hpp"
+#include "generators/classes.hpp"
 
 namespace kex {
 namespace {

@@ -1,5 +1,5 @@
 // MMX class: movq mm0..mm7, movntq for non-temporal stores, emms on exit.
-#include "classes.hpp"
+#include "generators/classes.hpp"
 
 namespace kex {
 namespace {

@@ -1,7 +1,7 @@
 // The `rep` string family: rep movs{b,w,d,q} / rep stos{b,w,d,q}, element size =
 // spec.unroll. Forward: elements, then the byte remainder. Backward: std, the
 // elements from the top down, cld, then the leading bytes forward.
-#include "emit.hpp"
+#include "generators/emit.hpp"
 
 namespace kex {
 

@@ -2,7 +2,7 @@
 // Aligned specs use movdqa/vmovdqa(64), unaligned ones movdqu/vmovdqu(64);
 // non-temporal stores are movntdq/vmovntdq, which need an aligned destination
 // (the skeleton's head provides it). AVX and AVX-512 end with vzeroupper.
-#include "classes.hpp"
+#include "generators/classes.hpp"
 
 namespace kex {
 namespace {

@@ -1,8 +1,8 @@
 // x87 class: fild/fistp qword through the FPU stack. Integer load/store of 64 bits
 // round-trips every bit pattern (fld/fstp would quiet signalling NaNs;
-// methodology.md §1.2). Stores pop in reverse order of the loads (lifo).
+// docs/methodology.md §1.2). Stores pop in reverse order of the loads (lifo).
 // Clears keep the fill pattern in st0 and store copies of it (fld st0; fistp).
-#include "classes.hpp"
+#include "generators/classes.hpp"
 
 namespace kex {
 namespace {

@@ -1,6 +1,6 @@
 #include <stdexcept>
 
-#include "classes.hpp"
+#include "generators/classes.hpp"
 
 namespace kex {
 

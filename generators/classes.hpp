@@ -1,6 +1,6 @@
 // The register-class emitters (one file each) and the lookup table over them.
 #pragma once
-#include "emit.hpp"
+#include "generators/emit.hpp"
 
 namespace kex {
 const ClassEmitter& gpr_emitter();

@@ -1,7 +1,7 @@
 // CPU feature gating: a spec this CPU cannot run is skipped, never executed.
 #include <xbyak/xbyak_util.h>
 
-#include "emit.hpp"
+#include "generators/emit.hpp"
 
 namespace kex {
 

@@ -5,7 +5,7 @@
 
 #include <xbyak/xbyak.h>
 
-#include "spec.hpp"
+#include "src/model/spec.hpp"
 
 namespace kex {
 

@@ -1,4 +1,4 @@
-#include "jit.hpp"
+#include "generators/jit.hpp"
 
 #include <stdexcept>
 

@@ -1,4 +1,4 @@
-// CodeArena: many kernels JIT-compiled into one W^X buffer (methodology.md §1.1, §1.6).
+// CodeArena: many kernels JIT-compiled into one W^X buffer (docs/methodology.md §1.1, §1.6).
 #pragma once
 #include <cstdint>
 #include <functional>

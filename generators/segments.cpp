@@ -1,4 +1,4 @@
-#include "segments.hpp"
+#include "generators/segments.hpp"
 
 #include <cstddef>
 #include <stdexcept>
@@ -72,7 +72,7 @@ void emit_iteration(CodeGenerator& g, const SegKernelSpec& s, uint32_t k) {
       break;  // the 2006 `<none>` case: only the loop itself
     case SegVariant::loop2006:
     case SegVariant::mixed:
-      // push SEG; mov SEG, sel; add dword [SEG:m], 1; pop SEG  (seed-kernels.md §8)
+      // push SEG; mov SEG, sel; add dword [SEG:m], 1; pop SEG  (docs/seed-kernels.md §8)
       g.push(segment(g, s.seg));
       g.mov(segment(g, s.seg), ebp);
       prefix();

@@ -1,4 +1,4 @@
-// JIT loops for the segment-register test (seed-kernels.md §8, methodology.md §3):
+// JIT loops for the segment-register test (docs/seed-kernels.md §8, docs/methodology.md §3):
 // Jeremy Fitzhardinge's 2006 loop (save the segment register, load a selector,
 // read-modify-write through the override, restore), its "mixed" variant, and the
 // modern costs (override-load latency and throughput, null-selector loads).

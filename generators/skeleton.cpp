@@ -1,4 +1,4 @@
-// The one loop skeleton every register class shares (DESIGN.md "The parameter space").
+// The one loop skeleton every register class shares (docs/DESIGN.md "The parameter space").
 //
 // Registers: rdi = dst, rsi = src, rdx = bytes left, r11 = prefetch/tail scratch,
 // rcx = head/tail counter. Forward loops advance rdi/rsi; backward loops keep them
@@ -8,7 +8,7 @@
 // epilogue (sfence after NT stores, class state, ret).
 #include <vector>
 
-#include "emit.hpp"
+#include "generators/emit.hpp"
 
 namespace kex {
 

@@ -1,0 +1,52 @@
+// Internal: emission helpers shared by the preset families (not a public interface).
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "generators/presets/presets.hpp"
+
+namespace kex::presets_detail {
+
+using Subs = std::vector<std::string>;
+using Gen = Xbyak::CodeGenerator;
+
+/// Appends `s` unless it is already listed.
+void note_subst(Subs& subs, const std::string& s);
+
+/// 3DNow! `femms` (0F 0E); `emms` on CPUs without 3DNow! (recorded).
+void femms(Gen& g, Subs& subs);
+
+/// 3DNow! `prefetch m8` (0F 0D /0) at [base + disp]; `prefetcht0` on CPUs with
+/// neither 3DNow! nor 3DNowPrefetch (recorded). base must be rax..rdi except rsp/rbp.
+void prefetch_3dnow(Gen& g, const Xbyak::Reg64& base, int32_t disp, Subs& subs);
+
+/// fast.c's save_fpu: reserve a 112-byte frame, `fsave [rsp]` (9B DD /6) then `fwait`.
+/// With opts.fsave off: nothing (the drop is recorded).
+void fpu_save(Gen& g, const PresetOptions& opts, Subs& subs);
+/// `frstor [rsp]` (DD /4) and release the frame; nothing with opts.fsave off.
+void fpu_restore(Gen& g, const PresetOptions& opts);
+/// fast.c v1.6 fast_copy_page's bug: a second `fsave`+`fwait` where frstor belongs.
+void fpu_save_again(Gen& g, const PresetOptions& opts);
+
+/// Runs `body` (one call of the original routine: it must advance rdi, and rsi for
+/// copies, by `region` and preserve `counter`) once per region of rdx bytes, then
+/// `ret`. A callee-saved counter is pushed/popped around the loop.
+void region_loop(Gen& g, uint32_t region, const Xbyak::Reg64& counter, const std::function<void()>& body);
+
+// Family tables (one file each), concatenated by presets.cpp in seed order.
+std::vector<Preset> fastc_clear_presets();
+std::vector<Preset> fastc_copy_presets();
+std::vector<Preset> xmm64_clear_presets();
+std::vector<Preset> xmm64_copy_presets();
+std::vector<Preset> linux24_presets();
+std::vector<Preset> asami_presets();
+
+/// Parametric Asami unroll preset; throws std::invalid_argument on bad parameters.
+Preset asami_unroll_preset(uint32_t unroll, uint32_t scratch, uint32_t every);
+
+// Origins shared by several presets.
+extern const char* const kOriginFastc;
+extern const char* const kOriginHahn;
+
+}  // namespace kex::presets_detail

@@ -1,0 +1,94 @@
+// Named reference kernels: every copy/clear kernel of the seed posts, rebuilt from
+// docs/seed-kernels.md as JIT code (issue 3). One file per family of
+// origin: presets_fastc.cpp (fast.c v1.6, Hahn's athlon.c, Manfred's no_prefetch),
+// presets_xmm64.cpp (LaHaise's SSE test and the 2005 x86-64 kernel routines),
+// presets_linux24.cpp (Linux 2.4 mmx.c), presets_asami.cpp (Asami's bcopy package);
+// presets.cpp holds the table, the lookup and the named sets.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <xbyak/xbyak.h>
+
+#include "src/model/spec.hpp"
+
+namespace kex {
+
+struct PresetOptions {
+  /// Keep fsave/fwait … frstor (108-byte x87 image) inside each kernel, where the
+  /// originals timed them. false drops the pair (and records that as a substitution).
+  bool fsave = true;
+};
+
+/// One named kernel of the seeds. `emit` writes a complete function with the KernelFn
+/// ABI (rdi = dst, rsi = src, rdx = bytes; clears ignore src), ending in `ret`, using
+/// only relative branches. Page kernels (region 4096) run the original routine once
+/// per 4096-byte region of `bytes` (bytes must be a multiple of region; 0 is a no-op),
+/// exactly as the harnesses called them once per page. region 1 kernels take any length.
+/// Every deviation from the original that this CPU or the options force is appended
+/// to `substitutions` ("femms -> emms (no 3DNow!)").
+struct Preset {
+  std::string id;        ///< unique key: "fastc/faster_copy", "hahn/faster_copy", "xmm64/xmm_clear", ...
+  std::string printed;   ///< name as the seed printed it (fast.c / xmm64.c layout), blanks included
+  std::vector<std::string> aliases;  ///< other accepted names (C function names, 'warm up run', ...)
+  Op op = Op::copy;
+  std::string family;      ///< "fastc", "hahn", "xmm64", "linux24", "asami"
+  std::string origin;      ///< author, date, message id or repository path (spec §0)
+  std::string confidence;  ///< "high" | "medium" | "low" as the spec gives it
+  std::string notes;       ///< what the kernel does, porting choices, reconstruction caveats
+  std::vector<std::string> features;  ///< CPU features of the original ("mmx", "3dnow", "sse", "sse2")
+  uint32_t region = 4096;   ///< bytes per call of the original routine
+  uint32_t alignment = 1;   ///< dst/src alignment required (movdqa/movntdq kernels: 16)
+  std::string hahn_printed; ///< name Hahn's athlon.c printed for this kernel ("" if not in its table)
+  std::function<void(Xbyak::CodeGenerator&, const PresetOptions&, std::vector<std::string>& substitutions)> emit;
+};
+
+/// Every fixed preset, in seed order: clears then copies of fast.c v1.6, Hahn's
+/// variants, Manfred's/Karl Vogel's no_prefetch, LaHaise's xmm64 kernels, Linux 2.4
+/// _mmx_memcpy, then Asami's bcopy presets (the unroll default 96/2/32 and the FP copy).
+const std::vector<Preset>& presets();
+
+/// Looks a preset up by id, printed name (surrounding blanks ignored) or alias, or
+/// builds a parametric Asami unroll preset from "asami/unroll:U/scratch:N/every:P"
+/// (U bytes per iteration, multiple of 4, 8..512; N = 2 or 3; P = prefetch interval,
+/// multiple of 4, 4..U; any token order; missing tokens take 96, 2 and 32).
+/// A "copy:" or "clear:" prefix restricts the op. Names shared by several presets
+/// ('2.4 non MMX', 'warm up run', 'faster_copy', 'kernel clear', ...) resolve to the
+/// first one in presets() order: clear before copy, fast.c before Hahn before xmm64,
+/// the unrolled form before its rep-string alternative; find_presets lists them all.
+/// Returns nullptr when nothing matches. The pointer stays valid for the process.
+const Preset* find_preset(std::string_view id_or_printed_or_alias);
+
+/// Every preset the name matches, in presets() order (see find_preset).
+std::vector<const Preset*> find_presets(std::string_view name);
+
+/// Why this CPU cannot run the preset (a required feature without a substitute is
+/// missing), or "" when it can. 3DNow! femms/prefetch are substituted, never blocking.
+std::string preset_unsupported_reason(const Preset&);
+
+/// The "preset" field of a result entry: id, printed, aliases, op, family, origin,
+/// confidence, features, substitutions, notes, region, alignment.
+nlohmann::ordered_json preset_json(const Preset&, const std::vector<std::string>& substitutions);
+
+/// Emits `p` into a throw-away (never executable) buffer and returns the substitutions
+/// this CPU and `opts` force. Throws Xbyak::Error if the preset cannot be emitted.
+std::vector<std::string> preset_substitutions(const Preset& p, const PresetOptions& opts = {});
+
+/// Named sets, each in its seed's order (a kernel the seed ran twice appears twice):
+///   "fastc"     fast.c v1.6 clear + copy tables, with Manfred's no_prefetch (seeds 004)
+///   "hahn"      Hahn's athlon.c tables (seed 001)
+///   "xmm64"     LaHaise's SSE test program tables (seed 000)
+///   "reference" the seed tables merged: seed 000's order, no_prefetch after even_faster
+///               (seed 004), then Hahn's own variants (seed 001)
+///   "all"       presets(), each once
+/// Unknown names give an empty vector.
+std::vector<const Preset*> preset_set(std::string_view name);
+
+/// Names accepted by preset_set.
+const std::vector<std::string>& preset_set_names();
+
+}  // namespace kex

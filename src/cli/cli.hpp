@@ -1,0 +1,27 @@
+// One file per subcommand (src/cli/NAME.cpp); each registers itself on the app and
+// returns the action main() runs when that subcommand was given.
+#pragma once
+#include <functional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "src/core/error.hpp"
+
+namespace kex {
+
+/// Runs a parsed subcommand; returns the process exit status.
+using Action = std::function<int()>;
+
+Action add_run_command(CLI::App& app);
+Action add_show_command(CLI::App& app);
+Action add_list_command(CLI::App& app);
+Action add_info_command(CLI::App& app);
+Action add_segments_command(CLI::App& app);
+Action add_plot_command(CLI::App& app);
+Action add_compare_command(CLI::App& app);
+Action add_export_command(CLI::App& app);
+Action add_merge_command(CLI::App& app);
+Action add_crossovers_command(CLI::App& app);
+
+}  // namespace kex

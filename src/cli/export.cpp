@@ -1,0 +1,36 @@
+// `kex export FILE --format csv|gbench -o OUT`: another format for a results file.
+#include <cstdio>
+
+#include "src/core/atomic_write.hpp"
+#include "src/cli/cli.hpp"
+#include "src/results/export.hpp"
+#include "src/results/results.hpp"
+
+namespace kex {
+
+Action add_export_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("export", "Write a results file as CSV or as Google Benchmark JSON (tools/compare.py)");
+  struct Args {
+    std::string file, format, out;
+    bool force = false;
+  };
+  auto a = std::make_shared<Args>();
+  cmd->add_option("FILE", a->file, "Results file from `kex run` or `kex merge`")->required();
+  cmd->add_option("--format", a->format, "csv or gbench")->required();
+  cmd->add_option("-o,--output", a->out, "Output file; - for standard output")->required();
+  cmd->add_flag("--force", a->force, "Overwrite the output file");
+  return [a]() {
+    if (a->format != "csv" && a->format != "gbench")
+      throw InputError("--format: " + a->format + ": csv or gbench");
+    nlohmann::json doc = load_results(a->file);
+    std::string text = a->format == "csv" ? to_csv(doc) : to_gbench(doc).dump(2) + "\n";
+    if (a->out == "-") {
+      std::fwrite(text.data(), 1, text.size(), stdout);
+      return 0;
+    }
+    write_file_atomic(a->out, text, a->force);
+    return 0;
+  };
+}
+
+}  // namespace kex

@@ -1,0 +1,69 @@
+// kex: JIT kernel explorer for x86-64 memory copy and clear loops.
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "src/cli/cli.hpp"
+
+namespace {
+/// Error text on one line: control characters (a newline typed into a name) are escaped.
+std::string one_line(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\n') out += "\\n";
+    else if (static_cast<unsigned char>(c) < 0x20) out += '?';
+    else out += c;
+  }
+  return out;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"kex: JIT kernel explorer for x86-64 memory copy and clear loops"};
+  app.set_version_flag("--version", std::string("kex ") + KEX_VERSION);
+  app.require_subcommand(1);
+  // Parse errors on one line, like every other kex error: "kex: <what> (see --help)".
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return std::string("kex: ") + one_line(e.what()) + " (see kex --help)\n";
+  });
+  std::vector<std::pair<CLI::App*, kex::Action>> commands;
+  auto reg = [&](kex::Action (*add)(CLI::App&)) {
+    size_t before = app.get_subcommands({}).size();
+    kex::Action a = add(app);
+    commands.emplace_back(app.get_subcommands({})[before], std::move(a));
+  };
+  reg(kex::add_run_command);
+  reg(kex::add_show_command);
+  reg(kex::add_list_command);
+  reg(kex::add_info_command);
+  reg(kex::add_segments_command);
+  reg(kex::add_plot_command);
+  reg(kex::add_compare_command);
+  reg(kex::add_export_command);
+  reg(kex::add_merge_command);
+  reg(kex::add_crossovers_command);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  try {
+    for (auto& [sub, action] : commands)
+      if (sub->parsed()) return action();
+  } catch (const kex::InputError& e) {
+    std::fprintf(stderr, "kex: %s\n", one_line(e.what()).c_str());
+    return 2;
+  } catch (const nlohmann::json::exception& e) {
+    // A results or config file with a field of the wrong type.
+    std::fprintf(stderr, "kex: malformed input file: %s\n", one_line(e.what()).c_str());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kex: internal error: %s\n", one_line(e.what()).c_str());
+    return 1;
+  }
+  return 0;
+}

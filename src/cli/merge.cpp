@@ -1,0 +1,58 @@
+// `kex merge FILES... -o merged.json`: reassemble shards, gather machines, print the table across machines
+// and each machine's crossovers.
+#include <cstdio>
+
+#include "src/core/atomic_write.hpp"
+#include "src/cli/cli.hpp"
+#include "src/results/crossover.hpp"
+#include "src/results/merge.hpp"
+#include "src/results/results.hpp"
+
+namespace kex {
+
+Action add_merge_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "merge", "Merge results files (shards of one run, or runs of several machines) and compare the machines");
+  struct Args {
+    std::vector<std::string> files;
+    std::string out, filter;
+    bool force = false, per_point = false, quiet = false;
+  };
+  auto a = std::make_shared<Args>();
+  cmd->add_option("FILES", a->files, "Results files from `kex run` (shards or whole runs)")->required();
+  cmd->add_option("-o,--output", a->out, "Merged results file")->required();
+  cmd->add_flag("--force", a->force, "Overwrite the output file");
+  cmd->add_option("--filter", a->filter, "Table rows: only kernels (entries with --points) matching this regex");
+  cmd->add_flag("--points", a->per_point, "Table: one row per entry instead of one per kernel");
+  cmd->add_flag("-q,--quiet", a->quiet, "Write the merged file only; print no table");
+  return [a]() {
+    std::vector<MergeInput> in;
+    for (const auto& f : a->files) in.push_back({f, load_results(f)});
+    std::vector<std::string> warnings;
+    nlohmann::json merged = merge_results(in, &warnings);
+    for (const auto& w : warnings) std::fprintf(stderr, "kex: warning: %s\n", w.c_str());
+    check_output_path(a->out, a->force);
+    const std::string table = machine_table(merged, a->filter, a->per_point);  // validates --filter first
+    // Runs of different configs merge, but the union is then not one sweep: say so.
+    for (size_t i = 1; i < in.size(); ++i) {
+      const auto cfg = [](const nlohmann::json& d) { return d.value("context", nlohmann::json::object()).value("config", nlohmann::json()); };
+      if (cfg(in[i].doc) != cfg(in[0].doc)) {
+        std::fprintf(stderr, "kex: warning: %s and %s were run from different configs\n", in[0].path.c_str(),
+                     in[i].path.c_str());
+        break;
+      }
+    }
+    write_file_atomic(a->out, merged.dump(1) + "\n", a->force);
+    if (a->quiet) return 0;
+    std::fwrite(table.data(), 1, table.size(), stdout);
+    auto runs = split_machines(merged);
+    for (size_t i = 0; i < runs.size(); ++i) {
+      std::printf("\nM%zu %s\n", i + 1, run_label(runs[i].value("context", nlohmann::json::object())).c_str());
+      std::string t = format_crossovers(find_crossovers(runs[i]));
+      std::fwrite(t.data(), 1, t.size(), stdout);
+    }
+    return 0;
+  };
+}
+
+}  // namespace kex

@@ -1,0 +1,153 @@
+#include "src/core/cpu_features.hpp"
+
+#include <cpuid.h>
+
+#include <array>
+
+#include <xbyak/xbyak_util.h>
+
+namespace kex {
+
+namespace {
+
+constexpr std::array<FeatureRow, static_cast<size_t>(Feature::count_)> kFeatures = {{
+    {Feature::mmx, "mmx", "MMX class, Linux 2.4 and fast.c presets"},
+    {Feature::mmxext, "mmxext", "movntq (SSE or AMD MMX extensions)"},
+    {Feature::amd3dnow, "3dnow", "femms in the Athlon presets"},
+    {Feature::amd3dnowext, "3dnowext", ""},
+    {Feature::prefetch3dnow, "3dnowprefetch", "3DNow! prefetch (0F 0D /0) in the Athlon presets"},
+    {Feature::sse, "sse", "prefetchnta/t0/t1/t2, sfence"},
+    {Feature::sse2, "sse2", "SSE class, movnti"},
+    {Feature::sse3, "sse3", ""},
+    {Feature::ssse3, "ssse3", ""},
+    {Feature::sse4_1, "sse4_1", ""},
+    {Feature::sse4_2, "sse4_2", ""},
+    {Feature::avx, "avx", "AVX class (with OS YMM state)"},
+    {Feature::avx2, "avx2", ""},
+    {Feature::avx512f, "avx512f", "AVX-512 class (with OS ZMM state)"},
+    {Feature::avx512dq, "avx512dq", ""},
+    {Feature::avx512cd, "avx512cd", ""},
+    {Feature::avx512bw, "avx512bw", ""},
+    {Feature::avx512vl, "avx512vl", ""},
+    {Feature::avx512ifma, "avx512ifma", ""},
+    {Feature::avx512vbmi, "avx512vbmi", ""},
+    {Feature::avx512vbmi2, "avx512_vbmi2", ""},
+    {Feature::avx512vnni, "avx512_vnni", ""},
+    {Feature::avx512bitalg, "avx512_bitalg", ""},
+    {Feature::avx512vpopcntdq, "avx512_vpopcntdq", ""},
+    {Feature::avx512bf16, "avx512_bf16", ""},
+    {Feature::avx512fp16, "avx512_fp16", ""},
+    {Feature::avx512vp2intersect, "avx512_vp2intersect", ""},
+    {Feature::erms, "erms", "fast rep movsb/stosb"},
+    {Feature::fsrm, "fsrm", "fast short rep movsb"},
+    {Feature::fzlrm, "fzlrm", "fast zero-length rep movsb"},
+    {Feature::fsrs, "fsrs", "fast short rep stosb"},
+    {Feature::fsrcs, "fsrcs", "fast short rep cmpsb/scasb"},
+    {Feature::prefetchw, "prefetchw", "prefetchw (0F 0D /1)"},
+    {Feature::prefetchwt1, "prefetchwt1", ""},
+    {Feature::clflushopt, "clflushopt", "cold-cache flushes"},
+    {Feature::clwb, "clwb", ""},
+    {Feature::clzero, "clzero", ""},
+    {Feature::movdiri, "movdiri", ""},
+    {Feature::movdir64b, "movdir64b", ""},
+    {Feature::rdtscp, "rdtscp", ""},
+    {Feature::invariant_tsc, "constant_tsc", "invariant TSC: ticks are wall time"},
+    {Feature::hypervisor, "hypervisor", "running under a hypervisor"},
+}};
+
+constexpr bool table_in_order() {
+  for (size_t i = 0; i < kFeatures.size(); ++i)
+    if (static_cast<size_t>(kFeatures[i].feature) != i) return false;
+  return true;
+}
+static_assert(table_in_order(), "kFeatures rows must follow the order of enum Feature");
+
+struct Regs { uint32_t a = 0, b = 0, c = 0, d = 0; };
+Regs cpuid(uint32_t leaf, uint32_t sub = 0) {
+  Regs r;
+  __cpuid_count(leaf, sub, r.a, r.b, r.c, r.d);
+  return r;
+}
+
+FeatureSet probe() {
+  using C = Xbyak::util::Cpu;
+  const C cpu;
+  FeatureSet s;
+  auto set = [&](Feature f, bool on) {
+    if (on) s = s | f;
+  };
+  set(Feature::mmx, cpu.has(C::tMMX));
+  set(Feature::mmxext, cpu.has(C::tMMX2));
+  set(Feature::amd3dnow, cpu.has(C::t3DN));
+  set(Feature::amd3dnowext, cpu.has(C::tE3DN));
+  set(Feature::sse, cpu.has(C::tSSE));
+  set(Feature::sse2, cpu.has(C::tSSE2));
+  set(Feature::sse3, cpu.has(C::tSSE3));
+  set(Feature::ssse3, cpu.has(C::tSSSE3));
+  set(Feature::sse4_1, cpu.has(C::tSSE41));
+  set(Feature::sse4_2, cpu.has(C::tSSE42));
+  set(Feature::avx, cpu.has(C::tAVX));
+  set(Feature::avx2, cpu.has(C::tAVX2));
+  set(Feature::avx512f, cpu.has(C::tAVX512F));
+  set(Feature::avx512dq, cpu.has(C::tAVX512DQ));
+  set(Feature::avx512cd, cpu.has(C::tAVX512CD));
+  set(Feature::avx512bw, cpu.has(C::tAVX512BW));
+  set(Feature::avx512vl, cpu.has(C::tAVX512VL));
+  set(Feature::avx512ifma, cpu.has(C::tAVX512_IFMA));
+  set(Feature::avx512vbmi, cpu.has(C::tAVX512_VBMI));
+  set(Feature::avx512vbmi2, cpu.has(C::tAVX512_VBMI2));
+  set(Feature::avx512vnni, cpu.has(C::tAVX512_VNNI));
+  set(Feature::avx512bitalg, cpu.has(C::tAVX512_BITALG));
+  set(Feature::avx512vpopcntdq, cpu.has(C::tAVX512_VPOPCNTDQ));
+  set(Feature::avx512bf16, cpu.has(C::tAVX512_BF16));
+  set(Feature::avx512fp16, cpu.has(C::tAVX512_FP16));
+  set(Feature::avx512vp2intersect, cpu.has(C::tAVX512_VP2INTERSECT));
+  set(Feature::erms, cpu.has(C::tENHANCED_REP));
+  set(Feature::prefetchw, cpu.has(C::tPREFETCHW));
+  set(Feature::prefetchwt1, cpu.has(C::tPREFETCHWT1));
+  set(Feature::clflushopt, cpu.has(C::tCLFLUSHOPT));
+  set(Feature::clzero, cpu.has(C::tCLZERO));
+  set(Feature::movdiri, cpu.has(C::tMOVDIRI));
+  set(Feature::movdir64b, cpu.has(C::tMOVDIR64B));
+  set(Feature::rdtscp, cpu.has(C::tRDTSCP));
+  // Bits Xbyak 6.x does not decode.
+  const uint32_t max = cpuid(0).a, max_ext = cpuid(0x80000000).a;
+  if (max >= 7) {
+    const Regs l7 = cpuid(7, 0);
+    set(Feature::fsrm, l7.d >> 4 & 1);
+    set(Feature::clwb, l7.b >> 24 & 1);
+    if (l7.a >= 1) {
+      const Regs l71 = cpuid(7, 1);
+      set(Feature::fzlrm, l71.a >> 10 & 1);
+      set(Feature::fsrs, l71.a >> 11 & 1);
+      set(Feature::fsrcs, l71.a >> 12 & 1);
+    }
+  }
+  // 3DNow! prefetch (0F 0D /0): 3DNowPrefetch (80000001 ECX bit 8) or 3DNow!. Xbyak
+  // folds these into prefetchw and also sets that for every AMD long-mode CPU.
+  if (max_ext >= 0x80000001) set(Feature::prefetch3dnow, (cpuid(0x80000001).c >> 8 & 1) || cpu.has(C::t3DN));
+  if (max_ext >= 0x80000007) set(Feature::invariant_tsc, cpuid(0x80000007).d >> 8 & 1);
+  set(Feature::hypervisor, cpuid(1).c >> 31 & 1);
+  return s;
+}
+
+}  // namespace
+
+std::span<const FeatureRow> feature_table() { return kFeatures; }
+
+std::string_view feature_name(Feature f) { return kFeatures[static_cast<size_t>(f)].name; }
+
+FeatureSet host_features() {
+  static const FeatureSet s = probe();
+  return s;
+}
+
+std::string missing_features(FeatureSet need) {
+  const FeatureSet host = host_features();
+  std::string out;
+  for (const auto& row : kFeatures)
+    if (need.has(row.feature) && !host.has(row.feature)) out += (out.empty() ? "" : ", ") + std::string(row.name);
+  return out;
+}
+
+}  // namespace kex

@@ -1,0 +1,255 @@
+// Canonical names, parsing and validation of KernelSpec.
+#include "src/model/spec.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <stdexcept>
+
+namespace kex {
+
+namespace {
+
+const std::vector<RegClassInfo> kClasses = {
+    // cls               name      width scratch nt     features
+    {RegClass::gpr, "gpr", 8, 8, true, "sse2 (movnti)"},
+    {RegClass::mmx, "mmx", 8, 8, true, "mmx, sse (movntq)"},
+    {RegClass::x87, "x87", 8, 8, false, "x87"},
+    {RegClass::sse, "sse", 16, 16, true, "sse2"},
+    {RegClass::avx, "avx", 32, 16, true, "avx"},
+    {RegClass::avx512, "avx512", 64, 32, true, "avx512f"},
+    {RegClass::string, "string", 1, 1, false, "none (rep movs/stos; fast with erms/fsrm)"},
+};
+
+template <class E, size_t N>
+std::optional<E> lookup(std::string_view s, const std::array<std::string_view, N>& names) {
+  for (size_t i = 0; i < N; ++i)
+    if (names[i] == s) return static_cast<E>(i);
+  return std::nullopt;
+}
+
+constexpr std::array<std::string_view, 2> kOps = {"copy", "clear"};
+constexpr std::array<std::string_view, 7> kRegs = {"gpr", "mmx", "x87", "sse", "avx", "avx512", "string"};
+constexpr std::array<std::string_view, 7> kPf = {"none", "nta", "t0", "t1", "t2", "w", "load"};
+constexpr std::array<std::string_view, 2> kStore = {"temporal", "nontemporal"};
+constexpr std::array<std::string_view, 2> kDir = {"forward", "backward"};
+constexpr std::array<std::string_view, 2> kAlign = {"aligned", "unaligned"};
+
+/// Parses a decimal (or 0x hex) integer of a name token and checks it against [lo, hi];
+/// errors quote the token as typed.
+long long parse_int(std::string_view token, std::string_view text, long long lo, long long hi) {
+  long long v = 0;
+  int base = 10;
+  std::string_view digits = text;
+  bool neg = !digits.empty() && digits[0] == '-';
+  if (neg) digits.remove_prefix(1);
+  if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+    digits.remove_prefix(2);
+    base = 16;
+  }
+  auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
+  if (digits.empty() || ec == std::errc::invalid_argument || p != digits.data() + digits.size())
+    throw std::invalid_argument("bad number in name token '" + std::string(token) + "'");
+  if (neg) v = -v;
+  if (ec == std::errc::result_out_of_range || v < lo || v > hi)
+    throw std::invalid_argument("'" + std::string(token) + "' is out of range (allowed " + std::to_string(lo) +
+                                ".." + std::to_string(hi) + ")");
+  return v;
+}
+
+}  // namespace
+
+const RegClassInfo& reg_class_info(RegClass c) { return kClasses[static_cast<size_t>(c)]; }
+const std::vector<RegClassInfo>& reg_classes() { return kClasses; }
+
+std::string_view to_string(Op v) { return kOps[static_cast<size_t>(v)]; }
+std::string_view to_string(RegClass v) { return kRegs[static_cast<size_t>(v)]; }
+std::string_view to_string(Prefetch v) { return kPf[static_cast<size_t>(v)]; }
+std::string_view to_string(Store v) { return kStore[static_cast<size_t>(v)]; }
+std::string_view to_string(Direction v) { return kDir[static_cast<size_t>(v)]; }
+std::string_view to_string(Align v) { return kAlign[static_cast<size_t>(v)]; }
+std::optional<Op> parse_op(std::string_view s) { return lookup<Op>(s, kOps); }
+std::optional<RegClass> parse_reg_class(std::string_view s) { return lookup<RegClass>(s, kRegs); }
+std::optional<Prefetch> parse_prefetch(std::string_view s) { return lookup<Prefetch>(s, kPf); }
+std::optional<Store> parse_store(std::string_view s) { return lookup<Store>(s, kStore); }
+std::optional<Direction> parse_direction(std::string_view s) { return lookup<Direction>(s, kDir); }
+std::optional<Align> parse_align(std::string_view s) { return lookup<Align>(s, kAlign); }
+
+KernelSpec default_spec(Op op, RegClass regs) {
+  KernelSpec s;
+  s.op = op;
+  s.regs = regs;
+  const auto& info = reg_class_info(regs);
+  switch (regs) {
+    case RegClass::gpr:
+    case RegClass::mmx:
+    case RegClass::x87: s.unroll = 64; s.scratch = 8; break;
+    case RegClass::sse: s.unroll = 64; s.scratch = 4; break;
+    case RegClass::avx: s.unroll = 128; s.scratch = 4; break;
+    case RegClass::avx512: s.unroll = 256; s.scratch = 4; break;
+    case RegClass::string: s.unroll = 8; s.scratch = 1; break;
+  }
+  (void)info;
+  return s;
+}
+
+std::string spec_name(const KernelSpec& s) {
+  std::string n;
+  n += to_string(s.op);
+  n += '/';
+  n += to_string(s.regs);
+  n += "/unroll:" + std::to_string(s.unroll);
+  if (s.regs != RegClass::string) n += "/scratch:" + std::to_string(s.scratch);
+  if (s.prefetch != Prefetch::none) {
+    n += "/pf:";
+    n += to_string(s.prefetch);
+    n += "@" + std::to_string(s.pf_distance);
+    if (s.pf_every != 64) n += "/every:" + std::to_string(s.pf_every);
+  }
+  n += s.store == Store::nontemporal ? "/nt" : "/t";
+  n += s.direction == Direction::backward ? "/bwd" : "/fwd";
+  if (s.align == Align::aligned) n += "/aligned";
+  if (s.block.bytes) {
+    n += "/block:" + std::to_string(s.block.bytes);
+    n += s.block.order == Direction::backward ? "@bwd" : "@fwd";
+  }
+  if (s.op == Op::clear && s.fill != 0) {
+    static const char* hex = "0123456789abcdef";
+    n += "/fill:0x";
+    n += hex[s.fill >> 4];
+    n += hex[s.fill & 15];
+  }
+  return n;
+}
+
+KernelSpec parse_spec_name(std::string_view name) {
+  std::vector<std::string_view> tok;
+  for (size_t pos = 0; pos <= name.size();) {
+    size_t e = name.find('/', pos);
+    if (e == std::string_view::npos) e = name.size();
+    tok.push_back(name.substr(pos, e - pos));
+    pos = e + 1;
+  }
+  if (tok.size() < 2)
+    throw std::invalid_argument("kernel name '" + std::string(name) +
+                                "' must start with op/regs, e.g. copy/sse");
+  auto op = parse_op(tok[0]);
+  if (!op) throw std::invalid_argument("unknown op '" + std::string(tok[0]) + "' (allowed: copy, clear)");
+  auto regs = parse_reg_class(tok[1]);
+  if (!regs)
+    throw std::invalid_argument("unknown register class '" + std::string(tok[1]) +
+                                "' (allowed: gpr, mmx, x87, sse, avx, avx512, string)");
+  KernelSpec s = default_spec(*op, *regs);
+  bool scratch_given = false;
+  std::vector<std::string> seen;  // each axis may be given once
+  for (size_t i = 2; i < tok.size(); ++i) {
+    std::string_view t = tok[i];
+    if (t.empty())
+      throw std::invalid_argument("empty token in kernel name '" + std::string(name) + "' (a doubled or trailing '/')");
+    auto colon = t.find(':');
+    std::string_view key = t.substr(0, colon);
+    std::string_view val = colon == std::string_view::npos ? std::string_view{} : t.substr(colon + 1);
+    std::string axis = t == "t" || t == "nt" ? "store" : t == "fwd" || t == "bwd" ? "direction"
+                       : t == "aligned" || t == "unaligned" ? "align" : std::string(key);
+    for (const auto& a : seen)
+      if (a == axis) throw std::invalid_argument("'" + axis + "' is given twice in kernel name '" + std::string(name) + "'");
+    seen.push_back(axis);
+    if (t == "t") s.store = Store::temporal;
+    else if (t == "nt") s.store = Store::nontemporal;
+    else if (t == "fwd") s.direction = Direction::forward;
+    else if (t == "bwd") s.direction = Direction::backward;
+    else if (t == "aligned") s.align = Align::aligned;
+    else if (t == "unaligned") s.align = Align::unaligned;
+    else if (key == "unroll") s.unroll = static_cast<uint32_t>(parse_int(t, val, 1, 8192));
+    else if (key == "scratch") { s.scratch = static_cast<uint32_t>(parse_int(t, val, 1, 32)); scratch_given = true; }
+    else if (key == "every") s.pf_every = static_cast<uint32_t>(parse_int(t, val, 8, 8192));
+    else if (key == "fill") s.fill = static_cast<uint8_t>(parse_int(t, val, 0, 255));
+    else if (key == "pf") {
+      auto at = val.find('@');
+      auto kind = parse_prefetch(val.substr(0, at));
+      if (!kind)
+        throw std::invalid_argument("unknown prefetch in '" + std::string(t) +
+                                    "' (allowed: none, nta, t0, t1, t2, w, load)");
+      s.prefetch = *kind;
+      if (at == std::string_view::npos && s.prefetch != Prefetch::none)
+        throw std::invalid_argument("'" + std::string(t) + "' needs a distance, e.g. pf:" +
+                                    std::string(to_string(s.prefetch)) + "@256");
+      s.pf_distance = at == std::string_view::npos ? 0 : static_cast<int32_t>(parse_int(t, val.substr(at + 1), -(1 << 20), 1 << 20));
+    } else if (key == "block") {
+      auto at = val.find('@');
+      s.block.bytes = static_cast<uint32_t>(parse_int(t, val.substr(0, at), 64, 1 << 20));
+      std::string_view ord = at == std::string_view::npos ? "bwd" : val.substr(at + 1);
+      if (ord != "bwd" && ord != "fwd")
+        throw std::invalid_argument("block order in '" + std::string(t) + "' must be fwd or bwd");
+      s.block.order = ord == "bwd" ? Direction::backward : Direction::forward;
+    } else {
+      throw std::invalid_argument(
+          "unknown token '" + std::string(t) +
+          "' in kernel name (allowed: unroll:N scratch:N pf:KIND@DIST every:N t nt fwd bwd aligned "
+          "unaligned block:N@fwd|bwd fill:0xNN)");
+    }
+  }
+  if (!scratch_given) s.scratch = fit_scratch(s);
+  return s;
+}
+
+uint32_t fit_scratch(const KernelSpec& s) {
+  if (s.regs == RegClass::string) return 1;
+  const uint32_t regs = std::max<uint32_t>(1, s.unroll / reg_class_info(s.regs).width);
+  return std::min(default_spec(s.op, s.regs).scratch, regs);
+}
+
+uint32_t required_alignment(const KernelSpec& s) {
+  if (s.align == Align::aligned && s.regs != RegClass::string) return reg_class_info(s.regs).width;
+  return 1;
+}
+
+std::string validate(const KernelSpec& s) {
+  const auto& c = reg_class_info(s.regs);
+  auto num = [](auto v) { return std::to_string(v); };
+  if (s.regs == RegClass::string) {
+    if (s.unroll != 1 && s.unroll != 2 && s.unroll != 4 && s.unroll != 8)
+      return "unroll " + num(s.unroll) + " for the string class is the element size: allowed 1, 2, 4, 8";
+    if (s.scratch != 1) return "scratch " + num(s.scratch) + " not allowed for the string class (only 1)";
+    if (s.prefetch != Prefetch::none) return "the string class takes no prefetch (rep movs/stos)";
+    if (s.store == Store::nontemporal) return "the string class has no non-temporal store";
+    if (s.block.bytes) return "the string class takes no block prefetch";
+    if (s.align == Align::aligned) return "the string class has no aligned form";
+  } else {
+    if (s.unroll == 0 || s.unroll % c.width != 0)
+      return "unroll " + num(s.unroll) + " is not a positive multiple of the " + c.name + " width (" +
+             num(c.width) + " bytes)";
+    if (s.unroll > 8192) return "unroll " + num(s.unroll) + " is above the limit of 8192 bytes";
+    if (s.scratch < 1 || s.scratch > c.max_scratch)
+      return "scratch " + num(s.scratch) + " is out of range for " + c.name + " (1.." + num(c.max_scratch) + ")";
+    if (s.scratch > s.unroll / c.width)
+      return "scratch " + num(s.scratch) + " exceeds the registers one iteration of unroll " + num(s.unroll) +
+             " uses (" + num(s.unroll / c.width) + ")";
+    if (s.store == Store::nontemporal && !c.has_nt)
+      return std::string("the ") + c.name + " class has no non-temporal store";
+  }
+  if (s.prefetch != Prefetch::none) {
+    if (s.pf_every < 8 || s.pf_every % 8 != 0)
+      return "prefetch interval " + num(s.pf_every) + " must be a multiple of 8 bytes, at least 8";
+    if (s.pf_distance < -(1 << 20) || s.pf_distance > (1 << 20))
+      return "prefetch distance " + num(s.pf_distance) + " is out of range (-1048576..1048576)";
+    if (s.prefetch == Prefetch::load && s.direction == Direction::forward && s.pf_distance < 0)
+      return "a load prefetch of a forward loop needs a distance >= 0 (got " + num(s.pf_distance) + ")";
+    if (s.prefetch == Prefetch::load && s.direction == Direction::backward && s.pf_distance > 0)
+      return "a load prefetch of a backward loop needs a distance <= 0 (got " + num(s.pf_distance) + ")";
+    if (s.prefetch == Prefetch::load && s.block.bytes) return "block prefetch and a load prefetch cannot be combined";
+  } else if (s.pf_distance != 0 || s.pf_every != 64) {
+    return "prefetch distance/interval given without a prefetch kind";
+  }
+  if (s.block.bytes) {
+    if (s.op != Op::copy) return "block prefetch applies to copies only";
+    if (s.direction != Direction::forward) return "block prefetch needs a forward copy";
+    if (s.block.bytes % 64 != 0 || s.block.bytes % s.unroll != 0)
+      return "block prefetch size " + num(s.block.bytes) + " must be a multiple of 64 and of unroll " + num(s.unroll);
+    if (s.block.bytes > (1u << 20)) return "block prefetch size " + num(s.block.bytes) + " is above 1 MiB";
+  }
+  if (s.op == Op::copy && s.fill != 0) return "fill applies to clear only";
+  return {};
+}
+
+}  // namespace kex

@@ -1,0 +1,96 @@
+// KernelSpec: one point of kex's parameter space (docs/DESIGN.md "The parameter space")
+// and its canonical name, e.g. "copy/sse/unroll:128/scratch:4/pf:nta@256/nt/fwd".
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kex {
+
+enum class Op { copy, clear };
+enum class RegClass { gpr, mmx, x87, sse, avx, avx512, string };
+enum class Prefetch { none, nta, t0, t1, t2, w, load };
+enum class Store { temporal, nontemporal };
+enum class Direction { forward, backward };
+enum class Align { aligned, unaligned };
+
+/// Block prefetch (AMD "Using Block Prefetch", Manfred Spraul's no_prefetch): before
+/// copying each block of `bytes`, touch one dword per 64-byte line in `order`.
+struct BlockPrefetch {
+  uint32_t bytes = 0;                        ///< 0 = off; else a multiple of 64 and of unroll
+  Direction order = Direction::backward;     ///< order of the touch pass within the block
+  bool operator==(const BlockPrefetch&) const = default;
+};
+
+/// Every axis of a generated copy or clear loop. Defaults give a valid spec for
+/// the class; `validate()` says whether a spec can be emitted.
+struct KernelSpec {
+  Op op = Op::copy;
+  RegClass regs = RegClass::sse;
+  uint32_t unroll = 64;        ///< bytes per loop iteration; for `string`, the element size 1|2|4|8
+  uint32_t scratch = 4;        ///< registers loaded before they are stored (x87: stack slots)
+  Prefetch prefetch = Prefetch::none;
+  int32_t pf_distance = 0;     ///< bytes ahead of the current src (copy) or dst (clear); may be negative
+  uint32_t pf_every = 64;      ///< one prefetch per this many bytes of each iteration (>= 8)
+  Store store = Store::temporal;
+  Direction direction = Direction::forward;
+  Align align = Align::unaligned;
+  BlockPrefetch block;
+  uint8_t fill = 0;            ///< clear only: the byte written
+
+  bool operator==(const KernelSpec&) const = default;
+};
+
+/// Static facts about one register class (a row of the class table).
+struct RegClassInfo {
+  RegClass cls;
+  const char* name;
+  uint32_t width;        ///< bytes per register move
+  uint32_t max_scratch;  ///< registers usable for data
+  bool has_nt;           ///< has a non-temporal store
+  const char* features;  ///< CPU features needed, comma separated (for `kex list`)
+};
+
+const RegClassInfo& reg_class_info(RegClass c);
+const std::vector<RegClassInfo>& reg_classes();
+
+// Enum <-> text, using the names of the canonical form ("copy", "sse", "nta", ...).
+std::string_view to_string(Op);
+std::string_view to_string(RegClass);
+std::string_view to_string(Prefetch);
+std::string_view to_string(Store);
+std::string_view to_string(Direction);
+std::string_view to_string(Align);
+std::optional<Op> parse_op(std::string_view);
+std::optional<RegClass> parse_reg_class(std::string_view);
+std::optional<Prefetch> parse_prefetch(std::string_view);
+std::optional<Store> parse_store(std::string_view);
+std::optional<Direction> parse_direction(std::string_view);
+std::optional<Align> parse_align(std::string_view);
+
+/// A spec with every unset axis at the class default (unroll 4 registers, scratch 4 or fewer).
+KernelSpec default_spec(Op op, RegClass regs);
+
+/// The default scratch count of the class, shrunk to the registers one iteration
+/// of s.unroll uses (so copy/sse/unroll:16 gets scratch 1).
+uint32_t fit_scratch(const KernelSpec& s);
+
+/// Canonical name: op/regs, then every axis that differs from default_spec(op, regs),
+/// in a fixed order. parse_spec_name(spec_name(s)) == s for every valid s.
+std::string spec_name(const KernelSpec&);
+
+/// Parses a canonical (or any-order) name; an axis left out takes its class default
+/// (scratch: fit_scratch). Errors: std::invalid_argument whose what() names the bad
+/// token as typed and what is allowed (range, repeated axis, missing distance).
+KernelSpec parse_spec_name(std::string_view name);
+
+/// Why `s` cannot be generated (empty string when it can). Checks the axes
+/// against each other and the class table; not the CPU (see cpu_supports).
+std::string validate(const KernelSpec& s);
+
+/// Required alignment of dst and src for a spec (1 when any address works).
+uint32_t required_alignment(const KernelSpec& s);
+
+}  // namespace kex

@@ -1,0 +1,508 @@
+#include "src/results/plot.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "src/core/atomic_write.hpp"
+#include "src/core/error.hpp"
+#include "src/results/results.hpp"
+
+namespace kex {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Pt {
+  double size, median, best, p10, p90;
+};
+
+struct CurveData {
+  std::string label;
+  bool baseline = false;
+  std::vector<Pt> pts;
+  double score() const {  // geometric mean of median GB/s
+    double s = 0;
+    for (const auto& p : pts) s += std::log(std::max(p.median, 1e-12));
+    return pts.empty() ? 0 : std::exp(s / double(pts.size()));
+  }
+};
+
+struct Run {
+  json context;
+  json benchmarks;
+  std::string label;
+};
+
+std::string fmt(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+/// A gnuplot double-quoted string: backslash and quote escaped.
+std::string gq(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+/// A data-file string column (double-quoted; quotes inside replaced).
+std::string dq(std::string s) {
+  std::replace(s.begin(), s.end(), '"', '\'');
+  return "\"" + s + "\"";
+}
+
+std::string tic_label(double b) {
+  std::string s = human_bytes(b);
+  return s;
+}
+
+const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
+                         "#8c564b", "#e377c2", "#bcbd22", "#7f7f7f", "#393b79", "#637939"};
+constexpr int kNumColors = sizeof kColors / sizeof kColors[0];
+
+std::string terminal_block(const std::string& base, int w, int h) {
+  std::ostringstream o;
+  o << "# Render: gnuplot " << base << ".gp   (writes " << base << ".png)\n"
+    << "#         gnuplot -e 'fmt=\"svg\"' " << base << ".gp   (writes " << base << ".svg)\n"
+    << "if (!exists(\"fmt\")) fmt = \"png\"\n"
+    << "if (!exists(\"out\")) out = " << gq(base + ".") << " . fmt\n"
+    << "if (fmt eq \"svg\") {\n"
+    << "  set terminal svg size " << w << "," << h << " dynamic noenhanced font \"Sans,13\" background rgb \"white\"\n"
+    << "} else {\n"
+    << "  set terminal pngcairo size " << w << "," << h << " noenhanced font \"Sans,11\" background rgb \"white\"\n"
+    << "}\n"
+    << "set output out\n"
+    << "set encoding utf8\n";
+  return o.str();
+}
+
+/// Which files a figure named `base` produces.
+std::vector<std::string> figure_files(const std::string& dir, const std::string& base, bool render) {
+  std::vector<std::string> v{dir + "/" + base + ".dat", dir + "/" + base + ".gp"};
+  if (render) {
+    v.push_back(dir + "/" + base + ".png");
+    v.push_back(dir + "/" + base + ".svg");
+  }
+  return v;
+}
+
+struct Figure {
+  std::string base;  // file name stem
+  std::string dat, gp;
+};
+
+/// Longest row name in characters (UTF-8 continuation bytes not counted).
+size_t longest_label(const std::vector<std::string>& rows) {
+  size_t m = 0;
+  for (const auto& r : rows) {
+    size_t n = 0;
+    for (unsigned char c : r) n += (c & 0xc0) != 0x80;
+    m = std::max(m, n);
+  }
+  return m;
+}
+
+Figure bandwidth_figure(const std::string& op, const std::string& cache, bool presets, std::vector<CurveData> curves,
+                        const std::vector<Run>& runs) {
+  Figure f;
+  f.base = op + "-" + cache + (presets ? "-presets" : "");
+  double xmin = INFINITY, xmax = 0, ymax = 0;
+  for (const auto& c : curves)
+    for (const auto& p : c.pts) {
+      xmin = std::min(xmin, p.size);
+      xmax = std::max(xmax, p.size);
+      ymax = std::max({ymax, p.median, p.p90});
+    }
+  std::ostringstream d;
+  d << "# kex bandwidth curves: " << op << ", cache " << cache << "\n"
+    << "# GB/s = 10^9 bytes per second; each byte " << (op == "clear" ? "cleared" : "copied") << " counted once\n"
+    << "# one block per curve (gnuplot `index N`); columns:\n"
+    << "# size_bytes median_gbps best_gbps p10_gbps p90_gbps\n";
+  for (size_t i = 0; i < curves.size(); ++i) {
+    if (i) d << "\n\n";
+    d << "# index " << i << ": " << curves[i].label << (curves[i].baseline ? " (baseline)" : "") << "\n";
+    for (const auto& p : curves[i].pts)
+      d << fmt(p.size) << " " << fmt(p.median) << " " << fmt(p.best) << " " << fmt(p.p10) << " " << fmt(p.p90)
+        << "\n";
+  }
+  f.dat = d.str();
+
+  // x range: whole powers of two around the data.
+  double lo = std::exp2(std::floor(std::log2(xmin))), hi = std::exp2(std::ceil(std::log2(xmax)));
+  if (hi <= lo) hi = lo * 2;
+  int span = int(std::lround(std::log2(hi / lo)));
+  int step = span <= 12 ? 1 : span <= 24 ? 2 : 4;
+
+  // Legend below the plot: as many columns as the longest name allows (~8 px a
+  // character at font 10), and the canvas grows with its rows so nothing is clipped.
+  size_t longest = 0;
+  for (const auto& c : curves) longest = std::max(longest, c.label.size());
+  const size_t cols = std::clamp<size_t>(size_t(1180 / (double(longest) * 8.0 + 90)), 1, 3);
+  const size_t rows = std::max<size_t>(1, (curves.size() + cols - 1) / cols);
+  std::ostringstream g;
+  g << "# kex: " << op << " bandwidth against size, cache " << cache << ". Data: " << f.base << ".dat\n"
+    << terminal_block(f.base, 1280, int(700 + 17 * rows));
+  std::string hosts;
+  for (size_t i = 0; i < runs.size() && i < 3; ++i) hosts += (i ? "; " : "") + runs[i].label;
+  if (runs.size() > 3) hosts += "; ...";
+  g << "set title " << gq(std::string(presets ? "named presets: " : "") + op + " bandwidth, " + cache + " cache: median per size, band p10 to p90\n" + hosts) << "\n"
+    << "set xlabel " << gq(op == "clear" ? "bytes cleared per call (log2 scale)" : "bytes copied per call (log2 scale)")
+    << "\n"
+    << "set ylabel " << gq("bandwidth, GB/s (10⁹ bytes " + std::string(op == "clear" ? "cleared" : "copied") +
+                           " per second)")
+    << "\n"
+    << "set logscale x 2\n"
+    << "set xrange [" << fmt(lo) << ":" << fmt(hi) << "]\n"
+    << "set yrange [0:" << fmt(ymax * 1.25) << "]\n"
+    << "set xtics (";
+  bool first = true;
+  for (int e = 0; e <= span; e += step) {
+    double v = lo * std::exp2(e);
+    g << (first ? "" : ", ") << gq(tic_label(v)) << " " << fmt(v);
+    first = false;
+  }
+  g << ") rotate by 30 right\n"
+    << "set mxtics default\n"
+    << "set grid xtics ytics lc rgb \"#dddddd\" lt 1\n"
+    << "set key outside below center vertical maxrows " << rows
+    << " Left reverse width 2 font \",10\"\n"
+    << "set style fill transparent solid 0.15 noborder\n"
+    ;
+
+  // Cache sizes: one dashed line each, labelled along it. Runs with other sizes get their host in the label.
+  std::set<std::pair<std::string, double>> drawn;
+  std::vector<std::string> offchart;
+  for (size_t r = 0; r < runs.size(); ++r)
+    for (const auto& [name, bytes] : cache_marks(runs[r].context)) {
+      if (!drawn.insert({name, bytes}).second) continue;
+      std::string text = name + " " + human_bytes(bytes) + (runs.size() > 1 && r > 0 ? " (" + runs[r].label + ")" : "");
+      if (bytes < lo || bytes > hi) {
+        offchart.push_back(text);
+        continue;
+      }
+      g << "set arrow from " << fmt(bytes) << ", graph 0 to " << fmt(bytes)
+        << ", graph 1 nohead dt 2 lw 1.5 lc rgb \"#555555\" back\n"
+        << "set label " << gq(text) << " at " << fmt(bytes)
+        << ", graph 0.98 right rotate by 90 offset character -1.8,0 font \",10\" textcolor rgb \"#444444\" front\n";
+    }
+  if (!offchart.empty()) {
+    std::string t = "beyond the sizes measured: ";
+    for (size_t i = 0; i < offchart.size(); ++i) t += (i ? ", " : "") + offchart[i];
+    g << "set label " << gq(t) << " at graph 0.99, graph 0.02 right font \",10\" textcolor rgb \"#444444\" front\n";
+  }
+
+  g << "plot \\\n";
+  for (size_t i = 0; i < curves.size(); ++i) {
+    const auto& c = curves[i];
+    std::string color = kColors[i % kNumColors];
+    int dt = c.baseline ? 2 : 1 + int(i / kNumColors) % 4;
+    std::string file = i == 0 ? gq(f.base + ".dat") : "\"\"";
+    g << "  " << file << " index " << i << " using 1:4:5 with filledcurves lc rgb \"" << color << "\" notitle, \\\n"
+      << "  \"\" index " << i << " using 1:2 with linespoints lc rgb \"" << color << "\" dt " << dt << " lw "
+      << (c.baseline ? 3 : 2) << " pt " << (c.baseline ? 4 : 7) << " ps 0.6 title " << gq(c.label)
+      << (i + 1 < curves.size() ? ", \\\n" : "\n");
+  }
+  f.gp = g.str();
+  return f;
+}
+
+/// Horizontal bar chart of one value per (row label, run): clustered when several runs.
+Figure bar_figure(const std::string& base, const std::string& title, const std::string& xlabel,
+                  const std::vector<std::string>& rows, const std::vector<std::string>& run_labels,
+                  const std::map<std::pair<std::string, size_t>, double>& values, const std::string& comment) {
+  Figure f;
+  f.base = base;
+  std::ostringstream d;
+  d << "# kex " << comment << "\n# columns: label";
+  for (size_t r = 0; r < run_labels.size(); ++r) d << " " << dq(run_labels[r]);
+  d << "   (NaN: not measured in that run)\n";
+  double vmax = 0;
+  for (const auto& row : rows) {
+    d << dq(row);
+    for (size_t r = 0; r < run_labels.size(); ++r) {
+      auto it = values.find({row, r});
+      if (it == values.end()) {
+        d << " NaN";
+      } else {
+        d << " " << fmt(it->second);
+        vmax = std::max(vmax, it->second);
+      }
+    }
+    d << "\n";
+  }
+  f.dat = d.str();
+
+  size_t R = run_labels.size();
+  int h = std::max(420, int(140 + rows.size() * (18 + 14 * R)));
+  std::ostringstream g;
+  g << "# kex: " << comment << ". Data: " << base << ".dat\n" << terminal_block(base, 1100, h);
+  g << "set title " << gq(title) << "\n"
+    << "set xlabel " << gq(xlabel) << "\n"
+    << "set xrange [0:" << fmt(vmax > 0 ? vmax * 1.15 : 1) << "]\n"
+    << "set yrange [" << fmt(double(rows.size()) - 0.4) << ":-0.6]   # first row on top\n"
+    << "set ytics nomirror font \",10\"\n"
+    << "set grid xtics lc rgb \"#dddddd\" lt 1\n"
+    << "set style fill solid 0.8 border lc rgb \"#333333\"\n"
+    << "set lmargin " << std::max<size_t>(20, longest_label(rows) * 3 / 4 + 4) << "   # room for the row names\n"
+    << (R > 1 ? "set key outside top center horizontal\n" : "unset key\n");
+  double bw = 0.8 / double(R);
+  // Row names as y tics at the middle of each cluster (an invisible point per row carries them).
+  g << "plot " << gq(base + ".dat") << " using (0):($0):ytic(1) with points pt 0 ps 0 notitle, \\\n";
+  for (size_t r = 0; r < R; ++r) {
+    double off = -0.4 + bw * (double(r) + 0.5);
+    g << "  \"\" using (0.5*$" << r + 2 << "):($0+" << fmt(off) << "):(0.5*$"
+      << r + 2 << "):(" << fmt(bw / 2 * 0.9) << ") with boxxyerror lc rgb \""
+      << kColors[r % kNumColors] << "\" title " << gq(run_labels[r]) << ", \\\n"
+      << "  \"\" using ($" << r + 2 << "):($0+" << fmt(off) << "):(sprintf(\" %.4g\", $" << r + 2
+      << ")) with labels left font \",9\" notitle" << (r + 1 < R ? ", \\\n" : "\n");
+  }
+  f.gp = g.str();
+  return f;
+}
+
+bool is_executable(const std::string& p) { return ::access(p.c_str(), X_OK) == 0; }
+
+/// Runs gnuplot in `dir` on `gp` with fmt/out set; returns its stderr. Throws InputError on failure.
+std::string run_gnuplot(const std::string& gnuplot, const std::string& dir, const std::string& gp,
+                        const std::string& fmt_name, const std::string& out) {
+  int pipefd[2];
+  if (::pipe(pipefd) != 0) throw InputError(dir + ": pipe failed: " + std::strerror(errno));
+  pid_t pid = ::fork();
+  if (pid < 0) throw InputError(dir + ": fork failed: " + std::strerror(errno));
+  std::string setvars = "fmt=\"" + fmt_name + "\"; out=\"" + out + "\"";
+  if (pid == 0) {
+    ::close(pipefd[0]);
+    ::dup2(pipefd[1], 2);
+    int devnull = ::open("/dev/null", O_RDWR);
+    if (devnull >= 0) {
+      ::dup2(devnull, 0);
+      ::dup2(devnull, 1);
+    }
+    if (::chdir(dir.c_str()) != 0) _exit(126);
+    ::execl(gnuplot.c_str(), "gnuplot", "-e", setvars.c_str(), gp.c_str(), (char*)nullptr);
+    _exit(127);
+  }
+  ::close(pipefd[1]);
+  std::string err;
+  char buf[4096];
+  ssize_t n;
+  while ((n = ::read(pipefd[0], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+    if (n > 0) err.append(buf, size_t(n));
+  ::close(pipefd[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::string first = err.substr(0, err.find_last_not_of("\n ") + 1);
+    throw InputError(dir + "/" + gp + ": gnuplot failed: " + (first.empty() ? "no message" : first));
+  }
+  return err;
+}
+
+}  // namespace
+
+std::string find_gnuplot() {
+  const char* path = std::getenv("PATH");
+  if (!path) return "";
+  std::string p = path;
+  size_t start = 0;
+  while (start <= p.size()) {
+    size_t end = p.find(':', start);
+    if (end == std::string::npos) end = p.size();
+    std::string d = p.substr(start, end - start);
+    if (d.empty()) d = ".";
+    std::string cand = d + "/gnuplot";
+    if (is_executable(cand)) return cand;
+    start = end + 1;
+  }
+  return "";
+}
+
+std::vector<std::string> write_plots(const std::vector<json>& results, const std::string& dir,
+                                     const PlotOptions& opts) {
+  const std::optional<std::regex> re = filter_regex(opts.filter);
+  if (opts.best < 0) throw InputError("--best: " + std::to_string(opts.best) + ": a count >= 0 is needed (0: all)");
+
+  std::vector<Run> runs;
+  for (const auto& doc : results)
+    for (auto& d : split_machines(doc)) {
+      Run r;
+      r.context = d.value("context", json::object());
+      r.benchmarks = d.value("benchmarks", json::array());
+      r.label = run_label(r.context);
+      runs.push_back(std::move(r));
+    }
+  // Distinct labels when two runs share a host label.
+  {
+    std::map<std::string, int> seen;
+    for (auto& r : runs)
+      if (int n = seen[r.label]++; n > 0) r.label += " #" + std::to_string(n + 1);
+  }
+  bool multi = runs.size() > 1;
+
+  // (op, cache) -> curves in first-seen order.
+  // (op, cache, presets?) -> curves in first-seen order; presets get figures of their own.
+  using FigKey = std::tuple<std::string, std::string, bool>;
+  std::vector<FigKey> fig_order;
+  std::map<FigKey, std::vector<CurveData>> figs;
+  std::map<FigKey, std::map<std::string, size_t>> index;
+  // presets and segments
+  std::vector<std::string> preset_rows, seg_rows;
+  std::map<std::pair<std::string, size_t>, double> preset_vals, seg_vals;
+  std::string cycles_method;
+
+  for (size_t ri = 0; ri < runs.size(); ++ri) {
+    const Run& r = runs[ri];
+    for (const auto& e : r.benchmarks) {
+      if (!entry_ok(e)) continue;
+      std::string kind = e.value("kind", std::string("generated"));
+      // Presets at one page (the seeds' unit) are bars; at other sizes, curves.
+      if (kind == "preset" && num(e, "size").value_or(4096) == 4096) {
+        std::optional<double> cpp = num(e, "cycles_per_page");
+        if (!cpp && e.contains("stats")) cpp = num(e["stats"], "cycles_per_page");
+        if (!cpp) continue;
+        std::string label = e.contains("preset") && e["preset"].is_object()
+                                ? e["preset"].value("printed", e.value("kernel", e["name"].get<std::string>()))
+                                : e.value("kernel", e["name"].get<std::string>());
+        if (entry_cache(e) != "warm") label += " (" + entry_cache(e) + ")";
+        if (std::find(preset_rows.begin(), preset_rows.end(), label) == preset_rows.end()) preset_rows.push_back(label);
+        preset_vals[{label, ri}] = *cpp;
+        if (cycles_method.empty() && e.contains("stats")) cycles_method = e["stats"].value("cycles_method", "");
+        continue;
+      }
+      auto size = num(e, "size");
+      auto g = entry_gbps(e);
+      std::string op = entry_op(e);
+      if (!size || !g || op.empty()) continue;
+      std::string kernel = e.value("kernel", e["name"].get<std::string>());
+      bool baseline = kind == "baseline";
+      std::string label = multi ? kernel + " @ " + r.label : kernel;
+      if (!baseline && re && !std::regex_search(label, *re)) continue;
+      auto key = FigKey(op, entry_cache(e), kind == "preset");
+      if (!figs.count(key)) fig_order.push_back(key);
+      auto& curves = figs[key];
+      auto [it, fresh] = index[key].emplace(label, curves.size());
+      if (fresh) curves.push_back(CurveData{label, baseline, {}});
+      const json st = e.value("stats", json::object());
+      Pt p{*size, *g, num(st, "gbps_best").value_or(*g), num(st, "gbps_p10").value_or(*g),
+           num(st, "gbps_p90").value_or(*g)};
+      // p10/p90 of bandwidth may come in either order; keep the band low..high.
+      if (p.p10 > p.p90) std::swap(p.p10, p.p90);
+      curves[it->second].pts.push_back(p);
+    }
+    if (r.context.contains("segments") && r.context["segments"].is_object())
+      for (const auto& c : r.context["segments"].value("cases", json::array())) {
+        if (c.value("skipped", false)) continue;
+        auto ns = num(c, "ns_per_iteration");
+        if (!ns) continue;
+        std::string name = c.value("name", std::string("?"));
+        if (std::find(seg_rows.begin(), seg_rows.end(), name) == seg_rows.end()) seg_rows.push_back(name);
+        seg_vals[{name, ri}] = *ns;
+      }
+  }
+
+  std::vector<Figure> out;
+  for (const auto& key : fig_order) {
+    auto curves = figs[key];
+    for (auto& c : curves) {
+      std::stable_sort(c.pts.begin(), c.pts.end(), [](const Pt& a, const Pt& b) { return a.size < b.size; });
+      // one point per size: the last one written wins
+      std::vector<Pt> u;
+      for (const auto& p : c.pts) {
+        if (!u.empty() && u.back().size == p.size) u.back() = p;
+        else u.push_back(p);
+      }
+      c.pts = std::move(u);
+    }
+    if (opts.best > 0) {
+      std::vector<size_t> gen;
+      for (size_t i = 0; i < curves.size(); ++i)
+        if (!curves[i].baseline) gen.push_back(i);
+      std::stable_sort(gen.begin(), gen.end(),
+                       [&](size_t a, size_t b) { return curves[a].score() > curves[b].score(); });
+      std::set<size_t> keep(gen.begin(), gen.begin() + std::min<size_t>(gen.size(), size_t(opts.best)));
+      std::vector<CurveData> kept;
+      for (size_t i = 0; i < curves.size(); ++i)
+        if (curves[i].baseline || keep.count(i)) kept.push_back(curves[i]);
+      curves = std::move(kept);
+    }
+    bool any_generated = std::any_of(curves.begin(), curves.end(), [](const CurveData& c) { return !c.baseline; });
+    if (curves.empty() || (!any_generated && re)) continue;
+    out.push_back(bandwidth_figure(std::get<0>(key), std::get<1>(key), std::get<2>(key), std::move(curves), runs));
+  }
+  std::vector<std::string> run_labels;
+  for (const auto& r : runs) run_labels.push_back(r.label);
+  if (!preset_rows.empty()) {
+    std::string cm = cycles_method.empty() ? "core cycles" : "core cycles, " + cycles_method;
+    out.push_back(bar_figure("presets", "named presets: cycles per 4096-byte page (fewer is faster)",
+                             "cycles per page (" + cm + ")", preset_rows, run_labels, preset_vals,
+                             "presets: cycles per page, one column per run"));
+  }
+  if (!seg_rows.empty())
+    out.push_back(bar_figure("segments", "segment-override loads: time per loop iteration (fewer is faster)",
+                             "ns per iteration", seg_rows, run_labels, seg_vals,
+                             "segment-override load table: ns per iteration, one column per run"));
+  if (out.empty()) throw InputError(dir + ": nothing to plot: no measured entries" +
+                                   std::string(re ? " match --filter " + opts.filter : ""));
+
+  std::string gnuplot = opts.render ? find_gnuplot() : "";
+  bool render = !gnuplot.empty();
+  // Refuse before writing anything.
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw InputError(dir + ": cannot create the directory: " + ec.message());
+  if (!opts.force)
+    for (const auto& f : out)
+      for (const auto& p : figure_files(dir, f.base, render))
+        if (fs::exists(p)) throw InputError(p + ": exists: pass --force to overwrite it");
+
+  std::vector<std::string> written;
+  for (const auto& f : out) {
+    write_file_atomic(dir + "/" + f.base + ".dat", f.dat, opts.force);
+    written.push_back(dir + "/" + f.base + ".dat");
+    write_file_atomic(dir + "/" + f.base + ".gp", f.gp, opts.force);
+    written.push_back(dir + "/" + f.base + ".gp");
+    if (!render) continue;
+    for (const char* ext : {"png", "svg"}) {
+      std::string final_name = f.base + "." + ext;
+      std::string tmp = "." + final_name + ".tmp";
+      std::string warn = run_gnuplot(gnuplot, dir, f.base + ".gp", ext, tmp);
+      if (!warn.empty()) std::fprintf(stderr, "kex: gnuplot on %s/%s.gp: %s", dir.c_str(), f.base.c_str(), warn.c_str());
+      std::string from = dir + "/" + tmp, to = dir + "/" + final_name;
+      if (!opts.force && fs::exists(to)) {
+        fs::remove(from, ec);
+        throw InputError(to + ": exists: pass --force to overwrite it");
+      }
+      fs::rename(from, to, ec);
+      if (ec) throw InputError(to + ": rename failed: " + ec.message());
+      written.push_back(to);
+    }
+  }
+  return written;
+}
+
+}  // namespace kex

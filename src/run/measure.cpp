@@ -1,0 +1,138 @@
+#include "src/run/measure.hpp"
+
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "src/run/buffers.hpp"
+#include "src/run/machine.hpp"
+
+namespace kex {
+
+namespace {
+
+/// A per-thread perf counter (read once per point, never per sample: a read is a syscall).
+struct PerfCounter {
+  int fd = -1;
+  PerfCounter(uint32_t type, uint64_t config) {
+    perf_event_attr a{};
+    a.type = type;
+    a.size = sizeof a;
+    a.config = config;
+    a.exclude_kernel = type == PERF_TYPE_HARDWARE;
+    a.exclude_hv = 1;
+    fd = static_cast<int>(syscall(SYS_perf_event_open, &a, 0, -1, -1, 0));
+  }
+  ~PerfCounter() {
+    if (fd >= 0) close(fd);
+  }
+  bool ok() const { return fd >= 0; }
+  uint64_t read_value() const {
+    uint64_t v = 0;
+    if (fd >= 0 && ::read(fd, &v, sizeof v) != sizeof v) v = 0;
+    return v;
+  }
+};
+
+PerfCounter& hw_cycles() {
+  static PerfCounter c(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+  return c;
+}
+PerfCounter& context_switches() {
+  static PerfCounter c(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES);
+  return c;
+}
+PerfCounter& migrations() {
+  static PerfCounter c(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS);
+  return c;
+}
+
+}  // namespace
+
+uint64_t timer_overhead_ticks() {
+  static const uint64_t overhead = [] {
+    std::vector<double> v;
+    for (int i = 0; i < 1001; ++i) {
+      uint64_t a = tsc_fenced();
+      uint64_t b = tsc_fenced();
+      v.push_back(static_cast<double>(b - a));
+    }
+    return static_cast<uint64_t>(summarize(v).median);
+  }();
+  return overhead;
+}
+
+Measurement measure(KernelFn fn, void* dst, const void* src, size_t bytes, CacheMode cache, const Policy& policy,
+                    const volatile std::sig_atomic_t* stop) {
+  Measurement m;
+  const double hz = machine().tsc_hz;
+  const uint64_t start = tsc_fenced();
+  const uint64_t overhead = timer_overhead_ticks();
+
+  // Warm-up: at least 3 calls and 2 ms; the fastest call sizes the samples.
+  uint64_t one = ~0ull;
+  for (int i = 0;; ++i) {
+    uint64_t a = tsc_fenced();
+    fn(dst, src, bytes);
+    uint64_t b = tsc_fenced();
+    one = std::min(one, b - a);
+    if (i >= 2 && double(b - start) / hz >= 0.002) break;
+  }
+  const double sample_ticks = std::clamp(policy.sample_us, 20.0, 1000.0) * 1e-6 * hz;
+  m.calls_per_sample = cache == CacheMode::cold
+                           ? 1
+                           : static_cast<uint32_t>(std::clamp(sample_ticks / std::max<double>(one, 1), 1.0, 1e7));
+  m.cycles_per_tick = core_cycles_per_tick();
+  const bool perf = machine().pmu_available && hw_cycles().ok();
+  const uint64_t cs0 = context_switches().read_value(), mig0 = migrations().read_value();
+  const uint64_t cyc0 = perf ? hw_cycles().read_value() : 0;
+  const uint64_t tick0 = tsc_fenced();
+
+  std::vector<double> per_call;
+  const uint64_t cap_ticks = static_cast<uint64_t>(policy.max_time_per_point * hz);
+  auto take = [&](uint32_t count) {
+    for (uint32_t i = 0; i < count; ++i) {
+      if (cache == CacheMode::cold) {
+        Buffers::flush(src, bytes);
+        Buffers::flush(dst, bytes);
+      }
+      const uint32_t k = m.calls_per_sample;
+      uint64_t a = tsc_fenced();
+      for (uint32_t c = 0; c < k; ++c) fn(dst, src, bytes);
+      uint64_t b = tsc_fenced();
+      uint64_t t = b - a;
+      // Subtract the timer pair only where it matters (> 0.1% of the sample).
+      if (overhead * 1000 > t) t = t > overhead ? t - overhead : 0;
+      m.sample_ticks.push_back(t);
+      per_call.push_back(static_cast<double>(t) / k);
+    }
+  };
+  take(std::max<uint32_t>(policy.min_samples, 3));
+  for (;;) {
+    m.per_call = summarize(per_call);
+    if (m.per_call.ci_rel <= policy.precision) { m.stop_reason = "precision"; break; }
+    if (m.sample_ticks.size() >= policy.max_samples) { m.stop_reason = "sample_cap"; break; }
+    if (tsc_fenced() - start >= cap_ticks) { m.stop_reason = "time_cap"; break; }
+    if (stop && *stop) { m.stop_reason = "interrupted"; break; }
+    take(std::min<uint32_t>(10, policy.max_samples - static_cast<uint32_t>(m.sample_ticks.size())));
+  }
+  const uint64_t tick1 = tsc_fenced();
+  if (perf) {
+    // Measured core cycles over the sampling (includes the timer reads; close enough).
+    m.cycles_per_tick = double(hw_cycles().read_value() - cyc0) / double(tick1 - tick0);
+    m.cycles_method = "perf";
+  } else {
+    // Average the estimate from before and after the samples (clock drift).
+    m.cycles_per_tick = (m.cycles_per_tick + core_cycles_per_tick()) / 2;
+    m.cycles_method = "imul-chain estimate";
+  }
+  m.context_switches = context_switches().read_value() - cs0;
+  m.migrations = migrations().read_value() - mig0;
+  m.seconds = double(tsc_fenced() - start) / hz;
+  return m;
+}
+
+}  // namespace kex

@@ -1,0 +1,42 @@
+// Segment-override loads (issue 4): Jeremy Fitzhardinge's 2006 segment test with
+// JIT loops, its "mixed" variant, and modern override/selector-load costs.
+// See docs/seed-kernels.md §8 and docs/methodology.md §3.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace kex {
+
+struct SegmentOptions {
+  uint64_t iterations = 2'000'000;  ///< timed iterations per case, spread over `repetitions` samples
+  int repetitions = 7;              ///< samples per case (min and median are reported)
+  bool mixed = true;                ///< also the "mixed" loop: an access through the restored selector
+  bool modern = true;               ///< also override-load latency/throughput and null-selector loads
+};
+
+/// Runs every segment case on the calling thread (pinned to one CPU for the run,
+/// the previous affinity restored afterwards) and returns the `segments` section:
+///   {"header": {cpu_model, mhz, family, model, stepping, selectors{ds,ss,fs,gs,ldt,gdt}
+///               (hex strings, null when unavailable), timer:"TSC", tsc_hz, ...},
+///    "cases": [{name, segment, selector, selector_kind, variant, ns_per_iteration,
+///               ticks_per_iteration, est_cycles_per_iteration, cycles_method, repetitions,
+///               iterations_per_sample, min_ticks, median_ticks (per sample), ...}
+///              or {name, segment, selector, selector_kind, variant, skipped:true, skip_message}]}
+/// Per-iteration figures come from the fastest sample. Every case is first run in a
+/// forked child; one that faults there (signal), fails its counter check or cannot be
+/// set up (modify_ldt/set_thread_area errno) is recorded as skipped with the reason.
+/// The fs and gs bases (glibc TLS in fs) are the same on return as on entry; a
+/// kernel that changed them is a bug and throws std::runtime_error.
+/// Throws std::invalid_argument when iterations == 0 or repetitions < 1.
+nlohmann::ordered_json run_segments(const SegmentOptions& opts);
+
+/// The section as text in the layout of Jeremy's results (seed 002): a header
+/// `"<model>" @<MHz>Mhz (family,model,stepping):` and `ds=.. ss=.. fs=.. gs=.. ldt=.. gdt=.. TSC`,
+/// then one block per selector kind with lines `   fs with LDT selector: 26ns/iteration (...)`;
+/// skipped cases print `skipped: <reason>`. Mixed and modern cases follow in their own blocks.
+/// Throws nlohmann::json::exception when `section` has no header, selectors or cases.
+std::string format_segment_table(const nlohmann::ordered_json& section);
+
+}  // namespace kex

@@ -1,0 +1,477 @@
+// Named reference kernels (issue 3): byte-exact verification on 1, 2 and 17 regions,
+// and a Capstone check of each preset's defining instructions against the spec
+// (docs/seed-kernels.md), driven by the expectation table below.
+#include <doctest/doctest.h>
+
+#include <map>
+#include <set>
+
+#include "generators/disasm_ext.hpp"
+#include "src/run/harness.hpp"
+#include "generators/jit.hpp"
+#include "src/run/machine.hpp"
+#include "generators/presets/presets.hpp"
+#include "src/run/verify.hpp"
+
+using namespace kex;
+
+namespace {
+
+/// `n` instructions with this mnemonic whose operand text contains `operand`.
+struct Count {
+  std::string mnemonic, operand;
+  int n;
+};
+/// Defining instructions of one preset. `order` lists "mnemonic|operand-part" items that
+/// must appear in this order (as a subsequence of the disassembly).
+struct Expect {
+  std::string id;
+  std::vector<Count> counts;
+  std::vector<std::string> order;
+};
+
+const char* kPf3 = "prefetch";  // 3DNow! prefetch (mapped below when substituted)
+
+// Shorthands for the fast.c MMX family.
+std::vector<Count> fpu(int fsaves, int frstors) { return {{"fnsave", "", fsaves}, {"frstor", "", frstors}}; }
+std::vector<Count> operator+(std::vector<Count> a, const std::vector<Count>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+const std::vector<Expect>& expectations() {
+  static const std::vector<Expect> t = {
+      {"fastc/normal_clear_page", {{"rep stosd", "", 1}, {"cld", "", 0}, {"mov", "ecx, 0x400", 1}}, {}},
+      {"fastc/slow_zero_page", {{"rep stosd", "", 1}, {"cld", "", 1}}, {"cld|", "rep stosd|"}},
+      {"fastc/fast_clear_page",
+       std::vector<Count>{{"movq", "ptr [rdi", 16}, {"movntq", "", 0}, {"sfence", "", 0}, {"femms", "", 1},
+                          {"mov", "ecx, 0x20", 1}} + fpu(1, 1),
+       {"fnsave|", "pxor|mm0", "movq|[rdi]", "movq|[rdi + 0x78]", "femms|", "frstor|"}},
+      {"hahn/fast_clear_page",
+       std::vector<Count>{{"movq", "ptr [rdi", 16}, {"sfence", "", 1}, {"femms", "", 1}} + fpu(1, 1),
+       {"fnsave|", "movq|[rdi + 0x78]", "sfence|", "femms|", "frstor|"}},
+      {"fastc/faster_clear_page",
+       std::vector<Count>{{"movntq", "", 8}, {"movq", "", 0}, {"sfence", "", 1}, {"femms", "", 1},
+                          {"mov", "ecx, 0x40", 1}} + fpu(1, 1),
+       {"fnsave|", "movntq|[rdi]", "movntq|[rdi + 0x38]", "sfence|", "femms|", "frstor|"}},
+      {"fastc/even_faster_clear",
+       std::vector<Count>{{"movntq", "", 8}, {"sfence", "", 1}, {"femms", "", 1}} + fpu(1, 1),
+       {"fnsave|", "movntq|", "sfence|", "femms|", "frstor|"}},
+      {"xmm64/kernel_clear",
+       {{"mov", "qword ptr [rdi", 8}, {"mov", "ecx, 0x40", 1}, {"rep stosq", "", 0}},
+       {"dec|ecx", "mov|qword ptr [rdi], rax", "mov|qword ptr [rdi + 0x38], rax", "lea|rdi, [rdi + 0x40]", "jne|",
+        "nop|"}},
+      {"xmm64/kernel_clear_rep", {{"rep stosq", "", 1}, {"mov", "ecx, 0x200", 1}}, {}},
+      {"xmm64/xmm_clear",
+       {{"movntdq", "", 4}, {"movdqa", "", 0}, {"movdqu", "", 2}, {"sfence", "", 1}, {"pxor", "xmm0", 1}},
+       {"movdqu|[rsp], xmm0", "pxor|", "movntdq|[rdi]", "movntdq|[rdi + 0x30]", "sfence|", "movdqu|xmm0, "}},
+      {"xmm64/xmma_clear", {{"movdqa", "ptr [rdi", 4}, {"movntdq", "", 0}, {"sfence", "", 0}}, {}},
+      {"xmm64/xmm2_clear",
+       {{"movntdq", "", 8}, {"movdqu", "", 4}, {"pxor", "", 2}, {"sfence", "", 1}, {"mov", "ecx, 0x20", 1}},
+       {"movntdq|[rdi], xmm0", "movntdq|[rdi + 0x10], xmm1"}},
+      {"xmm64/xmma2_clear", {{"movdqa", "ptr [rdi", 8}, {"movntdq", "", 0}, {"sfence", "", 0}}, {}},
+      {"xmm64/xmm3_clear", {{"movdqa", "ptr [rdi", 4}, {"prefetcht0", "[rdi + 0x140]", 1}, {"movntdq", "", 0}}, {}},
+      {"xmm64/nt_clear", {{"movnti", "ptr [rdi", 8}, {"sfence", "", 1}, {"movdqu", "", 0}}, {"movnti|", "sfence|"}},
+      {"fastc/normal_copy_page", {{"rep movsd", "", 1}, {"cld", "", 0}, {"mov", "ecx, 0x400", 1}}, {}},
+      {"fastc/slow_copy_page", {{"rep movsd", "", 1}, {"cld", "", 1}}, {"cld|", "rep movsd|"}},
+      {"fastc/fast_copy_page",
+       std::vector<Count>{{kPf3, "", 6},
+                          {kPf3, "[rsi]", 1},
+                          {kPf3, "[rsi + 0x100]", 1},
+                          {kPf3, "[rsi + 0x140]", 1},
+                          {"movq", "mm", 16},
+                          {"femms", "", 1},
+                          {"sfence", "", 0}} +
+           fpu(2, 0),  // the v1.6 bug: a second fsave instead of frstor
+       {"fnsave|", "prefetch|[rsi]", "prefetch|[rsi + 0x100]", "prefetch|[rsi + 0x140]", "movq|mm0, qword ptr [rsi]",
+        "movq|qword ptr [rdi + 0x18], mm3", "movq|mm0, qword ptr [rsi + 0x20]", "femms|", "fnsave|"}},
+      {"hahn/fast_copy_page",
+       std::vector<Count>{{kPf3, "", 6}, {kPf3, "[rsi + 0xc4]", 1}, {kPf3, "[rsi + 0x140]", 0}, {"movq", "mm", 16}} +
+           fpu(1, 1),
+       {"fnsave|", "prefetch|[rsi + 0x100]", "prefetch|[rsi + 0xc4]", "movq|", "sfence|", "femms|", "frstor|"}},
+      {"fastc/faster_copy",
+       std::vector<Count>{{"prefetchnta", "", 5},
+                          {"prefetchnta", "[rsi + 0x140]", 1},
+                          {"movq", "mm", 8},
+                          {"movntq", "", 8},
+                          {"sfence", "", 1},
+                          {"femms", "", 1}} +
+           fpu(1, 1),
+       {"prefetchnta|[rsi]", "prefetchnta|[rsi + 0xc0]", "fnsave|", "prefetchnta|[rsi + 0x140]", "movq|mm0,",
+        "movq|mm7,", "movntq|[rdi], mm0", "movntq|[rdi + 0x38], mm7", "femms|", "sfence|", "frstor|"}},
+      {"hahn/faster_copy",
+       std::vector<Count>{{"prefetchnta", "", 5}, {"prefetchnta", "[rsi + 0xc4]", 1}, {"movq", "mm", 8},
+                          {"movntq", "", 8}, {"sfence", "", 1}} +
+           fpu(1, 1),
+       {"prefetchnta|[rsi + 0xc0]", "fnsave|", "movq|mm7,", "prefetchnta|[rsi + 0xc4]", "movntq|[rdi], mm0",
+        "femms|", "frstor|", "sfence|"}},
+      {"fastc/even_faster",
+       std::vector<Count>{{"prefetchnta", "", 5}, {"prefetchnta", "[rsi + 0x100]", 1}, {"movq", "mm", 8},
+                          {"movntq", "", 8}} +
+           fpu(1, 1),
+       {"fnsave|", "prefetchnta|[rsi + 0x100]", "movq|mm0,", "movntq|mm0", "movq|mm1,", "movntq|mm1", "movq|mm7,",
+        "movntq|mm7", "femms|", "sfence|", "frstor|"}},
+      {"hahn/even_faster",
+       std::vector<Count>{{"prefetchnta", "", 5}, {"prefetchnta", "[rsi + 0xc8]", 1}, {"movntq", "", 8}} + fpu(1, 1),
+       {"prefetchnta|[rsi + 0xc8]", "movq|mm0,", "movntq|mm0", "femms|", "frstor|", "sfence|"}},
+      {"fastc/no_prefetch",
+       std::vector<Count>{{"prefetchnta", "", 0}, {"prefetcht0", "", 0}, {kPf3, "", 0}, {"mov", "eax, dword ptr", 4},
+                          {"movq", "mm", 8}, {"movntq", "", 8}, {"emms", "", 1}} +
+           fpu(1, 1),
+       // one dword per 64-byte line, groups from the page end (0xf00) down, +0xc0..+0 inside each
+       {"mov|ecx, 0x10", "lea|r8, [rsi + 0xf00]", "mov|[r8 + 0xc0]", "mov|[r8 + 0x80]", "mov|[r8 + 0x40]",
+        "mov|[r8]", "sub|r8, 0x100", "fnsave|", "movq|mm0,", "movntq|mm0", "movq|mm1,", "sfence|", "emms|",
+        "frstor|"}},
+      {"fastc/no_prefetch2",
+       std::vector<Count>{{"prefetchnta", "", 0}, {"mov", "eax, dword ptr", 4}, {"movntq", "", 8}} + fpu(1, 1),
+       {"mov|r8, rsi", "mov|[r8 + 0xc0]", "mov|[r8]", "add|r8, 0x100", "fnsave|", "movq|mm7,", "movntq|mm0",
+        "sfence|"}},
+      {"xmm64/xmm_copy_page_no",
+       {{"movdqa", "xmm", 2}, {"movntdq", "", 2}, {"prefetchnta", "", 0}, {"sfence", "", 1}, {"mov", "ecx, 0x80", 1}},
+       {}},
+      {"xmm64/xmm_copy_page",
+       {{"prefetchnta", "", 6}, {"prefetchnta", "[rsi + 0x140]", 1}, {"movdqa", "xmm", 2}, {"movntdq", "", 2},
+        {"sfence", "", 1}, {"movdqu", "", 4}, {"mov", "ecx, 0x80", 1}},
+       {"prefetchnta|[rsi]", "prefetchnta|[rsi + 0x100]", "movdqu|[rsp], xmm0", "prefetchnta|[rsi + 0x140]",
+        "movdqa|xmm0, xmmword ptr [rsi]", "movdqa|xmm1, xmmword ptr [rsi + 0x10]", "movntdq|[rdi], xmm0",
+        "sfence|"}},
+      {"xmm64/xmma_copy_page", {{"prefetchnta", "", 6}, {"movdqa", "", 4}, {"movntdq", "", 0}, {"sfence", "", 0}}, {}},
+      {"xmm64/xmm3_copy_page",
+       {{"movdqa", "", 8}, {"prefetcht0", "[rsi + 0x140]", 1}, {"movntdq", "", 0}, {"mov", "ecx, 0x40", 1}},
+       {}},
+      {"xmm64/v26_copy_page",
+       {{"mov", "qword ptr [rsi", 16},
+        {"mov", "qword ptr [rdi", 16},
+        {"prefetcht0", "[rsi + 0x140]", 1},
+        {"mov", "ecx, 0x3b", 1},
+        {"mov", "ecx, 5", 1},
+        {"movnti", "", 0},
+        {"sfence", "", 0}},
+       {"sub|rsp, 0x18", "mov|[rsp], rbx", "mov|ecx, 0x3b", "dec|rcx", "mov|rax, qword ptr [rsi]",
+        "mov|r12, qword ptr [rsi + 0x38]", "prefetcht0|[rsi + 0x140]", "mov|qword ptr [rdi], rax",
+        "lea|rsi, [rsi + 0x40]", "mov|ecx, 5", "dec|ecx", "mov|r12, qword ptr [rsi + 0x38]", "mov|[rdi + 0x38], r12",
+        "add|rsp, 0x18"}},
+      {"xmm64/v26_copy_page_rep", {{"rep movsq", "", 1}, {"mov", "ecx, 0x200", 1}}, {}},
+      {"xmm64/nt_copy_page",
+       {{"movnti", "ptr [rdi", 16}, {"mov", "qword ptr [rsi", 16}, {"sfence", "", 1}, {"prefetcht0", "", 1}},
+       {"mov|ecx, 0x3b", "prefetcht0|", "movnti|", "mov|ecx, 5", "movnti|", "sfence|"}},
+      {"linux24/_mmx_memcpy",
+       std::vector<Count>{{kPf3, "", 6}, {kPf3, "[rsi + 0x140]", 1}, {"movq", "mm", 32}, {"rep movsd", "", 1},
+                          {"movsw", "", 1}, {"movsb", "", 1}, {"movntq", "", 0}} +
+           fpu(1, 1),
+       {"fnsave|", "prefetch|[rsi]", "prefetch|[rsi + 0x100]", "cmp|rcx, 5", "prefetch|[rsi + 0x140]", "movq|mm0,",
+        "ja|", "movq|mm0,", "jne|", "frstor|", "rep movsd|", "movsw|", "movsb|"}},
+      {"asami/fp_copy",
+       {{"fild", "qword ptr [rsi", 8}, {"fistp", "qword ptr [rdi", 8}, {"mov", "eax, dword ptr [rsi", 8},
+        {"mov", "ecx, 0x700", 1}, {"rep movsd", "", 1}, {"rep movsb", "", 1}},
+       {"test|eax, 7", "mov|ecx, 0x700", "cmp|rcx, 0x100", "mov|eax, dword ptr [rsi]",
+        "mov|eax, dword ptr [rsi + 0xe0]", "fild|[rsi]", "fild|[rsi + 0x38]", "fistp|[rdi + 0x38]", "fistp|[rdi]",
+        "rep movsd|", "rep movsb|"}},
+  };
+  return t;
+}
+
+/// Expectations of a parametric Asami unroll preset, computed from its parameters.
+Expect unroll_expect(uint32_t u, uint32_t n, uint32_t p) {
+  Expect e;
+  e.id = "asami/unroll:" + std::to_string(u) + "/scratch:" + std::to_string(n) + "/every:" + std::to_string(p);
+  int touches = static_cast<int>(u / p), guarded = 0;
+  for (uint32_t off = p; off <= u; off += p) guarded += off + 4 > u;
+  e.counts = {{"mov", "dword ptr [rsi", static_cast<int>(u / 4) + touches},
+              {"mov", "dword ptr [rdi", static_cast<int>(u / 4)},
+              {"mov", "ebx, dword ptr [rsi", n == 3 ? static_cast<int>(u / 12) : 0},
+              {"push", "rbx", n == 3 ? 1 : 0},
+              {"cmp", "rcx, ", 2 + guarded},
+              {"rep movsd", "", 1},
+              {"rep movsb", "", 1}};
+  char buf[64];  // Capstone prints displacements below 10 in decimal
+  snprintf(buf, sizeof buf, p < 10 ? "mov|eax, dword ptr [rsi + %u]" : "mov|eax, dword ptr [rsi + 0x%x]", p);
+  e.order = {buf, "mov|eax, dword ptr [rsi]", "mov|edx, dword ptr [rsi + 4]", "mov|dword ptr [rdi], eax",
+             "rep movsd|", "rep movsb|"};
+  return e;
+}
+
+/// The mnemonic this CPU gets for one the spec names (3DNow! substitutions).
+std::string on_this_cpu(const std::string& m) {
+  const auto& f = machine().features;
+  if (m == "femms" && !f.amd3dnow) return "emms";
+  if (m == "prefetch" && !f.amd3dnow && !f.amd3dnow_prefetch) return "prefetcht0";
+  return m;
+}
+
+struct Built {
+  CodeArena arena;
+  std::vector<size_t> idx;
+};
+
+std::vector<Insn> code_of(const Preset& p, const PresetOptions& o = {}) {
+  CodeArena a;
+  std::vector<std::string> subs;
+  size_t i = a.add([&](Xbyak::CodeGenerator& g) { p.emit(g, o, subs); });
+  a.finalize();
+  auto r = a.ref(i);
+  auto insns = disassemble_all(r.code, r.size);
+  size_t decoded = 0;
+  for (const auto& in : insns) decoded += in.bytes.size();
+  REQUIRE_MESSAGE(decoded == r.size, p.id << ": disassembly stopped at byte " << decoded << " of " << r.size);
+  return insns;
+}
+
+void check_expect(const Expect& e) {
+  const Preset* p = find_preset(e.id);
+  REQUIRE_MESSAGE(p, e.id);
+  CHECK(p->id == e.id);
+  auto insns = code_of(*p);
+  std::string listing = format_listing(insns);
+  for (const auto& c : e.counts) {
+    std::string m = on_this_cpu(c.mnemonic);
+    int got = 0;
+    for (const auto& in : insns) got += in.mnemonic == m && in.operands.find(c.operand) != std::string::npos;
+    CHECK_MESSAGE(got == c.n, e.id << ": " << m << " '" << c.operand << "' x" << got << ", spec says " << c.n
+                                   << "\n" << listing);
+  }
+  size_t at = 0;
+  for (const auto& item : e.order) {
+    auto bar = item.find('|');
+    std::string m = on_this_cpu(item.substr(0, bar)), opnd = item.substr(bar + 1);
+    while (at < insns.size() && !(insns[at].mnemonic == m && insns[at].operands.find(opnd) != std::string::npos)) ++at;
+    CHECK_MESSAGE(at < insns.size(), e.id << ": '" << item << "' not found in order\n" << listing);
+    if (at >= insns.size()) break;
+    ++at;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("every preset has a disassembly expectation, and ids are unique" * doctest::test_suite("presets")) {
+  std::set<std::string> ids, expected;
+  for (const auto& e : expectations()) expected.insert(e.id);
+  for (const auto& p : presets()) {
+    CHECK_MESSAGE(ids.insert(p.id).second, "duplicate id " << p.id);
+    if (p.id.rfind("asami/unroll", 0) != 0) CHECK_MESSAGE(expected.count(p.id), "no expectation for " << p.id);
+    CHECK_FALSE(p.printed.empty());
+    CHECK(p.emit);
+    CHECK((p.confidence == "high" || p.confidence == "medium" || p.confidence == "low"));
+    CHECK_FALSE(p.origin.empty());
+    if (p.confidence == "low") CHECK_MESSAGE(p.notes.find("RECONSTRUCTION") != std::string::npos, p.id);
+  }
+}
+
+TEST_CASE("defining instructions and their counts match the spec" * doctest::test_suite("presets")) {
+  for (const auto& e : expectations()) {
+    CAPTURE(e.id);
+    check_expect(e);
+  }
+  for (auto [u, n, p] : {std::tuple{96u, 2u, 32u}, {64u, 3u, 32u}, {128u, 2u, 64u}, {36u, 3u, 8u}}) {
+    auto e = unroll_expect(u, n, p);
+    CAPTURE(e.id);
+    check_expect(e);
+  }
+}
+
+TEST_CASE("the fsave switch drops exactly the x87 save/restore" * doctest::test_suite("presets")) {
+  for (const auto& p : presets()) {
+    auto on = code_of(p, {true}), off = code_of(p, {false});
+    auto count = [](const std::vector<Insn>& v, const char* m) {
+      int n = 0;
+      for (const auto& i : v) n += i.mnemonic == m;
+      return n;
+    };
+    CHECK_MESSAGE(count(off, "fnsave") + count(off, "frstor") == 0, p.id);
+    auto subs = preset_substitutions(p, {false});
+    bool had = count(on, "fnsave") > 0;
+    bool noted = false;
+    for (const auto& s : subs) noted = noted || s.find("fsave") != std::string::npos;
+    CHECK_MESSAGE(had == noted, p.id);
+  }
+}
+
+TEST_CASE("every preset verifies byte-exact on 1, 2 and 17 regions at several alignments" *
+          doctest::test_suite("presets")) {
+  std::vector<const Preset*> list;
+  for (const auto& p : presets()) list.push_back(&p);
+  for (const char* name : {"asami/unroll:64/scratch:3/every:32", "asami/unroll:128/scratch:2/every:64",
+                           "asami/unroll:36/scratch:3/every:8"})
+    list.push_back(find_preset(name));
+  CodeArena arena;
+  struct Job {
+    const Preset* p;
+    bool fsave;
+    size_t code;
+  };
+  std::vector<Job> jobs;
+  for (const Preset* p : list) {
+    REQUIRE(p);
+    if (!preset_unsupported_reason(*p).empty()) continue;
+    for (bool fs : {true, false}) {
+      std::vector<std::string> subs;
+      jobs.push_back({p, fs, arena.add([&](Xbyak::CodeGenerator& g) { p->emit(g, {fs}, subs); })});
+    }
+  }
+  arena.finalize();
+  std::vector<VerifyTarget> targets;
+  std::vector<std::string> what;
+  for (const auto& j : jobs) {
+    for (uint64_t n : {1u, 2u, 17u}) {
+      VerifyTarget t;
+      t.fn = arena.ref(j.code).as<KernelFn>();
+      t.is_copy = j.p->op == Op::copy;
+      t.alignment = j.p->alignment;
+      t.size_multiple = n * j.p->region;  // sizes tried: 0 and exactly n regions
+      t.max_size = n * j.p->region;
+      targets.push_back(t);
+      what.push_back(j.p->id + (j.fsave ? "" : " (no fsave)") + ", " + std::to_string(n) + " region(s)");
+    }
+    if (j.p->region == 1) {  // any-length kernels: also every size verify_sizes picks
+      VerifyTarget t;
+      t.fn = arena.ref(j.code).as<KernelFn>();
+      t.is_copy = j.p->op == Op::copy;
+      t.max_size = 5 * 4096 + 77;
+      targets.push_back(t);
+      what.push_back(j.p->id + (j.fsave ? "" : " (no fsave)") + ", sizes 0.." + std::to_string(t.max_size));
+    }
+  }
+  CHECK(targets.size() >= 3 * 2 * presets().size() - 12);
+  auto res = verify_in_child(targets);
+  for (size_t i = 0; i < res.size(); ++i) CHECK_MESSAGE(res[i].empty(), what[i] << ": " << res[i]);
+}
+
+TEST_CASE("kernels leave the x87/MMX state empty, as the ABI requires" * doctest::test_suite("presets")) {
+  // After each call, the x87 tag word must mark all 8 registers empty (0xffff), i.e.
+  // emms/femms/frstor ran. Runs in-process on aligned buffers of two regions.
+  CodeArena arena;
+  std::vector<std::pair<const Preset*, size_t>> built;
+  for (const auto& p : presets())
+    if (preset_unsupported_reason(p).empty())
+      built.push_back({&p, arena.add([&](Xbyak::CodeGenerator& g) {
+                         std::vector<std::string> s;
+                         p.emit(g, {}, s);
+                       })});
+  arena.finalize();
+  alignas(64) static uint8_t src[2 * 4096 + 64], dst[2 * 4096 + 64];
+  for (auto [p, i] : built) {
+    arena.ref(i).as<KernelFn>()(dst, src, 2 * p->region);
+    uint8_t env[28];
+    asm volatile("fnstenv %0" : "=m"(env));
+    uint16_t tag = static_cast<uint16_t>(env[8] | env[9] << 8);
+    asm volatile("fldenv %0" ::"m"(env));
+    CHECK_MESSAGE(tag == 0xffff, p->id << ": x87 tag word 0x" << std::hex << tag);
+  }
+}
+
+TEST_CASE("lookup by id, printed name, alias, qualifier and parameters" * doctest::test_suite("presets")) {
+  CHECK(find_preset("hahn/faster_copy")->family == "hahn");
+  CHECK(find_preset("faster_copy")->id == "fastc/faster_copy");  // documented default: fast.c first
+  CHECK(find_presets("faster_copy").size() == 2);
+  CHECK(find_preset("2.4 non MMX")->id == "fastc/normal_clear_page");  // clear before copy
+  CHECK(find_preset("copy:2.4 non MMX")->id == "fastc/normal_copy_page");
+  CHECK(find_preset("copy:warm up run")->id == "fastc/fast_copy_page");
+  CHECK(find_preset("nt clear")->id == "xmm64/nt_clear");
+  CHECK(find_preset("nt clear  ")->id == "xmm64/nt_clear");
+  CHECK(find_preset("kernel clear")->id == "xmm64/kernel_clear");
+  CHECK(find_preset("normal_clear_page")->id == "fastc/normal_clear_page");
+  const Preset* u = find_preset("asami/unroll:64/scratch:3/every:16");
+  REQUIRE(u);
+  CHECK(u->id == "asami/unroll:64/scratch:3/every:16");
+  CHECK(find_preset("asami/unroll/every:16/scratch:3/unroll:64") == u);  // cached, any order
+  CHECK(find_preset("asami/unroll")->id == "asami/unroll:96/scratch:2/every:32");
+  CHECK(find_preset("asami/unroll:64/scratch:4/every:32") == nullptr);
+  CHECK(find_preset("asami/unroll:66/scratch:2/every:32") == nullptr);
+  CHECK(find_preset("no such kernel") == nullptr);
+}
+
+TEST_CASE("named sets follow the seeds' tables" * doctest::test_suite("presets")) {
+  auto names = [](std::string_view set) {
+    std::vector<std::string> v;
+    for (auto* p : preset_set(set)) v.push_back((p->op == Op::clear ? "clear " : "copy ") + p->id);
+    return v;
+  };
+  auto hahn = names("hahn");
+  REQUIRE(hahn.size() == 9);
+  CHECK(hahn[2] == "clear hahn/fast_clear_page");
+  CHECK(hahn[8] == "copy hahn/even_faster");
+  auto x = preset_set("xmm64");
+  REQUIRE(x.size() == 26);  // seed 000: 14 clear lines, 12 copy lines
+  CHECK(x.front() == x[4]);  // 'warm up run' is fast_clear_page again
+  CHECK(x[1] == x[13]);      // 'kernel clear' ran first and last
+  auto r = preset_set("reference");
+  CHECK(r.size() == x.size() + 5);
+  std::set<const Preset*> page_kernels(r.begin(), r.end());
+  for (const auto& p : presets())
+    if (p.region == 4096 && p.id.find("_rep") == std::string::npos && p.id != "fastc/no_prefetch2")
+      CHECK_MESSAGE(page_kernels.count(&p), p.id << " missing from reference");
+  CHECK(preset_set("all").size() == presets().size());
+  CHECK(preset_set("nope").empty());
+}
+
+TEST_CASE("fast.c harness: seed layout and result entries" * doctest::test_suite("harness")) {
+  // One clear (twice: the first is the warm-up run) and one copy, plus an unsupported
+  // combination cannot be forced here, so check the entry shapes of real runs.
+  const Preset* fc = find_preset("fastc/fast_clear_page");
+  const Preset* v26 = find_preset("xmm64/v26_copy_page");
+  const Preset* low = find_preset("xmm64/xmma_clear");
+  auto r = run_seed_harness({fc, low, fc, v26}, Harness::fastc, {});
+  REQUIRE(r.entries.size() == 4);
+  CHECK(r.text.find("Athlon test program $Id: fast.c,v 1.6 2000/09/23 09:05:45 arjan Exp $") != std::string::npos);
+  CHECK(r.text.find("Cycles are TSC ticks") != std::string::npos);
+  auto clear_at = r.text.find("clear_page() tests\n"), copy_at = r.text.find("copy_page() tests\n");
+  REQUIRE(clear_at != std::string::npos);
+  REQUIRE(copy_at != std::string::npos);
+  CHECK(clear_at < copy_at);
+  CHECK(r.text.find("clear_page function 'warm up run'\ttook ") != std::string::npos);
+  CHECK(r.text.find("clear_page function '2.4 MMX version'\ttook ") != std::string::npos);
+  CHECK(r.text.find("copy_page function 'v26_copy_page'\ttook ") != std::string::npos);
+  CHECK(r.text.find("'xmma_clear'\ttook ") != std::string::npos);
+  CHECK(r.text.find("cycles per page\t[low-confidence reconstruction]") != std::string::npos);
+  const auto& e0 = r.entries[0];
+  CHECK(e0["name"] == "fastc/fast_clear_page/fastc");
+  CHECK(r.entries[2]["name"] == "fastc/fast_clear_page/fastc#2");
+  CHECK(e0["params"]["label"] == "warm up run");
+  CHECK(r.entries[2]["params"]["label"] == "2.4 MMX version");
+  CHECK(e0["iterations"] == 4096);
+  CHECK(e0["params"]["buffer_offset"] == 8);
+  CHECK(e0["cycles_unit"] == "TSC ticks");
+  CHECK(e0["preset"]["confidence"] == "high");
+  CHECK(e0["code"]["bytes"].get<int>() > 0);
+  CHECK(e0["cycles_per_page"].get<long long>() > 0);
+  const auto& e3 = r.entries[3];
+  CHECK(e3["params"]["op"] == "copy");
+  CHECK(e3["iterations"] == 2048);
+  CHECK(e3["params"]["buffer_offset"] == 0);  // xmm64 family: page-aligned as xmm64.c
+  CHECK(e3["params"]["src_minus_dst"] == 8 * 1024 * 1024);
+  // real_time (ns per page) and the printed TSC cycles agree within the integer truncation
+  double ns = e3["real_time"].get<double>();
+  double cyc = e3["cycles_per_page"].get<double>();
+  CHECK(ns * machine().tsc_hz / 1e9 == doctest::Approx(cyc).epsilon(0.01 + 1.0 / cyc));
+  CHECK(format_seed_line(*find_preset("hahn/fast_clear_page"), Harness::hahn, 4662.9, 502.71) == "clear_page by 'fast_clear_page'  \ttook 4662 cycles (502.7 MB/s)");
+  CHECK(format_seed_line(*find_preset("hahn/faster_copy"), Harness::hahn, 2746, 853.5) ==
+        "copy_page by 'faster_copy'\ttook 2746 cycles (853.5 MB/s)");
+  CHECK(format_seed_line(*find_preset("copy:2.4 non MMX"), Harness::fastc, 17886, 0) ==
+        "copy_page function '2.4 non MMX'\ttook 17886 cycles per page");
+  CHECK(format_seed_line(*v26, Harness::fastc, 12, 0) == "copy_page function 'v26_copy_page'\ttook   12 cycles per page");
+  CHECK_THROWS_AS(run_seed_harness({fc}, Harness::kex, {}), std::invalid_argument);
+}
+
+TEST_CASE("Hahn harness: MHz line, halved copy figure, MB/s" * doctest::test_suite("harness")) {
+  auto r = run_seed_harness({find_preset("fastc/normal_clear_page"), find_preset("hahn/faster_copy")},
+                            Harness::hahn, {});
+  REQUIRE(r.entries.size() == 2);
+  CHECK(r.text.find(" MHz\n") != std::string::npos);
+  CHECK(r.text.find("clear_page by 'normal_clear_page'  \ttook ") != std::string::npos);
+  CHECK(r.text.find("copy_page by 'faster_copy'\ttook ") != std::string::npos);
+  const auto& c = r.entries[0];
+  const auto& k = r.entries[1];
+  CHECK(c["iterations"] == 8192);
+  CHECK(k["iterations"] == 4096);
+  CHECK(k.contains("note"));
+  CHECK_FALSE(c.contains("note"));
+  double mhz = k["mhz"].get<double>();
+  CHECK(mhz == doctest::Approx(machine().tsc_hz / 1e6).epsilon(0.02));
+  // athlon.c: copy cycles = delta/8192 for 4096 copies = half the per-copy time;
+  // MB/s = 32 MiB / time, i.e. 2 * 4096 B per copy.
+  double ns = k["real_time"].get<double>();
+  double cyc = k["cycles_per_page"].get<double>();
+  CHECK(cyc == doctest::Approx(ns * mhz / 1e3 / 2).epsilon(0.01 + 1.0 / cyc));
+  CHECK(k["mb_per_s"].get<double>() ==
+        doctest::Approx(2 * 4096.0 / (ns * 1e-9) / (1 << 20)).epsilon(0.01));
+}

@@ -1,0 +1,96 @@
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "src/results/export.hpp"
+#include "src/results/results.hpp"
+#include "tests/support/synth.hpp"
+#include "tests/support/tmpdir.hpp"
+
+using namespace kex;
+using nlohmann::json;
+
+// The fields google/benchmark tools/gbench (report.py, util.py) reads from each entry:
+// name (matching), run_name (filter), run_type / aggregate_name (aggregates), time_unit,
+// real_time and cpu_time (is_potentially_comparable_benchmark, geomean), repetition_index,
+// family_index and per_family_instance_index (sort_benchmark_results), label.
+TEST_CASE("to_gbench: every entry has what compare.py reads - with consistent units") {
+  const json doc = synth::results();
+  json g = to_gbench(doc);
+  REQUIRE(g.contains("context"));
+  REQUIRE(g["benchmarks"].is_array());
+  size_t measured = 0;
+  for (const auto& e : doc["benchmarks"]) measured += entry_ok(e);
+  CHECK(g["benchmarks"].size() == measured);
+  for (const auto& b : g["benchmarks"]) {
+    for (const char* k : {"name", "run_name", "run_type", "time_unit", "label"}) CHECK(b[k].is_string());
+    for (const char* k : {"real_time", "cpu_time", "iterations", "repetitions", "repetition_index", "threads",
+                          "family_index", "per_family_instance_index", "bytes_per_second"})
+      CHECK(b[k].is_number());
+    CHECK(b["run_type"] == "iteration");
+    CHECK(b["time_unit"] == "ns");
+    CHECK(b["real_time"].get<double>() > 0);
+    CHECK(!b.contains("samples_ticks"));
+    for (auto it = b.begin(); it != b.end(); ++it) CHECK_MESSAGE(!it->is_structured(), it.key());
+  }
+  // family_index is per kernel, per_family_instance_index counts sizes within it
+  CHECK(g["benchmarks"][0]["family_index"] == 0);
+  CHECK(g["benchmarks"][1]["family_index"] == 0);
+  CHECK(g["benchmarks"][1]["per_family_instance_index"] == 1);
+  // skipped/failed entries are named in the context, not in benchmarks
+  REQUIRE(g["context"].contains("kex_not_measured"));
+  CHECK(g["context"]["kex_not_measured"].size() == 2);
+  CHECK(g["context"]["kex_not_measured"][0]["message"] == "CPU lacks avx512f");
+}
+
+TEST_CASE("to_gbench output runs through google/benchmark's compare.py (when libbenchmark-tools is installed)") {
+  const std::string py = "/usr/bin/python3", cmp = "/usr/share/benchmark/compare.py";
+  if (!std::filesystem::exists(cmp) || run_sh(py + " -c 'import scipy, numpy' 2>/dev/null") != 0) {
+    MESSAGE("skipped: needs Debian libbenchmark-tools, python3-scipy and python3-numpy");
+    return;
+  }
+  TmpDir d;
+  synth::Options ob;
+  ob.time_scale = 1.3;
+  spit(d / "a.json", to_gbench(synth::results()).dump());
+  spit(d / "b.json", to_gbench(synth::results(ob)).dump());
+  REQUIRE(run_sh(py + " " + cmp + " --no-color --dump_to_json " + d / "diff.json" + " benchmarks " + d / "a.json" +
+                 " " + d / "b.json" + " >" + d / "out.txt 2>&1") == 0);
+  json diff = json::parse(slurp(d / "diff.json"));
+  size_t n = to_gbench(synth::results())["benchmarks"].size();
+  REQUIRE(diff.size() == n + 1);  // every entry plus OVERALL_GEOMEAN
+  for (const auto& row : diff) {
+    REQUIRE(row["measurements"].size() == 1);
+    CHECK(row["measurements"][0]["time"].get<double>() == doctest::Approx(0.3));
+  }
+  CHECK(diff.back()["name"] == "OVERALL_GEOMEAN");
+  CHECK(diff[0]["name"] == "copy/sse/unroll:64/scratch:4/t/fwd/256");
+}
+
+TEST_CASE("to_csv: header plus one row per entry - RFC 4180 quoting") {
+  json doc = synth::results();
+  doc["benchmarks"][0]["error_occurred"] = true;
+  doc["benchmarks"][0]["error_message"] = "bad, \"very\" bad";
+  std::string csv = to_csv(doc);
+  size_t lines = 0;
+  for (size_t p = 0; (p = csv.find("\r\n", p)) != std::string::npos; p += 2) ++lines;
+  CHECK(lines == doc["benchmarks"].size() + 1);
+  CHECK(csv.rfind("name,kernel,kind,size,status,message,op,", 0) == 0);
+  CHECK(csv.find(",error,\"bad, \"\"very\"\" bad\",") != std::string::npos);
+  CHECK(csv.find("copy/sse/unroll:64/scratch:4/t/fwd/512,copy/sse/unroll:64/scratch:4/t/fwd,generated,512,ok,,copy,"
+                 "sse,64,4,none,") != std::string::npos);
+  CHECK(csv.find(",skipped,CPU lacks avx512f,") != std::string::npos);
+}
+
+TEST_CASE("kex export writes csv and gbench files and refuses to overwrite") {
+  TmpDir d;
+  spit(d / "r.json", synth::results().dump());
+  std::string k = KEX_BINARY;
+  CHECK(run_sh(k + " export " + d / "r.json" + " --format gbench -o " + d / "g.json") == 0);
+  CHECK(json::parse(slurp(d / "g.json")) == to_gbench(synth::results()));
+  CHECK(run_sh(k + " export " + d / "r.json" + " --format csv -o " + d / "r.csv") == 0);
+  CHECK(slurp(d / "r.csv") == to_csv(synth::results()));
+  CHECK(run_sh(k + " export " + d / "r.json" + " --format csv -o " + d / "r.csv 2>/dev/null") == 2);
+  CHECK(run_sh(k + " export " + d / "r.json" + " --format csv -o " + d / "r.csv --force") == 0);
+  CHECK(run_sh(k + " export " + d / "r.json" + " --format xml -o " + d / "x 2>/dev/null") == 2);
+}

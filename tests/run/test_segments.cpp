@@ -1,0 +1,299 @@
+// Segment-register test: the kernels put fs/gs (and so glibc's TLS) back, every case
+// is either measured or skipped with a reason, and the section validates.
+#include <doctest/doctest.h>
+
+#include <asm/prctl.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "generators/segments.hpp"
+#include "generators/jit.hpp"
+#include "src/run/machine.hpp"
+#include "src/run/segments.hpp"
+
+using namespace kex;
+
+namespace {
+
+uint64_t base_of(int code) {
+  uint64_t v = 0;
+  REQUIRE(syscall(SYS_arch_prctl, code, &v) == 0);
+  return v;
+}
+uint16_t fs_selector() { uint16_t v; asm volatile("mov %%fs, %0" : "=r"(v)); return v; }
+uint16_t gs_selector() { uint16_t v; asm volatile("mov %%gs, %0" : "=r"(v)); return v; }
+uint16_t ss_selector() { uint16_t v; asm volatile("mov %%ss, %0" : "=r"(v)); return v; }
+
+thread_local int tls_value = 0;
+
+/// TLS works on this thread (the value set before is still there, errno is usable)
+/// and on a new thread.
+bool tls_works(int expected) {
+  if (tls_value != expected) return false;
+  errno = 0;
+  if (write(-1, "", 0) != -1 || errno != EBADF) return false;
+  int other = -1;
+  std::thread t([&] { tls_value = 7; other = tls_value; });
+  t.join();
+  return other == 7 && tls_value == expected;
+}
+
+struct Section {
+  nlohmann::ordered_json j;
+  uint64_t fs_before, gs_before, fs_after, gs_after;
+  uint16_t fs_sel_before, gs_sel_before, fs_sel_after, gs_sel_after;
+  bool tls_ok;
+};
+
+/// One small run shared by the tests below (a full run takes seconds).
+const Section& small_run() {
+  static const Section s = [] {
+    Section r;
+    tls_value = 0x1234;
+    // A non-zero gs base, so a gs kernel that did not put it back would show.
+    static uint64_t gs_area[8];
+    const uint64_t gs_original = base_of(ARCH_GET_GS);
+    REQUIRE(syscall(SYS_arch_prctl, ARCH_SET_GS, reinterpret_cast<uint64_t>(gs_area)) == 0);
+    r.fs_before = base_of(ARCH_GET_FS);
+    r.gs_before = base_of(ARCH_GET_GS);
+    r.fs_sel_before = fs_selector();
+    r.gs_sel_before = gs_selector();
+    SegmentOptions o;
+    o.iterations = 20'000;
+    o.repetitions = 3;
+    r.j = run_segments(o);
+    r.fs_after = base_of(ARCH_GET_FS);
+    r.gs_after = base_of(ARCH_GET_GS);
+    r.fs_sel_after = fs_selector();
+    r.gs_sel_after = gs_selector();
+    r.tls_ok = tls_works(0x1234);
+    REQUIRE(syscall(SYS_arch_prctl, ARCH_SET_GS, gs_original) == 0);
+    return r;
+  }();
+  return s;
+}
+
+std::string shell(const std::string& cmd, int* status) {
+  std::string out;
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  REQUIRE(p != nullptr);
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  int st = pclose(p);
+  *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return out;
+}
+
+std::string tmp_dir() {
+  char t[] = "/tmp/kex-seg-XXXXXX";
+  REQUIRE(mkdtemp(t) != nullptr);
+  return t;
+}
+
+/// Validates `file` with python3-jsonschema against configs/schema/segments.schema.json
+/// and, where results.schema.json defines $defs/segments, against that too.
+std::string validate(const std::string& file) {
+  const std::string src = KEX_SOURCE_DIR;
+  const std::string py =
+      "import json,jsonschema,sys\n"
+      "doc=json.load(open(sys.argv[1]))\n"
+      "jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(doc)\n"
+      "res=json.load(open(sys.argv[3]))\n"
+      "if 'segments' in res.get('$defs',{}):\n"
+      "    jsonschema.Draft202012Validator({'$defs':res['$defs'],'$ref':'#/$defs/segments'}).validate(doc)\n"
+      "print('valid')\n";
+  std::ofstream(file + ".py") << py;
+  int st = 0;
+  return shell("python3 " + file + ".py " + file + " " + src + "/configs/schema/segments.schema.json " + src +
+                   "/configs/schema/results.schema.json",
+               &st);
+}
+
+}  // namespace
+
+TEST_CASE("each segment kernel puts back fs, gs and TLS, and hits its counters" * doctest::test_suite("segments")) {
+  // Selectors every x86-64 Linux process can load: the data selector (ss) and null.
+  alignas(64) static int32_t target[32];
+  alignas(64) static uint64_t cells[16];
+  cells[0] = reinterpret_cast<uint64_t>(&cells[0]);
+  const uint16_t data = ss_selector();
+  const uint64_t other_gs_base = reinterpret_cast<uint64_t>(&cells[8]);
+  cells[8] = 0;
+
+  std::vector<SegKernelSpec> specs;
+  for (SegReg r : {SegReg::none, SegReg::fs, SegReg::gs})
+    for (SegVariant v : {SegVariant::baseline, SegVariant::loop2006, SegVariant::mixed, SegVariant::latency,
+                         SegVariant::throughput, SegVariant::null_load}) {
+      const bool needs_seg = v == SegVariant::loop2006 || v == SegVariant::mixed || v == SegVariant::null_load;
+      if (needs_seg && r == SegReg::none) continue;
+      for (int with_base = 0; with_base < 2; ++with_base) {
+        SegKernelSpec s;
+        s.seg = r;
+        s.variant = v;
+        s.selector = data;
+        s.unroll = 8;
+        s.use_fsgsbase = machine().features.fsgsbase_enabled;  // wr*base where the kernel allows it
+        s.operand = v == SegVariant::latency ? cells[0] : reinterpret_cast<uint64_t>(&target[0]);
+        s.restored_operand = reinterpret_cast<uint64_t>(&target[16]);
+        if (v == SegVariant::mixed) s.set_base = true;
+        if ((v == SegVariant::latency || v == SegVariant::throughput) && r != SegReg::none) {
+          s.set_base = true;
+          s.base = with_base ? other_gs_base : 0;
+          if (with_base) s.operand = v == SegVariant::latency ? 0 : s.operand - s.base;
+        } else if (with_base) {
+          continue;
+        }
+        specs.push_back(s);
+      }
+    }
+  CodeArena arena;
+  std::vector<size_t> idx;
+  for (const auto& s : specs) idx.push_back(arena.add([&](Xbyak::CodeGenerator& g) { emit_segment_kernel(g, s); }));
+  arena.finalize();
+
+  const uint64_t gs_original = base_of(ARCH_GET_GS);
+  // Twice: with the process's own gs base (0), then with a non-zero gs base set
+  // beforehand, which a gs kernel must also put back.
+  for (int round = 0; round < 2; ++round) {
+    if (round == 1) REQUIRE(syscall(SYS_arch_prctl, ARCH_SET_GS, other_gs_base) == 0);
+    for (size_t i = 0; i < specs.size(); ++i) {
+      const auto& s = specs[i];
+      CAPTURE(round);
+      CAPTURE(seg_reg_name(s.seg));
+      CAPTURE(seg_variant_name(s.variant));
+      CAPTURE(s.base);
+      tls_value = 100 + int(i);
+      SegState st;
+      st.fs_base = base_of(ARCH_GET_FS);
+      st.gs_base = base_of(ARCH_GET_GS);
+      const uint16_t fs0 = fs_selector(), gs0 = gs_selector();
+      const int32_t t0 = target[0], r0 = target[16];
+      sigset_t all, old;
+      sigfillset(&all);
+      pthread_sigmask(SIG_BLOCK, &all, &old);
+      const uint64_t ticks = arena.ref(idx[i]).as<SegKernelFn>()(100, &st);
+      pthread_sigmask(SIG_SETMASK, &old, nullptr);
+      CHECK(base_of(ARCH_GET_FS) == st.fs_base);
+      CHECK(base_of(ARCH_GET_GS) == st.gs_base);
+      CHECK(fs_selector() == fs0);
+      CHECK(gs_selector() == gs0);
+      CHECK(tls_value == 100 + int(i));
+      CHECK(ticks > 0);
+      CHECK(st.ticks == ticks);
+      const bool rmw = s.variant == SegVariant::loop2006 || s.variant == SegVariant::mixed;
+      CHECK(target[0] - t0 == (rmw ? 800 : 0));
+      CHECK(target[16] - r0 == (s.variant == SegVariant::mixed ? 800 : 0));
+    }
+  }
+  REQUIRE(syscall(SYS_arch_prctl, ARCH_SET_GS, gs_original) == 0);
+  CHECK(base_of(ARCH_GET_GS) == gs_original);
+  CHECK(tls_works(100 + int(specs.size()) - 1));
+}
+
+TEST_CASE("run_segments leaves fs, gs and TLS as they were" * doctest::test_suite("segments")) {
+  const auto& r = small_run();
+  CHECK(r.fs_after == r.fs_before);
+  CHECK(r.gs_after == r.gs_before);
+  CHECK(r.fs_sel_after == r.fs_sel_before);
+  CHECK(r.gs_sel_after == r.gs_sel_before);
+  CHECK(r.tls_ok);
+}
+
+TEST_CASE("every segment case is measured or skipped with a reason" * doctest::test_suite("segments")) {
+  const auto& j = small_run().j;
+  REQUIRE(j.contains("cases"));
+  size_t measured = 0;
+  bool gs_data_ran = false;
+  for (const auto& c : j["cases"]) {
+    CAPTURE(c.dump());
+    if (c.value("skipped", false)) {
+      CHECK_FALSE(c.value("skip_message", "").empty());
+      CHECK_FALSE(c.contains("ns_per_iteration"));
+      continue;
+    }
+    ++measured;
+    CHECK(c["ns_per_iteration"].get<double>() > 0);
+    CHECK(c["ticks_per_iteration"].get<double>() > 0);
+    CHECK(c["est_cycles_per_iteration"].get<double>() > 0);
+    CHECK(c["min_ticks"].get<uint64_t>() <= c["median_ticks"].get<uint64_t>());
+    if (c["name"] == "gs with data selector") gs_data_ran = true;
+  }
+  CHECK(gs_data_ran);
+  // 6 selector blocks x (<none>, fs, gs) + 6 x mixed (fs, gs) + 2 x (1 + 4) loads + 2 null loads
+  CHECK(j["cases"].size() == 18 + 12 + 10 + 2);
+  CHECK(measured >= 10);
+  // The data and null selectors load everywhere: their cases must have run.
+  for (const auto& c : j["cases"])
+    if (c["selector_kind"] == "data" || c["selector_kind"] == "null" || c["selector_kind"] == "none")
+      CHECK_MESSAGE(!c.value("skipped", false), c.dump());
+}
+
+TEST_CASE("the segment table has the seed's layout" * doctest::test_suite("segments")) {
+  const auto& j = small_run().j;
+  const std::string t = format_segment_table(j);
+  const auto& h = j["header"];
+  CHECK(t.rfind("\"" + h["cpu_model"].get<std::string>() + "\" @", 0) == 0);
+  char fms[64];
+  snprintf(fms, sizeof fms, "Mhz (%d,%d,%d):\n", h["family"].get<int>(), h["model"].get<int>(),
+           h["stepping"].get<int>());
+  CHECK(t.find(fms) != std::string::npos);
+  CHECK(t.find("\nds=") != std::string::npos);
+  CHECK(t.find(" TSC\n") != std::string::npos);
+  for (const auto& c : j["cases"]) {
+    const std::string head = "   " + c["name"].get<std::string>() + ": ";
+    if (c.value("skipped", false))
+      CHECK(t.find(head + "skipped: " + c["skip_message"].get<std::string>() + "\n") != std::string::npos);
+    else
+      CHECK(t.find(head) != std::string::npos);
+  }
+  CHECK(t.find("   gs with data selector: ") != std::string::npos);
+  CHECK(t.find("ns/iteration (") != std::string::npos);
+}
+
+TEST_CASE("the segments section validates against the schemas" * doctest::test_suite("segments")) {
+  const std::string d = tmp_dir();
+  std::ofstream(d + "/seg.json") << small_run().j.dump(2);
+  const std::string v = validate(d + "/seg.json");
+  CHECK_MESSAGE(v.rfind("valid", 0) == 0, v);
+  // And the schema rejects a skipped case without a reason.
+  auto bad = small_run().j;
+  bad["cases"][0] = {{"name", "x"}, {"segment", "fs"}, {"selector", "0x0f"}, {"selector_kind", "ldt"},
+                     {"variant", "2006"}, {"skipped", true}, {"skip_message", ""}};
+  std::ofstream(d + "/bad.json") << bad.dump(2);
+  CHECK(validate(d + "/bad.json").rfind("valid", 0) != 0);
+  std::filesystem::remove_all(d);
+}
+
+TEST_CASE("kex segments prints the table, writes JSON, refuses to overwrite" * doctest::test_suite("segments")) {
+  const std::string d = tmp_dir();
+  const std::string kex = KEX_BINARY;
+  int st = -1;
+  std::string out = shell(kex + " segments --iterations 700 --no-mixed --json " + d + "/s.json", &st);
+  REQUIRE_MESSAGE(st == 0, out);
+  CHECK(out.find("   gs with data selector: ") != std::string::npos);
+  CHECK(out.find(", mixed") == std::string::npos);
+  auto j = nlohmann::json::parse(std::ifstream(d + "/s.json"));
+  CHECK(j["cases"].size() == 18 + 10 + 2);
+
+  std::string again = shell(kex + " segments --iterations 700 --json " + d + "/s.json", &st);
+  CHECK(st == 2);
+  CHECK(again == "kex: " + d + "/s.json: exists; not overwriting it (use --force)\n");
+  CHECK(nlohmann::json::parse(std::ifstream(d + "/s.json"))["cases"].size() == 18 + 10 + 2);
+
+  out = shell(kex + " segments --iterations 700 --no-modern --force --json " + d + "/s.json", &st);
+  CHECK(st == 0);
+  CHECK(nlohmann::json::parse(std::ifstream(d + "/s.json"))["cases"].size() == 18 + 12);
+  CHECK(shell(kex + " segments --iterations 0", &st).find("iterations") != std::string::npos);
+  CHECK(st == 2);
+  std::filesystem::remove_all(d);
+}

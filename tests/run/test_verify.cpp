@@ -1,0 +1,64 @@
+// Verification must catch wrong and faulting kernels, and say which.
+#include <doctest/doctest.h>
+
+#include "generators/jit.hpp"
+#include "src/run/verify.hpp"
+
+using namespace kex;
+
+TEST_CASE("verification reports a kernel that writes past dst, and one that faults" * doctest::test_suite("verify")) {
+  CodeArena arena;
+  KernelSpec good = default_spec(Op::copy, RegClass::sse);
+  size_t ok = arena.add([&](Xbyak::CodeGenerator& g) { emit_kernel(g, good); });
+  // Copies correctly, then writes one extra byte after the end.
+  size_t overrun = arena.add([&](Xbyak::CodeGenerator& g) {
+    g.mov(g.rcx, g.rdx);
+    g.mov(g.r8, g.rdi);
+    g.rep();
+    g.movsb();
+    g.mov(g.byte[g.r8 + g.rdx], 0x77);
+    g.ret();
+  });
+  // Reads address 0.
+  size_t fault = arena.add([&](Xbyak::CodeGenerator& g) {
+    g.xor_(g.eax, g.eax);
+    g.mov(g.rax, g.qword[g.rax]);
+    g.ret();
+  });
+  // Clears with the wrong byte.
+  size_t wrong_fill = arena.add([&](Xbyak::CodeGenerator& g) {
+    g.mov(g.rcx, g.rdx);
+    g.mov(g.al, 1);
+    g.rep();
+    g.stosb();
+    g.ret();
+  });
+  arena.finalize();
+  auto target = [&](size_t i, bool copy) {
+    VerifyTarget t;
+    t.fn = arena.ref(i).as<KernelFn>();
+    t.is_copy = copy;
+    t.width = 16;
+    return t;
+  };
+  auto res = verify_in_child({target(ok, true), target(overrun, true), target(fault, true), target(wrong_fill, false),
+                              target(ok, true)});
+  REQUIRE(res.size() == 5);
+  CHECK(res[0] == "");
+  CHECK(res[1].find("after dst end") != std::string::npos);
+  CHECK(res[2] == "killed by SIGSEGV while verifying");
+  CHECK(res[3].find("is 0x01, expected 0x00") != std::string::npos);
+  CHECK(res[4] == "");  // a new child carries on after the crash
+}
+
+TEST_CASE("verification sizes cover the edges" * doctest::test_suite("verify")) {
+  VerifyTarget t;
+  t.width = 32;
+  t.unroll = 128;
+  auto s = verify_sizes(t);
+  for (uint64_t want : {0ull, 1ull, 31ull, 127ull, 128ull, 129ull, 4095ull, 4096ull, 4097ull})
+    CHECK_MESSAGE(std::find(s.begin(), s.end(), want) != s.end(), want);
+  t.size_multiple = 4096;
+  t.max_size = 17 * 4096;
+  for (uint64_t x : verify_sizes(t)) CHECK(x % 4096 == 0);
+}

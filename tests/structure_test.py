@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Checks that every #include "..." in the project points down the layers, and
+that every document a comment cites (docs/NAME.md) is in the repository.
+
+Layers, lowest first: src/core, src/model, generators (the JIT), src/run,
+src/results, src/cli. A file may include headers of its own layer or of lower
+layers only; tests may include anything. Prints each upward arrow and exits 1
+if there is one; with --graph, prints the layer-to-layer include counts.
+"""
+import os, re, sys
+
+LAYERS = ["src/core", "src/model", "generators", "src/run", "src/results", "src/cli"]
+
+def layer(path):
+    for i, l in enumerate(LAYERS):
+        if path == l or path.startswith(l + "/"):
+            return i
+    return None
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else os.getcwd()
+    graph = {}
+    bad = []
+    for top in ("src", "generators"):
+        for d, _, files in os.walk(os.path.join(root, top)):
+            for f in files:
+                if not f.endswith((".cpp", ".hpp")):
+                    continue
+                rel = os.path.relpath(os.path.join(d, f), root)
+                me = layer(rel)
+                for n, line in enumerate(open(os.path.join(d, f), encoding="utf-8"), 1):
+                    for doc in re.findall(r"\bdocs/[\w.-]+\.md", line):
+                        if not os.path.exists(os.path.join(root, doc)):
+                            bad.append(f"{rel}:{n}: cites {doc}, which is not in the repository")
+                    m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+                    if not m:
+                        continue
+                    inc = m.group(1)
+                    if not os.path.exists(os.path.join(root, inc)):
+                        bad.append(f"{rel}:{n}: includes {inc}, which is not a path from the repository root")
+                        continue
+                    other = layer(inc)
+                    graph[(LAYERS[me], LAYERS[other])] = graph.get((LAYERS[me], LAYERS[other]), 0) + 1
+                    if other > me:
+                        bad.append(f"{rel}:{n}: {LAYERS[me]} includes {inc} from the higher layer {LAYERS[other]}")
+    if "--graph" in sys.argv:
+        for (a, b), c in sorted(graph.items(), key=lambda kv: (LAYERS.index(kv[0][0]), LAYERS.index(kv[0][1]))):
+            print(f"{a:12} -> {b:12} {c:4} includes")
+    for b in bad:
+        print(b)
+    return 1 if bad else 0
+
+if __name__ == "__main__":
+    sys.exit(main())
