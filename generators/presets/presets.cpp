@@ -216,22 +216,24 @@ std::vector<std::string> preset_substitutions(const Preset& p, const PresetOptio
   return subs;
 }
 
-nlohmann::ordered_json preset_json(const Preset& p, const std::vector<std::string>& substitutions) {
-  nlohmann::ordered_json j;
-  j["id"] = p.id;
-  j["printed"] = p.printed;
-  if (!p.hahn_printed.empty() && p.hahn_printed != p.printed) j["printed_hahn"] = p.hahn_printed;
-  j["aliases"] = p.aliases;
-  j["op"] = std::string(to_string(p.op));
-  j["family"] = p.family;
-  j["origin"] = p.origin;
-  j["confidence"] = p.confidence;
-  j["features"] = p.features;
-  j["substitutions"] = substitutions;
-  j["notes"] = p.notes;
-  j["region"] = p.region;
-  j["alignment"] = p.alignment;
-  return j;
+PresetFacts preset_facts(const Preset& p, const std::vector<std::string>& substitutions, bool fsave) {
+  PresetFacts f;
+  f.id = p.id;
+  f.printed = p.printed;
+  f.hahn_printed = p.hahn_printed.empty() ? p.printed : p.hahn_printed;
+  f.aliases = p.aliases;
+  f.family = p.family;
+  f.origin = p.origin;
+  auto c = parse_confidence(p.confidence);
+  if (!c) throw std::logic_error("preset " + p.id + ": confidence '" + p.confidence + "' is not high, medium or low");
+  f.confidence = *c;
+  f.notes = p.notes;
+  f.features = p.features;
+  f.substitutions = substitutions;
+  f.region = p.region;
+  f.alignment = p.alignment;
+  f.fsave = fsave;
+  return f;
 }
 
 namespace {

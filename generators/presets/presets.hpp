@@ -11,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 #include <xbyak/xbyak.h>
 
+#include "src/model/plan.hpp"
 #include "src/model/spec.hpp"
 
 namespace kex {
@@ -70,9 +70,11 @@ std::vector<const Preset*> find_presets(std::string_view name);
 /// missing), or "" when it can. 3DNow! femms/prefetch are substituted, never blocking.
 std::string preset_unsupported_reason(const Preset&);
 
-/// The "preset" field of a result entry: id, printed, aliases, op, family, origin,
-/// confidence, features, substitutions, notes, region, alignment.
-nlohmann::ordered_json preset_json(const Preset&, const std::vector<std::string>& substitutions);
+/// The facts results carry about a preset (id, printed names, family, origin,
+/// confidence, features, region, alignment), with the substitutions made here and
+/// whether fsave/frstor were kept. Throws std::logic_error for a confidence the
+/// row spells wrongly (a unit test reads every row).
+PresetFacts preset_facts(const Preset&, const std::vector<std::string>& substitutions, bool fsave);
 
 /// Emits `p` into a throw-away (never executable) buffer and returns the substitutions
 /// this CPU and `opts` force. Throws Xbyak::Error if the preset cannot be emitted.

@@ -16,8 +16,10 @@ Action add_list_command(CLI::App& app) {
     if (*what == "classes" || *what == "all") {
       std::printf("register classes:\n");
       for (const auto& c : reg_classes())
-        std::printf("  %-7s width %2u B, scratch up to %2u, non-temporal store: %-3s needs: %s\n", c.name, c.width,
-                    c.max_scratch, c.has_nt ? "yes" : "no", c.features);
+        std::printf("  %-7s width %2u B, scratch up to %2u, non-temporal store: %-3s needs: %s%s%s; %s\n", c.name,
+                    c.width, c.max_scratch, c.has_nt ? "yes" : "no",
+                    c.needs.empty() ? "-" : feature_list(c.needs).c_str(), c.nt_needs.empty() ? "" : ", NT: ",
+                    feature_list(c.nt_needs).c_str(), c.instructions);
     }
     if (*what == "params" || *what == "all") {
       std::printf(

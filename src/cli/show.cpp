@@ -7,6 +7,7 @@
 #include "generators/emit.hpp"
 #include "generators/jit.hpp"
 #include "generators/presets/presets.hpp"
+#include "src/model/result_json.hpp"
 
 namespace kex {
 
@@ -19,7 +20,7 @@ int show_preset(const Preset& p, const PresetOptions& opts) {
   arena.finalize();
   CodeRef r = arena.ref(i);
   std::printf("# preset %s\n", p.id.c_str());
-  std::printf("%s\n", preset_json(p, subs).dump(2).c_str());
+  std::printf("%s\n", to_json(preset_facts(p, subs, opts.fsave)).dump(2).c_str());
   std::string why = preset_unsupported_reason(p);
   std::printf("# %zu bytes, fnv1a %016llx%s\n", r.size, static_cast<unsigned long long>(r.hash),
               why.empty() ? "" : ("  (not runnable here: " + why + ")").c_str());

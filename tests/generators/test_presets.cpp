@@ -7,9 +7,8 @@
 #include <set>
 
 #include "generators/disasm_ext.hpp"
-#include "src/run/harness.hpp"
 #include "generators/jit.hpp"
-#include "src/run/machine.hpp"
+#include "src/core/cpu_features.hpp"
 #include "generators/presets/presets.hpp"
 #include "src/run/verify.hpp"
 
@@ -193,9 +192,9 @@ Expect unroll_expect(uint32_t u, uint32_t n, uint32_t p) {
 
 /// The mnemonic this CPU gets for one the spec names (3DNow! substitutions).
 std::string on_this_cpu(const std::string& m) {
-  const auto& f = machine().features;
-  if (m == "femms" && !f.amd3dnow) return "emms";
-  if (m == "prefetch" && !f.amd3dnow && !f.amd3dnow_prefetch) return "prefetcht0";
+  const FeatureSet f = host_features();
+  if (m == "femms" && !f.has(Feature::amd3dnow)) return "emms";
+  if (m == "prefetch" && !f.has(Feature::prefetch3dnow)) return "prefetcht0";
   return m;
 }
 
@@ -404,74 +403,3 @@ TEST_CASE("named sets follow the seeds' tables" * doctest::test_suite("presets")
   CHECK(preset_set("nope").empty());
 }
 
-TEST_CASE("fast.c harness: seed layout and result entries" * doctest::test_suite("harness")) {
-  // One clear (twice: the first is the warm-up run) and one copy, plus an unsupported
-  // combination cannot be forced here, so check the entry shapes of real runs.
-  const Preset* fc = find_preset("fastc/fast_clear_page");
-  const Preset* v26 = find_preset("xmm64/v26_copy_page");
-  const Preset* low = find_preset("xmm64/xmma_clear");
-  auto r = run_seed_harness({fc, low, fc, v26}, Harness::fastc, {});
-  REQUIRE(r.entries.size() == 4);
-  CHECK(r.text.find("Athlon test program $Id: fast.c,v 1.6 2000/09/23 09:05:45 arjan Exp $") != std::string::npos);
-  CHECK(r.text.find("Cycles are TSC ticks") != std::string::npos);
-  auto clear_at = r.text.find("clear_page() tests\n"), copy_at = r.text.find("copy_page() tests\n");
-  REQUIRE(clear_at != std::string::npos);
-  REQUIRE(copy_at != std::string::npos);
-  CHECK(clear_at < copy_at);
-  CHECK(r.text.find("clear_page function 'warm up run'\ttook ") != std::string::npos);
-  CHECK(r.text.find("clear_page function '2.4 MMX version'\ttook ") != std::string::npos);
-  CHECK(r.text.find("copy_page function 'v26_copy_page'\ttook ") != std::string::npos);
-  CHECK(r.text.find("'xmma_clear'\ttook ") != std::string::npos);
-  CHECK(r.text.find("cycles per page\t[low-confidence reconstruction]") != std::string::npos);
-  const auto& e0 = r.entries[0];
-  CHECK(e0["name"] == "fastc/fast_clear_page/fastc");
-  CHECK(r.entries[2]["name"] == "fastc/fast_clear_page/fastc#2");
-  CHECK(e0["params"]["label"] == "warm up run");
-  CHECK(r.entries[2]["params"]["label"] == "2.4 MMX version");
-  CHECK(e0["iterations"] == 4096);
-  CHECK(e0["params"]["buffer_offset"] == 8);
-  CHECK(e0["cycles_unit"] == "TSC ticks");
-  CHECK(e0["preset"]["confidence"] == "high");
-  CHECK(e0["code"]["bytes"].get<int>() > 0);
-  CHECK(e0["cycles_per_page"].get<long long>() > 0);
-  const auto& e3 = r.entries[3];
-  CHECK(e3["params"]["op"] == "copy");
-  CHECK(e3["iterations"] == 2048);
-  CHECK(e3["params"]["buffer_offset"] == 0);  // xmm64 family: page-aligned as xmm64.c
-  CHECK(e3["params"]["src_minus_dst"] == 8 * 1024 * 1024);
-  // real_time (ns per page) and the printed TSC cycles agree within the integer truncation
-  double ns = e3["real_time"].get<double>();
-  double cyc = e3["cycles_per_page"].get<double>();
-  CHECK(ns * machine().tsc_hz / 1e9 == doctest::Approx(cyc).epsilon(0.01 + 1.0 / cyc));
-  CHECK(format_seed_line(*find_preset("hahn/fast_clear_page"), Harness::hahn, 4662.9, 502.71) == "clear_page by 'fast_clear_page'  \ttook 4662 cycles (502.7 MB/s)");
-  CHECK(format_seed_line(*find_preset("hahn/faster_copy"), Harness::hahn, 2746, 853.5) ==
-        "copy_page by 'faster_copy'\ttook 2746 cycles (853.5 MB/s)");
-  CHECK(format_seed_line(*find_preset("copy:2.4 non MMX"), Harness::fastc, 17886, 0) ==
-        "copy_page function '2.4 non MMX'\ttook 17886 cycles per page");
-  CHECK(format_seed_line(*v26, Harness::fastc, 12, 0) == "copy_page function 'v26_copy_page'\ttook   12 cycles per page");
-  CHECK_THROWS_AS(run_seed_harness({fc}, Harness::kex, {}), std::invalid_argument);
-}
-
-TEST_CASE("Hahn harness: MHz line, halved copy figure, MB/s" * doctest::test_suite("harness")) {
-  auto r = run_seed_harness({find_preset("fastc/normal_clear_page"), find_preset("hahn/faster_copy")},
-                            Harness::hahn, {});
-  REQUIRE(r.entries.size() == 2);
-  CHECK(r.text.find(" MHz\n") != std::string::npos);
-  CHECK(r.text.find("clear_page by 'normal_clear_page'  \ttook ") != std::string::npos);
-  CHECK(r.text.find("copy_page by 'faster_copy'\ttook ") != std::string::npos);
-  const auto& c = r.entries[0];
-  const auto& k = r.entries[1];
-  CHECK(c["iterations"] == 8192);
-  CHECK(k["iterations"] == 4096);
-  CHECK(k.contains("note"));
-  CHECK_FALSE(c.contains("note"));
-  double mhz = k["mhz"].get<double>();
-  CHECK(mhz == doctest::Approx(machine().tsc_hz / 1e6).epsilon(0.02));
-  // athlon.c: copy cycles = delta/8192 for 4096 copies = half the per-copy time;
-  // MB/s = 32 MiB / time, i.e. 2 * 4096 B per copy.
-  double ns = k["real_time"].get<double>();
-  double cyc = k["cycles_per_page"].get<double>();
-  CHECK(cyc == doctest::Approx(ns * mhz / 1e3 / 2).epsilon(0.01 + 1.0 / cyc));
-  CHECK(k["mb_per_s"].get<double>() ==
-        doctest::Approx(2 * 4096.0 / (ns * 1e-9) / (1 << 20)).epsilon(0.01));
-}
