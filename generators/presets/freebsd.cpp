@@ -1,4 +1,4 @@
-// FreeBSD amd64 page kernels from sys/amd64/amd64/support.S, in two generations:
+// FreeBSD amd64 page kernels from sys/amd64/amd64/support.S (docs/seed-kernels.md §11), in two generations:
 //   - the older pagezero (movnti, 32 bytes per iteration, sfence) and pagecopy (a
 //     prefetchnta pass over the whole source page, then movq/movnti pairs, sfence);
 //   - today's pagezero_std (rep stosq), pagezero_erms (rep stosb; the pagezero ifunc
@@ -171,7 +171,8 @@ std::vector<Preset> freebsd_presets() {
                         "already, so the swap is left out (the only change). Runs once per 4096-byte region.",
                .emit = per_page(rdx, [](Gen& g, const PresetOptions&, Subs&) { rep_page(g, Rep::movsq); })});
   v.push_back({.id = "freebsd/pagezero_movnti",
-               .printed = "pagezero",
+               .printed = "pagezero (movnti)",  // tells it apart in seed-layout tables
+               .aliases = {"pagezero"},
                .op = Op::clear,
                .family = "freebsd",
                .origin = kOld,
@@ -183,7 +184,8 @@ std::vector<Preset> freebsd_presets() {
                .features = {"sse2"},
                .emit = per_page(r8, [](Gen& g, const PresetOptions&, Subs&) { movnti_pagezero(g, false); })});
   v.push_back({.id = "freebsd/pagecopy_movnti",
-               .printed = "pagecopy",
+               .printed = "pagecopy (movnti)",
+               .aliases = {"pagecopy"},
                .op = Op::copy,
                .family = "freebsd",
                .origin = kOld,

@@ -1,4 +1,4 @@
-// Today's Linux x86-64 page and memcpy kernels, the ones engineers compare against:
+// Today's Linux x86-64 page and memcpy kernels (docs/seed-kernels.md §11), the ones engineers compare against:
 // arch/x86/lib/clear_page_64.S (clear_page_orig, clear_page_rep, clear_page_erms),
 // copy_page_64.S (copy_page = rep movsq, copy_page_regs) and memcpy_64.S (memcpy_orig).
 // Rebuilt from reading those files (versions in each row's origin); our own Xbyak emitters.

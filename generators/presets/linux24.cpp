@@ -1,4 +1,4 @@
-// Linux 2.4 arch/i386/lib/mmx.c (docs/seed-kernels.md §4): the kernel's own 3DNow! memcpy
+// Linux 2.4 arch/i386/lib/mmx.c (docs/seed-kernels.md §4, §11): the kernel's own 3DNow! memcpy
 // for any length (`_mmx_memcpy`) and the Athlon (CONFIG_MK7) page kernels `fast_clear_page`
 // and `fast_copy_page`. The generic MMX page kernels are fast.c's '2.4 MMX version'
 // (fastc/fast_clear_page, fastc/fast_copy_page).
@@ -154,10 +154,13 @@ const char* const kOrigin2435 =
     "Linux 2.4.35 arch/i386/lib/mmx.c, #ifdef CONFIG_MK7 branch (GitHub muzaffar101/rtLinux2.4.35, commit "
     "6c8e87048598101106ad2d44f50175b79f1623d5, an I-pipe tree whose mmx.c page kernels are the stock ones)";
 
-Preset k7_row(std::string id, Op op, std::string origin, std::string notes, KernelFpu v) {
+/// `printed` tells the rows apart in seed-layout tables ("K7 fast_copy_page 2.4.0"); the
+/// kernel's own function name is an alias.
+Preset k7_row(std::string id, std::string printed, Op op, std::string origin, std::string notes, KernelFpu v) {
   Preset p;
   p.id = std::move(id);
-  p.printed = op == Op::clear ? "fast_clear_page" : "fast_copy_page";
+  p.printed = std::move(printed);
+  p.aliases = {op == Op::clear ? "fast_clear_page" : "fast_copy_page"};
   p.op = op;
   p.family = "linux24";
   p.origin = std::move(origin);
@@ -181,20 +184,20 @@ Preset k7_row(std::string id, Op op, std::string origin, std::string notes, Kern
 std::vector<Preset> linux24_presets() {
   std::vector<Preset> v;
   v.push_back(k7_row(
-      "linux24/fast_clear_page_k7", Op::clear, std::string(kOrigin2435) + "; the same loop in " + kOrigin240,
+      "linux24/fast_clear_page_k7", "K7 fast_clear_page", Op::clear, std::string(kOrigin2435) + "; the same loop in " + kOrigin240,
       "Athlon clear_page: kernel_fpu_begin (2.4.0: clts or fnsave+fwait); pxor mm0; 64 iterations of 8 movntq "
       "(64 B); sfence; kernel_fpu_end (2.4.0: stts). No femms/emms: the kernel leaves the MMX state to the lazy FPU "
       "restore, which frstor stands in for. 2.4.0 and 2.4.35 differ only in the FPU bracket, so one row serves both. "
       "fast.c's faster_clear_page is this loop with fsave/femms/frstor around it.",
       KernelFpu::v2435));
   v.push_back(k7_row(
-      "linux24/fast_copy_page_k7", Op::copy, kOrigin2435,
+      "linux24/fast_copy_page_k7", "K7 fast_copy_page", Op::copy, kOrigin2435,
       "Athlon copy_page as of 2.4.35: kernel_fpu_begin; 3DNow! prefetch S+0,64,128,192,256; 59 iterations of "
       "prefetch S+320 and 8 interleaved movq mmk / movntq pairs (mm0-7, 64 B), then 5 iterations without the "
       "prefetch, so it never reads past the source page ((4096-320)/64 = 59); sfence; kernel_fpu_end.",
       KernelFpu::v2435));
   v.push_back(k7_row(
-      "linux24/fast_copy_page_k7_2.4.0", Op::copy, kOrigin240,
+      "linux24/fast_copy_page_k7_2.4.0", "K7 fast_copy_page 2.4.0", Op::copy, kOrigin240,
       "Athlon copy_page as of 2.4.0 (the only fast_copy_page there): clts or fnsave+fwait; 3DNow! prefetch "
       "S+0..256; 64 iterations of prefetch S+320 and 8 interleaved movq mmk / movntq pairs, so the last 5 "
       "prefetches reach up to 320 bytes past the source page; sfence; stts. The 59+5 split came later (by 2.4.35).",

@@ -185,7 +185,8 @@ TEST_CASE("kex list presets shows the new families and the kernel with no source
   CHECK(show.out.find("kex: show: 'Bruce's code' (asami/bruce_bcopy) is not available: ") == 0);
   auto one = sh(kex + " show freebsd/pagezero_movnti");
   REQUIRE(one.status == 0);
-  CHECK(one.out.find("\"printed\": \"pagezero\"") != std::string::npos);
+  CHECK(one.out.find("\"printed\": \"pagezero (movnti)\"") != std::string::npos);
+  CHECK(one.out.find("\"aliases\": [\n    \"pagezero\"\n  ]") != std::string::npos);
   CHECK(one.out.find("movnti qword ptr [rdi + rdx + 0x18], rax") != std::string::npos);
 }
 

@@ -494,7 +494,9 @@ TEST_CASE("lookup by id, printed name, alias, qualifier and parameters" * doctes
   CHECK(find_preset("asami/unroll:66/scratch:2/every:32") == nullptr);
   CHECK(find_preset("no such kernel") == nullptr);
   CHECK(find_preset("pagezero")->id == "freebsd/pagezero_movnti");
-  CHECK(find_preset("pagecopy")->id == "freebsd/pagecopy");  // today's first, then the movnti one
+  CHECK(find_preset("pagecopy")->id == "freebsd/pagecopy");  // today's printed name wins over the old one's alias
+  CHECK(find_preset("pagecopy (movnti)")->id == "freebsd/pagecopy_movnti");
+  CHECK(find_preset("K7 fast_copy_page 2.4.0")->id == "linux24/fast_copy_page_k7_2.4.0");
   CHECK(find_presets("pagecopy").size() == 2);
   CHECK(find_preset("copy:fast_copy_page")->id == "fastc/fast_copy_page");  // the alias still wins
   CHECK(find_presets("fast_copy_page").size() == 4);  // fastc alias, Hahn, linux24 2.4.35 and 2.4.0
