@@ -9,6 +9,7 @@
 
 namespace kex {
 
+/// Disassembly syntax: Intel (Capstone's default, as in objdump -M intel) or AT&T.
 enum class Syntax { intel, att };
 
 struct Insn {
