@@ -150,9 +150,8 @@ std::vector<Preset> freebsd_presets() {
                .origin = kNew,
                .confidence = "high",
                .notes = std::string("The old movnti pagezero kept under this name: push rbp; mov rbp,rsp; rdx = -4096; "
-                                    "rdi += 4096; xor eax,eax; jmp over 0x90 padding to a 32-byte boundary (\"The "
-                                    "loop takes 29 bytes. Ensure that it doesn't cross a 32-byte cache line.\"); 4 "
-                                    "movnti [rdi+rdx+8k],rax; add rdx,32; jne; sfence; pop rbp.") +
+                                    "rdi += 4096; xor eax,eax; jmp over 0x90 padding to a 32-byte boundary (the source "
+                                    "keeps the 29-byte loop inside one 32-byte line); 4 movnti [rdi+rdx+8k],rax; add rdx,32; jne; sfence; pop rbp.") +
                         kZeroAbi,
                .features = {"sse2"},
                .emit = per_page(r8, [](Gen& g, const PresetOptions&, Subs&) {
