@@ -1,4 +1,5 @@
-// `kex list`: register classes and parameters.
+// `kex list`: register classes, parameters, and presets (with the named kernels that
+// are not available, and why).
 #include <cstdio>
 
 #include "src/cli/cli.hpp"
@@ -57,6 +58,9 @@ Action add_list_command(CLI::App& app) {
       }
       std::printf("  asami/unroll:U/scratch:N/every:P  copy  parametric `unroll` output (U multiple of 4 in 8..512, "
                   "N 2|3, P multiple of 4 in 4..U)\n");
+      for (const auto& u : unavailable_presets())
+        std::printf("  %-28s not available: '%s' (family %s): %s\n", u.id.c_str(), u.printed.c_str(),
+                    u.family.c_str(), u.reason.c_str());
     }
     return 0;
   };
