@@ -123,6 +123,7 @@ std::string layout_table(const RunDoc& run) {
   char buf[256];
   for (auto& [key, g] : groups) {
     const auto& [op, cond, size] = key;
+    if (g.columns.size() < 2) continue;  // nothing swept under these conditions
     // Columns in a readable order (by layout value), kept index-stable for the values.
     std::vector<size_t> cols(g.columns.size());
     for (size_t i = 0; i < cols.size(); ++i) cols[i] = i;
@@ -145,6 +146,9 @@ std::string layout_table(const RunDoc& run) {
     }
     s += "  worst/best\n";
     for (const auto& k : g.kernels) {
+      size_t measured = 0;
+      for (size_t c : cols) measured += g.gbps.count({k, c});
+      if (measured < 2) continue;  // a kernel measured at one layout only says nothing about layouts
       snprintf(buf, sizeof buf, "%-*s", int(kw), k.c_str());
       s += buf;
       double lo = 0, hi = 0;

@@ -168,3 +168,35 @@ TEST_CASE("kex plot: CLI writes the figures - bad results file exits 2 with one 
   CHECK(run_sh(k + " plot " + d / "bad.json" + " -o " + d / "q 2>" + d / "err") == 2);
   CHECK(slurp(d / "err").rfind("kex: " + d / "bad.json" + ": not JSON", 0) == 0);
 }
+
+TEST_CASE("write_plots: a heatmap per kernel over two swept axes (size x distance), valid gnuplot") {
+  kex::RunDoc doc = synth::run({});
+  std::vector<kex::Result> grid;
+  for (const auto& r : doc.results)
+    if (r.ok() && r.point.kernel == "copy/avx/unroll:128/scratch:4/t/fwd")
+      for (int64_t dist : {-64, 8, 4160}) {
+        kex::Result x = r;
+        x.point.at.size = r.point.at.size;
+        x.point.at.layout.distance = dist;
+        for (auto& rep : x.reps) rep.per_call.median *= dist == 4160 ? 2 : 1;  // 4 KiB aliasing halves GB/s
+        grid.push_back(x);
+      }
+  doc.results = grid;
+  TmpDir d;
+  PlotOptions o;
+  o.render = false;
+  auto files = write_plots({doc}, d.path, o);
+  REQUIRE(std::filesystem::exists(d / "heatmap-1.dat"));
+  CHECK(!std::filesystem::exists(d / "heatmap-2.dat"));  // one kernel, one condition
+  const std::string dat = slurp(d / "heatmap-1.dat"), gp = slurp(d / "heatmap-1.gp");
+  // 21 sizes x 3 distances, every cell measured
+  CHECK(count(dat, "\n") - count(dat, "# ") - 3 == 21 * 3);
+  CHECK(dat.find(" NaN\n") == std::string::npos);
+  CHECK(gp.find("with image") != std::string::npos);
+  CHECK(gp.find("set xlabel \"size (bytes per operation)\"") != std::string::npos);
+  CHECK(gp.find("set ylabel \"distance (dst - src, bytes)\"") != std::string::npos);
+  CHECK(gp.find("set cblabel \"GB/s") != std::string::npos);
+  CHECK(gp.find("(\"-64\" 0, \"8\" 1, \"4160\" 2)") != std::string::npos);  // distances in numeric order
+  CHECK(gp.find("\"4 KiB\"") != std::string::npos);
+  if (!find_gnuplot().empty()) CHECK(gnuplot_check(d.path, "heatmap-1.gp") == "");
+}
