@@ -499,9 +499,21 @@ std::vector<std::string> write_plots(const std::vector<RunDoc>& docs, const std:
     std::vector<Coords> measured;
     for (const Result& r : d.results)
       if (r.ok() && r.point.at.harness == Harness::kex) measured.push_back(r.point.at);
-    std::vector<std::string> axes;
+    // x: size when it is swept (bandwidth against size reads left to right); y: the
+    // other swept axis with the most values; every other coordinate is a condition.
+    std::vector<std::pair<std::string, size_t>> cand;
     for (const auto& a : swept_axes(measured))
-      if (a == "size" || a == "src_offset" || a == "dst_offset" || a == "distance" || a == "chunk") axes.push_back(a);
+      if (a == "size" || a == "src_offset" || a == "dst_offset" || a == "distance" || a == "chunk") {
+        std::set<std::string> values;
+        for (const auto& c : measured) values.insert(axis_value(c, a));
+        cand.emplace_back(a, values.size());
+      }
+    std::stable_sort(cand.begin(), cand.end(), [](const auto& a, const auto& b) {
+      if ((a.first == "size") != (b.first == "size")) return a.first == "size";
+      return a.second > b.second;
+    });
+    std::vector<std::string> axes;
+    for (const auto& [a, n] : cand) axes.push_back(a);
     if (!opts.heatmap.first.empty()) axes = {opts.heatmap.first, opts.heatmap.second};
     if (axes.size() >= 2) {
       const std::string xa = axes[0], ya = axes[1];
@@ -545,7 +557,10 @@ std::vector<std::string> write_plots(const std::vector<RunDoc>& docs, const std:
       };
       const auto xs = sorted(xs_txt), ys = sorted(ys_txt);
       auto unit = [](const std::string& a) {
-        return a == "size" ? "bytes per operation" : a == "distance" ? "dst - src, bytes" : a == "chunk" ? "bytes per call" : "bytes";
+        return a == "size"       ? "bytes per operation"
+               : a == "distance" ? "dst - src, bytes; rel = mod 4096"
+               : a == "chunk"    ? "bytes per call"
+                                 : "bytes past a 2 MiB boundary";
       };
       size_t n = 0;
       for (const auto& h : heats) {
@@ -557,8 +572,18 @@ std::vector<std::string> write_plots(const std::vector<RunDoc>& docs, const std:
           cells[{xi, yi}] = g;
         }
         std::vector<std::string> xl = xs, yl = ys;
-        if (xa == "size") for (auto& v : xl) v = v == "0" ? v : human_bytes(std::stod(v));
-        if (ya == "size") for (auto& v : yl) v = v == "0" ? v : human_bytes(std::stod(v));
+        auto label = [](const std::string& axis, std::vector<std::string>& v) {
+          for (auto& s : v) {
+            if (axis == "size" && s != "0") s = human_bytes(std::stod(s));
+            // Far distances: the offset within the page is what 4 KiB aliasing sees.
+            if (axis == "distance" && s != "none") {
+              const long long d = std::stoll(s);
+              if (d >= 4096 || d <= -4096) s += " (rel " + std::to_string(((d % 4096) + 4096) % 4096) + ")";
+            }
+          }
+        };
+        label(xa, xl);
+        label(ya, yl);
         std::string base = "heatmap-" + std::to_string(n);
         std::string title = h.kernel + (h.rest.empty() ? "" : " @ " + h.rest) + ": GB/s by " + xa + " and " + ya;
         out.push_back(heatmap_figure(base, title, xa + " (" + unit(xa) + ")", ya + " (" + unit(ya) + ")", xl, yl, cells));

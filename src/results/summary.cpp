@@ -94,15 +94,33 @@ std::string layout_table(const RunDoc& run) {
   std::vector<Coords> all;
   for (const Result& r : run.results)
     if (r.ok() && r.point.at.harness == Harness::kex) all.push_back(r.point.at);
-  const auto swept = swept_axes(all);
-  const bool layout_swept = std::any_of(swept.begin(), swept.end(), [](const std::string& a) {
-    return a == "src_offset" || a == "dst_offset" || a == "distance" || a == "huge_pages";
-  });
-  if (!layout_swept) return {};
-  // Group: op, the condition without its layout, size; columns: layouts; rows: kernels.
+  static const std::vector<std::string> kLayoutAxes = {"src_offset", "dst_offset", "distance", "huge_pages"};
+  std::vector<std::pair<std::string, size_t>> swept;  // layout axes swept, with their number of values
+  for (const auto& a : swept_axes(all))
+    if (std::find(kLayoutAxes.begin(), kLayoutAxes.end(), a) != kLayoutAxes.end()) {
+      std::set<std::string> v;
+      for (const auto& c : all) v.insert(axis_value(c, a));
+      swept.emplace_back(a, v.size());
+    }
+  if (swept.empty()) return {};
+  // Columns: the layout axis with the most values; the other layout axes go into the row label.
+  const std::string col_axis =
+      std::max_element(swept.begin(), swept.end(), [](const auto& a, const auto& b) { return a.second < b.second; })->first;
+  auto only = [&](const Layout& l, bool keep_column_axis) {
+    Layout x = l;
+    const bool keep_src = (col_axis == "src_offset") == keep_column_axis;
+    const bool keep_dst = (col_axis == "dst_offset") == keep_column_axis;
+    const bool keep_dist = (col_axis == "distance") == keep_column_axis;
+    const bool keep_huge = (col_axis == "huge_pages") == keep_column_axis;
+    if (!keep_src) x.src_offset = 0;
+    if (!keep_dst) x.dst_offset = 0;
+    if (!keep_dist) x.distance.reset();
+    if (!keep_huge) x.huge_pages = true;
+    return x;
+  };
   struct Group {
     std::vector<Layout> columns;
-    std::vector<std::string> kernels;
+    std::vector<std::string> rows;
     std::map<std::pair<std::string, size_t>, double> gbps;
   };
   using Key = std::tuple<Op, std::string, uint64_t>;
@@ -112,25 +130,28 @@ std::string layout_table(const RunDoc& run) {
     Coords rest = condition(r.point.at);
     rest.layout = Layout{};
     Group& g = groups[Key{r.op, condition_label(rest), r.point.at.size}];
-    auto col = std::find(g.columns.begin(), g.columns.end(), r.point.at.layout);
-    if (col == g.columns.end()) col = g.columns.insert(g.columns.end(), r.point.at.layout);
-    if (std::find(g.kernels.begin(), g.kernels.end(), r.point.kernel) == g.kernels.end())
-      g.kernels.push_back(r.point.kernel);
-    g.gbps[{r.point.kernel, size_t(col - g.columns.begin())}] = median_gbps(r);
+    const Layout column = only(r.point.at.layout, true);
+    auto col = std::find(g.columns.begin(), g.columns.end(), column);
+    if (col == g.columns.end()) col = g.columns.insert(g.columns.end(), column);
+    const Layout others = only(r.point.at.layout, false);
+    const std::string row = r.point.kernel + (others == Layout{} ? "" : " @ " + layout_label(others));
+    if (std::find(g.rows.begin(), g.rows.end(), row) == g.rows.end()) g.rows.push_back(row);
+    g.gbps[{row, size_t(col - g.columns.begin())}] = median_gbps(r);
   }
-  std::string s = "\nlayout sweep: GB/s (1e9 bytes/s) of each kernel across the layouts measured; worst/best = lowest "
-                  "GB/s / highest GB/s of the row (1.00: the layout does not matter)\n";
+  std::string s = "\nlayout sweep: GB/s (1e9 bytes/s) of each kernel across the " + col_axis +
+                  " values measured (columns); worst/best = lowest / highest GB/s of the row (1.00: the layout does not "
+                  "matter)\n";
   char buf[256];
   for (auto& [key, g] : groups) {
     const auto& [op, cond, size] = key;
     if (g.columns.size() < 2) continue;  // nothing swept under these conditions
-    // Columns in a readable order (by layout value), kept index-stable for the values.
     std::vector<size_t> cols(g.columns.size());
     for (size_t i = 0; i < cols.size(); ++i) cols[i] = i;
     std::sort(cols.begin(), cols.end(), [&](size_t a, size_t b) { return g.columns[a] < g.columns[b]; });
     const bool wide = cols.size() > 12;
-    size_t kw = 24;
-    for (const auto& k : g.kernels) kw = std::max(kw, k.size());
+    size_t kw = 24, cw = 8;
+    for (const auto& k : g.rows) kw = std::max(kw, k.size());
+    for (size_t c : cols) cw = std::max(cw, layout_label(g.columns[c]).size());
     snprintf(buf, sizeof buf, "\n%s %s%s%s\n", std::string(to_string(op)).c_str(), format_bytes(size).c_str(),
              cond.empty() ? "" : ", ", cond.c_str());
     s += buf;
@@ -140,12 +161,12 @@ std::string layout_table(const RunDoc& run) {
       s += "      worst  (layout)              best  (layout)            ";
     } else {
       for (size_t c : cols) {
-        snprintf(buf, sizeof buf, " %12s", layout_label(g.columns[c]).c_str());
+        snprintf(buf, sizeof buf, " %*s", int(cw), layout_label(g.columns[c]).c_str());
         s += buf;
       }
     }
     s += "  worst/best\n";
-    for (const auto& k : g.kernels) {
+    for (const auto& k : g.rows) {
       size_t measured = 0;
       for (size_t c : cols) measured += g.gbps.count({k, c});
       if (measured < 2) continue;  // a kernel measured at one layout only says nothing about layouts
@@ -157,7 +178,7 @@ std::string layout_table(const RunDoc& run) {
       for (size_t c : cols) {
         auto it = g.gbps.find({k, c});
         if (!wide) {
-          snprintf(buf, sizeof buf, " %12s", it == g.gbps.end() ? "-" : num(it->second).c_str());
+          snprintf(buf, sizeof buf, " %*s", int(cw), it == g.gbps.end() ? "-" : num(it->second).c_str());
           s += buf;
         }
         if (it == g.gbps.end()) continue;
