@@ -454,7 +454,7 @@ Config parse_config(const std::string& text, const std::string& source) {
     if (j.contains(k)) r.string(j[k], std::string("/") + k);
   r.keys(j, "", {"$schema", "name", "description", "sizes", "kernels", "presets", "harness", "preset_options",
                  "baselines", "layout", "cache", "chunk", "prefill", "consume", "precision", "max_time_per_point",
-                 "min_samples", "max_samples", "sample_us", "segments", "outputs"});
+                 "min_samples", "max_samples", "sample_us", "repetitions", "protocol", "segments", "outputs"});
   c.axes = read_axes(r, j, "", Axes{});
   check_axes(r, j, "", c.axes);  // the top level's own conflicts first, named at the top level
   if (j.contains("kernels")) {
@@ -498,6 +498,21 @@ Config parse_config(const std::string& text, const std::string& source) {
   if (c.policy.max_samples < c.policy.min_samples)
     r.fail("/max_samples", j["max_samples"], "must be >= min_samples (" + std::to_string(c.policy.min_samples) + ")");
   if (j.contains("sample_us")) c.policy.sample_us = r.number(j["sample_us"], "/sample_us", 20, 1000);
+  if (j.contains("repetitions"))
+    c.protocol.repetitions = static_cast<uint32_t>(r.uint(j["repetitions"], "/repetitions", 1, 1000));
+  if (j.contains("protocol")) {
+    const json& p = j["protocol"];
+    r.keys(p, "/protocol", {"seed", "shuffle", "sentinel", "sentinel_every", "sentinel_threshold", "remeasure_budget"});
+    if (p.contains("seed")) c.protocol.seed = r.uint(p["seed"], "/protocol/seed", 0, UINT64_MAX >> 1);
+    if (p.contains("shuffle")) c.protocol.shuffle = r.boolean(p["shuffle"], "/protocol/shuffle");
+    if (p.contains("sentinel")) c.protocol.sentinel = r.boolean(p["sentinel"], "/protocol/sentinel");
+    if (p.contains("sentinel_every"))
+      c.protocol.sentinel_every = static_cast<uint32_t>(r.uint(p["sentinel_every"], "/protocol/sentinel_every", 1, 100000));
+    if (p.contains("sentinel_threshold"))
+      c.protocol.sentinel_threshold = r.number(p["sentinel_threshold"], "/protocol/sentinel_threshold", 0.001, 10);
+    if (p.contains("remeasure_budget"))
+      c.protocol.remeasure_budget = r.number(p["remeasure_budget"], "/protocol/remeasure_budget", 0, 10);
+  }
   if (j.contains("segments")) {
     const json& s = j["segments"];
     if (s.is_boolean()) {

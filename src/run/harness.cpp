@@ -90,7 +90,9 @@ struct Slot {
 
 }  // namespace
 
-SeedRun run_seed_harness(const std::vector<const Preset*>& list, Harness h, const PresetOptions& opts) {
+SeedRun run_seed_harness(const std::vector<const Preset*>& list, Harness h, const PresetOptions& opts,
+                         const volatile std::sig_atomic_t* stop) {
+  auto stopped = [&] { return stop && *stop; };
   if (h == Harness::kex) throw std::invalid_argument("run_seed_harness: the kex harness is run by the sweep");
   const bool fastc = h == Harness::fastc;
   const Machine& m = machine();
@@ -133,7 +135,8 @@ SeedRun run_seed_harness(const std::vector<const Preset*>& list, Harness h, cons
     targets.push_back(t);
     verified.push_back(p);
   }
-  auto verdicts = verify_targets(targets);
+  auto verdicts = verify_targets(targets, stop);
+  if (stopped()) return {};
   for (size_t i = 0; i < verified.size(); ++i)
     if (!verdicts[i].ok())
       gen[verified[i]].status = {StatusKind::error, "verification failed: " + verdicts[i].message, verdicts[i].signal,
@@ -161,6 +164,7 @@ SeedRun run_seed_harness(const std::vector<const Preset*>& list, Harness h, cons
     bool first = true;
     for (const Preset* p : list) {
       if (!p || p->op != op) continue;
+      if (stopped()) return run;
       const bool warm_label = fastc && first &&
                               std::find(p->aliases.begin(), p->aliases.end(), "warm up run") != p->aliases.end();
       first = false;
@@ -197,7 +201,9 @@ SeedRun run_seed_harness(const std::vector<const Preset*>& list, Harness h, cons
       };
       uint64_t t0, t1;
       if (fastc) {
-        if (copy) sleep(1);
+        if (copy)  // fast.c's sleep(1), in slices so a stop is answered at once
+          for (int ms = 0; ms < 1000 && !stopped(); ms += 50) usleep(50000);
+        if (stopped()) return run;
         t0 = rdtsc_plain();
         pass(pages);
         t1 = rdtsc_plain();

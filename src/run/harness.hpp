@@ -3,6 +3,7 @@
 // (Harness::kex) are run by the sweep, not here; the table text is written by
 // src/results/seed_text.
 #pragma once
+#include <csignal>
 #include <vector>
 
 #include "generators/presets/presets.hpp"
@@ -27,7 +28,10 @@ namespace kex {
 ///    MB/s = 32 MiB / time.
 /// Each Result is the point preset@4096/harness:fastc|hahn[/pass:N] with one
 /// repetition of one sample (the pass) and the seed's figures. Cycles are TSC ticks.
-/// Throws std::invalid_argument for Harness::kex.
-SeedRun run_seed_harness(const std::vector<const Preset*>& list, Harness h, const PresetOptions& opts);
+/// `stop` (may be null) is polled between kernels and during fast.c's sleep: a stop
+/// returns within a second with the kernels done so far. Throws
+/// std::invalid_argument for Harness::kex.
+SeedRun run_seed_harness(const std::vector<const Preset*>& list, Harness h, const PresetOptions& opts,
+                         const volatile std::sig_atomic_t* stop = nullptr);
 
 }  // namespace kex

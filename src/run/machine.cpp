@@ -243,6 +243,14 @@ int pin_to_one_cpu() {
   return cpu;
 }
 
+bool pin_thread_to(int cpu) {
+  if (cpu < 0 || cpu >= CPU_SETSIZE) return false;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(cpu, &one);
+  return sched_setaffinity(0, sizeof one, &one) == 0;
+}
+
 double core_cycles_per_tick() {
   constexpr int kChain = 4000;  // 4000 dependent imuls = 12000 core cycles
   uint64_t best = ~0ull;

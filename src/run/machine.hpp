@@ -55,6 +55,9 @@ inline uint64_t tsc_fenced() {
 /// keeps interrupts). Returns the CPU, or -1 if pinning failed.
 int pin_to_one_cpu();
 
+/// Pins the calling thread to `cpu`; false when it is not allowed or pinning failed.
+bool pin_thread_to(int cpu);
+
 /// Estimated core cycles per TSC tick: a dependent `imul` chain (3-cycle latency
 /// on every x86-64 core since Nehalem/Zen) timed with the TSC. ~10 µs.
 double core_cycles_per_tick();

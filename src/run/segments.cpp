@@ -521,6 +521,7 @@ nlohmann::ordered_json run_segments(const SegmentOptions& o) {
 
   // Probe each case in a child first.
   for (auto& c : cases) {
+    if (o.stop && *o.stop) break;
     if (!c.skip.empty()) continue;
     const CodeRef code = arena.ref(c.kernel);
     const auto fn = code.as<SegKernelFn>();
@@ -533,6 +534,7 @@ nlohmann::ordered_json run_segments(const SegmentOptions& o) {
   const uint64_t per_sample_wanted = (o.iterations + o.repetitions - 1) / o.repetitions;
   nlohmann::ordered_json jcases = nlohmann::ordered_json::array();
   for (auto& c : cases) {
+    if (o.stop && *o.stop) break;  // signals are blocked inside a case; between cases a stop is seen
     nlohmann::ordered_json j;
     j["name"] = c.name;
     j["segment"] = seg_reg_name(c.spec.seg);

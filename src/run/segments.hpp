@@ -2,6 +2,7 @@
 // JIT loops, its "mixed" variant, and modern override/selector-load costs.
 // See docs/seed-kernels.md §8 and docs/methodology.md §3.
 #pragma once
+#include <csignal>
 #include <cstdint>
 #include <string>
 
@@ -14,6 +15,7 @@ struct SegmentOptions {
   int repetitions = 7;              ///< samples per case (min and median are reported)
   bool mixed = true;                ///< also the "mixed" loop: an access through the restored selector
   bool modern = true;               ///< also override-load latency/throughput and null-selector loads
+  const volatile std::sig_atomic_t* stop = nullptr;  ///< polled between cases: a stop ends the table early
 };
 
 /// Runs every segment case on the calling thread (pinned to one CPU for the run,
