@@ -136,6 +136,9 @@ Machine probe() {
   const PmuStatus& pmu = pmu_status();
   m.pmu_available = pmu.available;
   if (!pmu.available) m.pmu_error = pmu.error_name + " (" + strerror(pmu.error) + ")";
+  const CpuScaling sc = cpu_scaling();
+  m.cpu_scaling_enabled = sc.enabled;
+  m.scaling_governors = sc.governors;
   probe_tsc(m);
   return m;
 }
@@ -190,6 +193,8 @@ nlohmann::ordered_json machine_json(const Machine& m) {
   j["transparent_hugepage"] = m.thp;
   j["pmu_available"] = m.pmu_available;
   if (!m.pmu_available) j["pmu_error"] = m.pmu_error;
+  j["cpu_scaling_enabled"] = m.cpu_scaling_enabled;
+  j["scaling_governors"] = m.scaling_governors;
   return j;
 }
 
@@ -229,6 +234,32 @@ int pin_to_cpu(int cpu) {
   if (sched_setaffinity(0, sizeof one, &one) != 0)
     throw InputError("--cpu", std::to_string(cpu) + ": sched_setaffinity failed: " + strerrorname_np(errno));
   return cpu;
+}
+
+CpuScaling cpu_scaling(const std::string& cpu_dir) {
+  CpuScaling s;
+  std::vector<int> cpus;
+  try {
+    cpus = parse_cpu_list(read_first_line(cpu_dir + "/online"), cpu_dir + "/online");
+  } catch (const InputError&) {
+  }
+  for (int cpu : cpus) {
+    // Google Benchmark reads one word with operator>> and calls anything but
+    // "performance" scaling.
+    std::ifstream f(cpu_dir + "/cpu" + std::to_string(cpu) + "/cpufreq/scaling_governor");
+    std::string governor;
+    if (!(f >> governor)) continue;
+    s.governors.push_back("cpu" + std::to_string(cpu) + ":" + governor);
+    if (governor != "performance") s.enabled = true;
+  }
+  return s;
+}
+
+std::vector<double> load_average() {
+  std::vector<double> v(3, 0.0);
+  const int n = getloadavg(v.data(), 3);
+  v.resize(n > 0 ? static_cast<size_t>(n) : 0);
+  return v;
 }
 
 double core_cycles_per_tick() {

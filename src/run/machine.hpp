@@ -1,6 +1,6 @@
 // What kex sees of this machine: CPU identity and features, caches, TSC rate,
-// PMU availability, kernel, virtualisation, THP (docs/methodology.md §0, §2.8);
-// pinning to a CPU.
+// PMU availability, kernel, virtualisation, THP, frequency scaling
+// (docs/methodology.md §0, §2.8); pinning to a CPU; the load average.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -27,6 +27,30 @@ struct CacheSizes {
   std::string source;  ///< CpuCaches::source: "hwloc", "sysfs", "cpuid 0x8000001d", "cpuid 0x80000005/6", "cpuid 4"
 };
 
+/// Frequency scaling, judged as Google Benchmark judges it (its CpuScaling() in
+/// src/sysinfo.cc): enabled when any CPU's cpufreq/scaling_governor can be read
+/// and is not "performance"; disabled when every readable one is "performance"
+/// or none exists (a VM without cpufreq).
+struct CpuScaling {
+  bool enabled = false;
+  /// The governor of each online CPU whose file could be read, as "cpuN:governor".
+  std::vector<std::string> governors;
+};
+
+/// Reads the governors under `cpu_dir` (/sys/devices/system/cpu: its `online` list
+/// and cpuN/cpufreq/scaling_governor).
+CpuScaling cpu_scaling(const std::string& cpu_dir = "/sys/devices/system/cpu");
+
+/// Google Benchmark's console warning when scaling is enabled, word for word.
+inline constexpr const char* kCpuScalingWarning =
+    "***WARNING*** CPU scaling is enabled, the benchmark real time measurements may be noisy and will incur extra "
+    "overhead.";
+
+/// The 1-, 5- and 15-minute load averages (getloadavg(3)), or empty when the
+/// kernel gives none: Google Benchmark's context "load_avg". Record it at the
+/// start and end of a run.
+std::vector<double> load_average();
+
 struct Machine {
   std::string vendor, model_name;       ///< CPUID vendor and brand strings
   int family = 0, model = 0, stepping = 0;  ///< display values (Xbyak's util::Cpu)
@@ -48,6 +72,8 @@ struct Machine {
   std::string thp;            ///< transparent_hugepage/enabled, e.g. "always [madvise] never"
   bool pmu_available = false; ///< perf_event_open(PERF_COUNT_HW_CPU_CYCLES) works (pmu_status())
   std::string pmu_error;      ///< errno text when it does not
+  bool cpu_scaling_enabled = false;  ///< cpu_scaling().enabled when probed
+  std::vector<std::string> scaling_governors;  ///< cpu_scaling().governors when probed
   int num_cpus = 0;
 };
 

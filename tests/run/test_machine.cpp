@@ -92,6 +92,7 @@ TEST_CASE("the machine's caches are those of the CPU a run pins to" * doctest::t
   CHECK(j["cache_cpu"] == m.cache_cpu);
   CHECK(j["cache_levels"].size() == c.levels.size());
   CHECK(j["virtualization"].get<std::string>() == (m.hypervisor.empty() ? "none" : m.hypervisor));
+  CHECK(j["cpu_scaling_enabled"] == m.cpu_scaling_enabled);
   utsname u{};
   REQUIRE(uname(&u) == 0);
   CHECK(m.kernel_version == u.version);
@@ -156,4 +157,49 @@ TEST_CASE("a page has a NUMA node once faulted in, the node of the CPU that touc
   CHECK(numa_nodes_of(p + 1, 4 * 4096 - 1) == std::vector<int>{after.node});
   CHECK(numa_node_of(p + 4096).node == -1);  // the page between was never touched
   munmap(p, 4 * 4096);
+}
+
+TEST_CASE("CPU scaling is Google Benchmark's judgement: any readable governor but performance" * doctest::test_suite("machine")) {
+  CHECK(std::string(kCpuScalingWarning) ==
+        "***WARNING*** CPU scaling is enabled, the benchmark real time measurements may be noisy and will incur "
+        "extra overhead.");
+  TmpDir d;
+  auto governor = [&](int cpu, const std::string& g) {
+    std::filesystem::create_directories(d / ("cpu" + std::to_string(cpu) + "/cpufreq"));
+    spit(d / ("cpu" + std::to_string(cpu) + "/cpufreq/scaling_governor"), g + "\n");
+  };
+  spit(d / "online", "0-2\n");
+  CpuScaling none = cpu_scaling(d.path);  // no cpufreq at all (a VM)
+  CHECK_FALSE(none.enabled);
+  CHECK(none.governors.empty());
+  governor(0, "performance");
+  governor(1, "performance");
+  CpuScaling perf = cpu_scaling(d.path);
+  CHECK_FALSE(perf.enabled);
+  CHECK(perf.governors == std::vector<std::string>{"cpu0:performance", "cpu1:performance"});
+  governor(2, "schedutil");
+  CHECK(cpu_scaling(d.path).enabled);
+  governor(2, "powersave");
+  CHECK(cpu_scaling(d.path).enabled);
+  spit(d / "online", "0-1\n");  // an offline CPU's governor does not count
+  CHECK_FALSE(cpu_scaling(d.path).enabled);
+  // This machine: what its sysfs says, and what machine() recorded.
+  const CpuScaling here = cpu_scaling();
+  MESSAGE("governors here: " << here.governors.size() << std::string(here.enabled ? ", scaling enabled" : ", no scaling"));
+  CHECK(machine().cpu_scaling_enabled == here.enabled);
+  bool any_other = false;
+  for (const auto& g : here.governors) any_other |= g.substr(g.find(':') + 1) != "performance";
+  CHECK(here.enabled == any_other);
+}
+
+TEST_CASE("the load average is the kernel's 1, 5 and 15 minute figures" * doctest::test_suite("machine")) {
+  const std::vector<double> la = load_average();
+  REQUIRE(la.size() == 3);
+  std::ifstream f("/proc/loadavg");
+  double one = -1, five = -1, fifteen = -1;
+  f >> one >> five >> fifteen;
+  CHECK(la[0] == doctest::Approx(one).epsilon(0.5));
+  CHECK(la[1] == doctest::Approx(five).epsilon(0.2));
+  CHECK(la[2] == doctest::Approx(fifteen).epsilon(0.1));
+  for (double v : la) CHECK(v >= 0);
 }
