@@ -141,6 +141,16 @@ int encode(const std::string& event, perf_event_attr& attr, std::string* fstr) {
   return r;
 }
 
+/// libpfm4's fully qualified name without its trailing modifiers (":u=1:k=0:..."),
+/// which only restate the privilege level (always user mode here).
+std::string without_modifiers(std::string fstr) {
+  for (;;) {
+    const size_t colon = fstr.rfind(':');
+    if (colon == std::string::npos || fstr.find('=', colon) == std::string::npos) return fstr;
+    fstr.resize(colon);
+  }
+}
+
 bool is_hardware(uint32_t type) {
   return type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE || type == PERF_TYPE_RAW;
 }
@@ -274,13 +284,17 @@ CounterSet open_counters(const std::vector<std::string>& names, const std::strin
     } else if (const CounterAlias* a = find_alias(name)) {
       std::string tried;
       for (std::string_view cand : a->candidates) {
-        if (encode(std::string(cand), attr, &c.event) == PFM_SUCCESS) break;
+        if (encode(std::string(cand), attr, &c.event) == PFM_SUCCESS) {
+          c.event = without_modifiers(c.event);
+          break;
+        }
         c.event.clear();
         tried += (tried.empty() ? "" : ", ") + std::string(cand);
       }
       if (c.event.empty()) c.reason = "no libpfm4 event for this CPU (tried: " + tried + ")";
     } else {
       const int r = encode(name, attr, &c.event);
+      c.event = without_modifiers(c.event);
       if (r != PFM_SUCCESS)
         throw InputError(where, "unknown counter \"" + name + "\": libpfm4 says \"" + pfm_strerror(r) +
                                     "\"; use a kex name (" + alias_list() +

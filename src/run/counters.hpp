@@ -58,7 +58,8 @@ std::span<const CounterAlias> counter_aliases();
 /// A requested counter as open_counters() left it.
 struct Counter {
   std::string name;    ///< as requested: a kex name ("l2-misses") or a libpfm4 name ("L2_RQSTS:MISS")
-  std::string event;   ///< the libpfm4 event it resolved to (fully qualified); "" when none
+  std::string event;   ///< the libpfm4 event it resolved to, fully qualified without the
+                       ///< privilege modifiers ("perf::PERF_COUNT_HW_CPU_CYCLES"); "" when none
   bool hardware = false;
   bool ok = false;     ///< opened: read() gives real values for it
   std::string reason;  ///< why not ok: "no PMU (ENOENT)", "no libpfm4 event for this CPU (tried: ...)",
