@@ -2,7 +2,6 @@
 
 #include <linux/perf_event.h>
 #include <perfmon/pfmlib_perf_event.h>
-#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -207,6 +206,10 @@ CounterSet& CounterSet::operator=(CounterSet&& o) noexcept {
     fds_ = std::move(o.fds_);
     members_ = std::move(o.members_);
     note_ = std::move(o.note_);
+    begin_ = std::move(o.begin_);
+    end_ = std::move(o.end_);
+    started_ = o.started_;
+    stopped_ = o.stopped_;
     o.fds_.clear();
     o.leaders_.clear();
   }
@@ -227,36 +230,41 @@ bool CounterSet::any_ok() const {
   return false;
 }
 
-void CounterSet::start() {
-  for (int fd : leaders_) {
-    ioctl(fd, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
-    ioctl(fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
-  }
-}
-
-void CounterSet::stop() {
-  for (int fd : leaders_) ioctl(fd, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
-}
-
-std::vector<CounterValue> CounterSet::read() const {
+CounterSet::Snapshot CounterSet::snapshot() const {
   // PERF_FORMAT_GROUP | TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING:
-  // { nr, time_enabled, time_running, value[nr] }
-  std::vector<std::vector<uint64_t>> groups(leaders_.size());
+  // { nr, time_enabled, time_running, value[nr] }; empty when the read fails.
+  Snapshot snap(leaders_.size());
   for (size_t g = 0; g < leaders_.size(); ++g) {
     std::vector<uint64_t> buf(3 + static_cast<size_t>(members_[g]), 0);
     const ssize_t want = static_cast<ssize_t>(buf.size() * sizeof(uint64_t));
-    if (::read(leaders_[g], buf.data(), static_cast<size_t>(want)) == want) groups[g] = std::move(buf);
+    if (::read(leaders_[g], buf.data(), static_cast<size_t>(want)) == want) snap[g] = std::move(buf);
   }
+  return snap;
+}
+
+void CounterSet::start() {
+  begin_ = snapshot();
+  started_ = true;
+  stopped_ = false;
+}
+
+void CounterSet::stop() {
+  end_ = snapshot();
+  stopped_ = true;
+}
+
+std::vector<CounterValue> CounterSet::read() const {
+  const Snapshot now = started_ ? (stopped_ ? end_ : snapshot()) : Snapshot{};
   std::vector<CounterValue> out;
   out.reserve(counters_.size());
   for (size_t i = 0; i < counters_.size(); ++i) {
     CounterValue v;
     v.name = counters_[i].name;
     const Slot s = slots_[i];
-    if (counters_[i].ok && s.group >= 0 && !groups[static_cast<size_t>(s.group)].empty()) {
-      const auto& b = groups[static_cast<size_t>(s.group)];
-      const uint64_t enabled = b[1], running = b[2];
-      v.raw = b[3 + static_cast<size_t>(s.index)];
+    const size_t g = static_cast<size_t>(s.group);
+    if (counters_[i].ok && started_ && s.group >= 0 && !now[g].empty() && !begin_[g].empty()) {
+      const uint64_t enabled = now[g][1] - begin_[g][1], running = now[g][2] - begin_[g][2];
+      v.raw = now[g][3 + static_cast<size_t>(s.index)] - begin_[g][3 + static_cast<size_t>(s.index)];
       if (running > 0) {
         v.ok = true;
         v.running = enabled ? double(running) / double(enabled) : 1.0;
@@ -272,7 +280,7 @@ CounterSet open_counters(const std::vector<std::string>& names, const std::strin
   CounterSet cs;
   const bool pfm = pfm_ready();
   const PmuStatus& pmu = pmu_status();
-  int group = -1;  // index into leaders_ of the group being filled
+  int hw_group = -1;  // index into leaders_ of the hardware group being filled
   bool hw_without_pmu = false;
   for (const std::string& name : names) {
     if (name.empty()) throw InputError(where, "empty counter name (kex names: " + alias_list() + ")");
@@ -311,26 +319,26 @@ CounterSet open_counters(const std::vector<std::string>& names, const std::strin
         attr.exclude_kernel = 1;
         attr.exclude_hv = 1;
         attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-        // Join the current group; when the kernel refuses (a full PMU, or events of
-        // different PMUs), start a new group with this counter as its leader.
-        int fd = -1;
-        if (group >= 0) {
-          attr.disabled = 0;
-          fd = perf_open(&attr, cs.leaders_[static_cast<size_t>(group)]);
-        }
+        attr.disabled = 0;  // counting from now on: regions are differences of snapshots
+        // Hardware counters join the current hardware group (read together, scheduled
+        // together); when the kernel refuses (a full PMU, events of different PMUs) a
+        // new group starts. Software counters stay alone: grouped with task-clock or
+        // cpu-clock, page-faults lost most of its counts on Linux 6.18 (measured).
+        int fd = c.hardware && hw_group >= 0 ? perf_open(&attr, cs.leaders_[static_cast<size_t>(hw_group)]) : -1;
         bool leader = false;
         if (fd < 0) {
-          attr.disabled = 1;
           fd = perf_open(&attr, -1);
           leader = fd >= 0;
         }
         if (fd < 0) {
           c.reason = "perf_event_open: " + errno_text(errno);
         } else {
+          int group = hw_group;  // joined the hardware group
           if (leader) {
             cs.leaders_.push_back(fd);
             cs.members_.push_back(0);
             group = static_cast<int>(cs.leaders_.size()) - 1;
+            if (c.hardware) hw_group = group;
           }
           cs.fds_.push_back(fd);
           cs.slots_.push_back({group, cs.members_[static_cast<size_t>(group)]++});

@@ -1,8 +1,8 @@
 // Hardware and software event counters around a measured region, by name, in the
 // way Google Benchmark's --benchmark_perf_counters works: names are resolved by
 // libpfm4 (Debian libpfm4-dev) into perf_event_open(2) attributes, counters are
-// opened in groups on the calling thread (user mode only), and values are scaled
-// for multiplexing. Without a PMU (a VM: perf_event_open gives ENOENT,
+// opened on the calling thread (user mode only; hardware ones in groups, software
+// ones alone), and values are scaled for multiplexing. Without a PMU (a VM: perf_event_open gives ENOENT,
 // docs/methodology.md §2.4) hardware counters are reported unsupported with one
 // note, software counters still work, and nothing fails.
 //
@@ -93,13 +93,15 @@ class CounterSet {
   /// usable PMU: the one line to show the user; "" otherwise.
   const std::string& note() const { return note_; }
 
-  /// Resets and enables every opened counter (one ioctl pair per group).
+  /// Marks the start of a region: takes a snapshot of every group. Counters run
+  /// from open_counters() on; a region is the difference of two snapshots, as in
+  /// Google Benchmark (disabling and re-enabling a group lost its members' counts).
+  /// One read(2) per group, ~2 µs here: per batch of samples, never per sample.
   void start();
-  /// Disables them; read() then gives the counts between start() and stop().
+  /// Marks the end: read() then gives the counts between start() and stop().
   void stop();
-  /// Counts since start(), one per requested name in request order (running
-  /// counters are read without stopping). One read(2) per group: ~1 µs each, so
-  /// read per batch of samples, never per sample.
+  /// Counts between start() and stop() (or now, if not stopped), one per
+  /// requested name in request order; all zero and !ok before any start().
   std::vector<CounterValue> read() const;
 
  private:
@@ -111,6 +113,10 @@ class CounterSet {
   std::vector<int> fds_;       // every open fd
   std::vector<int> members_;   // counters per group
   std::string note_;
+  using Snapshot = std::vector<std::vector<uint64_t>>;  // per group: nr, time_enabled, time_running, values
+  Snapshot begin_, end_;
+  bool started_ = false, stopped_ = false;
+  Snapshot snapshot() const;
   void close_all();
 };
 
