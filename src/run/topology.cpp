@@ -42,8 +42,9 @@ struct Topology {
     hwloc_topology_set_flags(t, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
     hwloc_topology_set_icache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_ALL);
     hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
-    // The x86 backend runs CPUID on every CPU (~30 ms in a VM, where CPUID exits
-    // to the hypervisor); the Linux backend reads sysfs in ~4 ms.
+    // The x86 backend moves the calling thread to every CPU in turn to run CPUID
+    // there, so it waits on busy CPUs (4-38 ms here, docs/methodology.md §7); the
+    // Linux backend reads sysfs in 3-4 ms.
     if (!with_x86) hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
     if (hwloc_topology_load(t) != 0) {
       hwloc_topology_destroy(t);

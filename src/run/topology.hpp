@@ -45,8 +45,8 @@ struct CpuCaches {
 CpuCaches caches_of(int cpu);
 
 /// The caches hwloc reports for `cpu`: first without its x86 (CPUID) backend,
-/// which costs ~30 ms in a VM; with it when that finds none. Empty `levels` when
-/// hwloc knows none or no such CPU.
+/// which moves the calling thread to every CPU in turn; with it when that finds
+/// none. Empty `levels` when hwloc knows none or no such CPU.
 CpuCaches caches_from_hwloc(int cpu);
 
 /// The caches /sys/devices/system/cpu/cpuN/cache lists; empty `levels` when the
