@@ -29,6 +29,8 @@ struct PmuStatus {
   /// unavailable (ENOENT); cycles are imul-chain estimates".
   std::string message;
 };
+
+/// This machine's PMU status, probed once (one perf_event_open).
 const PmuStatus& pmu_status();
 
 /// One event name resolved by libpfm4 (pfm_get_os_event_encoding; needs no PMU).
@@ -41,6 +43,9 @@ struct EventEncoding {
   bool hardware = false;    ///< counts on the core PMU (hardware, cache or raw event)
   std::string error;        ///< libpfm4's reason when !ok ("event not found")
 };
+
+/// Resolves a libpfm4 event name ("cycles", "L2_RQSTS:MISS", "perf::PERF_COUNT_SW_PAGE_FAULTS")
+/// for user-mode counting; never throws.
 EventEncoding resolve_event(const std::string& event);
 
 /// A kex counter name: a short word for an event whose libpfm4 name differs by

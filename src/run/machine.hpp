@@ -27,8 +27,8 @@ struct CacheSizes {
   std::string source;  ///< CpuCaches::source: "hwloc", "sysfs", "cpuid 0x8000001d", "cpuid 0x80000005/6", "cpuid 4"
 };
 
-/// Frequency scaling, judged as Google Benchmark judges it (its CpuScaling() in
-/// src/sysinfo.cc): enabled when any CPU's cpufreq/scaling_governor can be read
+/// Frequency scaling, judged as Google Benchmark judges it (its CpuScaling()):
+/// enabled when any CPU's cpufreq/scaling_governor can be read
 /// and is not "performance"; disabled when every readable one is "performance"
 /// or none exists (a VM without cpufreq).
 struct CpuScaling {
@@ -51,6 +51,7 @@ inline constexpr const char* kCpuScalingWarning =
 /// start and end of a run.
 std::vector<double> load_average();
 
+/// Everything machine() probes: what results' context records about this machine.
 struct Machine {
   std::string vendor, model_name;       ///< CPUID vendor and brand strings
   int family = 0, model = 0, stepping = 0;  ///< display values (Xbyak's util::Cpu)
