@@ -84,13 +84,13 @@ Action add_info_command(CLI::App& app) {
     std::printf("kex:            %s\n", kex_version_line().c_str());
     std::printf("cpu:            %s (%s, family %d model %d stepping %d, microcode %s)\n", m.model_name.c_str(),
                 m.vendor.c_str(), m.family, m.model, m.stepping, m.microcode.empty() ? "unknown" : m.microcode.c_str());
-    std::string feats = feature_names(m.feature_set);
-    if (m.features.fsgsbase_enabled) feats += " fsgsbase(hwcap2)";
+    std::string feats = feature_list(m.feature_set);
+    if (m.features.fsgsbase_enabled) feats += ", fsgsbase(hwcap2)";
     std::printf("features:       %s\n", feats.c_str());
     std::string avx512;
     for (const auto& row : feature_table())
       if (row.name.rfind("avx512", 0) == 0 && m.feature_set.has(row.feature))
-        avx512 += (avx512.empty() ? "" : " ") + std::string(row.name);
+        avx512 += (avx512.empty() ? "" : ", ") + std::string(row.name);
     std::printf("avx-512:        %s\n", avx512.empty() ? "none" : avx512.c_str());
     std::printf("copy, clear:    %s, %s, %s, %s, %s, %s, %s, %s\n", yes_no(Feature::erms).c_str(),
                 yes_no(Feature::fsrm).c_str(), yes_no(Feature::fzlrm).c_str(), yes_no(Feature::fsrs).c_str(),

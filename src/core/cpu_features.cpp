@@ -225,13 +225,6 @@ const CpuIdentity& cpu_identity() {
   return id;
 }
 
-std::string feature_names(FeatureSet set, std::string_view separator) {
-  std::string out;
-  for (const auto& row : kFeatures)
-    if (set.has(row.feature)) out += (out.empty() ? "" : std::string(separator)) + std::string(row.name);
-  return out;
-}
-
 std::span<const FeatureRow> feature_table() { return kFeatures; }
 
 std::string_view feature_name(Feature f) { return kFeatures[static_cast<size_t>(f)].name; }

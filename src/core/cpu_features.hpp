@@ -57,9 +57,6 @@ std::string feature_list(FeatureSet s);
 /// The features of `need` this CPU lacks, as "avx512f, movdir64b"; "" when none.
 std::string missing_features(FeatureSet need);
 
-/// The names of every feature in `s`, in table order ("sse", "sse2", ..., "erms").
-std::string feature_names(FeatureSet s, std::string_view separator = " ");
-
 /// Which CPU this is. Family, model and stepping come from Xbyak's util::Cpu
 /// (display values: base plus extended family/model); the strings Xbyak does not
 /// read come from CPUID directly.
