@@ -224,8 +224,7 @@ Action add_run_command(CLI::App& app) {
     }
     for (const auto& c : configs) config_plans(c);  // unknown presets and baselines fail before any run
     auto [shard_i, shard_n] = a->shard.empty() ? std::pair<size_t, size_t>{0, 1} : parse_shard(a->shard);
-    if (protocol.cpu >= 0 && !pin_thread_to(protocol.cpu))
-      throw InputError("--cpu: " + std::to_string(protocol.cpu) + ": not a CPU this process may run on");
+    if (protocol.cpu >= 0) pin_to_cpu(protocol.cpu);  // InputError naming --cpu and the CPUs allowed
 
     RunOptions opt;
     opt.shard_index = shard_i;
