@@ -9,6 +9,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,7 @@
 #include <xbyak/xbyak.h>
 
 #include "src/model/plan.hpp"
+#include "src/model/point.hpp"
 #include "src/model/spec.hpp"
 
 namespace kex {
@@ -84,7 +86,10 @@ PresetFacts preset_facts(const Preset&, const std::vector<std::string>& substitu
 std::vector<std::string> preset_substitutions(const Preset& p, const PresetOptions& opts = {});
 
 /// Named sets, each in its seed's order (a kernel the seed ran twice appears twice):
-///   "fastc"     fast.c v1.6 clear + copy tables, with Manfred's no_prefetch (seeds 004)
+///   "fastc"     Arjan van de Ven's fast.c v1.6 clear + copy tables, as his program ran them
+///               (LKML, 2001; docs/seed-kernels.md §1.1)
+///   "spraul"    Manfred Spraul's athlon.c of Oct 2002: fast.c v1.6's copy table with his
+///               no_prefetch, and no clear table (seed 004)
 ///   "hahn"      Hahn's athlon.c tables (seed 001)
 ///   "xmm64"     LaHaise's SSE test program tables (seed 000)
 ///   "reference" the seed tables merged: seed 000's order, no_prefetch after even_faster
@@ -99,6 +104,16 @@ std::vector<const Preset*> preset_set(std::string_view name);
 
 /// Names accepted by preset_set.
 const std::vector<std::string>& preset_set_names();
+
+/// The seed program whose table a set is, as the harness that reproduces it (its banner,
+/// buffer line, buffer offset and layout): fastc, spraul -> fastc; hahn -> hahn; xmm64 ->
+/// xmm64. nullopt for a set of no single seed program (reference, linux, ...) and
+/// for a name that is not a set.
+std::optional<Harness> preset_set_harness(std::string_view set);
+
+/// The one harness of `names` when every name is a seed program's set and they agree
+/// (e.g. {"xmm64"} -> xmm64); nullopt otherwise (a kernel name, a mix, an empty list).
+std::optional<Harness> preset_sets_harness(const std::vector<std::string>& names);
 
 /// A named kernel kex does not offer because no source for it was found: `kex list
 /// presets` prints these rows, and looking one up says why instead of "unknown".

@@ -89,8 +89,9 @@ Action add_run_command(CLI::App& app) {
                   "Results JSON; - for stdout (default: outputs.json of the config, else kex-results-DATE.json)");
   cmd->add_option("--plot-dir", a->plot_dir, "Also write gnuplot .dat/.gp files (and PNG/SVG) into DIR");
   cmd->add_option("--preset", a->presets, "Run named preset kernels (see `kex list presets`)");
-  cmd->add_option("--harness", a->harness, "Harness for presets: kex (robust statistics), fastc, hahn")
-      ->check(CLI::IsMember({"kex", "fastc", "hahn"}));
+  cmd->add_option("--harness", a->harness,
+                  "Harness for presets: kex (robust statistics), or a seed program's own: fastc, xmm64, hahn")
+      ->check(CLI::IsMember({"kex", "fastc", "xmm64", "hahn"}));
   cmd->add_flag("--no-fsave", a->no_fsave, "With --preset: drop the fsave/frstor the original kernels timed");
   cmd->add_option("--format", a->format,
                   "Format of the -o file: json (kex results), gbench (for Google Benchmark's compare.py), csv")

@@ -468,7 +468,7 @@ Config parse_config(const std::string& text, const std::string& source) {
   }
   if (j.contains("harness")) {
     auto h = parse_harness(r.string(j["harness"], "/harness"));
-    if (!h) r.fail("/harness", j["harness"], "allowed: kex, fastc, hahn");
+    if (!h) r.fail("/harness", j["harness"], "allowed: kex, fastc, hahn, xmm64");
     c.harness = *h;
   }
   if (j.contains("preset_options")) {

@@ -520,6 +520,26 @@ TEST_CASE("named sets follow the seeds' tables" * doctest::test_suite("presets")
   REQUIRE(hahn.size() == 9);
   CHECK(hahn[2] == "clear hahn/fast_clear_page");
   CHECK(hahn[8] == "copy hahn/even_faster");
+  // fast.c v1.6 as Arjan posted it: both tables, no no_prefetch; Manfred's copy (seed 004):
+  // the copy table with no_prefetch and no clear table.
+  auto fastc = names("fastc");
+  REQUIRE(fastc.size() == 12);
+  CHECK(fastc[0] == "clear fastc/fast_clear_page");
+  CHECK(fastc[11] == "copy fastc/even_faster");
+  auto spraul = names("spraul");
+  REQUIRE(spraul.size() == 7);
+  CHECK(spraul[0] == "copy fastc/fast_copy_page");
+  CHECK(spraul[6] == "copy fastc/no_prefetch");
+  CHECK(preset_set_harness("fastc") == Harness::fastc);
+  CHECK(preset_set_harness("spraul") == Harness::fastc);
+  CHECK(preset_set_harness("hahn") == Harness::hahn);
+  CHECK(preset_set_harness("xmm64") == Harness::xmm64);
+  CHECK_FALSE(preset_set_harness("reference"));
+  CHECK_FALSE(preset_set_harness("faster_copy"));
+  CHECK(preset_sets_harness({"spraul", "fastc"}) == Harness::fastc);
+  CHECK_FALSE(preset_sets_harness({"spraul", "hahn"}));
+  CHECK_FALSE(preset_sets_harness({"xmm64", "faster_copy"}));
+  CHECK_FALSE(preset_sets_harness({}));
   auto x = preset_set("xmm64");
   REQUIRE(x.size() == 26);  // seed 000: 14 clear lines, 12 copy lines
   CHECK(x.front() == x[4]);  // 'warm up run' is fast_clear_page again
