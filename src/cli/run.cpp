@@ -33,6 +33,7 @@ struct RunArgs {
   std::string harness = "kex";
   std::string format = "json";
   bool force = false, quiet = false, no_fsave = false;
+  bool seed_exact = false;
 };
 
 bool dir_has_entries(const std::string& dir) {
@@ -92,6 +93,9 @@ Action add_run_command(CLI::App& app) {
   cmd->add_option("--harness", a->harness,
                   "Harness for presets: kex (robust statistics), or a seed program's own: fastc, xmm64, hahn")
       ->check(CLI::IsMember({"kex", "fastc", "xmm64", "hahn"}));
+  cmd->add_flag("--seed-exact", a->seed_exact,
+                "Print only what the seed programs printed (no # lines, no notes; the rest goes to stderr); "
+                "with --preset SET and no --harness, the set's own program");
   cmd->add_flag("--no-fsave", a->no_fsave, "With --preset: drop the fsave/frstor the original kernels timed");
   cmd->add_option("--format", a->format,
                   "Format of the -o file: json (kex results), gbench (for Google Benchmark's compare.py), csv")
@@ -106,6 +110,8 @@ Action add_run_command(CLI::App& app) {
     if (a->presets.empty() && a->no_fsave) throw InputError("--no-fsave: applies to --preset kernels; give --preset NAME...");
     if (a->presets.empty() && a->harness != "kex")
       throw InputError("--harness " + a->harness + ": applies to --preset kernels; give --preset NAME...");
+    if (a->seed_exact && !cmd->count("--harness"))
+      if (auto own = preset_sets_harness(a->presets)) a->harness = std::string(to_string(*own));
     for (size_t i = 0; i < a->configs.size(); ++i)
       for (size_t j = 0; j < i; ++j)
         if (a->configs[i] == a->configs[j]) throw InputError(a->configs[i] + ": config given twice");
@@ -127,8 +133,17 @@ Action add_run_command(CLI::App& app) {
       out = std::string("kex-results-") + stamp + ".json";
     }
     std::string plot_dir = a->plot_dir.empty() ? configs.front().plot_dir : a->plot_dir;
+    bool seed_exact = a->seed_exact, seed_harness = false;
+    for (const auto& c : configs) {
+      seed_exact |= c.seed_exact;
+      seed_harness |= !c.presets.empty() && c.harness != Harness::kex;
+    }
     // Refuse before spending minutes on the sweep.
     const bool to_stdout = out == "-";
+    if (seed_exact && to_stdout) throw InputError("--seed-exact: stdout carries the seed tables; give -o FILE for the JSON");
+    if (seed_exact && !seed_harness)
+      throw InputError("--seed-exact: nothing a seed program printed: give --preset with --harness fastc|xmm64|hahn "
+                       "(or a seed set: fastc, spraul, xmm64, hahn)");
     if (!to_stdout) check_output_path(out, a->force);
     if (!plot_dir.empty()) check_plot_dir(plot_dir, a->force);
 
@@ -149,7 +164,19 @@ Action add_run_command(CLI::App& app) {
     if (to_stdout) std::fputs(body.c_str(), stdout);
     else write_file_atomic(out, body, a->force);
     FILE* text = to_stdout ? stderr : stdout;  // with -o -, stdout carries only the JSON
-    for (const auto& t : run.context.seed_tables) std::fprintf(text, "\n%s", t.text.c_str());
+    if (seed_exact) {  // stdout carries only what the seed programs printed; everything else goes to stderr
+      size_t silent = 0;
+      for (const auto& [source, seed] : sweep.seed_runs) {
+        std::fputs(seed_table_text(seed, SeedText::exact).c_str(), stdout);
+        for (const auto& r : seed.results) silent += r.status.kind != StatusKind::ok;
+      }
+      if (silent)
+        std::fprintf(stderr, "kex: --seed-exact: %zu kernel%s did not run and %s no line (see the results file)\n",
+                     silent, silent == 1 ? "" : "s", silent == 1 ? "has" : "have");
+      text = stderr;
+    } else {
+      for (const auto& t : run.context.seed_tables) std::fprintf(text, "\n%s", t.text.c_str());
+    }
     if (std::string kex_seed = kex_seed_text(run); !kex_seed.empty()) std::fprintf(text, "\n%s", kex_seed.c_str());
     if (run.context.segments) std::fprintf(text, "\n%s", format_segment_table(*run.context.segments).c_str());
     std::string table = summary_table(run);

@@ -66,6 +66,7 @@ struct Config {
   Policy policy;
   SegmentsRequest segments;
   std::string out_json, plot_dir;      ///< outputs.json / outputs.plot_dir ("" = not set)
+  bool seed_exact = false;             ///< outputs.seed_exact: print only what the seed programs printed
 };
 
 /// Parses and validates a config. Errors throw InputError with one line:
