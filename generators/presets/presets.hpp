@@ -60,7 +60,8 @@ const std::vector<Preset>& presets();
 /// Looks a preset up by id, printed name (surrounding blanks ignored) or alias, or
 /// builds a parametric Asami unroll preset from "asami/unroll:U/scratch:N/every:P"
 /// (U bytes per iteration, multiple of 4, 8..512; N = 2 or 3; P = prefetch interval,
-/// multiple of 4, 4..U; any token order; missing tokens take 96, 2 and 32).
+/// multiple of 4, 4..U, or 0 for no prefetch; any token order; missing tokens take 96,
+/// 2 and 32); it prints as "unrolled_U_P_N" (seed 003's `unroll NAME U P N` order).
 /// A "copy:" or "clear:" prefix restricts the op. Names shared by several presets
 /// ('2.4 non MMX', 'warm up run', 'faster_copy', 'kernel clear', ...) resolve to the
 /// first one in presets() order: clear before copy, fast.c before Hahn before xmm64,
@@ -92,6 +93,9 @@ std::vector<std::string> preset_substitutions(const Preset& p, const PresetOptio
 ///               no_prefetch, and no clear table (seed 004)
 ///   "hahn"      Hahn's athlon.c tables (seed 001)
 ///   "xmm64"     LaHaise's SSE test program tables (seed 000)
+///   "asami"     Asami's experiment (seed 003): unroll 32..256 step 32 with 2 and 3 scratch
+///               registers, prefetch every 32 bytes then without prefetch (every:0), then the
+///               FP copy; run under kex's harness at his sizes (configs/asami.json)
 ///   "reference" the seed tables merged: seed 000's order, no_prefetch after even_faster
 ///               (seed 004), then Hahn's own variants (seed 001)
 ///   "linux24"   Linux 2.4 mmx.c: the Athlon page kernels and _mmx_memcpy
@@ -107,7 +111,7 @@ const std::vector<std::string>& preset_set_names();
 
 /// The seed program whose table a set is, as the harness that reproduces it (its banner,
 /// buffer line, buffer offset and layout): fastc, spraul -> fastc; hahn -> hahn; xmm64 ->
-/// xmm64. nullopt for a set of no single seed program (reference, linux, ...) and
+/// xmm64. nullopt for a set of no single seed program (reference, asami, linux, ...) and
 /// for a name that is not a set.
 std::optional<Harness> preset_set_harness(std::string_view set);
 

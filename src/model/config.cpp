@@ -511,10 +511,11 @@ Config parse_config(const std::string& text, const std::string& source) {
     }
   }
   if (j.contains("outputs")) {
-    r.keys(j["outputs"], "/outputs", {"json", "plot_dir", "seed_exact"});
+    r.keys(j["outputs"], "/outputs", {"json", "plot_dir", "seed_exact", "graph_dir"});
     if (j["outputs"].contains("json")) c.out_json = r.string(j["outputs"]["json"], "/outputs/json");
     if (j["outputs"].contains("plot_dir")) c.plot_dir = r.string(j["outputs"]["plot_dir"], "/outputs/plot_dir");
     if (j["outputs"].contains("seed_exact")) c.seed_exact = r.boolean(j["outputs"]["seed_exact"], "/outputs/seed_exact");
+    if (j["outputs"].contains("graph_dir")) c.graph_dir = r.string(j["outputs"]["graph_dir"], "/outputs/graph_dir");
   }
   if (c.grids.empty() && c.presets.empty() && !c.segments.enabled && c.baselines.empty())
     r.fail("", j, "nothing to run: give kernels, presets, baselines or segments");

@@ -74,6 +74,32 @@ TEST_CASE("seed sets, harnesses and --seed-exact: bad combinations fail first, o
   CHECK(err.find("--seed-exact: nothing a seed program printed") != std::string::npos);
   CHECK(kex_run(t, "run --preset spraul --seed-exact -o -", out, err) == 2);
   CHECK(err.find("--seed-exact: stdout carries the seed tables") != std::string::npos);
+  CHECK(kex_run(t, "run --preset faster_copy --graph " + (t / "g") + " -o " + (t / "a.json"), out, err) == 2);
+  CHECK(err.find("--graph: ") != std::string::npos);
   CHECK(kex_run(t, "run --preset xmm64 --harness nope", out, err) == 2);
-  CHECK_FALSE(std::filesystem::exists(t / "a.json"));
+  for (const char* f : {"a.json", "g"}) CHECK_FALSE(std::filesystem::exists(t / f));
+}
+
+TEST_CASE("Asami's runtests: tables on stdout under --seed-exact, -graph files with --graph" *
+          doctest::test_suite("seedexact")) {
+  TmpDir t;
+  spit(t / "a.json", R"({"presets": ["asami/unroll:64/scratch:2/every:32", "asami/unroll:64/scratch:2/every:0",
+    "asami/fp_copy"], "sizes": [64, 1024], "baselines": ["memcpy"], "max_time_per_point": 0.01})");
+  std::string out, err;
+  REQUIRE_MESSAGE(kex_run(t, "run -q " + (t / "a.json") + " --seed-exact --graph " + (t / "g") + " -o " +
+                                 (t / "r.json"),
+                             out, err) == 0,
+                  err);
+  const auto l = golden::lines(out);
+  REQUIRE(l.size() == 4 * 5 - 1);  // 4 tables of name, header, 2 rows, with an empty line between
+  CHECK(l[0] == "unrolled_64_32_2");
+  CHECK(l[1] == "    size    bandwidth");
+  CHECK(l[2].rfind("      64 ", 0) == 0);
+  CHECK(l[3].rfind("    1024 ", 0) == 0);
+  CHECK(l[5] == "unrolled_64_0_2");
+  CHECK(l[10] == "FP_copy");
+  CHECK(l[15] == "memcpy");
+  for (const char* f : {"unrolled_64_32_2.dat", "unrolled_64_0_2.dat", "FP_copy.dat", "memcpy.dat", "plot.gp"})
+    CHECK_MESSAGE(std::filesystem::exists((t / "g") + "/" + f), f);
+  CHECK(err.find("runtests graph: 5 files in " + (t / "g")) != std::string::npos);
 }
