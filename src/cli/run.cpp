@@ -12,6 +12,7 @@
 #include "src/model/config.hpp"
 #include "src/results/export.hpp"
 #include "src/results/plot.hpp"
+#include "src/results/runtests.hpp"
 #include "src/model/result_json.hpp"
 #include "src/run/plans.hpp"
 #include "src/results/seed_text.hpp"
@@ -47,6 +48,8 @@ struct RunArgs {
   uint64_t seed = 0;
   int cpu = -1;
   bool no_shuffle = false, no_sentinel = false, list = false, allow_large = false, no_journal = false;
+  bool seed_exact = false;
+  std::string graph_dir;
 };
 
 bool dir_has_entries(const std::string& dir) {
@@ -59,15 +62,15 @@ bool dir_has_entries(const std::string& dir) {
   return any;
 }
 
-/// The plot directory must be a directory (or creatable: its parent exists and is
-/// writable) and, without --force, empty.
-void check_plot_dir(const std::string& dir, bool force) {
+/// The plot directory (of option `opt`) must be a directory (or creatable: its parent
+/// exists and is writable) and, without --force, empty.
+void check_plot_dir(const std::string& dir, bool force, const std::string& opt = "--plot-dir") {
   struct stat st;
   if (stat(dir.c_str(), &st) == 0) {
-    if (!S_ISDIR(st.st_mode)) throw InputError("--plot-dir: " + dir + ": exists and is not a directory");
-    if (access(dir.c_str(), W_OK) != 0) throw InputError("--plot-dir: " + dir + ": not writable");
+    if (!S_ISDIR(st.st_mode)) throw InputError(opt + ": " + dir + ": exists and is not a directory");
+    if (access(dir.c_str(), W_OK) != 0) throw InputError(opt + ": " + dir + ": not writable");
     if (!force && dir_has_entries(dir))
-      throw InputError("--plot-dir: " + dir + ": not empty; not overwriting its files (use --force)");
+      throw InputError(opt + ": " + dir + ": not empty; not overwriting its files (use --force)");
     return;
   }
   std::string d = dir;
@@ -75,7 +78,7 @@ void check_plot_dir(const std::string& dir, bool force) {
   auto slash = d.rfind('/');
   std::string parent = slash == std::string::npos ? "." : slash == 0 ? "/" : d.substr(0, slash);
   if (stat(parent.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || access(parent.c_str(), W_OK) != 0)
-    throw InputError("--plot-dir: " + dir + ": cannot be created (" + parent + " is not a writable directory)");
+    throw InputError(opt + ": " + dir + ": cannot be created (" + parent + " is not a writable directory)");
 }
 
 std::pair<size_t, size_t> parse_shard(const std::string& s) {
@@ -158,8 +161,14 @@ Action add_run_command(CLI::App& app) {
                   "Results JSON; - for stdout (default: outputs.json of the config, else kex-results-DATE.json)");
   cmd->add_option("--plot-dir", a->plot_dir, "Also write gnuplot .dat/.gp files (and PNG/SVG) into DIR");
   cmd->add_option("--preset", a->presets, "Run named preset kernels (see `kex list presets`)");
-  cmd->add_option("--harness", a->harness, "Harness for presets: kex (robust statistics), fastc, hahn")
-      ->check(CLI::IsMember({"kex", "fastc", "hahn"}));
+  cmd->add_option("--harness", a->harness,
+                  "Harness for presets: kex (robust statistics), or a seed program's own: fastc, xmm64, hahn")
+      ->check(CLI::IsMember({"kex", "fastc", "xmm64", "hahn"}));
+  cmd->add_flag("--seed-exact", a->seed_exact,
+                "Print only what the seed programs printed (no # lines, no notes; the rest goes to stderr); "
+                "with --preset SET and no --harness, the set's own program");
+  cmd->add_option("--graph", a->graph_dir,
+                  "Also write Asami's runtests -graph files into DIR: a data file per function and plot.gp");
   cmd->add_flag("--no-fsave", a->no_fsave, "With --preset: drop the fsave/frstor the original kernels timed");
   cmd->add_option("--format", a->format,
                   "Format of the -o file: json (kex results), gbench (for Google Benchmark's compare.py), csv")
@@ -211,6 +220,8 @@ Action add_run_command(CLI::App& app) {
         throw InputError("--no-fsave: applies to --preset kernels; give --preset NAME...");
       if (a->presets.empty() && a->harness != "kex")
         throw InputError("--harness " + a->harness + ": applies to --preset kernels; give --preset NAME...");
+      if (a->seed_exact && !cmd->count("--harness"))
+        if (auto own = preset_sets_harness(a->presets)) a->harness = std::string(to_string(*own));
       for (size_t i = 0; i < a->configs.size(); ++i)
         for (size_t j = 0; j < i; ++j)
           if (a->configs[i] == a->configs[j]) throw InputError(a->configs[i] + ": config given twice");
@@ -260,10 +271,24 @@ Action add_run_command(CLI::App& app) {
       out = std::string("kex-results-") + stamp + ".json";
     }
     std::string plot_dir = a->plot_dir.empty() ? configs.front().plot_dir : a->plot_dir;
+    const std::string graph_dir = a->graph_dir.empty() ? configs.front().graph_dir : a->graph_dir;
+    bool seed_exact = a->seed_exact, seed_harness = false, asami = false;
+    for (const auto& c : configs) {
+      seed_exact |= c.seed_exact;
+      seed_harness |= !c.presets.empty() && c.harness != Harness::kex;
+      for (const Preset* p : resolve_presets(c.presets, c.source)) asami |= p->family == "asami";
+    }
     // Refuse before spending minutes on the sweep.
     const bool to_stdout = out == "-";
-    if (!to_stdout) check_output_path(out, a->force);
+    if (seed_exact && to_stdout) throw InputError("--seed-exact: stdout carries the seed tables; give -o FILE for the JSON");
+    if (seed_exact && !seed_harness && !asami)
+      throw InputError("--seed-exact: nothing a seed program printed: give --preset with --harness fastc|xmm64|hahn "
+                       "(or a seed set: fastc, spraul, xmm64, hahn), or Asami's presets (configs/asami.json)");
+    if (!graph_dir.empty() && !asami)
+      throw InputError("--graph: " + graph_dir + ": Asami's runtests graph needs asami presets (configs/asami.json)");
+    if (!to_stdout) check_output_path(out, a->force || resumed.has_value());  // a resume replaces its own partial output
     if (!plot_dir.empty()) check_plot_dir(plot_dir, a->force);
+    if (!graph_dir.empty()) check_plot_dir(graph_dir, a->force, "--graph");
 
     // The journal: every finished repetition, so a killed run can be resumed.
     std::unique_ptr<Journal> journal;
@@ -313,7 +338,21 @@ Action add_run_command(CLI::App& app) {
     }
     if (journal && !run.context.interrupted) journal->remove();
     FILE* text = to_stdout ? stderr : stdout;  // with -o -, stdout carries only the JSON
-    for (const auto& t : run.context.seed_tables) std::fprintf(text, "\n%s", t.text.c_str());
+    if (seed_exact) {  // stdout carries only what the seed programs printed; everything else goes to stderr
+      size_t silent = 0;
+      for (const auto& [source, seed] : sweep.seed_runs) {
+        std::fputs(seed_table_text(seed, SeedText::exact).c_str(), stdout);
+        for (const auto& r : seed.results) silent += r.status.kind != StatusKind::ok;
+      }
+      std::fputs(runtests_text(run, SeedText::exact).c_str(), stdout);
+      if (silent)
+        std::fprintf(stderr, "kex: --seed-exact: %zu kernel%s did not run and %s no line (see the results file)\n",
+                     silent, silent == 1 ? "" : "s", silent == 1 ? "has" : "have");
+      text = stderr;
+    } else {
+      for (const auto& t : run.context.seed_tables) std::fprintf(text, "\n%s", t.text.c_str());
+      if (std::string rt = runtests_text(run); !rt.empty()) std::fprintf(text, "\n%s", rt.c_str());
+    }
     if (std::string kex_seed = kex_seed_text(run); !kex_seed.empty()) std::fprintf(text, "\n%s", kex_seed.c_str());
     if (run.context.segments) std::fprintf(text, "\n%s", format_segment_table(*run.context.segments).c_str());
     std::string table = summary_table(run);
@@ -325,6 +364,11 @@ Action add_run_command(CLI::App& app) {
       auto files = write_plots({run}, plot_dir, po);
       std::fprintf(text, "\nplots: %zu files in %s%s\n", files.size(), plot_dir.c_str(),
                    find_gnuplot().empty() ? " (gnuplot not installed: .dat/.gp only)" : "");
+    }
+    if (!graph_dir.empty()) {
+      auto files = write_runtests_graph(run, graph_dir, a->force);
+      std::fprintf(text, "\nruntests graph: %zu files in %s (gnuplot: load '%s/plot.gp')\n", files.size(),
+                   graph_dir.c_str(), graph_dir.c_str());
     }
     size_t n = run.results.size();
     std::fprintf(text, "\nresults: %s (%zu %s, %.1f s)\n", to_stdout ? "stdout" : out.c_str(), n,

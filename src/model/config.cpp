@@ -468,7 +468,7 @@ Config parse_config(const std::string& text, const std::string& source) {
   }
   if (j.contains("harness")) {
     auto h = parse_harness(r.string(j["harness"], "/harness"));
-    if (!h) r.fail("/harness", j["harness"], "allowed: kex, fastc, hahn");
+    if (!h) r.fail("/harness", j["harness"], "allowed: kex, fastc, hahn, xmm64");
     c.harness = *h;
   }
   if (j.contains("preset_options")) {
@@ -526,9 +526,11 @@ Config parse_config(const std::string& text, const std::string& source) {
     }
   }
   if (j.contains("outputs")) {
-    r.keys(j["outputs"], "/outputs", {"json", "plot_dir"});
+    r.keys(j["outputs"], "/outputs", {"json", "plot_dir", "seed_exact", "graph_dir"});
     if (j["outputs"].contains("json")) c.out_json = r.string(j["outputs"]["json"], "/outputs/json");
     if (j["outputs"].contains("plot_dir")) c.plot_dir = r.string(j["outputs"]["plot_dir"], "/outputs/plot_dir");
+    if (j["outputs"].contains("seed_exact")) c.seed_exact = r.boolean(j["outputs"]["seed_exact"], "/outputs/seed_exact");
+    if (j["outputs"].contains("graph_dir")) c.graph_dir = r.string(j["outputs"]["graph_dir"], "/outputs/graph_dir");
   }
   if (c.grids.empty() && c.presets.empty() && !c.segments.enabled && c.baselines.empty())
     r.fail("", j, "nothing to run: give kernels, presets, baselines or segments");

@@ -79,6 +79,8 @@ struct Config {
   ProtocolRequest protocol;
   SegmentsRequest segments;
   std::string out_json, plot_dir;      ///< outputs.json / outputs.plot_dir ("" = not set)
+  bool seed_exact = false;             ///< outputs.seed_exact: print only what the seed programs printed
+  std::string graph_dir;               ///< outputs.graph_dir: Asami's runtests -graph files ("" = not set)
 };
 
 /// Parses and validates a config. Errors throw InputError with one line:

@@ -230,8 +230,8 @@ TEST_CASE("presets under the kex harness and the segment table land in one resul
     "baselines": ["memcpy"], "segments": {"iterations": 20000, "mixed": false}, "max_time_per_point": 0.02})");
   auto r = sh(kex + " run -q " + d + "/p.json -o " + d + "/out.json");
   REQUIRE_MESSAGE(r.status == 0, r.out);
-  CHECK(r.out.find("copy_page function 'faster_copy'\ttook") != std::string::npos);
-  CHECK(r.out.find("clear_page function 'xmm_clear'\ttook") != std::string::npos);
+  CHECK(r.out.find("copy_page function 'faster_copy'\t took") != std::string::npos);
+  CHECK(r.out.find("clear_page function 'xmm_clear'\t took") != std::string::npos);
   CHECK(r.out.find("gs with data selector: ") != std::string::npos);
   auto doc = nlohmann::json::parse(read(d + "/out.json"));
   std::set<std::string> names;
