@@ -136,26 +136,40 @@ TEST_CASE("each segment kernel puts back fs, gs and TLS, and hits its counters" 
                          SegVariant::throughput, SegVariant::null_load}) {
       const bool needs_seg = v == SegVariant::loop2006 || v == SegVariant::mixed || v == SegVariant::null_load;
       if (needs_seg && r == SegReg::none) continue;
-      for (int with_base = 0; with_base < 2; ++with_base) {
-        SegKernelSpec s;
-        s.seg = r;
-        s.variant = v;
-        s.selector = data;
-        s.unroll = 8;
-        s.use_fsgsbase = machine().features.fsgsbase_enabled;  // wr*base where the kernel allows it
-        s.operand = v == SegVariant::latency ? cells[0] : reinterpret_cast<uint64_t>(&target[0]);
-        s.restored_operand = reinterpret_cast<uint64_t>(&target[16]);
-        if (v == SegVariant::mixed) s.set_base = true;
-        if ((v == SegVariant::latency || v == SegVariant::throughput) && r != SegReg::none) {
-          s.set_base = true;
-          s.base = with_base ? other_gs_base : 0;
-          if (with_base) s.operand = v == SegVariant::latency ? 0 : s.operand - s.base;
-        } else if (with_base) {
-          continue;
+      const bool loop = v == SegVariant::loop2006 || v == SegVariant::mixed;
+      // The 2006 and mixed loops also with a selector loaded on entry: null, or the
+      // data selector (the pop then reloads a non-null selector, as on i386).
+      for (int entry = -1; entry < (loop ? 2 : 0); ++entry)
+        for (int with_base = 0; with_base < 2; ++with_base) {
+          SegKernelSpec s;
+          s.seg = r;
+          s.variant = v;
+          s.selector = data;
+          s.unroll = 8;
+          s.use_fsgsbase = machine().features.fsgsbase_enabled;  // wr*base where the kernel allows it
+          s.operand = v == SegVariant::latency ? cells[0] : reinterpret_cast<uint64_t>(&target[0]);
+          s.restored_operand = reinterpret_cast<uint64_t>(&target[16]);
+          if (entry >= 0) {
+            s.load_entry = true;
+            s.entry_selector = entry ? data : 0;
+          }
+          // Mixed with a null restored selector sets base 0 itself; a restored data
+          // selector brings base 0 with it, so in round 2 (a non-zero gs base beforehand)
+          // its access lands on target[16] only if the loop really reloaded 0x2b.
+          if (v == SegVariant::mixed) s.set_base = entry != 1;
+          if ((v == SegVariant::latency || v == SegVariant::throughput) && r != SegReg::none) {
+            s.set_base = true;
+            s.base = with_base ? other_gs_base : 0;
+            if (with_base) s.operand = v == SegVariant::latency ? 0 : s.operand - s.base;
+          } else if (with_base) {
+            continue;
+          }
+          specs.push_back(s);
         }
-        specs.push_back(s);
-      }
     }
+  // none: baseline, latency, throughput; fs and gs: baseline, 2006 x 3 entries, mixed x 3,
+  // latency x 2 bases, throughput x 2, null load.
+  CHECK(specs.size() == 3 + 2 * (1 + 3 + 3 + 2 + 2 + 1));
   CodeArena arena;
   std::vector<size_t> idx;
   for (const auto& s : specs) idx.push_back(arena.add([&](Xbyak::CodeGenerator& g) { emit_segment_kernel(g, s); }));
@@ -172,6 +186,8 @@ TEST_CASE("each segment kernel puts back fs, gs and TLS, and hits its counters" 
       CAPTURE(seg_reg_name(s.seg));
       CAPTURE(seg_variant_name(s.variant));
       CAPTURE(s.base);
+      CAPTURE(s.load_entry);
+      CAPTURE(s.entry_selector);
       tls_value = 100 + int(i);
       SegState st;
       st.fs_base = base_of(ARCH_GET_FS);
