@@ -232,7 +232,7 @@ TEST_CASE("presets under the kex harness and the segment table land in one resul
   REQUIRE_MESSAGE(r.status == 0, r.out);
   CHECK(r.out.find("copy_page function 'faster_copy'\ttook") != std::string::npos);
   CHECK(r.out.find("clear_page function 'xmm_clear'\ttook") != std::string::npos);
-  CHECK(r.out.find("gs with data selector: ") != std::string::npos);
+  CHECK(r.out.find("gs with data selector, entry gs=2b: ") != std::string::npos);
   auto doc = nlohmann::json::parse(read(d + "/out.json"));
   std::set<std::string> names;
   for (const auto& e : doc["benchmarks"]) {

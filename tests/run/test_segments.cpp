@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <thread>
 
@@ -242,16 +243,57 @@ TEST_CASE("every segment case is measured or skipped with a reason" * doctest::t
     CHECK(c["ticks_per_iteration"].get<double>() > 0);
     CHECK(c["est_cycles_per_iteration"].get<double>() > 0);
     CHECK(c["min_ticks"].get<uint64_t>() <= c["median_ticks"].get<uint64_t>());
-    if (c["name"] == "gs with data selector") gs_data_ran = true;
+    CHECK(c["timed_iterations"].get<uint64_t>() == c["iterations_per_sample"].get<uint64_t>() * 3);
+    CHECK(c["timed_iterations"].get<uint64_t>() >= 20'000);
+    CHECK(c["cputime_ns"].get<uint64_t>() > 0);
+    if (c["name"] == "gs with data selector, entry gs=2b") gs_data_ran = true;
   }
   CHECK(gs_data_ran);
-  // 6 selector blocks x (<none>, fs, gs) + 6 x mixed (fs, gs) + 2 x (1 + 4) loads + 2 null loads
-  CHECK(j["cases"].size() == 18 + 12 + 10 + 2);
-  CHECK(measured >= 10);
-  // The data and null selectors load everywhere: their cases must have run.
-  for (const auto& c : j["cases"])
-    if (c["selector_kind"] == "data" || c["selector_kind"] == "null" || c["selector_kind"] == "none")
+  // 6 selector blocks x (<none> + 5 entry selectors x fs, gs) + the same without <none>
+  // for mixed + 2 x (1 + 4) loads + 2 null loads
+  CHECK(j["cases"].size() == 66 + 60 + 10 + 2);
+  CHECK(measured >= 40);
+  // The data and null selectors load everywhere, loaded or held on entry: those cases must have run.
+  for (const auto& c : j["cases"]) {
+    const std::string entry = c.value("entry_selector_kind", "");
+    if ((c["selector_kind"] == "data" || c["selector_kind"] == "null" || c["selector_kind"] == "none") &&
+        (entry.empty() || entry == "null" || entry == "data"))
       CHECK_MESSAGE(!c.value("skipped", false), c.dump());
+  }
+}
+
+TEST_CASE("the 2006 and mixed loops say which selector the register held on entry" * doctest::test_suite("segments")) {
+  const auto& j = small_run().j;
+  const auto& h = j["header"];
+  const auto& entries = h["entry_selectors"];
+  CHECK(entries["null"] == "0x00");
+  CHECK(entries["data"] == h["selectors"]["data"]);
+  CHECK(entries["gdt-cpunode"] == "0x7b");
+  CHECK(h["selectors"]["data"] == "0x2b");  // __USER_DS: ds is null in a 64-bit process, ss holds it
+  std::map<std::string, int> per_kind;
+  for (const auto& c : j["cases"]) {
+    CAPTURE(c.dump());
+    const std::string v = c["variant"], seg = c["segment"];
+    const bool loop = (v == "2006" || v == "mixed") && seg != "none";
+    CHECK(c.contains("entry_selector") == loop);
+    if (!loop) continue;
+    const std::string kind = c["entry_selector_kind"];
+    ++per_kind[kind];
+    if (entries[kind].is_string()) CHECK(c["entry_selector"] == entries[kind]);
+    const unsigned sel = std::stoul(c["entry_selector"].get<std::string>(), nullptr, 16);
+    char tail[32];
+    snprintf(tail, sizeof tail, ", entry %s=%x", seg.c_str(), sel);
+    const std::string name = c["name"];
+    CHECK(name.size() > strlen(tail));
+    CHECK(name.substr(name.size() - strlen(tail)) == tail);
+    if (v == "mixed") CHECK(c["restored_selector"].get<std::string>().rfind(c["entry_selector"].get<std::string>(), 0) == 0);
+  }
+  // 6 blocks x fs, gs x (2006, mixed) per entry selector
+  for (const char* k : {"null", "data", "ldt", "gdt-tls", "gdt-cpunode"}) CHECK(per_kind[k] == 24);
+  // Unavailable LDT/TLS entries are skipped with the set-up error.
+  for (const auto& c : j["cases"])
+    if (c.value("entry_selector_kind", "") == "ldt" && !entries["ldt"].is_string())
+      CHECK(c["skip_message"] == h["ldt_entry_error"]);
 }
 
 TEST_CASE("the segment table has the seed's layout" * doctest::test_suite("segments")) {
@@ -264,7 +306,8 @@ TEST_CASE("the segment table has the seed's layout" * doctest::test_suite("segme
            h["stepping"].get<int>());
   CHECK(t.find(fms) != std::string::npos);
   CHECK(t.find("\nds=") != std::string::npos);
-  CHECK(t.find(" TSC\n") != std::string::npos);
+  CHECK(t.find(" TSC\n(entry fs=.. / gs=..: the selector the tested register held on entry to the loop") !=
+        std::string::npos);
   for (const auto& c : j["cases"]) {
     const std::string head = "   " + c["name"].get<std::string>() + ": ";
     if (c.value("skipped", false))
@@ -272,7 +315,8 @@ TEST_CASE("the segment table has the seed's layout" * doctest::test_suite("segme
     else
       CHECK(t.find(head) != std::string::npos);
   }
-  CHECK(t.find("   gs with data selector: ") != std::string::npos);
+  CHECK(t.find("   gs with data selector, entry gs=2b: ") != std::string::npos);
+  CHECK(t.find("   fs with data selector, entry fs=0: ") != std::string::npos);
   CHECK(t.find("ns/iteration (") != std::string::npos);
 }
 
@@ -281,12 +325,16 @@ TEST_CASE("the segments section validates against the schemas" * doctest::test_s
   std::ofstream(d + "/seg.json") << small_run().j.dump(2);
   const std::string v = validate(d + "/seg.json");
   CHECK_MESSAGE(v.rfind("valid", 0) == 0, v);
-  // And the schema rejects a skipped case without a reason.
+  // And the schema rejects a skipped case without a reason, and an entry selector kind it does not know.
   auto bad = small_run().j;
   bad["cases"][0] = {{"name", "x"}, {"segment", "fs"}, {"selector", "0x0f"}, {"selector_kind", "ldt"},
                      {"variant", "2006"}, {"skipped", true}, {"skip_message", ""}};
   std::ofstream(d + "/bad.json") << bad.dump(2);
   CHECK(validate(d + "/bad.json").rfind("valid", 0) != 0);
+  auto bad_entry = small_run().j;
+  bad_entry["cases"][1]["entry_selector_kind"] = "tss";
+  std::ofstream(d + "/bad2.json") << bad_entry.dump(2);
+  CHECK(validate(d + "/bad2.json").rfind("valid", 0) != 0);
   std::filesystem::remove_all(d);
 }
 
@@ -296,19 +344,19 @@ TEST_CASE("kex segments prints the table, writes JSON, refuses to overwrite" * d
   int st = -1;
   std::string out = shell(kex + " segments --iterations 700 --no-mixed --json " + d + "/s.json", &st);
   REQUIRE_MESSAGE(st == 0, out);
-  CHECK(out.find("   gs with data selector: ") != std::string::npos);
+  CHECK(out.find("   gs with data selector, entry gs=2b: ") != std::string::npos);
   CHECK(out.find(", mixed") == std::string::npos);
   auto j = nlohmann::json::parse(std::ifstream(d + "/s.json"));
-  CHECK(j["cases"].size() == 18 + 10 + 2);
+  CHECK(j["cases"].size() == 66 + 10 + 2);
 
   std::string again = shell(kex + " segments --iterations 700 --json " + d + "/s.json", &st);
   CHECK(st == 2);
   CHECK(again == "kex: " + d + "/s.json: exists; not overwriting it (use --force)\n");
-  CHECK(nlohmann::json::parse(std::ifstream(d + "/s.json"))["cases"].size() == 18 + 10 + 2);
+  CHECK(nlohmann::json::parse(std::ifstream(d + "/s.json"))["cases"].size() == 66 + 10 + 2);
 
   out = shell(kex + " segments --iterations 700 --no-modern --force --json " + d + "/s.json", &st);
   CHECK(st == 0);
-  CHECK(nlohmann::json::parse(std::ifstream(d + "/s.json"))["cases"].size() == 18 + 12);
+  CHECK(nlohmann::json::parse(std::ifstream(d + "/s.json"))["cases"].size() == 66 + 60);
   CHECK(shell(kex + " segments --iterations 0", &st).find("iterations") != std::string::npos);
   CHECK(st == 2);
   std::filesystem::remove_all(d);
