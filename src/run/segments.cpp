@@ -322,11 +322,11 @@ std::vector<Case> build_cases(const SegmentOptions& o, const std::vector<Selecto
     for (const auto& e : entries)
       for (SegReg r : {SegReg::fs, SegReg::gs}) selector_loop(b, SegVariant::loop2006, r, &e);
   }
-  if (o.mixed)
+  if (o.mixed && !o.seed_only)
     for (const auto& b : blocks)
       for (const auto& e : entries)
         for (SegReg r : {SegReg::fs, SegReg::gs}) selector_loop(b, SegVariant::mixed, r, &e);
-  if (!o.modern) return cs;
+  if (!o.modern || o.seed_only) return cs;
 
   struct BaseChoice { const char* label; uint64_t base; };
   const BaseChoice bases[] = {{"base 0", 0}, {"non-zero base", page.addr(DataPage::kBase)}};
@@ -529,9 +529,12 @@ nlohmann::ordered_json run_segments(const SegmentOptions& o) {
   blocks.push_back({"ldt", "LDT selector", "modify_ldt entry", ldt_sel, page.addr(DataPage::kTarget), desc.ldt.error});
   blocks.push_back({"gdt-tls", "GDT selector", "set_thread_area entry", tls_sel, page.addr(DataPage::kTarget),
                     desc.tls.error});
-  blocks.push_back({"gdt-cpunode", "GDT CPU/node selector", "GDT selector 0x7b", kCpuNodeSelector, 0, ""});
-  blocks.push_back({"gdt-code64", "GDT 64-bit code selector", "GDT selector 0x33", kUserCs64, 0, ""});
-  blocks.push_back({"gdt-code32", "GDT 32-bit code selector", "GDT selector 0x23", kUserCs32, 0, ""});
+  if (!o.seed_only || !desc.tls.ok())  // the seed-exact text's GDT block falls back to it
+    blocks.push_back({"gdt-cpunode", "GDT CPU/node selector", "GDT selector 0x7b", kCpuNodeSelector, 0, ""});
+  if (!o.seed_only) {
+    blocks.push_back({"gdt-code64", "GDT 64-bit code selector", "GDT selector 0x33", kUserCs64, 0, ""});
+    blocks.push_back({"gdt-code32", "GDT 32-bit code selector", "GDT selector 0x23", kUserCs32, 0, ""});
+  }
   const uint64_t restored = page.addr(DataPage::kRestoredTarget);
   const std::vector<EntryChoice> entries = {
       {"null", "null selector", 0, 0, ""},
@@ -746,6 +749,121 @@ std::string format_segment_table(const nlohmann::ordered_json& section) {
   const double mhz = h.value("mhz", 0.0), after = h.value("mhz_after", mhz);
   if (mhz > 0 && std::fabs(after - mhz) / mhz > 0.001) {
     snprintf(line, sizeof line, "warning: cpu MHz changed during the run (%g -> %g)\n", mhz, after);
+    out += line;
+  }
+  return out;
+}
+
+namespace {
+
+/// The 2006-loop case for (segment, loaded selector kind, entry selector kind);
+/// segment "none" finds the `<none>` loop. Null when the section has no such case.
+const nlohmann::ordered_json* find_2006(const nlohmann::ordered_json& cases, const std::string& seg,
+                                        const std::string& kind, const std::string& entry) {
+  for (const auto& c : cases) {
+    const std::string v = c.value("variant", "");
+    if (c.value("segment", "") != seg || c.value("selector_kind", "") != kind) continue;
+    if (seg == "none" ? v == "baseline" : v == "2006" && c.value("entry_selector_kind", "") == entry) return &c;
+  }
+  return nullptr;
+}
+
+bool measured(const nlohmann::ordered_json* c) { return c && !c->value("skipped", false); }
+
+/// The seed's integer: total ns / iterations, truncated (unsigned long long division).
+std::string seed_ns(const nlohmann::ordered_json& c, bool cputime) {
+  unsigned long long ns;
+  if (cputime) ns = c.at("cputime_ns").get<unsigned long long>() / c.at("timed_iterations").get<unsigned long long>();
+  else ns = static_cast<unsigned long long>(std::floor(c.value("ns_per_iteration", 0.0)));
+  return std::to_string(ns) + "ns/iteration";
+}
+
+std::string hex_field(const nlohmann::ordered_json* c, const char* key) {
+  return c ? compact_hex(c->value(key, nlohmann::ordered_json())) : "-";
+}
+
+}  // namespace
+
+std::string format_segment_seed_text(const nlohmann::ordered_json& section) {
+  const auto& h = section.at("header");
+  const auto& cases = section.at("cases");
+  // The three blocks the seed printed. GDT: the set_thread_area selector, else the
+  // CPU/node one (the header's gdt= then says 7b).
+  std::string gdt_kind = "gdt-tls";
+  bool tls_ran = false;
+  for (const auto& c : cases) tls_ran |= c.value("selector_kind", "") == "gdt-tls" && measured(&c);
+  if (!tls_ran && find_2006(cases, "none", "gdt-cpunode", "")) gdt_kind = "gdt-cpunode";
+  const std::pair<std::string, const char*> blocks[] = {{"data", "data"}, {"ldt", "LDT"}, {gdt_kind, "GDT"}};
+
+  // Entry kinds in the section's order; a table for each with a measured fs or gs line.
+  std::vector<std::string> kinds;
+  for (const auto& c : cases) {
+    const std::string k = c.value("entry_selector_kind", "");
+    if (!k.empty() && c.value("variant", "") == "2006" && std::find(kinds.begin(), kinds.end(), k) == kinds.end())
+      kinds.push_back(k);
+  }
+  auto ran = [&](const std::string& seg, const std::string& k) {
+    for (const auto& [kind, label] : blocks)
+      if (measured(find_2006(cases, seg, kind, k))) return true;
+    return false;
+  };
+  std::vector<std::pair<std::string, std::string>> tables;  // (fs entry kind, gs entry kind)
+  // First the i386 situation: fs null, gs a non-null GDT selector (glibc's TLS one there).
+  const std::string i386_gs = ran("gs", "gdt-tls") ? "gdt-tls" : "data";
+  if (ran("fs", "null") && ran("gs", i386_gs)) tables.push_back({"null", i386_gs});
+  for (const auto& k : kinds)
+    if (ran("fs", k) || ran("gs", k)) tables.push_back({k, k});
+  // Sections without entry selectors (older results): one table as the registers started.
+  if (kinds.empty()) tables.push_back({"", ""});
+
+  std::string out;
+  char line[512];
+  const auto sel = h.value("selectors", nlohmann::ordered_json::object());
+  const std::string data_sel = compact_hex(sel.contains("data") ? sel["data"] : sel.value("ds", nlohmann::ordered_json()));
+  for (size_t t = 0; t < tables.size(); ++t) {
+    const auto& [fs_kind, gs_kind] = tables[t];
+    const nlohmann::ordered_json* fs_any = nullptr;
+    const nlohmann::ordered_json* gs_any = nullptr;
+    bool cputime = true;
+    for (const auto& [kind, label] : blocks) {
+      for (const auto* c : {find_2006(cases, "none", kind, ""), find_2006(cases, "fs", kind, fs_kind),
+                            find_2006(cases, "gs", kind, gs_kind)})
+        if (measured(c) && !(c->contains("cputime_ns") && c->contains("timed_iterations"))) cputime = false;
+      if (!fs_any) fs_any = find_2006(cases, "fs", kind, fs_kind);
+      if (!gs_any) gs_any = find_2006(cases, "gs", kind, gs_kind);
+    }
+    if (t) out += "\n";
+    // "%s" @%gMhz (%d,%d,%d):  with the MHz as the float the seed read it into.
+    snprintf(line, sizeof line, "\"%s\" @%gMhz (%d,%d,%d):\n", h.value("cpu_model", "").c_str(),
+             double(float(h.value("mhz", 0.0))), h.value("family", 0), h.value("model", 0), h.value("stepping", 0));
+    out += line;
+    const std::string fs_entry = fs_kind.empty() ? compact_hex(sel.value("fs", nlohmann::ordered_json()))
+                                                 : hex_field(fs_any, "entry_selector");
+    const std::string gs_entry = gs_kind.empty() ? compact_hex(sel.value("gs", nlohmann::ordered_json()))
+                                                 : hex_field(gs_any, "entry_selector");
+    const auto* ldt = find_2006(cases, "none", "ldt", "");
+    const auto* gdt = find_2006(cases, "none", gdt_kind, "");
+    // ds=%x fs=%x gs=%x ldt=%x gdt=%x %s %s  (clock, then the empty SYNC field)
+    out += "ds=" + data_sel + " fs=" + fs_entry + " gs=" + gs_entry + " ldt=" + hex_field(ldt, "selector") +
+           " gdt=" + hex_field(gdt, "selector") + " " + (cputime ? "CPUTIME" : "TSC") + " \n";
+    for (size_t b = 0; b < std::size(blocks); ++b) {
+      const auto& [kind, label] = blocks[b];
+      if (b) out += "\n";
+      const std::pair<const char*, const nlohmann::ordered_json*> rows[] = {
+          {"<none>", find_2006(cases, "none", kind, "")},
+          {"fs", find_2006(cases, "fs", kind, fs_kind)},
+          {"gs", find_2006(cases, "gs", kind, gs_kind)}};
+      for (const auto& [who, c] : rows) {
+        out += std::string("   ") + who + " with " + label + " selector: ";
+        if (!c) out += "skipped: not in these results\n";
+        else if (c->value("skipped", false)) out += "skipped: " + c->value("skip_message", "") + "\n";
+        else out += seed_ns(*c, cputime) + "\n";
+      }
+    }
+  }
+  const float mhz = float(h.value("mhz", 0.0)), after = float(h.value("mhz_after", double(mhz)));
+  if (mhz != after) {
+    snprintf(line, sizeof line, "cpu speed changed %f->%f?! disable CPUFREQ\n", double(mhz), double(after));
     out += line;
   }
   return out;

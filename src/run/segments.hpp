@@ -16,7 +16,12 @@ struct SegmentOptions {
   bool mixed = true;                ///< also the "mixed" loop: an access through the restored selector
   bool modern = true;               ///< also override-load latency/throughput and null-selector loads
   const volatile std::sig_atomic_t* stop = nullptr;  ///< polled between cases: a stop ends the table early
+  bool seed_only = false;           ///< only what format_segment_seed_text prints: the 2006 loop with the
+                                    ///< data, LDT and GDT selectors (no mixed, no modern cases)
 };
+
+/// The seed's COUNT: iterations per case in Jeremy's program, timed as one run.
+inline constexpr uint64_t kSeedIterations = 50'000'000;
 
 /// Runs every segment case on the calling thread (pinned to one CPU for the run,
 /// the previous affinity restored afterwards) and returns the `segments` section:
@@ -49,5 +54,20 @@ nlohmann::ordered_json run_segments(const SegmentOptions& opts);
 /// `skipped: <reason>`. Mixed and modern cases follow in their own blocks.
 /// Throws nlohmann::json::exception when `section` has no header, selectors or cases.
 std::string format_segment_table(const nlohmann::ordered_json& section);
+
+/// The section exactly as Jeremy's program printed its results (seed 002), one table
+/// per entry configuration: `"<model>" @<MHz>Mhz (f,m,s):`, then
+/// `ds=2b fs=0 gs=63 ldt=f gdt=6b CPUTIME ` (fs= and gs= are the selectors the
+/// registers held on entry to the loop; ds= is the data selector loaded, ss's value,
+/// as ds is null in a 64-bit process; the trailing space is the seed's empty SYNC
+/// field), then blocks of `   fs with LDT selector: 26ns/iteration` in integer ns
+/// (CLOCK_PROCESS_CPUTIME_ID ns / iterations, truncated, as the seed divided). The
+/// first table is the i386 situation (fs null, gs a non-null GDT selector), then one
+/// per entry selector with both registers holding it. The GDT block is the
+/// set_thread_area selector, or 0x7b where that is unavailable (gdt=7b says so).
+/// Cases that did not run print `skipped: <reason>` in place of the figure. Without
+/// cputime_ns (older results) the clock field says TSC and TSC ns are used.
+/// Throws nlohmann::json::exception when `section` has no header or cases.
+std::string format_segment_seed_text(const nlohmann::ordered_json& section);
 
 }  // namespace kex
