@@ -12,7 +12,8 @@ namespace kex {
 
 struct SegmentOptions {
   uint64_t iterations = 2'000'000;  ///< timed iterations per case, spread over `repetitions` samples
-  int repetitions = 7;              ///< samples per case (min and median are reported)
+  int repetitions = 101;            ///< samples per case (min and median are reported); many short
+                                    ///< samples, so the fastest is one no other task preempted
   bool mixed = true;                ///< also the "mixed" loop: an access through the restored selector
   bool modern = true;               ///< also override-load latency/throughput and null-selector loads
   const volatile std::sig_atomic_t* stop = nullptr;  ///< polled between cases: a stop ends the table early
