@@ -743,7 +743,7 @@ std::string format_segment_table(const nlohmann::ordered_json& section) {
     }
     out += num_text(c.value("ns_per_iteration", 0.0)) + "ns/iteration (" +
            num_text(c.value("ticks_per_iteration", 0.0)) + " ticks, ~" +
-           num_text(c.value("est_cycles_per_iteration", 0.0)) + " cycles)" +
+           num_text(c.value("est_cycles_per_iteration", 0.0)) + " estimated cycles)" +
            (c.value("variant", "") == "baseline" ? " (loop overhead: the unrolled loop with no segment work)" : "") + "\n";
   }
   const double mhz = h.value("mhz", 0.0), after = h.value("mhz_after", mhz);
