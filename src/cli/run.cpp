@@ -43,7 +43,7 @@ struct RunArgs {
   std::vector<std::string> presets;
   std::string harness = "kex";
   std::string format = "json";
-  bool force = false, quiet = false, no_fsave = false;
+  bool force = false, quiet = false, no_fsave = false, segments_seed_exact = false;
   uint32_t repetitions = 0;
   uint64_t seed = 0;
   int cpu = -1;
@@ -189,6 +189,8 @@ Action add_run_command(CLI::App& app) {
   cmd->add_option("--resume", a->resume,
                   "Finish the run a journal belongs to: measure only what it lacks and write the complete result");
   cmd->add_flag("--no-journal", a->no_journal, "Keep no journal (a killed run cannot be resumed)");
+  cmd->add_flag("--segments-seed-exact", a->segments_seed_exact,
+                "Print the segment table as Jeremy's program did (as `kex segments --seed-exact`)");
   cmd->add_flag("--force", a->force, "Overwrite existing output files");
   cmd->add_flag("-q,--quiet", a->quiet, "No progress on stderr");
   return [a, cmd]() -> int {
@@ -354,7 +356,9 @@ Action add_run_command(CLI::App& app) {
       if (std::string rt = runtests_text(run); !rt.empty()) std::fprintf(text, "\n%s", rt.c_str());
     }
     if (std::string kex_seed = kex_seed_text(run); !kex_seed.empty()) std::fprintf(text, "\n%s", kex_seed.c_str());
-    if (run.context.segments) std::fprintf(text, "\n%s", format_segment_table(*run.context.segments).c_str());
+    if (run.context.segments)
+      std::fprintf(text, "\n%s", (a->segments_seed_exact ? format_segment_seed_text(*run.context.segments)
+                                                         : format_segment_table(*run.context.segments)).c_str());
     std::string table = summary_table(run);
     if (!table.empty()) std::fputs(table.c_str(), text);
     if (std::string lt = layout_table(run); !lt.empty()) std::fputs(lt.c_str(), text);
