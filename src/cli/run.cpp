@@ -313,6 +313,7 @@ Action add_run_command(CLI::App& app) {
     opt.journal = journal.get();
     opt.resume = resumed ? &*resumed : nullptr;
 
+    if (cpu_scaling().enabled && !a->quiet) std::fprintf(stderr, "%s\n", kCpuScalingWarning);
     std::signal(SIGINT, on_stop_signal);
     std::signal(SIGTERM, on_stop_signal);
     SweepRun sweep = run_sweep(configs, opt);

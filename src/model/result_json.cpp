@@ -367,6 +367,17 @@ ordered_json to_json(const Result& r) {
   st["gbps_best"] = gbps_at(c.size, a.min_ns);
   st["gbps_p10"] = gbps_at(c.size, a.p90_ns);  // the 10th percentile of bandwidth is the 90th of time
   st["gbps_p90"] = gbps_at(c.size, a.p10_ns);
+  // Bytes moved per operation in the three conventions users compare: once per byte
+  // (kex's GB/s); read + written (STREAM, likwid); plus the write-allocate reads a
+  // temporal store causes (non-temporal stores of generated kernels cause none;
+  // libc, rep-string and preset kernels are counted as temporal).
+  const double rw = r.op == Op::copy ? 2 * size : size;
+  const bool nt = r.spec && r.spec->store == Store::nontemporal;
+  const double rfo = rw + (nt ? 0 : size);
+  st["bytes_read_written"] = rw;
+  st["gbps_read_written"] = a.median_ns > 0 ? rw / a.median_ns : 0;
+  st["bytes_with_write_allocate"] = rfo;
+  st["gbps_with_write_allocate"] = a.median_ns > 0 ? rfo / a.median_ns : 0;
   st["est_cycles"] = a.median_ns * cyc_per_ns;
   st["bytes_per_cycle"] = a.median_ns > 0 && cyc_per_ns > 0 ? size / (a.median_ns * cyc_per_ns) : 0;
   st["cycles_per_page"] = size > 0 ? a.median_ns * cyc_per_ns * 4096 / size : 0;

@@ -8,6 +8,7 @@
 
 #include <xbyak/xbyak.h>
 
+#include "src/core/version.hpp"
 #include "src/model/result_json.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/measure.hpp"
@@ -51,15 +52,20 @@ RunContext make_context(const std::vector<Config>& configs, int pinned_cpu, size
   c["executable"] = "kex";
   c["num_cpus"] = m.num_cpus;
   c["mhz_per_cpu"] = static_cast<int64_t>(m.tsc_hz / 1e6 + 0.5);
-  c["cpu_scaling_enabled"] = false;
+  // Google Benchmark's context fields, read as its tools read them.
+  const CpuScaling scaling = cpu_scaling();
+  c["cpu_scaling_enabled"] = scaling.enabled;
+  if (scaling.enabled) c["cpu_scaling_warning"] = kCpuScalingWarning;
   ordered_json caches = ordered_json::array();
-  if (m.caches.l1d) caches.push_back({{"type", "Data"}, {"level", 1}, {"size", m.caches.l1d}, {"num_sharing", 0}});
-  if (m.caches.l2) caches.push_back({{"type", "Unified"}, {"level", 2}, {"size", m.caches.l2}, {"num_sharing", 0}});
-  if (m.caches.llc) caches.push_back({{"type", "Unified"}, {"level", 3}, {"size", m.caches.llc}, {"num_sharing", 0}});
+  for (const auto& l : m.cache_levels.levels)
+    caches.push_back({{"type", l.type}, {"level", l.level}, {"size", l.size}, {"num_sharing", l.num_sharing}});
   c["caches"] = caches;
-  c["library_build_type"] = "release";
+  const auto load = load_average();
+  c["load_avg"] = load;
+  c["library_build_type"] = std::string(kex_build_type());
   c["json_schema_version"] = kResultsSchemaVersion;
-  c["kex_version"] = KEX_VERSION;
+  c["kex_version"] = std::string(kex_version());
+  c["kex_git_commit"] = std::string(kex_git_commit());
   int cs_major = 0, cs_minor = 0;
   cs_version(&cs_major, &cs_minor);
   char xv[16];

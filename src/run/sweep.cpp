@@ -464,6 +464,7 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
     }
   }
   doc.context.interrupted = interrupted;
+  doc.context.rest["load_avg_end"] = load_average();
   doc.context.rest["points_planned"] = planned;
   doc.context.rest["points_written"] = doc.results.size();
   doc.context.rest["elapsed_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
