@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "src/cli/cli.hpp"
+#include "src/core/output.hpp"
 #include "src/results/compare.hpp"
 #include "src/results/results.hpp"
 
@@ -42,7 +43,7 @@ Action add_compare_command(CLI::App& app) {
     std::string la = args->a + " (" + run_label(a.value("context", nlohmann::json::object())) + ")";
     std::string lb = args->b + " (" + run_label(b.value("context", nlohmann::json::object())) + ")";
     std::string text = format_comparison(c, la, lb);
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    write_stdout(text);
     if (gate) {
       auto bad = regressions(c, args->fail_above);
       for (const auto* r : bad)

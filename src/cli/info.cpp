@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "src/cli/cli.hpp"
+#include "src/core/output.hpp"
 #include "src/run/machine.hpp"
 
 namespace kex {
@@ -13,7 +14,7 @@ Action add_info_command(CLI::App& app) {
   return [json]() {
     const Machine& m = machine();
     if (*json) {
-      std::printf("%s\n", machine_json(m).dump(2).c_str());
+      write_stdout(machine_json(m).dump(2) + "\n");
       return 0;
     }
     auto kib = [](uint64_t b) { return b ? std::to_string(b >> 10) + " KiB" : std::string("unknown"); };

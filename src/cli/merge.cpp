@@ -4,6 +4,7 @@
 
 #include "src/core/atomic_write.hpp"
 #include "src/cli/cli.hpp"
+#include "src/core/output.hpp"
 #include "src/results/crossover.hpp"
 #include "src/results/merge.hpp"
 #include "src/results/results.hpp"
@@ -44,12 +45,12 @@ Action add_merge_command(CLI::App& app) {
     }
     write_file_atomic(a->out, merged.dump(1) + "\n", a->force);
     if (a->quiet) return 0;
-    std::fwrite(table.data(), 1, table.size(), stdout);
+    write_stdout(table);
     auto runs = split_machines(merged);
     for (size_t i = 0; i < runs.size(); ++i) {
       std::printf("\nM%zu %s\n", i + 1, run_label(runs[i].value("context", nlohmann::json::object())).c_str());
       std::string t = format_crossovers(find_crossovers(runs[i]));
-      std::fwrite(t.data(), 1, t.size(), stdout);
+      write_stdout(t);
     }
     return 0;
   };

@@ -9,6 +9,7 @@
 
 #include "src/core/atomic_write.hpp"
 #include "src/cli/cli.hpp"
+#include "src/core/output.hpp"
 #include "src/model/config.hpp"
 #include "src/results/export.hpp"
 #include "src/results/plot.hpp"
@@ -141,7 +142,7 @@ Action add_run_command(CLI::App& app) {
     const std::string body = a->format == "gbench" ? to_gbench(nlohmann::json(doc)).dump(1) + "\n"
                              : a->format == "csv"  ? to_csv(nlohmann::json(doc))
                                                    : doc.dump(1) + "\n";
-    if (to_stdout) std::fputs(body.c_str(), stdout);
+    if (to_stdout) write_stdout(body);
     else write_file_atomic(out, body, a->force);
     FILE* text = to_stdout ? stderr : stdout;  // with -o -, stdout carries only the JSON
     const auto& ctx = doc["context"];

@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "src/cli/cli.hpp"
+#include "src/core/output.hpp"
 #include "generators/disasm.hpp"
 #include "generators/disasm_ext.hpp"
 #include "generators/emit.hpp"
@@ -23,7 +24,7 @@ int show_preset(const Preset& p, const PresetOptions& opts) {
   std::string why = preset_unsupported_reason(p);
   std::printf("# %zu bytes, fnv1a %016llx%s\n", r.size, static_cast<unsigned long long>(r.hash),
               why.empty() ? "" : ("  (not runnable here: " + why + ")").c_str());
-  std::fputs(format_listing(disassemble_all(r.code, r.size)).c_str(), stdout);
+  write_stdout(format_listing(disassemble_all(r.code, r.size)));
   return 0;
 }
 
@@ -54,7 +55,7 @@ Action add_show_command(CLI::App& app) {
     std::printf("# %s\n# %zu bytes, fnv1a %016llx%s\n", spec_name(s).c_str(), r.size,
                 static_cast<unsigned long long>(r.hash),
                 cpu_unsupported_reason(s).empty() ? "" : ("  (not runnable here: " + cpu_unsupported_reason(s) + ")").c_str());
-    std::fputs(format_listing(disassemble(r.code, r.size)).c_str(), stdout);
+    write_stdout(format_listing(disassemble(r.code, r.size)));
     return 0;
   };
 }
