@@ -112,6 +112,12 @@ std::string spec_name(const KernelSpec& s) {
 }
 
 KernelSpec parse_spec_name(std::string_view name) {
+  // Errors quote tokens as typed: a control byte (a NUL would cut what() short) never gets that far.
+  for (size_t i = 0; i < name.size(); ++i)
+    if (static_cast<unsigned char>(name[i]) < 0x20 || name[i] == 0x7f)
+      throw std::invalid_argument("kernel name has a control character (byte " +
+                                  std::to_string(static_cast<unsigned char>(name[i])) + " at offset " +
+                                  std::to_string(i) + "); names are printable, e.g. copy/sse/unroll:64");
   std::vector<std::string_view> tok;
   for (size_t pos = 0; pos <= name.size();) {
     size_t e = name.find('/', pos);

@@ -112,3 +112,18 @@ TEST_CASE("name numbers: LLONG_MIN, a double minus and octal-looking values are 
   CHECK(parse_spec_name("copy/sse/unroll:0x80").unroll == 128);
   CHECK(parse_spec_name("clear/sse/fill:0xff").fill == 0xff);
 }
+
+TEST_CASE("a control byte in a kernel name is refused before any message quotes it (fuzz finding)" *
+          doctest::test_suite("spec")) {
+  // A NUL inside a quoted token cut the error line short at what().
+  const std::string name("copy/sse/pf:nta@10\x03\0\0\0" "4444", 26);
+  std::string err;
+  try {
+    parse_spec_name(name);
+  } catch (const std::invalid_argument& e) {
+    err = e.what();
+  }
+  CHECK(err == "kernel name has a control character (byte 3 at offset 18); names are printable, e.g. copy/sse/unroll:64");
+  CHECK_THROWS_AS(parse_spec_name("copy/sse\n"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_spec_name(std::string("copy\x7f/sse")), std::invalid_argument);
+}
