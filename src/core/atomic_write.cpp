@@ -12,6 +12,8 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <mutex>
+#include <set>
 
 #include "src/core/error.hpp"
 
@@ -124,8 +126,20 @@ int move_noreplace(const std::string& from, const std::string& to) {
     else if (err != EEXIST) break;
   }
   if (kept.empty()) unlink(tmp.c_str());
-  throw InputError(shown(path) + ": exists (created while kex was writing it); not overwriting it (use --force)" +
+  throw InputError(shown(path) + ": exists (created by another process after kex checked it); not overwriting it (use --force)" +
                    (kept.empty() ? std::string() : "; this output is in " + shown(kept)));
+}
+
+/// Output paths check_output_path found free (without force) in this process: when
+/// one exists at write time, another process took it meanwhile, and the text is
+/// kept aside rather than lost (write_file_atomic).
+struct CheckedFree {
+  std::mutex m;
+  std::set<std::string> paths;
+};
+CheckedFree& checked_free() {
+  static CheckedFree c;
+  return c;
 }
 
 }  // namespace
@@ -222,10 +236,26 @@ void check_output_path(const std::string& path, bool force) {
   TempFile probe = make_temp_file(dir, path);
   close(probe.fd);
   unlink(probe.path.c_str());
+  if (!force && lstat(path.c_str(), &st) != 0) {
+    std::lock_guard<std::mutex> lock(checked_free().m);
+    checked_free().paths.insert(path);
+  }
 }
 
 void write_file_atomic(const std::string& path, const std::string& text, bool force) {
-  check_output_path(path, force);
+  try {
+    check_output_path(path, force);
+  } catch (const InputError&) {
+    // Free when the caller checked it before its work, a regular file now: another
+    // process wrote it meanwhile. Write anyway; install_file keeps the text as PATH.N.
+    struct stat st;
+    bool was_free;
+    {
+      std::lock_guard<std::mutex> lock(checked_free().m);
+      was_free = checked_free().paths.count(path) > 0;
+    }
+    if (force || !was_free || lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) throw;
+  }
   TempFile t = make_temp_file(parent_dir(path), path);
   auto fail = [&](int err) {
     close(t.fd);
@@ -247,6 +277,8 @@ void write_file_atomic(const std::string& path, const std::string& text, bool fo
     throw InputError(shown(path) + ": write failed (" + reason(err) + "); nothing was written");
   }
   install_file(t.path, path, force);
+  std::lock_guard<std::mutex> lock(checked_free().m);
+  checked_free().paths.erase(path);  // ours now: a second write to it is refused plainly
 }
 
 }  // namespace kex

@@ -9,8 +9,10 @@ namespace kex {
 /// moves it into place: readers never see a partial file. Without `force` the move
 /// refuses atomically when `path` exists, even when another process created it
 /// after the checks (install_file). Throws InputError (one line: path and reason)
-/// for everything check_output_path refuses, when `path` appears meanwhile (the
-/// new text is then kept as PATH.N and the line names it), or on any I/O error (a
+/// for everything check_output_path refuses, when `path` appears meanwhile (after
+/// an earlier check_output_path of this process found it free, or during the
+/// write: the new text is then kept as PATH.N and the line names it, so a run's
+/// results are not lost to another run's file), or on any I/O error (a
 /// full disk, a file size limit): the existing file is then untouched and no
 /// temporary is left. Creates no directories.
 void write_file_atomic(const std::string& path, const std::string& text, bool force);
@@ -20,8 +22,10 @@ void write_file_atomic(const std::string& path, const std::string& text, bool fo
 /// (a device, a directory, a symlink: never replaced, even with force); its name
 /// is longer than the file system allows (NAME_MAX, usually 255 bytes); or its
 /// directory is missing or a temporary cannot be created in it (probed by creating
-/// and removing one). Also removes stale temporaries there (remove_stale_temps).
-/// Call it before long work so a bad path fails first.
+/// and removing one). Also removes stale temporaries there (remove_stale_temps),
+/// and remembers a free `path` (without force) so that write_file_atomic knows a
+/// file there later was made by someone else. Call it before long work so a bad
+/// path fails first.
 void check_output_path(const std::string& path, bool force);
 
 /// A temporary file created (mode 0600) in an existing directory: `path` is

@@ -144,10 +144,26 @@ TEST_CASE("install_file never replaces a file that appeared while writing; the n
   REQUIRE(write(t.fd, "loser\n", 6) == 6);
   close(t.fd);
   CHECK(error_of([&] { install_file(t.path, p, false); }) ==
-        p + ": exists (created while kex was writing it); not overwriting it (use --force); this output is in " + p + ".1");
+        p + ": exists (created by another process after kex checked it); not overwriting it (use --force); this output is in " + p + ".1");
   CHECK(slurp(p) == "winner\n");
   CHECK(slurp(p + ".1") == "loser\n");
   CHECK(entries(d.path) == std::set<std::string>{"r.json", "r.json.1"});
+}
+
+TEST_CASE("a path checked free before the work and taken by the time of writing keeps both outputs") {
+  TmpDir d;
+  const std::string p = d / "run.json";
+  check_output_path(p, false);  // kex run: before the sweep
+  spit(p, "the other run's results\n");
+  CHECK(error_of([&] { write_file_atomic(p, "this run's results\n", false); }) ==
+        p + ": exists (created by another process after kex checked it); not overwriting it (use --force); "
+            "this output is in " + p + ".1");
+  CHECK(slurp(p) == "the other run's results\n");
+  CHECK(slurp(p + ".1") == "this run's results\n");
+  // A path never checked free is refused plainly: nothing was done that would be lost.
+  CHECK(error_of([&] { write_file_atomic(d / "run.json.1", "x", false); }) ==
+        d / "run.json.1" + ": exists; not overwriting it (use --force)");
+  CHECK(entries(d.path) == std::set<std::string>{"run.json", "run.json.1"});
 }
 
 TEST_CASE("two writers racing for one name without --force: exactly one wins, the other fails with one line") {
@@ -211,7 +227,7 @@ TEST_CASE("two writers racing for one name without --force: exactly one wins, th
     CHECK(loser_msg.find('\n') == std::string::npos);
     if (loser_msg == p + ": exists; not overwriting it (use --force)") continue;  // lost at the check
     ++late;  // lost at the move: its output is kept beside the winner's
-    CHECK(loser_msg == p + ": exists (created while kex was writing it); not overwriting it (use --force); this output is in " +
+    CHECK(loser_msg == p + ": exists (created by another process after kex checked it); not overwriting it (use --force); this output is in " +
                            p + ".1");
     CHECK(slurp(p + ".1")[0] == (winner == 'A' ? 'B' : 'A'));
   }
