@@ -73,3 +73,11 @@ TEST_CASE("a closed stdout is lost output too, and never becomes one of kex's fi
   CHECK(out.rfind("{", 0) == 0);
   CHECK(out.find("fastest kernel") == std::string::npos);
 }
+
+TEST_CASE("kex segments with its table lost still writes --json and says so" * doctest::test_suite("cli")) {
+  TmpDir d;
+  Run r = kex_with_stdout("segments --iterations 700 --no-modern --json " + d / "s.json", ">/dev/full");
+  CHECK(r.status == 2);
+  CHECK(r.err == "kex: stdout: write failed (No space left on device); the results were written to " + d / "s.json" + "\n");
+  CHECK(slurp(d / "s.json").find("\"cases\"") != std::string::npos);
+}

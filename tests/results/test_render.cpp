@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <set>
@@ -17,6 +18,7 @@
 #include "src/core/error.hpp"
 #include "src/results/plot.hpp"
 #include "src/results/render.hpp"
+#include "tests/support/synth.hpp"
 #include "tests/support/tmpdir.hpp"
 
 using namespace kex;
@@ -171,4 +173,23 @@ TEST_CASE("render_figure on a full file system fails and leaves no PNG (tmpfs, w
   CHECK(st == 2);
   CHECK(msg.find(d / "f.png" + ": gnuplot failed: ") == 0);
   CHECK(msg.substr(msg.find('|')) == "|f.gp,");  // nothing half-written beside the script
+}
+
+TEST_CASE("kex plot under a file size limit exits 2 with one line and leaves no image" * doctest::test_suite("cli")) {
+  if (find_gnuplot().empty()) return;
+  TmpDir d;
+  const std::string results = d / "r.json";
+  spit(results, synth::results().dump());
+  // 16 KiB: the .dat and .gp files fit, a PNG does not. gnuplot inherits the limit.
+  int st = run_sh("bash -c \"trap '' XFSZ; ulimit -f 16; exec " + std::string(KEX_BINARY) + " plot " + results + " -o " +
+                  d / "plots" + "\" >/dev/null 2>" + d / "err");
+  CHECK(st == 2);
+  const std::string err = slurp(d / "err");
+  CHECK(err.rfind("kex: " + d / "plots" + "/", 0) == 0);
+  CHECK(err.find(".png: gnuplot failed: the output is a truncated png of 16384 bytes") != std::string::npos);
+  CHECK(std::count(err.begin(), err.end(), '\n') == 1);
+  for (const auto& e : entries(d / "plots")) {
+    CAPTURE(e);
+    CHECK((e.size() > 4 && (e.substr(e.size() - 4) == ".dat" || e.substr(e.size() - 3) == ".gp")));
+  }
 }
