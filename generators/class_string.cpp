@@ -1,10 +1,11 @@
 // The `rep` string family: rep movs{b,w,d,q} / rep stos{b,w,d,q}, element size =
 // spec.unroll. Forward: elements, then the byte remainder. Backward: std, the
 // elements from the top down, cld, then the leading bytes forward.
-#include "generators/emit.hpp"
+#include "generators/classes.hpp"
 
 namespace kex {
 
+namespace {
 using namespace Xbyak;
 
 void emit_string_kernel(CodeGenerator& g, const KernelSpec& s) {
@@ -59,6 +60,23 @@ void emit_string_kernel(CodeGenerator& g, const KernelSpec& s) {
     rep_op(1);
   }
   g.ret();
+}
+
+
+struct StringClass final : ClassEmitter {
+  void load(CodeGenerator&, int, const Address&, const KernelSpec&) const override {}
+  void store(CodeGenerator&, const Address&, int, const KernelSpec&) const override {}
+  void store_fill(CodeGenerator&, const Address&, int, const KernelSpec&) const override {}
+  bool emit_whole(CodeGenerator& g, const KernelSpec& s) const override {
+    emit_string_kernel(g, s);
+    return true;
+  }
+};
+}  // namespace
+
+const ClassEmitter& string_emitter() {
+  static const StringClass e;
+  return e;
 }
 
 }  // namespace kex

@@ -1,4 +1,4 @@
-// The register-class emitters (one file each) and the lookup table over them.
+// The register-class emitters (one file per kind of class) and the table over them.
 #pragma once
 #include "generators/emit.hpp"
 
@@ -9,4 +9,5 @@ const ClassEmitter& x87_emitter();
 const ClassEmitter& sse_emitter();
 const ClassEmitter& avx_emitter();
 const ClassEmitter& avx512_emitter();
+const ClassEmitter& string_emitter();
 }  // namespace kex

@@ -1,23 +1,51 @@
-// Disassembly of generated code with Capstone (x86-64, Intel syntax).
+// Disassembly of generated code with Capstone (x86-64, Intel or AT&T syntax), and the
+// raw forms `kex show --format` prints: a GNU as source that reassembles to the same
+// bytes, hex, and the bytes themselves.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace kex {
 
+/// Disassembly syntax: Intel (Capstone's default, as in objdump -M intel) or AT&T.
+enum class Syntax { intel, att };
+
 struct Insn {
   uint64_t offset;       ///< from the start of the code
   std::vector<uint8_t> bytes;
   std::string mnemonic;  ///< e.g. "movntdq"
-  std::string operands;  ///< e.g. "xmmword ptr [rdi + 0x10], xmm1"
+  std::string operands;  ///< e.g. "xmmword ptr [rdi + 0x10], xmm1" (Intel) or "%xmm1, 0x10(%rdi)" (AT&T)
+  /// Target of a relative jump, call or loop, as an offset from the start of the code
+  /// (Capstone's absolute target, decoded at the instruction's real offset); none for
+  /// everything else.
+  std::optional<uint64_t> target;
 };
 
-/// Decodes `size` bytes. Stops at the first undecodable byte. Throws
-/// std::runtime_error if Capstone cannot be opened.
-std::vector<Insn> disassemble(const uint8_t* code, size_t size);
+/// Decodes `size` bytes at `code`, which sit at offset `offset` of the kernel: offsets
+/// and branch targets in the result (and Capstone's operand text) are relative to the
+/// kernel's start, so a piece decoded after an undecodable byte keeps true targets.
+/// Stops at the first undecodable byte. Throws std::runtime_error if Capstone cannot
+/// be opened.
+std::vector<Insn> disassemble(const uint8_t* code, size_t size, Syntax syntax = Syntax::intel, uint64_t offset = 0);
 
 /// "offset: hex bytes   mnemonic operands" lines, one per instruction.
 std::string format_listing(const std::vector<Insn>& insns);
+
+/// A GNU as source of the `size` bytes `insns` decode (`.intel_syntax noprefix` or
+/// `.att_syntax`), one global function `symbol` preceded by `comment` lines (each gets
+/// "# "). Branch targets inside the code become local labels (.L<symbol>_<hex offset>, so
+/// several kernels' sources can be concatenated into one file), and rel32
+/// branches carry `{disp32}` so the assembler keeps their length; what the text cannot
+/// pin down (multi-byte nops, a rep prefix ahead of 66, bytes not decoded) is written as
+/// `.byte` with the disassembly in a comment.
+/// `as` or `llvm-mc -triple=x86_64` assemble it to exactly the same bytes.
+std::string format_asm(const std::vector<Insn>& insns, const uint8_t* code, size_t size, Syntax syntax,
+                       const std::string& symbol, const std::vector<std::string>& comment);
+
+/// Lower-case hex, 32 bytes to a line, nothing else (xxd -p layout: `xxd -r -p` gives
+/// the bytes back).
+std::string format_hex(const uint8_t* code, size_t size);
 
 }  // namespace kex

@@ -4,14 +4,13 @@
 
 namespace kex {
 
-std::vector<Insn> disassemble_all(const uint8_t* code, size_t size) {
+std::vector<Insn> disassemble_all(const uint8_t* code, size_t size, Syntax syntax) {
   std::vector<Insn> out;
   size_t pos = 0;
   while (pos < size) {
-    auto part = disassemble(code + pos, size - pos);
-    const size_t start = pos;
-    for (auto& i : part) {
-      i.offset += start;
+    // Each piece is decoded at its real offset: Capstone computes branch targets
+    // from the address it is given.
+    for (auto& i : disassemble(code + pos, size - pos, syntax, pos)) {
       pos = i.offset + i.bytes.size();
       out.push_back(std::move(i));
     }
@@ -21,7 +20,7 @@ std::vector<Insn> disassemble_all(const uint8_t* code, size_t size) {
     if (size - pos < 3 || code[pos] != 0x0F || code[pos + 1] != 0x0D || ((code[pos + 2] >> 3) & 7) != 0) break;
     std::vector<uint8_t> tmp(code + pos, code + std::min(size, pos + 15));
     tmp[2] |= 1 << 3;
-    auto w = disassemble(tmp.data(), tmp.size());
+    auto w = disassemble(tmp.data(), tmp.size(), syntax, pos);
     if (w.empty() || w[0].mnemonic != "prefetchw") break;
     Insn i;
     i.offset = pos;

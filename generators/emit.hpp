@@ -9,9 +9,6 @@
 
 namespace kex {
 
-/// Kernel ABI (SysV): dst in rdi, src in rsi (ignored by clears), byte count in rdx.
-using KernelFn = void (*)(void* dst, const void* src, size_t bytes);
-
 /// What a register class contributes to the one loop skeleton (generators/skeleton.cpp).
 /// Register indexes are 0..scratch-1; a class maps them onto its own registers.
 struct ClassEmitter {
@@ -31,17 +28,21 @@ struct ClassEmitter {
   virtual void leave(Xbyak::CodeGenerator&, const KernelSpec&) const {}
   /// True when the non-temporal store needs a width-aligned destination.
   virtual bool nt_needs_alignment() const { return false; }
+  /// A class with a skeleton of its own (the rep-string family) emits the whole
+  /// kernel here and returns true; the shared loop skeleton is then not used.
+  virtual bool emit_whole(Xbyak::CodeGenerator&, const KernelSpec&) const { return false; }
 };
 
-/// The emitter of one register class (not `string`, which has its own skeleton).
+/// The emitter of one register class: the row of generators/classes.cpp in the
+/// order of reg_classes().
 const ClassEmitter& class_emitter(RegClass c);
+
+/// Rows in the emitter table (a test checks it equals reg_classes().size()).
+size_t class_emitter_count();
 
 /// Emits one complete kernel for a valid spec (validate(s) empty) at the generator's
 /// current position, ending in `ret`. Throws Xbyak::Error on emission failure.
 void emit_kernel(Xbyak::CodeGenerator& g, const KernelSpec& s);
-
-/// The `rep movs/stos` family (regs == string).
-void emit_string_kernel(Xbyak::CodeGenerator& g, const KernelSpec& s);
 
 /// Why this CPU cannot run `s` (missing AVX-512, ...), or empty when it can.
 std::string cpu_unsupported_reason(const KernelSpec& s);

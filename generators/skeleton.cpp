@@ -128,8 +128,8 @@ struct Ctx {
 }  // namespace
 
 void emit_kernel(CodeGenerator& g, const KernelSpec& s) {
-  if (s.regs == RegClass::string) return emit_string_kernel(g, s);
   const ClassEmitter& cls = class_emitter(s.regs);
+  if (cls.emit_whole(g, s)) return;
   Ctx c{g, s, cls, reg_class_info(s.regs).width};
   const auto saved = cls.callee_saved(s);
   for (const auto& r : saved) g.push(r);

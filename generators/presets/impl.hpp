@@ -34,6 +34,12 @@ void fpu_save_again(Gen& g, const PresetOptions& opts);
 /// `ret`. A callee-saved counter is pushed/popped around the loop.
 void region_loop(Gen& g, uint32_t region, const Xbyak::Reg64& counter, const std::function<void()>& body);
 
+/// The emit function of a page preset: `body` is one call of the original routine (the
+/// region_loop contract: it advances rdi, and rsi for copies, by 4096 and preserves
+/// `counter`), run once per 4096-byte region of rdx bytes.
+using PageBody = std::function<void(Gen&, const PresetOptions&, Subs&)>;
+std::function<void(Gen&, const PresetOptions&, Subs&)> per_page(const Xbyak::Reg64& counter, PageBody body);
+
 // Family tables (one file each), concatenated by presets.cpp in seed order.
 std::vector<Preset> fastc_clear_presets();
 std::vector<Preset> fastc_copy_presets();
@@ -41,6 +47,8 @@ std::vector<Preset> xmm64_clear_presets();
 std::vector<Preset> xmm64_copy_presets();
 std::vector<Preset> linux24_presets();
 std::vector<Preset> asami_presets();
+std::vector<Preset> linux_presets();
+std::vector<Preset> freebsd_presets();
 
 /// Parametric Asami unroll preset; throws std::invalid_argument on bad parameters.
 Preset asami_unroll_preset(uint32_t unroll, uint32_t scratch, uint32_t every);

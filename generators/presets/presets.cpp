@@ -99,6 +99,12 @@ void region_loop(Gen& g, uint32_t region, const Reg64& counter, const std::funct
   g.ret();
 }
 
+std::function<void(Gen&, const PresetOptions&, Subs&)> per_page(const Reg64& counter, PageBody body) {
+  return [counter, body = std::move(body)](Gen& g, const PresetOptions& o, Subs& s) {
+    region_loop(g, 4096, counter, [&] { body(g, o, s); });
+  };
+}
+
 }  // namespace presets_detail
 
 using namespace presets_detail;
@@ -107,7 +113,7 @@ const std::vector<Preset>& presets() {
   static const std::vector<Preset> all = [] {
     std::vector<Preset> v;
     for (auto part : {fastc_clear_presets(), xmm64_clear_presets(), fastc_copy_presets(), xmm64_copy_presets(),
-                      linux24_presets(), asami_presets()})
+                      linux24_presets(), asami_presets(), linux_presets(), freebsd_presets()})
       for (auto& p : part) v.push_back(std::move(p));
     return v;
   }();
@@ -216,22 +222,24 @@ std::vector<std::string> preset_substitutions(const Preset& p, const PresetOptio
   return subs;
 }
 
-nlohmann::ordered_json preset_json(const Preset& p, const std::vector<std::string>& substitutions) {
-  nlohmann::ordered_json j;
-  j["id"] = p.id;
-  j["printed"] = p.printed;
-  if (!p.hahn_printed.empty() && p.hahn_printed != p.printed) j["printed_hahn"] = p.hahn_printed;
-  j["aliases"] = p.aliases;
-  j["op"] = std::string(to_string(p.op));
-  j["family"] = p.family;
-  j["origin"] = p.origin;
-  j["confidence"] = p.confidence;
-  j["features"] = p.features;
-  j["substitutions"] = substitutions;
-  j["notes"] = p.notes;
-  j["region"] = p.region;
-  j["alignment"] = p.alignment;
-  return j;
+PresetFacts preset_facts(const Preset& p, const std::vector<std::string>& substitutions, bool fsave) {
+  PresetFacts f;
+  f.id = p.id;
+  f.printed = p.printed;
+  f.hahn_printed = p.hahn_printed.empty() ? p.printed : p.hahn_printed;
+  f.aliases = p.aliases;
+  f.family = p.family;
+  f.origin = p.origin;
+  auto c = parse_confidence(p.confidence);
+  if (!c) throw std::logic_error("preset " + p.id + ": confidence '" + p.confidence + "' is not high, medium or low");
+  f.confidence = *c;
+  f.notes = p.notes;
+  f.features = p.features;
+  f.substitutions = substitutions;
+  f.region = p.region;
+  f.alignment = p.alignment;
+  f.fsave = fsave;
+  return f;
 }
 
 namespace {
@@ -249,7 +257,8 @@ std::vector<const Preset*> by_ids(std::initializer_list<const char*> ids) {
 }  // namespace
 
 const std::vector<std::string>& preset_set_names() {
-  static const std::vector<std::string> names = {"reference", "fastc", "hahn", "xmm64", "all"};
+  static const std::vector<std::string> names = {"reference", "fastc", "hahn", "xmm64", "linux24", "linux", "freebsd",
+                                                 "all"};
   return names;
 }
 
@@ -280,12 +289,37 @@ std::vector<const Preset*> preset_set(std::string_view name) {
     v.insert(v.end(), copies.begin(), copies.end());
     return v;
   }
+  if (name == "linux24" || name == "linux" || name == "freebsd") {
+    std::vector<const Preset*> v;
+    for (const auto& p : presets())
+      if (p.family == name) v.push_back(&p);
+    return v;
+  }
   if (name == "all") {
     std::vector<const Preset*> v;
     for (const auto& p : presets()) v.push_back(&p);
     return v;
   }
   return {};
+}
+
+const std::vector<UnavailablePreset>& unavailable_presets() {
+  static const std::vector<UnavailablePreset> rows = {
+      {"asami/bruce_bcopy", "Bruce's code", "asami",
+       "Asami's post (seed 003, freebsd-current, 2 May 1996) says he started from \"Bruce's code\" and added the "
+       "prefetch, but that unprefetched base copy is not in the recovered part of bcopy.tar.gz (docs/seed-kernels.md "
+       "§7.1), the post does not show it, and no copy of the freebsd-current messages it came from was found in the "
+       "archives searched; asami/unroll and asami/fp_copy are the package's own kernels"},
+  };
+  return rows;
+}
+
+const UnavailablePreset* find_unavailable_preset(std::string_view name) {
+  const std::string_view key = trim(name);
+  if (key.empty()) return nullptr;
+  for (const auto& u : unavailable_presets())
+    if (u.id == key || u.printed == key) return &u;
+  return nullptr;
 }
 
 }  // namespace kex

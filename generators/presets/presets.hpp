@@ -1,9 +1,11 @@
 // Named reference kernels: every copy/clear kernel of the seed posts, rebuilt from
-// docs/seed-kernels.md as JIT code (issue 3). One file per family of
-// origin: presets_fastc.cpp (fast.c v1.6, Hahn's athlon.c, Manfred's no_prefetch),
-// presets_xmm64.cpp (LaHaise's SSE test and the 2005 x86-64 kernel routines),
-// presets_linux24.cpp (Linux 2.4 mmx.c), presets_asami.cpp (Asami's bcopy package);
-// presets.cpp holds the table, the lookup and the named sets.
+// docs/seed-kernels.md as JIT code (issue 3), and the kernels engineers compare them
+// against today (issue 11). One file per family of origin under generators/presets/:
+// fastc.cpp (fast.c v1.6, Hahn's athlon.c, Manfred's no_prefetch), xmm64.cpp (LaHaise's
+// SSE test and the 2005 x86-64 kernel routines), linux24.cpp (Linux 2.4 mmx.c: Athlon
+// page kernels and _mmx_memcpy), asami.cpp (Asami's bcopy package), linux.cpp (today's
+// Linux clear_page_*/copy_page*/memcpy_orig), freebsd.cpp (FreeBSD amd64 pagezero and
+// pagecopy); presets.cpp holds the table, the lookup and the named sets.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -11,9 +13,9 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 #include <xbyak/xbyak.h>
 
+#include "src/model/plan.hpp"
 #include "src/model/spec.hpp"
 
 namespace kex {
@@ -36,7 +38,7 @@ struct Preset {
   std::string printed;   ///< name as the seed printed it (fast.c / xmm64.c layout), blanks included
   std::vector<std::string> aliases;  ///< other accepted names (C function names, 'warm up run', ...)
   Op op = Op::copy;
-  std::string family;      ///< "fastc", "hahn", "xmm64", "linux24", "asami"
+  std::string family;      ///< "fastc", "hahn", "xmm64", "linux24", "asami", "linux", "freebsd"
   std::string origin;      ///< author, date, message id or repository path (spec §0)
   std::string confidence;  ///< "high" | "medium" | "low" as the spec gives it
   std::string notes;       ///< what the kernel does, porting choices, reconstruction caveats
@@ -49,7 +51,8 @@ struct Preset {
 
 /// Every fixed preset, in seed order: clears then copies of fast.c v1.6, Hahn's
 /// variants, Manfred's/Karl Vogel's no_prefetch, LaHaise's xmm64 kernels, Linux 2.4
-/// _mmx_memcpy, then Asami's bcopy presets (the unroll default 96/2/32 and the FP copy).
+/// (Athlon fast_clear_page/fast_copy_page, _mmx_memcpy), Asami's bcopy presets (the
+/// unroll default 96/2/32 and the FP copy), then today's Linux and FreeBSD kernels.
 const std::vector<Preset>& presets();
 
 /// Looks a preset up by id, printed name (surrounding blanks ignored) or alias, or
@@ -70,9 +73,11 @@ std::vector<const Preset*> find_presets(std::string_view name);
 /// missing), or "" when it can. 3DNow! femms/prefetch are substituted, never blocking.
 std::string preset_unsupported_reason(const Preset&);
 
-/// The "preset" field of a result entry: id, printed, aliases, op, family, origin,
-/// confidence, features, substitutions, notes, region, alignment.
-nlohmann::ordered_json preset_json(const Preset&, const std::vector<std::string>& substitutions);
+/// The facts results carry about a preset (id, printed names, family, origin,
+/// confidence, features, region, alignment), with the substitutions made here and
+/// whether fsave/frstor were kept. Throws std::logic_error for a confidence the
+/// row spells wrongly (a unit test reads every row).
+PresetFacts preset_facts(const Preset&, const std::vector<std::string>& substitutions, bool fsave);
 
 /// Emits `p` into a throw-away (never executable) buffer and returns the substitutions
 /// this CPU and `opts` force. Throws Xbyak::Error if the preset cannot be emitted.
@@ -84,11 +89,28 @@ std::vector<std::string> preset_substitutions(const Preset& p, const PresetOptio
 ///   "xmm64"     LaHaise's SSE test program tables (seed 000)
 ///   "reference" the seed tables merged: seed 000's order, no_prefetch after even_faster
 ///               (seed 004), then Hahn's own variants (seed 001)
+///   "linux24"   Linux 2.4 mmx.c: the Athlon page kernels and _mmx_memcpy
+///   "linux"     today's Linux clear_page_orig/_rep/_erms, copy_page, copy_page_regs, memcpy_orig
+///   "freebsd"   FreeBSD amd64 pagezero_std/_erms, sse2_pagezero, pagecopy, and the older
+///               movnti pagezero/pagecopy
 ///   "all"       presets(), each once
 /// Unknown names give an empty vector.
 std::vector<const Preset*> preset_set(std::string_view name);
 
 /// Names accepted by preset_set.
 const std::vector<std::string>& preset_set_names();
+
+/// A named kernel kex does not offer because no source for it was found: `kex list
+/// presets` prints these rows, and looking one up says why instead of "unknown".
+struct UnavailablePreset {
+  std::string id;       ///< the id it would have ("asami/bruce_bcopy")
+  std::string printed;  ///< how the seed names it
+  std::string family;
+  std::string reason;   ///< what was searched and what is missing
+};
+const std::vector<UnavailablePreset>& unavailable_presets();
+
+/// The unavailable row whose id or printed name is `name` (surrounding blanks ignored), or nullptr.
+const UnavailablePreset* find_unavailable_preset(std::string_view name);
 
 }  // namespace kex

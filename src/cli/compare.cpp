@@ -37,11 +37,11 @@ Action add_compare_command(CLI::App& app) {
     const bool gate = args->cmd_count > 0;
     if (gate && !(args->fail_above >= 1.0 && args->fail_above < 1e6))
       throw InputError("--fail-above: " + args->fail_text + ": a time ratio B/A of at least 1, such as 1.05");
-    auto a = load_results(args->a);
-    auto b = load_results(args->b);
+    const RunDoc a = load_one_run(args->a);
+    const RunDoc b = load_one_run(args->b);
     Comparison c = compare_results(a, b, args->filter);
-    std::string la = args->a + " (" + run_label(a.value("context", nlohmann::json::object())) + ")";
-    std::string lb = args->b + " (" + run_label(b.value("context", nlohmann::json::object())) + ")";
+    std::string la = args->a + " (" + run_label(a.context) + ")";
+    std::string lb = args->b + " (" + run_label(b.context) + ")";
     std::string text = format_comparison(c, la, lb);
     write_stdout(text);
     if (gate) {

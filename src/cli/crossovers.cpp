@@ -24,12 +24,12 @@ Action add_crossovers_command(CLI::App& app) {
   return [a]() {
     if (!(a->margin >= 0 && a->margin < 1))
       throw InputError("--margin: " + std::to_string(a->margin) + ": a fraction in [0, 1), e.g. 0.02");
-    std::vector<nlohmann::json> docs;  // read every file before printing anything
+    std::vector<std::vector<RunDoc>> docs;  // read every file before printing anything
     for (const auto& f : a->files) docs.push_back(load_results(f));
     for (size_t i = 0; i < docs.size(); ++i)
-      for (const auto& run : split_machines(docs[i])) {
+      for (const auto& run : docs[i]) {
         const std::string& f = a->files[i];
-        std::printf("%s: %s\n", f.c_str(), run_label(run.value("context", nlohmann::json::object())).c_str());
+        std::printf("%s: %s\n", f.c_str(), run_label(run.context).c_str());
         std::string text = format_crossovers(find_crossovers(run, a->cache, a->margin));
         write_stdout(text);
       }

@@ -23,8 +23,8 @@ Action add_export_command(CLI::App& app) {
   return [a]() {
     if (a->format != "csv" && a->format != "gbench")
       throw InputError("--format: " + a->format + ": csv or gbench");
-    nlohmann::json doc = load_results(a->file);
-    std::string text = a->format == "csv" ? to_csv(doc) : to_gbench(doc).dump(2) + "\n";
+    const std::vector<RunDoc> runs = load_results(a->file);
+    std::string text = a->format == "csv" ? to_csv(runs) : to_gbench(runs).dump(2) + "\n";
     if (a->out == "-") {
       write_stdout(text);
       return 0;

@@ -1,4 +1,5 @@
-// `kex list`: register classes and parameters.
+// `kex list`: register classes, parameters, and presets (with the named kernels that
+// are not available, and why).
 #include <cstdio>
 
 #include "src/cli/cli.hpp"
@@ -16,8 +17,10 @@ Action add_list_command(CLI::App& app) {
     if (*what == "classes" || *what == "all") {
       std::printf("register classes:\n");
       for (const auto& c : reg_classes())
-        std::printf("  %-7s width %2u B, scratch up to %2u, non-temporal store: %-3s needs: %s\n", c.name, c.width,
-                    c.max_scratch, c.has_nt ? "yes" : "no", c.features);
+        std::printf("  %-7s width %2u B, scratch up to %2u, non-temporal store: %-3s needs: %s%s%s; %s\n", c.name,
+                    c.width, c.max_scratch, c.has_nt ? "yes" : "no",
+                    c.needs.empty() ? "-" : feature_list(c.needs).c_str(), c.nt_needs.empty() ? "" : ", NT: ",
+                    feature_list(c.nt_needs).c_str(), c.instructions);
     }
     if (*what == "params" || *what == "all") {
       std::printf(
@@ -55,6 +58,9 @@ Action add_list_command(CLI::App& app) {
       }
       std::printf("  asami/unroll:U/scratch:N/every:P  copy  parametric `unroll` output (U multiple of 4 in 8..512, "
                   "N 2|3, P multiple of 4 in 4..U)\n");
+      for (const auto& u : unavailable_presets())
+        std::printf("  %-28s not available: '%s' (family %s): %s\n", u.id.c_str(), u.printed.c_str(),
+                    u.family.c_str(), u.reason.c_str());
     }
     return 0;
   };

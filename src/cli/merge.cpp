@@ -7,6 +7,7 @@
 #include "src/core/output.hpp"
 #include "src/results/crossover.hpp"
 #include "src/results/merge.hpp"
+#include "src/model/result_json.hpp"
 #include "src/results/results.hpp"
 
 namespace kex {
@@ -30,26 +31,30 @@ Action add_merge_command(CLI::App& app) {
     std::vector<MergeInput> in;
     for (const auto& f : a->files) in.push_back({f, load_results(f)});
     std::vector<std::string> warnings;
-    nlohmann::json merged = merge_results(in, &warnings);
+    const std::vector<RunDoc> merged = merge_results(in, &warnings);
     for (const auto& w : warnings) std::fprintf(stderr, "kex: warning: %s\n", w.c_str());
     check_output_path(a->out, a->force);
     const std::string table = machine_table(merged, a->filter, a->per_point);  // validates --filter first
     // Runs of different configs merge, but the union is then not one sweep: say so.
     for (size_t i = 1; i < in.size(); ++i) {
-      const auto cfg = [](const nlohmann::json& d) { return d.value("context", nlohmann::json::object()).value("config", nlohmann::json()); };
-      if (cfg(in[i].doc) != cfg(in[0].doc)) {
+      const auto cfg = [](const MergeInput& m) {
+        std::vector<nlohmann::ordered_json> v;
+        for (const auto& r : m.runs)
+          for (const auto& c : r.context.configs) v.push_back(c.config);
+        return v;
+      };
+      if (cfg(in[i]) != cfg(in[0])) {
         std::fprintf(stderr, "kex: warning: %s and %s were run from different configs\n", in[0].path.c_str(),
                      in[i].path.c_str());
         break;
       }
     }
-    write_file_atomic(a->out, merged.dump(1) + "\n", a->force);
+    write_file_atomic(a->out, to_json(merged).dump(1) + "\n", a->force);
     if (a->quiet) return 0;
     write_stdout(table);
-    auto runs = split_machines(merged);
-    for (size_t i = 0; i < runs.size(); ++i) {
-      std::printf("\nM%zu %s\n", i + 1, run_label(runs[i].value("context", nlohmann::json::object())).c_str());
-      std::string t = format_crossovers(find_crossovers(runs[i]));
+    for (size_t i = 0; i < merged.size(); ++i) {
+      std::printf("\nM%zu %s\n", i + 1, run_label(merged[i].context).c_str());
+      std::string t = format_crossovers(find_crossovers(merged[i]));
       write_stdout(t);
     }
     return 0;

@@ -24,8 +24,9 @@ Action add_plot_command(CLI::App& app) {
   cmd->add_flag("--no-render", a->no_render, "Write .dat and .gp only, even when gnuplot is installed");
   cmd->add_flag("--force", a->opts.force, "Overwrite existing files in the directory");
   return [a]() {
-    std::vector<nlohmann::json> docs;
-    for (const auto& f : a->files) docs.push_back(load_results(f));
+    std::vector<RunDoc> docs;
+    for (const auto& f : a->files)
+      for (auto& d : load_results(f)) docs.push_back(std::move(d));
     PlotOptions o = a->opts;
     o.render = !a->no_render;
     auto written = write_plots(docs, a->dir, o);

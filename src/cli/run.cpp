@@ -13,10 +13,11 @@
 #include "src/model/config.hpp"
 #include "src/results/export.hpp"
 #include "src/results/plot.hpp"
-#include "src/run/preset_select.hpp"
+#include "src/model/result_json.hpp"
+#include "src/run/plans.hpp"
+#include "src/results/seed_text.hpp"
 #include "src/run/segments.hpp"
 #include "src/results/summary.hpp"
-#include "src/run/sweep_presets.hpp"
 #include "src/run/sweep.hpp"
 
 namespace kex {
@@ -114,7 +115,7 @@ Action add_run_command(CLI::App& app) {
       configs.push_back(parse_config(raw.dump(), "--preset"));
     }
     if (configs.empty()) configs.push_back(load_config("built-in:default.json"));
-    for (const auto& c : configs) resolve_presets(c.presets, c.source);  // unknown names fail before any run
+    for (const auto& c : configs) config_plans(c);  // unknown presets and baselines fail before any run
     auto [shard_i, shard_n] = a->shard.empty() ? std::pair<size_t, size_t>{0, 1} : parse_shard(a->shard);
 
     std::string out = a->out;
@@ -138,31 +139,33 @@ Action add_run_command(CLI::App& app) {
     opt.shard_count = shard_n;
     opt.stop = &g_stop;
     opt.progress = !a->quiet;
-    nlohmann::ordered_json doc = run_sweep(configs, opt);
-    const std::string body = a->format == "gbench" ? to_gbench(nlohmann::json(doc)).dump(1) + "\n"
-                             : a->format == "csv"  ? to_csv(nlohmann::json(doc))
-                                                   : doc.dump(1) + "\n";
+    SweepRun sweep = run_sweep(configs, opt);
+    RunDoc& run = sweep.doc;
+    for (const auto& [source, seed] : sweep.seed_runs)
+      run.context.seed_tables.push_back({source, seed.header.harness, seed_table_text(seed)});
+    const std::string body = a->format == "gbench" ? to_gbench({run}).dump(1) + "\n"
+                             : a->format == "csv"  ? to_csv({run})
+                                                   : to_json(run).dump(1) + "\n";
     if (to_stdout) write_stdout(body);
     else write_file_atomic(out, body, a->force);
     FILE* text = to_stdout ? stderr : stdout;  // with -o -, stdout carries only the JSON
-    const auto& ctx = doc["context"];
-    if (ctx.contains("seed_tables"))
-      for (const auto& t : ctx["seed_tables"]) std::fprintf(text, "\n%s", t["text"].get<std::string>().c_str());
-    if (std::string kex_seed = preset_seed_text(doc); !kex_seed.empty()) std::fprintf(text, "\n%s", kex_seed.c_str());
-    if (ctx.contains("segments")) std::fprintf(text, "\n%s", format_segment_table(ctx["segments"]).c_str());
-    std::string table = summary_table(doc);
+    for (const auto& t : run.context.seed_tables) std::fprintf(text, "\n%s", t.text.c_str());
+    if (std::string kex_seed = kex_seed_text(run); !kex_seed.empty()) std::fprintf(text, "\n%s", kex_seed.c_str());
+    if (run.context.segments) std::fprintf(text, "\n%s", format_segment_table(*run.context.segments).c_str());
+    std::string table = summary_table(run);
     if (!table.empty()) std::fputs(table.c_str(), text);
+    if (std::string lt = layout_table(run); !lt.empty()) std::fputs(lt.c_str(), text);
     if (!plot_dir.empty()) {
       PlotOptions po;
       po.force = a->force;
-      auto files = write_plots({nlohmann::json(doc)}, plot_dir, po);
+      auto files = write_plots({run}, plot_dir, po);
       std::fprintf(text, "\nplots: %zu files in %s%s\n", files.size(), plot_dir.c_str(),
                    find_gnuplot().empty() ? " (gnuplot not installed: .dat/.gp only)" : "");
     }
-    size_t n = doc["benchmarks"].size();
+    size_t n = run.results.size();
     std::fprintf(text, "\nresults: %s (%zu %s, %.1f s)\n", to_stdout ? "stdout" : out.c_str(), n,
-                 n == 1 ? "entry" : "entries", doc["context"]["elapsed_s"].get<double>());
-    if (doc["context"]["interrupted"].get<bool>()) {
+                 n == 1 ? "entry" : "entries", run.context.rest.value("elapsed_s", 0.0));
+    if (run.context.interrupted) {
       std::fprintf(stderr, "kex: interrupted; the finished points were written to %s\n",
                    to_stdout ? "stdout" : out.c_str());
       return 130;

@@ -1,5 +1,9 @@
-// `kex show NAME`: the generated code of a spec or preset, as hex and disassembly.
+// `kex show NAME`: the generated code of a spec or preset, as a listing (metadata, hex
+// and disassembly), a GNU as source that reassembles to the same bytes, hex, or the raw
+// bytes.
+#include <cctype>
 #include <cstdio>
+#include <map>
 
 #include "src/cli/cli.hpp"
 #include "src/core/output.hpp"
@@ -8,55 +12,124 @@
 #include "generators/emit.hpp"
 #include "generators/jit.hpp"
 #include "generators/presets/presets.hpp"
+#include "src/model/result_json.hpp"
 
 namespace kex {
 
 namespace {
 
-int show_preset(const Preset& p, const PresetOptions& opts) {
+enum class Format { listing, s, hex, bin };
+
+struct ShowOptions {
+  std::string name;
+  bool no_fsave = false;
+  Syntax syntax = Syntax::intel;
+  Format format = Format::listing;
+};
+
+/// "kex_" + the name with every character outside [A-Za-z0-9] turned into '_'.
+std::string symbol_of(const std::string& name) {
+  std::string s = "kex_";
+  for (char c : name) s += (std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
+  return s;
+}
+
+/// Prints one kernel's code in the chosen format. `name` (preset id or spec name) gives
+/// the .s symbol; `header` is the listing's metadata block, or the .s file's leading
+/// comments (one line each); hex and bin print only the code.
+int print_code(const ShowOptions& o, const CodeRef& r, const std::string& name, const std::vector<std::string>& header) {
+  switch (o.format) {
+    case Format::bin:
+      write_stdout(std::string_view(reinterpret_cast<const char*>(r.code), r.size));
+      return 0;
+    case Format::hex:
+      write_stdout(format_hex(r.code, r.size));
+      return 0;
+    case Format::s:
+      write_stdout(format_asm(disassemble_all(r.code, r.size, o.syntax), r.code, r.size, o.syntax, symbol_of(name), header));
+      return 0;
+    case Format::listing:
+      for (const auto& line : header) std::printf("%s\n", line.c_str());
+      write_stdout(format_listing(disassemble_all(r.code, r.size, o.syntax)));
+      return 0;
+  }
+  return 0;
+}
+
+std::string size_line(const CodeRef& r, const std::string& why) {
+  char buf[96];
+  snprintf(buf, sizeof buf, "%zu bytes, fnv1a %016llx", r.size, static_cast<unsigned long long>(r.hash));
+  return std::string(buf) + (why.empty() ? "" : "  (not runnable here: " + why + ")");
+}
+
+int show_preset(const ShowOptions& o, const Preset& p) {
   std::vector<std::string> subs;
   CodeArena arena;
-  size_t i = arena.add([&](Xbyak::CodeGenerator& g) { p.emit(g, opts, subs); });
+  size_t i = arena.add([&](Xbyak::CodeGenerator& g) { p.emit(g, PresetOptions{!o.no_fsave}, subs); });
   arena.finalize();
   CodeRef r = arena.ref(i);
-  std::printf("# preset %s\n", p.id.c_str());
-  std::printf("%s\n", preset_json(p, subs).dump(2).c_str());
-  std::string why = preset_unsupported_reason(p);
-  std::printf("# %zu bytes, fnv1a %016llx%s\n", r.size, static_cast<unsigned long long>(r.hash),
-              why.empty() ? "" : ("  (not runnable here: " + why + ")").c_str());
-  write_stdout(format_listing(disassemble_all(r.code, r.size)));
-  return 0;
+  std::vector<std::string> header;
+  if (o.format == Format::listing) {
+    header.push_back("# preset " + p.id);
+    header.push_back(to_json(preset_facts(p, subs, !o.no_fsave)).dump(2));
+    header.push_back("# " + size_line(r, preset_unsupported_reason(p)));
+  } else {
+    header.push_back("preset " + p.id + " ('" + p.printed + "', " + std::string(to_string(p.op)) + ", region " +
+                     std::to_string(p.region) + " B), confidence " + p.confidence);
+    header.push_back("origin: " + p.origin);
+    for (const auto& s : subs) header.push_back("substitution here: " + s);
+    header.push_back(size_line(r, preset_unsupported_reason(p)));
+  }
+  return print_code(o, r, p.id, header);
+}
+
+int show_spec(const ShowOptions& o, const KernelSpec& s) {
+  CodeArena arena;
+  size_t i = arena.add([&](Xbyak::CodeGenerator& g) { emit_kernel(g, s); });
+  arena.finalize();
+  CodeRef r = arena.ref(i);
+  const std::string line = size_line(r, cpu_unsupported_reason(s));
+  if (o.format == Format::listing) return print_code(o, r, spec_name(s), {"# " + spec_name(s), "# " + line});
+  return print_code(o, r, spec_name(s), {spec_name(s), line});
 }
 
 }  // namespace
 
 Action add_show_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("show", "Show the generated code of a kernel: hex bytes and disassembly");
-  auto name = std::make_shared<std::string>();
-  cmd->add_option("NAME", *name,
+  auto o = std::make_shared<ShowOptions>();
+  cmd->add_option("NAME", o->name,
                   "Kernel name, e.g. copy/sse/unroll:128/scratch:4/pf:nta@256/nt/fwd, or a preset (id, printed name "
                   "or alias, e.g. fastc/faster_copy, 'xmm_clear', asami/unroll:64/scratch:3/every:32)")
       ->required();
-  auto no_fsave = std::make_shared<bool>(false);
-  cmd->add_flag("--no-fsave", *no_fsave, "Presets: drop the fsave/frstor pair the originals timed");
-  return [name, no_fsave]() {
+  cmd->add_flag("--no-fsave", o->no_fsave, "Presets: drop the fsave/frstor pair the originals timed");
+  auto syntax = std::make_shared<std::string>("intel");
+  cmd->add_option("--syntax", *syntax, "Disassembly syntax: intel (default) or att (Capstone's AT&T)")
+      ->check(CLI::IsMember({"intel", "att"}));
+  auto format = std::make_shared<std::string>("listing");
+  cmd->add_option("--format", *format,
+                  "listing (default: metadata, offsets, bytes, disassembly); s (a GNU as source with labels that "
+                  "as/llvm-mc/llvm-mca take and that reassembles to the same bytes); hex (32 bytes a line, xxd -p "
+                  "layout); bin (the raw code bytes)")
+      ->check(CLI::IsMember({"listing", "s", "hex", "bin"}));
+  return [o, syntax, format]() {
+    o->syntax = *syntax == "att" ? Syntax::att : Syntax::intel;
+    static const std::map<std::string, Format> formats = {
+        {"listing", Format::listing}, {"s", Format::s}, {"hex", Format::hex}, {"bin", Format::bin}};
+    o->format = formats.at(*format);
     KernelSpec s;
     try {
-      s = parse_spec_name(*name);
+      s = parse_spec_name(o->name);
     } catch (const std::invalid_argument& e) {
-      if (const Preset* p = find_preset(*name)) return show_preset(*p, PresetOptions{!*no_fsave});
-      throw InputError(std::string("show: ") + e.what() + " (and no preset is called '" + *name + "'; see kex list presets)");
+      if (const Preset* p = find_preset(o->name)) return show_preset(*o, *p);
+      if (const UnavailablePreset* u = find_unavailable_preset(o->name))
+        throw InputError("show: '" + o->name + "'" + (o->name == u->id ? "" : " (" + u->id + ")") +
+                         " is not available: " + u->reason);
+      throw InputError(std::string("show: ") + e.what() + " (and no preset is called '" + o->name +
+                       "'; see kex list presets)");
     }
-    if (auto why = validate(s); !why.empty()) throw InputError("show: '" + *name + "': " + why);
-    CodeArena arena;
-    size_t i = arena.add([&](Xbyak::CodeGenerator& g) { emit_kernel(g, s); });
-    arena.finalize();
-    CodeRef r = arena.ref(i);
-    std::printf("# %s\n# %zu bytes, fnv1a %016llx%s\n", spec_name(s).c_str(), r.size,
-                static_cast<unsigned long long>(r.hash),
-                cpu_unsupported_reason(s).empty() ? "" : ("  (not runnable here: " + cpu_unsupported_reason(s) + ")").c_str());
-    write_stdout(format_listing(disassemble(r.code, r.size)));
-    return 0;
+    if (auto why = validate(s); !why.empty()) throw InputError("show: '" + o->name + "': " + why);
+    return show_spec(*o, s);
   };
 }
 

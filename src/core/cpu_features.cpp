@@ -142,6 +142,13 @@ FeatureSet host_features() {
   return s;
 }
 
+std::string feature_list(FeatureSet s) {
+  std::string out;
+  for (const auto& row : kFeatures)
+    if (s.has(row.feature)) out += (out.empty() ? "" : ", ") + std::string(row.name);
+  return out;
+}
+
 std::string missing_features(FeatureSet need) {
   const FeatureSet host = host_features();
   std::string out;

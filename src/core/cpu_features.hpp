@@ -49,6 +49,9 @@ std::string_view feature_name(Feature);
 /// AVX-512 state), read once.
 FeatureSet host_features();
 
+/// The features of a set, as "sse2, avx"; "" for none.
+std::string feature_list(FeatureSet s);
+
 /// The features of `need` this CPU lacks, as "avx512f, movdir64b"; "" when none.
 std::string missing_features(FeatureSet need);
 

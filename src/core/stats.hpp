@@ -11,6 +11,7 @@ struct SampleStats {
   double min = 0, p10 = 0, median = 0, p90 = 0, max = 0;
   double ci_low = 0, ci_high = 0;  ///< distribution-free 95% CI of the median
   double ci_rel = 0;               ///< (ci_high - ci_low) / 2 / median
+  bool operator==(const SampleStats&) const = default;
 };
 
 /// Percentiles by linear interpolation between order statistics; the median CI

@@ -18,8 +18,6 @@ namespace kex {
 
 using nlohmann::json;
 
-std::string_view to_string(CacheMode m) { return m == CacheMode::warm ? "warm" : "cold"; }
-
 uint64_t max_config_size() {
   std::ifstream f("/proc/meminfo");
   std::string key;
@@ -121,17 +119,23 @@ std::vector<uint64_t> read_sizes(const Reader& r, const json& v, const std::stri
   std::vector<uint64_t> out;
   auto one = [&](const json& e, const std::string& p) {
     if (e.is_object()) {
-      r.keys(e, p, {"from", "to", "factor", "step"});
+      r.keys(e, p, {"from", "to", "factor", "step", "steps_per_octave"});
       if (!e.contains("from") || !e.contains("to")) r.fail(p, e, "a range needs from and to");
       uint64_t from = r.bytes(e["from"], p + "/from", 1, hi), to = r.bytes(e["to"], p + "/to", 1, hi);
       if (to < from) r.fail(p + "/to", e["to"], "must be >= from");
-      if (e.contains("factor") == e.contains("step")) r.fail(p, e, "a range needs exactly one of factor or step");
+      if (e.contains("factor") + e.contains("step") + e.contains("steps_per_octave") != 1)
+        r.fail(p, e, "a range needs exactly one of factor, step or steps_per_octave");
       if (e.contains("factor")) {
         double f = r.number(e["factor"], p + "/factor", 1.0001, 1024);
         if (std::log(static_cast<double>(to) / from) / std::log(f) > 10000)
           r.fail(p + "/factor", e["factor"], "gives more than 10000 sizes; use a larger factor");
         for (double x = static_cast<double>(from); x <= static_cast<double>(to) * (1 + 1e-9); x *= f)
           out.push_back(static_cast<uint64_t>(std::llround(x)));
+      } else if (e.contains("steps_per_octave")) {
+        const auto steps = static_cast<uint32_t>(r.uint(e["steps_per_octave"], p + "/steps_per_octave", 1, 64));
+        if (std::log2(static_cast<double>(to) / from) * steps > 10000)
+          r.fail(p + "/steps_per_octave", e["steps_per_octave"], "gives more than 10000 sizes; use fewer steps");
+        for (uint64_t x : sizes_per_octave(from, to, steps)) out.push_back(x);
       } else {
         uint64_t step = r.bytes(e["step"], p + "/step", 1, hi);
         if ((to - from) / step > 10000) r.fail(p + "/step", e["step"], "gives more than 10000 sizes; use a larger step");
@@ -147,13 +151,125 @@ std::vector<uint64_t> read_sizes(const Reader& r, const json& v, const std::stri
   return out;
 }
 
+/// Unique values of a list in first-seen order (an axis lists each value once).
+template <class T>
+std::vector<T> unique_in_order(const std::vector<T>& v) {
+  std::vector<T> out;
+  for (const auto& x : v)
+    if (std::find(out.begin(), out.end(), x) == out.end()) out.push_back(x);
+  return out;
+}
+
+/// The coordinate axes a config's top level or a grid gives (keys sizes, layout,
+/// cache, chunk, prefill, consume), applied over `base`.
+Axes read_axes(const Reader& r, const json& j, const std::string& path, Axes base) {
+  const uint64_t hi = max_config_size();
+  if (j.contains("sizes")) base.sizes = read_sizes(r, j["sizes"], path + "/sizes");
+  if (j.contains("layout")) {
+    const json& l = j["layout"];
+    const std::string lp = path + "/layout";
+    r.keys(l, lp, {"src_offset", "dst_offset", "distance", "huge_pages"});
+    if (l.contains("src_offset")) {
+      base.src_offsets.clear();
+      r.each(l["src_offset"], lp + "/src_offset",
+             [&](const json& e, const std::string& p) { base.src_offsets.push_back(r.bytes(e, p, 0, hi)); });
+    }
+    if (l.contains("dst_offset")) {
+      base.dst_offsets.clear();
+      r.each(l["dst_offset"], lp + "/dst_offset",
+             [&](const json& e, const std::string& p) { base.dst_offsets.push_back(r.bytes(e, p, 0, hi)); });
+    }
+    if (l.contains("distance")) {
+      base.distances.clear();
+      r.each(l["distance"], lp + "/distance", [&](const json& e, const std::string& p) {
+        if (e.is_null()) base.distances.push_back(std::nullopt);
+        else base.distances.push_back(r.sint(e, p, -static_cast<int64_t>(hi), static_cast<int64_t>(hi)));
+      });
+    }
+    if (l.contains("huge_pages")) {
+      base.huge_pages.clear();
+      r.each(l["huge_pages"], lp + "/huge_pages",
+             [&](const json& e, const std::string& p) { base.huge_pages.push_back(r.boolean(e, p)); });
+    }
+  }
+  if (j.contains("cache")) {
+    base.caches.clear();
+    r.each(j["cache"], path + "/cache", [&](const json& e, const std::string& p) {
+      auto m = parse_cache_mode(r.string(e, p));
+      if (!m) r.fail(p, e, "allowed: warm, cold");
+      base.caches.push_back(*m);
+    });
+  }
+  if (j.contains("chunk")) {
+    base.chunks.clear();
+    r.each(j["chunk"], path + "/chunk", [&](const json& e, const std::string& p) {
+      if (e.is_string() && e.get<std::string>() == "none") base.chunks.push_back(0);
+      else base.chunks.push_back(r.bytes(e, p, 1, hi));
+    });
+  }
+  if (j.contains("prefill")) {
+    base.prefills.clear();
+    r.each(j["prefill"], path + "/prefill", [&](const json& e, const std::string& p) {
+      if (e.is_string() && e.get<std::string>() == "none") base.prefills.push_back(std::nullopt);
+      else if (e.is_number_integer()) base.prefills.push_back(static_cast<uint8_t>(r.uint(e, p, 0, 255)));
+      else r.fail(p, e, "allowed: \"none\" or a byte value 0..255 written to the destination before each sample");
+    });
+  }
+  if (j.contains("consume")) {
+    base.consumes.clear();
+    r.each(j["consume"], path + "/consume",
+           [&](const json& e, const std::string& p) { base.consumes.push_back(r.boolean(e, p)); });
+  }
+  base.src_offsets = unique_in_order(base.src_offsets);
+  base.dst_offsets = unique_in_order(base.dst_offsets);
+  base.distances = unique_in_order(base.distances);
+  base.huge_pages = unique_in_order(base.huge_pages);
+  base.caches = unique_in_order(base.caches);
+  base.chunks = unique_in_order(base.chunks);
+  base.prefills = unique_in_order(base.prefills);
+  base.consumes = unique_in_order(base.consumes);
+  return base;
+}
+
+/// Checks one set of axes: a distance places dst itself (no dst_offset with it),
+/// and the buffers fit in memory.
+void check_axes(const Reader& r, const json& j, const std::string& path, const Axes& a) {
+  const bool any_distance = std::any_of(a.distances.begin(), a.distances.end(), [](auto d) { return d.has_value(); });
+  const bool any_dst = std::any_of(a.dst_offsets.begin(), a.dst_offsets.end(), [](auto o) { return o != 0; });
+  const json layout = j.contains("layout") ? j["layout"] : json::object();
+  if (any_distance && any_dst)
+    r.fail(path + "/layout", layout,
+           "dst_offset and distance both place dst: give distance (dst = src + distance) or dst_offset (separate "
+           "buffers), not both");
+  if (a.sizes.empty()) return;
+  const uint64_t m = a.sizes.back();
+  const uint64_t so = *std::max_element(a.src_offsets.begin(), a.src_offsets.end());
+  const uint64_t dof = *std::max_element(a.dst_offsets.begin(), a.dst_offsets.end());
+  uint64_t dist = 0;
+  for (auto d : a.distances)
+    if (d) dist = std::max<uint64_t>(dist, static_cast<uint64_t>(*d < 0 ? -*d : *d));
+  const long double need = (long double)so + m + std::max<long double>((long double)dof + m, (long double)dist + m);
+  const uint64_t limit = 2 * max_config_size();
+  if (need > limit)
+    r.fail(path + (any_distance ? "/layout/distance" : "/sizes"),
+           any_distance ? layout.value("distance", json()) : j.value("sizes", json()),
+           "src and dst need " + format_bytes(static_cast<uint64_t>(need)) +
+               " of buffers (sizes, offsets and distances together); allowed up to " + format_bytes(limit) +
+               " here (half of MemAvailable)");
+}
+
 /// Expands one kernel grid object (every list-valued axis is a cartesian product).
-void read_grid(const Reader& r, const json& g, const std::string& path, std::vector<KernelSpec>& out) {
+Grid read_grid(const Reader& r, const json& g, const std::string& path, const Axes& top) {
   static const std::set<std::string> allowed = {"op", "regs", "unroll", "scratch", "prefetch", "pf_every", "store",
-                                                "direction", "align", "block", "fill", "skip_invalid"};
+                                                "direction", "align", "block", "fill", "skip_invalid",
+                                                "sizes", "layout", "cache", "chunk", "prefill", "consume"};
+  Grid grid;
+  grid.path = path;
+  std::vector<KernelSpec>& out = grid.specs;
+  std::set<std::string> seen;  // canonical names: de-duplication in O(n log n)
   r.keys(g, path, allowed);
   if (!g.contains("op")) r.fail(path, g, "a kernel grid needs \"op\" (copy or clear)");
-  if (!g.contains("regs")) r.fail(path, g, "a kernel grid needs \"regs\" (gpr, mmx, x87, sse, avx, avx512, string)");
+  if (!g.contains("regs")) r.fail(path, g, "a kernel grid needs \"regs\" (" + reg_class_names() + ")");
   bool skip_invalid = g.contains("skip_invalid") && r.boolean(g["skip_invalid"], path + "/skip_invalid");
 
   // Each axis becomes a list of setters; the product applies one of each.
@@ -174,8 +290,8 @@ void read_grid(const Reader& r, const json& g, const std::string& path, std::vec
     });
   };
   enum_axis("op", parse_op, "copy, clear", [](KernelSpec& s, Op v) { s.op = v; });
-  enum_axis("regs", parse_reg_class, "gpr, mmx, x87, sse, avx, avx512, string",
-            [](KernelSpec& s, RegClass v) { s.regs = v; });
+  const std::string class_names = reg_class_names();
+  enum_axis("regs", parse_reg_class, class_names.c_str(), [](KernelSpec& s, RegClass v) { s.regs = v; });
   axis("unroll", [&](const json& e, const std::string& p) -> Setter {
     uint32_t v = static_cast<uint32_t>(r.uint(e, p, 1, 8192));
     return [v](KernelSpec& s) { s.unroll = v; };
@@ -256,7 +372,7 @@ void read_grid(const Reader& r, const json& g, const std::string& path, std::vec
                         " (or set \"skip_invalid\": true to drop such combinations)");
       }
       ++dropped;
-    } else if (std::find(out.begin(), out.end(), d) == out.end()) {
+    } else if (seen.insert(spec_name(d)).second) {
       out.push_back(d);
       ++made;
     }
@@ -268,6 +384,10 @@ void read_grid(const Reader& r, const json& g, const std::string& path, std::vec
     if (a == axes.size()) break;
   }
   if (!made) r.fail(path, g, "every combination of this grid is invalid");
+  grid.axes = read_axes(r, g, path, top);
+  if (grid.axes.sizes.empty()) r.fail(path + "/sizes", json(), "kernels need a list of sizes (here or at the top level)");
+  check_axes(r, g, path, grid.axes);
+  return grid;
 }
 
 }  // namespace
@@ -331,21 +451,23 @@ Config parse_config(const std::string& text, const std::string& source) {
   for (const char* k : {"$schema", "name", "description"})
     if (j.contains(k)) r.string(j[k], std::string("/") + k);
   r.keys(j, "", {"$schema", "name", "description", "sizes", "kernels", "presets", "harness", "preset_options",
-                 "baselines", "layout", "cache", "precision", "max_time_per_point", "min_samples", "max_samples",
-                 "sample_us", "segments", "outputs"});
-  if (j.contains("sizes")) c.sizes = read_sizes(r, j["sizes"], "/sizes");
+                 "baselines", "layout", "cache", "chunk", "prefill", "consume", "precision", "max_time_per_point",
+                 "min_samples", "max_samples", "sample_us", "segments", "outputs"});
+  c.axes = read_axes(r, j, "", Axes{});
+  check_axes(r, j, "", c.axes);  // the top level's own conflicts first, named at the top level
   if (j.contains("kernels")) {
     if (!j["kernels"].is_array() || j["kernels"].empty())
       r.fail("/kernels", j["kernels"], "expected a non-empty list of kernel grids");
-    for (size_t i = 0; i < j["kernels"].size(); ++i) read_grid(r, j["kernels"][i], "/kernels/" + std::to_string(i), c.kernels);
+    for (size_t i = 0; i < j["kernels"].size(); ++i)
+      c.grids.push_back(read_grid(r, j["kernels"][i], "/kernels/" + std::to_string(i), c.axes));
   }
   if (j.contains("presets")) {
     r.each(j["presets"], "/presets", [&](const json& e, const std::string& p) { c.presets.push_back(r.string(e, p)); });
   }
   if (j.contains("harness")) {
-    c.harness = r.string(j["harness"], "/harness");
-    if (c.harness != "kex" && c.harness != "fastc" && c.harness != "hahn")
-      r.fail("/harness", j["harness"], "allowed: kex, fastc, hahn");
+    auto h = parse_harness(r.string(j["harness"], "/harness"));
+    if (!h) r.fail("/harness", j["harness"], "allowed: kex, fastc, hahn");
+    c.harness = *h;
   }
   if (j.contains("preset_options")) {
     r.keys(j["preset_options"], "/preset_options", {"fsave"});
@@ -365,24 +487,6 @@ Config parse_config(const std::string& text, const std::string& source) {
     }
   } else {
     r.fail("/baselines", j["baselines"], "expected true, false or a list of memcpy, memset, rep_movsb, rep_stosb");
-  }
-  if (j.contains("layout")) {
-    const json& l = j["layout"];
-    r.keys(l, "/layout", {"src_offset", "dst_offset", "distance", "huge_pages"});
-    if (l.contains("src_offset")) c.layout.src_offset = r.uint(l["src_offset"], "/layout/src_offset", 0, 1 << 20);
-    if (l.contains("dst_offset")) c.layout.dst_offset = r.uint(l["dst_offset"], "/layout/dst_offset", 0, 1 << 20);
-    if (l.contains("distance") && !l["distance"].is_null())
-      c.layout.distance = r.sint(l["distance"], "/layout/distance", -(1ll << 40), 1ll << 40);
-    if (l.contains("huge_pages")) c.layout.huge_pages = r.boolean(l["huge_pages"], "/layout/huge_pages");
-  }
-  if (j.contains("cache")) {
-    c.caches.clear();
-    r.each(j["cache"], "/cache", [&](const json& e, const std::string& p) {
-      std::string m = r.string(e, p);
-      if (m == "warm") c.caches.push_back(CacheMode::warm);
-      else if (m == "cold") c.caches.push_back(CacheMode::cold);
-      else r.fail(p, e, "allowed: warm, cold");
-    });
   }
   if (j.contains("precision")) c.policy.precision = r.number(j["precision"], "/precision", 0.0001, 0.5);
   if (j.contains("max_time_per_point"))
@@ -409,22 +513,28 @@ Config parse_config(const std::string& text, const std::string& source) {
     if (j["outputs"].contains("json")) c.out_json = r.string(j["outputs"]["json"], "/outputs/json");
     if (j["outputs"].contains("plot_dir")) c.plot_dir = r.string(j["outputs"]["plot_dir"], "/outputs/plot_dir");
   }
-  if (c.kernels.empty() && c.presets.empty() && !c.segments.enabled && c.baselines.empty())
+  if (c.grids.empty() && c.presets.empty() && !c.segments.enabled && c.baselines.empty())
     r.fail("", j, "nothing to run: give kernels, presets, baselines or segments");
-  if ((!c.kernels.empty() || (!c.presets.empty() && c.harness == "kex")) && c.sizes.empty()) {
-    if (c.kernels.empty()) c.sizes = {4096};
-    else r.fail("/sizes", j.value("sizes", json()), "kernels need a list of sizes");
+  if (c.axes.sizes.empty()) {
+    if (!c.presets.empty() && c.harness == Harness::kex) c.axes.sizes = {4096};  // the seeds' unit: one page
+    else if (c.grids.empty() && !c.baselines.empty() && c.presets.empty())
+      r.fail("/sizes", json(), "baselines need a list of sizes");
   }
-  if (c.kernels.empty() && c.presets.empty() && !c.baselines.empty() && c.sizes.empty())
-    r.fail("/sizes", json(), "baselines need a list of sizes");
-  if (c.layout.distance) {
-    uint64_t mx = c.sizes.empty() ? 0 : c.sizes.back();
-    int64_t d = *c.layout.distance;
-    if (static_cast<uint64_t>(d < 0 ? -d : d) < mx + 64)
-      r.fail("/layout/distance", j["layout"]["distance"],
-             "src and dst would overlap: |distance| must be at least the largest size + 64 (" + std::to_string(mx + 64) + ")");
-  }
+  check_axes(r, j, "", c.axes);
   return c;
+}
+
+std::vector<uint64_t> sizes_per_octave(uint64_t from, uint64_t to, uint32_t steps) {
+  std::vector<uint64_t> out;
+  if (from == 0 || to < from || steps == 0) return out;
+  for (uint64_t k = 0;; ++k) {
+    const double x = double(from) * std::exp2(double(k) / steps);
+    if (x > double(to) * (1 + 1e-12)) break;
+    const auto v = static_cast<uint64_t>(std::llround(x));
+    if (out.empty() || v != out.back()) out.push_back(v);
+  }
+  if (out.back() != to) out.push_back(to);
+  return out;
 }
 
 Config load_config(const std::string& path) {

@@ -1,4 +1,6 @@
 // Sweep configs: JSON in, a validated Config out (schema: configs/schema/config.schema.json).
+// Every coordinate is an axis: one value or a list (cartesian product), at the top
+// level (every grid) or inside a kernel grid (overriding the top level for that grid).
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -7,19 +9,31 @@
 
 #include <nlohmann/json.hpp>
 
+#include "src/model/point.hpp"
 #include "src/model/spec.hpp"
 
 namespace kex {
 
-enum class CacheMode { warm, cold };
-std::string_view to_string(CacheMode);
+/// The values of every coordinate axis (docs/DESIGN.md "The parameter space").
+/// A point is one value of each; defaults are one value each.
+struct Axes {
+  std::vector<uint64_t> sizes;                                ///< ascending, unique, > 0
+  std::vector<uint64_t> src_offsets = {0};
+  std::vector<uint64_t> dst_offsets = {0};
+  std::vector<std::optional<int64_t>> distances = {std::nullopt};  ///< nullopt: src and dst in separate buffers
+  std::vector<bool> huge_pages = {true};
+  std::vector<CacheMode> caches = {CacheMode::warm};
+  std::vector<uint64_t> chunks = {0};                         ///< 0: one call over the extent
+  std::vector<std::optional<uint8_t>> prefills = {std::nullopt};
+  std::vector<bool> consumes = {false};
+};
 
-/// Where src and dst live relative to their 2 MiB-aligned buffers.
-struct Layout {
-  uint64_t src_offset = 0;          ///< bytes past the buffer's alignment
-  uint64_t dst_offset = 0;
-  std::optional<int64_t> distance;  ///< dst - src in bytes (one shared buffer) when set
-  bool huge_pages = true;           ///< madvise(MADV_HUGEPAGE)
+/// One kernel grid of a config after expansion: its specs and its axes (the
+/// top level's, with the grid's own overrides applied).
+struct Grid {
+  std::string path;                 ///< JSON path, e.g. "/kernels/2"
+  std::vector<KernelSpec> specs;    ///< valid specs in grid order, each once
+  Axes axes;
 };
 
 /// The measurement policy (docs/DESIGN.md "Measuring").
@@ -43,14 +57,12 @@ struct SegmentsRequest {
 struct Config {
   std::string source;                  ///< file path, or "built-in:default.json"
   nlohmann::json raw;
-  std::vector<uint64_t> sizes;         ///< ascending, unique, > 0
-  std::vector<KernelSpec> kernels;     ///< valid specs in grid order (duplicates removed)
-  std::vector<std::string> presets;    ///< preset ids, aliases or set names as written
-  std::string harness = "kex";         ///< kex | fastc | hahn (presets only)
+  Axes axes;                           ///< the top level's axes (presets and baselines use these)
+  std::vector<Grid> grids;
+  std::vector<std::string> presets;    ///< preset ids, aliases or set names as written (checked by the run layer)
+  Harness harness = Harness::kex;      ///< presets only
   bool preset_fsave = true;
   std::vector<std::string> baselines;  ///< subset of memcpy, memset, rep_movsb, rep_stosb
-  Layout layout;
-  std::vector<CacheMode> caches = {CacheMode::warm};
   Policy policy;
   SegmentsRequest segments;
   std::string out_json, plot_dir;      ///< outputs.json / outputs.plot_dir ("" = not set)
@@ -64,7 +76,12 @@ Config parse_config(const std::string& text, const std::string& source);
 /// Reads `path` (InputError if unreadable) and parses it; "built-in:NAME" reads an embedded config.
 Config load_config(const std::string& path);
 
-/// Largest buffer size a config may ask for (per src/dst buffer): a quarter of MemAvailable.
+/// Largest buffer a config may ask for: a quarter of MemAvailable (sizes,
+/// offsets and distances together).
 uint64_t max_config_size();
+
+/// Sizes from `from` to `to` with `steps` points per doubling (from, from*2^(1/steps), ...,
+/// rounded to whole bytes, unique, the last one <= to; `to` itself is included).
+std::vector<uint64_t> sizes_per_octave(uint64_t from, uint64_t to, uint32_t steps);
 
 }  // namespace kex

@@ -11,15 +11,22 @@ namespace kex {
 
 namespace {
 
+using F = Feature;
 const std::vector<RegClassInfo> kClasses = {
-    // cls               name      width scratch nt     features
-    {RegClass::gpr, "gpr", 8, 8, true, "sse2 (movnti)"},
-    {RegClass::mmx, "mmx", 8, 8, true, "mmx, sse (movntq)"},
-    {RegClass::x87, "x87", 8, 8, false, "x87"},
-    {RegClass::sse, "sse", 16, 16, true, "sse2"},
-    {RegClass::avx, "avx", 32, 16, true, "avx"},
-    {RegClass::avx512, "avx512", 64, 32, true, "avx512f"},
-    {RegClass::string, "string", 1, 1, false, "none (rep movs/stos; fast with erms/fsrm)"},
+    // cls               name     width scratch nt  unroll dflt-scratch needs               nt needs
+    {RegClass::gpr, "gpr", 8, 8, true, 64, 8, {}, F::sse2, "mov r64; movnti"},
+    {RegClass::mmx, "mmx", 8, 8, true, 64, 8, F::mmx, F::mmxext, "movq mm; movntq; emms"},
+    {RegClass::x87, "x87", 8, 8, false, 64, 8, {}, {}, "fild/fistp qword (bit exact)"},
+    {RegClass::sse, "sse", 16, 16, true, 64, 4, F::sse2, {}, "movdqu/movdqa xmm; movntdq"},
+    {RegClass::avx, "avx", 32, 16, true, 128, 4, F::avx, {}, "vmovdqu/vmovdqa ymm; vmovntdq; vzeroupper"},
+    {RegClass::avx512, "avx512", 64, 32, true, 256, 4, F::avx512f, {}, "vmovdqu64/vmovdqa64 zmm; vmovntdq; vzeroupper"},
+    {RegClass::string, "string", 1, 1, false, 8, 1, {}, {}, "rep movs/stos b|w|d|q (fast with erms/fsrm)"},
+};
+
+const std::vector<PrefetchInfo> kPrefetch = {
+    {Prefetch::none, "none", {}},   {Prefetch::nta, "nta", F::sse}, {Prefetch::t0, "t0", F::sse},
+    {Prefetch::t1, "t1", F::sse},   {Prefetch::t2, "t2", F::sse},   {Prefetch::w, "w", F::prefetchw},
+    {Prefetch::load, "load", {}},
 };
 
 template <class E, size_t N>
@@ -30,8 +37,6 @@ std::optional<E> lookup(std::string_view s, const std::array<std::string_view, N
 }
 
 constexpr std::array<std::string_view, 2> kOps = {"copy", "clear"};
-constexpr std::array<std::string_view, 7> kRegs = {"gpr", "mmx", "x87", "sse", "avx", "avx512", "string"};
-constexpr std::array<std::string_view, 7> kPf = {"none", "nta", "t0", "t1", "t2", "w", "load"};
 constexpr std::array<std::string_view, 2> kStore = {"temporal", "nontemporal"};
 constexpr std::array<std::string_view, 2> kDir = {"forward", "backward"};
 constexpr std::array<std::string_view, 2> kAlign = {"aligned", "unaligned"};
@@ -50,16 +55,31 @@ long long parse_int(std::string_view token, std::string_view text, long long lo,
 
 const RegClassInfo& reg_class_info(RegClass c) { return kClasses[static_cast<size_t>(c)]; }
 const std::vector<RegClassInfo>& reg_classes() { return kClasses; }
+const std::vector<PrefetchInfo>& prefetch_kinds() { return kPrefetch; }
+
+std::string reg_class_names() {
+  std::string s;
+  for (const auto& c : kClasses) s += (s.empty() ? "" : ", ") + std::string(c.name);
+  return s;
+}
 
 std::string_view to_string(Op v) { return kOps[static_cast<size_t>(v)]; }
-std::string_view to_string(RegClass v) { return kRegs[static_cast<size_t>(v)]; }
-std::string_view to_string(Prefetch v) { return kPf[static_cast<size_t>(v)]; }
+std::string_view to_string(RegClass v) { return reg_class_info(v).name; }
+std::string_view to_string(Prefetch v) { return kPrefetch[static_cast<size_t>(v)].name; }
 std::string_view to_string(Store v) { return kStore[static_cast<size_t>(v)]; }
 std::string_view to_string(Direction v) { return kDir[static_cast<size_t>(v)]; }
 std::string_view to_string(Align v) { return kAlign[static_cast<size_t>(v)]; }
 std::optional<Op> parse_op(std::string_view s) { return lookup<Op>(s, kOps); }
-std::optional<RegClass> parse_reg_class(std::string_view s) { return lookup<RegClass>(s, kRegs); }
-std::optional<Prefetch> parse_prefetch(std::string_view s) { return lookup<Prefetch>(s, kPf); }
+std::optional<RegClass> parse_reg_class(std::string_view s) {
+  for (const auto& c : kClasses)
+    if (s == c.name) return c.cls;
+  return std::nullopt;
+}
+std::optional<Prefetch> parse_prefetch(std::string_view s) {
+  for (const auto& p : kPrefetch)
+    if (s == p.name) return p.kind;
+  return std::nullopt;
+}
 std::optional<Store> parse_store(std::string_view s) { return lookup<Store>(s, kStore); }
 std::optional<Direction> parse_direction(std::string_view s) { return lookup<Direction>(s, kDir); }
 std::optional<Align> parse_align(std::string_view s) { return lookup<Align>(s, kAlign); }
@@ -68,18 +88,16 @@ KernelSpec default_spec(Op op, RegClass regs) {
   KernelSpec s;
   s.op = op;
   s.regs = regs;
-  const auto& info = reg_class_info(regs);
-  switch (regs) {
-    case RegClass::gpr:
-    case RegClass::mmx:
-    case RegClass::x87: s.unroll = 64; s.scratch = 8; break;
-    case RegClass::sse: s.unroll = 64; s.scratch = 4; break;
-    case RegClass::avx: s.unroll = 128; s.scratch = 4; break;
-    case RegClass::avx512: s.unroll = 256; s.scratch = 4; break;
-    case RegClass::string: s.unroll = 8; s.scratch = 1; break;
-  }
-  (void)info;
+  s.unroll = reg_class_info(regs).default_unroll;
+  s.scratch = reg_class_info(regs).default_scratch;
   return s;
+}
+
+FeatureSet spec_needs(const KernelSpec& s) {
+  const auto& c = reg_class_info(s.regs);
+  FeatureSet f = c.needs | kPrefetch[static_cast<size_t>(s.prefetch)].needs;
+  if (s.store == Store::nontemporal) f = f | c.nt_needs | Feature::sse;  // sfence
+  return f;
 }
 
 std::string spec_name(const KernelSpec& s) {
@@ -132,8 +150,8 @@ KernelSpec parse_spec_name(std::string_view name) {
   if (!op) throw std::invalid_argument("unknown op '" + std::string(tok[0]) + "' (allowed: copy, clear)");
   auto regs = parse_reg_class(tok[1]);
   if (!regs)
-    throw std::invalid_argument("unknown register class '" + std::string(tok[1]) +
-                                "' (allowed: gpr, mmx, x87, sse, avx, avx512, string)");
+    throw std::invalid_argument("unknown register class '" + std::string(tok[1]) + "' (allowed: " +
+                                reg_class_names() + ")");
   KernelSpec s = default_spec(*op, *regs);
   bool scratch_given = false;
   std::vector<std::string> seen;  // each axis may be given once

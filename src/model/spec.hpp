@@ -7,7 +7,12 @@
 #include <string_view>
 #include <vector>
 
+#include "src/core/cpu_features.hpp"
+
 namespace kex {
+
+/// Kernel ABI (SysV): dst in rdi, src in rsi (ignored by clears), byte count in rdx.
+using KernelFn = void (*)(void* dst, const void* src, size_t bytes);
 
 enum class Op { copy, clear };
 enum class RegClass { gpr, mmx, x87, sse, avx, avx512, string };
@@ -43,15 +48,32 @@ struct KernelSpec {
   bool operator==(const KernelSpec&) const = default;
 };
 
-/// Static facts about one register class (a row of the class table).
+/// One register class: the only list of classes. Parsing, validation, defaults,
+/// `kex list`, the CPU gate and the schema test iterate over reg_classes(); the
+/// emitter of each class is the row of the same enum in generators/classes.cpp.
 struct RegClassInfo {
   RegClass cls;
-  const char* name;
-  uint32_t width;        ///< bytes per register move
-  uint32_t max_scratch;  ///< registers usable for data
-  bool has_nt;           ///< has a non-temporal store
-  const char* features;  ///< CPU features needed, comma separated (for `kex list`)
+  const char* name;          ///< the word in configs, on the CLI and in names
+  uint32_t width;            ///< bytes per register move (string: 1, the unroll is the element size)
+  uint32_t max_scratch;      ///< registers usable for data
+  bool has_nt;               ///< has a non-temporal store
+  uint32_t default_unroll;   ///< bytes per iteration when a name leaves unroll out
+  uint32_t default_scratch;  ///< registers in flight when a name leaves scratch out
+  FeatureSet needs;          ///< CPU features any kernel of the class needs
+  FeatureSet nt_needs;       ///< extra features of its non-temporal store
+  const char* instructions;  ///< what it emits, for `kex list`
 };
+
+/// One prefetch kind (DESIGN.md parameter space): its name and the CPU features it needs.
+struct PrefetchInfo {
+  Prefetch kind;
+  const char* name;
+  FeatureSet needs;
+};
+const std::vector<PrefetchInfo>& prefetch_kinds();
+
+/// "gpr, mmx, x87, sse, avx, avx512, string": the allowed class names, for messages.
+std::string reg_class_names();
 
 const RegClassInfo& reg_class_info(RegClass c);
 const std::vector<RegClassInfo>& reg_classes();
@@ -70,7 +92,7 @@ std::optional<Store> parse_store(std::string_view);
 std::optional<Direction> parse_direction(std::string_view);
 std::optional<Align> parse_align(std::string_view);
 
-/// A spec with every unset axis at the class default (unroll 4 registers, scratch 4 or fewer).
+/// A spec with every unset axis at the class default (RegClassInfo default_unroll, default_scratch).
 KernelSpec default_spec(Op op, RegClass regs);
 
 /// The default scratch count of the class, shrunk to the registers one iteration
@@ -92,5 +114,8 @@ std::string validate(const KernelSpec& s);
 
 /// Required alignment of dst and src for a spec (1 when any address works).
 uint32_t required_alignment(const KernelSpec& s);
+
+/// The CPU features a spec needs (class, non-temporal store, prefetch kind).
+FeatureSet spec_needs(const KernelSpec& s);
 
 }  // namespace kex

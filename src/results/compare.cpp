@@ -13,21 +13,18 @@
 
 namespace kex {
 
-using nlohmann::json;
-
 bool intervals_overlap(double lo1, double hi1, double lo2, double hi2) { return lo1 <= hi2 && lo2 <= hi1; }
 
-Comparison compare_results(const json& a, const json& b, const std::string& filter) {
+Comparison compare_results(const RunDoc& a, const RunDoc& b, const std::string& filter) {
   const std::optional<std::regex> re = filter_regex(filter);
-  auto index = [&](const json& doc) {
+  auto index = [&](const RunDoc& doc) {
     std::vector<std::string> order;
-    std::map<std::string, const json*> m;
-    const auto& arr = doc.at("benchmarks");
-    for (const auto& e : arr) {
-      std::string name = e.value("name", std::string());
+    std::map<std::string, const Result*> m;
+    for (const Result& r : doc.results) {
+      const std::string name = r.name();
       if (re && !std::regex_search(name, *re)) continue;
-      if (!entry_ok(e) || m.count(name)) continue;
-      m[name] = &e;
+      if (!r.ok() || m.count(name)) continue;
+      m[name] = &r;
       order.push_back(name);
     }
     return std::make_pair(order, m);
@@ -42,15 +39,14 @@ Comparison compare_results(const json& a, const json& b, const std::string& filt
       c.only_a.push_back(name);
       continue;
     }
-    const json& ea = *ma[name];
-    const json& eb = *it->second;
+    const Aggregate ga = aggregate(*ma[name]), gb = aggregate(*it->second);
     CompareRow r;
     r.name = name;
-    r.a_ns = *entry_median_ns(ea);
-    r.b_ns = *entry_median_ns(eb);
+    r.a_ns = ga.median_ns;
+    r.b_ns = gb.median_ns;
     r.ratio = r.a_ns > 0 ? r.b_ns / r.a_ns : INFINITY;
-    auto ca = entry_ci_ns(ea), cb = entry_ci_ns(eb);
-    if (ca && cb) r.ci_overlap = intervals_overlap(ca->first, ca->second, cb->first, cb->second);
+    if (ga.ci_high_ns > ga.ci_low_ns && gb.ci_high_ns > gb.ci_low_ns)  // both sides have a CI
+      r.ci_overlap = intervals_overlap(ga.ci_low_ns, ga.ci_high_ns, gb.ci_low_ns, gb.ci_high_ns);
     logsum += std::log(r.ratio);
     c.rows.push_back(r);
   }

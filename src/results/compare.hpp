@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "src/model/context.hpp"
 
 namespace kex {
 
@@ -23,10 +23,11 @@ struct Comparison {
   double geomean_ratio = 0;              ///< geometric mean of rows' ratios (0 when no rows)
 };
 
-/// Matches measured entries of `a` and `b` by exact name (first occurrence) and
-/// computes the ratios. Entries that were skipped or failed on a side count as
-/// absent there. `filter` (ECMAScript regex, empty: all) keeps matching names.
-Comparison compare_results(const nlohmann::json& a, const nlohmann::json& b, const std::string& filter = "");
+/// Matches measured points of `a` and `b` by canonical name (every coordinate is
+/// in it, so points of different layouts never pair up) and computes the ratios.
+/// Points that were skipped or failed on a side count as absent there. `filter`
+/// (ECMAScript regex, empty: all) keeps matching names.
+Comparison compare_results(const RunDoc& a, const RunDoc& b, const std::string& filter = "");
 
 /// True when two closed intervals share a point.
 bool intervals_overlap(double lo1, double hi1, double lo2, double hi2);

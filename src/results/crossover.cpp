@@ -9,8 +9,6 @@
 
 namespace kex {
 
-using nlohmann::json;
-
 Curve envelope(const std::vector<Curve>& curves) {
   std::map<double, double> best;
   for (const auto& c : curves)
@@ -59,45 +57,44 @@ std::optional<double> sustained_crossover(const Curve& a, const Curve& b, double
   return from;
 }
 
-Crossovers find_crossovers(const json& results, const std::string& cache_in, double margin) {
+Crossovers find_crossovers(const RunDoc& run, const std::string& cache_in, double margin) {
   Crossovers x;
-  std::string cache = cache_in;
-  const auto& benches = results.at("benchmarks");
-  if (cache.empty()) {
-    for (const auto& e : benches)
-      if (entry_ok(e) && entry_op(e) == "copy") {
-        if (entry_cache(e) == "warm") {
-          cache = "warm";
+  // The default conditions at a cache mode: what glibc's thresholds are about.
+  auto plain = [](const Result& r, CacheMode cache) {
+    Coords c;
+    c.cache = cache;
+    return r.point.at.harness == Harness::kex && condition(r.point.at) == condition(c);
+  };
+  std::optional<CacheMode> cache = cache_in.empty() ? std::nullopt : parse_cache_mode(cache_in);
+  if (!cache)
+    for (const Result& r : run.results)
+      if (r.ok() && r.op == Op::copy && (plain(r, CacheMode::warm) || plain(r, CacheMode::cold))) {
+        if (r.point.at.cache == CacheMode::warm) {
+          cache = CacheMode::warm;
           break;
         }
-        if (cache.empty()) cache = entry_cache(e);
+        if (!cache) cache = r.point.at.cache;
       }
-  }
-  x.cache = cache;
+  x.cache = cache ? std::string(to_string(*cache)) : cache_in;
   std::map<std::string, Curve> temporal, nontemporal, rep, pf, nopf;
-  for (const auto& e : benches) {
-    if (!entry_ok(e) || entry_op(e) != "copy" || entry_cache(e) != cache) continue;
-    auto size = num(e, "size");
-    auto g = entry_gbps(e);
-    if (!size || !g) continue;
-    x.max_size = std::max(x.max_size, *size);
-    std::string kind = e.value("kind", std::string("generated"));
-    std::string kernel = e.value("kernel", e.value("name", std::string()));
-    CurvePoint p{*size, *g};
-    const json params = e.value("params", json::object());
-    if (kind == "baseline") {
+  for (const Result& r : run.results) {
+    if (!cache || !r.ok() || r.op != Op::copy || !plain(r, *cache)) continue;
+    const double size = double(r.point.at.size);
+    x.max_size = std::max(x.max_size, size);
+    const std::string& kernel = r.point.kernel;
+    const CurvePoint p{size, median_gbps(r)};
+    if (r.kind == KernelKind::baseline) {
       if (kernel == "rep_movsb") rep[kernel].push_back(p);
       continue;
     }
-    if (kind != "generated") continue;
-    std::string regs = params.value("regs", std::string());
-    if (regs == "string") {
-      if (params.value("unroll", 0) == 1 && params.value("direction", std::string("forward")) == "forward")
-        rep[kernel].push_back(p);
+    if (r.kind != KernelKind::generated || !r.spec) continue;
+    const KernelSpec& s = *r.spec;
+    if (s.regs == RegClass::string) {
+      if (s.unroll == 1 && s.direction == Direction::forward) rep[kernel].push_back(p);
       continue;
     }
-    (params.value("store", std::string("temporal")) == "nontemporal" ? nontemporal : temporal)[kernel].push_back(p);
-    (params.value("prefetch", std::string("none")) == "none" ? nopf : pf)[kernel].push_back(p);
+    (s.store == Store::nontemporal ? nontemporal : temporal)[kernel].push_back(p);
+    (s.prefetch == Prefetch::none ? nopf : pf)[kernel].push_back(p);
   }
   auto env = [](const std::map<std::string, Curve>& m) {
     std::vector<Curve> v;

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "src/model/context.hpp"
 
 namespace kex {
 
@@ -46,11 +46,12 @@ struct Crossovers {
 };
 
 /// Finds the crossovers of one run's copy sweep in cache mode `cache` ("" =
-/// "warm" when present, else the first mode found). Curves: temporal and
-/// non-temporal vector loops (generated, regs != string), rep movsb (the
-/// rep_movsb baseline and generated forward string copies of 1-byte elements),
-/// loops with and without prefetch.
-Crossovers find_crossovers(const nlohmann::json& results, const std::string& cache = "", double margin = 0);
+/// "warm" when present, else the first mode found), at the default layout, call
+/// pattern and data (points at other coordinates are another question). Curves:
+/// temporal and non-temporal vector loops (generated, regs != string), rep movsb
+/// (the rep_movsb baseline and generated forward string copies of 1-byte
+/// elements), loops with and without prefetch.
+Crossovers find_crossovers(const RunDoc& run, const std::string& cache = "", double margin = 0);
 
 /// Suggested glibc tunables, e.g.
 /// "glibc.cpu.x86_non_temporal_threshold=67108864:glibc.cpu.x86_rep_movsb_threshold=32768", or "" when the data

@@ -4,65 +4,62 @@
 #include <map>
 #include <sstream>
 
+#include "src/model/result_json.hpp"
 #include "src/results/results.hpp"
 
 namespace kex {
 
 using nlohmann::json;
 
-json to_gbench(const json& results) {
+json to_gbench(const std::vector<RunDoc>& runs) {
   json out;
-  json ctx = results.value("context", json::object());
+  json ctx = runs.empty() ? json::object() : json(to_json(runs.front().context));
   // Keep the context (GB tools read only date/host/caches-style fields and ignore the rest),
   // except big per-run blobs that are not about the machine.
   ctx.erase("config");
-  if (!ctx.contains("json_schema_version")) ctx["json_schema_version"] = 1;
-  if (!ctx.contains("library_build_type")) ctx["library_build_type"] = "release";
+  ctx["library_build_type"] = ctx.value("library_build_type", std::string("release"));
   ctx["kex_export"] = "gbench";
+  if (runs.size() > 1) ctx["host_name"] = "merged";
   json not_measured = json::array();
   json benches = json::array();
   std::map<std::string, int> family;  // kernel -> family_index
   std::map<std::string, int> instance;
-  for (const auto& e : results.value("benchmarks", json::array())) {
-    std::string name = e.value("name", std::string());
-    if (!entry_ok(e)) {
-      std::string msg = e.value("error_message", e.value("skip_message", std::string("no time recorded")));
-      not_measured.push_back({{"name", name}, {"message", msg}});
-      continue;
-    }
-    std::string kernel = e.value("kernel", name);
-    if (e.contains("machine")) {
-      // A multi-machine merge: names must stay unique for compare.py, so prefix the machine.
-      kernel = e["machine"].get<std::string>() + "|" + kernel;
-      name = e["machine"].get<std::string>() + "|" + name;
-    }
-    auto [fi, fresh] = family.emplace(kernel, int(family.size()));
-    (void)fresh;
-    int inst = instance[kernel]++;
-    double t = *entry_median_ns(e);
-    json b;
-    b["name"] = name;
-    b["family_index"] = fi->second;
-    b["per_family_instance_index"] = inst;
-    b["run_name"] = name;
-    b["run_type"] = "iteration";
-    b["repetitions"] = 1;
-    b["repetition_index"] = 0;
-    b["threads"] = 1;
-    b["iterations"] = e.value("iterations", int64_t(1));
-    b["real_time"] = t;
-    b["cpu_time"] = num(e, "cpu_time").value_or(t);
-    if (auto u = e.value("time_unit", std::string("ns")); u != "ns") b["cpu_time"] = t;  // keep units consistent
-    b["time_unit"] = "ns";
-    b["label"] = e.value("kind", std::string("generated"));
-    if (auto g = entry_gbps(e)) b["bytes_per_second"] = *g * 1e9;
-    if (auto s = num(e, "size")) b["size"] = *s;
-    if (auto c = num(e, "cycles_per_page")) b["cycles_per_page"] = *c;
-    if (e.contains("stats") && e["stats"].is_object())
+  for (const RunDoc& run : runs) {
+    const std::string prefix = runs.size() > 1 ? machine_key(run.context.machine) + "|" : "";
+    for (const Result& r : run.results) {
+      const std::string name = prefix + r.name();
+      if (!r.ok()) {
+        not_measured.push_back({{"name", name}, {"message", r.status.message}});
+        continue;
+      }
+      const std::string kernel = prefix + r.point.kernel;
+      auto [fi, fresh] = family.emplace(kernel, int(family.size()));
+      (void)fresh;
+      const int inst = instance[kernel]++;
+      const Aggregate a = aggregate(r);
+      const json e = to_json(r);
+      json b;
+      b["name"] = name;
+      b["family_index"] = fi->second;
+      b["per_family_instance_index"] = inst;
+      b["run_name"] = name;
+      b["run_type"] = "iteration";
+      b["repetitions"] = 1;
+      b["repetition_index"] = 0;
+      b["threads"] = 1;
+      b["iterations"] = e.value("iterations", int64_t(1));
+      b["real_time"] = a.median_ns;
+      b["cpu_time"] = a.median_ns;
+      b["time_unit"] = "ns";
+      b["label"] = std::string(to_string(r.kind));
+      b["bytes_per_second"] = gbps_at(r.point.at.size, a.median_ns) * 1e9;
+      b["size"] = r.point.at.size;
+      if (r.seed) b["cycles_per_page"] = r.seed->printed_ticks;
       for (const char* k : {"gbps", "gbps_best", "gbps_p10", "gbps_p90", "min_ns", "p10_ns", "p90_ns", "max_ns",
                             "ci95_low_ns", "ci95_high_ns", "ci_rel_halfwidth", "cycles_per_page", "bytes_per_cycle"})
-        if (auto v = num(e["stats"], k)) b[k] = *v;
-    benches.push_back(std::move(b));
+        if (e["stats"].contains(k)) b[k] = e["stats"][k];
+      benches.push_back(std::move(b));
+    }
   }
   if (!not_measured.empty()) ctx["kex_not_measured"] = not_measured;
   out["context"] = ctx;
@@ -97,17 +94,18 @@ std::string cell(const json& v) {
 
 }  // namespace
 
-std::string to_csv(const json& results) {
-  static const char* param_cols[] = {"op", "regs", "unroll", "scratch", "prefetch", "pf_distance", "pf_every",
-                                     "store", "direction", "align", "block_bytes", "fill", "src_offset",
-                                     "dst_offset", "cache"};
-  static const char* stat_cols[] = {"n", "median_ns", "min_ns", "p10_ns", "p90_ns", "max_ns", "ci95_low_ns",
-                                    "ci95_high_ns", "ci_rel_halfwidth", "stop_reason", "gbps", "gbps_best",
-                                    "gbps_p10", "gbps_p90", "cycles_per_page", "bytes_per_cycle", "cycles_method"};
+std::string to_csv(const std::vector<RunDoc>& runs) {
+  static const char* param_cols[] = {"op",          "regs",           "unroll",          "scratch",   "prefetch",
+                                     "pf_distance", "pf_every",       "store",           "direction", "align",
+                                     "block_bytes", "fill",           "src_offset",      "dst_offset", "distance",
+                                     "huge_pages",  "cache",          "chunk",           "prefill",   "consume",
+                                     "harness",     "src_page_offset", "dst_page_offset", "relative_offset"};
+  static const char* stat_cols[] = {"n",        "repetitions", "median_ns", "min_ns",    "p10_ns",
+                                    "p90_ns",   "max_ns",      "ci95_low_ns", "ci95_high_ns", "ci_rel_halfwidth",
+                                    "stop_reason", "gbps",     "gbps_best", "gbps_p10",  "gbps_p90",
+                                    "cycles_per_page", "bytes_per_cycle", "cycles_method"};
   std::ostringstream o;
-  const auto& benches = results.value("benchmarks", json::array());
-  bool has_machine = false;
-  for (const auto& e : benches) has_machine |= e.contains("machine");
+  const bool has_machine = runs.size() > 1;
   std::vector<std::string> header = {"name", "kernel", "kind", "size", "status", "message"};
   if (has_machine) header.insert(header.begin(), "machine");
   for (auto c : param_cols) header.push_back(c);
@@ -115,28 +113,28 @@ std::string to_csv(const json& results) {
   header.push_back("preset");
   for (size_t i = 0; i < header.size(); ++i) o << (i ? "," : "") << header[i];
   o << "\r\n";
-  for (const auto& e : benches) {
-    std::vector<std::string> row;
-    if (has_machine) row.push_back(e.value("machine", std::string()));
-    row.push_back(e.value("name", std::string()));
-    row.push_back(e.value("kernel", std::string()));
-    row.push_back(e.value("kind", std::string()));
-    row.push_back(cell(e.value("size", json())));
-    bool skipped = e.value("skipped", false), failed = e.value("error_occurred", false);
-    row.push_back(failed ? "error" : skipped ? "skipped" : entry_ok(e) ? "ok" : "no time");
-    row.push_back(e.value("error_message", e.value("skip_message", std::string())));
-    const json params = e.value("params", json::object());
-    for (auto c : param_cols) row.push_back(cell(params.value(c, json())));
-    json stats = e.value("stats", json::object());
-    if (!stats.contains("median_ns") && entry_ok(e)) stats["median_ns"] = *entry_median_ns(e);
-    if (!stats.contains("gbps"))
-      if (auto g = entry_gbps(e); g && entry_ok(e)) stats["gbps"] = *g;
-    if (!stats.contains("cycles_per_page") && e.contains("cycles_per_page")) stats["cycles_per_page"] = e["cycles_per_page"];
-    for (auto c : stat_cols) row.push_back(cell(stats.value(c, json())));
-    row.push_back(e.contains("preset") && e["preset"].is_object() ? e["preset"].value("printed", std::string()) : "");
-    for (size_t i = 0; i < row.size(); ++i) o << (i ? "," : "") << csv_field(row[i]);
-    o << "\r\n";
-  }
+  for (const RunDoc& run : runs)
+    for (const Result& r : run.results) {
+      const json e = to_json(r);
+      std::vector<std::string> row;
+      if (has_machine) row.push_back(machine_key(run.context.machine));
+      row.push_back(r.name());
+      row.push_back(r.point.kernel);
+      row.push_back(std::string(to_string(r.kind)));
+      row.push_back(std::to_string(r.point.at.size));
+      row.push_back(r.status.kind == StatusKind::error     ? "error"
+                    : r.status.kind == StatusKind::skipped ? "skipped"
+                    : r.ok()                               ? "ok"
+                                                           : "no time");
+      row.push_back(r.status.message);
+      for (auto c : param_cols) row.push_back(cell(e["params"].value(c, json())));
+      json stats = e.value("stats", json::object());
+      if (r.seed) stats["cycles_per_page"] = r.seed->printed_ticks;
+      for (auto c : stat_cols) row.push_back(cell(stats.value(c, json())));
+      row.push_back(r.preset ? r.preset->printed : "");
+      for (size_t i = 0; i < row.size(); ++i) o << (i ? "," : "") << csv_field(row[i]);
+      o << "\r\n";
+    }
   return o.str();
 }
 

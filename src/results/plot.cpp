@@ -24,7 +24,6 @@
 
 namespace kex {
 
-using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
@@ -45,8 +44,7 @@ struct CurveData {
 };
 
 struct Run {
-  json context;
-  json benchmarks;
+  const RunDoc* doc = nullptr;
   std::string label;
 };
 
@@ -198,7 +196,7 @@ Figure bandwidth_figure(const std::string& op, const std::string& cache, bool pr
   std::set<std::pair<std::string, double>> drawn;
   std::vector<std::string> offchart;
   for (size_t r = 0; r < runs.size(); ++r)
-    for (const auto& [name, bytes] : cache_marks(runs[r].context)) {
+    for (const auto& [name, bytes] : cache_marks(runs[r].doc->context.machine)) {
       if (!drawn.insert({name, bytes}).second) continue;
       std::string text = name + " " + human_bytes(bytes) + (runs.size() > 1 && r > 0 ? " (" + runs[r].label + ")" : "");
       if (bytes < lo || bytes > hi) {
@@ -285,6 +283,51 @@ Figure bar_figure(const std::string& base, const std::string& title, const std::
   return f;
 }
 
+/// A heatmap of GB/s over two swept axes of one kernel at one condition: cells on
+/// an index grid (gnuplot `with image`), the axes' values as tic labels.
+Figure heatmap_figure(const std::string& base, const std::string& title, const std::string& xname,
+                      const std::string& yname, const std::vector<std::string>& xs, const std::vector<std::string>& ys,
+                      const std::map<std::pair<size_t, size_t>, double>& cells) {
+  Figure f;
+  f.base = base;
+  std::ostringstream d;
+  d << "# kex heatmap: " << title << "\n# GB/s = 10^9 bytes per second; NaN = not measured\n"
+    << "# columns: x_index y_index gbps   (x = " << xname << ", y = " << yname << ")\n";
+  double vmax = 0;
+  for (size_t y = 0; y < ys.size(); ++y) {
+    for (size_t x = 0; x < xs.size(); ++x) {
+      auto it = cells.find({x, y});
+      d << x << " " << y << " " << (it == cells.end() ? std::string("NaN") : fmt(it->second)) << "\n";
+      if (it != cells.end()) vmax = std::max(vmax, it->second);
+    }
+    d << "\n";
+  }
+  f.dat = d.str();
+  const int w = std::max(900, int(260 + 34 * xs.size())), h = std::max(600, int(220 + 22 * ys.size()));
+  std::ostringstream g;
+  g << "# kex: " << title << ". Data: " << base << ".dat\n" << terminal_block(base, w, h);
+  g << "set title " << gq(title) << "\n"
+    << "set xlabel " << gq(xname) << "\n"
+    << "set ylabel " << gq(yname) << "\n"
+    << "set cblabel " << gq("GB/s (10⁹ bytes per second)") << "\n"
+    << "set cbrange [0:" << fmt(vmax > 0 ? vmax : 1) << "]\n"
+    << "set palette defined (0 \"#440154\", 1 \"#3b528b\", 2 \"#21918c\", 3 \"#5ec962\", 4 \"#fde725\")\n"
+    << "set xrange [-0.5:" << fmt(double(xs.size()) - 0.5) << "]\n"
+    << "set yrange [-0.5:" << fmt(double(ys.size()) - 0.5) << "]\n"
+    << "set tics out nomirror\n";
+  auto tics = [&](const char* axis, const std::vector<std::string>& v) {
+    const size_t step = std::max<size_t>(1, v.size() / 24);
+    g << "set " << axis << " (";
+    for (size_t i = 0; i < v.size(); i += step) g << (i ? ", " : "") << gq(v[i]) << " " << i;
+    g << ")" << (std::string(axis) == "xtics" ? " rotate by 45 right" : "") << "\n";
+  };
+  tics("xtics", xs);
+  tics("ytics", ys);
+  g << "plot " << gq(base + ".dat") << " using 1:2:3 with image notitle\n";
+  f.gp = g.str();
+  return f;
+}
+
 bool is_executable(const std::string& p) { return ::access(p.c_str(), X_OK) == 0; }
 
 }  // namespace
@@ -306,86 +349,81 @@ std::string find_gnuplot() {
   return "";
 }
 
-std::vector<std::string> write_plots(const std::vector<json>& results, const std::string& dir,
+std::vector<std::string> write_plots(const std::vector<RunDoc>& docs, const std::string& dir,
                                      const PlotOptions& opts) {
   const std::optional<std::regex> re = filter_regex(opts.filter);
   if (opts.best < 0) throw InputError("--best: " + std::to_string(opts.best) + ": a count >= 0 is needed (0: all)");
 
   std::vector<Run> runs;
-  for (const auto& doc : results)
-    for (auto& d : split_machines(doc)) {
-      Run r;
-      r.context = d.value("context", json::object());
-      r.benchmarks = d.value("benchmarks", json::array());
-      r.label = run_label(r.context);
-      runs.push_back(std::move(r));
-    }
+  for (const auto& d : docs) runs.push_back({&d, run_label(d.context)});
   // Distinct labels when two runs share a host label.
   {
     std::map<std::string, int> seen;
     for (auto& r : runs)
       if (int n = seen[r.label]++; n > 0) r.label += " #" + std::to_string(n + 1);
   }
-  bool multi = runs.size() > 1;
+  const bool multi = runs.size() > 1;
 
-  // (op, cache) -> curves in first-seen order.
   // (op, cache, presets?) -> curves in first-seen order; presets get figures of their own.
-  using FigKey = std::tuple<std::string, std::string, bool>;
+  using FigKey = std::tuple<Op, CacheMode, bool>;
   std::vector<FigKey> fig_order;
   std::map<FigKey, std::vector<CurveData>> figs;
   std::map<FigKey, std::map<std::string, size_t>> index;
-  // presets and segments
-  std::vector<std::string> preset_rows, seg_rows;
-  std::map<std::pair<std::string, size_t>, double> preset_vals, seg_vals;
-  std::string cycles_method;
+  // Bars at one page: presets (by id, clears and copies apart) with the baselines beside them.
+  std::map<Op, std::vector<std::string>> bar_rows;
+  std::map<Op, std::map<std::pair<std::string, size_t>, double>> bar_vals;
+  std::vector<std::string> seg_rows;
+  std::map<std::pair<std::string, size_t>, double> seg_vals;
+  // Heatmaps: (kernel, condition without the two axes) -> cells.
+  struct Heat {
+    std::string kernel, rest;
+    std::map<std::pair<std::string, std::string>, double> cells;  // (x value, y value)
+  };
 
   for (size_t ri = 0; ri < runs.size(); ++ri) {
-    const Run& r = runs[ri];
-    for (const auto& e : r.benchmarks) {
-      if (!entry_ok(e)) continue;
-      std::string kind = e.value("kind", std::string("generated"));
-      // Presets at one page (the seeds' unit) are bars; at other sizes, curves.
-      if (kind == "preset" && num(e, "size").value_or(4096) == 4096) {
-        std::optional<double> cpp = num(e, "cycles_per_page");
-        if (!cpp && e.contains("stats")) cpp = num(e["stats"], "cycles_per_page");
-        if (!cpp) continue;
-        std::string label = e.contains("preset") && e["preset"].is_object()
-                                ? e["preset"].value("printed", e.value("kernel", e["name"].get<std::string>()))
-                                : e.value("kernel", e["name"].get<std::string>());
-        if (entry_cache(e) != "warm") label += " (" + entry_cache(e) + ")";
-        if (std::find(preset_rows.begin(), preset_rows.end(), label) == preset_rows.end()) preset_rows.push_back(label);
-        preset_vals[{label, ri}] = *cpp;
-        if (cycles_method.empty() && e.contains("stats")) cycles_method = e["stats"].value("cycles_method", "");
-        continue;
+    const Run& run = runs[ri];
+    for (const Result& r : run.doc->results) {
+      if (!r.ok()) continue;
+      const Coords& at = r.point.at;
+      const Aggregate a = aggregate(r);
+      // One page, default conditions: the seeds' unit, drawn as bars.
+      Coords page;
+      page.size = 4096;
+      page.harness = at.harness;
+      page.pass = at.pass;
+      if (at == page && (r.kind == KernelKind::preset || (r.kind == KernelKind::baseline && at.harness == Harness::kex))) {
+        std::string row = r.preset ? r.preset->printed + "  (" + r.preset->id + ")" : r.point.kernel + "  (baseline)";
+        if (at.harness != Harness::kex) row += " [" + std::string(to_string(at.harness)) + "]";
+        if (at.pass > 1) row += " #" + std::to_string(at.pass);
+        auto& rows = bar_rows[r.op];
+        if (std::find(rows.begin(), rows.end(), row) == rows.end()) rows.push_back(row);
+        bar_vals[r.op][{row, ri}] = a.median_ns * r.tsc_hz / 1e9;  // TSC ticks per page
+        if (r.kind == KernelKind::preset) continue;
       }
-      auto size = num(e, "size");
-      auto g = entry_gbps(e);
-      std::string op = entry_op(e);
-      if (!size || !g || op.empty()) continue;
-      std::string kernel = e.value("kernel", e["name"].get<std::string>());
-      bool baseline = kind == "baseline";
-      std::string label = multi ? kernel + " @ " + r.label : kernel;
+      if (at.harness != Harness::kex) continue;
+      const bool baseline = r.kind == KernelKind::baseline;
+      std::string label = r.point.kernel;
+      Coords cond = condition(at);
+      cond.cache = CacheMode::warm;
+      if (const std::string c = condition_label(cond); !c.empty()) label += " @ " + c;
+      if (multi) label += " @ " + run.label;
       if (!baseline && re && !std::regex_search(label, *re)) continue;
-      auto key = FigKey(op, entry_cache(e), kind == "preset");
+      const auto key = FigKey(r.op, at.cache, r.kind == KernelKind::preset);
       if (!figs.count(key)) fig_order.push_back(key);
       auto& curves = figs[key];
       auto [it, fresh] = index[key].emplace(label, curves.size());
       if (fresh) curves.push_back(CurveData{label, baseline, {}});
-      const json st = e.value("stats", json::object());
-      Pt p{*size, *g, num(st, "gbps_best").value_or(*g), num(st, "gbps_p10").value_or(*g),
-           num(st, "gbps_p90").value_or(*g)};
-      // p10/p90 of bandwidth may come in either order; keep the band low..high.
-      if (p.p10 > p.p90) std::swap(p.p10, p.p90);
+      const double size = double(at.size);
+      Pt p{size, gbps_at(at.size, a.median_ns), gbps_at(at.size, a.min_ns), gbps_at(at.size, a.p90_ns),
+           gbps_at(at.size, a.p10_ns)};
       curves[it->second].pts.push_back(p);
     }
-    if (r.context.contains("segments") && r.context["segments"].is_object())
-      for (const auto& c : r.context["segments"].value("cases", json::array())) {
-        if (c.value("skipped", false)) continue;
-        auto ns = num(c, "ns_per_iteration");
-        if (!ns) continue;
+    if (run.doc->context.segments && run.doc->context.segments->is_object())
+      for (const auto& c : run.doc->context.segments->value("cases", nlohmann::ordered_json::array())) {
+        if (c.value("skipped", false) || !c.contains("ns_per_iteration") || !c["ns_per_iteration"].is_number()) continue;
         std::string name = c.value("name", std::string("?"));
         if (std::find(seg_rows.begin(), seg_rows.end(), name) == seg_rows.end()) seg_rows.push_back(name);
-        seg_vals[{name, ri}] = *ns;
+        seg_vals[{name, ri}] = c["ns_per_iteration"].get<double>();
       }
   }
 
@@ -394,8 +432,7 @@ std::vector<std::string> write_plots(const std::vector<json>& results, const std
     auto curves = figs[key];
     for (auto& c : curves) {
       std::stable_sort(c.pts.begin(), c.pts.end(), [](const Pt& a, const Pt& b) { return a.size < b.size; });
-      // one point per size: the last one written wins
-      std::vector<Pt> u;
+      std::vector<Pt> u;  // one point per size: the last one written wins
       for (const auto& p : c.pts) {
         if (!u.empty() && u.back().size == p.size) u.back() = p;
         else u.push_back(p);
@@ -416,15 +453,121 @@ std::vector<std::string> write_plots(const std::vector<json>& results, const std
     }
     bool any_generated = std::any_of(curves.begin(), curves.end(), [](const CurveData& c) { return !c.baseline; });
     if (curves.empty() || (!any_generated && re)) continue;
-    out.push_back(bandwidth_figure(std::get<0>(key), std::get<1>(key), std::get<2>(key), std::move(curves), runs));
+    out.push_back(bandwidth_figure(std::string(to_string(std::get<0>(key))), std::string(to_string(std::get<1>(key))),
+                                   std::get<2>(key), std::move(curves), runs));
   }
+
+  // Heatmaps over two swept axes (the first run only: one figure per kernel and condition).
+  if (!runs.empty()) {
+    const RunDoc& d = *runs.front().doc;
+    std::vector<Coords> measured;
+    for (const Result& r : d.results)
+      if (r.ok() && r.point.at.harness == Harness::kex) measured.push_back(r.point.at);
+    // x: size when it is swept (bandwidth against size reads left to right); y: the
+    // other swept axis with the most values; every other coordinate is a condition.
+    std::vector<std::pair<std::string, size_t>> cand;
+    for (const auto& a : swept_axes(measured))
+      if (a == "size" || a == "src_offset" || a == "dst_offset" || a == "distance" || a == "chunk") {
+        std::set<std::string> values;
+        for (const auto& c : measured) values.insert(axis_value(c, a));
+        cand.emplace_back(a, values.size());
+      }
+    std::stable_sort(cand.begin(), cand.end(), [](const auto& a, const auto& b) {
+      if ((a.first == "size") != (b.first == "size")) return a.first == "size";
+      return a.second > b.second;
+    });
+    std::vector<std::string> axes;
+    for (const auto& [a, n] : cand) axes.push_back(a);
+    if (!opts.heatmap.first.empty()) axes = {opts.heatmap.first, opts.heatmap.second};
+    if (axes.size() >= 2) {
+      const std::string xa = axes[0], ya = axes[1];
+      std::vector<Heat> heats;
+      std::set<uint64_t> xs_num, ys_num;
+      std::set<std::string> xs_txt, ys_txt;
+      for (const Result& r : d.results) {
+        if (!r.ok() || r.point.at.harness != Harness::kex) continue;
+        Coords rest = r.point.at;
+        auto blank = [&](const std::string& a) {
+          if (a == "size") rest.size = 0;
+          else if (a == "src_offset") rest.layout.src_offset = 0;
+          else if (a == "dst_offset") rest.layout.dst_offset = 0;
+          else if (a == "distance") rest.layout.distance.reset();
+          else if (a == "chunk") rest.chunk = 0;
+        };
+        blank(xa);
+        blank(ya);
+        rest.size = 0;
+        const std::string restl = condition_label(rest), label = r.point.kernel + (restl.empty() ? "" : " @ " + restl);
+        if (re && !std::regex_search(label, *re)) continue;
+        auto it = std::find_if(heats.begin(), heats.end(), [&](const Heat& h) { return h.kernel == r.point.kernel && h.rest == restl; });
+        if (it == heats.end()) it = heats.insert(heats.end(), Heat{r.point.kernel, restl, {}});
+        const std::string xv = axis_value(r.point.at, xa), yv = axis_value(r.point.at, ya);
+        it->cells[{xv, yv}] = median_gbps(r);
+        xs_txt.insert(xv);
+        ys_txt.insert(yv);
+      }
+      // Axis values in numeric order where they are numbers.
+      auto sorted = [](const std::set<std::string>& s) {
+        std::vector<std::string> v(s.begin(), s.end());
+        std::stable_sort(v.begin(), v.end(), [](const std::string& a, const std::string& b) {
+          char* ea = nullptr;
+          char* eb = nullptr;
+          const double x = std::strtod(a.c_str(), &ea), y = std::strtod(b.c_str(), &eb);
+          const bool na = *ea == 0 && !a.empty(), nb = *eb == 0 && !b.empty();
+          if (na != nb) return nb;  // words ("none", "whole") first
+          return na ? x < y : a < b;
+        });
+        return v;
+      };
+      const auto xs = sorted(xs_txt), ys = sorted(ys_txt);
+      auto unit = [](const std::string& a) {
+        return a == "size"       ? "bytes per operation"
+               : a == "distance" ? "dst - src, bytes; rel = mod 4096"
+               : a == "chunk"    ? "bytes per call"
+                                 : "bytes past a 2 MiB boundary";
+      };
+      size_t n = 0;
+      for (const auto& h : heats) {
+        if (++n > 48) break;  // a figure per kernel: enough to find the pattern; --filter picks others
+        std::map<std::pair<size_t, size_t>, double> cells;
+        for (const auto& [xy, g] : h.cells) {
+          const size_t xi = size_t(std::find(xs.begin(), xs.end(), xy.first) - xs.begin());
+          const size_t yi = size_t(std::find(ys.begin(), ys.end(), xy.second) - ys.begin());
+          cells[{xi, yi}] = g;
+        }
+        std::vector<std::string> xl = xs, yl = ys;
+        auto label = [](const std::string& axis, std::vector<std::string>& v) {
+          for (auto& s : v) {
+            if (axis == "size" && s != "0") s = human_bytes(std::stod(s));
+            // Far distances: the offset within the page is what 4 KiB aliasing sees.
+            if (axis == "distance" && s != "none") {
+              const long long d = std::stoll(s);
+              if (d >= 4096 || d <= -4096) s += " (rel " + std::to_string(((d % 4096) + 4096) % 4096) + ")";
+            }
+          }
+        };
+        label(xa, xl);
+        label(ya, yl);
+        std::string base = "heatmap-" + std::to_string(n);
+        std::string title = h.kernel + (h.rest.empty() ? "" : " @ " + h.rest) + ": GB/s by " + xa + " and " + ya;
+        out.push_back(heatmap_figure(base, title, xa + " (" + unit(xa) + ")", ya + " (" + unit(ya) + ")", xl, yl, cells));
+      }
+    }
+  }
+
   std::vector<std::string> run_labels;
   for (const auto& r : runs) run_labels.push_back(r.label);
-  if (!preset_rows.empty()) {
-    std::string cm = cycles_method.empty() ? "core cycles" : "core cycles, " + cycles_method;
-    out.push_back(bar_figure("presets", "named presets: cycles per 4096-byte page (fewer is faster)",
-                             "cycles per page (" + cm + ")", preset_rows, run_labels, preset_vals,
-                             "presets: cycles per page, one column per run"));
+  for (Op op : {Op::clear, Op::copy}) {
+    if (!bar_rows.count(op)) continue;
+    bool any_preset = false;
+    for (const auto& row : bar_rows[op]) any_preset |= row.find("(baseline)") == std::string::npos;
+    if (!any_preset) continue;
+    const std::string what = op == Op::clear ? "clear_page" : "copy_page";
+    out.push_back(bar_figure("presets-" + std::string(to_string(op)),
+                             "named presets, " + what + ": TSC ticks per 4096-byte page (fewer is faster); baselines "
+                             "from the same run",
+                             "TSC ticks per page (median; seed harnesses: their single pass)", bar_rows[op], run_labels,
+                             bar_vals[op], "presets (" + what + "): TSC ticks per page, one column per run"));
   }
   if (!seg_rows.empty())
     out.push_back(bar_figure("segments", "segment-override loads: time per loop iteration (fewer is faster)",

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "src/model/context.hpp"
 
 namespace kex {
 
@@ -13,20 +13,22 @@ struct PlotOptions {
   int best = 0;         ///< keep only the N generated curves with the highest geometric-mean GB/s (0: all)
   bool render = true;   ///< run gnuplot (when on PATH) to write .png and .svg
   bool force = false;   ///< overwrite existing files in dir
+  std::pair<std::string, std::string> heatmap;  ///< x and y axes of the heatmaps ("" = the first two swept)
 };
 
-/// Writes the figures for one or more results documents into `dir` (created if
-/// missing) and returns the paths written, in order. Figures: bandwidth against
-/// size, one per op and cache mode (`copy-warm.dat/.gp`, ...; one curve per
-/// kernel, `.dat` columns size_bytes median_gbps best_gbps p10_gbps p90_gbps, one
-/// gnuplot `index` block per curve; log2 x axis with KiB/MiB tics; cache sizes
-/// drawn as labelled vertical lines); `presets` (cycles per page, bars) and
-/// `segments` (ns per iteration, bars) when the results hold them. Several
-/// documents (or a multi-machine merge) put every run's curves in the same
-/// figures, labelled by host. Throws InputError for a bad filter, an existing file
-/// without `force`, or a gnuplot failure.
-std::vector<std::string> write_plots(const std::vector<nlohmann::json>& results, const std::string& dir,
-                                     const PlotOptions& opts);
+/// Writes the figures for one or more runs into `dir` (created if missing) and
+/// returns the paths written, in order. Figures: bandwidth against size, one per
+/// op and cache mode (`copy-warm.dat/.gp`, ...; one curve per kernel and
+/// condition, `.dat` columns size_bytes median_gbps best_gbps p10_gbps p90_gbps,
+/// one gnuplot `index` block per curve; log2 x axis with KiB/MiB tics; cache sizes
+/// drawn as labelled vertical lines); heatmaps of GB/s over two swept axes (size,
+/// offsets, distance, chunk), one per kernel and condition (`heatmap-N`);
+/// `presets-clear` / `presets-copy` (TSC ticks per page, bars keyed by preset id,
+/// with the baselines) and `segments` (ns per iteration, bars) when the results
+/// hold them. Several runs put their curves in the same figures, labelled by
+/// host. Throws InputError for a bad filter, an existing file without `force`, or
+/// a gnuplot failure.
+std::vector<std::string> write_plots(const std::vector<RunDoc>& runs, const std::string& dir, const PlotOptions& opts);
 
 /// Absolute path of `gnuplot` when it is on PATH, else "".
 std::string find_gnuplot();

@@ -1,70 +1,201 @@
 #include "src/results/summary.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "src/core/units.hpp"
+#include "src/results/results.hpp"
 
 namespace kex {
 
-std::string summary_table(const nlohmann::ordered_json& doc) {
+namespace {
+
+std::string num(double v) {
+  char b[32] = "-";
+  if (v > 0) std::snprintf(b, sizeof b, "%.2f", v);
+  return b;
+}
+
+bool is_libc(const Result& r) { return r.libc.has_value(); }
+bool is_rep(const Result& r) { return r.kind == KernelKind::baseline && !r.libc; }
+
+/// The layout part of a condition, as a column label.
+std::string layout_label(const Layout& l) {
+  Coords c;
+  c.layout = l;
+  std::string s = condition_label(c);
+  return s.empty() ? "default" : s;
+}
+
+}  // namespace
+
+std::string summary_table(const RunDoc& run) {
   struct Row {
     std::string best;
     double best_gbps = 0, libc = 0, rep = 0;
   };
-  // key: op, cache, size
-  std::map<std::tuple<std::string, std::string, uint64_t>, Row> rows;
+  // (op, condition label) -> size -> row; conditions in first-seen order.
+  std::vector<std::pair<Op, std::string>> order;
+  std::map<std::pair<Op, std::string>, std::map<uint64_t, Row>> blocks;
   size_t skipped = 0, failed = 0;
-  for (const auto& e : doc.at("benchmarks")) {
-    if (e.value("skipped", false)) { ++skipped; continue; }
-    if (e.value("error_occurred", false)) { ++failed; continue; }
-    if (!e.contains("stats") || !e.contains("params")) continue;
-    const auto& p = e["params"];
-    std::string op = p.value("op", "");
-    auto key = std::make_tuple(op, p.value("cache", std::string("warm")), e["size"].get<uint64_t>());
-    Row& r = rows[key];
-    double g = e["stats"]["gbps"].get<double>();
-    std::string k = e["kernel"].get<std::string>();
-    if (k == "memcpy" || k == "memset") r.libc = g;
-    else if (k == "rep_movsb" || k == "rep_stosb") r.rep = g;
-    if (e["kind"] != "baseline" && g > r.best_gbps) {
-      r.best_gbps = g;
-      r.best = k;
+  for (const Result& r : run.results) {
+    if (r.status.kind == StatusKind::skipped) { ++skipped; continue; }
+    if (r.status.kind == StatusKind::error) { ++failed; continue; }
+    if (!r.ok() || r.point.at.harness != Harness::kex) continue;
+    const auto key = std::make_pair(r.op, condition_label(condition(r.point.at)));
+    if (!blocks.count(key)) order.push_back(key);
+    Row& row = blocks[key][r.point.at.size];
+    const double g = median_gbps(r);
+    if (is_libc(r)) row.libc = g;
+    else if (is_rep(r)) row.rep = g;
+    if (r.kind != KernelKind::baseline && g > row.best_gbps) {
+      row.best_gbps = g;
+      row.best = r.point.kernel;
     }
   }
-  if (rows.empty()) return {};
+  if (blocks.empty()) return {};
+  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+    return std::make_tuple(a.first, a.second.size(), a.second) < std::make_tuple(b.first, b.second.size(), b.second);
+  });
   std::string s;
   char line[512];
-  std::string cur;
-  for (const auto& [key, r] : rows) {
-    const auto& [op, cache, size] = key;
-    std::string head = op + " (" + cache + ")";
-    if (head != cur) {
-      cur = head;
-      snprintf(line, sizeof line, "\n%-16s %-60s %9s %9s %7s %9s\n", head.c_str(), "fastest kernel", "GB/s",
-               op == "copy" ? "memcpy" : "memset", "ratio", op == "copy" ? "rep movsb" : "rep stosb");
+  for (const auto& key : order) {
+    const auto& [op, cond] = key;
+    const std::string head = std::string(to_string(op)) + " (" + (cond.empty() ? "warm" : cond) + ")";
+    snprintf(line, sizeof line, "\n%-16s %-60s %9s %9s %7s %9s\n", head.c_str(), "fastest kernel", "GB/s",
+             op == Op::copy ? "memcpy" : "memset", "ratio", op == Op::copy ? "rep movsb" : "rep stosb");
+    s += line;
+    for (const auto& [size, r] : blocks[key]) {
+      std::string best = r.best.empty() ? "-" : r.best;
+      if (best.size() > 60) best = best.substr(0, 57) + "...";
+      char ratio[16] = "-";
+      if (r.libc > 0 && r.best_gbps > 0) snprintf(ratio, sizeof ratio, "%.2fx", r.best_gbps / r.libc);
+      snprintf(line, sizeof line, "%16s %-60s %9s %9s %7s %9s\n", format_bytes(size).c_str(), best.c_str(),
+               num(r.best_gbps).c_str(), num(r.libc).c_str(), ratio, num(r.rep).c_str());
       s += line;
     }
-    std::string best = r.best.empty() ? "-" : r.best;
-    if (best.size() > 60) best = best.substr(0, 57) + "...";
-    char ratio[16] = "-";
-    if (r.libc > 0 && r.best_gbps > 0) snprintf(ratio, sizeof ratio, "%.2fx", r.best_gbps / r.libc);
-    auto num = [](double v) {
-      char b[32] = "-";
-      if (v > 0) snprintf(b, sizeof b, "%.2f", v);
-      return std::string(b);
-    };
-    snprintf(line, sizeof line, "%16s %-60s %9s %9s %7s %9s\n", format_bytes(size).c_str(), best.c_str(),
-             num(r.best_gbps).c_str(), num(r.libc).c_str(), ratio, num(r.rep).c_str());
-    s += line;
   }
-  snprintf(line, sizeof line, "\nGB/s = 1e9 bytes/s of median time per call, bytes counted once; ratio = fastest / libc.\n");
-  s += line;
+  s += "\nGB/s = 1e9 bytes/s of the median time per operation, bytes counted once; ratio = fastest GB/s / libc GB/s "
+       "at the same conditions (> 1: the fastest kernel beats libc).\n";
   if (skipped || failed) {
-    snprintf(line, sizeof line, "%zu points skipped (CPU lacks a feature), %zu failed (see error_message in the JSON)\n",
+    snprintf(line, sizeof line,
+             "%zu points skipped (CPU lacks a feature, or a layout the kernel cannot take), %zu failed (see "
+             "error_message in the JSON)\n",
              skipped, failed);
     s += line;
+  }
+  return s;
+}
+
+std::string layout_table(const RunDoc& run) {
+  std::vector<Coords> all;
+  for (const Result& r : run.results)
+    if (r.ok() && r.point.at.harness == Harness::kex) all.push_back(r.point.at);
+  static const std::vector<std::string> kLayoutAxes = {"src_offset", "dst_offset", "distance", "huge_pages"};
+  std::vector<std::pair<std::string, size_t>> swept;  // layout axes swept, with their number of values
+  for (const auto& a : swept_axes(all))
+    if (std::find(kLayoutAxes.begin(), kLayoutAxes.end(), a) != kLayoutAxes.end()) {
+      std::set<std::string> v;
+      for (const auto& c : all) v.insert(axis_value(c, a));
+      swept.emplace_back(a, v.size());
+    }
+  if (swept.empty()) return {};
+  // Columns: the layout axis with the most values; the other layout axes go into the row label.
+  const std::string col_axis =
+      std::max_element(swept.begin(), swept.end(), [](const auto& a, const auto& b) { return a.second < b.second; })->first;
+  auto only = [&](const Layout& l, bool keep_column_axis) {
+    Layout x = l;
+    const bool keep_src = (col_axis == "src_offset") == keep_column_axis;
+    const bool keep_dst = (col_axis == "dst_offset") == keep_column_axis;
+    const bool keep_dist = (col_axis == "distance") == keep_column_axis;
+    const bool keep_huge = (col_axis == "huge_pages") == keep_column_axis;
+    if (!keep_src) x.src_offset = 0;
+    if (!keep_dst) x.dst_offset = 0;
+    if (!keep_dist) x.distance.reset();
+    if (!keep_huge) x.huge_pages = true;
+    return x;
+  };
+  struct Group {
+    std::vector<Layout> columns;
+    std::vector<std::string> rows;
+    std::map<std::pair<std::string, size_t>, double> gbps;
+  };
+  using Key = std::tuple<Op, std::string, uint64_t>;
+  std::map<Key, Group> groups;
+  for (const Result& r : run.results) {
+    if (!r.ok() || r.point.at.harness != Harness::kex) continue;
+    Coords rest = condition(r.point.at);
+    rest.layout = Layout{};
+    Group& g = groups[Key{r.op, condition_label(rest), r.point.at.size}];
+    const Layout column = only(r.point.at.layout, true);
+    auto col = std::find(g.columns.begin(), g.columns.end(), column);
+    if (col == g.columns.end()) col = g.columns.insert(g.columns.end(), column);
+    const Layout others = only(r.point.at.layout, false);
+    const std::string row = r.point.kernel + (others == Layout{} ? "" : " @ " + layout_label(others));
+    if (std::find(g.rows.begin(), g.rows.end(), row) == g.rows.end()) g.rows.push_back(row);
+    g.gbps[{row, size_t(col - g.columns.begin())}] = median_gbps(r);
+  }
+  std::string s = "\nlayout sweep: GB/s (1e9 bytes/s) of each kernel across the " + col_axis +
+                  " values measured (columns); worst/best = lowest / highest GB/s of the row (1.00: the layout does not "
+                  "matter)\n";
+  char buf[256];
+  for (auto& [key, g] : groups) {
+    const auto& [op, cond, size] = key;
+    if (g.columns.size() < 2) continue;  // nothing swept under these conditions
+    std::vector<size_t> cols(g.columns.size());
+    for (size_t i = 0; i < cols.size(); ++i) cols[i] = i;
+    std::sort(cols.begin(), cols.end(), [&](size_t a, size_t b) { return g.columns[a] < g.columns[b]; });
+    const bool wide = cols.size() > 12;
+    size_t kw = 24, cw = 8;
+    for (const auto& k : g.rows) kw = std::max(kw, k.size());
+    for (size_t c : cols) cw = std::max(cw, layout_label(g.columns[c]).size());
+    snprintf(buf, sizeof buf, "\n%s %s%s%s\n", std::string(to_string(op)).c_str(), format_bytes(size).c_str(),
+             cond.empty() ? "" : ", ", cond.c_str());
+    s += buf;
+    snprintf(buf, sizeof buf, "%-*s", int(kw), "kernel");
+    s += buf;
+    if (wide) {
+      s += "      worst  (layout)              best  (layout)            ";
+    } else {
+      for (size_t c : cols) {
+        snprintf(buf, sizeof buf, " %*s", int(cw), layout_label(g.columns[c]).c_str());
+        s += buf;
+      }
+    }
+    s += "  worst/best\n";
+    for (const auto& k : g.rows) {
+      size_t measured = 0;
+      for (size_t c : cols) measured += g.gbps.count({k, c});
+      if (measured < 2) continue;  // a kernel measured at one layout only says nothing about layouts
+      snprintf(buf, sizeof buf, "%-*s", int(kw), k.c_str());
+      s += buf;
+      double lo = 0, hi = 0;
+      size_t at_lo = 0, at_hi = 0;
+      bool any = false;
+      for (size_t c : cols) {
+        auto it = g.gbps.find({k, c});
+        if (!wide) {
+          snprintf(buf, sizeof buf, " %*s", int(cw), it == g.gbps.end() ? "-" : num(it->second).c_str());
+          s += buf;
+        }
+        if (it == g.gbps.end()) continue;
+        if (!any || it->second < lo) { lo = it->second; at_lo = c; }
+        if (!any || it->second > hi) { hi = it->second; at_hi = c; }
+        any = true;
+      }
+      if (wide) {
+        snprintf(buf, sizeof buf, " %10s  %-18s %10s  %-18s", num(lo).c_str(), layout_label(g.columns[at_lo]).c_str(),
+                 num(hi).c_str(), layout_label(g.columns[at_hi]).c_str());
+        s += buf;
+      }
+      char ratio[16] = "-";
+      if (any && hi > 0) snprintf(ratio, sizeof ratio, "%.2f", lo / hi);
+      snprintf(buf, sizeof buf, "  %10s\n", ratio);
+      s += buf;
+    }
   }
   return s;
 }

@@ -1,14 +1,23 @@
-// The readable table printed at the end of a run, computed from the results document.
+// The readable tables printed at the end of a run, from its typed results.
 #pragma once
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "src/model/context.hpp"
 
 namespace kex {
 
-/// Per op, cache mode and size: the fastest kernel (by median GB/s), its GB/s, libc's
-/// GB/s and the ratio, and rep movsb/stosb; then counts of skipped and failed kernels.
-/// Empty string when the results hold no measured entries.
-std::string summary_table(const nlohmann::ordered_json& results);
+/// One block per op and condition (every coordinate but kernel and size: cache,
+/// layout, call pattern, data), one row per size: the fastest kernel (by median
+/// GB/s), its GB/s, libc's GB/s at the same condition and the ratio fastest/libc,
+/// and rep movsb/stosb; then counts of skipped and failed points. A ratio thus
+/// always compares kernels measured under the same conditions. "" when nothing
+/// was measured.
+std::string summary_table(const RunDoc& run);
+
+/// When the run sweeps a layout axis (src_offset, dst_offset, distance,
+/// huge_pages): per op, other conditions and size, each kernel's GB/s across the
+/// layout values (columns; above 12 values: the worst and best with where), and
+/// worst/best. "" when no layout axis is swept.
+std::string layout_table(const RunDoc& run);
 
 }  // namespace kex

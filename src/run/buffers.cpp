@@ -2,18 +2,20 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 
+#include "src/core/cpu_features.hpp"
 #include "src/core/error.hpp"
-#include "src/run/machine.hpp"
 #include "src/core/units.hpp"
 
 namespace kex {
 
 namespace {
 constexpr uint64_t k2M = 2ull << 20;
+constexpr uint64_t kPage = 4096;
 uint64_t round_up(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
 
 __attribute__((target("clflushopt"))) void flush_opt(const uint8_t* p, size_t n) {
@@ -22,39 +24,73 @@ __attribute__((target("clflushopt"))) void flush_opt(const uint8_t* p, size_t n)
 void flush_plain(const uint8_t* p, size_t n) {
   for (size_t i = 0; i < n; i += 64) __builtin_ia32_clflush(p + i);
 }
+uint32_t mod_page(int64_t x) { return static_cast<uint32_t>(((x % int64_t(kPage)) + int64_t(kPage)) % int64_t(kPage)); }
 }  // namespace
 
-Buffers::Buffers(uint64_t max_size, const Layout& l) {
-  const uint64_t span = round_up(max_size + std::max(l.src_offset, l.dst_offset) + 4096, k2M);
-  uint64_t src_region = 0, dst_region = span;
-  if (l.distance) {
-    // One region; dst = src + distance, so shift src up when distance is negative.
-    int64_t d = *l.distance;
-    src_region = d < 0 ? round_up(static_cast<uint64_t>(-d), k2M) : 0;
-    bytes_ = round_up(src_region + span + (d > 0 ? static_cast<uint64_t>(d) : 0), k2M);
-  } else {
-    bytes_ = 2 * span;
+Buffers::Buffers(const std::vector<std::pair<Layout, uint64_t>>& layouts, uint32_t max_alignment, bool huge_pages) {
+  const uint64_t pad = std::max<uint64_t>(64, max_alignment);
+  uint64_t below = 0, src_top = 0, dist_top = 0, dst_top = 0;
+  for (const auto& [l, size] : layouts) {
+    const uint64_t s_end = l.src_offset + pad + size;
+    src_top = std::max(src_top, s_end);
+    if (l.distance) {
+      const int64_t d0 = int64_t(l.src_offset) + *l.distance;  // dst start relative to A (before padding)
+      if (d0 < 0) below = std::max<uint64_t>(below, uint64_t(-d0));
+      dist_top = std::max<int64_t>(int64_t(dist_top), d0 + int64_t(pad + size));
+    } else {
+      dst_top = std::max(dst_top, l.dst_offset + pad + size);
+    }
   }
-  // Over-allocate by 2 MiB to align the start for THP.
-  void* p = mmap(nullptr, bytes_ + k2M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED)
-    throw InputError("cannot map " + format_bytes(bytes_) + " of buffers: " + std::strerror(errno));
-  base_ = static_cast<uint8_t*>(p);
-  uint8_t* aligned = reinterpret_cast<uint8_t*>(round_up(reinterpret_cast<uintptr_t>(base_), k2M));
-  madvise(aligned, bytes_, l.huge_pages ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
-  src_ = aligned + src_region + l.src_offset;
-  dst_ = l.distance ? src_ + *l.distance : aligned + dst_region + l.dst_offset;
-  // Prefault every page: first touch costs ~11 µs per 4 KiB page in a VM (docs/methodology.md §2.5).
-  for (uint64_t i = 0; i < bytes_; i += 4096) aligned[i] = static_cast<uint8_t>(i >> 12);
-  for (uint64_t i = 0; i < max_size; ++i) src_[i] = static_cast<uint8_t>(i * 7 + 1);
-  bytes_ += k2M;
+  const uint64_t a_off = round_up(below, k2M);
+  const uint64_t b_off = a_off + round_up(std::max(src_top, dist_top) + kPage, k2M);
+  bytes_ = round_up(b_off + dst_top + kPage, k2M);
+  map_bytes_ = bytes_ + k2M;  // over-allocate to align the start for THP
+  void* p = mmap(nullptr, map_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) throw InputError("cannot map " + format_bytes(bytes_) + " of buffers: " + std::strerror(errno));
+  map_ = static_cast<uint8_t*>(p);
+  uint8_t* base = reinterpret_cast<uint8_t*>(round_up(reinterpret_cast<uintptr_t>(map_), k2M));
+  madvise(base, bytes_, huge_pages ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+  a_ = base + a_off;
+  b_ = base + b_off;
+  // Prefault every page with a pattern: first touch costs ~11 µs per 4 KiB page in a VM
+  // (docs/methodology.md §2.5), and untouched pages would read the shared zero page.
+  for (uint64_t i = 0; i < bytes_; ++i) base[i] = static_cast<uint8_t>(i * 7 + 1);
 }
 
 Buffers::~Buffers() {
-  if (base_) munmap(base_, bytes_);
+  if (map_) munmap(map_, map_bytes_);
 }
 
-std::string Buffers::huge_page_note() const {
+Place Buffers::place(const Layout& l, uint32_t alignment) const {
+  const uint64_t a = std::max<uint32_t>(1, alignment);
+  Place p;
+  const uint64_t pad_s = (a - l.src_offset % a) % a;
+  const int64_t so = int64_t(l.src_offset + pad_s);
+  p.src = a_ + so;
+  int64_t rel_base;  // dst offset relative to its anchor
+  if (l.distance) {
+    if (*l.distance % int64_t(a)) {
+      p.refusal = "this kernel needs src and dst aligned to " + std::to_string(a) + " bytes; distance " +
+                  std::to_string(*l.distance) + " is not a multiple of " + std::to_string(a);
+      return p;
+    }
+    rel_base = so + *l.distance;
+    p.dst = a_ + rel_base;
+  } else {
+    const uint64_t pad_d = (a - l.dst_offset % a) % a;
+    rel_base = int64_t(l.dst_offset + pad_d);
+    p.dst = b_ + rel_base;
+  }
+  p.placed.src_offset = so;
+  p.placed.dst_offset = rel_base;
+  p.placed.src_page_offset = mod_page(so);
+  p.placed.dst_page_offset = mod_page(rel_base);
+  p.placed.relative_offset = mod_page(static_cast<int64_t>(reinterpret_cast<uintptr_t>(p.dst) - reinterpret_cast<uintptr_t>(p.src)));
+  p.placed.rounded_to = (pad_s || (l.distance ? false : rel_base != int64_t(l.dst_offset))) ? uint32_t(a) : 1;
+  return p;
+}
+
+std::string Buffers::huge_page_note() {
   std::ifstream f("/proc/self/smaps_rollup");
   std::string line;
   while (std::getline(f, line))
@@ -69,7 +105,7 @@ void Buffers::flush(const void* p, size_t n) {
   auto* b = static_cast<const uint8_t*>(p);
   uintptr_t start = reinterpret_cast<uintptr_t>(b) & ~uintptr_t(63);
   size_t len = n + (reinterpret_cast<uintptr_t>(b) - start);
-  if (machine().features.clflushopt) flush_opt(reinterpret_cast<const uint8_t*>(start), len);
+  if (host_features().has(Feature::clflushopt)) flush_opt(reinterpret_cast<const uint8_t*>(start), len);
   else flush_plain(reinterpret_cast<const uint8_t*>(start), len);
   asm volatile("mfence" ::: "memory");
 }

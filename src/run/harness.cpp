@@ -15,47 +15,11 @@
 
 #include "generators/jit.hpp"
 #include "src/run/machine.hpp"
-#include "src/run/results_build.hpp"
+#include "src/run/plans.hpp"
+#include "src/run/result_build.hpp"
 #include "src/run/verify.hpp"
 
 namespace kex {
-
-std::string_view to_string(Harness h) {
-  switch (h) {
-    case Harness::kex: return "kex";
-    case Harness::fastc: return "fastc";
-    case Harness::hahn: return "hahn";
-  }
-  return "?";
-}
-
-std::optional<Harness> parse_harness(std::string_view s) {
-  if (s == "kex") return Harness::kex;
-  if (s == "fastc" || s == "fast.c") return Harness::fastc;
-  if (s == "hahn" || s == "athlon.c") return Harness::hahn;
-  return std::nullopt;
-}
-
-std::string format_seed_line(const Preset& p, Harness h, double cycles, double mbs, std::string_view label) {
-  const bool clear = p.op == Op::clear;
-  std::string name(label);
-  if (name.empty()) name = h == Harness::hahn && !p.hahn_printed.empty() ? p.hahn_printed : p.printed;
-  char buf[512];
-  const long long c = static_cast<long long>(cycles);
-  if (h == Harness::hahn)
-    snprintf(buf, sizeof buf, "%s by '%s'%s\ttook %lli cycles (%.1f MB/s)", clear ? "clear_page" : "copy_page",
-             name.c_str(), clear ? "  " : "", c, mbs);
-  else
-    snprintf(buf, sizeof buf, "%s function '%s'\ttook %4lli cycles per page", clear ? "clear_page" : "copy_page",
-             name.c_str(), c);
-  std::string line = buf;
-  if (h == Harness::kex && mbs > 0) {
-    snprintf(buf, sizeof buf, " (%.1f MB/s)", mbs);
-    line += buf;
-  }
-  if (p.confidence == "low") line += "\t[low-confidence reconstruction]";
-  return line;
-}
 
 namespace {
 
@@ -126,144 +90,105 @@ struct Slot {
 
 }  // namespace
 
-HarnessResult run_seed_harness(const std::vector<const Preset*>& list, Harness h, const PresetOptions& opts) {
+SeedRun run_seed_harness(const std::vector<const Preset*>& list, Harness h, const PresetOptions& opts) {
   if (h == Harness::kex) throw std::invalid_argument("run_seed_harness: the kex harness is run by the sweep");
   const bool fastc = h == Harness::fastc;
   const Machine& m = machine();
 
-  // 1. Generate every distinct preset once.
+  // 1. Plan and generate every distinct preset once.
   struct Gen {
-    size_t code = 0;
-    std::vector<std::string> subs;
-    std::string error, skip;
+    KernelPlan plan;
+    size_t code = SIZE_MAX;
+    Status status;
   };
   std::map<const Preset*, Gen> gen;
   CodeArena arena;
   for (const Preset* p : list) {
     if (!p || gen.count(p)) continue;
     Gen& g = gen[p];
-    g.skip = preset_unsupported_reason(*p);
-    if (!g.skip.empty()) continue;
+    g.plan = preset_plan(*p, opts);
+    g.status = plan_status(g.plan);
+    if (g.status.kind != StatusKind::ok) continue;
     try {
-      g.code = arena.add([&](Xbyak::CodeGenerator& cg) { p->emit(cg, opts, g.subs); });
+      g.code = arena.add(g.plan.emit);
     } catch (const std::exception& e) {
-      g.error = std::string("code generation failed: ") + e.what();
+      g.status = {StatusKind::error, std::string("code generation failed: ") + e.what()};
     }
   }
   arena.finalize();
 
-  // 2. Verify them in a child before anything is timed.
+  // 2. Verify them in the sandbox before anything is timed.
   std::vector<VerifyTarget> targets;
   std::vector<const Preset*> verified;
   for (auto& [p, g] : gen) {
-    if (!g.skip.empty() || !g.error.empty()) continue;
+    if (g.status.kind != StatusKind::ok) continue;
+    const CodeRef r = arena.ref(g.code);
     VerifyTarget t;
-    t.fn = arena.ref(g.code).as<KernelFn>();
+    t.fn = r.as<KernelFn>();
     t.is_copy = p->op == Op::copy;
     t.alignment = p->alignment;
     t.size_multiple = p->region;
+    t.code = r.code;
+    t.code_size = r.size;
     targets.push_back(t);
     verified.push_back(p);
   }
-  auto vres = verify_in_child(targets);
+  auto verdicts = verify_targets(targets);
   for (size_t i = 0; i < verified.size(); ++i)
-    if (!vres[i].empty()) gen[verified[i]].error = "verification failed: " + vres[i];
+    if (!verdicts[i].ok())
+      gen[verified[i]].status = {StatusKind::error, "verification failed: " + verdicts[i].message, verdicts[i].signal,
+                                 verdicts[i].fault_offset};
 
   // 3. Pin, map the seed's buffer, calibrate (hahn).
+  SeedRun run;
   const int cpu = pin_to_one_cpu();
   const size_t buf_bytes = (fastc ? 16 : 32) * kMiB;
   Buffer buf(buf_bytes);
   const double mhz = fastc ? m.tsc_hz / 1e6 : hahn_mhz();
+  SeedHeader& hd = run.header;
+  hd.harness = h;
+  hd.tsc_mhz = m.tsc_hz / 1e6;
+  hd.tsc_source = m.tsc_source;
+  hd.pmu_available = m.pmu_available;
+  hd.cpu_model = m.model_name;
+  hd.pinned_cpu = cpu;
+  hd.fsave = opts.fsave;
+  hd.buffer_address = reinterpret_cast<uint64_t>(buf.base);
+  hd.hahn_mhz = fastc ? 0 : mhz;
 
-  std::string out;
-  char line[512];
-  snprintf(line, sizeof line,
-           "# kex seed harness '%s' (%s protocol). Cycles are TSC ticks (TSC %.3f MHz, %s); no core-cycle counter "
-           "is read (PMU %s).\n",
-           std::string(to_string(h)).c_str(), fastc ? "fast.c v1.6" : "Hahn's athlon.c", m.tsc_hz / 1e6,
-           m.tsc_source.c_str(), m.pmu_available ? "available but unused" : "not available");
-  out += line;
-  snprintf(line, sizeof line, "# %s, pinned to CPU %d; fsave/frstor %s.\n", m.model_name.c_str(), cpu,
-           opts.fsave ? "kept inside the timed kernels" : "dropped (switch off)");
-  out += line;
-  {
-    std::vector<std::string> all_subs;
-    for (auto& [p, g] : gen)
-      for (const auto& s : g.subs)
-        if (std::find(all_subs.begin(), all_subs.end(), s) == all_subs.end()) all_subs.push_back(s);
-    for (const auto& s : all_subs) out += "# substitution on this CPU: " + s + "\n";
-  }
-  if (fastc) {
-    out += "Athlon test program $Id: fast.c,v 1.6 2000/09/23 09:05:45 arjan Exp $\n";
-    snprintf(line, sizeof line, "buffer = %p (+8: pages straddle page boundaries as glibc malloc did on i386; "
-             "xmm64 presets run page-aligned as xmm64.c did)\n", static_cast<void*>(buf.base));
-    out += line;
-  } else {
-    snprintf(line, sizeof line, "%3.3f MHz\n", mhz);
-    out += line;
-  }
-
-  HarnessResult res;
-  res.entries = nlohmann::ordered_json::array();
-  std::map<const Preset*, int> runs;
+  std::map<const Preset*, uint32_t> runs;
   for (Op op : {Op::clear, Op::copy}) {
-    bool any = false, first = true;
+    bool first = true;
     for (const Preset* p : list) {
       if (!p || p->op != op) continue;
-      if (!any) {
-        if (fastc) out += op == Op::clear ? "clear_page() tests\n" : "\ncopy_page() tests\n";
-        else if (op == Op::copy && !res.entries.empty()) out += "\n";
-        any = true;
-      }
       const bool warm_label = fastc && first &&
                               std::find(p->aliases.begin(), p->aliases.end(), "warm up run") != p->aliases.end();
       first = false;
-      const std::string label = warm_label ? "warm up run" : "";
-      const std::string print_name =
-          !label.empty() ? label : (!fastc && !p->hahn_printed.empty() ? p->hahn_printed : p->printed);
-      const int nth = ++runs[p];
-      const std::string name = p->id + "/" + std::string(to_string(h)) + (nth > 1 ? "#" + std::to_string(nth) : "");
       const Gen& g = gen[p];
-
-      nlohmann::ordered_json e = entry_head(name);
       const bool copy = op == Op::copy;
       const size_t pages = fastc ? (copy ? 2048 : 4096) : (copy ? 4096 : 8192);
       const size_t offset = fastc && p->family != "xmm64" && p->alignment <= 8 ? 8 : 0;
       const size_t src_off = fastc ? 8 * kMiB : 16 * kMiB;
-      nlohmann::ordered_json params;
-      params["op"] = std::string(to_string(op));
-      params["pages"] = pages;
-      params["buffer_offset"] = offset;
-      params["buffer_bytes"] = buf_bytes;
-      if (copy) params["src_minus_dst"] = src_off;
-      params["warm_up_pass"] = !fastc;
-      params["fsave"] = opts.fsave;
-      params["label"] = print_name;
-      if (fastc && copy) params["sleep_before_s"] = 1;
-
-      const char* op_word = copy ? "copy_page" : "clear_page";
-      if (!g.skip.empty() || !g.error.empty()) {
-        e["iterations"] = 0;
-        e["kernel"] = p->id;
-        e["kind"] = "preset";
-        e["harness"] = std::string(to_string(h));
-        e["size"] = p->region == 1 ? kPage : p->region;
-        e["params"] = params;
-        if (!g.skip.empty()) {
-          e["skipped"] = true;
-          e["skip_message"] = g.skip;
-        } else {
-          e["error_occurred"] = true;
-          e["error_message"] = g.error;
-        }
-        e["preset"] = preset_json(*p, g.subs);
-        res.entries.push_back(e);
-        snprintf(line, sizeof line, "%s %s '%s'\t%s: %s\n", op_word, fastc ? "function" : "by", print_name.c_str(),
-                 g.skip.empty() ? "ERROR" : "skipped", (g.skip.empty() ? g.error : g.skip).c_str());
-        out += line;
+      Coords at;
+      at.size = kPage;
+      at.harness = h;
+      at.pass = ++runs[p];
+      SeedFigures f;
+      f.pages = pages;
+      f.divisor = fastc ? pages : 8192;  // athlon.c divides copies by all 8192 pages
+      f.buffer_offset = offset;
+      f.buffer_bytes = buf_bytes;
+      f.src_minus_dst = copy ? src_off : 0;
+      f.warm_up_pass = !fastc;
+      f.sleep_before_s = fastc && copy ? 1 : 0;
+      f.label = warm_label ? "warm up run" : !fastc ? g.plan.preset->hahn_printed : p->printed;
+      if (!fastc && copy)
+        f.note = "hahn copy figure is half the per-copy cost, as athlon.c printed it (delta/8192 for 4096 copies); "
+                 "mb_per_s counts read + write traffic (32 MiB per pass); real_time is the true time per page copy";
+      if (g.status.kind != StatusKind::ok) {
+        run.results.push_back(make_result(g.plan, at, g.status, {}, std::nullopt, std::nullopt, f));
         continue;
       }
-
       const CodeRef code = arena.ref(g.code);
       const KernelFn fn = code.as<KernelFn>();
       uint8_t* const b = buf.base + offset;
@@ -284,57 +209,30 @@ HarnessResult run_seed_harness(const std::vector<const Preset*>& list, Harness h
         cpuid_serialise();
         t1 = rdtsc_plain();
       }
-      const bool invalid = t1 < t0;
-      const uint64_t delta = invalid ? 0 : t1 - t0;
-      const size_t divisor = fastc ? pages : 8192;  // athlon.c divides copies by all 8192 pages
-      const long long printed_cycles = static_cast<long long>(delta / divisor);
-      const double ns_per_page = double(delta) / double(pages) / m.tsc_hz * 1e9;
-      const double hahn_mbs = fastc || delta == 0 ? 0 : 32.0 / (double(delta) / (mhz * 1e6));
-
-      e["iterations"] = pages;
-      e["real_time"] = ns_per_page;
-      e["cpu_time"] = ns_per_page;
-      e["time_unit"] = "ns";
-      e["bytes_per_second"] = ns_per_page > 0 ? double(kPage) / (ns_per_page * 1e-9) : 0.0;
-      e["kernel"] = p->id;
-      e["kind"] = "preset";
-      e["harness"] = std::string(to_string(h));
-      e["size"] = kPage;
-      e["params"] = params;
-      e["cycles_per_page"] = printed_cycles;
-      if (!fastc) {
-        e["mb_per_s"] = hahn_mbs;
-        e["mhz"] = mhz;
+      const CodeInfo info{code.size, code.hash};
+      Placement pl;
+      pl.src_offset = copy ? int64_t(offset + src_off) : 0;
+      pl.dst_offset = int64_t(offset);
+      pl.src_page_offset = copy ? uint32_t(offset % kPage) : 0;
+      pl.dst_page_offset = uint32_t(offset % kPage);
+      pl.relative_offset = copy ? uint32_t((kPage - (src_off % kPage)) % kPage) : 0;
+      if (t1 < t0) {
+        run.results.push_back(make_result(g.plan, at, {StatusKind::error, "test invalid; timer overflow"}, {}, pl, info, f));
+        continue;
       }
-      e["cycles_unit"] = "TSC ticks";
-      e["preset"] = preset_json(*p, g.subs);
-      char hash[32];
-      snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(code.hash));
-      e["code"] = {{"bytes", code.size}, {"fnv1a", hash}};
-      if (!fastc && copy)
-        e["note"] = "hahn copy figure is half the per-copy cost, as athlon.c printed it (delta/8192 for 4096 copies); "
-                    "mb_per_s counts read + write traffic (32 MiB per pass); real_time is the true time per page copy";
-      if (invalid) {
-        e["error_occurred"] = true;
-        e["error_message"] = "test invalid; timer overflow";
-        out += std::string(op_word) + " function '" + print_name + "'\ttest invalid; timer overflow\n";
-      } else {
-        out += format_seed_line(*p, h, double(printed_cycles), hahn_mbs, print_name);
-        // Same printed name as another preset of this run (fast.c vs Hahn variants): say which.
-        for (const Preset* q : list)
-          if (q && q != p && q->op == p->op && (q->printed == p->printed || q->hahn_printed == print_name)) {
-            out += "\t(" + p->id + ")";
-            break;
-          }
-        out += "\n";
-      }
-      res.entries.push_back(e);
+      const uint64_t delta = t1 - t0;
+      f.printed_ticks = static_cast<int64_t>(delta / f.divisor);
+      f.mb_per_s = fastc || delta == 0 ? 0 : 32.0 / (double(delta) / (mhz * 1e6));
+      f.mhz = fastc ? 0 : mhz;
+      Repetition rep;
+      rep.calls_per_sample = static_cast<uint32_t>(pages);
+      rep.sample_ticks = {delta};
+      rep.per_call = summarize({double(delta) / double(pages)});
+      rep.stop_reason = "single pass";
+      run.results.push_back(make_result(g.plan, at, {}, {rep}, pl, info, f));
     }
   }
-  if (!fastc)
-    out += "# copy lines: cycles are half the per-copy cost and MB/s counts read + write, as athlon.c printed them\n";
-  res.text = out;
-  return res;
+  return run;
 }
 
 }  // namespace kex

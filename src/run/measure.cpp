@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "src/run/buffers.hpp"
 #include "src/run/machine.hpp"
@@ -65,26 +66,72 @@ uint64_t timer_overhead_ticks() {
   return overhead;
 }
 
-Measurement measure(KernelFn fn, void* dst, const void* src, size_t bytes, CacheMode cache, const Policy& policy,
-                    const volatile std::sig_atomic_t* stop) {
-  Measurement m;
+namespace {
+
+/// Reads [p, p+n) back with 8-byte loads, so the sum depends on every byte.
+__attribute__((noinline)) uint64_t read_back(const uint8_t* p, size_t n) {
+  uint64_t s0 = 0, s1 = 0;
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    uint64_t a, b;
+    memcpy(&a, p + i, 8);
+    memcpy(&b, p + i + 8, 8);
+    s0 += a;
+    s1 ^= b;
+  }
+  for (; i < n; ++i) s0 += p[i];
+  return s0 + s1;
+}
+
+volatile uint64_t g_sink;
+
+}  // namespace
+
+void run_operation(const Operation& op) {
+  const uint64_t size = op.at.size;
+  const uint64_t chunk = op.at.chunk ? op.at.chunk : size;
+  uint64_t sink = 0;
+  if (chunk >= size) {
+    op.fn(op.dst, op.src, size);
+    if (op.at.consume) sink += read_back(op.dst, size);
+  } else {
+    for (uint64_t off = 0; off < size; off += chunk) {
+      const uint64_t n = std::min(chunk, size - off);
+      op.fn(op.dst + off, op.src ? op.src + off : nullptr, n);
+      if (op.at.consume) sink += read_back(op.dst + off, n);
+    }
+  }
+  if (op.at.consume) g_sink = sink;
+}
+
+Repetition measure(const Operation& op, const Policy& policy, const volatile std::sig_atomic_t* stop) {
+  Repetition m;
   const double hz = machine().tsc_hz;
   const uint64_t start = tsc_fenced();
   const uint64_t overhead = timer_overhead_ticks();
+  const bool cold = op.at.cache == CacheMode::cold;
+  const uint64_t size = op.at.size;
+  auto prepare = [&] {
+    if (op.at.prefill) memset(op.dst, *op.at.prefill, size);
+    if (cold) {
+      if (op.src) Buffers::flush(op.src, size);
+      Buffers::flush(op.dst, size);
+    }
+  };
 
-  // Warm-up: at least 3 calls and 2 ms; the fastest call sizes the samples.
+  // Warm-up: at least 3 operations and 2 ms; the fastest one sizes the samples.
   uint64_t one = ~0ull;
   for (int i = 0;; ++i) {
+    prepare();
     uint64_t a = tsc_fenced();
-    fn(dst, src, bytes);
+    run_operation(op);
     uint64_t b = tsc_fenced();
     one = std::min(one, b - a);
     if (i >= 2 && double(b - start) / hz >= 0.002) break;
   }
   const double sample_ticks = std::clamp(policy.sample_us, 20.0, 1000.0) * 1e-6 * hz;
-  m.calls_per_sample = cache == CacheMode::cold
-                           ? 1
-                           : static_cast<uint32_t>(std::clamp(sample_ticks / std::max<double>(one, 1), 1.0, 1e7));
+  m.calls_per_sample =
+      cold ? 1 : static_cast<uint32_t>(std::clamp(sample_ticks / std::max<double>(one, 1), 1.0, 1e7));
   m.cycles_per_tick = core_cycles_per_tick();
   const bool perf = machine().pmu_available && hw_cycles().ok();
   const uint64_t cs0 = context_switches().read_value(), mig0 = migrations().read_value();
@@ -95,13 +142,10 @@ Measurement measure(KernelFn fn, void* dst, const void* src, size_t bytes, Cache
   const uint64_t cap_ticks = static_cast<uint64_t>(policy.max_time_per_point * hz);
   auto take = [&](uint32_t count) {
     for (uint32_t i = 0; i < count; ++i) {
-      if (cache == CacheMode::cold) {
-        Buffers::flush(src, bytes);
-        Buffers::flush(dst, bytes);
-      }
+      prepare();
       const uint32_t k = m.calls_per_sample;
       uint64_t a = tsc_fenced();
-      for (uint32_t c = 0; c < k; ++c) fn(dst, src, bytes);
+      for (uint32_t c = 0; c < k; ++c) run_operation(op);
       uint64_t b = tsc_fenced();
       uint64_t t = b - a;
       // Subtract the timer pair only where it matters (> 0.1% of the sample).

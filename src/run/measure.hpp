@@ -1,4 +1,4 @@
-// Timing one kernel at one size: the sampling protocol of docs/DESIGN.md "Measuring".
+// Timing one kernel at one point: the sampling protocol of docs/DESIGN.md "Measuring".
 #pragma once
 #include <csignal>
 #include <cstdint>
@@ -6,30 +6,33 @@
 #include <vector>
 
 #include "src/model/config.hpp"
-#include "generators/emit.hpp"
-#include "src/core/stats.hpp"
+#include "src/model/point.hpp"
+#include "src/model/result.hpp"
+#include "src/model/spec.hpp"
 
 namespace kex {
 
-/// Raw samples and their summary for one point. Times are TSC ticks.
-struct Measurement {
-  uint32_t calls_per_sample = 1;
-  std::vector<uint64_t> sample_ticks;  ///< each: ticks for calls_per_sample back-to-back calls
-  SampleStats per_call;                ///< ticks per call
-  std::string stop_reason;             ///< "precision", "time_cap", "sample_cap", "interrupted"
-  double cycles_per_tick = 0;          ///< core cycles per TSC tick during this point
-  std::string cycles_method;           ///< "perf" (measured) or "imul-chain estimate"
-  uint64_t context_switches = 0;       ///< during sampling (software perf counter; 0 if unavailable)
-  uint64_t migrations = 0;             ///< CPU migrations during sampling
-  double seconds = 0;                  ///< wall time spent on the point, warm-up included
+/// The operation one sample times, per the point's call pattern and data axes:
+/// `chunk` 0 is one call over `size` bytes, else consecutive calls of `chunk`
+/// bytes (the last one shorter) in ascending address order; with `consume`, each
+/// call is followed by a read of the bytes it wrote, inside the timing. `prefill`
+/// (untimed) writes the destination before each sample; cold mode flushes src and
+/// dst (clflushopt + mfence) before each single-operation sample.
+struct Operation {
+  KernelFn fn = nullptr;
+  uint8_t* dst = nullptr;
+  const uint8_t* src = nullptr;
+  Coords at;
 };
 
-/// Warm-up (>= 3 calls and >= 2 ms), then samples of about policy.sample_us each
-/// (warm) or one call after flushing src and dst (cold), 11 first and then batches
-/// of 10 until the median's CI is within policy.precision, the time cap or the
-/// sample cap. `stop` is polled between batches.
-Measurement measure(KernelFn fn, void* dst, const void* src, size_t bytes, CacheMode cache, const Policy& policy,
-                    const volatile std::sig_atomic_t* stop);
+/// Runs `op` once (for verification of the call pattern and warm-up).
+void run_operation(const Operation& op);
+
+/// Warm-up (>= 3 operations and >= 2 ms), then samples of about policy.sample_us
+/// each (warm) or one operation (cold), 11 first and then batches of 10 until the
+/// median's CI is within policy.precision, the time cap or the sample cap. `stop`
+/// is polled between batches. Returns one repetition (TSC ticks).
+Repetition measure(const Operation& op, const Policy& policy, const volatile std::sig_atomic_t* stop);
 
 /// Median ticks of an empty `lfence;rdtsc;lfence` pair (subtracted from samples).
 uint64_t timer_overhead_ticks();

@@ -4,48 +4,26 @@
 
 #include <chrono>
 #include <cstdio>
-#include <ctime>
+#include <map>
+#include <memory>
+#include <tuple>
 
-#include "src/run/baselines.hpp"
-#include "src/run/buffers.hpp"
-#include "src/core/error.hpp"
 #include "generators/jit.hpp"
+#include "src/core/units.hpp"
+#include "src/model/expand.hpp"
+#include "src/run/buffers.hpp"
+#include "src/run/context.hpp"
+#include "src/run/harness.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/measure.hpp"
-#include "src/run/harness.hpp"
-#include "src/run/results_build.hpp"
+#include "src/run/plans.hpp"
+#include "src/run/result_build.hpp"
 #include "src/run/segments.hpp"
-#include "src/run/preset_select.hpp"
-#include "src/run/sweep_presets.hpp"
-#include "src/core/units.hpp"
 #include "src/run/verify.hpp"
 
 namespace kex {
 
-using nlohmann::ordered_json;
-
 namespace {
-
-KernelEntry generated_entry(const KernelSpec& s, std::string key, std::string kind) {
-  KernelEntry e;
-  e.key = std::move(key);
-  e.kind = std::move(kind);
-  e.op = s.op;
-  e.params = spec_params(s);
-  e.fill = s.fill;
-  e.alignment = required_alignment(s);
-  e.width = reg_class_info(s.regs).width;
-  e.unroll = s.unroll;
-  e.emit = [s](Xbyak::CodeGenerator& g) { emit_kernel(g, s); };
-  e.skip = cpu_unsupported_reason(s);
-  return e;
-}
-
-std::string hex64(uint64_t v) {
-  char b[20];
-  snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(v));
-  return b;
-}
 
 /// Progress on stderr: one updating line on a TTY, a plain line per 5% otherwise.
 struct Progress {
@@ -68,187 +46,226 @@ struct Progress {
   }
 };
 
-}  // namespace
+/// The code of one plan, once generated (the stage after KernelPlan).
+struct Built {
+  KernelFn fn = nullptr;
+  const uint8_t* code = nullptr;
+  std::optional<CodeInfo> info;
+  Status status;  ///< not ok: the plan cannot be measured anywhere
+};
 
-std::vector<KernelEntry> config_kernels(const Config& c) {
-  std::vector<KernelEntry> out;
-  bool has_copy = false, has_clear = false;
-  for (const auto& s : c.kernels) {
-    out.push_back(generated_entry(s, spec_name(s), "generated"));
-    (s.op == Op::copy ? has_copy : has_clear) = true;
-  }
-  append_preset_kernels(c, out);
-  for (const auto& e : out) (e.op == Op::copy ? has_copy : has_clear) = true;
-  const bool only_baselines = out.empty();
-  for (const auto& name : c.baselines) {
-    auto b = find_baseline(name);
-    if (!b) throw InputError(c.source + ": /baselines: unknown baseline '" + name + "'");
-    if (!only_baselines && !(b->op == Op::copy ? has_copy : has_clear)) continue;
-    if (b->spec) {
-      auto e = generated_entry(*b->spec, b->name, "baseline");
-      out.push_back(std::move(e));
-    } else {
-      KernelEntry e;
-      e.key = b->name;
-      e.kind = "baseline";
-      e.op = b->op;
-      e.params = {{"op", std::string(to_string(b->op))}, {"impl", "libc"}};
-      e.libc = b->libc;
-      out.push_back(std::move(e));
-    }
-  }
-  return out;
+/// Overlapping regions need memmove semantics at this distance.
+bool overlaps(const Coords& at) {
+  if (!at.layout.distance) return false;
+  const int64_t d = *at.layout.distance;
+  return static_cast<uint64_t>(d < 0 ? -d : d) < at.size;
 }
 
-ordered_json run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
-  const Machine& m = machine();
+/// Verification sizes beyond the standard ones are capped (the loop's behaviour
+/// repeats; a 64 MiB verification would cost more than the measurement).
+constexpr uint64_t kVerifyCap = 1 << 20;
+
+struct Config1 {
+  ConfigPlans plans;
+  std::vector<PlannedPoint> points;  // this shard's
+};
+
+}  // namespace
+
+SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
   const int cpu = pin_to_one_cpu();
-  ordered_json doc;
-  doc["context"] = make_context(configs, cpu, opt.shard_index, opt.shard_count);
-  doc["benchmarks"] = ordered_json::array();
-  auto& out = doc["benchmarks"];
+  SweepRun out;
+  RunDoc& doc = out.doc;
+  doc.context = make_context(configs, cpu, opt.shard_index, opt.shard_count);
   bool interrupted = false;
+  auto stopped = [&] { return opt.stop && *opt.stop; };
 
   // Enumerate every point of every config first: sharding is by global index.
-  std::vector<std::vector<KernelEntry>> kernels;
-  std::vector<Point> points;
-  size_t global = 0;
-  for (size_t ci = 0; ci < configs.size(); ++ci) {
-    const Config& c = configs[ci];
-    kernels.push_back(config_kernels(c));
-    for (CacheMode cache : c.caches)
-      for (uint64_t size : c.sizes)
-        for (size_t k = 0; k < kernels[ci].size(); ++k) {
-          if (size % kernels[ci][k].size_multiple) continue;
-          if (global++ % opt.shard_count == opt.shard_index) points.push_back({ci, k, size, cache});
-        }
+  std::vector<Config1> cfgs;
+  size_t global = 0, planned = 0;
+  for (const Config& c : configs) {
+    Config1 x;
+    x.plans = config_plans(c);
+    for (auto& p : expand_points(c, x.plans))
+      if (global++ % opt.shard_count == opt.shard_index) x.points.push_back(std::move(p));
+    planned += x.points.size();
+    cfgs.push_back(std::move(x));
   }
-  Progress progress(opt.progress, points.size());
+  Progress progress(opt.progress, planned);
   const auto t_start = std::chrono::steady_clock::now();
 
   for (size_t ci = 0; ci < configs.size() && !interrupted; ++ci) {
     const Config& c = configs[ci];
-    auto& ks = kernels[ci];
-    std::vector<bool> used(ks.size(), false);
-    uint64_t max_size = 0;
-    for (const auto& p : points)
-      if (p.config == ci) {
-        used[p.kernel] = true;
-        max_size = std::max(max_size, p.size);
-      }
+    const auto& plans = cfgs[ci].plans.plans;
+    const auto& points = cfgs[ci].points;
+    if (points.empty()) continue;
+    std::vector<bool> used(plans.size(), false);
+    for (const auto& p : points) used[p.plan] = true;
 
     // 1. JIT everything up front into one W^X arena (never inside a timed region).
     CodeArena arena;
-    std::vector<size_t> code_index(ks.size(), SIZE_MAX);
-    for (size_t k = 0; k < ks.size(); ++k) {
-      if (!used[k] || !ks[k].emit) continue;
+    std::vector<Built> built(plans.size());
+    std::vector<size_t> code_index(plans.size(), SIZE_MAX);
+    for (size_t k = 0; k < plans.size(); ++k) {
+      built[k].status = plan_status(plans[k]);
+      if (!used[k] || built[k].status.kind != StatusKind::ok || !plans[k].emit) continue;
       try {
-        code_index[k] = arena.add(ks[k].emit);
+        code_index[k] = arena.add(plans[k].emit);
       } catch (const std::exception& e) {
-        ks[k].error = std::string("code generation failed: ") + e.what();
+        built[k].status = {StatusKind::error, std::string("code generation failed: ") + e.what()};
       }
+      if (stopped()) break;
     }
     arena.finalize();
-    for (size_t k = 0; k < ks.size(); ++k) {
-      if (ks[k].libc) ks[k].fn = ks[k].libc;
+    for (size_t k = 0; k < plans.size(); ++k) {
+      if (plans[k].libc_fn) built[k].fn = plans[k].libc_fn;
       if (code_index[k] == SIZE_MAX) continue;
       CodeRef r = arena.ref(code_index[k]);
-      ks[k].fn = r.as<KernelFn>();
-      ks[k].code_bytes = r.size;
-      ks[k].code_hash = hex64(r.hash);
+      built[k].fn = r.as<KernelFn>();
+      built[k].code = r.code;
+      built[k].info = CodeInfo{r.size, r.hash};
     }
+    if (stopped()) { interrupted = true; break; }
 
-    // 2. Verify every runnable kernel in child processes before any timing.
+    // 2. Buffers for every layout, one mapping per huge-page setting; each point's place.
+    std::map<bool, std::vector<std::pair<Layout, uint64_t>>> layouts;
+    uint32_t max_align = 1;
+    for (const auto& p : points) {
+      auto& v = layouts[p.at.layout.huge_pages];
+      auto it = std::find_if(v.begin(), v.end(), [&](const auto& e) { return e.first == p.at.layout; });
+      if (it == v.end()) v.push_back({p.at.layout, p.at.size});
+      else it->second = std::max(it->second, p.at.size);
+      max_align = std::max(max_align, plans[p.plan].alignment);
+    }
+    std::map<bool, std::unique_ptr<Buffers>> buffers;
+    for (const auto& [huge, v] : layouts) buffers[huge] = std::make_unique<Buffers>(v, max_align, huge);
+    std::vector<Place> places;
+    for (const auto& p : points) places.push_back(buffers[p.at.layout.huge_pages]->place(p.at.layout, plans[p.plan].alignment));
+
+    // 3. Verify every runnable kernel before any timing: once on eight offset pairs,
+    //    and once at every exact placement (and overlapping distance) it will be measured at.
     std::vector<VerifyTarget> targets;
-    std::vector<size_t> target_kernel;
-    for (size_t k = 0; k < ks.size(); ++k) {
-      if (!used[k] || !ks[k].fn || !ks[k].skip.empty() || !ks[k].error.empty()) continue;
+    std::vector<size_t> general(plans.size(), SIZE_MAX);
+    using CaseKey = std::tuple<size_t, uint32_t, uint32_t, std::optional<int64_t>, uint64_t>;
+    std::map<CaseKey, size_t> cases;
+    std::vector<size_t> point_case(points.size(), SIZE_MAX);
+    auto base_target = [&](size_t k) {
+      const KernelPlan& kp = plans[k];
       VerifyTarget t;
-      t.fn = ks[k].fn;
-      t.is_copy = ks[k].op == Op::copy;
-      t.fill = ks[k].fill;
-      t.alignment = ks[k].alignment;
-      t.width = ks[k].width;
-      t.unroll = ks[k].unroll;
-      t.size_multiple = ks[k].size_multiple;
-      if (t.size_multiple > 1) t.max_size = 3 * t.size_multiple;
-      targets.push_back(t);
-      target_kernel.push_back(k);
+      t.fn = built[k].fn;
+      t.is_copy = kp.op == Op::copy;
+      t.fill = kp.fill;
+      t.alignment = kp.alignment;
+      t.width = kp.width;
+      t.unroll = kp.unroll;
+      t.size_multiple = kp.region;
+      if (kp.region > 1) t.max_size = 3 * kp.region;
+      t.code = built[k].code;
+      t.code_size = built[k].info ? built[k].info->bytes : 0;
+      return t;
+    };
+    for (size_t i = 0; i < points.size(); ++i) {
+      const size_t k = points[i].plan;
+      if (built[k].status.kind != StatusKind::ok || !built[k].fn || !places[i].refusal.empty()) continue;
+      if (general[k] == SIZE_MAX) {
+        general[k] = targets.size();
+        targets.push_back(base_target(k));
+      }
+      const Placement& pl = places[i].placed;
+      const bool ov = overlaps(points[i].at);
+      // The size the overlap case is tried at: the measured one, or above the cap the
+      // cap plus the same remainder modulo a page (the same tail).
+      const uint64_t n = points[i].at.size <= kVerifyCap ? points[i].at.size
+                                                          : kVerifyCap + points[i].at.size % 4096;
+      CaseKey key{k, pl.src_page_offset, ov ? 0 : pl.dst_page_offset,
+                  ov ? points[i].at.layout.distance : std::nullopt, ov ? n : 0};
+      auto [it, fresh] = cases.emplace(key, targets.size());
+      if (fresh) {
+        VerifyTarget t = base_target(k);
+        t.layout = VerifyLayout{pl.src_page_offset, pl.dst_page_offset, std::get<3>(key), {}};
+        if (ov) t.max_size = std::max<uint64_t>(t.max_size, n);
+        targets.push_back(t);
+      }
+      auto& sizes = targets[it->second].layout->sizes;
+      if (std::find(sizes.begin(), sizes.end(), n) == sizes.end()) sizes.push_back(n);
+      point_case[i] = it->second;
     }
     if (opt.progress && !targets.empty())
-      std::fprintf(stderr, "kex: %s: verifying %zu kernel%s\n", c.source.c_str(), targets.size(),
-                   targets.size() == 1 ? "" : "s");
-    auto verdicts = verify_in_child(targets);
-    for (size_t i = 0; i < verdicts.size(); ++i)
-      if (!verdicts[i].empty()) ks[target_kernel[i]].error = "verification failed: " + verdicts[i];
-    if (opt.stop && *opt.stop) { interrupted = true; break; }
+      std::fprintf(stderr, "kex: %s: verifying %zu kernel%s at %zu placements\n", c.source.c_str(),
+                   std::count_if(general.begin(), general.end(), [](size_t g) { return g != SIZE_MAX; }),
+                   targets.size() == 1 ? "" : "s", cases.size());
+    const std::vector<Verdict> verdicts = verify_targets(targets, opt.stop);
+    if (stopped()) { interrupted = true; break; }
 
-    // 3. Measure.
-    std::unique_ptr<Buffers> buffers;
-    if (max_size) {
-      uint64_t need = max_size;
-      for (const auto& k : ks) need = std::max<uint64_t>(need, max_size + k.alignment);
-      buffers = std::make_unique<Buffers>(need, c.layout);
-    }
-    for (const auto& p : points) {
-      if (p.config != ci) continue;
-      if (opt.stop && *opt.stop) { interrupted = true; break; }
-      const KernelEntry& k = ks[p.kernel];
-      std::optional<Measurement> meas;
-      // A kernel that needs aligned pointers gets the configured offsets rounded up
-      // to its alignment; the entry records the offsets actually used.
-      const uint64_t pad_d = (k.alignment - c.layout.dst_offset % k.alignment) % k.alignment;
-      const uint64_t pad_s = (k.alignment - c.layout.src_offset % k.alignment) % k.alignment;
-      if (k.skip.empty() && k.error.empty() && k.fn)
-        meas = measure(k.fn, buffers->dst() + pad_d, buffers->src() + pad_s, p.size, p.cache, c.policy, opt.stop);
-      out.push_back(make_entry(k, c, p, meas ? &*meas : nullptr));
-      if (pad_d || pad_s) {
-        auto& params = out.back()["params"];
-        params["src_offset"] = c.layout.src_offset + pad_s;
-        params["dst_offset"] = c.layout.dst_offset + pad_d;
-        params["offsets_rounded_up_to_alignment"] = k.alignment;
+    // 4. Measure.
+    for (size_t i = 0; i < points.size(); ++i) {
+      if (stopped()) { interrupted = true; break; }
+      const PlannedPoint& p = points[i];
+      const KernelPlan& kp = plans[p.plan];
+      const Built& b = built[p.plan];
+      Status st = b.status;
+      std::optional<Placement> placed;
+      if (st.kind == StatusKind::ok && !places[i].refusal.empty()) st = {StatusKind::skipped, places[i].refusal};
+      if (st.kind == StatusKind::ok) placed = places[i].placed;
+      if (st.kind == StatusKind::ok && general[p.plan] != SIZE_MAX && !verdicts[general[p.plan]].ok()) {
+        const Verdict& v = verdicts[general[p.plan]];
+        st = {StatusKind::error, "verification failed: " + v.message, v.signal, v.fault_offset};
       }
-      std::string what = k.key + " " + format_bytes(p.size);
-      if (meas) {
-        char b[48];
-        snprintf(b, sizeof b, " %.2f GB/s", double(p.size) / (meas->per_call.median / m.tsc_hz * 1e9));
-        what += b;
+      if (st.kind == StatusKind::ok && point_case[i] != SIZE_MAX && !verdicts[point_case[i]].ok()) {
+        const Verdict& v = verdicts[point_case[i]];
+        if (overlaps(p.at) && !v.signal)
+          st = {StatusKind::skipped, "refused: the kernel does not give memmove's result where src and dst overlap: " +
+                                         v.message};
+        else
+          st = {StatusKind::error, "verification at this placement failed: " + v.message, v.signal, v.fault_offset};
       }
+      std::vector<Repetition> reps;
+      if (st.kind == StatusKind::ok) {
+        Operation op{b.fn, places[i].dst, kp.op == Op::copy ? places[i].src : nullptr, p.at};
+        reps.push_back(measure(op, c.policy, opt.stop));
+      }
+      Result r = make_result(kp, p.at, st, std::move(reps), placed, b.info);
+      std::string what = r.name();
+      if (r.ok()) {
+        char g[48];
+        std::snprintf(g, sizeof g, " %.2f GB/s", median_gbps(r));
+        what += g;
+      }
+      doc.results.push_back(std::move(r));
       progress.step(what);
     }
   }
   // Seed harnesses (fastc, hahn) and the segment table run once, in shard 0 only.
   if (opt.shard_index == 0) {
-    ordered_json tables = ordered_json::array();
     for (const Config& c : configs) {
-      if (interrupted || (opt.stop && *opt.stop)) { interrupted = true; break; }
-      if (c.presets.empty() || c.harness == "kex") continue;
+      if (interrupted || stopped()) { interrupted = true; break; }
+      if (c.presets.empty() || c.harness == Harness::kex) continue;
       PresetOptions po;
       po.fsave = c.preset_fsave;
-      if (opt.progress) std::fprintf(stderr, "kex: %s: running presets under the %s harness\n", c.source.c_str(), c.harness.c_str());
-      HarnessResult hr = run_seed_harness(resolve_presets(c.presets, c.source), *parse_harness(c.harness), po);
-      for (auto& e : hr.entries) out.push_back(e);
-      tables.push_back({{"source", c.source}, {"harness", c.harness}, {"text", hr.text}});
+      if (opt.progress)
+        std::fprintf(stderr, "kex: %s: running presets under the %s harness\n", c.source.c_str(),
+                     std::string(to_string(c.harness)).c_str());
+      SeedRun sr = run_seed_harness(resolve_presets(c.presets, c.source), c.harness, po);
+      for (const auto& r : sr.results) doc.results.push_back(r);
+      out.seed_runs.emplace_back(c.source, std::move(sr));
     }
-    if (!tables.empty()) doc["context"]["seed_tables"] = tables;
     for (const Config& c : configs) {
       if (!c.segments.enabled) continue;
-      if (interrupted || (opt.stop && *opt.stop)) { interrupted = true; break; }
+      if (interrupted || stopped()) { interrupted = true; break; }
       if (opt.progress) std::fprintf(stderr, "kex: running the segment-override table\n");
       SegmentOptions so;
       so.iterations = c.segments.iterations;
       so.mixed = c.segments.mixed;
       so.modern = c.segments.modern;
-      doc["context"]["segments"] = run_segments(so);
+      doc.context.segments = run_segments(so);
       break;  // one table per run
     }
   }
-  doc["context"]["interrupted"] = interrupted;
-  doc["context"]["points_planned"] = points.size();
-  doc["context"]["points_written"] = out.size();
-  doc["context"]["elapsed_s"] =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
-  return doc;
+  doc.context.interrupted = interrupted;
+  doc.context.rest["points_planned"] = planned;
+  doc.context.rest["points_written"] = doc.results.size();
+  doc.context.rest["elapsed_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+  return out;
 }
 
 }  // namespace kex

@@ -1,5 +1,7 @@
 #include "src/run/verify.hpp"
 
+#include "src/run/sandbox.hpp"
+
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -63,13 +65,13 @@ std::vector<uint64_t> verify_sizes(const VerifyTarget& t) {
   return out;
 }
 
-std::string verify_in_process(const VerifyTarget& t) {
-  const size_t room = t.max_size + 256;
-  Guarded src(room), dst(room);
-  // Source pattern: random bytes with planted x87/SSE-hostile qwords (SNaN, -SNaN,
-  // INT64_MIN, a denormal) so float-path copies that are not bit exact show up.
-  std::mt19937_64 rng(42);
-  for (size_t i = 0; i + 8 <= src.cap; i += 8) {
+namespace {
+
+/// Random source bytes with planted x87/SSE-hostile qwords (SNaN, -SNaN, INT64_MIN,
+/// a denormal), so float-path copies that are not bit exact show up.
+void fill_pattern_bytes(uint8_t* p, size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (size_t i = 0; i + 8 <= n; i += 8) {
     uint64_t v = rng();
     switch ((i / 8) % 13) {
       case 3: v = 0x7ff0000000000001ull; break;
@@ -77,19 +79,90 @@ std::string verify_in_process(const VerifyTarget& t) {
       case 7: v = 0x8000000000000000ull; break;
       case 11: v = 0x0000000000000001ull; break;
     }
-    memcpy(src.begin() + i, &v, 8);
+    memcpy(p + i, &v, 8);
   }
+}
+
+std::vector<uint64_t> layout_sizes(const VerifyTarget& t) {
+  std::vector<uint64_t> s = verify_sizes(t);
+  for (uint64_t n : t.layout->sizes) {
+    if (t.size_multiple > 1) n = n / t.size_multiple * t.size_multiple;
+    if (std::find(s.begin(), s.end(), n) == s.end()) s.push_back(n);
+  }
+  return s;
+}
+
+/// src and dst regions that overlap: one guarded buffer, dst = src + distance; the
+/// result must equal memmove's, bytes outside dst unchanged.
+std::string verify_overlap(const VerifyTarget& t, const VerifyLayout& l) {
+  const int64_t d = *l.distance;
+  const uint64_t ad = static_cast<uint64_t>(d < 0 ? -d : d);
+  // Exactly the measured sizes: whether a loop gives memmove's result depends on
+  // the size (its tail) as much as on the distance.
+  std::vector<uint64_t> sizes = l.sizes;
+  if (sizes.empty()) sizes = verify_sizes(t);
+  const uint64_t max_n = *std::max_element(sizes.begin(), sizes.end());
+  Guarded buf(max_n + ad + 3 * kPage);
+  std::vector<uint8_t> want(buf.cap), start(buf.cap);
+  fill_pattern_bytes(start.data(), start.size(), 7);
+  for (uint64_t n : sizes) {
+    for (int place = 0; place < 2; ++place) {
+      // place 0: the lower region at the low guard; place 1: the upper region's end at the high guard.
+      // src keeps its page offset; with a negative distance dst lies below it.
+      const uint64_t below = d < 0 ? (ad + kPage - 1) / kPage * kPage : 0;
+      uint8_t* s = buf.begin() + below + l.src_page_offset % kPage;
+      if (place == 1) {
+        uint8_t* top = (d < 0 ? s : s + d) + n;
+        const uint64_t room = static_cast<uint64_t>(buf.end() - top);
+        s += room / kPage * kPage;  // keep the page offset
+      }
+      uint8_t* dd = s + d;
+      const size_t so = static_cast<size_t>(s - buf.begin()), doff = static_cast<size_t>(dd - buf.begin());
+      memcpy(buf.begin(), start.data(), buf.cap);
+      memcpy(want.data(), start.data(), buf.cap);
+      if (t.is_copy) memmove(want.data() + doff, want.data() + so, n);
+      else memset(want.data() + doff, t.fill, n);
+      t.fn(dd, s, n);
+      for (size_t i = 0; i < buf.cap; ++i)
+        if (buf.begin()[i] != want[i]) {
+          const bool inside = i >= doff && i < doff + n;
+          std::string where = inside ? "byte " + std::to_string(i - doff)
+                                     : (i < doff ? "byte " + std::to_string(doff - i) + " before dst"
+                                                 : "byte " + std::to_string(i - doff - n) + " after dst end");
+          return "size " + std::to_string(n) + ", distance " + std::to_string(d) + " (overlapping), src+" +
+                 std::to_string(l.src_page_offset) + (place ? " (at buffer end)" : "") + ": " + where + " is " +
+                 hex2(buf.begin()[i]) + ", expected " + hex2(want[i]) + (t.is_copy ? " (memmove)" : "");
+        }
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string verify_in_process(const VerifyTarget& t) {
+  if (t.layout && t.layout->distance) return verify_overlap(t, *t.layout);
+  const std::vector<uint64_t> sizes = t.layout ? layout_sizes(t) : verify_sizes(t);
+  const uint64_t max_n = *std::max_element(sizes.begin(), sizes.end());
+  const size_t room = max_n + kPage + 256;
+  Guarded src(room), dst(room);
+  fill_pattern_bytes(src.begin(), src.cap, 42);
   const uint32_t a = std::max<uint32_t>(1, t.alignment);
-  const std::pair<uint32_t, uint32_t> offsets[] = {{0, 0}, {1, 3}, {8, 0}, {0, 8}, {63, 1}, {16, 48}, {64, 64}, {7, 7}};
-  for (uint64_t n : verify_sizes(t)) {
+  std::vector<std::pair<uint32_t, uint32_t>> offsets = {{0, 0}, {1, 3}, {8, 0}, {0, 8}, {63, 1}, {16, 48}, {64, 64}, {7, 7}};
+  if (t.layout) offsets = {{t.layout->dst_page_offset % kPage, t.layout->src_page_offset % kPage}};
+  for (uint64_t n : sizes) {
     for (auto [doff, soff] : offsets) {
       if (doff % a || soff % a) continue;
       for (int place = 0; place < 2; ++place) {
         // place 0: at the low guard (+offset); place 1: the end at the high guard
-        // (rounded down to the alignment), so over-runs either way fault.
+        // (keeping the offset's page position when a layout is exact, else rounded
+        // down to the alignment), so over-runs either way fault.
         uint8_t* d = place == 0 ? dst.begin() + doff : dst.end() - n - doff;
         uint8_t* s = place == 0 ? src.begin() + soff : src.end() - n - soff;
-        if (place == 1) {
+        if (place == 1 && t.layout) {
+          d = dst.begin() + doff + (static_cast<size_t>(dst.end() - n - dst.begin()) - doff) / kPage * kPage;
+          s = src.begin() + soff + (static_cast<size_t>(src.end() - n - src.begin()) - soff) / kPage * kPage;
+        } else if (place == 1) {
           d -= reinterpret_cast<uintptr_t>(d) % a;
           s -= reinterpret_cast<uintptr_t>(s) % a;
           if (reinterpret_cast<uintptr_t>(d) % 64 != doff % 64 && a > 1) continue;
@@ -116,54 +189,28 @@ std::string verify_in_process(const VerifyTarget& t) {
   return {};
 }
 
-std::vector<std::string> verify_in_child(const std::vector<VerifyTarget>& targets) {
-  std::vector<std::string> result(targets.size());
-  size_t next = 0;
-  while (next < targets.size()) {
-    int fds[2];
-    if (pipe(fds) != 0) throw std::runtime_error("verify: pipe failed");
-    fflush(nullptr);
-    pid_t pid = fork();
-    if (pid < 0) throw std::runtime_error("verify: fork failed");
-    if (pid == 0) {
-      close(fds[0]);
-      for (size_t i = next; i < targets.size(); ++i) {
-        alarm(20);  // a kernel that never returns is killed by SIGALRM
-        std::string msg = verify_in_process(targets[i]);
-        uint32_t hdr[2] = {static_cast<uint32_t>(i), static_cast<uint32_t>(msg.size())};
-        if (write(fds[1], hdr, sizeof hdr) != sizeof hdr) _exit(3);
-        if (!msg.empty() && write(fds[1], msg.data(), msg.size()) != ssize_t(msg.size())) _exit(3);
-      }
-      _exit(0);
+std::vector<Verdict> verify_targets(const std::vector<VerifyTarget>& targets, const volatile std::sig_atomic_t* stop) {
+  auto outcomes = run_sandboxed(
+      targets.size(), [&](size_t i) { return verify_in_process(targets[i]); }, 20, stop);
+  std::vector<Verdict> out(targets.size());
+  for (size_t i = 0; i < targets.size(); ++i) {
+    const SandboxOutcome& o = outcomes[i];
+    Verdict& v = out[i];
+    if (o.finished) {
+      v.message = o.message;
+      continue;
     }
-    close(fds[1]);
-    size_t last_done = next;  // first index not yet reported
-    for (;;) {
-      uint32_t hdr[2];
-      ssize_t r = read(fds[0], hdr, sizeof hdr);
-      if (r != sizeof hdr) break;
-      std::string msg(hdr[1], '\0');
-      size_t got = 0;
-      while (got < msg.size()) {
-        ssize_t k = read(fds[0], msg.data() + got, msg.size() - got);
-        if (k <= 0) break;
-        got += static_cast<size_t>(k);
-      }
-      result[hdr[0]] = msg;
-      last_done = hdr[0] + 1;
-    }
-    close(fds[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (last_done >= targets.size()) break;
-    std::string why;
-    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) why = "timed out (20 s) while verifying";
-    else if (WIFSIGNALED(status)) why = std::string("killed by SIG") + sigabbrev_np(WTERMSIG(status)) + " while verifying";
-    else why = "verification child exited with status " + std::to_string(WEXITSTATUS(status));
-    result[last_done] = why;
-    next = last_done + 1;
+    v.signal = o.signal;
+    v.fault_offset = fault_offset(o, targets[i].code, targets[i].code_size);
+    v.message = o.message == "interrupted" ? o.message : describe_death(o, targets[i].code, targets[i].code_size) + " while verifying";
   }
-  return result;
+  return out;
+}
+
+std::vector<std::string> verify_in_child(const std::vector<VerifyTarget>& targets) {
+  std::vector<std::string> out;
+  for (auto& v : verify_targets(targets)) out.push_back(v.message);
+  return out;
 }
 
 }  // namespace kex

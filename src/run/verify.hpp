@@ -1,12 +1,24 @@
 // Verification before timing: each kernel against memcpy/memset on guarded buffers.
 #pragma once
+#include <csignal>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "generators/emit.hpp"
 
 namespace kex {
+
+/// One exact placement a kernel will be measured at: src and dst page offsets
+/// and, when the two regions overlap, their distance (the kernel must then give
+/// what memmove gives).
+struct VerifyLayout {
+  uint32_t src_page_offset = 0;     ///< src address mod 4096
+  uint32_t dst_page_offset = 0;     ///< dst address mod 4096 (separate buffers)
+  std::optional<int64_t> distance;  ///< dst - src when the regions overlap (then only `sizes` are tried)
+  std::vector<uint64_t> sizes;      ///< sizes tried (the measured ones, capped) besides verify_sizes()
+};
 
 /// What verification needs to know about one kernel.
 struct VerifyTarget {
@@ -18,23 +30,40 @@ struct VerifyTarget {
   uint32_t unroll = 64;         ///< sizes unroll-1, unroll, unroll+1 are tried
   uint64_t size_multiple = 1;   ///< page presets: sizes must be multiples of this (e.g. 4096)
   uint64_t max_size = 3 * 4096 + 64;  ///< largest size tried (random sizes stay below)
+  const uint8_t* code = nullptr;      ///< the kernel's bytes, to place a fault (null for libc)
+  size_t code_size = 0;
+  std::optional<VerifyLayout> layout; ///< set: only this exact placement; unset: eight offset pairs
+};
+
+/// The outcome of verifying one target.
+struct Verdict {
+  std::string message;                 ///< "" when it verified; else the first mismatch or the death
+  int signal = 0;                      ///< the kernel killed its verifier with this signal
+  std::optional<int64_t> fault_offset; ///< the faulting instruction, relative to the kernel's first byte
+  bool ok() const { return message.empty(); }
 };
 
 /// Sizes verification tries for a target: 0, 1, width-1, unroll-1, unroll, unroll+1,
 /// 4095, 4096, 4097 and 8 seeded random sizes (all filtered to size_multiple).
 std::vector<uint64_t> verify_sizes(const VerifyTarget& t);
 
-/// Runs the kernel in this process on guard-page-protected buffers over every size
-/// and several src/dst offsets; compares with memcpy/memset and checks that bytes
-/// around dst are untouched. Returns "" on success, else the first mismatch
+/// Runs the kernel in this process on guard-page-protected buffers over every size;
+/// compares with memcpy/memset (memmove for an overlapping layout) and checks that
+/// bytes around dst are untouched. Without a layout: eight src/dst offset pairs,
+/// each at both buffer ends; with one: exactly its page offsets (and distance).
+/// Returns "" on success, else the first mismatch
 /// ("size 4097, dst+8 src+0: byte 4096 is 0x00, expected 0x5a").
-/// A faulting kernel kills the process: use verify_in_child for untrusted code.
+/// A faulting kernel kills the process: use verify_targets for untrusted code.
 std::string verify_in_process(const VerifyTarget& t);
 
-/// verify_in_process for each target in forked children. A child that dies by a
-/// signal marks the kernel it was checking as failed ("killed by SIGSEGV while
-/// verifying") and a new child continues with the next one. Result i is "" when
-/// target i verified.
+/// verify_in_process for each target in the sandbox (src/run/sandbox.hpp). A kernel
+/// that kills its verifier fails with "killed by SIGSEGV at code+0x3a touching 0x0
+/// while verifying", and a new child carries on with the next target. `stop` (may
+/// be null) ends the work within a second; targets not verified then say "interrupted".
+std::vector<Verdict> verify_targets(const std::vector<VerifyTarget>& targets,
+                                    const volatile std::sig_atomic_t* stop = nullptr);
+
+/// The messages of verify_targets ("" = verified), one per target.
 std::vector<std::string> verify_in_child(const std::vector<VerifyTarget>& targets);
 
 }  // namespace kex

@@ -97,8 +97,9 @@ TEST_CASE("bad configs exit 2 with one line and write nothing" * doctest::test_s
   write(d + "/bad.json", R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "unrol": 64}]})");
   auto r = sh(kex + " run " + d + "/bad.json -o " + d + "/out.json");
   CHECK(r.status == 2);
-  CHECK(r.out == "kex: " + d + "/bad.json: /kernels/0/unrol: unknown key (allowed: align, block, direction, fill, op, "
-                 "pf_every, prefetch, regs, scratch, skip_invalid, store, unroll)\n");
+  CHECK(r.out == "kex: " + d + "/bad.json: /kernels/0/unrol: unknown key (allowed: align, block, cache, chunk, consume, "
+                 "direction, fill, layout, op, pf_every, prefetch, prefill, regs, scratch, sizes, skip_invalid, store, "
+                 "unroll)\n");
   CHECK_FALSE(exists(d + "/out.json"));
   auto missing = sh(kex + " run " + d + "/nope.json -o " + d + "/out.json");
   CHECK(missing.status == 2);
@@ -130,6 +131,66 @@ TEST_CASE("kex show prints the generated code; bad names exit 2" * doctest::test
   CHECK(sh(kex + " --version").out.find("kex ") == 0);
 }
 
+TEST_CASE("kex show formats: hex, bin, a .s that reassembles, AT&T; bad values exit 2" * doctest::test_suite("cli")) {
+  for (const char* name : {"linux/memcpy_orig", "fastc/fast_copy_page", "copy/avx/unroll:128/scratch:4/pf:nta@512/nt/bwd"}) {
+    CAPTURE(name);
+    auto bin = sh(kex + " show " + name + " --format bin");
+    REQUIRE(bin.status == 0);
+    REQUIRE(bin.out.size() > 16);
+    auto hex = sh(kex + " show " + name + " --format hex");
+    REQUIRE(hex.status == 0);
+    std::string want;
+    char buf[4];
+    for (size_t i = 0; i < bin.out.size(); ++i) {
+      snprintf(buf, sizeof buf, "%02x", static_cast<unsigned char>(bin.out[i]));
+      want += buf;
+      if (i % 32 == 31 || i + 1 == bin.out.size()) want += "\n";
+    }
+    CHECK(hex.out == want);
+    for (const char* syn : {"intel", "att"}) {
+      CAPTURE(syn);
+      auto d = tmpdir();
+      auto s = sh(kex + " show " + name + " --format s --syntax " + syn + " > " + d + "/k.s");
+      REQUIRE(s.status == 0);
+      std::string src = read(d + "/k.s");
+      CHECK(src.find(std::string(syn) == "intel" ? "\t.intel_syntax noprefix\n" : "\t.att_syntax\n") != std::string::npos);
+      CHECK(src.find("\n.Lkex_") != std::string::npos);  // branch targets are labels
+      auto as = sh("as --64 -o " + d + "/k.o " + d + "/k.s && objcopy -O binary -j .text " + d + "/k.o " + d + "/k.bin");
+      REQUIRE_MESSAGE(as.status == 0, as.out);
+      CHECK(read(d + "/k.bin") == bin.out);
+    }
+  }
+  auto att = sh(kex + " show linux/copy_page_regs --syntax att");
+  REQUIRE(att.status == 0);
+  CHECK(att.out.find("prefetcht0 0x140(%rsi)") != std::string::npos);
+  CHECK(att.out.find("movq %rax, (%rdi)") != std::string::npos);
+  auto fmt = sh(kex + " show linux/copy_page --format nope");
+  CHECK(fmt.status == 2);
+  CHECK(fmt.out == "kex: --format: nope not in {listing,s,hex,bin} (see kex --help)\n");
+  auto syn = sh(kex + " show linux/copy_page --syntax gas");
+  CHECK(syn.status == 2);
+  CHECK(syn.out == "kex: --syntax: gas not in {intel,att} (see kex --help)\n");
+}
+
+TEST_CASE("kex list presets shows the new families and the kernel with no source" * doctest::test_suite("cli")) {
+  auto r = sh(kex + " list presets");
+  REQUIRE(r.status == 0);
+  for (const char* id : {"linux24/fast_clear_page_k7", "linux24/fast_copy_page_k7_2.4.0", "linux/clear_page_erms",
+                         "linux/memcpy_orig", "freebsd/pagezero_std", "freebsd/pagecopy_movnti"})
+    CHECK_MESSAGE(r.out.find(std::string("\n  ") + id + " ") != std::string::npos, id);
+  CHECK(r.out.find("linux24, linux, freebsd, all)") != std::string::npos);
+  CHECK(r.out.find("\n  asami/bruce_bcopy            not available: 'Bruce's code' (family asami): Asami's post") !=
+        std::string::npos);
+  auto show = sh(kex + " show \"Bruce's code\"");
+  CHECK(show.status == 2);
+  CHECK(show.out.find("kex: show: 'Bruce's code' (asami/bruce_bcopy) is not available: ") == 0);
+  auto one = sh(kex + " show freebsd/pagezero_movnti");
+  REQUIRE(one.status == 0);
+  CHECK(one.out.find("\"printed\": \"pagezero (movnti)\"") != std::string::npos);
+  CHECK(one.out.find("\"aliases\": [\n    \"pagezero\"\n  ]") != std::string::npos);
+  CHECK(one.out.find("movnti qword ptr [rdi + rdx + 0x18], rax") != std::string::npos);
+}
+
 TEST_CASE("sharded runs split the points deterministically" * doctest::test_suite("cli")) {
   auto d = tmpdir();
   write(d + "/small.json", kSmall);
@@ -151,8 +212,11 @@ TEST_CASE("SIGINT stops after the current point and keeps the finished points" *
   auto d = tmpdir();
   write(d + "/long.json", R"({"sizes": [{"from": 256, "to": "1MiB", "factor": 2}], "kernels": [{"op": "copy", "regs": ["sse", "avx", "gpr"],
     "unroll": [64, 128], "scratch": [1, 2]}], "max_time_per_point": 0.2, "precision": 0.0001})");
-  auto r = sh("timeout --preserve-status -s INT 3 " + kex + " run -q " + d + "/long.json -o " + d + "/out.json");
-  CHECK(r.status == 130);
+  // SIGINT once the first points are measured (the progress line says so), however loaded the machine is.
+  auto r = sh("(" + kex + " run " + d + "/long.json -o " + d + "/out.json 2>" + d + "/err & pid=$!; "
+              "for i in $(seq 600); do grep -q ' points (' " + d + "/err 2>/dev/null && break; sleep 0.05; done; "
+              "kill -INT $pid; wait $pid; echo \"status $?\"; cat " + d + "/err)");
+  CHECK(r.out.find("status 130") != std::string::npos);
   CHECK(r.out.find("interrupted") != std::string::npos);
   auto doc = nlohmann::json::parse(read(d + "/out.json"));
   CHECK(doc["context"]["interrupted"] == true);
@@ -194,13 +258,15 @@ TEST_CASE("presets under the kex harness and the segment table land in one resul
 
 TEST_CASE("bad inputs to the results commands and run options fail before any work, on one line" * doctest::test_suite("cli")) {
   auto d = tmpdir();
-  write(d + "/typed.json", R"({"benchmarks": [{"name": "x", "time_unit": 5, "real_time": 1}]})");
+  write(d + "/typed.json", R"({"benchmarks": [{"name": "x/64", "params": {"op": "copy"}, "time_unit": 5, "real_time": 1}]})");
+  write(d + "/named.json", R"({"benchmarks": [{"name": "x", "params": {"op": "copy"}}]})");
   write(d + "/small.json", kSmall);
   write(d + "/afile", "x");
   struct Case { std::string cmd, expect; };
   const Case cases[] = {
       {kex + " compare /tmp " + d + "/typed.json", "kex: /tmp: not a regular file"},
-      {kex + " export " + d + "/typed.json --format csv -o -", "kex: malformed input file: "},
+      {kex + " export " + d + "/typed.json --format csv -o -", "kex: " + d + "/typed.json: /benchmarks/0/time_unit: 5: expected a string"},
+      {kex + " plot " + d + "/named.json -o " + d + "/pl", "kex: " + d + "/named.json: /benchmarks/0/name: point name 'x' needs a kernel and then a size"},
       {kex + " show ''", "kex: show: kernel name '' must start with op/regs"},
       {kex + " run --preset '' -o " + d + "/p.json", "unknown preset"},
       {kex + " run -q " + d + "/small.json -o " + d + "/o.json --plot-dir " + d + "/afile", "--plot-dir: " + d + "/afile: exists and is not a directory"},

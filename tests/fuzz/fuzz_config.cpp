@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "src/core/error.hpp"
 #include "src/model/config.hpp"
@@ -19,11 +20,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const kex::InputError&) {
     return 0;
   }
-  for (const auto& k : c.kernels) {
-    if (!kex::validate(k).empty()) std::abort();
-    if (!(kex::parse_spec_name(kex::spec_name(k)) == k)) std::abort();
+  auto ascending = [](const std::vector<uint64_t>& v) {  // sizes: ascending, unique, > 0 (config.hpp)
+    for (size_t i = 0; i < v.size(); ++i)
+      if (v[i] == 0 || (i > 0 && v[i - 1] >= v[i])) return false;
+    return true;
+  };
+  if (!ascending(c.axes.sizes)) std::abort();
+  for (const auto& g : c.grids) {
+    if (!ascending(g.axes.sizes)) std::abort();
+    for (const auto& k : g.specs) {
+      if (!kex::validate(k).empty()) std::abort();
+      if (!(kex::parse_spec_name(kex::spec_name(k)) == k)) std::abort();
+    }
   }
-  for (size_t i = 1; i < c.sizes.size(); ++i)
-    if (c.sizes[i - 1] >= c.sizes[i]) std::abort();  // ascending and unique, as config.hpp promises
   return 0;
 }

@@ -45,8 +45,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   try {
     kex::Config cfg = kex::parse_config(config, "f.json");
-    if (cfg.kernels.size() != 1) std::abort();
-    c.distance = cfg.kernels[0].pf_distance;
+    if (cfg.grids.size() != 1 || cfg.grids[0].specs.size() != 1) std::abort();
+    c.distance = cfg.grids[0].specs[0].pf_distance;
     c.ok = true;
   } catch (const kex::InputError& e) {
     c.error = e.what();

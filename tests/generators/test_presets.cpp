@@ -3,13 +3,13 @@
 // (docs/seed-kernels.md), driven by the expectation table below.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
 #include "generators/disasm_ext.hpp"
-#include "src/run/harness.hpp"
 #include "generators/jit.hpp"
-#include "src/run/machine.hpp"
+#include "src/core/cpu_features.hpp"
 #include "generators/presets/presets.hpp"
 #include "src/run/verify.hpp"
 
@@ -23,11 +23,19 @@ struct Count {
   int n;
 };
 /// Defining instructions of one preset. `order` lists "mnemonic|operand-part" items that
-/// must appear in this order (as a subsequence of the disassembly).
+/// must appear in this order (as a subsequence of the disassembly). `aligned` gives
+/// items whose nth occurrence must start at a multiple of N bytes from the kernel's
+/// start (a `.p2align` of the source; kernels start 64-byte aligned).
 struct Expect {
   std::string id;
   std::vector<Count> counts;
   std::vector<std::string> order;
+  struct Aligned {
+    std::string item;
+    int n;
+    int nth = 1;  ///< which occurrence (1 = first)
+  };
+  std::vector<Aligned> aligned = {};
 };
 
 const char* kPf3 = "prefetch";  // 3DNow! prefetch (mapped below when substituted)
@@ -161,6 +169,97 @@ const std::vector<Expect>& expectations() {
            fpu(1, 1),
        {"fnsave|", "prefetch|[rsi]", "prefetch|[rsi + 0x100]", "cmp|rcx, 5", "prefetch|[rsi + 0x140]", "movq|mm0,",
         "ja|", "movq|mm0,", "jne|", "frstor|", "rep movsd|", "movsw|", "movsb|"}},
+      // Linux 2.4 mmx.c CONFIG_MK7 (kernel_fpu_begin/end -> fsave ... frstor, no femms)
+      {"linux24/fast_clear_page_k7",
+       std::vector<Count>{{"movntq", "qword ptr [rdi", 8}, {"movq", "", 0}, {"sfence", "", 1}, {"femms", "", 0},
+                          {"emms", "", 0}, {"pxor", "mm0, mm0", 1}, {"mov", "ecx, 0x40", 1}} + fpu(1, 1),
+       {"fnsave|", "pxor|mm0", "movntq|[rdi], mm0", "movntq|[rdi + 0x38], mm0", "add|rdi, 0x40", "dec|ecx", "jne|",
+        "sfence|", "frstor|"}},
+      {"linux24/fast_copy_page_k7",
+       std::vector<Count>{{kPf3, "", 6}, {kPf3, "[rsi + 0x140]", 1}, {kPf3, "[rsi + 0x100]", 1},
+                          {"movq", "mm", 16}, {"movntq", "qword ptr [rdi", 16}, {"sfence", "", 1}, {"femms", "", 0},
+                          {"emms", "", 0}, {"mov", "ecx, 0x3b", 1}, {"mov", "ecx, 5", 1}} + fpu(1, 1),
+       // the 59 iterations with the prefetch, then 5 without: it never leaves the page
+       {"fnsave|", "prefetch|[rsi]", "prefetch|[rsi + 0x100]", "mov|ecx, 0x3b", "prefetch|[rsi + 0x140]",
+        "movq|mm0, qword ptr [rsi]", "movntq|[rdi], mm0", "movq|mm1, qword ptr [rsi + 8]", "movntq|[rdi + 8], mm1",
+        "movq|mm7, qword ptr [rsi + 0x38]", "movntq|[rdi + 0x38], mm7", "jne|", "mov|ecx, 5",
+        "movq|mm0, qword ptr [rsi]", "movntq|[rdi + 0x38], mm7", "jne|", "sfence|", "frstor|"}},
+      {"linux24/fast_copy_page_k7_2.4.0",
+       std::vector<Count>{{kPf3, "", 6}, {kPf3, "[rsi + 0x140]", 1}, {"movq", "mm", 8}, {"movntq", "", 8},
+                          {"sfence", "", 1}, {"femms", "", 0}, {"mov", "ecx, 0x40", 1}, {"mov", "ecx, 5", 0}} +
+           fpu(1, 1),
+       {"fnsave|", "prefetch|[rsi]", "prefetch|[rsi + 0x100]", "mov|ecx, 0x40", "prefetch|[rsi + 0x140]",
+        "movq|mm0,", "movntq|[rdi], mm0", "movq|mm7,", "movntq|[rdi + 0x38], mm7", "jne|", "sfence|", "frstor|"}},
+      // today's Linux arch/x86/lib/{clear,copy}_page_64.S, memcpy_64.S
+      {"linux/clear_page_orig",
+       {{"mov", "qword ptr [rdi", 8}, {"mov", "ecx, 0x40", 1}, {"rep stosq", "", 0}, {"movnti", "", 0}},
+       {"xor|eax, eax", "mov|ecx, 0x40", "dec|ecx", "mov|qword ptr [rdi], rax", "mov|qword ptr [rdi + 0x38], rax",
+        "lea|rdi, [rdi + 0x40]", "jne|", "nop|"},
+       {{"dec|ecx", 16}}},
+      {"linux/clear_page_rep", {{"rep stosq", "", 1}, {"rep stosb", "", 0}, {"mov", "ecx, 0x200", 1}},
+       {"mov|ecx, 0x200", "xor|eax, eax", "rep stosq|"}},
+      {"linux/clear_page_erms", {{"rep stosb", "", 1}, {"rep stosq", "", 0}, {"mov", "ecx, 0x1000", 1}},
+       {"mov|ecx, 0x1000", "xor|eax, eax", "rep stosb|"}},
+      {"linux/copy_page", {{"rep movsq", "", 1}, {"mov", "ecx, 0x200", 1}, {"mov", "qword ptr [rsi", 0}},
+       {"mov|ecx, 0x200", "rep movsq|"}},
+      {"linux/copy_page_regs",
+       {{"mov", "qword ptr [rsi", 16},
+        {"mov", "qword ptr [rdi", 16},
+        {"prefetcht0", "[rsi + 0x140]", 1},
+        {"mov", "ecx, 0x3b", 1},
+        {"mov", "ecx, 5", 1},
+        {"mov", "r13", 0},  // 2.6.12 saved r13 too
+        {"sub", "rsp, 0x10", 1},
+        {"movnti", "", 0}},
+       {"sub|rsp, 0x10", "mov|qword ptr [rsp], rbx", "mov|qword ptr [rsp + 8], r12", "mov|ecx, 0x3b", "dec|rcx",
+        "mov|rax, qword ptr [rsi]", "mov|r12, qword ptr [rsi + 0x38]", "prefetcht0|[rsi + 0x140]",
+        "mov|qword ptr [rdi], rax", "lea|rsi, [rsi + 0x40]", "lea|rdi, [rdi + 0x40]", "jne|", "mov|ecx, 5",
+        "dec|ecx", "mov|qword ptr [rdi + 0x38], r12", "lea|rdi, [rdi + 0x40]", "lea|rsi, [rsi + 0x40]", "jne|",
+        "mov|rbx, qword ptr [rsp]", "add|rsp, 0x10"},
+       {{"dec|rcx", 16}, {"dec|ecx", 16}}},
+      {"linux/memcpy_orig",
+       {{"cmp", "sil, dil", 1}, {"jl", "", 1}, {"jae", "", 2}, {"movzx", "", 3}, {"ret", "", 4},
+        {"lea", "rsi, [rsi + 0x20]", 1}, {"lea", "rsi, [rsi - 0x20]", 1}},
+       {"mov|rax, rdi", "cmp|rdx, 0x20", "jb|", "cmp|sil, dil", "jl|", "sub|rdx, 0x20", "sub|rdx, 0x20",
+        "mov|r8, qword ptr [rsi]", "mov|r11, qword ptr [rsi + 0x18]", "lea|rsi, [rsi + 0x20]",
+        "mov|qword ptr [rdi], r8", "lea|rdi, [rdi + 0x20]", "jae|", "add|edx, 0x20", "jmp|", "add|rsi, rdx",
+        "add|rdi, rdx", "sub|rdx, 0x20", "sub|rdx, 0x20", "mov|r8, qword ptr [rsi - 8]",
+        "mov|r11, qword ptr [rsi - 0x20]", "lea|rsi, [rsi - 0x20]", "mov|qword ptr [rdi - 8], r8", "jae|",
+        "add|edx, 0x20", "sub|rsi, rdx", "sub|rdi, rdx", "cmp|edx, 0x10", "jb|", "mov|r10, qword ptr [rsi + rdx - 0x10]",
+        "mov|qword ptr [rdi + rdx - 8], r11", "ret|", "cmp|edx, 8", "mov|r9, qword ptr [rsi + rdx - 8]", "ret|",
+        "cmp|edx, 4", "mov|ecx, dword ptr [rsi]", "mov|r8d, dword ptr [rsi + rdx - 4]", "ret|", "sub|edx, 1",
+        "jb|", "movzx|ecx, byte ptr [rsi]", "je|", "movzx|r8, byte ptr [rsi + 1]", "movzx|r9, byte ptr [rsi + rdx]",
+        "mov|byte ptr [rdi + 1], r8b", "mov|byte ptr [rdi + rdx], r9b", "mov|byte ptr [rdi], cl", "ret|"},
+       // .p2align 4 before the backward loop (4th `sub rdx, 0x20`) and the three short tails
+       {{"sub|rdx, 0x20", 16, 4}, {"cmp|edx, 8", 16}, {"cmp|edx, 4", 16}, {"sub|edx, 1", 16}}},
+      // FreeBSD sys/amd64/amd64/support.S
+      {"freebsd/pagezero_std",
+       {{"rep stosq", "", 1}, {"mov", "rcx, 0x200", 1}, {"push", "rbp", 1}, {"pop", "rbp", 1}},
+       {"push|rbp", "mov|rbp, rsp", "mov|rcx, 0x200", "xor|eax, eax", "rep stosq|", "pop|rbp"}},
+      {"freebsd/pagezero_erms",
+       {{"rep stosb", "", 1}, {"mov", "rcx, 0x1000", 1}, {"push", "rbp", 1}},
+       {"push|rbp", "mov|rbp, rsp", "mov|rcx, 0x1000", "xor|eax, eax", "rep stosb|", "pop|rbp"}},
+      {"freebsd/sse2_pagezero",
+       {{"movnti", "qword ptr [rdi + rdx", 4}, {"sfence", "", 1}, {"jmp", "", 1}, {"push", "rbp", 1},
+        {"mov", "rdx, -0x1000", 1}},
+       {"push|rbp", "mov|rbp, rsp", "mov|rdx, -0x1000", "sub|rdi, rdx", "xor|eax, eax", "jmp|",
+        "movnti|[rdi + rdx], rax", "movnti|[rdi + rdx + 8], rax", "movnti|[rdi + rdx + 0x18], rax", "add|rdx, 0x20",
+        "jne|", "sfence|", "pop|rbp"},
+       {{"movnti|[rdi + rdx], rax", 32}}},
+      {"freebsd/pagecopy",
+       {{"rep movsq", "", 1}, {"mov", "rcx, 0x200", 1}, {"push", "rbp", 1}, {"mov", "r9", 0}},
+       {"push|rbp", "mov|rbp, rsp", "mov|rcx, 0x200", "rep movsq|", "pop|rbp"}},
+      {"freebsd/pagezero_movnti",
+       {{"movnti", "qword ptr [rdi + rdx", 4}, {"sfence", "", 1}, {"push", "rbp", 0}, {"jmp", "", 0}},
+       {"mov|rdx, -0x1000", "sub|rdi, rdx", "xor|eax, eax", "movnti|[rdi + rdx], rax",
+        "movnti|[rdi + rdx + 0x18], rax", "add|rdx, 0x20", "jne|", "sfence|"}},
+      {"freebsd/pagecopy_movnti",
+       {{"prefetchnta", "[rsi + rax]", 1}, {"movnti", "qword ptr [rdi + rdx", 4},
+        {"mov", "rax, qword ptr [rsi + rdx", 4}, {"sfence", "", 1}},
+       {"mov|rax, -0x1000", "mov|rdx, rax", "sub|rsi, rax", "sub|rdi, rax", "prefetchnta|[rsi + rax]",
+        "add|rax, 0x40", "jne|", "mov|rax, qword ptr [rsi + rdx]", "movnti|[rdi + rdx], rax",
+        "mov|rax, qword ptr [rsi + rdx + 0x18]", "movnti|[rdi + rdx + 0x18], rax", "add|rdx, 0x20", "jne|",
+        "sfence|"}},
       {"asami/fp_copy",
        {{"fild", "qword ptr [rsi", 8}, {"fistp", "qword ptr [rdi", 8}, {"mov", "eax, dword ptr [rsi", 8},
         {"mov", "ecx, 0x700", 1}, {"rep movsd", "", 1}, {"rep movsb", "", 1}},
@@ -193,9 +292,9 @@ Expect unroll_expect(uint32_t u, uint32_t n, uint32_t p) {
 
 /// The mnemonic this CPU gets for one the spec names (3DNow! substitutions).
 std::string on_this_cpu(const std::string& m) {
-  const auto& f = machine().features;
-  if (m == "femms" && !f.amd3dnow) return "emms";
-  if (m == "prefetch" && !f.amd3dnow && !f.amd3dnow_prefetch) return "prefetcht0";
+  const FeatureSet f = host_features();
+  if (m == "femms" && !f.has(Feature::amd3dnow)) return "emms";
+  if (m == "prefetch" && !f.has(Feature::prefetch3dnow)) return "prefetcht0";
   return m;
 }
 
@@ -229,6 +328,21 @@ void check_expect(const Expect& e) {
     for (const auto& in : insns) got += in.mnemonic == m && in.operands.find(c.operand) != std::string::npos;
     CHECK_MESSAGE(got == c.n, e.id << ": " << m << " '" << c.operand << "' x" << got << ", spec says " << c.n
                                    << "\n" << listing);
+  }
+  for (const auto& a : e.aligned) {
+    auto bar = a.item.find('|');
+    std::string m = a.item.substr(0, bar), opnd = a.item.substr(bar + 1);
+    const Insn* hit = nullptr;
+    int seen = 0;
+    for (const auto& in : insns)
+      if (in.mnemonic == m && in.operands.find(opnd) != std::string::npos && ++seen == a.nth) {
+        hit = &in;
+        break;
+      }
+    REQUIRE_MESSAGE(hit, e.id << ": '" << a.item << "' #" << a.nth << " not found\n" << listing);
+    CHECK_MESSAGE(hit->offset % a.n == 0, e.id << ": '" << a.item << "' #" << a.nth << " at 0x" << std::hex
+                                              << hit->offset << ", not a multiple of " << std::dec << a.n << "\n"
+                                              << listing);
   }
   size_t at = 0;
   for (const auto& item : e.order) {
@@ -378,6 +492,22 @@ TEST_CASE("lookup by id, printed name, alias, qualifier and parameters" * doctes
   CHECK(find_preset("asami/unroll:64/scratch:4/every:32") == nullptr);
   CHECK(find_preset("asami/unroll:66/scratch:2/every:32") == nullptr);
   CHECK(find_preset("no such kernel") == nullptr);
+  CHECK(find_preset("pagezero")->id == "freebsd/pagezero_movnti");
+  CHECK(find_preset("pagecopy")->id == "freebsd/pagecopy");  // today's printed name wins over the old one's alias
+  CHECK(find_preset("pagecopy (movnti)")->id == "freebsd/pagecopy_movnti");
+  CHECK(find_preset("K7 fast_copy_page 2.4.0")->id == "linux24/fast_copy_page_k7_2.4.0");
+  CHECK(find_presets("pagecopy").size() == 2);
+  CHECK(find_preset("copy:fast_copy_page")->id == "fastc/fast_copy_page");  // the alias still wins
+  CHECK(find_presets("fast_copy_page").size() == 4);  // fastc alias, Hahn, linux24 2.4.35 and 2.4.0
+  CHECK(find_preset("linux24/fast_copy_page_k7_2.4.0")->origin.find("2.4.0") != std::string::npos);
+  // a kernel whose source was not found is not a preset, but is known by name
+  CHECK(find_preset("Bruce's code") == nullptr);
+  const UnavailablePreset* u2 = find_unavailable_preset("Bruce's code");
+  REQUIRE(u2);
+  CHECK(u2->id == "asami/bruce_bcopy");
+  CHECK(find_unavailable_preset(" asami/bruce_bcopy ") == u2);
+  CHECK(u2->reason.find("not in the recovered part of bcopy.tar.gz") != std::string::npos);
+  CHECK(find_unavailable_preset("") == nullptr);
 }
 
 TEST_CASE("named sets follow the seeds' tables" * doctest::test_suite("presets")) {
@@ -397,81 +527,22 @@ TEST_CASE("named sets follow the seeds' tables" * doctest::test_suite("presets")
   auto r = preset_set("reference");
   CHECK(r.size() == x.size() + 5);
   std::set<const Preset*> page_kernels(r.begin(), r.end());
-  for (const auto& p : presets())
-    if (p.region == 4096 && p.id.find("_rep") == std::string::npos && p.id != "fastc/no_prefetch2")
+  for (const auto& p : presets())  // every page kernel the seeds timed
+    if ((p.family == "fastc" || p.family == "hahn" || p.family == "xmm64") && p.region == 4096 &&
+        p.id.find("_rep") == std::string::npos && p.id != "fastc/no_prefetch2")
       CHECK_MESSAGE(page_kernels.count(&p), p.id << " missing from reference");
+  for (const auto* p : r) CHECK_MESSAGE((p->family == "fastc" || p->family == "hahn" || p->family == "xmm64"), p->id);
+  CHECK(names("linux") == std::vector<std::string>{"clear linux/clear_page_orig", "clear linux/clear_page_rep",
+                                                    "clear linux/clear_page_erms", "copy linux/copy_page",
+                                                    "copy linux/copy_page_regs", "copy linux/memcpy_orig"});
+  CHECK(names("freebsd") == std::vector<std::string>{"clear freebsd/pagezero_std", "clear freebsd/pagezero_erms",
+                                                      "clear freebsd/sse2_pagezero", "copy freebsd/pagecopy",
+                                                      "clear freebsd/pagezero_movnti", "copy freebsd/pagecopy_movnti"});
+  CHECK(names("linux24") == std::vector<std::string>{"clear linux24/fast_clear_page_k7", "copy linux24/fast_copy_page_k7",
+                                                      "copy linux24/fast_copy_page_k7_2.4.0", "copy linux24/_mmx_memcpy"});
+  for (const char* set : {"linux", "freebsd", "linux24"})
+    CHECK(std::find(preset_set_names().begin(), preset_set_names().end(), set) != preset_set_names().end());
   CHECK(preset_set("all").size() == presets().size());
   CHECK(preset_set("nope").empty());
 }
 
-TEST_CASE("fast.c harness: seed layout and result entries" * doctest::test_suite("harness")) {
-  // One clear (twice: the first is the warm-up run) and one copy, plus an unsupported
-  // combination cannot be forced here, so check the entry shapes of real runs.
-  const Preset* fc = find_preset("fastc/fast_clear_page");
-  const Preset* v26 = find_preset("xmm64/v26_copy_page");
-  const Preset* low = find_preset("xmm64/xmma_clear");
-  auto r = run_seed_harness({fc, low, fc, v26}, Harness::fastc, {});
-  REQUIRE(r.entries.size() == 4);
-  CHECK(r.text.find("Athlon test program $Id: fast.c,v 1.6 2000/09/23 09:05:45 arjan Exp $") != std::string::npos);
-  CHECK(r.text.find("Cycles are TSC ticks") != std::string::npos);
-  auto clear_at = r.text.find("clear_page() tests\n"), copy_at = r.text.find("copy_page() tests\n");
-  REQUIRE(clear_at != std::string::npos);
-  REQUIRE(copy_at != std::string::npos);
-  CHECK(clear_at < copy_at);
-  CHECK(r.text.find("clear_page function 'warm up run'\ttook ") != std::string::npos);
-  CHECK(r.text.find("clear_page function '2.4 MMX version'\ttook ") != std::string::npos);
-  CHECK(r.text.find("copy_page function 'v26_copy_page'\ttook ") != std::string::npos);
-  CHECK(r.text.find("'xmma_clear'\ttook ") != std::string::npos);
-  CHECK(r.text.find("cycles per page\t[low-confidence reconstruction]") != std::string::npos);
-  const auto& e0 = r.entries[0];
-  CHECK(e0["name"] == "fastc/fast_clear_page/fastc");
-  CHECK(r.entries[2]["name"] == "fastc/fast_clear_page/fastc#2");
-  CHECK(e0["params"]["label"] == "warm up run");
-  CHECK(r.entries[2]["params"]["label"] == "2.4 MMX version");
-  CHECK(e0["iterations"] == 4096);
-  CHECK(e0["params"]["buffer_offset"] == 8);
-  CHECK(e0["cycles_unit"] == "TSC ticks");
-  CHECK(e0["preset"]["confidence"] == "high");
-  CHECK(e0["code"]["bytes"].get<int>() > 0);
-  CHECK(e0["cycles_per_page"].get<long long>() > 0);
-  const auto& e3 = r.entries[3];
-  CHECK(e3["params"]["op"] == "copy");
-  CHECK(e3["iterations"] == 2048);
-  CHECK(e3["params"]["buffer_offset"] == 0);  // xmm64 family: page-aligned as xmm64.c
-  CHECK(e3["params"]["src_minus_dst"] == 8 * 1024 * 1024);
-  // real_time (ns per page) and the printed TSC cycles agree within the integer truncation
-  double ns = e3["real_time"].get<double>();
-  double cyc = e3["cycles_per_page"].get<double>();
-  CHECK(ns * machine().tsc_hz / 1e9 == doctest::Approx(cyc).epsilon(0.01 + 1.0 / cyc));
-  CHECK(format_seed_line(*find_preset("hahn/fast_clear_page"), Harness::hahn, 4662.9, 502.71) == "clear_page by 'fast_clear_page'  \ttook 4662 cycles (502.7 MB/s)");
-  CHECK(format_seed_line(*find_preset("hahn/faster_copy"), Harness::hahn, 2746, 853.5) ==
-        "copy_page by 'faster_copy'\ttook 2746 cycles (853.5 MB/s)");
-  CHECK(format_seed_line(*find_preset("copy:2.4 non MMX"), Harness::fastc, 17886, 0) ==
-        "copy_page function '2.4 non MMX'\ttook 17886 cycles per page");
-  CHECK(format_seed_line(*v26, Harness::fastc, 12, 0) == "copy_page function 'v26_copy_page'\ttook   12 cycles per page");
-  CHECK_THROWS_AS(run_seed_harness({fc}, Harness::kex, {}), std::invalid_argument);
-}
-
-TEST_CASE("Hahn harness: MHz line, halved copy figure, MB/s" * doctest::test_suite("harness")) {
-  auto r = run_seed_harness({find_preset("fastc/normal_clear_page"), find_preset("hahn/faster_copy")},
-                            Harness::hahn, {});
-  REQUIRE(r.entries.size() == 2);
-  CHECK(r.text.find(" MHz\n") != std::string::npos);
-  CHECK(r.text.find("clear_page by 'normal_clear_page'  \ttook ") != std::string::npos);
-  CHECK(r.text.find("copy_page by 'faster_copy'\ttook ") != std::string::npos);
-  const auto& c = r.entries[0];
-  const auto& k = r.entries[1];
-  CHECK(c["iterations"] == 8192);
-  CHECK(k["iterations"] == 4096);
-  CHECK(k.contains("note"));
-  CHECK_FALSE(c.contains("note"));
-  double mhz = k["mhz"].get<double>();
-  CHECK(mhz == doctest::Approx(machine().tsc_hz / 1e6).epsilon(0.02));
-  // athlon.c: copy cycles = delta/8192 for 4096 copies = half the per-copy time;
-  // MB/s = 32 MiB / time, i.e. 2 * 4096 B per copy.
-  double ns = k["real_time"].get<double>();
-  double cyc = k["cycles_per_page"].get<double>();
-  CHECK(cyc == doctest::Approx(ns * mhz / 1e3 / 2).epsilon(0.01 + 1.0 / cyc));
-  CHECK(k["mb_per_s"].get<double>() ==
-        doctest::Approx(2 * 4096.0 / (ns * 1e-9) / (1 << 20)).epsilon(0.01));
-}

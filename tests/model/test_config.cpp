@@ -8,6 +8,12 @@
 using namespace kex;
 
 namespace {
+std::vector<KernelSpec> all_specs(const Config& c) {
+  std::vector<KernelSpec> v;
+  for (const auto& g : c.grids) v.insert(v.end(), g.specs.begin(), g.specs.end());
+  return v;
+}
+
 std::string error_of(const std::string& text) {
   try {
     parse_config(text, "t.json");
@@ -35,18 +41,48 @@ TEST_CASE("byte sizes parse with binary units" * doctest::test_suite("config")) 
 TEST_CASE("sizes expand from lists, strings and ranges" * doctest::test_suite("config")) {
   auto c = parse_config(R"({"sizes": ["1KiB", 256, {"from": "4KiB", "to": "64KiB", "factor": 4}, {"from": 100, "to": 130, "step": 10}],
                            "kernels": [{"op": "copy", "regs": "sse"}]})", "t.json");
-  CHECK(c.sizes == std::vector<uint64_t>{100, 110, 120, 130, 256, 1024, 4096, 16384, 65536});
+  CHECK(c.axes.sizes == std::vector<uint64_t>{100, 110, 120, 130, 256, 1024, 4096, 16384, 65536});
+  CHECK(c.grids.at(0).axes.sizes == c.axes.sizes);  // a grid without its own sizes takes the top level's
+  auto o = parse_config(R"({"sizes": [{"from": 256, "to": 1024, "steps_per_octave": 4}], "kernels": [{"op": "copy", "regs": "sse"}]})",
+                        "t.json");
+  CHECK(o.axes.sizes == std::vector<uint64_t>{256, 304, 362, 431, 512, 609, 724, 861, 1024});
+  CHECK(sizes_per_octave(1000, 3000, 1) == std::vector<uint64_t>{1000, 2000, 3000});
 }
 
 TEST_CASE("every list-valued axis expands as a cartesian product" * doctest::test_suite("config")) {
   auto c = parse_config(R"({"sizes": [4096], "kernels": [{"op": ["copy", "clear"], "regs": ["sse", "avx"],
                            "store": ["t", "nt"], "prefetch": ["none", "nta@256"]}]})", "t.json");
-  CHECK(c.kernels.size() == 16);
-  CHECK(spec_name(c.kernels[0]) == "copy/sse/unroll:64/scratch:4/t/fwd");
+  CHECK(all_specs(c).size() == 16);
+  CHECK(spec_name(all_specs(c)[0]) == "copy/sse/unroll:64/scratch:4/t/fwd");
   CHECK(c.baselines.size() == 4);
   auto d = parse_config(R"({"sizes": [64], "kernels": [{"op": "copy", "regs": ["gpr", "x87"], "store": "nt", "skip_invalid": true}]})", "t.json");
-  REQUIRE(d.kernels.size() == 1);
-  CHECK(d.kernels[0].regs == RegClass::gpr);
+  REQUIRE(all_specs(d).size() == 1);
+  CHECK(all_specs(d)[0].regs == RegClass::gpr);
+}
+
+TEST_CASE("every coordinate is an axis: top level for every grid, a grid's own value overrides" * doctest::test_suite("config")) {
+  auto c = parse_config(R"({"sizes": [4096, 65536], "cache": ["warm", "cold"],
+      "layout": {"src_offset": [0, 1], "distance": [null, -64, 4096], "huge_pages": [true, false]},
+      "chunk": ["none", "4KiB"], "prefill": ["none", 0], "consume": [false, true],
+      "kernels": [{"op": "copy", "regs": "sse"},
+                  {"op": "clear", "regs": "avx", "sizes": [256], "layout": {"distance": null, "dst_offset": [0, 15]}, "cache": "cold"}]})",
+                        "t.json");
+  REQUIRE(c.grids.size() == 2);
+  const Axes& a = c.grids[0].axes;
+  CHECK(a.sizes == std::vector<uint64_t>{4096, 65536});
+  CHECK(a.caches == std::vector<CacheMode>{CacheMode::warm, CacheMode::cold});
+  CHECK(a.src_offsets == std::vector<uint64_t>{0, 1});
+  CHECK(a.distances == std::vector<std::optional<int64_t>>{std::nullopt, -64, 4096});
+  CHECK(a.huge_pages == std::vector<bool>{true, false});
+  CHECK(a.chunks == std::vector<uint64_t>{0, 4096});
+  CHECK(a.prefills == std::vector<std::optional<uint8_t>>{std::nullopt, uint8_t(0)});
+  CHECK(a.consumes == std::vector<bool>{false, true});
+  const Axes& b = c.grids[1].axes;
+  CHECK(b.sizes == std::vector<uint64_t>{256});
+  CHECK(b.caches == std::vector<CacheMode>{CacheMode::cold});
+  CHECK(b.dst_offsets == std::vector<uint64_t>{0, 15});
+  CHECK(b.src_offsets == std::vector<uint64_t>{0, 1});  // not overridden: the top level's
+  CHECK(b.distances == std::vector<std::optional<int64_t>>{std::nullopt});
 }
 
 TEST_CASE("bad configs give one line naming file, JSON path, value and what is allowed" * doctest::test_suite("config")) {
@@ -71,10 +107,23 @@ TEST_CASE("bad configs give one line naming file, JSON path, value and what is a
       {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "unroll": "64"}]})", "/kernels/0/unroll: \"64\": expected an integer"},
       {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "neon"}]})", "/kernels/0/regs: \"neon\": allowed: gpr, mmx"},
       {R"({"sizes": [64], "kernels": [{"regs": "sse"}]})", "/kernels/0: {\"regs\":\"sse\"}: a kernel grid needs \"op\""},
-      {R"({"kernels": [{"op": "copy", "regs": "sse"}]})", "/sizes: null: kernels need a list of sizes"},
+      {R"({"kernels": [{"op": "copy", "regs": "sse"}]})", "/kernels/0/sizes: null: kernels need a list of sizes"},
       {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse"}], "precision": 0})", "/precision: 0: out of range"},
       {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse"}], "cache": "lukewarm"})", "/cache: \"lukewarm\": allowed: warm, cold"},
-      {R"({"sizes": [4096], "kernels": [{"op": "copy", "regs": "sse"}], "layout": {"distance": 64}})", "src and dst would overlap"},
+      {R"({"sizes": [4096], "kernels": [{"op": "copy", "regs": "sse"}], "layout": {"distance": 1099511627776}})",
+       "/layout/distance: 1099511627776: out of range"},
+      {R"({"sizes": [")" + std::to_string(max_config_size()) + R"("], "kernels": [{"op": "copy", "regs": "sse"}], "layout": {"distance": [0, )" +
+           std::to_string(max_config_size()) + R"(], "src_offset": )" + std::to_string(max_config_size()) + "}}",
+       "src and dst need"},
+      {R"({"sizes": [4096], "kernels": [{"op": "copy", "regs": "sse"}], "layout": {"distance": [null, 64], "dst_offset": [0, 15]}})",
+       "t.json: /layout: {\"distance\":[null,64],\"dst_offset\":[0,15]}: dst_offset and distance both place dst"},
+      {R"({"sizes": [4096], "kernels": [{"op": "copy", "regs": "sse", "layout": {"src_offset": "x"}}]})",
+       "/kernels/0/layout/src_offset: \"x\": expected a byte size"},
+      {R"({"sizes": [4096], "kernels": [{"op": "copy", "regs": "sse"}], "prefill": 256})", "/prefill: 256: out of range"},
+      {R"({"sizes": [4096], "kernels": [{"op": "copy", "regs": "sse"}], "prefill": "zero"})", "/prefill: \"zero\": allowed: \"none\" or a byte"},
+      {R"({"sizes": [4096], "kernels": [{"op": "copy", "regs": "sse"}], "consume": "yes"})", "/consume: \"yes\": expected true or false"},
+      {R"({"sizes": [{"from": 1, "to": 8, "factor": 2, "steps_per_octave": 4}], "kernels": [{"op": "copy", "regs": "sse"}]})",
+       "exactly one of factor, step or steps_per_octave"},
       {R"({"sizes": [64], "kernels": []})", "/kernels: []: expected a non-empty list"},
       {R"({"baselines": false})", "nothing to run"},
       {R"([1, 2])", "t.json: /: [1,2]: expected an object"},
@@ -95,17 +144,17 @@ TEST_CASE("bad configs give one line naming file, JSON path, value and what is a
 TEST_CASE("the built-in configs parse" * doctest::test_suite("config")) {
   for (const char* name : {"default.json", "unroll.json"}) {
     auto c = load_config(std::string("built-in:") + name);
-    CHECK_MESSAGE(!c.kernels.empty(), name);
-    CHECK(!c.sizes.empty());
+    CHECK_MESSAGE(!all_specs(c).empty(), name);
+    CHECK(!c.axes.sizes.empty());
   }
   auto d = load_config("built-in:default.json");
-  CHECK(d.sizes.front() == 256);
-  CHECK(d.sizes.back() == 64ull << 20);
+  CHECK(d.axes.sizes.front() == 256);
+  CHECK(d.axes.sizes.back() == 64ull << 20);
   // every register class and both ops appear in the default sweep
   for (const auto& ci : reg_classes())
     for (auto op : {Op::copy, Op::clear}) {
       bool found = false;
-      for (const auto& k : d.kernels) found |= k.regs == ci.cls && k.op == op;
+      for (const auto& k : all_specs(d)) found |= k.regs == ci.cls && k.op == op;
       CHECK_MESSAGE(found, ci.name << " " << to_string(op));
     }
 }

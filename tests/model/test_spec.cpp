@@ -39,8 +39,9 @@ Outcome by_config(const std::string& d) {
   Outcome o;
   try {
     Config c = parse_config(j.dump(), "t.json");
-    REQUIRE(c.kernels.size() == 1);
-    o.distance = c.kernels[0].pf_distance;
+    REQUIRE(c.grids.size() == 1);
+    REQUIRE(c.grids[0].specs.size() == 1);
+    o.distance = c.grids[0].specs[0].pf_distance;
     o.ok = true;
   } catch (const InputError& e) {
     o.error = e.what();

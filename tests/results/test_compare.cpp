@@ -14,8 +14,8 @@ static const std::string kData = std::string(KEX_SOURCE_DIR) + "/tests/data/";
 // Hand-made files: x 100 -> 200 ns (CIs apart), y 50 -> 50.5 ns (CIs overlap),
 // z 0.01 us -> 5 ns (no CI; unit conversion), w skipped in B, onlya / onlyb on one side.
 TEST_CASE("compare: ratios - CI overlap and geometric mean on two hand-made files") {
-  auto a = load_results(kData + "compare_a.json");
-  auto b = load_results(kData + "compare_b.json");
+  auto a = load_one_run(kData + "compare_a.json");
+  auto b = load_one_run(kData + "compare_b.json");
   Comparison c = compare_results(a, b);
   REQUIRE(c.rows.size() == 3);
   CHECK(c.rows[0].name == "x/4096");  // A's order
@@ -50,7 +50,7 @@ TEST_CASE("compare: ratios - CI overlap and geometric mean on two hand-made file
 TEST_CASE("compare on synthetic runs: every ratio is the time scale") {
   synth::Options ob;
   ob.time_scale = 1.25;
-  Comparison c = compare_results(synth::results(), synth::results(ob));
+  Comparison c = compare_results(synth::run(), synth::run(ob));
   CHECK(c.rows.size() > 200);
   for (const auto& r : c.rows) CHECK(r.ratio == doctest::Approx(1.25));
   CHECK(c.geomean_ratio == doctest::Approx(1.25));
@@ -73,5 +73,11 @@ TEST_CASE("kex compare: exit status 0 unless --fail-above finds a regression - b
   CHECK(run_sh(k + " compare " + a + " " + d / "bad.json" + " 2>" + d / "err") == 2);
   std::string err = slurp(d / "err");
   CHECK(err.find("bad.json: benchmarks") != std::string::npos);
+  // Points that differ only in a coordinate never pair up: their names differ.
+  kex::RunDoc x = synth::run(), y = synth::run();
+  for (auto& r : y.results) r.point.at.layout.dst_offset = 1;
+  Comparison none = compare_results(x, y);
+  CHECK(none.rows.empty());
+  CHECK(none.only_a.size() == none.only_b.size());
   CHECK(std::count(err.begin(), err.end(), '\n') == 1);
 }

@@ -65,7 +65,7 @@ TEST_CASE("find_crossovers on the synthetic sweep finds the crossovers placed in
   for (double scale : {1.0, 1.7}) {
     synth::Options o;
     o.time_scale = scale;
-    Crossovers x = find_crossovers(synth::results(o));
+    Crossovers x = find_crossovers(synth::run(o));
     CHECK(x.cache == "warm");
     REQUIRE(x.nt_above.has_value());
     CHECK(*x.nt_above == 64.0 * 1024 * 1024);
@@ -84,12 +84,28 @@ TEST_CASE("find_crossovers on the synthetic sweep finds the crossovers placed in
   }
 }
 
+TEST_CASE("find_crossovers uses the default layout: points elsewhere do not move the thresholds") {
+  auto doc = synth::run();
+  const size_t n = doc.results.size();
+  for (size_t i = 0; i < n; ++i) {  // the same kernels at a 4 KiB-aliased distance, with every GB/s doubled
+    kex::Result r = doc.results[i];
+    if (!r.ok()) continue;
+    r.point.at.layout.distance = 4096 + 64;
+    for (auto& rep : r.reps) rep.per_call.median /= 2;
+    doc.results.push_back(r);
+  }
+  Crossovers x = find_crossovers(doc);
+  REQUIRE(x.nt_above.has_value());
+  CHECK(*x.nt_above == 64.0 * 1024 * 1024);
+  CHECK(suggested_tunables(x) == suggested_tunables(find_crossovers(synth::run())));
+}
+
 TEST_CASE("find_crossovers says what it could not compare") {
-  auto doc = synth::results();
-  nlohmann::json only_temporal = nlohmann::json::array();
-  for (auto& e : doc["benchmarks"])
-    if (e.value("kernel", std::string()).find("/t/") != std::string::npos) only_temporal.push_back(e);
-  doc["benchmarks"] = only_temporal;
+  auto doc = synth::run();
+  std::vector<kex::Result> only_temporal;
+  for (auto& e : doc.results)
+    if (e.point.kernel.find("/t/") != std::string::npos) only_temporal.push_back(e);
+  doc.results = only_temporal;
   Crossovers x = find_crossovers(doc);
   CHECK(!x.nt_compared);
   CHECK(!x.rep_compared);

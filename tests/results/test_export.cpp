@@ -15,12 +15,12 @@ using nlohmann::json;
 // real_time and cpu_time (is_potentially_comparable_benchmark, geomean), repetition_index,
 // family_index and per_family_instance_index (sort_benchmark_results), label.
 TEST_CASE("to_gbench: every entry has what compare.py reads - with consistent units") {
-  const json doc = synth::results();
-  json g = to_gbench(doc);
+  const kex::RunDoc doc = synth::run();
+  json g = to_gbench({doc});
   REQUIRE(g.contains("context"));
   REQUIRE(g["benchmarks"].is_array());
   size_t measured = 0;
-  for (const auto& e : doc["benchmarks"]) measured += entry_ok(e);
+  for (const auto& e : doc.results) measured += e.ok();
   CHECK(g["benchmarks"].size() == measured);
   for (const auto& b : g["benchmarks"]) {
     for (const char* k : {"name", "run_name", "run_type", "time_unit", "label"}) CHECK(b[k].is_string());
@@ -52,12 +52,12 @@ TEST_CASE("to_gbench output runs through google/benchmark's compare.py (when lib
   TmpDir d;
   synth::Options ob;
   ob.time_scale = 1.3;
-  spit(d / "a.json", to_gbench(synth::results()).dump());
-  spit(d / "b.json", to_gbench(synth::results(ob)).dump());
+  spit(d / "a.json", to_gbench({synth::run()}).dump());
+  spit(d / "b.json", to_gbench({synth::run(ob)}).dump());
   REQUIRE(run_sh(py + " " + cmp + " --no-color --dump_to_json " + d / "diff.json" + " benchmarks " + d / "a.json" +
                  " " + d / "b.json" + " >" + d / "out.txt 2>&1") == 0);
   json diff = json::parse(slurp(d / "diff.json"));
-  size_t n = to_gbench(synth::results())["benchmarks"].size();
+  size_t n = to_gbench({synth::run()})["benchmarks"].size();
   REQUIRE(diff.size() == n + 1);  // every entry plus OVERALL_GEOMEAN
   for (const auto& row : diff) {
     REQUIRE(row["measurements"].size() == 1);
@@ -68,13 +68,13 @@ TEST_CASE("to_gbench output runs through google/benchmark's compare.py (when lib
 }
 
 TEST_CASE("to_csv: header plus one row per entry - RFC 4180 quoting") {
-  json doc = synth::results();
-  doc["benchmarks"][0]["error_occurred"] = true;
-  doc["benchmarks"][0]["error_message"] = "bad, \"very\" bad";
-  std::string csv = to_csv(doc);
+  kex::RunDoc doc = synth::run();
+  doc.results[0].status = {kex::StatusKind::error, "bad, \"very\" bad"};
+  doc.results[0].reps.clear();
+  std::string csv = to_csv({doc});
   size_t lines = 0;
   for (size_t p = 0; (p = csv.find("\r\n", p)) != std::string::npos; p += 2) ++lines;
-  CHECK(lines == doc["benchmarks"].size() + 1);
+  CHECK(lines == doc.results.size() + 1);
   CHECK(csv.rfind("name,kernel,kind,size,status,message,op,", 0) == 0);
   CHECK(csv.find(",error,\"bad, \"\"very\"\" bad\",") != std::string::npos);
   CHECK(csv.find("copy/sse/unroll:64/scratch:4/t/fwd/512,copy/sse/unroll:64/scratch:4/t/fwd,generated,512,ok,,copy,"
@@ -87,9 +87,9 @@ TEST_CASE("kex export writes csv and gbench files and refuses to overwrite") {
   spit(d / "r.json", synth::results().dump());
   std::string k = KEX_BINARY;
   CHECK(run_sh(k + " export " + d / "r.json" + " --format gbench -o " + d / "g.json") == 0);
-  CHECK(json::parse(slurp(d / "g.json")) == to_gbench(synth::results()));
+  CHECK(json::parse(slurp(d / "g.json")) == to_gbench({synth::run()}));
   CHECK(run_sh(k + " export " + d / "r.json" + " --format csv -o " + d / "r.csv") == 0);
-  CHECK(slurp(d / "r.csv") == to_csv(synth::results()));
+  CHECK(slurp(d / "r.csv") == to_csv({synth::run()}));
   CHECK(run_sh(k + " export " + d / "r.json" + " --format csv -o " + d / "r.csv 2>/dev/null") == 2);
   CHECK(run_sh(k + " export " + d / "r.json" + " --format csv -o " + d / "r.csv --force") == 0);
   CHECK(run_sh(k + " export " + d / "r.json" + " --format xml -o " + d / "x 2>/dev/null") == 2);

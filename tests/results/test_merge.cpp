@@ -4,6 +4,7 @@
 
 #include "src/core/error.hpp"
 #include "src/results/merge.hpp"
+#include "src/model/result_json.hpp"
 #include "src/results/results.hpp"
 #include "tests/support/synth.hpp"
 #include "tests/support/tmpdir.hpp"
@@ -11,33 +12,37 @@
 using namespace kex;
 using nlohmann::json;
 
-static std::map<std::string, json> by_name(const json& doc) {
-  std::map<std::string, json> m;
-  for (const auto& e : doc["benchmarks"]) m[e["name"].get<std::string>()] = e;
+static std::map<std::string, kex::Result> by_name(const kex::RunDoc& doc) {
+  std::map<std::string, kex::Result> m;
+  for (const auto& e : doc.results) m[e.name()] = e;
   return m;
 }
 
-static json shard(int i, int n, const std::string& host = "node") {
+static std::vector<kex::RunDoc> shard(int i, int n, const std::string& host = "node") {
   synth::Options o;
   o.shard_index = i;
   o.shard_count = n;
   o.host = host + std::to_string(i);  // a scheduler puts shards on different, identical nodes
-  return synth::results(o);
+  return {synth::run(o)};
 }
 
 TEST_CASE("merging the shards of a run gives the unsharded point set") {
-  json full = synth::results();
+  const kex::RunDoc full = synth::run();
   for (int n : {1, 2, 3, 7}) {
     std::vector<MergeInput> in;
     for (int i = n - 1; i >= 0; --i) in.push_back({"s" + std::to_string(i) + ".json", shard(i, n)});  // any order
     std::vector<std::string> warnings;
-    json m = merge_results(in, &warnings);
+    auto merged = merge_results(in, &warnings);
     CHECK(warnings.empty());
+    REQUIRE(merged.size() == 1);
+    const kex::RunDoc& m = merged.front();
     CHECK(by_name(m) == by_name(full));
-    CHECK(m["benchmarks"].size() == full["benchmarks"].size());
-    CHECK(m["context"]["shard"] == json({{"index", 0}, {"count", 1}}));
-    CHECK(!m["context"].contains("machines"));
-    if (n > 1) CHECK(m["context"]["merged_from"].size() == size_t(n));
+    CHECK(m.results.size() == full.results.size());
+    CHECK(m.context.shard_index == 0);
+    CHECK(m.context.shard_count == 1);
+    const json j = kex::to_json(merged);
+    CHECK(!j["context"].contains("machines"));
+    if (n > 1) CHECK(m.context.merged_from.size() == size_t(n));
   }
 }
 
@@ -45,13 +50,14 @@ TEST_CASE("merge: repeated - inconsistent or missing shards") {
   std::vector<std::string> w;
   CHECK_THROWS_AS(merge_results({{"a", shard(1, 3)}, {"b", shard(1, 3)}}, &w), InputError);
   CHECK_THROWS_AS(merge_results({{"a", shard(0, 3)}, {"b", shard(1, 2)}}, &w), InputError);
-  CHECK_THROWS_AS(merge_results({{"a", synth::results()}, {"b", synth::results()}}, &w), InputError);
+  CHECK_THROWS_AS(merge_results({{"a", {synth::run()}}, {"b", {synth::run()}}}, &w), InputError);
   w.clear();
-  json m = merge_results({{"a", shard(0, 3)}, {"c", shard(2, 3)}}, &w);
+  auto m = merge_results({{"a", shard(0, 3)}, {"c", shard(2, 3)}}, &w);
   REQUIRE(w.size() == 1);
   CHECK(w[0].find("shard(s) 1 of 3 missing") != std::string::npos);
-  CHECK(m["context"]["shard"]["count"] == 3);
-  CHECK(m["context"]["shard"]["merged_indices"] == json({0, 2}));
+  const json j = kex::to_json(m);
+  CHECK(j["context"]["shard"]["count"] == 3);
+  CHECK(j["context"]["shard"]["merged_indices"] == json({0, 2}));
 }
 
 TEST_CASE("merge of two machines keeps each run and splits back") {
@@ -59,24 +65,26 @@ TEST_CASE("merge of two machines keeps each run and splits back") {
   ob.host = "beta";
   ob.cpu = "Synthetic CPU B";
   ob.time_scale = 1.3;
-  json a = synth::results(), b = synth::results(ob);
+  const kex::RunDoc a = synth::run(), b = synth::run(ob);
   // machine B arrives as two shards
   synth::Options b0 = ob, b1 = ob;
   b0.shard_count = b1.shard_count = 2;
   b1.shard_index = 1;
   std::vector<std::string> w;
-  json m = merge_results({{"a.json", a}, {"b0.json", synth::results(b0)}, {"b1.json", synth::results(b1)}}, &w);
+  auto m = merge_results({{"a.json", {a}}, {"b0.json", {synth::run(b0)}}, {"b1.json", {synth::run(b1)}}}, &w);
   CHECK(w.empty());
-  REQUIRE(m["context"]["machines"].size() == 2);
-  CHECK(m["benchmarks"].size() == a["benchmarks"].size() + b["benchmarks"].size());
-  auto runs = split_machines(m);
+  const json j = kex::to_json(m);
+  REQUIRE(j["context"]["machines"].size() == 2);
+  CHECK(j["benchmarks"].size() == a.results.size() + b.results.size());
+  // the multi-machine document reads back as the two runs
+  auto runs = kex::docs_from_json(j, "m.json");
   REQUIRE(runs.size() == 2);
   CHECK(by_name(runs[0]) == by_name(a));
   CHECK(by_name(runs[1]) == by_name(b));
-  CHECK(runs[1]["context"]["machine"]["cpu_model"] == "Synthetic CPU B");
+  CHECK(runs[1].context.machine.cpu_model == "Synthetic CPU B");
   // merging the merged file again with nothing new gives the same runs
-  json again = merge_results({{"m.json", m}}, &w);
-  CHECK(by_name(split_machines(again)[1]) == by_name(b));
+  auto again = merge_results({{"m.json", runs}}, &w);
+  CHECK(by_name(again[1]) == by_name(b));
 
   std::string t = machine_table(m, "^memcpy$");
   CHECK(t.find("M1  Synthetic CPU A") != std::string::npos);
@@ -88,11 +96,11 @@ TEST_CASE("merge of two machines keeps each run and splits back") {
 
 TEST_CASE("kex merge: writes the merged file - prints the table and crossovers - refuses to overwrite") {
   TmpDir d;
-  for (int i = 0; i < 3; ++i) spit(d / ("s" + std::to_string(i) + ".json"), shard(i, 3).dump());
+  for (int i = 0; i < 3; ++i) spit(d / ("s" + std::to_string(i) + ".json"), kex::to_json(shard(i, 3)).dump());
   std::string k = KEX_BINARY;
   std::string files = d / "s0.json" + " " + d / "s1.json" + " " + d / "s2.json";
   REQUIRE(run_sh(k + " merge " + files + " -o " + d / "m.json" + " >" + d / "out.txt") == 0);
-  CHECK(by_name(load_results(d / "m.json")) == by_name(synth::results()));
+  CHECK(by_name(load_results(d / "m.json").at(0)) == by_name(synth::run()));
   std::string out = slurp(d / "out.txt");
   CHECK(out.find("GLIBC_TUNABLES=glibc.cpu.x86_non_temporal_threshold=67108864") != std::string::npos);
   CHECK(run_sh(k + " merge " + files + " -o " + d / "m.json" + " >/dev/null 2>&1") == 2);

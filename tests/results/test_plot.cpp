@@ -43,11 +43,12 @@ TEST_CASE("write_plots: a bandwidth figure per op - presets and segments - every
   TmpDir d;
   PlotOptions o;
   o.render = false;
-  auto files = write_plots({synth::results()}, d.path, o);
+  auto files = write_plots({synth::run()}, d.path, o);
   std::vector<std::string> names;
   for (auto& f : files) names.push_back(std::filesystem::path(f).filename());
   CHECK(names == std::vector<std::string>{"copy-warm.dat", "copy-warm.gp", "clear-warm.dat", "clear-warm.gp",
-                                          "presets.dat", "presets.gp", "segments.dat", "segments.gp"});
+                                          "presets-clear.dat", "presets-clear.gp", "presets-copy.dat",
+                                          "presets-copy.gp", "segments.dat", "segments.gp"});
   for (const std::string op : {"copy", "clear"}) {
     std::string dat = slurp(d / (op + "-warm.dat")), gp = slurp(d / (op + "-warm.gp"));
     auto curves = synth_curves(op);
@@ -74,9 +75,14 @@ TEST_CASE("write_plots: a bandwidth figure per op - presets and segments - every
     for (const char* cache : {"L1d 48 KiB", "L2 1 MiB", "LLC 32 MiB"}) CHECK(gp.find(cache) != std::string::npos);
     CHECK(gp.find("GB/s") != std::string::npos);
   }
-  std::string presets = slurp(d / "presets.dat");
-  for (const char* p : {"faster_copy", "xmm_clear", "v26_copy_page", "no_prefetch"})
-    CHECK(presets.find(std::string("\"") + p + "\" ") != std::string::npos);
+  // Bars keyed by preset id, clears and copies apart, the baselines of the same run beside them.
+  std::string copies = slurp(d / "presets-copy.dat"), clears = slurp(d / "presets-clear.dat");
+  for (const char* p : {"faster_copy  (fastc/faster_copy)", "v26_copy_page  (linux/v26_copy_page)",
+                        "no_prefetch  (amd/no_prefetch)", "memcpy  (baseline)", "rep_movsb  (baseline)"})
+    CHECK_MESSAGE(copies.find(std::string("\"") + p + "\" ") != std::string::npos, p);
+  CHECK(clears.find("\"xmm_clear  (fastc/xmm_clear)\" 1150") != std::string::npos);  // TSC ticks per page
+  CHECK(clears.find("\"memset  (baseline)\" ") != std::string::npos);
+  CHECK(copies.find("xmm_clear") == std::string::npos);
   std::string seg = slurp(d / "segments.dat");
   CHECK(seg.find("\"fs with LDT selector\" 26") != std::string::npos);
   CHECK(seg.find("arch_prctl") == std::string::npos);  // skipped case
@@ -87,7 +93,7 @@ TEST_CASE("write_plots: --filter and --best keep the named curves and every base
   PlotOptions o;
   o.render = false;
   o.filter = "/nt/";
-  write_plots({synth::results()}, d / "f", o);
+  write_plots({synth::run()}, d / "f", o);
   std::string gp = slurp(d / "f/copy-warm.gp");
   CHECK(count(gp, "ps 0.6 title \"") == 4);  // 2 NT loops + memcpy + rep_movsb
   CHECK(gp.find("copy/sse/unroll:64/scratch:4/t/fwd\"") == std::string::npos);
@@ -95,7 +101,7 @@ TEST_CASE("write_plots: --filter and --best keep the named curves and every base
 
   o.filter.clear();
   o.best = 2;
-  write_plots({synth::results()}, d / "b", o);
+  write_plots({synth::run()}, d / "b", o);
   gp = slurp(d / "b/copy-warm.gp");
   CHECK(count(gp, "ps 0.6 title \"") == 4);
   // highest geometric-mean GB/s among the synthetic loops: avx temporal, then the prefetching sse loop
@@ -104,7 +110,7 @@ TEST_CASE("write_plots: --filter and --best keep the named curves and every base
 
   o.best = 0;
   o.filter = "([";
-  CHECK_THROWS_AS(write_plots({synth::results()}, d / "x", o), InputError);
+  CHECK_THROWS_AS(write_plots({synth::run()}, d / "x", o), InputError);
 }
 
 TEST_CASE("write_plots: two machines share figures - existing files need force") {
@@ -115,15 +121,15 @@ TEST_CASE("write_plots: two machines share figures - existing files need force")
   ob.time_scale = 1.3;
   PlotOptions o;
   o.render = false;
-  write_plots({synth::results(), synth::results(ob)}, d.path, o);
+  write_plots({synth::run(), synth::run(ob)}, d.path, o);
   std::string gp = slurp(d / "copy-warm.gp");
   CHECK(count(gp, "ps 0.6 title \"") == 2 * synth_curves("copy").size());
   CHECK(gp.find("memcpy @ beta (Synthetic CPU B)") != std::string::npos);
-  std::string presets = slurp(d / "presets.dat");
-  CHECK(presets.find("\"faster_copy\" 700 910") != std::string::npos);
-  CHECK_THROWS_AS(write_plots({synth::results()}, d.path, o), InputError);
+  std::string presets = slurp(d / "presets-copy.dat");
+  CHECK(presets.find("\"faster_copy  (fastc/faster_copy)\" 700 910") != std::string::npos);
+  CHECK_THROWS_AS(write_plots({synth::run()}, d.path, o), InputError);
   o.force = true;
-  CHECK_NOTHROW(write_plots({synth::results()}, d.path, o));
+  CHECK_NOTHROW(write_plots({synth::run()}, d.path, o));
 }
 
 TEST_CASE("plot scripts are valid gnuplot and render PNG and SVG (when gnuplot is installed)") {
@@ -135,9 +141,9 @@ TEST_CASE("plot scripts are valid gnuplot and render PNG and SVG (when gnuplot i
   synth::Options ob;
   ob.host = "beta";
   ob.time_scale = 1.3;
-  auto files = write_plots({synth::results(), synth::results(ob)}, d.path, PlotOptions{});
-  CHECK(files.size() == 16);
-  for (const char* base : {"copy-warm", "clear-warm", "presets", "segments"}) {
+  auto files = write_plots({synth::run(), synth::run(ob)}, d.path, PlotOptions{});
+  CHECK(files.size() == 20);
+  for (const char* base : {"copy-warm", "clear-warm", "presets-clear", "presets-copy", "segments"}) {
     CHECK_MESSAGE(gnuplot_check(d.path, std::string(base) + ".gp") == "", base);
     std::string png = slurp(d / (std::string(base) + ".png"));
     REQUIRE(png.size() > 1000);
@@ -161,4 +167,37 @@ TEST_CASE("kex plot: CLI writes the figures - bad results file exits 2 with one 
   spit(d / "bad.json", "not json");
   CHECK(run_sh(k + " plot " + d / "bad.json" + " -o " + d / "q 2>" + d / "err") == 2);
   CHECK(slurp(d / "err").rfind("kex: " + d / "bad.json" + ": not JSON", 0) == 0);
+}
+
+TEST_CASE("write_plots: a heatmap per kernel over two swept axes (size x distance), valid gnuplot") {
+  kex::RunDoc doc = synth::run({});
+  std::vector<kex::Result> grid;
+  for (const auto& r : doc.results)
+    if (r.ok() && r.point.kernel == "copy/avx/unroll:128/scratch:4/t/fwd")
+      for (int64_t dist : {-64, 8, 4160}) {
+        kex::Result x = r;
+        x.point.at.size = r.point.at.size;
+        x.point.at.layout.distance = dist;
+        for (auto& rep : x.reps) rep.per_call.median *= dist == 4160 ? 2 : 1;  // 4 KiB aliasing halves GB/s
+        grid.push_back(x);
+      }
+  doc.results = grid;
+  TmpDir d;
+  PlotOptions o;
+  o.render = false;
+  auto files = write_plots({doc}, d.path, o);
+  REQUIRE(std::filesystem::exists(d / "heatmap-1.dat"));
+  CHECK(!std::filesystem::exists(d / "heatmap-2.dat"));  // one kernel, one condition
+  const std::string dat = slurp(d / "heatmap-1.dat"), gp = slurp(d / "heatmap-1.gp");
+  // 21 sizes x 3 distances, every cell measured
+  CHECK(count(dat, "\n") - count(dat, "# ") - 3 == 21 * 3);
+  CHECK(dat.find(" NaN\n") == std::string::npos);
+  CHECK(gp.find("with image") != std::string::npos);
+  CHECK(gp.find("set xlabel \"size (bytes per operation)\"") != std::string::npos);
+  CHECK(gp.find("set ylabel \"distance (dst - src, bytes; rel = mod 4096)\"") != std::string::npos);
+  CHECK(gp.find("set cblabel \"GB/s") != std::string::npos);
+  // distances in numeric order; a far one with its offset within the page
+  CHECK(gp.find("(\"-64\" 0, \"8\" 1, \"4160 (rel 64)\" 2)") != std::string::npos);
+  CHECK(gp.find("\"4 KiB\"") != std::string::npos);
+  if (!find_gnuplot().empty()) CHECK(gnuplot_check(d.path, "heatmap-1.gp") == "");
 }

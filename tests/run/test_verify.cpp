@@ -37,6 +37,8 @@ TEST_CASE("verification reports a kernel that writes past dst, and one that faul
   auto target = [&](size_t i, bool copy) {
     VerifyTarget t;
     t.fn = arena.ref(i).as<KernelFn>();
+    t.code = arena.ref(i).code;
+    t.code_size = arena.ref(i).size;
     t.is_copy = copy;
     t.width = 16;
     return t;
@@ -46,7 +48,8 @@ TEST_CASE("verification reports a kernel that writes past dst, and one that faul
   REQUIRE(res.size() == 5);
   CHECK(res[0] == "");
   CHECK(res[1].find("after dst end") != std::string::npos);
-  CHECK(res[2] == "killed by SIGSEGV while verifying");
+  // xor eax, eax (2 bytes), then the load that faults: the death names the instruction and the address.
+  CHECK(res[2] == "killed by SIGSEGV at code+0x2 touching 0x0 while verifying");
   CHECK(res[3].find("is 0x01, expected 0x00") != std::string::npos);
   CHECK(res[4] == "");  // a new child carries on after the crash
 }

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "src/model/result_json.hpp"
+
 namespace synth {
 
 using nlohmann::json;
@@ -101,38 +103,59 @@ inline json context(const Options& o) {
   return c;
 }
 
-inline json entry(const K& k, double s, double scale) {
-  double g = model_gbps(k, s) / scale;
-  double t = s / g;  // ns
-  json params = json::object();
-  if (k.kind == "generated")
-    params = {{"op", k.op}, {"regs", k.regs}, {"unroll", 64}, {"scratch", 4}, {"prefetch", k.prefetch},
-              {"pf_distance", k.prefetch == "none" ? 0 : 256}, {"pf_every", 64}, {"store", k.store},
-              {"direction", "forward"}, {"align", "unaligned"}, {"block_bytes", 0}, {"fill", 0},
-              {"src_offset", 0}, {"dst_offset", 0}, {"cache", "warm"}};
-  else
-    params = {{"op", k.op}, {"cache", "warm"}};
-  std::string name = k.kernel + "/" + std::to_string((long long)s);
-  return {{"name", name}, {"run_name", name}, {"run_type", "iteration"}, {"repetitions", 1},
-          {"repetition_index", 0}, {"threads", 1}, {"iterations", 1000}, {"real_time", t}, {"cpu_time", t},
-          {"time_unit", "ns"}, {"bytes_per_second", g * 1e9}, {"kernel", k.kernel}, {"kind", k.kind},
-          {"size", s}, {"params", params},
-          {"stats",
-           {{"n", 31}, {"calls_per_sample", 64}, {"min_ns", t * 0.97}, {"p10_ns", t * 0.99}, {"median_ns", t},
-            {"p90_ns", t * 1.03}, {"max_ns", t * 1.2}, {"ci95_low_ns", t * 0.995}, {"ci95_high_ns", t * 1.005},
-            {"ci_rel_halfwidth", 0.005}, {"stop_reason", "precision"}, {"gbps", g}, {"gbps_best", g / 0.97},
-            {"gbps_p10", g / 1.03}, {"gbps_p90", g / 0.99}, {"cycles_per_page", 4096 / g * 2.0},
-            {"bytes_per_cycle", g / 2.0}, {"cycles_method", "imul-chain estimate"}}},
-          {"samples_ticks", json::array({1, 2, 3})},
-          {"code", {{"bytes", 100}, {"fnv1a", "0123456789abcdef"}}}};
+constexpr double kTscHz = 2.0e9;
+
+/// One repetition whose median is `ns` per operation (other statistics around it).
+inline kex::Repetition rep(double ns) {
+  const double t = ns * kTscHz / 1e9;  // ticks
+  kex::Repetition r;
+  r.calls_per_sample = 64;
+  r.per_call.n = 31;
+  r.per_call.min = t * 0.97;
+  r.per_call.p10 = t * 0.99;
+  r.per_call.median = t;
+  r.per_call.p90 = t * 1.03;
+  r.per_call.max = t * 1.2;
+  r.per_call.ci_low = t * 0.995;
+  r.per_call.ci_high = t * 1.005;
+  r.per_call.ci_rel = 0.005;
+  r.stop_reason = "precision";
+  r.cycles_per_tick = 1.0;
+  r.cycles_method = "imul-chain estimate";
+  r.seconds = 0.01;
+  return r;
 }
 
-/// The full sweep (or shard o.shard_index of o.shard_count: point i goes to shard i % count).
-inline json results(const Options& o = {}) {
-  json doc = {{"context", context(o)}, {"benchmarks", json::array()}};
+inline kex::Result entry(const K& k, double s, double scale) {
+  using namespace kex;
+  const double g = model_gbps(k, s) / scale;
+  Result r;
+  r.point.kernel = k.kernel;
+  r.point.at.size = static_cast<uint64_t>(s);
+  r.kind = *parse_kernel_kind(k.kind);
+  r.op = *parse_op(k.op);
+  if (k.kind == "generated") r.spec = parse_spec_name(k.kernel);
+  if (k.kernel == "rep_movsb" || k.kernel == "rep_stosb") {
+    KernelSpec x = default_spec(r.op, RegClass::string);
+    x.unroll = 1;
+    r.spec = x;
+  }
+  if (k.kernel == "memcpy" || k.kernel == "memset") r.libc = LibcFacts{k.kernel};
+  r.placed = Placement{};
+  r.code = CodeInfo{100, 0x0123456789abcdefull};
+  r.reps.push_back(rep(s / g));
+  r.tsc_hz = kTscHz;
+  return r;
+}
+
+/// The full sweep (or shard o.shard_index of o.shard_count: point i goes to shard i % count), typed.
+inline kex::RunDoc run(const Options& o = {}) {
+  using namespace kex;
+  RunDoc doc;
+  doc.context = context_from_json(context(o), "synth");
   size_t i = 0;
-  auto add = [&](json e) {
-    if (int(i++ % size_t(o.shard_count)) == o.shard_index) doc["benchmarks"].push_back(std::move(e));
+  auto add = [&](Result r) {
+    if (int(i++ % size_t(o.shard_count)) == o.shard_index) doc.results.push_back(std::move(r));
   };
   for (const auto& k : kernels())
     for (double s : sizes()) add(entry(k, s, o.time_scale));
@@ -141,27 +164,39 @@ inline json results(const Options& o = {}) {
                                 {"linux/v26_copy_page", "v26_copy_page"}, {"amd/no_prefetch", "no_prefetch"}};
     double cyc = 700;
     for (auto& p : presets) {
-      double t = cyc / 2.0 * o.time_scale;  // 2 cycles per ns
-      std::string name = std::string(p[0]) + "/4096";
-      add({{"name", name}, {"run_name", name}, {"run_type", "iteration"}, {"repetitions", 1},
-           {"repetition_index", 0}, {"threads", 1}, {"iterations", 1000}, {"real_time", t}, {"cpu_time", t},
-           {"time_unit", "ns"}, {"bytes_per_second", 4096 / t * 1e9}, {"kernel", p[0]}, {"kind", "preset"},
-           {"size", 4096}, {"cycles_per_page", cyc * o.time_scale},
-           {"preset", {{"printed", p[1]}, {"family", "seed"}, {"confidence", "high"}}},
-           {"params", {{"op", std::string(p[1]).find("clear") != std::string::npos ? "clear" : "copy"}, {"cache", "warm"}}},
-           {"stats", {{"median_ns", t}, {"ci95_low_ns", t * 0.99}, {"ci95_high_ns", t * 1.01}, {"gbps", 4096 / t},
-                      {"cycles_per_page", cyc * o.time_scale}, {"cycles_method", "imul-chain estimate"}}}});
+      Result r;
+      r.point.kernel = p[0];
+      r.point.at.size = 4096;
+      r.kind = KernelKind::preset;
+      r.op = std::string(p[1]).find("clear") != std::string::npos ? Op::clear : Op::copy;
+      PresetFacts f;
+      f.id = p[0];
+      f.printed = f.hahn_printed = p[1];
+      f.family = "seed";
+      r.preset = f;
+      r.reps.push_back(rep(cyc / 2.0 * o.time_scale));  // 2 ticks per ns
+      r.tsc_hz = kTscHz;
+      add(r);
       cyc += 450;
     }
   }
-  // One failed and one skipped entry, as `kex run` records them.
-  add({{"name", "copy/avx512/unroll:256/scratch:4/t/fwd/4096"}, {"run_name", "copy/avx512/unroll:256/scratch:4/t/fwd/4096"},
-       {"kernel", "copy/avx512/unroll:256/scratch:4/t/fwd"}, {"kind", "generated"}, {"size", 4096},
-       {"skipped", true}, {"skip_message", "CPU lacks avx512f"}});
-  add({{"name", "copy/mmx/unroll:64/scratch:4/t/fwd/4096"}, {"run_name", "copy/mmx/unroll:64/scratch:4/t/fwd/4096"},
-       {"kernel", "copy/mmx/unroll:64/scratch:4/t/fwd"}, {"kind", "generated"}, {"size", 4096},
-       {"error_occurred", true}, {"error_message", "verification failed: byte 17 differs"}});
+  // One skipped and one failed point, as `kex run` records them.
+  Result sk;
+  sk.point = parse_point_name("copy/avx512/unroll:256/scratch:4/t/fwd/4096");
+  sk.spec = parse_spec_name(sk.point.kernel);
+  sk.status = {StatusKind::skipped, "CPU lacks avx512f"};
+  sk.tsc_hz = kTscHz;
+  add(sk);
+  Result er;
+  er.point = parse_point_name("copy/mmx/unroll:64/scratch:4/t/fwd/4096");
+  er.spec = parse_spec_name(er.point.kernel);
+  er.status = {StatusKind::error, "verification failed: byte 17 differs"};
+  er.tsc_hz = kTscHz;
+  add(er);
   return doc;
 }
+
+/// The same sweep as a results document (what `kex run` writes).
+inline json results(const Options& o = {}) { return json(kex::to_json(run(o))); }
 
 }  // namespace synth

@@ -1,0 +1,287 @@
+// Today's Linux x86-64 page and memcpy kernels (docs/seed-kernels.md §11), the ones engineers compare against:
+// arch/x86/lib/clear_page_64.S (clear_page_orig, clear_page_rep, clear_page_erms),
+// copy_page_64.S (copy_page = rep movsq, copy_page_regs) and memcpy_64.S (memcpy_orig).
+// Rebuilt from reading those files (versions in each row's origin); our own Xbyak emitters.
+//
+// Kernel ABI adaptation: Linux clear_page takes the page in rdi only and copy_page takes
+// (rdi = to, rsi = from); kex calls every page kernel as kernel(dst rdi, src rsi, bytes rdx)
+// and runs the routine once per 4096-byte region (region_loop), so the routine bodies
+// are unchanged. memcpy_orig already has the memcpy ABI (rdi, rsi, rdx) and takes any
+// length. `RET` is a plain ret (no return thunk, no CONFIG_SLS int3); `.p2align 4` becomes
+// Xbyak's multi-byte nop padding to 16.
+//
+// clear_page_orig as emitted, per page:
+//   xor eax,eax; mov ecx,64; <align 16>
+//   L: dec ecx; mov [rdi],rax; mov [rdi+8],rax; ... mov [rdi+56],rax; lea rdi,[rdi+64]; jnz L
+//   nop
+#include "generators/presets/impl.hpp"
+
+// Table rows name only the fields they set (designated initializers); the others keep
+// Preset's defaults, which is what -Wextra's missing-field-initializers warns about.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+namespace kex::presets_detail {
+
+namespace {
+using namespace Xbyak;
+using namespace Xbyak::util;
+
+constexpr uint32_t kPage = 4096;
+
+const char* const kClearPage64 =
+    "Linux arch/x86/lib/clear_page_64.S, torvalds/linux file version of commit "
+    "0db7058e8e23e6bbab1b4747ecabd1784c34f50b (a v6.1-v6.5 tree by its contents: clear_user_* present, "
+    "<asm/export.h> still included); the same instructions in the older version of commit "
+    "4332195c5615bf748624094ce4ff6797e475024d, where the three were named clear_page, clear_page_c and clear_page_c_e";
+const char* const kCopyPage64 =
+    "Linux arch/x86/lib/copy_page_64.S (\"Written 2003 by Andi Kleen, based on a kernel by Evandro Menezes\"), "
+    "torvalds/linux file version of commit 254a142007114cad7b0a901215c1558e4315d46f (v6.6 or later by its contents: "
+    "<linux/export.h>); the same loops in the older version of commit dbe5def9daede716f3a987c876d184daf22d1193 "
+    "(copy_page_c / copy_page)";
+const char* const kMemcpy64 =
+    "Linux arch/x86/lib/memcpy_64.S (\"Copyright 2002 Andi Kleen\"), memcpy_orig, torvalds/linux file version of "
+    "commit 002c6ca75289a4ac4f6738213dd2d258704886e4 (a v6.2-v6.3 tree by its contents: memcpy_erms still present, "
+    "SYM_TYPED_FUNC_START); the same memcpy_orig in the older version of commit "
+    "a5c3b32a1146e44f6b38fdfdfffc27842953420c";
+
+const char* const kPageAbi =
+    " ABI: the original takes the page in rdi (copies: rdi = to, rsi = from); kex runs it once per 4096-byte "
+    "region of kernel(dst rdi, src rsi, bytes rdx), unchanged.";
+
+/// clear_page_orig: eax = 0; 64 iterations of dec ecx, 8 temporal 8-byte stores, lea;
+/// the jnz takes its flags from the dec (mov and lea leave them); then a nop.
+void clear_page_orig(Gen& g) {
+  g.xor_(eax, eax);
+  g.mov(ecx, kPage / 64);
+  g.align(16);
+  Label loop;
+  g.L(loop);
+  g.dec(ecx);
+  for (int k = 0; k < 8; ++k) g.mov(g.qword[rdi + 8 * k], rax);
+  g.lea(rdi, g.ptr[rdi + 64]);
+  g.jnz(loop);
+  g.nop();
+}
+
+/// clear_page_rep (8-byte elements) and clear_page_erms (bytes): ecx = count, eax = 0, rep stos.
+void clear_page_string(Gen& g, bool erms) {
+  g.mov(ecx, erms ? kPage : kPage / 8);
+  g.xor_(eax, eax);
+  g.rep();
+  if (erms) g.stosb();
+  else g.stosq();
+}
+
+/// copy_page's REP_GOOD path: ecx = 512, rep movsq.
+void copy_page_rep(Gen& g) {
+  g.mov(ecx, kPage / 8);
+  g.rep();
+  g.movsq();
+}
+
+/// copy_page_regs: save rbx, r12 in a 16-byte frame; 59 iterations of 8 loads into
+/// rax rbx rdx r8-r12, prefetcht0 S+320, 8 stores, lea rsi / lea rdi (flags from the
+/// `dec rcx` at the top); then 5 iterations without the prefetch (`dec ecx`, lea rdi
+/// before lea rsi); restore. Clobbers rdx, so the region counter is r14.
+void copy_page_regs(Gen& g) {
+  const Reg64 r[8] = {rax, rbx, rdx, r8, r9, r10, r11, r12};
+  g.sub(rsp, 2 * 8);
+  g.mov(g.ptr[rsp], rbx);
+  g.mov(g.ptr[rsp + 8], r12);
+  g.mov(ecx, kPage / 64 - 5);
+  g.align(16);
+  Label loop64;
+  g.L(loop64);
+  g.dec(rcx);
+  for (int i = 0; i < 8; ++i) g.mov(r[i], g.ptr[rsi + 8 * i]);
+  g.prefetcht0(g.ptr[rsi + 5 * 64]);
+  for (int i = 0; i < 8; ++i) g.mov(g.ptr[rdi + 8 * i], r[i]);
+  g.lea(rsi, g.ptr[rsi + 64]);
+  g.lea(rdi, g.ptr[rdi + 64]);
+  g.jnz(loop64);
+  g.mov(ecx, 5);
+  g.align(16);
+  Label loop2;
+  g.L(loop2);
+  g.dec(ecx);
+  for (int i = 0; i < 8; ++i) g.mov(r[i], g.ptr[rsi + 8 * i]);
+  for (int i = 0; i < 8; ++i) g.mov(g.ptr[rdi + 8 * i], r[i]);
+  g.lea(rdi, g.ptr[rdi + 64]);
+  g.lea(rsi, g.ptr[rsi + 64]);
+  g.jnz(loop2);
+  g.mov(rbx, g.ptr[rsp]);
+  g.mov(r12, g.ptr[rsp + 8]);
+  g.add(rsp, 2 * 8);
+}
+
+/// memcpy_orig (any length, rdi = dst, rsi = src, rdx = count; returns dst in rax):
+///   count < 32: the tail. Otherwise 32-byte blocks of 4 qword loads then 4 stores,
+///   forward, or backward from the end when the low byte of src is below that of dst
+///   (signed `cmp sil, dil`, against 4 KiB false dependences); then the tail of < 32
+///   bytes with overlapping head/end moves: 16..31, 8..15, 4..7, 1..3 bytes.
+void memcpy_orig(Gen& g) {
+  Label fwd_loop, backward, bwd_loop, tail, less16, less8, less3, store1, end;
+  g.mov(rax, rdi);
+  g.cmp(rdx, 0x20);
+  g.jb(tail, Gen::T_NEAR);
+  g.cmp(sil, dil);  // AT&T `cmp %dil, %sil`: flags of sil - dil
+  g.jl(backward);
+  g.sub(rdx, 0x20);
+  g.L(fwd_loop);
+  g.sub(rdx, 0x20);
+  g.mov(r8, g.ptr[rsi]);
+  g.mov(r9, g.ptr[rsi + 8]);
+  g.mov(r10, g.ptr[rsi + 16]);
+  g.mov(r11, g.ptr[rsi + 24]);
+  g.lea(rsi, g.ptr[rsi + 32]);
+  g.mov(g.ptr[rdi], r8);
+  g.mov(g.ptr[rdi + 8], r9);
+  g.mov(g.ptr[rdi + 16], r10);
+  g.mov(g.ptr[rdi + 24], r11);
+  g.lea(rdi, g.ptr[rdi + 32]);
+  g.jae(fwd_loop);
+  g.add(edx, 0x20);
+  g.jmp(tail);
+  g.L(backward);
+  g.add(rsi, rdx);
+  g.add(rdi, rdx);
+  g.sub(rdx, 0x20);
+  g.align(16);
+  g.L(bwd_loop);
+  g.sub(rdx, 0x20);
+  g.mov(r8, g.ptr[rsi - 8]);
+  g.mov(r9, g.ptr[rsi - 16]);
+  g.mov(r10, g.ptr[rsi - 24]);
+  g.mov(r11, g.ptr[rsi - 32]);
+  g.lea(rsi, g.ptr[rsi - 32]);
+  g.mov(g.ptr[rdi - 8], r8);
+  g.mov(g.ptr[rdi - 16], r9);
+  g.mov(g.ptr[rdi - 24], r10);
+  g.mov(g.ptr[rdi - 32], r11);
+  g.lea(rdi, g.ptr[rdi - 32]);
+  g.jae(bwd_loop);
+  g.add(edx, 0x20);
+  g.sub(rsi, rdx);
+  g.sub(rdi, rdx);
+  g.L(tail);  // 0..31 bytes left
+  g.cmp(edx, 16);
+  g.jb(less16);
+  g.mov(r8, g.ptr[rsi]);
+  g.mov(r9, g.ptr[rsi + 8]);
+  g.mov(r10, g.ptr[rsi + rdx - 16]);
+  g.mov(r11, g.ptr[rsi + rdx - 8]);
+  g.mov(g.ptr[rdi], r8);
+  g.mov(g.ptr[rdi + 8], r9);
+  g.mov(g.ptr[rdi + rdx - 16], r10);
+  g.mov(g.ptr[rdi + rdx - 8], r11);
+  g.ret();
+  g.align(16);
+  g.L(less16);
+  g.cmp(edx, 8);
+  g.jb(less8);
+  g.mov(r8, g.ptr[rsi]);
+  g.mov(r9, g.ptr[rsi + rdx - 8]);
+  g.mov(g.ptr[rdi], r8);
+  g.mov(g.ptr[rdi + rdx - 8], r9);
+  g.ret();
+  g.align(16);
+  g.L(less8);
+  g.cmp(edx, 4);
+  g.jb(less3);
+  g.mov(ecx, g.dword[rsi]);
+  g.mov(r8d, g.dword[rsi + rdx - 4]);
+  g.mov(g.dword[rdi], ecx);
+  g.mov(g.dword[rdi + rdx - 4], r8d);
+  g.ret();
+  g.align(16);
+  g.L(less3);
+  g.sub(edx, 1);
+  g.jb(end);
+  g.movzx(ecx, g.byte[rsi]);
+  g.jz(store1);  // flags still from the sub: exactly 1 byte
+  g.movzx(r8, g.byte[rsi + 1]);
+  g.movzx(r9, g.byte[rsi + rdx]);
+  g.mov(g.byte[rdi + 1], r8b);
+  g.mov(g.byte[rdi + rdx], r9b);
+  g.L(store1);
+  g.mov(g.byte[rdi], cl);
+  g.L(end);
+  g.ret();
+}
+
+}  // namespace
+
+std::vector<Preset> linux_presets() {
+  std::vector<Preset> v;
+  v.push_back({.id = "linux/clear_page_orig",
+               .printed = "clear_page_orig",
+               .op = Op::clear,
+               .family = "linux",
+               .origin = kClearPage64,
+               .confidence = "high",
+               .notes = std::string("The fallback clear_page for CPUs without REP_GOOD: xor eax,eax; ecx = 64; "
+                                    ".p2align 4; loop of dec ecx, 8 x mov [rdi+8k],rax, lea rdi,[rdi+64], jnz (flags "
+                                    "from the dec); nop; ret. The same code as 2.6.12's (xmm64/kernel_clear) plus the "
+                                    "loop alignment.") +
+                        kPageAbi,
+               .emit = per_page(rdx, [](Gen& g, const PresetOptions&, Subs&) { clear_page_orig(g); })});
+  v.push_back({.id = "linux/clear_page_rep",
+               .printed = "clear_page_rep",
+               .op = Op::clear,
+               .family = "linux",
+               .origin = kClearPage64,
+               .confidence = "high",
+               .notes = std::string("clear_page on REP_GOOD CPUs without ERMS: ecx = 512; xor eax,eax; rep stosq.") +
+                        kPageAbi,
+               .emit = per_page(rdx, [](Gen& g, const PresetOptions&, Subs&) { clear_page_string(g, false); })});
+  v.push_back({.id = "linux/clear_page_erms",
+               .printed = "clear_page_erms",
+               .op = Op::clear,
+               .family = "linux",
+               .origin = kClearPage64,
+               .confidence = "high",
+               .notes = std::string("clear_page on ERMS CPUs (the default on most): ecx = 4096; xor eax,eax; rep "
+                                    "stosb. Runs on any x86-64; ERMS only makes it fast.") +
+                        kPageAbi,
+               .emit = per_page(rdx, [](Gen& g, const PresetOptions&, Subs&) { clear_page_string(g, true); })});
+  v.push_back({.id = "linux/copy_page",
+               .printed = "copy_page",
+               .op = Op::copy,
+               .family = "linux",
+               .origin = kCopyPage64,
+               .confidence = "high",
+               .notes = std::string("copy_page on REP_GOOD CPUs: ecx = 512; rep movsq. The ALTERNATIVE \"jmp "
+                                    "copy_page_regs\" at its head is patched out on those CPUs and is not emitted.") +
+                        kPageAbi,
+               .emit = per_page(rdx, [](Gen& g, const PresetOptions&, Subs&) { copy_page_rep(g); })});
+  v.push_back({.id = "linux/copy_page_regs",
+               .printed = "copy_page_regs",
+               .op = Op::copy,
+               .family = "linux",
+               .origin = kCopyPage64,
+               .confidence = "high",
+               .notes = std::string("copy_page without REP_GOOD: save rbx, r12 (16-byte frame); ecx = 59; 59 "
+                                    "iterations of 8 qword loads (rax rbx rdx r8-r12), prefetcht0 S+320, 8 stores, "
+                                    "lea/lea; then 5 iterations without the prefetch; restore. 2.6.12's copy_page "
+                                    "(xmm64/v26_copy_page) saved r13 too in a 24-byte frame and had no loop "
+                                    "alignment.") +
+                        kPageAbi,
+               .emit = per_page(r14, [](Gen& g, const PresetOptions&, Subs&) { copy_page_regs(g); })});
+  v.push_back({.id = "linux/memcpy_orig",
+               .printed = "memcpy_orig",
+               .op = Op::copy,
+               .family = "linux",
+               .origin = kMemcpy64,
+               .confidence = "high",
+               .notes = "__memcpy's path on CPUs without REP_GOOD (FSRM in later trees), any length: under 32 bytes "
+                        "straight to the tail; else 32-byte blocks of 4 qword loads then 4 stores, forward, or "
+                        "backward from the end when (signed) the low byte of src is below the low byte of dst "
+                        "(\"memory false dependence\"); the tail of 16..31, 8..15, 4..7 and 1..3 bytes with "
+                        "overlapping first/last moves. Already the kex ABI (rdi dst, rsi src, rdx count); returns "
+                        "dst in rax, which kex ignores.",
+               .region = 1,
+               .emit = [](Gen& g, const PresetOptions&, Subs&) { memcpy_orig(g); }});
+  return v;
+}
+
+}  // namespace kex::presets_detail

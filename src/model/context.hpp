@@ -1,0 +1,77 @@
+// The run's context: the machine, the configs, the policy and how the run went.
+// Typed where writers read it; everything else is kept as written (`rest`), so a
+// results file survives a read and a write unchanged.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "src/model/point.hpp"
+#include "src/model/result.hpp"
+
+namespace kex {
+
+/// The machine a run measured on (results' context.machine).
+struct MachineInfo {
+  std::string cpu_vendor, cpu_model;
+  int family = 0, model = 0, stepping = 0;
+  std::vector<std::string> features;
+  int num_cpus = 0;
+  uint64_t l1d_bytes = 0, l2_bytes = 0, llc_bytes = 0;  ///< 0 = unknown
+  double tsc_hz = 0;
+  std::string virtualization;
+  nlohmann::ordered_json raw = nlohmann::ordered_json::object();  ///< the whole object as written
+};
+
+/// One config of the run, as written.
+struct ConfigRecord {
+  std::string source;  ///< file path or "built-in:default.json"
+  nlohmann::ordered_json config;
+};
+
+/// A seed table a harness printed (fastc/hahn), kept verbatim.
+struct SeedTable {
+  std::string source;
+  Harness harness = Harness::fastc;
+  std::string text;
+};
+
+/// A piece a merged document was made of.
+struct MergedFrom {
+  std::string file, host_name, date;
+  size_t shard_index = 0, shard_count = 1;
+};
+
+struct RunContext {
+  std::string date, host_name;
+  MachineInfo machine;
+  std::vector<ConfigRecord> configs;
+  size_t shard_index = 0, shard_count = 1;
+  std::vector<size_t> merged_shards;      ///< a merge of an incomplete shard set: the indices present
+  bool interrupted = false;
+  std::vector<SeedTable> seed_tables;
+  std::optional<nlohmann::ordered_json> segments;  ///< the segment-override section (configs/schema/segments.schema.json)
+  std::vector<MergedFrom> merged_from;
+  nlohmann::ordered_json rest = nlohmann::ordered_json::object();  ///< every other field, as written
+};
+
+/// One run on one machine: its context and a Result per point.
+struct RunDoc {
+  RunContext context;
+  std::vector<Result> results;
+};
+
+/// A label for a run: host name and CPU model ("alpha (AMD EPYC)").
+std::string run_label(const RunContext& c);
+
+/// What identifies the kind of machine (CPU model, family/model/stepping, cache
+/// sizes; not the host, so shards spread over identical nodes share it).
+std::string machine_key(const MachineInfo& m);
+
+/// Cache sizes for figure markers: ("L1d", bytes), ("L2", ...), ("LLC", ...), known ones only.
+std::vector<std::pair<std::string, double>> cache_marks(const MachineInfo& m);
+
+}  // namespace kex

@@ -1,0 +1,35 @@
+#include "src/model/plan.hpp"
+
+namespace kex {
+
+std::string_view to_string(KernelKind k) {
+  switch (k) {
+    case KernelKind::generated: return "generated";
+    case KernelKind::baseline: return "baseline";
+    case KernelKind::preset: return "preset";
+  }
+  return "?";
+}
+
+std::optional<KernelKind> parse_kernel_kind(std::string_view s) {
+  for (auto k : {KernelKind::generated, KernelKind::baseline, KernelKind::preset})
+    if (s == to_string(k)) return k;
+  return std::nullopt;
+}
+
+std::string_view to_string(Confidence c) {
+  switch (c) {
+    case Confidence::high: return "high";
+    case Confidence::medium: return "medium";
+    case Confidence::low: return "low";
+  }
+  return "?";
+}
+
+std::optional<Confidence> parse_confidence(std::string_view s) {
+  for (auto c : {Confidence::high, Confidence::medium, Confidence::low})
+    if (s == to_string(c)) return c;
+  return std::nullopt;
+}
+
+}  // namespace kex

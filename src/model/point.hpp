@@ -1,0 +1,82 @@
+// A point of a sweep: one kernel at one set of coordinates (size, layout, cache,
+// call pattern, data, harness), and its canonical name. Every coordinate is an axis
+// of the config and part of the point's identity (docs/DESIGN.md "The parameter space").
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kex {
+
+enum class CacheMode { warm, cold };
+std::string_view to_string(CacheMode);
+std::optional<CacheMode> parse_cache_mode(std::string_view);
+
+/// Who times the point: kex's own adaptive protocol, or a seed program's single
+/// pass (docs/seed-kernels.md §1: Arjan van de Ven's fast.c v1.6, Mark Hahn's athlon.c).
+enum class Harness { kex, fastc, hahn };
+std::string_view to_string(Harness);
+/// "kex" | "fastc" | "hahn" (also "fast.c", "athlon.c"); nullopt otherwise.
+std::optional<Harness> parse_harness(std::string_view);
+
+/// Where src and dst lie. Offsets are bytes past a 2 MiB-aligned start; with a
+/// distance, dst = src + distance in one mapping (dst_offset is then unused and 0).
+struct Layout {
+  uint64_t src_offset = 0;
+  uint64_t dst_offset = 0;
+  std::optional<int64_t> distance;  ///< dst - src; may be negative and may overlap the source
+  bool huge_pages = true;           ///< madvise(MADV_HUGEPAGE) on the buffers
+  bool operator==(const Layout&) const = default;
+  auto operator<=>(const Layout&) const = default;
+};
+
+/// Every coordinate of a point except the kernel. Defaults are the values a
+/// canonical name leaves out.
+struct Coords {
+  uint64_t size = 0;                ///< bytes copied or cleared per operation
+  Layout layout;
+  CacheMode cache = CacheMode::warm;
+  uint64_t chunk = 0;               ///< 0: one call over the extent; else consecutive calls of chunk bytes
+  std::optional<uint8_t> prefill;   ///< destination written with this byte (by stores) before each sample
+  bool consume = false;             ///< the destination is read back after each call, inside the timing
+  Harness harness = Harness::kex;
+  uint32_t pass = 1;                ///< seed tables: the nth run of the same kernel in one table
+  bool operator==(const Coords&) const = default;
+  auto operator<=>(const Coords&) const = default;
+};
+
+/// One point: the kernel's key (a spec name, a preset id or a baseline name) and its coordinates.
+struct Point {
+  std::string kernel;
+  Coords at;
+  bool operator==(const Point&) const = default;
+};
+
+/// Canonical name: the kernel key, the size in bytes, then every coordinate that
+/// differs from its default, in this order:
+///   src:N  dst:N  dist:N (signed)  nohuge  chunk:N  prefill:0xNN  consume  cold
+///   harness:fastc|hahn  pass:N
+/// e.g. "copy/avx512/unroll:256/scratch:4/t/fwd/4096/dist:1048591/cold". The
+/// kernel part never has a token of digits alone, so the size token ends it.
+std::string point_name(const Point& p);
+
+/// Inverse of point_name: parse_point_name(point_name(p)) == p. Throws
+/// std::invalid_argument naming the bad token and what is allowed (no size token,
+/// an unknown or repeated coordinate, a number out of range, tokens out of order).
+Point parse_point_name(std::string_view name);
+
+/// The names of the coordinate axes, as configs and the summary spell them:
+/// "size", "src_offset", "dst_offset", "distance", "huge_pages", "cache", "chunk",
+/// "prefill", "consume", "harness".
+const std::vector<std::string>& coordinate_axes();
+
+/// The value of one axis of `c` as text ("4096", "-64", "none", "warm", ...), for
+/// tables and plot labels; "" for an unknown axis.
+std::string axis_value(const Coords& c, std::string_view axis);
+
+/// The axes (of coordinate_axes()) on which the points differ, in that order.
+std::vector<std::string> swept_axes(const std::vector<Coords>& points);
+
+}  // namespace kex

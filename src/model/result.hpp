@@ -1,0 +1,125 @@
+// Result: everything any writer needs about one point, built in one place
+// (src/run/result_build.cpp) and turned into JSON and back in one file
+// (src/model/result_json.cpp). Writers (summary, compare, merge, export,
+// crossovers, plots, seed tables) take these, never JSON keys (docs/STYLE.md rule 11).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "src/core/stats.hpp"
+#include "src/model/plan.hpp"
+#include "src/model/point.hpp"
+
+namespace kex {
+
+/// A point that did not run is a state of its Result, not a missing row (STYLE.md rule 3).
+enum class StatusKind { ok, skipped, error };
+
+struct Status {
+  StatusKind kind = StatusKind::ok;
+  std::string message;            ///< why it was skipped or failed ("" when ok)
+  int signal = 0;                 ///< the signal that killed the measuring process (0: none)
+  std::optional<int64_t> fault_offset;  ///< faulting instruction relative to the kernel's first byte
+  bool operator==(const Status&) const = default;
+};
+
+/// Where a point actually ran, after any rounding for aligned kernels.
+struct Placement {
+  int64_t src_offset = 0;         ///< bytes past the src buffer's 2 MiB-aligned start, as used
+  int64_t dst_offset = 0;         ///< bytes past the dst buffer's start; with a distance, past the src
+                                  ///< buffer's (src_offset + distance, may be negative)
+  uint32_t src_page_offset = 0;   ///< src address mod 4096
+  uint32_t dst_page_offset = 0;   ///< dst address mod 4096
+  uint32_t relative_offset = 0;   ///< (dst - src) mod 4096: 4 KiB aliasing
+  uint32_t rounded_to = 1;        ///< offsets were rounded up to this alignment (1: as configured)
+  bool operator==(const Placement&) const = default;
+};
+
+/// One repetition of a point: one full adaptive measurement (or a seed program's single pass).
+struct Repetition {
+  uint32_t calls_per_sample = 1;        ///< operations between the two TSC reads of a sample
+  std::vector<uint64_t> sample_ticks;   ///< each sample's TSC ticks (all calls_per_sample operations)
+  SampleStats per_call;                 ///< TSC ticks per operation over the samples
+  std::string stop_reason;              ///< "precision", "time_cap", "sample_cap", "interrupted", "single pass"
+  double cycles_per_tick = 0;           ///< core cycles per TSC tick during the repetition
+  std::string cycles_method;            ///< "perf" (measured) or "imul-chain estimate"; "" unknown
+  uint64_t context_switches = 0;        ///< during sampling
+  uint64_t migrations = 0;
+  double seconds = 0;                   ///< wall time, warm-up included
+  bool operator==(const Repetition&) const = default;
+};
+
+/// A seed program's own figures (fastc/hahn harness points), as it printed them.
+struct SeedFigures {
+  uint64_t pages = 0;            ///< pages per timed pass
+  uint64_t divisor = 0;          ///< what the TSC delta was divided by for the printed figure
+  int64_t printed_ticks = 0;     ///< the printed "cycles" (TSC ticks), truncated as the seed did
+  double mb_per_s = 0;           ///< hahn: MB/s (2^20 bytes/s) as athlon.c printed it; 0 for fastc
+  double mhz = 0;                ///< hahn: athlon.c's own TSC calibration; 0 for fastc
+  uint64_t buffer_offset = 0;    ///< the buffer's offset from page alignment
+  uint64_t buffer_bytes = 0;
+  uint64_t src_minus_dst = 0;    ///< copies: src - dst in bytes
+  bool warm_up_pass = false;     ///< an untimed pass ran first (hahn)
+  double sleep_before_s = 0;     ///< fastc copies: sleep(1) before the pass
+  std::string label;             ///< the name printed on the line ('warm up run', ...)
+  std::string note;
+  bool operator==(const SeedFigures&) const = default;
+};
+
+/// The generated code that ran.
+struct CodeInfo {
+  size_t bytes = 0;
+  uint64_t fnv1a = 0;
+  bool operator==(const CodeInfo&) const = default;
+};
+
+struct Result {
+  Point point;                          ///< kernel key and every coordinate
+  KernelKind kind = KernelKind::generated;
+  Op op = Op::copy;
+  std::optional<KernelSpec> spec;       ///< generated kernels and rep-string baselines
+  std::optional<PresetFacts> preset;
+  std::optional<LibcFacts> libc;
+  std::optional<Placement> placed;      ///< absent when the point never got buffers
+  Status status;
+  std::optional<CodeInfo> code;
+  std::vector<Repetition> reps;         ///< empty unless status is ok
+  std::optional<SeedFigures> seed;
+  double tsc_hz = 0;                    ///< TSC ticks per second of the machine that measured it
+  bool operator==(const Result&) const = default;
+
+  std::string name() const { return point_name(point); }
+  bool ok() const { return status.kind == StatusKind::ok && !reps.empty(); }
+};
+
+/// Figures of a measured Result, across its repetitions. Per-operation times; an
+/// operation is one call, or the chunked calls over the whole extent.
+struct Aggregate {
+  size_t repetitions = 0;
+  size_t samples = 0;            ///< over all repetitions
+  double median_ns = 0;          ///< median of the repetition medians (the entry's figure)
+  double min_ns = 0, p10_ns = 0, p90_ns = 0, max_ns = 0;  ///< over every sample of every repetition
+  double ci_low_ns = 0, ci_high_ns = 0;  ///< 95% CI of the median: one repetition, of its samples;
+                                         ///< several, of the repetition medians (order statistics)
+  double ci_rel = 0;             ///< CI half-width / median
+  double mean_ns = 0, stddev_ns = 0, cv = 0, mad_ns = 0;  ///< across repetition medians (0 for one)
+  double cycles_per_tick = 0;    ///< mean over repetitions
+  std::string cycles_method;
+  std::string stop_reason;       ///< of the first repetition
+};
+
+/// The figures of a measured result. Precondition: r.ok() and r.tsc_hz > 0.
+Aggregate aggregate(const Result& r);
+
+/// GB/s (1e9 bytes per second, bytes counted once) at a time per operation in ns.
+inline double gbps_at(uint64_t size, double ns) { return ns > 0 ? double(size) / ns : 0.0; }
+
+/// The result's median GB/s; 0 when it was not measured.
+double median_gbps(const Result& r);
+
+}  // namespace kex

@@ -1,0 +1,701 @@
+#include "src/model/result_json.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "src/core/error.hpp"
+
+namespace kex {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+namespace {
+
+std::string hex64(uint64_t v) {
+  char b[20];
+  std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+/// Typed field access with the JSON path in every error.
+struct In {
+  const json& j;
+  std::string where;
+
+  [[noreturn]] void fail(const std::string& key, const std::string& what) const {
+    throw InputError(where + "/" + key, what);
+  }
+  bool has(const char* key) const { return j.is_object() && j.contains(key) && !j[key].is_null(); }
+  const json& at(const char* key) const {
+    if (!has(key)) fail(key, "missing");
+    return j[key];
+  }
+  std::string str(const char* key) const {
+    const json& v = at(key);
+    if (!v.is_string()) fail(key, v.dump() + ": expected a string");
+    return v.get<std::string>();
+  }
+  std::string str_or(const char* key, const std::string& d) const { return has(key) ? str(key) : d; }
+  double number(const char* key) const {
+    const json& v = at(key);
+    if (!v.is_number()) fail(key, v.dump() + ": expected a number");
+    return v.get<double>();
+  }
+  double number_or(const char* key, double d) const { return has(key) ? number(key) : d; }
+  uint64_t uint(const char* key) const {
+    const json& v = at(key);
+    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<int64_t>() >= 0))
+      fail(key, v.dump() + ": expected a non-negative integer");
+    return v.get<uint64_t>();
+  }
+  uint64_t uint_or(const char* key, uint64_t d) const { return has(key) ? uint(key) : d; }
+  int64_t sint(const char* key) const {
+    const json& v = at(key);
+    if (!v.is_number_integer()) fail(key, v.dump() + ": expected an integer");
+    return v.get<int64_t>();
+  }
+  bool boolean_or(const char* key, bool d) const {
+    if (!has(key)) return d;
+    if (!j[key].is_boolean()) fail(key, j[key].dump() + ": expected true or false");
+    return j[key].get<bool>();
+  }
+  In obj(const char* key) const {
+    const json& v = at(key);
+    if (!v.is_object()) fail(key, "expected an object");
+    return In{v, where + "/" + key};
+  }
+  std::vector<std::string> strings(const char* key) const {
+    std::vector<std::string> out;
+    if (!has(key)) return out;
+    const json& v = j[key];
+    if (!v.is_array()) fail(key, "expected a list of strings");
+    for (const auto& e : v) {
+      if (!e.is_string()) fail(key, e.dump() + ": expected a string");
+      out.push_back(e.get<std::string>());
+    }
+    return out;
+  }
+};
+
+template <class E, class Parse>
+E enum_field(const In& in, const char* key, Parse parse, const char* allowed) {
+  auto v = parse(in.str(key));
+  if (!v) in.fail(key, "\"" + in.str(key) + "\": allowed " + allowed);
+  return *v;
+}
+
+ordered_json tick_stats(const SampleStats& s) {
+  return {{"n", s.n},
+          {"min_ticks", s.min},
+          {"p10_ticks", s.p10},
+          {"median_ticks", s.median},
+          {"p90_ticks", s.p90},
+          {"max_ticks", s.max},
+          {"ci95_low_ticks", s.ci_low},
+          {"ci95_high_ticks", s.ci_high},
+          {"ci_rel_halfwidth", s.ci_rel}};
+}
+
+SampleStats tick_stats_from(const In& in) {
+  SampleStats s;
+  s.n = in.uint("n");
+  s.min = in.number("min_ticks");
+  s.p10 = in.number("p10_ticks");
+  s.median = in.number("median_ticks");
+  s.p90 = in.number("p90_ticks");
+  s.max = in.number("max_ticks");
+  s.ci_low = in.number("ci95_low_ticks");
+  s.ci_high = in.number("ci95_high_ticks");
+  s.ci_rel = in.number("ci_rel_halfwidth");
+  return s;
+}
+
+ordered_json rep_json(const Repetition& r) {
+  ordered_json j;
+  j["calls_per_sample"] = r.calls_per_sample;
+  const ordered_json stats = tick_stats(r.per_call);
+  for (auto it = stats.begin(); it != stats.end(); ++it) j[it.key()] = it.value();
+  j["stop_reason"] = r.stop_reason;
+  j["cycles_per_tick"] = r.cycles_per_tick;
+  j["cycles_method"] = r.cycles_method;
+  j["context_switches"] = r.context_switches;
+  j["cpu_migrations"] = r.migrations;
+  j["seconds"] = r.seconds;
+  j["samples_ticks"] = r.sample_ticks;
+  return j;
+}
+
+Repetition rep_from(const In& in) {
+  Repetition r;
+  r.calls_per_sample = static_cast<uint32_t>(in.uint("calls_per_sample"));
+  r.per_call = tick_stats_from(in);
+  r.stop_reason = in.str_or("stop_reason", "");
+  r.cycles_per_tick = in.number_or("cycles_per_tick", 0);
+  r.cycles_method = in.str_or("cycles_method", "");
+  r.context_switches = in.uint_or("context_switches", 0);
+  r.migrations = in.uint_or("cpu_migrations", 0);
+  r.seconds = in.number_or("seconds", 0);
+  if (in.has("samples_ticks")) {
+    const json& s = in.j["samples_ticks"];
+    if (!s.is_array()) in.fail("samples_ticks", "expected a list of integers");
+    for (const auto& v : s) {
+      if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<int64_t>() >= 0))
+        in.fail("samples_ticks", v.dump() + ": expected a non-negative integer");
+      r.sample_ticks.push_back(v.get<uint64_t>());
+    }
+  }
+  return r;
+}
+
+/// An entry of an earlier kex (no "reps"): one repetition from its ns statistics.
+Repetition legacy_rep(const In& e, double tsc_hz) {
+  Repetition r;
+  const double t = tsc_hz / 1e9;  // ticks per ns
+  if (e.has("stats")) {
+    In s = e.obj("stats");
+    r.calls_per_sample = static_cast<uint32_t>(s.uint_or("calls_per_sample", 1));
+    r.per_call.n = s.uint_or("n", 1);
+    r.per_call.median = s.number("median_ns") * t;
+    r.per_call.min = s.number_or("min_ns", s.number("median_ns")) * t;
+    r.per_call.p10 = s.number_or("p10_ns", s.number("median_ns")) * t;
+    r.per_call.p90 = s.number_or("p90_ns", s.number("median_ns")) * t;
+    r.per_call.max = s.number_or("max_ns", s.number("median_ns")) * t;
+    r.per_call.ci_low = s.number_or("ci95_low_ns", s.number("median_ns")) * t;
+    r.per_call.ci_high = s.number_or("ci95_high_ns", s.number("median_ns")) * t;
+    r.per_call.ci_rel = s.number_or("ci_rel_halfwidth", 0);
+    r.stop_reason = s.str_or("stop_reason", "");
+    r.cycles_per_tick = s.number_or("cycles_per_tick", 0);
+    r.cycles_method = s.str_or("cycles_method", "");
+  } else {
+    double ns = e.number("real_time");
+    const std::string unit = e.str_or("time_unit", "ns");
+    ns *= unit == "ns" ? 1 : unit == "us" ? 1e3 : unit == "ms" ? 1e6 : unit == "s" ? 1e9 : NAN;
+    if (std::isnan(ns)) e.fail("time_unit", "\"" + unit + "\": allowed ns, us, ms, s");
+    r.per_call.n = 1;
+    r.per_call.min = r.per_call.p10 = r.per_call.median = r.per_call.p90 = r.per_call.max = ns * t;
+    r.per_call.ci_low = r.per_call.ci_high = ns * t;
+    r.stop_reason = "single pass";
+  }
+  if (e.has("samples_ticks"))
+    for (const auto& v : e.j["samples_ticks"])
+      if (v.is_number()) r.sample_ticks.push_back(v.get<uint64_t>());
+  return r;
+}
+
+}  // namespace
+
+ordered_json spec_params(const KernelSpec& s) {
+  ordered_json p;
+  p["op"] = to_string(s.op);
+  p["regs"] = to_string(s.regs);
+  p["unroll"] = s.unroll;
+  p["scratch"] = s.scratch;
+  p["prefetch"] = to_string(s.prefetch);
+  p["pf_distance"] = s.pf_distance;
+  p["pf_every"] = s.pf_every;
+  p["store"] = to_string(s.store);
+  p["direction"] = to_string(s.direction);
+  p["align"] = to_string(s.align);
+  p["block_bytes"] = s.block.bytes;
+  p["block_order"] = to_string(s.block.order);
+  p["fill"] = s.fill;
+  return p;
+}
+
+KernelSpec spec_from_params(const json& params, const std::string& where) {
+  In in{params, where};
+  KernelSpec s;
+  s.op = enum_field<Op>(in, "op", parse_op, "copy, clear");
+  s.regs = enum_field<RegClass>(in, "regs", parse_reg_class, "a register class of `kex list classes`");
+  s.unroll = static_cast<uint32_t>(in.uint("unroll"));
+  s.scratch = static_cast<uint32_t>(in.uint("scratch"));
+  s.prefetch = enum_field<Prefetch>(in, "prefetch", parse_prefetch, "none, nta, t0, t1, t2, w, load");
+  s.pf_distance = static_cast<int32_t>(in.sint("pf_distance"));
+  s.pf_every = static_cast<uint32_t>(in.uint("pf_every"));
+  s.store = enum_field<Store>(in, "store", parse_store, "temporal, nontemporal");
+  s.direction = enum_field<Direction>(in, "direction", parse_direction, "forward, backward");
+  s.align = enum_field<Align>(in, "align", parse_align, "aligned, unaligned");
+  s.block.bytes = static_cast<uint32_t>(in.uint_or("block_bytes", 0));
+  if (in.has("block_order")) s.block.order = enum_field<Direction>(in, "block_order", parse_direction, "forward, backward");
+  s.fill = static_cast<uint8_t>(in.uint_or("fill", 0));
+  return s;
+}
+
+ordered_json to_json(const PresetFacts& p) {
+  ordered_json j;
+  j["id"] = p.id;
+  j["printed"] = p.printed;
+  if (!p.hahn_printed.empty() && p.hahn_printed != p.printed) j["printed_hahn"] = p.hahn_printed;
+  j["aliases"] = p.aliases;
+  j["family"] = p.family;
+  j["origin"] = p.origin;
+  j["confidence"] = to_string(p.confidence);
+  j["features"] = p.features;
+  j["substitutions"] = p.substitutions;
+  j["notes"] = p.notes;
+  j["region"] = p.region;
+  j["alignment"] = p.alignment;
+  return j;
+}
+
+PresetFacts preset_from_json(const json& j, const std::string& where) {
+  In in{j, where};
+  PresetFacts p;
+  p.id = in.str("id");
+  p.printed = in.str("printed");
+  p.hahn_printed = in.str_or("printed_hahn", p.printed);
+  p.aliases = in.strings("aliases");
+  p.family = in.str_or("family", "");
+  p.origin = in.str_or("origin", "");
+  p.confidence = enum_field<Confidence>(in, "confidence", parse_confidence, "high, medium, low");
+  p.features = in.strings("features");
+  p.substitutions = in.strings("substitutions");
+  p.notes = in.str_or("notes", "");
+  p.region = static_cast<uint32_t>(in.uint_or("region", 4096));
+  p.alignment = static_cast<uint32_t>(in.uint_or("alignment", 1));
+  return p;
+}
+
+ordered_json to_json(const Result& r) {
+  const std::string name = r.name();
+  ordered_json e;
+  e["name"] = name;
+  e["run_name"] = name;
+  e["run_type"] = "iteration";
+  e["repetitions"] = std::max<size_t>(1, r.reps.size());
+  e["repetition_index"] = 0;
+  e["threads"] = 1;
+  e["kernel"] = r.point.kernel;
+  e["kind"] = to_string(r.kind);
+  e["size"] = r.point.at.size;
+
+  // params: the kernel's typed parameters, then every coordinate, then where it ran.
+  ordered_json p = r.spec ? spec_params(*r.spec) : ordered_json{{"op", to_string(r.op)}};
+  if (r.preset) {
+    p["preset"] = r.preset->id;
+    p["fsave"] = r.preset->fsave;
+  }
+  if (r.libc) {
+    p["impl"] = "libc";
+    p["function"] = r.libc->function;
+  }
+  const Coords& c = r.point.at;
+  p["src_offset"] = c.layout.src_offset;
+  p["dst_offset"] = c.layout.dst_offset;
+  p["distance"] = c.layout.distance ? ordered_json(*c.layout.distance) : ordered_json();
+  p["huge_pages"] = c.layout.huge_pages;
+  p["cache"] = to_string(c.cache);
+  p["chunk"] = c.chunk;
+  p["prefill"] = c.prefill ? ordered_json(*c.prefill) : ordered_json();
+  p["consume"] = c.consume;
+  p["harness"] = to_string(c.harness);
+  if (c.pass != 1) p["pass"] = c.pass;
+  if (r.placed) {
+    const Placement& pl = *r.placed;
+    p["src_offset_used"] = pl.src_offset;
+    p["dst_offset_used"] = pl.dst_offset;
+    p["src_page_offset"] = pl.src_page_offset;
+    p["dst_page_offset"] = pl.dst_page_offset;
+    p["relative_offset"] = pl.relative_offset;
+    if (pl.rounded_to > 1) p["offsets_rounded_up_to_alignment"] = pl.rounded_to;
+  }
+  e["params"] = p;
+  if (r.preset) e["preset"] = to_json(*r.preset);
+  if (r.code) e["code"] = {{"bytes", r.code->bytes}, {"fnv1a", hex64(r.code->fnv1a)}};
+
+  if (r.status.kind == StatusKind::skipped) {
+    e["skipped"] = true;
+    e["skip_message"] = r.status.message;
+  } else if (r.status.kind == StatusKind::error) {
+    e["error_occurred"] = true;
+    e["error_message"] = r.status.message;
+    if (r.status.signal) e["signal"] = r.status.signal;
+    if (r.status.fault_offset) e["fault_offset"] = *r.status.fault_offset;
+  }
+  if (r.seed) {
+    const SeedFigures& s = *r.seed;
+    e["seed"] = {{"pages", s.pages},           {"divisor", s.divisor},
+                 {"printed_ticks", s.printed_ticks}, {"mb_per_s", s.mb_per_s},
+                 {"mhz", s.mhz},               {"buffer_offset", s.buffer_offset},
+                 {"buffer_bytes", s.buffer_bytes}, {"src_minus_dst", s.src_minus_dst},
+                 {"warm_up_pass", s.warm_up_pass}, {"sleep_before_s", s.sleep_before_s},
+                 {"label", s.label},           {"note", s.note}};
+  }
+  if (!r.ok()) return e;
+
+  const Aggregate a = aggregate(r);
+  const double size = double(c.size);
+  uint64_t iterations = 0;
+  for (const auto& rep : r.reps) iterations += uint64_t(rep.calls_per_sample) * rep.sample_ticks.size();
+  e["iterations"] = iterations;
+  e["real_time"] = a.median_ns;
+  e["cpu_time"] = a.median_ns;
+  e["time_unit"] = "ns";
+  e["bytes_per_second"] = gbps_at(c.size, a.median_ns) * 1e9;
+  const double cyc_per_ns = a.cycles_per_tick * r.tsc_hz / 1e9;
+  ordered_json st;
+  st["repetitions"] = a.repetitions;
+  st["n"] = a.samples;
+  st["median_ns"] = a.median_ns;
+  st["min_ns"] = a.min_ns;
+  st["p10_ns"] = a.p10_ns;
+  st["p90_ns"] = a.p90_ns;
+  st["max_ns"] = a.max_ns;
+  st["ci95_low_ns"] = a.ci_low_ns;
+  st["ci95_high_ns"] = a.ci_high_ns;
+  st["ci_rel_halfwidth"] = a.ci_rel;
+  st["mean_ns"] = a.mean_ns;
+  st["stddev_ns"] = a.stddev_ns;
+  st["cv"] = a.cv;
+  st["mad_ns"] = a.mad_ns;
+  st["stop_reason"] = a.stop_reason;
+  st["gbps"] = gbps_at(c.size, a.median_ns);
+  st["gbps_best"] = gbps_at(c.size, a.min_ns);
+  st["gbps_p10"] = gbps_at(c.size, a.p90_ns);  // the 10th percentile of bandwidth is the 90th of time
+  st["gbps_p90"] = gbps_at(c.size, a.p10_ns);
+  st["est_cycles"] = a.median_ns * cyc_per_ns;
+  st["bytes_per_cycle"] = a.median_ns > 0 && cyc_per_ns > 0 ? size / (a.median_ns * cyc_per_ns) : 0;
+  st["cycles_per_page"] = size > 0 ? a.median_ns * cyc_per_ns * 4096 / size : 0;
+  st["ticks_per_page"] = size > 0 ? a.median_ns * r.tsc_hz / 1e9 * 4096 / size : 0;
+  st["cycles_per_tick"] = a.cycles_per_tick;
+  st["cycles_method"] = a.cycles_method;
+  e["stats"] = st;
+  ordered_json reps = ordered_json::array();
+  for (const auto& rep : r.reps) reps.push_back(rep_json(rep));
+  e["reps"] = reps;
+  return e;
+}
+
+Result result_from_json(const json& entry, double tsc_hz, const std::string& where) {
+  if (!entry.is_object()) throw InputError(where, "expected an object (a benchmark entry)");
+  In e{entry, where};
+  Result r;
+  const std::string name = e.str("name");
+  try {
+    r.point = parse_point_name(name);
+  } catch (const std::invalid_argument& x) {
+    e.fail("name", x.what());
+  }
+  r.tsc_hz = tsc_hz;
+  r.kind = e.has("kind") ? enum_field<KernelKind>(e, "kind", parse_kernel_kind, "generated, baseline, preset")
+                         : KernelKind::generated;
+  In params = e.has("params") ? e.obj("params") : In{json::object(), where + "/params"};
+  if (params.has("regs")) {
+    r.spec = spec_from_params(params.j, params.where);
+    r.op = r.spec->op;
+  } else if (params.has("op")) {
+    r.op = enum_field<Op>(params, "op", parse_op, "copy, clear");
+  } else {
+    e.fail("params", "missing: an entry needs params.op");
+  }
+  if (params.str_or("impl", "") == "libc") r.libc = LibcFacts{params.str_or("function", r.point.kernel)};
+  if (e.has("preset")) {
+    r.preset = preset_from_json(e.at("preset"), where + "/preset");
+    r.preset->fsave = params.boolean_or("fsave", true);
+  }
+  if (params.has("src_page_offset")) {
+    Placement pl;
+    pl.src_offset = params.has("src_offset_used") ? params.sint("src_offset_used") : int64_t(r.point.at.layout.src_offset);
+    pl.dst_offset = params.has("dst_offset_used") ? params.sint("dst_offset_used") : int64_t(r.point.at.layout.dst_offset);
+    pl.src_page_offset = static_cast<uint32_t>(params.uint("src_page_offset"));
+    pl.dst_page_offset = static_cast<uint32_t>(params.uint("dst_page_offset"));
+    pl.relative_offset = static_cast<uint32_t>(params.uint("relative_offset"));
+    pl.rounded_to = static_cast<uint32_t>(params.uint_or("offsets_rounded_up_to_alignment", 1));
+    r.placed = pl;
+  }
+  if (e.has("code")) {
+    In c = e.obj("code");
+    r.code = CodeInfo{c.uint("bytes"), std::stoull(c.str("fnv1a"), nullptr, 16)};
+  }
+  if (e.boolean_or("skipped", false)) {
+    r.status.kind = StatusKind::skipped;
+    r.status.message = e.str_or("skip_message", "");
+  } else if (e.boolean_or("error_occurred", false)) {
+    r.status.kind = StatusKind::error;
+    r.status.message = e.str_or("error_message", "");
+    r.status.signal = static_cast<int>(e.uint_or("signal", 0));
+    if (e.has("fault_offset")) r.status.fault_offset = e.sint("fault_offset");
+  }
+  if (e.has("seed")) {
+    In s = e.obj("seed");
+    SeedFigures f;
+    f.pages = s.uint_or("pages", 0);
+    f.divisor = s.uint_or("divisor", 0);
+    f.printed_ticks = s.has("printed_ticks") ? s.sint("printed_ticks") : 0;
+    f.mb_per_s = s.number_or("mb_per_s", 0);
+    f.mhz = s.number_or("mhz", 0);
+    f.buffer_offset = s.uint_or("buffer_offset", 0);
+    f.buffer_bytes = s.uint_or("buffer_bytes", 0);
+    f.src_minus_dst = s.uint_or("src_minus_dst", 0);
+    f.warm_up_pass = s.boolean_or("warm_up_pass", false);
+    f.sleep_before_s = s.number_or("sleep_before_s", 0);
+    f.label = s.str_or("label", "");
+    f.note = s.str_or("note", "");
+    r.seed = f;
+  }
+  if (r.status.kind != StatusKind::ok) return r;
+  if (e.has("reps")) {
+    const json& reps = e.at("reps");
+    if (!reps.is_array()) e.fail("reps", "expected a list of repetitions");
+    for (size_t i = 0; i < reps.size(); ++i) {
+      if (!reps[i].is_object()) e.fail("reps/" + std::to_string(i), "expected an object");
+      r.reps.push_back(rep_from(In{reps[i], where + "/reps/" + std::to_string(i)}));
+    }
+  } else if (e.has("stats") || e.has("real_time")) {
+    r.reps.push_back(legacy_rep(e, tsc_hz));
+  }
+  return r;
+}
+
+// ---- contexts and documents ---------------------------------------------------
+
+std::string run_label(const RunContext& c) {
+  const std::string& host = c.host_name;
+  const std::string& model = c.machine.cpu_model;
+  if (host.empty()) return model.empty() ? "unknown" : model;
+  return model.empty() ? host : host + " (" + model + ")";
+}
+
+namespace {
+std::string binary_size(uint64_t b) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB"};
+  int u = 0;
+  double v = double(b);
+  while (v >= 1024 && u < 3) {
+    v /= 1024;
+    ++u;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, v == std::floor(v) ? "%.0f %s" : "%.3g %s", v, units[u]);
+  return buf;
+}
+}  // namespace
+
+std::string machine_key(const MachineInfo& m) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, " [%d/%d/%d]", m.family, m.model, m.stepping);
+  std::string key = (m.cpu_model.empty() ? std::string("unknown CPU") : m.cpu_model) + buf;
+  if (m.l1d_bytes || m.l2_bytes || m.llc_bytes)
+    key += " L1d " + binary_size(m.l1d_bytes) + ", L2 " + binary_size(m.l2_bytes) + ", LLC " + binary_size(m.llc_bytes);
+  return key;
+}
+
+std::vector<std::pair<std::string, double>> cache_marks(const MachineInfo& m) {
+  std::vector<std::pair<std::string, double>> out;
+  if (m.l1d_bytes) out.emplace_back("L1d", double(m.l1d_bytes));
+  if (m.l2_bytes) out.emplace_back("L2", double(m.l2_bytes));
+  if (m.llc_bytes) out.emplace_back("LLC", double(m.llc_bytes));
+  return out;
+}
+
+namespace {
+
+MachineInfo machine_from(const json& j, const json& ctx) {
+  MachineInfo m;
+  m.raw = ordered_json(j);
+  if (j.is_object()) {
+    m.cpu_vendor = j.value("cpu_vendor", "");
+    m.cpu_model = j.value("cpu_model", "");
+    m.family = j.value("cpu_family", 0);
+    m.model = j.value("cpu_model_number", 0);
+    m.stepping = j.value("cpu_stepping", 0);
+    if (j.contains("cpu_features") && j["cpu_features"].is_array())
+      for (const auto& f : j["cpu_features"])
+        if (f.is_string()) m.features.push_back(f.get<std::string>());
+    m.num_cpus = j.value("num_cpus", 0);
+    if (j.contains("caches") && j["caches"].is_object()) {
+      const auto& c = j["caches"];
+      auto size = [&](const char* k) -> uint64_t {
+        return c.contains(k) && c[k].is_number() ? static_cast<uint64_t>(c[k].get<double>()) : 0;
+      };
+      m.l1d_bytes = size("l1d_bytes");
+      m.l2_bytes = size("l2_bytes");
+      m.llc_bytes = size("llc_bytes");
+    }
+    m.tsc_hz = j.contains("tsc_hz") && j["tsc_hz"].is_number() ? j["tsc_hz"].get<double>() : 0;
+    m.virtualization = j.value("virtualization", "");
+  } else {
+    m.raw = ordered_json::object();
+  }
+  // A Google Benchmark context: caches as a list, no kex machine object.
+  if (!m.l1d_bytes && !m.l2_bytes && !m.llc_bytes && ctx.contains("caches") && ctx["caches"].is_array())
+    for (const auto& c : ctx["caches"]) {
+      if (!c.is_object() || c.value("type", "") == "Instruction" || !c.contains("size") || !c["size"].is_number()) continue;
+      const int level = c.value("level", 0);
+      const auto size = static_cast<uint64_t>(c["size"].get<double>());
+      (level == 1 ? m.l1d_bytes : level == 2 ? m.l2_bytes : m.llc_bytes) = size;
+    }
+  if (m.tsc_hz <= 0 && ctx.contains("mhz_per_cpu") && ctx["mhz_per_cpu"].is_number())
+    m.tsc_hz = ctx["mhz_per_cpu"].get<double>() * 1e6;
+  return m;
+}
+
+ordered_json machine_to(const MachineInfo& m) {
+  ordered_json j = m.raw.is_object() ? m.raw : ordered_json::object();
+  j["cpu_vendor"] = m.cpu_vendor;
+  j["cpu_model"] = m.cpu_model;
+  j["cpu_family"] = m.family;
+  j["cpu_model_number"] = m.model;
+  j["cpu_stepping"] = m.stepping;
+  j["cpu_features"] = m.features;
+  j["num_cpus"] = m.num_cpus;
+  ordered_json caches = j.contains("caches") && j["caches"].is_object() ? j["caches"] : ordered_json::object();
+  caches["l1d_bytes"] = m.l1d_bytes;
+  caches["l2_bytes"] = m.l2_bytes;
+  caches["llc_bytes"] = m.llc_bytes;
+  j["caches"] = caches;
+  j["tsc_hz"] = m.tsc_hz;
+  j["virtualization"] = m.virtualization;
+  return j;
+}
+
+}  // namespace
+
+ordered_json to_json(const RunContext& c) {
+  ordered_json j = c.rest.is_object() ? c.rest : ordered_json::object();
+  j["date"] = c.date;
+  j["host_name"] = c.host_name;
+  j["json_schema_version"] = kResultsSchemaVersion;
+  j["machine"] = machine_to(c.machine);
+  ordered_json cfgs = ordered_json::array();
+  for (const auto& cfg : c.configs) cfgs.push_back({{"source", cfg.source}, {"config", cfg.config}});
+  j["config"] = cfgs;
+  j["shard"] = {{"index", c.shard_index}, {"count", c.shard_count}};
+  if (!c.merged_shards.empty()) j["shard"]["merged_indices"] = c.merged_shards;
+  j["interrupted"] = c.interrupted;
+  if (!c.seed_tables.empty()) {
+    ordered_json t = ordered_json::array();
+    for (const auto& s : c.seed_tables)
+      t.push_back({{"source", s.source}, {"harness", to_string(s.harness)}, {"text", s.text}});
+    j["seed_tables"] = t;
+  }
+  if (c.segments) j["segments"] = *c.segments;
+  if (!c.merged_from.empty()) {
+    ordered_json m = ordered_json::array();
+    for (const auto& f : c.merged_from)
+      m.push_back({{"file", f.file},
+                   {"host_name", f.host_name},
+                   {"date", f.date},
+                   {"shard", {{"index", f.shard_index}, {"count", f.shard_count}}}});
+    j["merged_from"] = m;
+  }
+  return j;
+}
+
+RunContext context_from_json(const json& j, const std::string& where) {
+  if (!j.is_object()) throw InputError(where, "expected an object describing the run");
+  In in{j, where};
+  RunContext c;
+  c.rest = ordered_json(j);
+  c.date = in.str_or("date", "");
+  c.host_name = in.str_or("host_name", "");
+  c.machine = machine_from(j.contains("machine") ? j["machine"] : json(), j);
+  if (in.has("config")) {
+    const json& cfgs = j["config"];
+    if (!cfgs.is_array()) in.fail("config", "expected a list of {source, config}");
+    for (const auto& cfg : cfgs)
+      if (cfg.is_object()) c.configs.push_back({cfg.value("source", ""), ordered_json(cfg.value("config", json()))});
+  }
+  if (in.has("shard")) {
+    In s = in.obj("shard");
+    c.shard_index = s.uint_or("index", 0);
+    c.shard_count = s.uint_or("count", 1);
+    if (c.shard_count < 1 || c.shard_index >= c.shard_count)
+      in.fail("shard", j["shard"].dump() + ": index must be in [0, count) and count >= 1");
+    if (s.has("merged_indices"))
+      for (const auto& v : j["shard"]["merged_indices"])
+        if (v.is_number_unsigned()) c.merged_shards.push_back(v.get<size_t>());
+  }
+  c.interrupted = in.boolean_or("interrupted", false);
+  if (in.has("seed_tables") && j["seed_tables"].is_array())
+    for (const auto& t : j["seed_tables"])
+      if (t.is_object())
+        c.seed_tables.push_back({t.value("source", ""), parse_harness(t.value("harness", "fastc")).value_or(Harness::fastc),
+                                 t.value("text", "")});
+  if (in.has("segments")) c.segments = ordered_json(j["segments"]);
+  if (in.has("merged_from") && j["merged_from"].is_array())
+    for (const auto& f : j["merged_from"]) {
+      if (!f.is_object()) continue;
+      MergedFrom m{f.value("file", ""), f.value("host_name", ""), f.value("date", "")};
+      if (f.contains("shard") && f["shard"].is_object()) {
+        m.shard_index = f["shard"].value("index", size_t(0));
+        m.shard_count = f["shard"].value("count", size_t(1));
+      }
+      c.merged_from.push_back(m);
+    }
+  return c;
+}
+
+ordered_json to_json(const RunDoc& d) {
+  ordered_json doc;
+  doc["context"] = to_json(d.context);
+  ordered_json b = ordered_json::array();
+  for (const auto& r : d.results) b.push_back(to_json(r));
+  doc["benchmarks"] = b;
+  return doc;
+}
+
+ordered_json to_json(const std::vector<RunDoc>& machines) {
+  if (machines.size() == 1) return to_json(machines.front());
+  ordered_json list = ordered_json::array();
+  ordered_json benches = ordered_json::array();
+  for (const auto& d : machines) {
+    const std::string key = machine_key(d.context.machine);
+    list.push_back({{"key", key}, {"context", to_json(d.context)}});
+    for (const auto& r : d.results) {
+      ordered_json e = to_json(r);
+      e["machine"] = key;
+      benches.push_back(std::move(e));
+    }
+  }
+  const RunContext& c0 = machines.empty() ? RunContext{} : machines.front().context;
+  ordered_json ctx;
+  ctx["date"] = c0.date;
+  ctx["host_name"] = "merged";
+  ctx["json_schema_version"] = kResultsSchemaVersion;
+  ctx["kex_version"] = c0.rest.value("kex_version", "");
+  ctx["library_build_type"] = c0.rest.value("library_build_type", "release");
+  ctx["merged"] = true;
+  ctx["machines"] = list;
+  return {{"context", ctx}, {"benchmarks", benches}};
+}
+
+std::vector<RunDoc> docs_from_json(const json& doc, const std::string& where) {
+  if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array())
+    throw InputError(where, "benchmarks: missing: a results file from `kex run` (Google Benchmark envelope) is needed");
+  const json ctx = doc.contains("context") ? doc["context"] : json::object();
+  if (!ctx.is_object()) throw InputError(where + ": context", "not an object: an object describing the run is needed");
+  auto entries = [&](const std::string& machine, RunDoc& d) {
+    const auto& b = doc["benchmarks"];
+    for (size_t i = 0; i < b.size(); ++i) {
+      const std::string at = where + ": /benchmarks/" + std::to_string(i);
+      if (!b[i].is_object()) throw InputError(at, "expected an object (a benchmark entry)");
+      if (!machine.empty() && b[i].value("machine", "") != machine) continue;
+      // A file without a TSC rate (hand-made, or from another tool) keeps its ns: ticks = ns.
+      const double hz = d.context.machine.tsc_hz > 0 ? d.context.machine.tsc_hz : 1e9;
+      d.results.push_back(result_from_json(b[i], hz, at));
+    }
+  };
+  std::vector<RunDoc> out;
+  if (ctx.contains("machines") && ctx["machines"].is_array()) {
+    for (size_t i = 0; i < ctx["machines"].size(); ++i) {
+      const json& m = ctx["machines"][i];
+      const std::string at = where + ": /context/machines/" + std::to_string(i);
+      if (!m.is_object() || !m.contains("key") || !m["key"].is_string())
+        throw InputError(at, "expected {key, context}");
+      RunDoc d;
+      d.context = context_from_json(m.value("context", json::object()), at + "/context");
+      entries(m["key"].get<std::string>(), d);
+      out.push_back(std::move(d));
+    }
+    return out;
+  }
+  RunDoc d;
+  d.context = context_from_json(ctx, where + ": /context");
+  entries("", d);
+  out.push_back(std::move(d));
+  return out;
+}
+
+}  // namespace kex

@@ -1,0 +1,104 @@
+#include "src/run/context.hpp"
+
+#include <unistd.h>
+
+#include <CLI/Version.hpp>
+#include <capstone/capstone.h>
+#include <ctime>
+
+#include <xbyak/xbyak.h>
+
+#include "src/model/result_json.hpp"
+#include "src/run/machine.hpp"
+#include "src/run/measure.hpp"
+
+namespace kex {
+
+using nlohmann::ordered_json;
+
+MachineInfo this_machine() {
+  const Machine& m = machine();
+  MachineInfo i;
+  i.raw = machine_json(m);
+  i.cpu_vendor = m.vendor;
+  i.cpu_model = m.model_name;
+  i.family = m.family;
+  i.model = m.model;
+  i.stepping = m.stepping;
+  for (const auto& f : i.raw["cpu_features"]) i.features.push_back(f.get<std::string>());
+  i.num_cpus = m.num_cpus;
+  i.l1d_bytes = m.caches.l1d;
+  i.l2_bytes = m.caches.l2;
+  i.llc_bytes = m.caches.llc;
+  i.tsc_hz = m.tsc_hz;
+  i.virtualization = m.hypervisor.empty() ? "none" : m.hypervisor;
+  return i;
+}
+
+RunContext make_context(const std::vector<Config>& configs, int pinned_cpu, size_t shard_index, size_t shard_count) {
+  const Machine& m = machine();
+  RunContext ctx;
+  ordered_json c;
+  char date[64];
+  time_t now = time(nullptr);
+  strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  ctx.date = date;
+  ctx.host_name = host;
+  c["date"] = date;
+  c["host_name"] = host;
+  c["executable"] = "kex";
+  c["num_cpus"] = m.num_cpus;
+  c["mhz_per_cpu"] = static_cast<int64_t>(m.tsc_hz / 1e6 + 0.5);
+  c["cpu_scaling_enabled"] = false;
+  ordered_json caches = ordered_json::array();
+  if (m.caches.l1d) caches.push_back({{"type", "Data"}, {"level", 1}, {"size", m.caches.l1d}, {"num_sharing", 0}});
+  if (m.caches.l2) caches.push_back({{"type", "Unified"}, {"level", 2}, {"size", m.caches.l2}, {"num_sharing", 0}});
+  if (m.caches.llc) caches.push_back({{"type", "Unified"}, {"level", 3}, {"size", m.caches.llc}, {"num_sharing", 0}});
+  c["caches"] = caches;
+  c["library_build_type"] = "release";
+  c["json_schema_version"] = kResultsSchemaVersion;
+  c["kex_version"] = KEX_VERSION;
+  int cs_major = 0, cs_minor = 0;
+  cs_version(&cs_major, &cs_minor);
+  char xv[16];
+  snprintf(xv, sizeof xv, "%x.%02x", Xbyak::VERSION >> 12, (Xbyak::VERSION >> 4) & 0xff);
+  c["libraries"] = {{"xbyak", xv},
+                    {"cli11", CLI11_VERSION},
+                    {"nlohmann_json", std::to_string(NLOHMANN_JSON_VERSION_MAJOR) + "." +
+                                          std::to_string(NLOHMANN_JSON_VERSION_MINOR) + "." +
+                                          std::to_string(NLOHMANN_JSON_VERSION_PATCH)},
+                    {"capstone", std::to_string(cs_major) + "." + std::to_string(cs_minor)}};
+  c["machine"] = nullptr;  // placeholder: keeps the field's place; the typed machine is written there
+  c["pinned_cpu"] = pinned_cpu;
+  c["timer"] = {{"source", "lfence; rdtsc; lfence"},
+                {"overhead_ticks", timer_overhead_ticks()},
+                {"units", "real_time in ns from TSC ticks; cycles are estimated core cycles"}};
+  c["config"] = nullptr;
+  for (const auto& cfg : configs) ctx.configs.push_back({cfg.source, ordered_json(cfg.raw)});
+  ordered_json policies = ordered_json::array();
+  for (const auto& cfg : configs) {
+    const Policy& p = cfg.policy;
+    policies.push_back({{"source", cfg.source},
+                        {"precision", p.precision},
+                        {"max_time_per_point_s", p.max_time_per_point},
+                        {"min_samples", p.min_samples},
+                        {"max_samples", p.max_samples},
+                        {"sample_us", p.sample_us},
+                        {"warmup", ">= 3 calls and >= 2 ms"},
+                        {"statistic", "median of per-call ticks; 95% CI by order statistics n/2 +- 0.98 sqrt(n)"},
+                        {"cold", "cold samples flush src and dst (clflushopt + mfence) before one call"},
+                        {"bytes_counted", "once per byte copied or cleared"},
+                        {"gbps", "1e9 bytes per second"}});
+  }
+  c["policy"] = policies;
+  c["shard"] = nullptr;
+  ctx.shard_index = shard_index;
+  ctx.shard_count = shard_count;
+  ctx.machine = this_machine();
+  ctx.rest = c;
+  return ctx;
+}
+
+}  // namespace kex

@@ -1,0 +1,183 @@
+#include "src/run/sandbox.hpp"
+
+#include <poll.h>
+#include <sys/wait.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+namespace kex {
+
+namespace {
+
+/// Messages from a child: a header, then `len` bytes of text.
+struct Header {
+  uint32_t kind;   ///< 0: job finished; 1: the job faulted (fields below)
+  uint32_t job;
+  uint32_t len;
+  int32_t signal;
+  uint64_t ip, addr;
+};
+
+int g_fd = -1;
+uint32_t g_job = 0;
+
+/// In the child: report the fault (write(2) only: async-signal-safe) and die by it.
+extern "C" void on_fault(int sig, siginfo_t* si, void* uc) {
+  Header h{1, g_job, 0, sig, 0, reinterpret_cast<uint64_t>(si->si_addr)};
+  if (sig == SIGALRM) h.addr = 0;
+  h.ip = static_cast<uint64_t>(static_cast<ucontext_t*>(uc)->uc_mcontext.gregs[REG_RIP]);
+  if (g_fd >= 0) {
+    ssize_t w = write(g_fd, &h, sizeof h);
+    (void)w;
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+bool write_all(int fd, const void* p, size_t n) {
+  auto* b = static_cast<const uint8_t*>(p);
+  while (n) {
+    ssize_t k = write(fd, b, n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return false;
+    b += k;
+    n -= static_cast<size_t>(k);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<SandboxOutcome> run_sandboxed(size_t count, const std::function<std::string(size_t)>& job,
+                                          unsigned timeout_s, const volatile std::sig_atomic_t* stop) {
+  std::vector<SandboxOutcome> out(count);
+  size_t next = 0;
+  while (next < count) {
+    if (stop && *stop) break;
+    int fds[2];
+    if (pipe(fds) != 0) throw std::runtime_error(std::string("sandbox: pipe failed: ") + std::strerror(errno));
+    std::fflush(nullptr);
+    const pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error(std::string("sandbox: fork failed: ") + std::strerror(errno));
+    if (pid == 0) {
+      close(fds[0]);
+      g_fd = fds[1];
+      struct sigaction sa {};
+      sa.sa_sigaction = on_fault;
+      sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
+      sigemptyset(&sa.sa_mask);
+      for (int s : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGALRM}) sigaction(s, &sa, nullptr);
+      // SIGINT/SIGTERM keep the parent's handlers: `stop` (the child's copy) is set and
+      // no further job starts; the parent also kills the child when it sees the stop.
+      for (size_t i = next; i < count; ++i) {
+        if (stop && *stop) break;
+        g_job = static_cast<uint32_t>(i);
+        alarm(timeout_s);
+        const std::string msg = job(i);
+        alarm(0);
+        Header h{0, static_cast<uint32_t>(i), static_cast<uint32_t>(msg.size()), 0, 0, 0};
+        if (!write_all(fds[1], &h, sizeof h) || !write_all(fds[1], msg.data(), msg.size())) _exit(3);
+      }
+      _exit(0);
+    }
+    close(fds[1]);
+    size_t first_open = next;  // first job not reported finished
+    std::optional<Header> fault;
+    bool stopped = false;
+    std::string buf;
+    for (;;) {
+      pollfd pfd{fds[0], POLLIN, 0};
+      const int pr = poll(&pfd, 1, 100);
+      if (pr < 0 && errno != EINTR) break;
+      if (stop && *stop) {
+        // Answer within a second: the job in flight is abandoned, not blamed.
+        kill(pid, SIGKILL);
+        stopped = true;
+        break;
+      }
+      if (pr <= 0) continue;
+      char chunk[4096];
+      const ssize_t k = read(fds[0], chunk, sizeof chunk);
+      if (k < 0 && errno == EINTR) continue;
+      if (k <= 0) break;
+      buf.append(chunk, static_cast<size_t>(k));
+      while (buf.size() >= sizeof(Header)) {
+        Header h;
+        std::memcpy(&h, buf.data(), sizeof h);
+        if (h.kind == 1) {
+          fault = h;
+          buf.erase(0, sizeof h);
+          continue;
+        }
+        if (buf.size() < sizeof h + h.len) break;
+        if (h.job < count) {
+          out[h.job].finished = true;
+          out[h.job].message = buf.substr(sizeof h, h.len);
+          first_open = h.job + 1;
+        }
+        buf.erase(0, sizeof h + h.len);
+      }
+    }
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (stopped) {
+      next = first_open;
+      break;
+    }
+    if (first_open >= count) break;
+    if (stop && *stop && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+      next = first_open;  // the child saw the stop and started nothing more
+      break;
+    }
+    SandboxOutcome& o = out[first_open];
+    o.finished = false;
+    if (WIFSIGNALED(status)) o.signal = WTERMSIG(status);
+    if (fault && fault->job == first_open) {
+      o.signal = fault->signal;
+      o.fault_ip = fault->ip;
+      o.fault_addr = fault->addr;
+    }
+    o.timed_out = o.signal == SIGALRM;
+    if (o.timed_out) o.message = "did not return within " + std::to_string(timeout_s) + " s";
+    else if (o.signal) o.message = std::string("killed by SIG") + sigabbrev_np(o.signal);
+    else o.message = "the sandbox child exited with status " + std::to_string(WEXITSTATUS(status));
+    next = first_open + 1;
+  }
+  for (size_t i = next; i < count; ++i)
+    if (!out[i].finished && out[i].message.empty() && !out[i].signal) out[i].message = "interrupted";
+  return out;
+}
+
+std::optional<int64_t> fault_offset(const SandboxOutcome& o, const void* code, size_t code_size) {
+  const auto start = reinterpret_cast<uint64_t>(code);
+  if (!code || !o.fault_ip || o.fault_ip < start || o.fault_ip >= start + code_size) return std::nullopt;
+  return static_cast<int64_t>(o.fault_ip - start);
+}
+
+std::string describe_death(const SandboxOutcome& o, const void* code, size_t code_size) {
+  if (o.finished) return o.message;
+  if (o.timed_out || !o.signal) return o.message;
+  std::string s = o.message;
+  char buf[96];
+  if (auto off = fault_offset(o, code, code_size)) {
+    std::snprintf(buf, sizeof buf, " at code+0x%llx", static_cast<unsigned long long>(*off));
+    s += buf;
+  } else if (o.fault_ip) {
+    std::snprintf(buf, sizeof buf, " at 0x%llx (outside the kernel)", static_cast<unsigned long long>(o.fault_ip));
+    s += buf;
+  }
+  if (o.signal == SIGSEGV || o.signal == SIGBUS) {
+    std::snprintf(buf, sizeof buf, " touching 0x%llx", static_cast<unsigned long long>(o.fault_addr));
+    s += buf;
+  }
+  return s;
+}
+
+}  // namespace kex

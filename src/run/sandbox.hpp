@@ -1,0 +1,41 @@
+// Untrusted code runs in forked children: verification of every kernel, the
+// segment probes and (with a supervisor) measurement. A child that dies is a
+// result, not an abort: the outcome names the signal, the instruction that
+// faulted and the address it touched (docs/STYLE.md rule 3).
+#pragma once
+#include <csignal>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kex {
+
+/// What became of one job.
+struct SandboxOutcome {
+  bool finished = false;        ///< the job returned (its message is in `message`)
+  std::string message;          ///< the job's answer ("" = fine), or why it did not finish
+  int signal = 0;               ///< the signal that ended it (SIGALRM for a timeout)
+  uint64_t fault_ip = 0;        ///< instruction pointer at the fault (0 when unknown)
+  uint64_t fault_addr = 0;      ///< si_addr of the fault
+  bool timed_out = false;
+};
+
+/// Runs job(0) .. job(count-1) in forked children, in order, as many per child as
+/// survive: after a child dies the next job runs in a new one. Each job may take
+/// `timeout_s` seconds (SIGALRM ends it). `stop` (may be null) is polled between
+/// jobs: once set, the jobs not started are returned unfinished with message
+/// "interrupted". Throws std::runtime_error when fork or pipe fail.
+std::vector<SandboxOutcome> run_sandboxed(size_t count, const std::function<std::string(size_t)>& job,
+                                          unsigned timeout_s, const volatile std::sig_atomic_t* stop = nullptr);
+
+/// "killed by SIGSEGV at code+0x3a (address 0x7f...)": a one-line description of a
+/// death. `code`/`code_size` locate the kernel so the instruction is given relative
+/// to its first byte; outside it (or unknown) the absolute address is given.
+std::string describe_death(const SandboxOutcome& o, const void* code, size_t code_size);
+
+/// The fault's instruction relative to `code`, when it lies inside [code, code + size).
+std::optional<int64_t> fault_offset(const SandboxOutcome& o, const void* code, size_t code_size);
+
+}  // namespace kex

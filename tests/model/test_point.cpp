@@ -1,0 +1,86 @@
+// Point names: every coordinate that differs from its default is in the name,
+// and the name parses back to the same point.
+#include <doctest/doctest.h>
+
+#include "src/model/config.hpp"
+#include "src/model/expand.hpp"
+#include "src/model/point.hpp"
+
+using namespace kex;
+
+TEST_CASE("point names round-trip over every coordinate" * doctest::test_suite("model")) {
+  Axes a;
+  a.sizes = {1, 4096, 1 << 26};
+  a.src_offsets = {0, 63};
+  a.distances = {std::nullopt, -4096, 0, 1048591};
+  a.huge_pages = {true, false};
+  a.caches = {CacheMode::warm, CacheMode::cold};
+  a.chunks = {0, 4096};
+  a.prefills = {std::nullopt, uint8_t(0), uint8_t(0xab)};
+  a.consumes = {false, true};
+  size_t n = 0;
+  for (const char* kernel : {"copy/avx/unroll:128/scratch:4/t/fwd", "fastc/faster_copy", "memcpy",
+                             "asami/unroll:96/scratch:2/every:32"})
+    for (Coords c : coordinate_product(a)) {
+      for (Harness h : {Harness::kex, Harness::fastc}) {
+        c.harness = h;
+        const Point p{kernel, c};
+        const std::string name = point_name(p);
+        CHECK_MESSAGE(parse_point_name(name) == p, name);
+        CHECK(point_name(parse_point_name(name)) == name);
+        ++n;
+      }
+    }
+  CHECK(n == 4 * 3 * 2 * 4 * 2 * 2 * 2 * 3 * 2 * 2);
+  Point p{"copy/avx512/unroll:256/t/fwd", {}};
+  p.at.size = 4096;
+  p.at.layout.distance = 1048591;
+  p.at.cache = CacheMode::cold;
+  CHECK(point_name(p) == "copy/avx512/unroll:256/t/fwd/4096/dist:1048591/cold");
+  p.at.layout = {};
+  p.at.layout.dst_offset = 15;
+  p.at.chunk = 4096;
+  p.at.prefill = 0;
+  p.at.consume = true;
+  p.at.pass = 2;
+  p.at.harness = Harness::hahn;
+  CHECK(point_name(p) == "copy/avx512/unroll:256/t/fwd/4096/dst:15/chunk:4096/prefill:0x00/consume/cold/harness:hahn/pass:2");
+}
+
+TEST_CASE("point names: bad tokens are refused with the token and what is allowed" * doctest::test_suite("model")) {
+  auto error = [](const char* n) {
+    try {
+      parse_point_name(n);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(error("copy/sse").find("needs a kernel and then a size") != std::string::npos);
+  CHECK(error("4096").find("needs a kernel") != std::string::npos);
+  CHECK(error("memcpy/4096/warp").find("unknown coordinate 'warp'") != std::string::npos);
+  CHECK(error("memcpy/4096/cold/dist:4").find("out of order") != std::string::npos);
+  CHECK(error("memcpy/4096/cold/cold").find("repeated") != std::string::npos);
+  CHECK(error("memcpy/4096/dist:+4").find("decimal integer") != std::string::npos);
+  CHECK(error("memcpy/4096/dist:04").find("decimal integer") != std::string::npos);
+  CHECK(error("memcpy/4096/dist:-0").find("decimal integer") != std::string::npos);
+  CHECK(error("memcpy/4096/dist:9223372036854775808").find("out of range") != std::string::npos);
+  CHECK(error("memcpy/4096/dist:-9223372036854775808").empty());
+  CHECK(error("memcpy/4096/src:0").find("out of range") != std::string::npos);  // a default is never written
+  CHECK(error("memcpy/4096/prefill:0xAB").find("prefill:0xNN") != std::string::npos);
+  CHECK(error("memcpy/4096/cold:1").find("takes no value") != std::string::npos);
+  CHECK(error("memcpy/4096/harness:kex").find("allowed harness:fastc") != std::string::npos);
+  CHECK(error("memcpy/4096/pass:1").find("out of range") != std::string::npos);
+}
+
+TEST_CASE("swept axes and axis values" * doctest::test_suite("model")) {
+  Coords a, b;
+  a.size = b.size = 4096;
+  b.layout.distance = 64;
+  b.cache = CacheMode::cold;
+  CHECK(swept_axes({a, b}) == std::vector<std::string>{"distance", "cache"});
+  CHECK(axis_value(a, "distance") == "none");
+  CHECK(axis_value(b, "distance") == "64");
+  CHECK(axis_value(b, "chunk") == "whole");
+  CHECK(axis_value(b, "nonsense").empty());
+}

@@ -1,0 +1,203 @@
+// A fixed run for golden-file tests: Results in every state (measured, skipped,
+// crashed, interrupted, a seed-harness pass), at several coordinates, with a
+// fixed context. Writers must print exactly tests/golden/<name>; set
+// KEX_UPDATE_GOLDEN=1 to rewrite the files after an intended change (and review
+// the diff).
+#pragma once
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "src/model/result_json.hpp"
+#include "src/model/seed.hpp"
+#include "src/model/spec.hpp"
+
+namespace golden {
+
+using namespace kex;
+
+inline Repetition rep(double median_ticks, uint32_t calls, std::vector<uint64_t> samples, const char* stop) {
+  Repetition r;
+  r.calls_per_sample = calls;
+  r.sample_ticks = std::move(samples);
+  std::vector<double> per;
+  for (uint64_t s : r.sample_ticks) per.push_back(double(s) / calls);
+  r.per_call = summarize(per);
+  r.per_call.median = median_ticks;  // pin the figure the writers print
+  r.stop_reason = stop;
+  r.cycles_per_tick = 1.25;
+  r.cycles_method = "imul-chain estimate";
+  r.context_switches = 1;
+  r.seconds = 0.02;
+  return r;
+}
+
+inline Result generated(const std::string& spec, uint64_t size, const Layout& l, double ticks) {
+  Result r;
+  r.spec = parse_spec_name(spec);
+  r.point = {spec_name(*r.spec), {}};
+  r.point.at.size = size;
+  r.point.at.layout = l;
+  r.op = r.spec->op;
+  r.tsc_hz = 2.0e9;
+  Placement p;
+  p.src_offset = int64_t(l.src_offset);
+  p.dst_offset = l.distance ? int64_t(l.src_offset) + *l.distance : int64_t(l.dst_offset);
+  p.src_page_offset = uint32_t(l.src_offset % 4096);
+  p.dst_page_offset = uint32_t(((p.dst_offset % 4096) + 4096) % 4096);
+  p.relative_offset = uint32_t((((p.dst_offset - p.src_offset) % 4096) + 4096) % 4096);
+  r.placed = p;
+  r.code = CodeInfo{180, 0x1234abcd5678ef90ull};
+  r.reps.push_back(rep(ticks, 8, {uint64_t(ticks * 8), uint64_t(ticks * 8 * 1.01), uint64_t(ticks * 8 * 0.99)}, "precision"));
+  return r;
+}
+
+inline Result baseline(const char* fn, uint64_t size, const Layout& l, double ticks) {
+  Result r;
+  r.point = {fn, {}};
+  r.point.at.size = size;
+  r.point.at.layout = l;
+  r.kind = KernelKind::baseline;
+  r.op = std::string(fn) == "memset" ? Op::clear : Op::copy;
+  r.libc = LibcFacts{fn};
+  r.tsc_hz = 2.0e9;
+  r.placed = Placement{};
+  r.reps.push_back(rep(ticks, 8, {uint64_t(ticks * 8), uint64_t(ticks * 8)}, "precision"));
+  return r;
+}
+
+inline PresetFacts facts(const char* id, const char* printed, Confidence c) {
+  PresetFacts f;
+  f.id = id;
+  f.printed = f.hahn_printed = printed;
+  f.family = "fastc";
+  f.origin = "golden test origin";
+  f.confidence = c;
+  f.features = {"mmx"};
+  f.substitutions = {"femms -> emms (no 3DNow! on this CPU)"};
+  return f;
+}
+
+/// The fixed run.
+inline RunDoc run() {
+  RunDoc d;
+  d.context.date = "2026-12-01T00:00:00+0000";
+  d.context.host_name = "golden";
+  d.context.machine.cpu_vendor = "AuthenticAMD";
+  d.context.machine.cpu_model = "Golden CPU";
+  d.context.machine.family = 25;
+  d.context.machine.model = 1;
+  d.context.machine.stepping = 1;
+  d.context.machine.features = {"sse2", "avx"};
+  d.context.machine.num_cpus = 2;
+  d.context.machine.l1d_bytes = 32768;
+  d.context.machine.l2_bytes = 524288;
+  d.context.machine.llc_bytes = 33554432;
+  d.context.machine.tsc_hz = 2.0e9;
+  d.context.machine.virtualization = "KVM";
+  d.context.configs.push_back({"golden.json", nlohmann::ordered_json{{"sizes", {4096, 65536}}}});
+  d.context.rest = {{"date", ""}, {"host_name", ""}, {"executable", "kex"}, {"num_cpus", 2}, {"mhz_per_cpu", 2000},
+                    {"kex_version", "0.1.0"}, {"json_schema_version", 0}};
+  Layout plain, alias, far;
+  alias.distance = 64;
+  far.distance = 4096 + 64;
+  const char* vec = "copy/avx/unroll:128/scratch:4/t/fwd";
+  const char* rep = "copy/string/unroll:1/t/fwd";
+  for (uint64_t size : {4096u, 65536u})
+    for (const Layout& l : {plain, far}) {
+      const double k = l.distance ? 1.3 : 1.0;
+      d.results.push_back(generated(vec, size, l, double(size) / 40 * k));
+      d.results.push_back(generated(rep, size, l, double(size) / 45 * k));
+      d.results.push_back(baseline("memcpy", size, l, double(size) / 42 * k));
+    }
+  // The vector loop refused where src and dst overlap; an AVX-512 loop skipped; one crashed.
+  Result refused = generated(vec, 4096, alias, 1);
+  refused.reps.clear();
+  refused.placed.reset();
+  refused.status = {StatusKind::skipped,
+                    "refused: the kernel does not give memmove's result where src and dst overlap: size 4096, distance 64"};
+  d.results.push_back(refused);
+  Result skipped = generated("copy/avx512/unroll:256/scratch:4/t/fwd", 4096, plain, 1);
+  skipped.reps.clear();
+  skipped.placed.reset();
+  skipped.code.reset();
+  skipped.status = {StatusKind::skipped, "this CPU lacks avx512f"};
+  d.results.push_back(skipped);
+  Result crashed = generated("copy/sse/unroll:64/scratch:4/nt/fwd", 4096, plain, 1);
+  crashed.reps.clear();
+  crashed.status = {StatusKind::error, "verification failed: killed by SIGSEGV at code+0x3a touching 0x0 while verifying",
+                    11, 0x3a};
+  d.results.push_back(crashed);
+  // Stopped by Ctrl-C during its samples: measured, but the stop reason says so.
+  Result cut = generated("clear/avx/unroll:128/scratch:4/t/fwd", 4096, plain, 41);
+  cut.reps.front().stop_reason = "interrupted";
+  d.results.push_back(cut);
+  d.results.push_back(baseline("memset", 4096, plain, 44));
+  // Presets: one under the kex harness, one a fast.c pass.
+  Result kp;
+  kp.point = {"fastc/faster_copy", {}};
+  kp.point.at.size = 4096;
+  kp.kind = KernelKind::preset;
+  kp.op = Op::copy;
+  kp.preset = facts("fastc/faster_copy", "faster_copy", Confidence::high);
+  kp.tsc_hz = 2.0e9;
+  kp.reps.push_back(golden::rep(300, 16, {4800, 4900}, "precision"));
+  d.results.push_back(kp);
+  Result sp = kp;
+  sp.point.at.harness = Harness::fastc;
+  sp.preset = facts("xmm64/xmma_clear", "xmma_clear", Confidence::low);
+  sp.point.kernel = "xmm64/xmma_clear";
+  sp.op = Op::clear;
+  sp.reps = {golden::rep(1234.5, 4096, {5056512}, "single pass")};
+  SeedFigures f;
+  f.pages = 4096;
+  f.divisor = 4096;
+  f.printed_ticks = 1234;
+  f.buffer_offset = 0;
+  f.buffer_bytes = 16 << 20;
+  f.label = "xmma_clear";
+  sp.seed = f;
+  d.results.push_back(sp);
+  return d;
+}
+
+/// The fast.c pass of run() as a seed run (for the seed-table writer).
+inline SeedRun seed_run() {
+  SeedRun s;
+  s.header.harness = Harness::fastc;
+  s.header.tsc_mhz = 2000;
+  s.header.tsc_source = "golden";
+  s.header.cpu_model = "Golden CPU";
+  s.header.pinned_cpu = 1;
+  s.header.buffer_address = 0x7f0000000008;
+  for (const auto& r : run().results)
+    if (r.point.at.harness == Harness::fastc) s.results.push_back(r);
+  return s;
+}
+
+/// Compares `text` with tests/golden/<name> (or rewrites it with KEX_UPDATE_GOLDEN=1).
+/// Returns "" when equal, else the first differing line of each.
+inline std::string check(const std::string& name, const std::string& text) {
+  const std::string path = std::string(KEX_SOURCE_DIR) + "/tests/golden/" + name;
+  if (std::getenv("KEX_UPDATE_GOLDEN")) {
+    std::ofstream(path) << text;
+    return "";
+  }
+  std::ifstream in(path);
+  if (!in) return path + ": missing (run the test with KEX_UPDATE_GOLDEN=1 to write it)";
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string want = ss.str();
+  if (want == text) return "";
+  std::istringstream a(want), b(text);
+  std::string la, lb;
+  for (int line = 1;; ++line) {
+    const bool ga = bool(std::getline(a, la)), gb = bool(std::getline(b, lb));
+    if (!ga && !gb) return name + ": differs (line endings?)";
+    if (la != lb || ga != gb)
+      return name + ":" + std::to_string(line) + ": expected `" + (ga ? la : "<end>") + "`, got `" + (gb ? lb : "<end>") + "`";
+  }
+}
+
+}  // namespace golden
