@@ -130,6 +130,10 @@ void emit_segment_kernel(CodeGenerator& g, const SegKernelSpec& s) {
   g.movzx(r15d, ax);  // gs selector at entry
 
   // Setup (untimed).
+  if (s.seg != SegReg::none && s.load_entry) {
+    g.mov(ecx, uint32_t(s.entry_selector));
+    g.mov(segment(g, s.seg), ecx);  // what the loop's `push SEG` saves and `pop SEG` reloads
+  }
   if (s.seg != SegReg::none && s.set_base) {
     g.mov(rsi, s.base);
     set_base_from_rsi(g, s.seg, s.use_fsgsbase);

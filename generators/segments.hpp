@@ -1,7 +1,9 @@
 // JIT loops for the segment-register test (docs/seed-kernels.md §8, docs/methodology.md §3):
 // Jeremy Fitzhardinge's 2006 loop (save the segment register, load a selector,
-// read-modify-write through the override, restore), its "mixed" variant, and the
-// modern costs (override-load latency and throughput, null-selector loads).
+// read-modify-write through the override, restore), with a chosen selector in the
+// register on entry to the loop (on i386, gs held glibc's TLS selector and fs null),
+// its "mixed" variant, and the modern costs (override-load latency and throughput,
+// null-selector loads).
 #pragma once
 #include <cstdint>
 
@@ -38,12 +40,18 @@ struct SegKernelSpec {
                                 ///< a null selector agrees with the one a null load leaves in the CPU)
   uint64_t operand = 0;         ///< 2006/mixed: RMW offset; latency: chase start; throughput: first load offset
   uint64_t restored_operand = 0;///< mixed: RMW offset through the restored (saved) selector
+  bool load_entry = false;      ///< before timing, load `entry_selector` into `seg` (2006/mixed: the
+                                ///< selector the loop's push saves and its pop reloads; mixed: the
+                                ///< restored selector the second access goes through)
+  uint16_t entry_selector = 0;  ///< loaded from ecx, so a fault here is told from the loop's load (ebp)
   uint32_t unroll = 16;         ///< iterations per loop pass
   bool use_fsgsbase = false;    ///< restore bases with wrfsbase/wrgsbase (only when AT_HWCAP2 says FSGSBASE)
 };
 
 /// Kernel ABI (SysV): `passes` loop passes of `unroll` iterations each (>= 1), the
-/// state block in rsi. Returns the TSC ticks between `lfence; rdtsc; lfence` pairs
+/// state block in rsi. Setup before the timed loop, in this order: load the entry
+/// selector (load_entry), then set the base (set_base), so a null entry load does
+/// not clear a base set on purpose. Returns the TSC ticks between `lfence; rdtsc; lfence` pairs
 /// around the loop, so call overhead and setup/restore are outside. On return the
 /// touched segment register holds its selector from entry and, if that was null,
 /// its base is the one in SegState (restored by arch_prctl or wr*base from inside

@@ -30,8 +30,8 @@ void libc_tail(Gen& g) {
 }
 
 /// unroll NAME U P N: loop of dummy "prefetch" loads at S+P, S+2P, ..., S+U (each guarded
-/// so its 4-byte read stays inside the copy), then U bytes of 32-bit loads/stores in
-/// groups of N scratch registers (eax, edx[, ebx]), then the libc tail.
+/// so its 4-byte read stays inside the copy; none when P is 0), then U bytes of 32-bit
+/// loads/stores in groups of N scratch registers (eax, edx[, ebx]), then the libc tail.
 void asami_unroll(Gen& g, uint32_t U, uint32_t N, uint32_t P) {
   const Reg32 regs[3] = {eax, edx, ebx};
   if (N == 3) g.push(rbx);  // callee-saved
@@ -41,7 +41,7 @@ void asami_unroll(Gen& g, uint32_t U, uint32_t N, uint32_t P) {
   g.jbe(tail, Gen::T_NEAR);
   g.align(16);
   g.L(loop);
-  for (uint32_t off = P; off <= U; off += P) {
+  for (uint32_t off = P; P && off <= U; off += P) {
     Label skip;
     const bool guard = off + 4 > U;
     if (guard) {
@@ -123,23 +123,29 @@ Preset asami_unroll_preset(uint32_t unroll, uint32_t scratch, uint32_t every) {
   if (scratch != 2 && scratch != 3) throw std::invalid_argument("asami unroll: scratch must be 2 or 3");
   if (unroll % 4 || unroll < 8 || unroll > 512)
     throw std::invalid_argument("asami unroll: unroll must be a multiple of 4 in 8..512");
-  if (every % 4 || every < 4 || every > unroll)
-    throw std::invalid_argument("asami unroll: every (prefetch interval) must be a multiple of 4 in 4..unroll");
+  if (every != 0 && (every % 4 || every < 4 || every > unroll))
+    throw std::invalid_argument(
+        "asami unroll: every (prefetch interval) must be 0 (no prefetch) or a multiple of 4 in 4..unroll");
   Preset p;
   p.id = "asami/unroll:" + std::to_string(unroll) + "/scratch:" + std::to_string(scratch) +
          "/every:" + std::to_string(every);
-  p.printed = "unrolled";
+  // The NAME a user would give `unroll NAME U P N` for this variant, so that every
+  // variant prints (and plots) under its own name; the Makefile's one was "unrolled".
+  p.printed = "unrolled_" + std::to_string(unroll) + "_" + std::to_string(every) + "_" + std::to_string(scratch);
   if (unroll == 96 && scratch == 2 && every == 32) p.aliases = {"asami/unroll", "unrolled", "unroll"};
   p.op = Op::copy;
   p.family = "asami";
   p.origin = std::string(kOriginAsami) +
              "; loop form from the Berkeley NOW \"Fast Memory Copy\" page (http://now.cs.berkeley.edu/Td/bcopy.html)";
   p.confidence = "medium";
-  p.notes = "Output of `unroll unrolled` with UNROLL=" + std::to_string(unroll) + ", PREFETCH=" +
+  p.notes = "Output of `unroll " + p.printed + "` with UNROLL=" + std::to_string(unroll) + ", PREFETCH=" +
             std::to_string(every) + ", NREGS=" + std::to_string(scratch) +
-            " (reconstruction of the generator, medium): copies shorter than UNROLL go to the tail; each iteration "
-            "touches S+P, S+2P, ..., S+UNROLL with dummy 32-bit loads (a touch that could read past the end is "
-            "guarded by cmp/jbe), then copies UNROLL bytes with 32-bit movl in groups of NREGS registers (eax, edx"
+            " (reconstruction of the generator, medium): copies shorter than UNROLL go to the tail; each iteration " +
+            (every ? std::string("touches S+P, S+2P, ..., S+UNROLL with dummy 32-bit loads (a touch that could read "
+                                 "past the end is guarded by cmp/jbe), then ")
+                   : std::string("has no dummy prefetch loads (every:0, the copy before Asami \"added some "
+                                 "prefetch\"; kex's spelling, the generator's handling of 0 was not recovered), ")) +
+            "copies UNROLL bytes with 32-bit movl in groups of NREGS registers (eax, edx"
             "[, ebx]); tail rep movsl + rep movsb. Ported from i386 bcopy(src,dst,len) on the stack to SysV "
             "(dst rdi, src rsi, len rdx) with 64-bit pointers; the argument order of `unroll` is in conflict "
             "(seed vs Makefile), so the parameters are named.";

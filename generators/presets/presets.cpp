@@ -257,8 +257,8 @@ std::vector<const Preset*> by_ids(std::initializer_list<const char*> ids) {
 }  // namespace
 
 const std::vector<std::string>& preset_set_names() {
-  static const std::vector<std::string> names = {"reference", "fastc", "hahn", "xmm64", "linux24", "linux", "freebsd",
-                                                 "all"};
+  static const std::vector<std::string> names = {"reference", "fastc", "spraul", "hahn", "xmm64", "asami",
+                                                 "linux24",   "linux", "freebsd", "all"};
   return names;
 }
 
@@ -267,7 +267,22 @@ std::vector<const Preset*> preset_set(std::string_view name) {
     return by_ids({"fastc/fast_clear_page", "fastc/normal_clear_page", "fastc/slow_zero_page",
                    "fastc/fast_clear_page", "fastc/faster_clear_page", "fastc/even_faster_clear",
                    "fastc/fast_copy_page", "fastc/normal_copy_page", "fastc/slow_copy_page", "fastc/fast_copy_page",
+                   "fastc/faster_copy", "fastc/even_faster"});
+  if (name == "spraul")
+    return by_ids({"fastc/fast_copy_page", "fastc/normal_copy_page", "fastc/slow_copy_page", "fastc/fast_copy_page",
                    "fastc/faster_copy", "fastc/even_faster", "fastc/no_prefetch"});
+  if (name == "asami") {
+    std::vector<const Preset*> v;
+    for (uint32_t every : {32u, 0u})
+      for (uint32_t scratch : {2u, 3u})
+        for (uint32_t unroll = 32; unroll <= 256; unroll += 32) {
+          const std::string id = "asami/unroll:" + std::to_string(unroll) + "/scratch:" + std::to_string(scratch) +
+                                 "/every:" + std::to_string(every);
+          v.push_back(by_ids({id.c_str()}).front());
+        }
+    v.push_back(find_preset("asami/fp_copy"));
+    return v;
+  }
   if (name == "hahn")
     return by_ids({"fastc/normal_clear_page", "fastc/slow_zero_page", "hahn/fast_clear_page",
                    "fastc/faster_clear_page", "fastc/normal_copy_page", "fastc/slow_copy_page",
@@ -301,6 +316,23 @@ std::vector<const Preset*> preset_set(std::string_view name) {
     return v;
   }
   return {};
+}
+
+std::optional<Harness> preset_set_harness(std::string_view set) {
+  if (set == "fastc" || set == "spraul") return Harness::fastc;
+  if (set == "hahn") return Harness::hahn;
+  if (set == "xmm64") return Harness::xmm64;
+  return std::nullopt;
+}
+
+std::optional<Harness> preset_sets_harness(const std::vector<std::string>& names) {
+  std::optional<Harness> h;
+  for (const auto& n : names) {
+    const auto own = preset_set_harness(n);
+    if (!own || (h && *h != *own)) return std::nullopt;
+    h = own;
+  }
+  return h;
 }
 
 const std::vector<UnavailablePreset>& unavailable_presets() {

@@ -9,6 +9,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,7 @@
 #include <xbyak/xbyak.h>
 
 #include "src/model/plan.hpp"
+#include "src/model/point.hpp"
 #include "src/model/spec.hpp"
 
 namespace kex {
@@ -58,7 +60,8 @@ const std::vector<Preset>& presets();
 /// Looks a preset up by id, printed name (surrounding blanks ignored) or alias, or
 /// builds a parametric Asami unroll preset from "asami/unroll:U/scratch:N/every:P"
 /// (U bytes per iteration, multiple of 4, 8..512; N = 2 or 3; P = prefetch interval,
-/// multiple of 4, 4..U; any token order; missing tokens take 96, 2 and 32).
+/// multiple of 4, 4..U, or 0 for no prefetch; any token order; missing tokens take 96,
+/// 2 and 32); it prints as "unrolled_U_P_N" (seed 003's `unroll NAME U P N` order).
 /// A "copy:" or "clear:" prefix restricts the op. Names shared by several presets
 /// ('2.4 non MMX', 'warm up run', 'faster_copy', 'kernel clear', ...) resolve to the
 /// first one in presets() order: clear before copy, fast.c before Hahn before xmm64,
@@ -84,9 +87,15 @@ PresetFacts preset_facts(const Preset&, const std::vector<std::string>& substitu
 std::vector<std::string> preset_substitutions(const Preset& p, const PresetOptions& opts = {});
 
 /// Named sets, each in its seed's order (a kernel the seed ran twice appears twice):
-///   "fastc"     fast.c v1.6 clear + copy tables, with Manfred's no_prefetch (seeds 004)
+///   "fastc"     Arjan van de Ven's fast.c v1.6 clear + copy tables, as his program ran them
+///               (LKML, 2001; docs/seed-kernels.md §1.1)
+///   "spraul"    Manfred Spraul's athlon.c of Oct 2002: fast.c v1.6's copy table with his
+///               no_prefetch, and no clear table (seed 004)
 ///   "hahn"      Hahn's athlon.c tables (seed 001)
 ///   "xmm64"     LaHaise's SSE test program tables (seed 000)
+///   "asami"     Asami's experiment (seed 003): unroll 32..256 step 32 with 2 and 3 scratch
+///               registers, prefetch every 32 bytes then without prefetch (every:0), then the
+///               FP copy; run under kex's harness at his sizes (configs/asami.json)
 ///   "reference" the seed tables merged: seed 000's order, no_prefetch after even_faster
 ///               (seed 004), then Hahn's own variants (seed 001)
 ///   "linux24"   Linux 2.4 mmx.c: the Athlon page kernels and _mmx_memcpy
@@ -99,6 +108,16 @@ std::vector<const Preset*> preset_set(std::string_view name);
 
 /// Names accepted by preset_set.
 const std::vector<std::string>& preset_set_names();
+
+/// The seed program whose table a set is, as the harness that reproduces it (its banner,
+/// buffer line, buffer offset and layout): fastc, spraul -> fastc; hahn -> hahn; xmm64 ->
+/// xmm64. nullopt for a set of no single seed program (reference, asami, linux, ...) and
+/// for a name that is not a set.
+std::optional<Harness> preset_set_harness(std::string_view set);
+
+/// The one harness of `names` when every name is a seed program's set and they agree
+/// (e.g. {"xmm64"} -> xmm64); nullopt otherwise (a kernel name, a mix, an empty list).
+std::optional<Harness> preset_sets_harness(const std::vector<std::string>& names);
 
 /// A named kernel kex does not offer because no source for it was found: `kex list
 /// presets` prints these rows, and looking one up says why instead of "unknown".

@@ -1,4 +1,5 @@
-// `kex compare A.json B.json`: side-by-side medians, ratios, CI overlap, geometric mean.
+// `kex compare A.json B.json`: medians side by side, the speedup, and whether B differs
+// from A (a U test over the repetition medians, corrected, and an effect above the noise).
 #include <cstdio>
 
 #include "src/cli/cli.hpp"
@@ -8,48 +9,77 @@
 
 namespace kex {
 
+namespace {
+
+/// "1.05" or "5%": a slowdown factor of at least 1. InputError otherwise.
+double parse_slowdown(const std::string& text) {
+  std::string s = text;
+  const bool percent = !s.empty() && s.back() == '%';
+  if (percent) s.pop_back();
+  double v = -1;
+  try {
+    size_t used = 0;
+    v = std::stod(s, &used);
+    if (used != s.size()) v = -1;
+  } catch (const std::exception&) {
+    v = -1;
+  }
+  if (percent && v >= 0) v = 1 + v / 100;
+  if (!(v >= 1.0 && v < 1e6))
+    throw InputError("--fail-above: " + text + ": a slowdown of B against A: a factor of at least 1 (1.05) or a "
+                     "percentage (5%)");
+  return v;
+}
+
+}  // namespace
+
 Action add_compare_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("compare", "Compare two results files entry by entry (time ratio B/A, CI overlap)");
+  auto* cmd = app.add_subcommand("compare", "Compare two results files point by point (speedup, U test, verdict)");
   struct Args {
-    std::string a, b, filter;
-    double fail_above = 0;
-    std::string fail_text;
-    size_t cmd_count = 0;
+    std::string a, b, fail_text, correction = "bh";
+    CompareOptions opt;
+    double min_effect = 0;
+    bool quiet = false;
   };
   auto args = std::make_shared<Args>();
   cmd->add_option("A", args->a, "Baseline results file")->required();
   cmd->add_option("B", args->b, "Contender results file")->required();
-  cmd->add_option("--filter", args->filter, "Compare only entries whose name matches this regex");
-  auto* gate_opt = cmd->add_option("--fail-above", args->fail_text,
-                  "Exit 1 when an entry's time ratio B/A exceeds RATIO and the 95% CIs do not overlap, or an "
-                  "entry of A is missing or failed in B, or nothing matched (a CI gate); without it the exit status is 0");
-  return [args, gate_opt]() {
-    args->cmd_count = gate_opt->count();
-    if (args->cmd_count) {
-      try {
-        size_t used = 0;
-        args->fail_above = std::stod(args->fail_text, &used);
-        if (used != args->fail_text.size()) throw std::invalid_argument("");
-      } catch (const std::exception&) {
-        args->fail_above = -1;
-      }
-    }
-    const bool gate = args->cmd_count > 0;
-    if (gate && !(args->fail_above >= 1.0 && args->fail_above < 1e6))
-      throw InputError("--fail-above: " + args->fail_text + ": a time ratio B/A of at least 1, such as 1.05");
+  cmd->add_option("--filter", args->opt.filter, "Compare only points whose name matches this regex");
+  cmd->add_option("--alpha", args->opt.alpha, "Significance level of the corrected U test (default 0.01)")
+      ->check(CLI::Range(1e-9, 0.5));
+  auto* effect = cmd->add_option("--min-effect", args->min_effect,
+                                 "A point differs only when its speedup is off 1 by at least this fraction "
+                                 "(default: 3 x the runs' repetition noise, at least 0.01)")
+                     ->check(CLI::Range(0.0, 10.0));
+  cmd->add_option("--correction", args->correction, "Multiple-comparison correction: bh (Benjamini-Hochberg), holm, none")
+      ->check(CLI::IsMember({"bh", "holm", "none"}));
+  auto* gate = cmd->add_option("--fail-above", args->fail_text,
+                               "Exit 1 when a point is called slower and B's time exceeds A's by more than this "
+                               "(1.05 or 5%), or a point of A is missing or failed in B, or nothing matched (a CI "
+                               "gate); without it the exit status is 0");
+  cmd->add_flag("-q,--quiet", args->quiet, "Print only the summary line (and any regression lines)");
+  return [args, gate, effect]() {
+    const bool gated = gate->count() > 0;
+    const double slowdown = gated ? parse_slowdown(args->fail_text) : 0;
+    if (effect->count()) args->opt.min_effect = args->min_effect;
+    args->opt.correction = args->correction == "holm"   ? Correction::holm
+                           : args->correction == "none" ? Correction::none
+                                                        : Correction::benjamini_hochberg;
     const RunDoc a = load_one_run(args->a);
     const RunDoc b = load_one_run(args->b);
-    Comparison c = compare_results(a, b, args->filter);
-    std::string la = args->a + " (" + run_label(a.context) + ")";
-    std::string lb = args->b + " (" + run_label(b.context) + ")";
-    std::string text = format_comparison(c, la, lb);
+    const Comparison c = compare_results(a, b, args->opt);
+    std::string text = format_comparison(c, args->a + " (" + run_label(a.context) + ")",
+                                         args->b + " (" + run_label(b.context) + ")");
+    if (args->quiet) text = text.substr(text.find("summary: "));
     write_stdout(text);
-    if (gate) {
-      auto bad = regressions(c, args->fail_above);
+    if (gated) {
+      auto bad = regressions(c, slowdown);
       for (const auto* r : bad)
-        std::printf("regression: %s: B/A %.4f > %.4f\n", r->name.c_str(), r->ratio, args->fail_above);
+        std::printf("regression: %s: B takes %.4fx A's time (speedup %.4f), p %.3g\n", r->name.c_str(), 1 / r->speedup,
+                    r->speedup, r->p_adjusted);
       // A gate that compared nothing, or lost entries, must not pass silently.
-      for (const auto& n : c.only_a) std::printf("regression: %s: measured in A, not in B (failed, skipped or missing)\n", n.c_str());
+      for (const auto& n : c.only_a)
+        std::printf("regression: %s: measured in A, not in B (failed, skipped or missing)\n", n.c_str());
       if (c.rows.empty()) std::printf("regression: no entries matched; nothing was compared\n");
       if (!bad.empty() || !c.only_a.empty() || c.rows.empty()) return 1;
     }

@@ -8,6 +8,7 @@
 
 #include "src/cli/cli.hpp"
 #include "src/core/output.hpp"
+#include "src/core/version.hpp"
 
 namespace {
 /// Error text on one line: control characters (a newline typed into a name) are escaped.
@@ -32,7 +33,7 @@ int finish(int rc) {
 
 int run(int argc, char** argv) {
   CLI::App app{"kex: JIT kernel explorer for x86-64 memory copy and clear loops"};
-  app.set_version_flag("--version", std::string("kex ") + KEX_VERSION);
+  app.set_version_flag("--version", kex::kex_version_line(), "Print the version, git commit and build type, then exit");
   app.require_subcommand(1);
   // Parse errors on one line, like every other kex error: "kex: <what> (see --help)".
   app.failure_message([](const CLI::App*, const CLI::Error& e) {

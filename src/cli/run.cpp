@@ -13,27 +13,44 @@
 #include "src/model/config.hpp"
 #include "src/results/export.hpp"
 #include "src/results/plot.hpp"
+#include "src/results/runtests.hpp"
 #include "src/model/result_json.hpp"
 #include "src/run/plans.hpp"
 #include "src/results/seed_text.hpp"
 #include "src/run/segments.hpp"
 #include "src/results/summary.hpp"
+#include "src/run/context.hpp"
+#include "src/run/journal.hpp"
+#include "src/run/machine.hpp"
 #include "src/run/sweep.hpp"
+#include "src/core/units.hpp"
+
+#include <algorithm>
+#include <memory>
 
 namespace kex {
 
 namespace {
 
+// Counts SIGINT/SIGTERM: the first stops after the current repetition, the second at once.
 volatile std::sig_atomic_t g_stop = 0;
-extern "C" void on_stop_signal(int) { g_stop = 1; }
+extern "C" void on_stop_signal(int) {
+  if (g_stop < 100) g_stop = g_stop + 1;
+}
 
 struct RunArgs {
   std::vector<std::string> configs;
-  std::string out, plot_dir, shard;
+  std::string out, plot_dir, shard, resume;
   std::vector<std::string> presets;
   std::string harness = "kex";
   std::string format = "json";
-  bool force = false, quiet = false, no_fsave = false;
+  bool force = false, quiet = false, no_fsave = false, segments_seed_exact = false;
+  uint32_t repetitions = 0;
+  uint64_t seed = 0;
+  int cpu = -1;
+  bool no_shuffle = false, no_sentinel = false, list = false, allow_large = false, no_journal = false;
+  bool seed_exact = false;
+  std::string graph_dir;
 };
 
 bool dir_has_entries(const std::string& dir) {
@@ -46,15 +63,15 @@ bool dir_has_entries(const std::string& dir) {
   return any;
 }
 
-/// The plot directory must be a directory (or creatable: its parent exists and is
-/// writable) and, without --force, empty.
-void check_plot_dir(const std::string& dir, bool force) {
+/// The plot directory (of option `opt`) must be a directory (or creatable: its parent
+/// exists and is writable) and, without --force, empty.
+void check_plot_dir(const std::string& dir, bool force, const std::string& opt = "--plot-dir") {
   struct stat st;
   if (stat(dir.c_str(), &st) == 0) {
-    if (!S_ISDIR(st.st_mode)) throw InputError("--plot-dir: " + dir + ": exists and is not a directory");
-    if (access(dir.c_str(), W_OK) != 0) throw InputError("--plot-dir: " + dir + ": not writable");
+    if (!S_ISDIR(st.st_mode)) throw InputError(opt + ": " + dir + ": exists and is not a directory");
+    if (access(dir.c_str(), W_OK) != 0) throw InputError(opt + ": " + dir + ": not writable");
     if (!force && dir_has_entries(dir))
-      throw InputError("--plot-dir: " + dir + ": not empty; not overwriting its files (use --force)");
+      throw InputError(opt + ": " + dir + ": not empty; not overwriting its files (use --force)");
     return;
   }
   std::string d = dir;
@@ -62,7 +79,7 @@ void check_plot_dir(const std::string& dir, bool force) {
   auto slash = d.rfind('/');
   std::string parent = slash == std::string::npos ? "." : slash == 0 ? "/" : d.substr(0, slash);
   if (stat(parent.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || access(parent.c_str(), W_OK) != 0)
-    throw InputError("--plot-dir: " + dir + ": cannot be created (" + parent + " is not a writable directory)");
+    throw InputError(opt + ": " + dir + ": cannot be created (" + parent + " is not a writable directory)");
 }
 
 std::pair<size_t, size_t> parse_shard(const std::string& s) {
@@ -80,6 +97,61 @@ std::pair<size_t, size_t> parse_shard(const std::string& s) {
   }
 }
 
+/// The run-wide protocol: built-in defaults, then the first config that sets a
+/// field, then the command line.
+Protocol make_protocol(const std::vector<Config>& configs, const RunArgs& a, const CLI::App& cmd) {
+  Protocol p;
+  p.repetitions = 3;
+  for (auto it = configs.rbegin(); it != configs.rend(); ++it) {
+    const ProtocolRequest& r = it->protocol;
+    if (r.repetitions) p.repetitions = *r.repetitions;
+    if (r.seed) p.seed = *r.seed;
+    if (r.shuffle) p.shuffle = *r.shuffle;
+    if (r.sentinel) p.sentinel.enabled = *r.sentinel;
+    if (r.sentinel_every) p.sentinel.every = *r.sentinel_every;
+    if (r.sentinel_threshold) p.sentinel.threshold = *r.sentinel_threshold;
+    if (r.remeasure_budget) p.sentinel.budget = *r.remeasure_budget;
+  }
+  if (cmd.count("--repetitions")) p.repetitions = a.repetitions;
+  if (cmd.count("--seed")) p.seed = a.seed;
+  if (a.no_shuffle) p.shuffle = false;
+  if (a.no_sentinel) p.sentinel.enabled = false;
+  if (cmd.count("--cpu")) p.cpu = a.cpu;
+  // Without a seed, a fresh one per run (recorded: the order can be replayed).
+  if (!cmd.count("--seed") && std::none_of(configs.begin(), configs.end(), [](const Config& c) { return c.protocol.seed; }))
+    p.seed = (uint64_t(time(nullptr)) << 20) ^ uint64_t(getpid());
+  return p;
+}
+
+nlohmann::json protocol_json(const Protocol& p) {
+  return {{"repetitions", p.repetitions}, {"shuffle", p.shuffle}, {"seed", p.seed}, {"cpu", p.cpu},
+          {"sentinel", p.sentinel.enabled}, {"sentinel_every", p.sentinel.every},
+          {"sentinel_threshold", p.sentinel.threshold}, {"remeasure_budget", p.sentinel.budget},
+          {"task_timeout_s", p.task_timeout_s}};
+}
+
+Protocol protocol_from(const nlohmann::json& j) {
+  Protocol p;
+  p.repetitions = j.value("repetitions", 1u);
+  p.shuffle = j.value("shuffle", true);
+  p.seed = j.value("seed", uint64_t(1));
+  p.cpu = j.value("cpu", -1);
+  p.sentinel.enabled = j.value("sentinel", true);
+  p.sentinel.every = j.value("sentinel_every", 8u);
+  p.sentinel.threshold = j.value("sentinel_threshold", 0.15);
+  p.sentinel.budget = j.value("remeasure_budget", 0.25);
+  p.task_timeout_s = j.value("task_timeout_s", 60u);
+  return p;
+}
+
+std::string duration_text(double s) {
+  char b[48];
+  if (s < 120) std::snprintf(b, sizeof b, "%.0f s", s);
+  else if (s < 7200) std::snprintf(b, sizeof b, "%.0f min", s / 60);
+  else std::snprintf(b, sizeof b, "%.1f h", s / 3600);
+  return b;
+}
+
 }  // namespace
 
 Action add_run_command(CLI::App& app) {
@@ -90,33 +162,108 @@ Action add_run_command(CLI::App& app) {
                   "Results JSON; - for stdout (default: outputs.json of the config, else kex-results-DATE.json)");
   cmd->add_option("--plot-dir", a->plot_dir, "Also write gnuplot .dat/.gp files (and PNG/SVG) into DIR");
   cmd->add_option("--preset", a->presets, "Run named preset kernels (see `kex list presets`)");
-  cmd->add_option("--harness", a->harness, "Harness for presets: kex (robust statistics), fastc, hahn")
-      ->check(CLI::IsMember({"kex", "fastc", "hahn"}));
+  cmd->add_option("--harness", a->harness,
+                  "Harness for presets: kex (robust statistics), or a seed program's own: fastc, xmm64, hahn")
+      ->check(CLI::IsMember({"kex", "fastc", "xmm64", "hahn"}));
+  cmd->add_flag("--seed-exact", a->seed_exact,
+                "Print only what the seed programs printed (no # lines, no notes; the rest goes to stderr); "
+                "with --preset SET and no --harness, the set's own program");
+  cmd->add_option("--graph", a->graph_dir,
+                  "Also write Asami's runtests -graph files into DIR: a data file per function and plot.gp");
   cmd->add_flag("--no-fsave", a->no_fsave, "With --preset: drop the fsave/frstor the original kernels timed");
   cmd->add_option("--format", a->format,
                   "Format of the -o file: json (kex results), gbench (for Google Benchmark's compare.py), csv")
       ->check(CLI::IsMember({"json", "gbench", "csv"}));
   cmd->add_option("--shard", a->shard, "Run only shard I of N (I/N) of the points, for kex merge");
+  cmd->add_option("--repetitions", a->repetitions,
+                  "Measure each point N times, the repetitions in a random order over the whole sweep (default 3, "
+                  "or the config's \"repetitions\")")
+      ->check(CLI::Range(1u, 1000u));
+  cmd->add_option("--seed", a->seed, "Seed of the random order (default: a fresh one, recorded in the results)");
+  cmd->add_flag("--no-shuffle", a->no_shuffle, "Measure in config order, each point's repetitions in turn");
+  cmd->add_flag("--no-sentinel", a->no_sentinel, "No sentinel readings, no re-measurement of disturbed windows");
+  cmd->add_option("--cpu", a->cpu, "Pin the measuring process to this CPU (default: the last CPU allowed)")
+      ->check(CLI::Range(0, 4095));
+  cmd->add_flag("--list,--dry-run", a->list, "Print the points the run would measure, their count and an estimated "
+                                              "time, and exit");
+  cmd->add_flag("--allow-large", a->allow_large, "Run even above 100000 tasks or an estimated 2 hours");
+  cmd->add_option("--resume", a->resume,
+                  "Finish the run a journal belongs to: measure only what it lacks and write the complete result");
+  cmd->add_flag("--no-journal", a->no_journal, "Keep no journal (a killed run cannot be resumed)");
+  cmd->add_flag("--segments-seed-exact", a->segments_seed_exact,
+                "Print the segment table as Jeremy's program did (as `kex segments --seed-exact`)");
   cmd->add_flag("--force", a->force, "Overwrite existing output files");
   cmd->add_flag("-q,--quiet", a->quiet, "No progress on stderr");
   return [a, cmd]() -> int {
     if (cmd->count("--output") && a->out.empty()) throw InputError("-o: an empty path; give a file name or - for stdout");
     std::vector<Config> configs;
-    for (const auto& path : a->configs) configs.push_back(load_config(path));
-    if (a->presets.empty() && a->no_fsave) throw InputError("--no-fsave: applies to --preset kernels; give --preset NAME...");
-    if (a->presets.empty() && a->harness != "kex")
-      throw InputError("--harness " + a->harness + ": applies to --preset kernels; give --preset NAME...");
-    for (size_t i = 0; i < a->configs.size(); ++i)
-      for (size_t j = 0; j < i; ++j)
-        if (a->configs[i] == a->configs[j]) throw InputError(a->configs[i] + ": config given twice");
-    if (!a->presets.empty()) {
-      nlohmann::json raw = {{"presets", a->presets}, {"harness", a->harness}, {"baselines", false}};
-      if (a->no_fsave) raw["preset_options"] = {{"fsave", false}};
-      configs.push_back(parse_config(raw.dump(), "--preset"));
+    std::optional<JournalState> resumed;
+    Protocol protocol;
+    if (!a->resume.empty()) {
+      for (const char* opt : {"CONFIG", "--preset", "--output", "--plot-dir", "--shard", "--repetitions", "--seed",
+                              "--format", "--cpu", "--harness"})
+        if (cmd->count(opt))
+          throw InputError(std::string(opt) + ": not with --resume (the journal says what the run was)");
+      resumed = read_journal(a->resume);
+      const nlohmann::json& h = resumed->header;
+      for (const auto& c : h.at("configs"))
+        configs.push_back(parse_config(c.at("config").dump(), c.at("source").get<std::string>()));
+      const std::string here = machine_key(this_machine()), there = h.value("machine", std::string());
+      if (here != there)
+        throw InputError("--resume: " + a->resume + ": the run was on " + there + "; this machine is " + here);
+      a->out = h.value("output", std::string());
+      a->format = h.value("format", std::string("json"));
+      a->plot_dir = h.value("plot_dir", std::string());
+      a->force = h.value("force", false);
+      a->shard = h.value("shard", std::string());
+      protocol = protocol_from(h.at("protocol"));
+    } else {
+      for (const auto& path : a->configs) configs.push_back(load_config(path));
+      if (a->presets.empty() && a->no_fsave)
+        throw InputError("--no-fsave: applies to --preset kernels; give --preset NAME...");
+      if (a->presets.empty() && a->harness != "kex")
+        throw InputError("--harness " + a->harness + ": applies to --preset kernels; give --preset NAME...");
+      if (a->seed_exact && !cmd->count("--harness"))
+        if (auto own = preset_sets_harness(a->presets)) a->harness = std::string(to_string(*own));
+      for (size_t i = 0; i < a->configs.size(); ++i)
+        for (size_t j = 0; j < i; ++j)
+          if (a->configs[i] == a->configs[j]) throw InputError(a->configs[i] + ": config given twice");
+      if (!a->presets.empty()) {
+        nlohmann::json raw = {{"presets", a->presets}, {"harness", a->harness}, {"baselines", false}};
+        if (a->no_fsave) raw["preset_options"] = {{"fsave", false}};
+        configs.push_back(parse_config(raw.dump(), "--preset"));
+      }
+      if (configs.empty()) configs.push_back(load_config("built-in:default.json"));
+      protocol = make_protocol(configs, *a, *cmd);
     }
-    if (configs.empty()) configs.push_back(load_config("built-in:default.json"));
     for (const auto& c : configs) config_plans(c);  // unknown presets and baselines fail before any run
     auto [shard_i, shard_n] = a->shard.empty() ? std::pair<size_t, size_t>{0, 1} : parse_shard(a->shard);
+    if (protocol.cpu >= 0) pin_to_cpu(protocol.cpu);  // InputError naming --cpu and the CPUs allowed
+
+    RunOptions opt;
+    opt.shard_index = shard_i;
+    opt.shard_count = shard_n;
+    opt.stop = &g_stop;
+    opt.progress = !a->quiet;
+    opt.protocol = protocol;
+
+    // The size of the run, before anything runs.
+    const SweepPlan sp = plan_sweep(configs, opt);
+    if (a->list) {
+      for (const auto& n : sp.names) std::printf("%s\n", n.c_str());
+      std::printf("# %zu points x %u repetitions = %zu tasks; estimated %s (at most %s); buffers %s\n",
+                  sp.names.size(), protocol.repetitions, sp.tasks, duration_text(sp.estimate_s).c_str(),
+                  duration_text(sp.worst_s).c_str(), format_bytes(sp.buffer_bytes).c_str());
+      return 0;
+    }
+    if ((sp.tasks > 100000 || sp.estimate_s > 7200) && !a->allow_large)
+      throw InputError("run: " + std::to_string(sp.names.size()) + " points x " + std::to_string(protocol.repetitions) +
+                       " repetitions = " + std::to_string(sp.tasks) + " tasks, estimated " +
+                       duration_text(sp.estimate_s) + " (at most " + duration_text(sp.worst_s) +
+                       "): above 100000 tasks or 2 hours; pass --allow-large to run it (or --list to see the points)");
+    if (sp.buffer_bytes > 2 * max_config_size())
+      throw InputError("run: the buffers need " + format_bytes(sp.buffer_bytes) + "; this machine has " +
+                       format_bytes(4 * max_config_size()) + " available");
 
     std::string out = a->out;
     if (out.empty()) out = configs.front().out_json;
@@ -127,31 +274,92 @@ Action add_run_command(CLI::App& app) {
       out = std::string("kex-results-") + stamp + ".json";
     }
     std::string plot_dir = a->plot_dir.empty() ? configs.front().plot_dir : a->plot_dir;
+    const std::string graph_dir = a->graph_dir.empty() ? configs.front().graph_dir : a->graph_dir;
+    bool seed_exact = a->seed_exact, seed_harness = false, asami = false;
+    for (const auto& c : configs) {
+      seed_exact |= c.seed_exact;
+      seed_harness |= !c.presets.empty() && c.harness != Harness::kex;
+      for (const Preset* p : resolve_presets(c.presets, c.source)) asami |= p->family == "asami";
+    }
     // Refuse before spending minutes on the sweep.
     const bool to_stdout = out == "-";
-    if (!to_stdout) check_output_path(out, a->force);
+    if (seed_exact && to_stdout) throw InputError("--seed-exact: stdout carries the seed tables; give -o FILE for the JSON");
+    if (seed_exact && !seed_harness && !asami)
+      throw InputError("--seed-exact: nothing a seed program printed: give --preset with --harness fastc|xmm64|hahn "
+                       "(or a seed set: fastc, spraul, xmm64, hahn), or Asami's presets (configs/asami.json)");
+    if (!graph_dir.empty() && !asami)
+      throw InputError("--graph: " + graph_dir + ": Asami's runtests graph needs asami presets (configs/asami.json)");
+    if (!to_stdout) check_output_path(out, a->force || resumed.has_value());  // a resume replaces its own partial output
     if (!plot_dir.empty()) check_plot_dir(plot_dir, a->force);
+    if (!graph_dir.empty()) check_plot_dir(graph_dir, a->force, "--graph");
+
+    // The journal: every finished repetition, so a killed run can be resumed.
+    std::unique_ptr<Journal> journal;
+    if (resumed) {
+      journal = std::make_unique<Journal>(a->resume);
+    } else if (!to_stdout && !a->no_journal) {
+      nlohmann::json header;
+      header["output"] = out;
+      header["format"] = a->format;
+      header["plot_dir"] = plot_dir;
+      header["force"] = a->force;
+      header["shard"] = a->shard;
+      header["protocol"] = protocol_json(protocol);
+      header["machine"] = machine_key(this_machine());
+      nlohmann::json cfgs = nlohmann::json::array();
+      for (const auto& c : configs) cfgs.push_back({{"source", c.source}, {"config", c.raw}});
+      header["configs"] = cfgs;
+      journal = std::make_unique<Journal>(journal_path(out), header);
+    }
+    opt.journal = journal.get();
+    opt.resume = resumed ? &*resumed : nullptr;
 
     std::signal(SIGINT, on_stop_signal);
     std::signal(SIGTERM, on_stop_signal);
-    RunOptions opt;
-    opt.shard_index = shard_i;
-    opt.shard_count = shard_n;
-    opt.stop = &g_stop;
-    opt.progress = !a->quiet;
     SweepRun sweep = run_sweep(configs, opt);
+    if (journal) journal->sync();
+    if (sweep.abandoned) {
+      std::fprintf(stderr, "kex: stopped at once; nothing written%s\n",
+                   journal ? ("; the journal keeps every finished repetition: kex run --resume " + journal->path()).c_str()
+                           : "");
+      return 130;
+    }
     RunDoc& run = sweep.doc;
     for (const auto& [source, seed] : sweep.seed_runs)
       run.context.seed_tables.push_back({source, seed.header.harness, seed_table_text(seed)});
+    run.context.rest["protocol"]["journal"] = journal ? journal->path() : "";
     const std::string body = a->format == "gbench" ? to_gbench({run}).dump(1) + "\n"
                              : a->format == "csv"  ? to_csv({run})
                                                    : to_json(run).dump(1) + "\n";
-    if (to_stdout) write_stdout(body);
-    else write_file_atomic(out, body, a->force);
+    try {
+      if (to_stdout) write_stdout(body);
+      else write_file_atomic(out, body, a->force || resumed.has_value());
+    } catch (const InputError& e) {
+      if (journal && !journal->failed())
+        throw InputError(std::string(e.what()) + "; the journal keeps the run: kex run --resume " + journal->path());
+      throw;
+    }
+    if (journal && !run.context.interrupted) journal->remove();
     FILE* text = to_stdout ? stderr : stdout;  // with -o -, stdout carries only the JSON
-    for (const auto& t : run.context.seed_tables) std::fprintf(text, "\n%s", t.text.c_str());
+    if (seed_exact) {  // stdout carries only what the seed programs printed; everything else goes to stderr
+      size_t silent = 0;
+      for (const auto& [source, seed] : sweep.seed_runs) {
+        std::fputs(seed_table_text(seed, SeedText::exact).c_str(), stdout);
+        for (const auto& r : seed.results) silent += r.status.kind != StatusKind::ok;
+      }
+      std::fputs(runtests_text(run, SeedText::exact).c_str(), stdout);
+      if (silent)
+        std::fprintf(stderr, "kex: --seed-exact: %zu kernel%s did not run and %s no line (see the results file)\n",
+                     silent, silent == 1 ? "" : "s", silent == 1 ? "has" : "have");
+      text = stderr;
+    } else {
+      for (const auto& t : run.context.seed_tables) std::fprintf(text, "\n%s", t.text.c_str());
+      if (std::string rt = runtests_text(run); !rt.empty()) std::fprintf(text, "\n%s", rt.c_str());
+    }
     if (std::string kex_seed = kex_seed_text(run); !kex_seed.empty()) std::fprintf(text, "\n%s", kex_seed.c_str());
-    if (run.context.segments) std::fprintf(text, "\n%s", format_segment_table(*run.context.segments).c_str());
+    if (run.context.segments)
+      std::fprintf(text, "\n%s", (a->segments_seed_exact ? format_segment_seed_text(*run.context.segments)
+                                                         : format_segment_table(*run.context.segments)).c_str());
     std::string table = summary_table(run);
     if (!table.empty()) std::fputs(table.c_str(), text);
     if (std::string lt = layout_table(run); !lt.empty()) std::fputs(lt.c_str(), text);
@@ -162,12 +370,18 @@ Action add_run_command(CLI::App& app) {
       std::fprintf(text, "\nplots: %zu files in %s%s\n", files.size(), plot_dir.c_str(),
                    find_gnuplot().empty() ? " (gnuplot not installed: .dat/.gp only)" : "");
     }
+    if (!graph_dir.empty()) {
+      auto files = write_runtests_graph(run, graph_dir, a->force);
+      std::fprintf(text, "\nruntests graph: %zu files in %s (gnuplot: load '%s/plot.gp')\n", files.size(),
+                   graph_dir.c_str(), graph_dir.c_str());
+    }
     size_t n = run.results.size();
     std::fprintf(text, "\nresults: %s (%zu %s, %.1f s)\n", to_stdout ? "stdout" : out.c_str(), n,
                  n == 1 ? "entry" : "entries", run.context.rest.value("elapsed_s", 0.0));
     if (run.context.interrupted) {
-      std::fprintf(stderr, "kex: interrupted; the finished points were written to %s\n",
-                   to_stdout ? "stdout" : out.c_str());
+      std::fprintf(stderr, "kex: interrupted; the finished points were written to %s%s\n",
+                   to_stdout ? "stdout" : out.c_str(),
+                   journal ? ("; finish the run with kex run --resume " + journal->path()).c_str() : "");
       return 130;
     }
     return 0;

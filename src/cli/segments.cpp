@@ -28,14 +28,28 @@ Action add_segments_command(CLI::App& app) {
     std::string json;
     bool force = false;
     SegmentOptions opts;
-    bool no_mixed = false, no_modern = false;
+    bool no_mixed = false, no_modern = false, seed_exact = false, seed_iterations = false;
   };
   auto a = std::make_shared<Args>();
   cmd->add_option("--json", a->json, "Also write the results section as JSON to FILE")->type_name("FILE");
   cmd->add_flag("--force", a->force, "Overwrite an existing --json file");
-  cmd->add_option("--iterations", a->opts.iterations, "Timed iterations per case, spread over the repetitions")
-      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40))
-      ->capture_default_str();
+  auto* iters = cmd->add_option("--iterations", a->opts.iterations,
+                                "Timed iterations per case, spread over the repetitions")
+                    ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40))
+                    ->capture_default_str();
+  auto* reps = cmd->add_option("--repetitions", a->opts.repetitions,
+                               "Samples per case (the table gives the fastest; the JSON also the median)")
+                   ->check(CLI::Range(1, 1000))
+                   ->capture_default_str();
+  cmd->add_flag("--seed-iterations", a->seed_iterations,
+                "Time each case as the seed did: one run of 50000000 iterations (--iterations 50000000 "
+                "--repetitions 1)")
+      ->excludes(iters)
+      ->excludes(reps);
+  cmd->add_flag("--seed-exact", a->seed_exact,
+                "Print the table exactly as Jeremy's program did (integer ns from CLOCK_PROCESS_CPUTIME_ID, "
+                "CPUTIME, no suffixes), one table per selector held on entry to the loop; runs only the "
+                "seed's cases");
   cmd->add_flag("--no-mixed", a->no_mixed, "Skip the mixed loop (an access through the restored selector)");
   cmd->add_flag("--no-modern", a->no_modern, "Skip the modern costs (override latency/throughput, null loads)");
   return [a]() {
@@ -43,11 +57,17 @@ Action add_segments_command(CLI::App& app) {
     SegmentOptions o = a->opts;
     o.mixed = !a->no_mixed;
     o.modern = !a->no_modern;
+    o.seed_only = a->seed_exact;
+    if (a->seed_iterations) {
+      o.iterations = kSeedIterations;
+      o.repetitions = 1;
+    }
     const auto section = run_segments(o);
+    const std::string text = a->seed_exact ? format_segment_seed_text(section) : format_segment_table(section);
     // The table first (the JSON write may fail), but a lost table must not lose the JSON.
     std::string lost;
     try {
-      write_stdout(format_segment_table(section));
+      write_stdout(text);
     } catch (const InputError& e) {
       if (a->json.empty()) throw;
       lost = e.what();

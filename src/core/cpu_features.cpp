@@ -3,6 +3,8 @@
 #include <cpuid.h>
 
 #include <array>
+#include <cstring>
+#include <utility>
 
 #include <xbyak/xbyak_util.h>
 
@@ -38,6 +40,10 @@ constexpr std::array<FeatureRow, static_cast<size_t>(Feature::count_)> kFeatures
     {Feature::avx512bf16, "avx512_bf16", ""},
     {Feature::avx512fp16, "avx512_fp16", ""},
     {Feature::avx512vp2intersect, "avx512_vp2intersect", ""},
+    {Feature::avx512pf, "avx512pf", ""},
+    {Feature::avx512er, "avx512er", ""},
+    {Feature::avx512_4vnniw, "avx512_4vnniw", ""},
+    {Feature::avx512_4fmaps, "avx512_4fmaps", ""},
     {Feature::erms, "erms", "fast rep movsb/stosb"},
     {Feature::fsrm, "fsrm", "fast short rep movsb"},
     {Feature::fzlrm, "fzlrm", "fast zero-length rep movsb"},
@@ -102,6 +108,10 @@ FeatureSet probe() {
   set(Feature::avx512bf16, cpu.has(C::tAVX512_BF16));
   set(Feature::avx512fp16, cpu.has(C::tAVX512_FP16));
   set(Feature::avx512vp2intersect, cpu.has(C::tAVX512_VP2INTERSECT));
+  set(Feature::avx512pf, cpu.has(C::tAVX512PF));
+  set(Feature::avx512er, cpu.has(C::tAVX512ER));
+  set(Feature::avx512_4vnniw, cpu.has(C::tAVX512_4VNNIW));
+  set(Feature::avx512_4fmaps, cpu.has(C::tAVX512_4FMAPS));
   set(Feature::erms, cpu.has(C::tENHANCED_REP));
   set(Feature::prefetchw, cpu.has(C::tPREFETCHW));
   set(Feature::prefetchwt1, cpu.has(C::tPREFETCHWT1));
@@ -131,7 +141,89 @@ FeatureSet probe() {
   return s;
 }
 
+/// 12 bytes of CPUID registers as a string, trailing NULs dropped.
+std::string regs_text(uint32_t r0, uint32_t r1, uint32_t r2) {
+  char t[12];
+  memcpy(t, &r0, 4);
+  memcpy(t + 4, &r1, 4);
+  memcpy(t + 8, &r2, 4);
+  size_t n = 12;
+  while (n && t[n - 1] == 0) --n;
+  return std::string(t, n);
+}
+
+CpuIdentity probe_identity() {
+  const Xbyak::util::Cpu cpu;
+  CpuIdentity id;
+  const Regs r0 = cpuid(0);
+  id.vendor = regs_text(r0.b, r0.d, r0.c);
+  id.family = cpu.displayFamily;
+  id.model = cpu.displayModel;
+  id.stepping = cpu.stepping;
+  if (cpuid(0x80000000).a >= 0x80000004) {
+    std::string brand;
+    for (uint32_t i = 0; i < 3; ++i) {
+      const Regs r = cpuid(0x80000002 + i);
+      brand += regs_text(r.a, r.b, r.c) + regs_text(r.d, 0, 0);
+    }
+    brand = brand.c_str();  // the string ends at its first NUL
+    const size_t a = brand.find_first_not_of(' '), b = brand.find_last_not_of(' ');
+    id.brand = a == std::string::npos ? "" : brand.substr(a, b - a + 1);
+  }
+  if (cpuid(1).c >> 31 & 1) {
+    const Regs h = cpuid(0x40000000);
+    id.hypervisor_signature = regs_text(h.b, h.c, h.d);
+    std::string second;
+    if (id.hypervisor_signature == "Microsoft Hv") {
+      const Regs k = cpuid(0x40000100);
+      second = regs_text(k.b, k.c, k.d);
+    }
+    id.hypervisor = hypervisor_name(id.hypervisor_signature, second);
+    if (id.hypervisor.empty()) id.hypervisor = "unknown (CPUID 0x40000000 is empty)";
+  }
+  return id;
+}
+
+// CPUID 0x40000000 signatures as the hypervisors publish them.
+constexpr std::pair<std::string_view, std::string_view> kHypervisors[] = {
+    {"KVMKVMKVM", "KVM"},
+    {"Linux KVM Hv", "KVM (with the Hyper-V interface)"},
+    {"Microsoft Hv", "Microsoft Hyper-V"},
+    {"MicrosoftXTA", "Microsoft x86-to-ARM"},
+    {"VMwareVMware", "VMware"},
+    {"XenVMMXenVMM", "Xen"},
+    {"bhyve bhyve ", "bhyve"},
+    {"BHyVE BHyVE ", "bhyve"},
+    {"TCGTCGTCGTCG", "QEMU TCG"},
+    {"VBoxVBoxVBox", "VirtualBox"},
+    {" lrpepyh  vr", "Parallels"},
+    {"prl hyperv  ", "Parallels"},
+    {"ACRNACRNACRN", "ACRN"},
+    {" QNXQVMBSQG ", "QNX"},
+    {"Jailhouse", "Jailhouse"},
+    {"EVMMEVMMEVMM", "Intel KGT"},
+    {"HAXMHAXMHAXM", "Intel HAXM"},
+    {"___ NVMM ___", "NetBSD NVMM"},
+    {"UnisysSpar64", "Unisys s-Par"},
+    {"SRESRESRESRE", "Lockheed Martin LMHS"},
+};
+
 }  // namespace
+
+std::string hypervisor_name(std::string_view signature, std::string_view second) {
+  if (signature.empty()) return "";
+  if (signature == "Microsoft Hv" && second == "KVMKVMKVM") return "KVM (with the Hyper-V interface)";
+  for (const auto& [sig, name] : kHypervisors)
+    if (signature == sig) return std::string(name);
+  std::string shown;
+  for (char c : signature) shown += (c >= 0x20 && c < 0x7f) ? c : '?';
+  return "unknown (\"" + shown + "\")";
+}
+
+const CpuIdentity& cpu_identity() {
+  static const CpuIdentity id = probe_identity();
+  return id;
+}
 
 std::span<const FeatureRow> feature_table() { return kFeatures; }
 

@@ -452,7 +452,7 @@ Config parse_config(const std::string& text, const std::string& source) {
     if (j.contains(k)) r.string(j[k], std::string("/") + k);
   r.keys(j, "", {"$schema", "name", "description", "sizes", "kernels", "presets", "harness", "preset_options",
                  "baselines", "layout", "cache", "chunk", "prefill", "consume", "precision", "max_time_per_point",
-                 "min_samples", "max_samples", "sample_us", "segments", "outputs"});
+                 "min_samples", "max_samples", "sample_us", "repetitions", "protocol", "segments", "outputs"});
   c.axes = read_axes(r, j, "", Axes{});
   check_axes(r, j, "", c.axes);  // the top level's own conflicts first, named at the top level
   if (j.contains("kernels")) {
@@ -466,7 +466,7 @@ Config parse_config(const std::string& text, const std::string& source) {
   }
   if (j.contains("harness")) {
     auto h = parse_harness(r.string(j["harness"], "/harness"));
-    if (!h) r.fail("/harness", j["harness"], "allowed: kex, fastc, hahn");
+    if (!h) r.fail("/harness", j["harness"], "allowed: kex, fastc, hahn, xmm64");
     c.harness = *h;
   }
   if (j.contains("preset_options")) {
@@ -496,6 +496,21 @@ Config parse_config(const std::string& text, const std::string& source) {
   if (c.policy.max_samples < c.policy.min_samples)
     r.fail("/max_samples", j["max_samples"], "must be >= min_samples (" + std::to_string(c.policy.min_samples) + ")");
   if (j.contains("sample_us")) c.policy.sample_us = r.number(j["sample_us"], "/sample_us", 20, 1000);
+  if (j.contains("repetitions"))
+    c.protocol.repetitions = static_cast<uint32_t>(r.uint(j["repetitions"], "/repetitions", 1, 1000));
+  if (j.contains("protocol")) {
+    const json& p = j["protocol"];
+    r.keys(p, "/protocol", {"seed", "shuffle", "sentinel", "sentinel_every", "sentinel_threshold", "remeasure_budget"});
+    if (p.contains("seed")) c.protocol.seed = r.uint(p["seed"], "/protocol/seed", 0, UINT64_MAX >> 1);
+    if (p.contains("shuffle")) c.protocol.shuffle = r.boolean(p["shuffle"], "/protocol/shuffle");
+    if (p.contains("sentinel")) c.protocol.sentinel = r.boolean(p["sentinel"], "/protocol/sentinel");
+    if (p.contains("sentinel_every"))
+      c.protocol.sentinel_every = static_cast<uint32_t>(r.uint(p["sentinel_every"], "/protocol/sentinel_every", 1, 100000));
+    if (p.contains("sentinel_threshold"))
+      c.protocol.sentinel_threshold = r.number(p["sentinel_threshold"], "/protocol/sentinel_threshold", 0.001, 10);
+    if (p.contains("remeasure_budget"))
+      c.protocol.remeasure_budget = r.number(p["remeasure_budget"], "/protocol/remeasure_budget", 0, 10);
+  }
   if (j.contains("segments")) {
     const json& s = j["segments"];
     if (s.is_boolean()) {
@@ -509,9 +524,11 @@ Config parse_config(const std::string& text, const std::string& source) {
     }
   }
   if (j.contains("outputs")) {
-    r.keys(j["outputs"], "/outputs", {"json", "plot_dir"});
+    r.keys(j["outputs"], "/outputs", {"json", "plot_dir", "seed_exact", "graph_dir"});
     if (j["outputs"].contains("json")) c.out_json = r.string(j["outputs"]["json"], "/outputs/json");
     if (j["outputs"].contains("plot_dir")) c.plot_dir = r.string(j["outputs"]["plot_dir"], "/outputs/plot_dir");
+    if (j["outputs"].contains("seed_exact")) c.seed_exact = r.boolean(j["outputs"]["seed_exact"], "/outputs/seed_exact");
+    if (j["outputs"].contains("graph_dir")) c.graph_dir = r.string(j["outputs"]["graph_dir"], "/outputs/graph_dir");
   }
   if (c.grids.empty() && c.presets.empty() && !c.segments.enabled && c.baselines.empty())
     r.fail("", j, "nothing to run: give kernels, presets, baselines or segments");

@@ -45,6 +45,18 @@ struct Policy {
   double sample_us = 100;           ///< target duration of one sample (clamped to 20..1000 µs)
 };
 
+/// How a run spreads and checks its repetitions (docs/methodology.md §6): what a
+/// config asks for; unset fields take the command line's or the built-in defaults.
+struct ProtocolRequest {
+  std::optional<uint32_t> repetitions;      ///< each point measured this many times
+  std::optional<uint64_t> seed;             ///< of the random order
+  std::optional<bool> shuffle;              ///< false: points in config order, repetitions in turn
+  std::optional<bool> sentinel;             ///< take sentinel readings and re-measure disturbed windows
+  std::optional<uint32_t> sentinel_every;   ///< tasks between readings
+  std::optional<double> sentinel_threshold; ///< relative slowdown that flags a window
+  std::optional<double> remeasure_budget;   ///< re-measured tasks at most this fraction of all tasks
+};
+
 /// `segments` section: run the segment-override table with the sweep.
 struct SegmentsRequest {
   bool enabled = false;
@@ -64,8 +76,11 @@ struct Config {
   bool preset_fsave = true;
   std::vector<std::string> baselines;  ///< subset of memcpy, memset, rep_movsb, rep_stosb
   Policy policy;
+  ProtocolRequest protocol;
   SegmentsRequest segments;
   std::string out_json, plot_dir;      ///< outputs.json / outputs.plot_dir ("" = not set)
+  bool seed_exact = false;             ///< outputs.seed_exact: print only what the seed programs printed
+  std::string graph_dir;               ///< outputs.graph_dir: Asami's runtests -graph files ("" = not set)
 };
 
 /// Parses and validates a config. Errors throw InputError with one line:

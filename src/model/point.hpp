@@ -15,10 +15,11 @@ std::string_view to_string(CacheMode);
 std::optional<CacheMode> parse_cache_mode(std::string_view);
 
 /// Who times the point: kex's own adaptive protocol, or a seed program's single
-/// pass (docs/seed-kernels.md §1: Arjan van de Ven's fast.c v1.6, Mark Hahn's athlon.c).
-enum class Harness { kex, fastc, hahn };
+/// pass (docs/seed-kernels.md §1: Arjan van de Ven's fast.c v1.6, Mark Hahn's athlon.c,
+/// Benjamin LaHaise's xmm64.c: fast.c's passes on a page-aligned buffer, its own banner).
+enum class Harness { kex, fastc, hahn, xmm64 };
 std::string_view to_string(Harness);
-/// "kex" | "fastc" | "hahn" (also "fast.c", "athlon.c"); nullopt otherwise.
+/// "kex" | "fastc" | "hahn" | "xmm64" (also "fast.c", "athlon.c", "xmm64.c"); nullopt otherwise.
 std::optional<Harness> parse_harness(std::string_view);
 
 /// Where src and dst lie. Offsets are bytes past a 2 MiB-aligned start; with a
@@ -57,7 +58,7 @@ struct Point {
 /// Canonical name: the kernel key, the size in bytes, then every coordinate that
 /// differs from its default, in this order:
 ///   src:N  dst:N  dist:N (signed)  nohuge  chunk:N  prefill:0xNN  consume  cold
-///   harness:fastc|hahn  pass:N
+///   harness:fastc|hahn|xmm64  pass:N
 /// e.g. "copy/avx512/unroll:256/scratch:4/t/fwd/4096/dist:1048591/cold". The
 /// kernel part never has a token of digits alone, so the size token ends it.
 std::string point_name(const Point& p);

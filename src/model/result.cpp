@@ -5,14 +5,26 @@
 
 namespace kex {
 
+std::vector<const Repetition*> counted_reps(const Result& r) {
+  std::vector<const Repetition*> v;
+  for (const auto& rep : r.reps)
+    if (!rep.disturbed) v.push_back(&rep);
+  if (v.empty())
+    for (const auto& rep : r.reps) v.push_back(&rep);
+  return v;
+}
+
 Aggregate aggregate(const Result& r) {
   Aggregate a;
   if (!r.ok() || r.tsc_hz <= 0) return a;
   const double ns = 1e9 / r.tsc_hz;
-  a.repetitions = r.reps.size();
+  const std::vector<const Repetition*> reps = counted_reps(r);
+  a.repetitions = reps.size();
+  for (const auto& rep : r.reps) a.disturbed += rep.disturbed;
   std::vector<double> medians, all;
   double cyc = 0;
-  for (const auto& rep : r.reps) {
+  for (const Repetition* rp : reps) {
+    const Repetition& rep = *rp;
     medians.push_back(rep.per_call.median);
     a.samples += rep.per_call.n;
     cyc += rep.cycles_per_tick;
@@ -26,8 +38,8 @@ Aggregate aggregate(const Result& r) {
   }
   const SampleStats over_reps = summarize(medians);
   a.median_ns = over_reps.median * ns;
-  if (r.reps.size() == 1) {
-    const SampleStats& s = r.reps.front().per_call;
+  if (reps.size() == 1) {
+    const SampleStats& s = reps.front()->per_call;
     a.min_ns = s.min * ns;
     a.p10_ns = s.p10 * ns;
     a.p90_ns = s.p90 * ns;
@@ -57,10 +69,10 @@ Aggregate aggregate(const Result& r) {
     a.cv = mean > 0 ? std::sqrt(var) / mean : 0;
     a.mad_ns = summarize(dev).median * ns;
   }
-  if (r.reps.size() == 1) a.mean_ns = a.median_ns;
-  a.cycles_per_tick = cyc / double(r.reps.size());
-  a.cycles_method = r.reps.front().cycles_method;
-  a.stop_reason = r.reps.front().stop_reason;
+  if (reps.size() == 1) a.mean_ns = a.median_ns;
+  a.cycles_per_tick = cyc / double(reps.size());
+  a.cycles_method = reps.front()->cycles_method;
+  a.stop_reason = reps.front()->stop_reason;
   return a;
 }
 

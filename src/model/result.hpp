@@ -21,6 +21,8 @@ namespace kex {
 enum class StatusKind { ok, skipped, error };
 
 struct Status {
+  Status(StatusKind k = StatusKind::ok, std::string m = {}, int sig = 0, std::optional<int64_t> off = {})
+      : kind(k), message(std::move(m)), signal(sig), fault_offset(off) {}
   StatusKind kind = StatusKind::ok;
   std::string message;            ///< why it was skipped or failed ("" when ok)
   int signal = 0;                 ///< the signal that killed the measuring process (0: none)
@@ -51,6 +53,10 @@ struct Repetition {
   uint64_t context_switches = 0;        ///< during sampling
   uint64_t migrations = 0;
   double seconds = 0;                   ///< wall time, warm-up included
+  double steal_s = 0;                   ///< time the hypervisor gave the pinned CPU to others (/proc/stat steal)
+  uint64_t order = 0;                   ///< position of this repetition in the run's measuring order
+  std::string previous;                 ///< the point measured just before it ("" for the first)
+  bool disturbed = false;               ///< the sentinel after it deviated: re-measured when the budget allowed
   bool operator==(const Repetition&) const = default;
 };
 
@@ -100,8 +106,9 @@ struct Result {
 /// Figures of a measured Result, across its repetitions. Per-operation times; an
 /// operation is one call, or the chunked calls over the whole extent.
 struct Aggregate {
-  size_t repetitions = 0;
-  size_t samples = 0;            ///< over all repetitions
+  size_t repetitions = 0;        ///< repetitions the figures come from
+  size_t disturbed = 0;          ///< repetitions the sentinel flagged (kept in the record, not counted)
+  size_t samples = 0;            ///< over the counted repetitions
   double median_ns = 0;          ///< median of the repetition medians (the entry's figure)
   double min_ns = 0, p10_ns = 0, p90_ns = 0, max_ns = 0;  ///< over every sample of every repetition
   double ci_low_ns = 0, ci_high_ns = 0;  ///< 95% CI of the median: one repetition, of its samples;
@@ -113,8 +120,12 @@ struct Aggregate {
   std::string stop_reason;       ///< of the first repetition
 };
 
-/// The figures of a measured result. Precondition: r.ok() and r.tsc_hz > 0.
+/// The figures of a measured result, from its undisturbed repetitions (all of them
+/// when every one was disturbed). Zeros unless r.ok() and r.tsc_hz > 0.
 Aggregate aggregate(const Result& r);
+
+/// The repetitions the figures come from: the undisturbed ones, or all when none is.
+std::vector<const Repetition*> counted_reps(const Result& r);
 
 /// GB/s (1e9 bytes per second, bytes counted once) at a time per operation in ns.
 inline double gbps_at(uint64_t size, double ns) { return ns > 0 ? double(size) / ns : 0.0; }

@@ -111,7 +111,9 @@ SampleStats tick_stats_from(const In& in) {
   return s;
 }
 
-ordered_json rep_json(const Repetition& r) {
+}  // namespace
+
+ordered_json to_json(const Repetition& r) {
   ordered_json j;
   j["calls_per_sample"] = r.calls_per_sample;
   const ordered_json stats = tick_stats(r.per_call);
@@ -122,9 +124,15 @@ ordered_json rep_json(const Repetition& r) {
   j["context_switches"] = r.context_switches;
   j["cpu_migrations"] = r.migrations;
   j["seconds"] = r.seconds;
+  j["steal_s"] = r.steal_s;
+  j["order"] = r.order;
+  j["previous"] = r.previous;
+  j["disturbed"] = r.disturbed;
   j["samples_ticks"] = r.sample_ticks;
   return j;
 }
+
+namespace {
 
 Repetition rep_from(const In& in) {
   Repetition r;
@@ -136,6 +144,10 @@ Repetition rep_from(const In& in) {
   r.context_switches = in.uint_or("context_switches", 0);
   r.migrations = in.uint_or("cpu_migrations", 0);
   r.seconds = in.number_or("seconds", 0);
+  r.steal_s = in.number_or("steal_s", 0);
+  r.order = in.uint_or("order", 0);
+  r.previous = in.str_or("previous", "");
+  r.disturbed = in.boolean_or("disturbed", false);
   if (in.has("samples_ticks")) {
     const json& s = in.j["samples_ticks"];
     if (!s.is_array()) in.fail("samples_ticks", "expected a list of integers");
@@ -336,6 +348,7 @@ ordered_json to_json(const Result& r) {
   const double cyc_per_ns = a.cycles_per_tick * r.tsc_hz / 1e9;
   ordered_json st;
   st["repetitions"] = a.repetitions;
+  st["disturbed_repetitions"] = a.disturbed;
   st["n"] = a.samples;
   st["median_ns"] = a.median_ns;
   st["min_ns"] = a.min_ns;
@@ -362,7 +375,7 @@ ordered_json to_json(const Result& r) {
   st["cycles_method"] = a.cycles_method;
   e["stats"] = st;
   ordered_json reps = ordered_json::array();
-  for (const auto& rep : r.reps) reps.push_back(rep_json(rep));
+  for (const auto& rep : r.reps) reps.push_back(to_json(rep));
   e["reps"] = reps;
   return e;
 }
@@ -446,6 +459,11 @@ Result result_from_json(const json& entry, double tsc_hz, const std::string& whe
     r.reps.push_back(legacy_rep(e, tsc_hz));
   }
   return r;
+}
+
+Repetition repetition_from_json(const json& j, const std::string& where) {
+  if (!j.is_object()) throw InputError(where, "expected an object (a repetition)");
+  return rep_from(In{j, where});
 }
 
 // ---- contexts and documents ---------------------------------------------------

@@ -28,6 +28,11 @@ nlohmann::ordered_json to_json(const Result& r);
 /// missing or mistyped field or an unparsable name.
 Result result_from_json(const nlohmann::json& entry, double tsc_hz, const std::string& where);
 
+/// One repetition's record (statistics in ticks, raw samples, order, previous
+/// point, disturbed flag) and back; the journal and the measuring worker use it too.
+nlohmann::ordered_json to_json(const Repetition& r);
+Repetition repetition_from_json(const nlohmann::json& j, const std::string& where);
+
 /// A spec's typed parameters ("params" of generated entries) and back.
 nlohmann::ordered_json spec_params(const KernelSpec& s);
 KernelSpec spec_from_params(const nlohmann::json& params, const std::string& where);

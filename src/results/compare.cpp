@@ -5,18 +5,38 @@
 #include <cstdio>
 #include <map>
 #include <regex>
-#include <set>
 #include <sstream>
 
-#include "src/core/error.hpp"
+#include "src/core/significance.hpp"
 #include "src/results/results.hpp"
 
 namespace kex {
 
+namespace {
+
+/// The repetition medians a side's figure comes from, in ns.
+std::vector<double> rep_medians_ns(const Result& r) {
+  std::vector<double> v;
+  for (const Repetition* rep : counted_reps(r)) v.push_back(rep->per_call.median * 1e9 / r.tsc_hz);
+  return v;
+}
+
+double cv(const std::vector<double>& v) {
+  if (v.size() < 2) return 0;
+  double m = 0;
+  for (double x : v) m += x;
+  m /= double(v.size());
+  double s = 0;
+  for (double x : v) s += (x - m) * (x - m);
+  return m > 0 ? std::sqrt(s / double(v.size() - 1)) / m : 0;
+}
+
+}  // namespace
+
 bool intervals_overlap(double lo1, double hi1, double lo2, double hi2) { return lo1 <= hi2 && lo2 <= hi1; }
 
-Comparison compare_results(const RunDoc& a, const RunDoc& b, const std::string& filter) {
-  const std::optional<std::regex> re = filter_regex(filter);
+Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOptions& opt) {
+  const std::optional<std::regex> re = filter_regex(opt.filter);
   auto index = [&](const RunDoc& doc) {
     std::vector<std::string> order;
     std::map<std::string, const Result*> m;
@@ -32,34 +52,68 @@ Comparison compare_results(const RunDoc& a, const RunDoc& b, const std::string& 
   auto [order_a, ma] = index(a);
   auto [order_b, mb] = index(b);
   Comparison c;
+  c.alpha = opt.alpha;
+  c.correction = opt.correction;
+  std::vector<double> noise, pvalues;
   double logsum = 0;
+  bool any_power = false;
   for (const auto& name : order_a) {
     auto it = mb.find(name);
     if (it == mb.end()) {
       c.only_a.push_back(name);
       continue;
     }
-    const Aggregate ga = aggregate(*ma[name]), gb = aggregate(*it->second);
-    CompareRow r;
-    r.name = name;
-    r.a_ns = ga.median_ns;
-    r.b_ns = gb.median_ns;
-    r.ratio = r.a_ns > 0 ? r.b_ns / r.a_ns : INFINITY;
+    const Result& ra = *ma[name];
+    const Result& rb = *it->second;
+    const Aggregate ga = aggregate(ra), gb = aggregate(rb);
+    CompareRow row;
+    row.name = name;
+    row.a_ns = ga.median_ns;
+    row.b_ns = gb.median_ns;
+    row.speedup = row.b_ns > 0 ? row.a_ns / row.b_ns : INFINITY;
+    const auto va = rep_medians_ns(ra), vb = rep_medians_ns(rb);
+    row.a_reps = va.size();
+    row.b_reps = vb.size();
     if (ga.ci_high_ns > ga.ci_low_ns && gb.ci_high_ns > gb.ci_low_ns)  // both sides have a CI
-      r.ci_overlap = intervals_overlap(ga.ci_low_ns, ga.ci_high_ns, gb.ci_low_ns, gb.ci_high_ns);
-    logsum += std::log(r.ratio);
-    c.rows.push_back(r);
+      row.ci_overlap = intervals_overlap(ga.ci_low_ns, ga.ci_high_ns, gb.ci_low_ns, gb.ci_high_ns);
+    row.by_ci = va.size() < 2 || vb.size() < 2;
+    if (!row.by_ci) {
+      row.p = mann_whitney_u(va, vb).p;
+      noise.push_back(std::max(cv(va), cv(vb)));
+      any_power |= smallest_p(va.size(), vb.size()) < opt.alpha;
+    }
+    pvalues.push_back(row.p);
+    logsum += std::log(row.speedup);
+    c.rows.push_back(row);
   }
   for (const auto& name : order_b)
     if (!ma.count(name)) c.only_b.push_back(name);
-  c.geomean_ratio = c.rows.empty() ? 0 : std::exp(logsum / double(c.rows.size()));
+  c.geomean_speedup = c.rows.empty() ? 0 : std::exp(logsum / double(c.rows.size()));
+  if (!noise.empty()) {
+    std::nth_element(noise.begin(), noise.begin() + long(noise.size() / 2), noise.end());
+    c.noise = noise[noise.size() / 2];
+  }
+  c.min_effect = opt.min_effect ? *opt.min_effect : std::max(0.01, 3 * c.noise);
+  const std::vector<double> adj = opt.correction == Correction::benjamini_hochberg ? benjamini_hochberg(pvalues)
+                                  : opt.correction == Correction::holm            ? holm(pvalues)
+                                                                                   : pvalues;
+  c.underpowered = !c.rows.empty() && !any_power &&
+                   std::any_of(c.rows.begin(), c.rows.end(), [](const CompareRow& r) { return !r.by_ci; });
+  for (size_t i = 0; i < c.rows.size(); ++i) {
+    CompareRow& r = c.rows[i];
+    r.p_adjusted = adj[i];
+    const bool big = r.speedup >= 1 + c.min_effect || r.speedup <= 1 / (1 + c.min_effect);
+    const bool significant = r.by_ci ? r.ci_overlap == std::optional<bool>(false) : r.p_adjusted < opt.alpha;
+    r.verdict = !(big && significant) ? Verdict::same : r.speedup > 1 ? Verdict::faster : Verdict::slower;
+    (r.verdict == Verdict::same ? c.same : r.verdict == Verdict::faster ? c.faster : c.slower)++;
+  }
   return c;
 }
 
-std::vector<const CompareRow*> regressions(const Comparison& c, double limit) {
+std::vector<const CompareRow*> regressions(const Comparison& c, double slowdown) {
   std::vector<const CompareRow*> out;
   for (const auto& r : c.rows)
-    if (r.ratio > limit && r.ci_overlap != std::optional<bool>(true)) out.push_back(&r);
+    if (r.verdict == Verdict::slower && r.speedup > 0 && 1 / r.speedup > slowdown) out.push_back(&r);
   return out;
 }
 
@@ -68,32 +122,43 @@ std::string format_comparison(const Comparison& c, const std::string& a_label, c
   for (const auto& r : c.rows) w = std::max(w, r.name.size());
   std::ostringstream o;
   char buf[512];
+  const char* corr = c.correction == Correction::benjamini_hochberg ? "Benjamini-Hochberg"
+                     : c.correction == Correction::holm           ? "Holm"
+                                                                  : "no";
   o << "A: " << a_label << "\nB: " << b_label << "\n";
-  std::snprintf(buf, sizeof buf, "%-*s %14s %14s %9s  %s\n", int(w), "benchmark", "A median ns", "B median ns", "B/A",
-                "95% CIs");
+  std::snprintf(buf, sizeof buf,
+                "speedup = A time / B time = B throughput / A throughput (> 1: B is faster); p = Mann-Whitney U over "
+                "the repetition medians, %s-corrected; a point differs when p < %g and the speedup is off 1 by at "
+                "least %.1f%%\n",
+                corr, c.alpha, c.min_effect * 100);
+  o << buf;
+  std::snprintf(buf, sizeof buf, "%-*s %13s %13s %9s %5s %9s  %s\n", int(w), "benchmark", "A median ns", "B median ns",
+                "speedup", "reps", "p (adj)", "verdict");
   o << buf;
   for (const auto& r : c.rows) {
-    const char* ci = !r.ci_overlap ? "n/a" : *r.ci_overlap ? "overlap" : "apart";
-    std::snprintf(buf, sizeof buf, "%-*s %14.2f %14.2f %9.4f  %s\n", int(w), r.name.c_str(), r.a_ns, r.b_ns, r.ratio,
-                  ci);
+    const char* v = r.verdict == Verdict::same ? "same" : r.verdict == Verdict::faster ? "B faster" : "B slower";
+    char p[32];
+    if (r.by_ci) std::snprintf(p, sizeof p, "%9s", !r.ci_overlap ? "n/a" : *r.ci_overlap ? "CIs over" : "CIs apart");
+    else std::snprintf(p, sizeof p, "%9.3g", r.p_adjusted);
+    char reps[16];
+    std::snprintf(reps, sizeof reps, "%zu/%zu", r.a_reps, r.b_reps);
+    std::snprintf(buf, sizeof buf, "%-*s %13.2f %13.2f %9.4f %5s %s  %s\n", int(w), r.name.c_str(), r.a_ns, r.b_ns,
+                  r.speedup, reps, p, v);
     o << buf;
   }
-  size_t apart = 0, slower = 0, faster = 0;
-  for (const auto& r : c.rows)
-    if (r.ci_overlap == std::optional<bool>(false)) {
-      ++apart;
-      (r.ratio > 1 ? slower : faster)++;
-    }
   std::snprintf(buf, sizeof buf,
-                "summary: %zu matched, geometric mean of B/A time ratios %.4f (%s); CIs apart in %zu (B slower %zu, "
-                "B faster %zu); only in A: %zu, only in B: %zu\n",
-                c.rows.size(), c.geomean_ratio,
+                "summary: %zu matched: B faster %zu, B slower %zu, same %zu; geometric mean speedup %.4f (%s); "
+                "noise (median repetition cv) %.2f%%, min effect %.1f%%; only in A: %zu, only in B: %zu\n",
+                c.rows.size(), c.faster, c.slower, c.same, c.geomean_speedup,
                 c.rows.empty() ? "nothing to compare"
-                : c.geomean_ratio > 1 ? "B slower"
-                : c.geomean_ratio < 1 ? "B faster"
-                                      : "equal",
-                apart, slower, faster, c.only_a.size(), c.only_b.size());
+                : c.geomean_speedup > 1 ? "B faster"
+                : c.geomean_speedup < 1 ? "B slower"
+                                        : "equal",
+                c.noise * 100, c.min_effect * 100, c.only_a.size(), c.only_b.size());
   o << buf;
+  if (c.underpowered)
+    o << "note: with these repetition counts no U test can reach p < " << c.alpha
+      << " (3 against 3 gives at best 0.1): run both sides with --repetitions 5 or more to detect differences\n";
   return o.str();
 }
 

@@ -1,6 +1,8 @@
-// `kex compare A B`: entries matched by name, medians side by side, the time
-// ratio B/A, whether the 95% confidence intervals overlap, and a summary
-// (geometric mean of the ratios).
+// `kex compare A B`: points matched by name, medians side by side, the speedup
+// (B throughput / A throughput: > 1 means B is faster), and whether B differs from
+// A: a Mann-Whitney U test over the repetition medians (the repetition is the unit),
+// corrected for the number of points compared, and an effect larger than the
+// runs' own noise.
 #pragma once
 #include <optional>
 #include <string>
@@ -10,33 +12,55 @@
 
 namespace kex {
 
+enum class Correction { benjamini_hochberg, holm, none };
+
+struct CompareOptions {
+  std::string filter;                  ///< ECMAScript regex on point names ("" = all)
+  double alpha = 0.01;                 ///< significance level after the correction
+  std::optional<double> min_effect;    ///< |speedup - 1| needed to call a difference; unset: from the noise
+  Correction correction = Correction::benjamini_hochberg;
+};
+
+enum class Verdict { same, faster, slower };
+
 struct CompareRow {
   std::string name;
-  double a_ns = 0, b_ns = 0;  ///< median ns per call
-  double ratio = 0;           ///< b_ns / a_ns: above 1 means B is slower
-  std::optional<bool> ci_overlap;  ///< nullopt when either side has no CI
+  double a_ns = 0, b_ns = 0;       ///< median ns per operation
+  double speedup = 0;              ///< a_ns / b_ns = B throughput / A throughput: > 1, B is faster
+  size_t a_reps = 0, b_reps = 0;   ///< repetitions each side's figure comes from
+  double p = 1, p_adjusted = 1;    ///< U test over repetition medians (1 when a side has one repetition)
+  std::optional<bool> ci_overlap;  ///< the 95% CIs of the medians (nullopt when a side has none)
+  bool by_ci = false;              ///< a side had one repetition: the verdict used CI overlap instead
+  Verdict verdict = Verdict::same;
 };
 
 struct Comparison {
-  std::vector<CompareRow> rows;          ///< in A's order
+  std::vector<CompareRow> rows;             ///< in A's order
   std::vector<std::string> only_a, only_b;  ///< names measured on one side only
-  double geomean_ratio = 0;              ///< geometric mean of rows' ratios (0 when no rows)
+  double geomean_speedup = 0;               ///< geometric mean of the rows' speedups (0 when no rows)
+  double min_effect = 0;                    ///< the effect used
+  double noise = 0;                         ///< median over rows of the larger repetition cv of the two sides
+  double alpha = 0.01;
+  Correction correction = Correction::benjamini_hochberg;
+  size_t faster = 0, slower = 0, same = 0;
+  bool underpowered = false;                ///< no row had enough repetitions to reach alpha
 };
 
 /// Matches measured points of `a` and `b` by canonical name (every coordinate is
-/// in it, so points of different layouts never pair up) and computes the ratios.
-/// Points that were skipped or failed on a side count as absent there. `filter`
-/// (ECMAScript regex, empty: all) keeps matching names.
-Comparison compare_results(const RunDoc& a, const RunDoc& b, const std::string& filter = "");
+/// in it, so points of different layouts never pair up) and compares them. Points
+/// skipped or failed on a side count as absent there. The default minimum effect
+/// is 3 x the noise (at least 1%).
+Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOptions& opt = {});
 
 /// True when two closed intervals share a point.
 bool intervals_overlap(double lo1, double hi1, double lo2, double hi2);
 
-/// Rows that fail a `--fail-above RATIO` gate: ratio > limit and the confidence
-/// intervals do not overlap (or are unknown).
-std::vector<const CompareRow*> regressions(const Comparison&, double limit);
+/// Rows that fail a `--fail-above SLOWDOWN` gate: called slower, and B's time is
+/// more than `slowdown` (1.05 = 5%) times A's.
+std::vector<const CompareRow*> regressions(const Comparison&, double slowdown);
 
-/// The table `kex compare` prints: one line per row, then the summary line.
+/// The table `kex compare` prints: a header saying the direction, one line per
+/// row, then the counts and the geometric mean.
 std::string format_comparison(const Comparison&, const std::string& a_label, const std::string& b_label);
 
 }  // namespace kex

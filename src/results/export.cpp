@@ -38,27 +38,59 @@ json to_gbench(const std::vector<RunDoc>& runs) {
       const int inst = instance[kernel]++;
       const Aggregate a = aggregate(r);
       const json e = to_json(r);
-      json b;
-      b["name"] = name;
-      b["family_index"] = fi->second;
-      b["per_family_instance_index"] = inst;
-      b["run_name"] = name;
-      b["run_type"] = "iteration";
-      b["repetitions"] = 1;
-      b["repetition_index"] = 0;
-      b["threads"] = 1;
-      b["iterations"] = e.value("iterations", int64_t(1));
-      b["real_time"] = a.median_ns;
-      b["cpu_time"] = a.median_ns;
-      b["time_unit"] = "ns";
-      b["label"] = std::string(to_string(r.kind));
-      b["bytes_per_second"] = gbps_at(r.point.at.size, a.median_ns) * 1e9;
-      b["size"] = r.point.at.size;
-      if (r.seed) b["cycles_per_page"] = r.seed->printed_ticks;
-      for (const char* k : {"gbps", "gbps_best", "gbps_p10", "gbps_p90", "min_ns", "p10_ns", "p90_ns", "max_ns",
-                            "ci95_low_ns", "ci95_high_ns", "ci_rel_halfwidth", "cycles_per_page", "bytes_per_cycle"})
-        if (e["stats"].contains(k)) b[k] = e["stats"][k];
-      benches.push_back(std::move(b));
+      const std::vector<const Repetition*> reps = counted_reps(r);
+      auto row = [&](const std::string& row_name, double ns) {
+        json b;
+        b["name"] = row_name;
+        b["family_index"] = fi->second;
+        b["per_family_instance_index"] = inst;
+        b["run_name"] = name;
+        b["run_type"] = "iteration";
+        b["repetitions"] = reps.size();
+        b["repetition_index"] = 0;
+        b["threads"] = 1;
+        b["iterations"] = e.value("iterations", int64_t(1));
+        b["real_time"] = ns;
+        b["cpu_time"] = ns;
+        b["time_unit"] = "ns";
+        b["label"] = std::string(to_string(r.kind));
+        b["bytes_per_second"] = gbps_at(r.point.at.size, ns) * 1e9;
+        b["size"] = r.point.at.size;
+        return b;
+      };
+      if (reps.size() < 2) {
+        json b = row(name, a.median_ns);
+        if (r.seed) b["cycles_per_page"] = r.seed->printed_ticks;
+        for (const char* k : {"gbps", "gbps_best", "gbps_p10", "gbps_p90", "min_ns", "p10_ns", "p90_ns", "max_ns",
+                              "ci95_low_ns", "ci95_high_ns", "ci_rel_halfwidth", "cycles_per_page", "bytes_per_cycle"})
+          if (e["stats"].contains(k)) b[k] = e["stats"][k];
+        benches.push_back(std::move(b));
+        continue;
+      }
+      // One iteration row per repetition, then Google Benchmark's aggregates, so
+      // tools/compare.py runs its U test on the repetitions.
+      for (size_t k = 0; k < reps.size(); ++k) {
+        const double ns = reps[k]->per_call.median * 1e9 / r.tsc_hz;
+        json b = row(name, ns);
+        b["repetition_index"] = k;
+        b["iterations"] = uint64_t(reps[k]->calls_per_sample) * reps[k]->sample_ticks.size();
+        benches.push_back(std::move(b));
+      }
+      const struct {
+        const char* agg;
+        double ns;
+        const char* unit;
+      } aggs[] = {{"mean", a.mean_ns, "time"}, {"median", a.median_ns, "time"}, {"stddev", a.stddev_ns, "time"},
+                  {"cv", a.cv, "percentage"}};
+      for (const auto& g : aggs) {
+        json b = row(name + "_" + g.agg, g.ns);
+        b["run_type"] = "aggregate";
+        b["aggregate_name"] = g.agg;
+        b["aggregate_unit"] = g.unit;
+        b.erase("repetition_index");
+        b["bytes_per_second"] = std::string(g.unit) == "time" && g.ns > 0 ? gbps_at(r.point.at.size, g.ns) * 1e9 : 0.0;
+        benches.push_back(std::move(b));
+      }
     }
   }
   if (!not_measured.empty()) ctx["kex_not_measured"] = not_measured;

@@ -71,6 +71,15 @@ std::vector<RunDoc> merge_results(const std::vector<MergeInput>& inputs, std::ve
       warnings->push_back("machine " + g.key + ": shard(s) " + missing + " of " + std::to_string(count) +
                           " missing: the merged point set is incomplete");
     }
+    // Whole runs of one machine and the same configs pool as extra repetitions.
+    const auto configs_of = [](const RunDoc& d) {
+      std::vector<nlohmann::ordered_json> v;
+      for (const auto& c : d.context.configs) v.push_back(c.config);
+      return v;
+    };
+    bool pool = g.pieces.size() > 1;
+    for (const auto& p : g.pieces)
+      pool &= p.run.context.shard_count == 1 && configs_of(p.run) == configs_of(g.pieces.front().run);
     RunDoc out;
     out.context = g.pieces.front().run.context;
     out.context.merged_from.clear();
@@ -86,9 +95,16 @@ std::vector<RunDoc> merge_results(const std::vector<MergeInput>& inputs, std::ve
       for (const Result& r : p.run.results) {
         const std::string name = r.name();
         auto [it, fresh] = where.emplace(name, p.path);
+        if (!fresh && pool) {
+          auto same = std::find_if(out.results.begin(), out.results.end(), [&](const Result& x) { return x.name() == name; });
+          if (!same->ok() && r.ok()) *same = r;  // a point measured in one run but not the other
+          else if (r.ok()) same->reps.insert(same->reps.end(), r.reps.begin(), r.reps.end());
+          continue;
+        }
         if (!fresh)
           throw InputError(p.path + ": benchmarks: " + name + ": also in " + it->second + " (machine " + g.key +
-                           "); merge shards of one run, or runs of different machines");
+                           "); merge shards of one run, whole runs of the same configs (pooled as repetitions), or "
+                           "runs of different machines");
         out.results.push_back(r);
       }
     }
@@ -100,6 +116,7 @@ std::vector<RunDoc> merge_results(const std::vector<MergeInput>& inputs, std::ve
       for (auto& [i, _] : seen_shard) out.context.merged_shards.push_back(i);
     out.context.interrupted = interrupted;
     if (g.pieces.size() == 1 && count <= 1) out.context.merged_from.clear();
+    if (pool) out.context.rest["pooled_runs"] = g.pieces.size();
     merged.push_back(std::move(out));
   }
   return merged;

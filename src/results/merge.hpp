@@ -15,9 +15,10 @@ struct MergeInput {
 
 /// Merges runs. Runs are grouped by machine_key(context.machine); within a
 /// machine, shards (context shard index/count) are reassembled in shard order
-/// into one run with shard {0, 1}; a repeated shard, shards that disagree on the
-/// count, or a point name present twice in one machine throw InputError naming
-/// the files. Missing shards are reported in `warnings`. Returns one run per
+/// into one run with shard {0, 1}; whole runs of one machine and the same configs
+/// pool as extra repetitions (each point's repetitions concatenated); a repeated
+/// shard, shards that disagree on the count, or a point name present twice in
+/// runs of different configs throw InputError naming the files. Missing shards are reported in `warnings`. Returns one run per
 /// machine, in first-seen order (to_json of the vector writes the multi-machine
 /// document when there are several).
 std::vector<RunDoc> merge_results(const std::vector<MergeInput>& inputs, std::vector<std::string>* warnings);

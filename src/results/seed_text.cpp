@@ -6,94 +6,143 @@
 
 namespace kex {
 
+namespace {
+
+// The CVS id every fast.c-derived program printed in its banner (docs/seed-kernels.md §1.1).
+constexpr const char* kFastcId = "$Id: fast.c,v 1.6 2000/09/23 09:05:45 arjan Exp $";
+
+const char* op_word(Op op) { return op == Op::clear ? "clear_page" : "copy_page"; }
+
+/// The banner line(s) of the program, newline included (§1.5).
+std::string banner(const SeedHeader& hd) {
+  char line[256];
+  switch (hd.harness) {
+    case Harness::hahn: snprintf(line, sizeof line, "%3.3f MHz\n", hd.hahn_mhz); break;
+    case Harness::xmm64:
+      snprintf(line, sizeof line, "SSE test program %s buffer = %p\n", kFastcId,
+               reinterpret_cast<void*>(hd.buffer_address));
+      break;
+    default: snprintf(line, sizeof line, "Athlon test program %s \n", kFastcId); break;
+  }
+  return line;
+}
+
+/// What the '#' header says about the buffer the kernels ran on.
+std::string buffer_note(const SeedHeader& hd) {
+  char line[256];
+  const void* at = reinterpret_cast<void*>(hd.buffer_address);
+  switch (hd.harness) {
+    case Harness::hahn:
+      snprintf(line, sizeof line, "# buffer: 32 MiB at %p, page-aligned (athlon.c mmapped it)\n", at);
+      break;
+    case Harness::xmm64:
+      snprintf(line, sizeof line, "# buffer: 16 MiB at %p, page-aligned for every kernel, as xmm64.c printed it\n", at);
+      break;
+    default:
+      snprintf(line, sizeof line,
+               "# buffer: 16 MiB at %p; every kernel at +8, where glibc's malloc put fast.c's buffer on i386 "
+               "(kernels needing 16-byte alignment page-aligned)\n",
+               at);
+      break;
+  }
+  return line;
+}
+
+}  // namespace
+
 std::string format_seed_line(const PresetFacts& p, Op op, Harness h, double cycles, double mbs,
                              std::string_view label) {
   const bool clear = op == Op::clear;
   std::string name(label);
   if (name.empty()) name = h == Harness::hahn ? p.hahn_printed : p.printed;
   char buf[512];
-  const long long c = static_cast<long long>(cycles);
-  if (h == Harness::hahn)
-    snprintf(buf, sizeof buf, "%s by '%s'%s\ttook %lli cycles (%.1f MB/s)", clear ? "clear_page" : "copy_page",
-             name.c_str(), clear ? "  " : "", c, mbs);
-  else
-    snprintf(buf, sizeof buf, "%s function '%s'\ttook %4lli cycles per page", clear ? "clear_page" : "copy_page",
-             name.c_str(), c);
+  if (h == Harness::hahn) {
+    const unsigned long long c = cycles > 0 ? static_cast<unsigned long long>(cycles) : 0;
+    snprintf(buf, sizeof buf, "%s by '%s'%s\t took %4llu cycles (%0.1f MB/s)", op_word(op), name.c_str(),
+             clear ? "  " : "", c, mbs);
+  } else {
+    snprintf(buf, sizeof buf, "%s function '%s'\t took %4lli cycles per page", op_word(op), name.c_str(),
+             static_cast<long long>(cycles));
+  }
   std::string line = buf;
   if (h == Harness::kex && mbs > 0) {
     snprintf(buf, sizeof buf, " (%.1f MB/s)", mbs);
     line += buf;
   }
-  if (p.confidence == Confidence::low) line += "\t[low-confidence reconstruction]";
   return line;
 }
 
-std::string seed_table_text(const SeedRun& run) {
+std::string seed_table_text(const SeedRun& run, SeedText mode) {
   const SeedHeader& hd = run.header;
-  const bool fastc = hd.harness == Harness::fastc;
+  const bool notes = mode == SeedText::annotated;
+  const bool fast_c = hd.harness != Harness::hahn;
   std::string out;
   char line[512];
-  snprintf(line, sizeof line,
-           "# kex seed harness '%s' (%s protocol). Cycles are TSC ticks (TSC %.3f MHz, %s); no core-cycle counter "
-           "is read (PMU %s).\n",
-           std::string(to_string(hd.harness)).c_str(), fastc ? "fast.c v1.6" : "Hahn's athlon.c", hd.tsc_mhz,
-           hd.tsc_source.c_str(), hd.pmu_available ? "available but unused" : "not available");
-  out += line;
-  snprintf(line, sizeof line, "# %s, pinned to CPU %d; fsave/frstor %s.\n", hd.cpu_model.c_str(), hd.pinned_cpu,
-           hd.fsave ? "kept inside the timed kernels" : "dropped (switch off)");
-  out += line;
-  std::vector<std::string> subs;
-  for (const auto& r : run.results)
-    if (r.preset)
-      for (const auto& s : r.preset->substitutions)
-        if (std::find(subs.begin(), subs.end(), s) == subs.end()) subs.push_back(s);
-  for (const auto& s : subs) out += "# substitution on this CPU: " + s + "\n";
-  if (fastc) {
-    out += "Athlon test program $Id: fast.c,v 1.6 2000/09/23 09:05:45 arjan Exp $\n";
+  if (notes) {
+    const char* protocol = hd.harness == Harness::hahn    ? "Hahn's athlon.c protocol"
+                           : hd.harness == Harness::xmm64 ? "LaHaise's xmm64.c protocol: fast.c v1.6's passes"
+                                                          : "fast.c v1.6 protocol";
     snprintf(line, sizeof line,
-             "buffer = %p (+8: pages straddle page boundaries as glibc malloc did on i386; "
-             "xmm64 presets run page-aligned as xmm64.c did)\n",
-             reinterpret_cast<void*>(hd.buffer_address));
+             "# kex seed harness '%s' (%s). Cycles are TSC ticks (TSC %.3f MHz, %s); no core-cycle counter "
+             "is read (PMU %s).\n",
+             std::string(to_string(hd.harness)).c_str(), protocol, hd.tsc_mhz, hd.tsc_source.c_str(),
+             hd.pmu_available ? "available but unused" : "not available");
     out += line;
-  } else {
-    snprintf(line, sizeof line, "%3.3f MHz\n", hd.hahn_mhz);
+    snprintf(line, sizeof line, "# %s, pinned to CPU %d; fsave/frstor %s.\n", hd.cpu_model.c_str(), hd.pinned_cpu,
+             hd.fsave ? "kept inside the timed kernels" : "dropped (switch off)");
     out += line;
+    out += buffer_note(hd);
+    std::vector<std::string> subs;
+    for (const auto& r : run.results)
+      if (r.preset)
+        for (const auto& s : r.preset->substitutions)
+          if (std::find(subs.begin(), subs.end(), s) == subs.end()) subs.push_back(s);
+    for (const auto& s : subs) out += "# substitution on this CPU: " + s + "\n";
   }
-  bool any_clear = false;
+  out += banner(hd);
   for (Op op : {Op::clear, Op::copy}) {
     bool any = false;
     for (const Result& r : run.results) {
       if (r.op != op || !r.preset || !r.seed) continue;
+      const bool ran = r.status.kind == StatusKind::ok || r.status.message == "test invalid; timer overflow";
+      if (!ran && !notes) continue;  // the program would have printed a line; kex has no figure for it
       if (!any) {
-        if (fastc) out += op == Op::clear ? "clear_page() tests\n" : "\ncopy_page() tests\n";
-        else if (op == Op::copy && any_clear) out += "\n";
+        // fast.c's main: test_clearpage(), printf("\n"), test_copypage(); each test
+        // prints its header first. athlon.c's main: the same without the headers.
+        if (op == Op::copy) out += "\n";
+        if (fast_c) out += op == Op::clear ? "clear_page() tests \n" : "copy_page() tests \n";
         any = true;
-        any_clear |= op == Op::clear;
       }
-      const char* op_word = op == Op::copy ? "copy_page" : "clear_page";
       const std::string& label = r.seed->label;
-      if (r.status.kind != StatusKind::ok) {
-        if (r.status.message == "test invalid; timer overflow") {
-          out += std::string(op_word) + " function '" + label + "'\ttest invalid; timer overflow\n";
-          continue;
-        }
-        snprintf(line, sizeof line, "%s %s '%s'\t%s: %s\n", op_word, fastc ? "function" : "by", label.c_str(),
+      if (r.status.message == "test invalid; timer overflow") {
+        out += "test invalid; timer overflow ";  // the programs' line names no kernel
+        if (notes) out += "\t('" + label + "')";
+        out += "\n";
+        continue;
+      }
+      if (!ran) {
+        snprintf(line, sizeof line, "%s %s '%s'\t %s: %s\n", op_word(op), fast_c ? "function" : "by", label.c_str(),
                  r.status.kind == StatusKind::skipped ? "skipped" : "ERROR", r.status.message.c_str());
         out += line;
         continue;
       }
       out += format_seed_line(*r.preset, op, hd.harness, double(r.seed->printed_ticks), r.seed->mb_per_s, label);
-      // Same printed name as another preset of this run (fast.c vs Hahn variants): say which.
-      for (const Result& q : run.results)
-        if (q.preset && q.preset->id != r.preset->id && q.op == op &&
-            (q.preset->printed == r.preset->printed || q.preset->hahn_printed == label)) {
-          out += "\t(" + r.preset->id + ")";
-          break;
-        }
+      if (notes) {
+        if (r.preset->confidence == Confidence::low) out += "\t[low-confidence reconstruction]";
+        if (hd.harness == Harness::fastc && r.seed->buffer_offset == 0)
+          out += "\t(page-aligned: needs " + std::to_string(r.preset->alignment) + "-byte alignment)";
+        // Same printed name as another preset of this run (fast.c vs Hahn variants): say which.
+        for (const Result& q : run.results)
+          if (q.preset && q.preset->id != r.preset->id && q.op == op &&
+              (q.preset->printed == r.preset->printed || q.preset->hahn_printed == label)) {
+            out += "\t(" + r.preset->id + ")";
+            break;
+          }
+      }
       out += "\n";
     }
   }
-  if (!fastc)
+  if (notes && !fast_c)
     out += "# copy lines: cycles are half the per-copy cost and MB/s counts read + write, as athlon.c printed them\n";
   return out;
 }
@@ -109,6 +158,7 @@ std::string kex_seed_text(const RunDoc& doc) {
     const double ticks = a.median_ns * r.tsc_hz / 1e9;
     const double mbps = gbps_at(r.point.at.size, a.median_ns) * 1e9 / (1 << 20);
     std::string line = format_seed_line(*r.preset, r.op, Harness::kex, ticks, mbps);
+    if (r.preset->confidence == Confidence::low) line += "\t[low-confidence reconstruction]";
     // Other coordinates than the seeds' (cold caches, an offset, ...) are said on the line.
     Point bare{r.point.kernel, {}};
     bare.at.size = 4096;

@@ -1,6 +1,8 @@
-// Seed tables: results printed the way the seed programs printed them
-// (docs/seed-kernels.md §1): fast.c's "clear_page function 'NAME'<TAB>took N cycles
-// per page" and Hahn's "copy_page by 'NAME'<TAB>took N cycles (X MB/s)".
+// Seed tables: results printed the way the seed programs printed them, byte for byte
+// (docs/seed-kernels.md §1 and §1.5, which give each printf and where it was read):
+// Arjan van de Ven's fast.c v1.6 ("clear_page function '%s'\t took %4lli cycles per page"),
+// Benjamin LaHaise's xmm64.c (the same lines under its own banner) and Mark Hahn's
+// athlon.c ("copy_page by '%s'\t took %4Lu cycles (%0.1f MB/s)").
 #pragma once
 #include <string>
 #include <string_view>
@@ -10,18 +12,36 @@
 
 namespace kex {
 
-/// One result line in the seed's layout, e.g.
-///   fastc: "copy_page function 'faster_copy'\ttook 9807 cycles per page"
-///   hahn:  "clear_page by 'normal_clear_page'  \ttook 7221 cycles (324.6 MB/s)"
-///   kex:   the fastc line, plus " (X MB/s)" when mb_per_s > 0.
-/// cycles_per_page is truncated to an integer as the seeds printed it. `label`
-/// replaces the printed name (e.g. "warm up run"); low-confidence presets get a
-/// trailing "\t[low-confidence reconstruction]".
+/// How a seed table is written.
+enum class SeedText {
+  annotated,  ///< '#' lines saying what the figures are and how kex ran them, the program's
+              ///< lines, and kex's notes after a TAB (low confidence, which of two same-named
+              ///< presets, skipped kernels)
+  exact,      ///< only what the seed program printed: no '#' lines and no notes, so the text
+              ///< differs from the program's output in its numbers only; kernels that did not
+              ///< run have no line (the program would have had one)
+};
+
+/// One result line in the seed program's layout, without the newline:
+///   fastc, xmm64: "copy_page function 'faster_copy'\t took 9807 cycles per page"
+///                 (fast.c v1.6: "%s function '%s'\t took %4lli cycles per page")
+///   hahn:         "clear_page by 'normal_clear_page'  \t took 7221 cycles (324.6 MB/s)",
+///                 "copy_page by 'faster_copy'\t took 2746 cycles (853.5 MB/s)"
+///                 (athlon.c: "... '%s'  \t took %4Lu cycles (%0.1f MB/s)" for clears,
+///                 "... '%s'\t took %4Lu ..." for copies)
+///   kex:          the fastc line, plus " (X MB/s)" when mb_per_s > 0.
+/// cycles_per_page is truncated to an integer as the seeds printed it; mb_per_s is MB/s
+/// of 2^20 bytes. `label` replaces the printed name (e.g. "warm up run"); otherwise hahn
+/// prints the preset's hahn_printed name and the others its printed name. No annotation.
 std::string format_seed_line(const PresetFacts& p, Op op, Harness h, double cycles_per_page, double mb_per_s,
                              std::string_view label = {});
 
-/// The table of a seed-harness run, with a '#' header saying what the figures are.
-std::string seed_table_text(const SeedRun& run);
+/// The table of a seed-harness run as its program printed it (fastc: banner, the
+/// "clear_page() tests " section, an empty line, the "copy_page() tests " section;
+/// xmm64: the same under "SSE test program ... buffer = 0x..."; hahn: "N.NNN MHz", the
+/// clear lines, an empty line, the copy lines); a section without kernels is left out.
+/// Annotated by default (see SeedText).
+std::string seed_table_text(const SeedRun& run, SeedText mode = SeedText::annotated);
 
 /// Seed-layout lines for the kex-harness preset results measured at 4096 bytes
 /// (median TSC ticks per page), with a header; "" when there are none.

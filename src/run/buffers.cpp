@@ -27,12 +27,13 @@ void flush_plain(const uint8_t* p, size_t n) {
 uint32_t mod_page(int64_t x) { return static_cast<uint32_t>(((x % int64_t(kPage)) + int64_t(kPage)) % int64_t(kPage)); }
 }  // namespace
 
-Buffers::Buffers(const std::vector<std::pair<Layout, uint64_t>>& layouts, uint32_t max_alignment, bool huge_pages) {
+BufferPlan::BufferPlan(const std::vector<std::pair<Layout, uint64_t>>& layouts, uint32_t max_alignment,
+                       bool huge_pages)
+    : huge_(huge_pages) {
   const uint64_t pad = std::max<uint64_t>(64, max_alignment);
   uint64_t below = 0, src_top = 0, dist_top = 0, dst_top = 0;
   for (const auto& [l, size] : layouts) {
-    const uint64_t s_end = l.src_offset + pad + size;
-    src_top = std::max(src_top, s_end);
+    src_top = std::max(src_top, l.src_offset + pad + size);
     if (l.distance) {
       const int64_t d0 = int64_t(l.src_offset) + *l.distance;  // dst start relative to A (before padding)
       if (d0 < 0) below = std::max<uint64_t>(below, uint64_t(-d0));
@@ -41,32 +42,17 @@ Buffers::Buffers(const std::vector<std::pair<Layout, uint64_t>>& layouts, uint32
       dst_top = std::max(dst_top, l.dst_offset + pad + size);
     }
   }
-  const uint64_t a_off = round_up(below, k2M);
-  const uint64_t b_off = a_off + round_up(std::max(src_top, dist_top) + kPage, k2M);
-  bytes_ = round_up(b_off + dst_top + kPage, k2M);
-  map_bytes_ = bytes_ + k2M;  // over-allocate to align the start for THP
-  void* p = mmap(nullptr, map_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) throw InputError("cannot map " + format_bytes(bytes_) + " of buffers: " + std::strerror(errno));
-  map_ = static_cast<uint8_t*>(p);
-  uint8_t* base = reinterpret_cast<uint8_t*>(round_up(reinterpret_cast<uintptr_t>(map_), k2M));
-  madvise(base, bytes_, huge_pages ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
-  a_ = base + a_off;
-  b_ = base + b_off;
-  // Prefault every page with a pattern: first touch costs ~11 µs per 4 KiB page in a VM
-  // (docs/methodology.md §2.5), and untouched pages would read the shared zero page.
-  for (uint64_t i = 0; i < bytes_; ++i) base[i] = static_cast<uint8_t>(i * 7 + 1);
+  a_off_ = round_up(below, k2M);
+  b_off_ = a_off_ + round_up(std::max(src_top, dist_top) + kPage, k2M);
+  bytes_ = round_up(b_off_ + dst_top + kPage, k2M);
 }
 
-Buffers::~Buffers() {
-  if (map_) munmap(map_, map_bytes_);
-}
-
-Place Buffers::place(const Layout& l, uint32_t alignment) const {
+Place BufferPlan::place(const Layout& l, uint32_t alignment) const {
   const uint64_t a = std::max<uint32_t>(1, alignment);
   Place p;
   const uint64_t pad_s = (a - l.src_offset % a) % a;
   const int64_t so = int64_t(l.src_offset + pad_s);
-  p.src = a_ + so;
+  p.src_at = a_off_ + uint64_t(so);
   int64_t rel_base;  // dst offset relative to its anchor
   if (l.distance) {
     if (*l.distance % int64_t(a)) {
@@ -75,18 +61,44 @@ Place Buffers::place(const Layout& l, uint32_t alignment) const {
       return p;
     }
     rel_base = so + *l.distance;
-    p.dst = a_ + rel_base;
+    p.dst_at = uint64_t(int64_t(a_off_) + rel_base);
   } else {
     const uint64_t pad_d = (a - l.dst_offset % a) % a;
     rel_base = int64_t(l.dst_offset + pad_d);
-    p.dst = b_ + rel_base;
+    p.dst_at = b_off_ + uint64_t(rel_base);
   }
   p.placed.src_offset = so;
   p.placed.dst_offset = rel_base;
   p.placed.src_page_offset = mod_page(so);
   p.placed.dst_page_offset = mod_page(rel_base);
-  p.placed.relative_offset = mod_page(static_cast<int64_t>(reinterpret_cast<uintptr_t>(p.dst) - reinterpret_cast<uintptr_t>(p.src)));
+  p.placed.relative_offset = mod_page(int64_t(p.dst_at) - int64_t(p.src_at));
   p.placed.rounded_to = (pad_s || (l.distance ? false : rel_base != int64_t(l.dst_offset))) ? uint32_t(a) : 1;
+  return p;
+}
+
+Buffers::Buffers(const BufferPlan& plan) : plan_(plan) {
+  map_bytes_ = plan.bytes() + k2M;  // over-allocate to align the start for THP
+  void* p = mmap(nullptr, map_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED)
+    throw InputError("cannot map " + format_bytes(plan.bytes()) + " of buffers: " + std::strerror(errno));
+  map_ = static_cast<uint8_t*>(p);
+  base_ = reinterpret_cast<uint8_t*>(round_up(reinterpret_cast<uintptr_t>(map_), k2M));
+  madvise(base_, plan.bytes(), plan.huge_pages() ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+  // Prefault every page with a pattern: first touch costs ~11 µs per 4 KiB page in a VM
+  // (docs/methodology.md §2.5), and untouched pages would read the shared zero page.
+  auto* w = reinterpret_cast<uint64_t*>(base_);
+  for (uint64_t i = 0; i < plan.bytes() / 8; ++i) w[i] = i * 0x0701070107010701ull + 1;
+}
+
+Buffers::~Buffers() {
+  if (map_) munmap(map_, map_bytes_);
+}
+
+Place Buffers::place(const Layout& l, uint32_t alignment) const {
+  Place p = plan_.place(l, alignment);
+  if (!p.refusal.empty()) return p;
+  p.src = base_ + p.src_at;
+  p.dst = base_ + p.dst_at;
   return p;
 }
 

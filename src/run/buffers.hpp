@@ -13,43 +13,62 @@ namespace kex {
 
 /// Where one point's src and dst are, or why the kernel cannot take that layout.
 struct Place {
-  uint8_t* src = nullptr;
+  uint8_t* src = nullptr;   ///< set by Buffers::place (null from BufferPlan::place)
   uint8_t* dst = nullptr;
+  uint64_t src_at = 0;      ///< offsets from the mapping's aligned start
+  uint64_t dst_at = 0;
   Placement placed;
   std::string refusal;  ///< "" when src and dst are usable
 };
 
-/// One mapping (per huge-page setting) holding src and dst for every (layout,
-/// size) it was made for: src at A + src_offset, dst at B + dst_offset (separate
-/// buffers) or src + distance; A and B 2 MiB-aligned, A far enough up for
-/// negative distances. Prefaulted (written) on creation, so no point pays for
-/// first touches or reads the shared zero page. Throws InputError when the mapping
-/// cannot be made.
-class Buffers {
+/// Where everything goes in one mapping (per huge-page setting) holding src and dst
+/// for every (layout, size) it is made for: src at A + src_offset, dst at B +
+/// dst_offset (separate buffers) or src + distance; A and B 2 MiB-aligned, A far
+/// enough up for negative distances. Pure arithmetic: placements are known before
+/// any memory is mapped (verification needs them; the measuring process maps).
+class BufferPlan {
  public:
   /// `layouts` with their largest size each; `max_alignment` the largest pad an
   /// aligned kernel may need.
-  Buffers(const std::vector<std::pair<Layout, uint64_t>>& layouts, uint32_t max_alignment, bool huge_pages);
+  BufferPlan(const std::vector<std::pair<Layout, uint64_t>>& layouts, uint32_t max_alignment, bool huge_pages);
+
+  /// src and dst offsets (from the mapping's aligned start) for a layout this plan
+  /// was made for and a kernel that needs `alignment`: offsets are rounded up to
+  /// it; a distance that is not a multiple of it is refused (the kernel would get
+  /// a pointer it cannot take). Only the offsets (src_at, dst_at) are set.
+  Place place(const Layout& l, uint32_t alignment) const;
+
+  uint64_t bytes() const { return bytes_; }
+  bool huge_pages() const { return huge_; }
+
+ private:
+  uint64_t a_off_ = 0, b_off_ = 0, bytes_ = 0;
+  bool huge_ = true;
+};
+
+/// The mapping of a BufferPlan: 2 MiB-aligned, THP-advised or not, prefaulted
+/// (written with a pattern) on creation, so no point pays for first touches or
+/// reads the shared zero page. Throws InputError when it cannot be mapped.
+class Buffers {
+ public:
+  explicit Buffers(const BufferPlan& plan);
   ~Buffers();
   Buffers(const Buffers&) = delete;
   Buffers& operator=(const Buffers&) = delete;
 
-  /// src and dst for a layout (one this mapping was made for) and a kernel that
-  /// needs `alignment`: offsets are rounded up to it; a distance that is not a
-  /// multiple of it is refused (the kernel would get a pointer it cannot take).
+  /// BufferPlan::place with real pointers into this mapping.
   Place place(const Layout& l, uint32_t alignment) const;
 
-  size_t bytes() const { return bytes_; }
   /// "64 MiB of the process in transparent huge pages" from /proc/self/smaps_rollup.
   static std::string huge_page_note();
   /// Evicts [p, p+n) from every cache level (clflushopt or clflush, then mfence).
   static void flush(const void* p, size_t n);
 
  private:
+  BufferPlan plan_;
   uint8_t* map_ = nullptr;
-  size_t map_bytes_ = 0, bytes_ = 0;
-  uint8_t* a_ = nullptr;  ///< src anchor
-  uint8_t* b_ = nullptr;  ///< separate dst anchor
+  size_t map_bytes_ = 0;
+  uint8_t* base_ = nullptr;
 };
 
 }  // namespace kex

@@ -74,11 +74,13 @@ double hahn_mhz() {
 struct Buffer {
   uint8_t* base = nullptr;
   size_t size = 0;
-  explicit Buffer(size_t bytes) : size(bytes + kPage) {
+  Buffer(size_t bytes, bool fill) : size(bytes + kPage) {
     void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::runtime_error("harness: mmap of the test buffer failed");
     base = static_cast<uint8_t*>(p);
-    memset(base, 0xfe, size);  // fast.c: memset(Buffer, 0xfe, ...) faults every page in
+    // fast.c: memset(Buffer, 0xfe, ...) faults every page in; athlon.c only mmaps, and its
+    // untimed first pass of each test faults the pages in.
+    if (fill) memset(base, 0xfe, size);
   }
   ~Buffer() { munmap(base, size); }
 };
@@ -90,9 +92,11 @@ struct Slot {
 
 }  // namespace
 
-SeedRun run_seed_harness(const std::vector<const Preset*>& list, Harness h, const PresetOptions& opts) {
+SeedRun run_seed_harness(const std::vector<const Preset*>& list, Harness h, const PresetOptions& opts,
+                         const volatile std::sig_atomic_t* stop) {
+  auto stopped = [&] { return stop && *stop; };
   if (h == Harness::kex) throw std::invalid_argument("run_seed_harness: the kex harness is run by the sweep");
-  const bool fastc = h == Harness::fastc;
+  const bool fast_c = h != Harness::hahn;  // fast.c's passes: fastc itself and LaHaise's xmm64.c
   const Machine& m = machine();
 
   // 1. Plan and generate every distinct preset once.
@@ -133,7 +137,8 @@ SeedRun run_seed_harness(const std::vector<const Preset*>& list, Harness h, cons
     targets.push_back(t);
     verified.push_back(p);
   }
-  auto verdicts = verify_targets(targets);
+  auto verdicts = verify_targets(targets, stop);
+  if (stopped()) return {};
   for (size_t i = 0; i < verified.size(); ++i)
     if (!verdicts[i].ok())
       gen[verified[i]].status = {StatusKind::error, "verification failed: " + verdicts[i].message, verdicts[i].signal,
@@ -142,9 +147,9 @@ SeedRun run_seed_harness(const std::vector<const Preset*>& list, Harness h, cons
   // 3. Pin, map the seed's buffer, calibrate (hahn).
   SeedRun run;
   const int cpu = pin_to_one_cpu();
-  const size_t buf_bytes = (fastc ? 16 : 32) * kMiB;
-  Buffer buf(buf_bytes);
-  const double mhz = fastc ? m.tsc_hz / 1e6 : hahn_mhz();
+  const size_t buf_bytes = (fast_c ? 16 : 32) * kMiB;
+  Buffer buf(buf_bytes, fast_c);
+  const double mhz = fast_c ? m.tsc_hz / 1e6 : hahn_mhz();
   SeedHeader& hd = run.header;
   hd.harness = h;
   hd.tsc_mhz = m.tsc_hz / 1e6;
@@ -154,37 +159,45 @@ SeedRun run_seed_harness(const std::vector<const Preset*>& list, Harness h, cons
   hd.pinned_cpu = cpu;
   hd.fsave = opts.fsave;
   hd.buffer_address = reinterpret_cast<uint64_t>(buf.base);
-  hd.hahn_mhz = fastc ? 0 : mhz;
+  hd.hahn_mhz = fast_c ? 0 : mhz;
 
   std::map<const Preset*, uint32_t> runs;
   for (Op op : {Op::clear, Op::copy}) {
     bool first = true;
     for (const Preset* p : list) {
       if (!p || p->op != op) continue;
-      const bool warm_label = fastc && first &&
+      if (stopped()) return run;
+      const bool warm_label = fast_c && first &&
                               std::find(p->aliases.begin(), p->aliases.end(), "warm up run") != p->aliases.end();
       first = false;
       const Gen& g = gen[p];
       const bool copy = op == Op::copy;
-      const size_t pages = fastc ? (copy ? 2048 : 4096) : (copy ? 4096 : 8192);
-      const size_t offset = fastc && p->family != "xmm64" && p->alignment <= 8 ? 8 : 0;
-      const size_t src_off = fastc ? 8 * kMiB : 16 * kMiB;
+      const size_t pages = fast_c ? (copy ? 2048 : 4096) : (copy ? 4096 : 8192);
+      // fast.c's malloc'd buffer: +8 past page alignment for every kernel it ran (glibc on
+      // i386); xmm64.c's and athlon.c's buffers were page-aligned. A kernel that needs more
+      // than 8-byte alignment (movdqa/movntdq) cannot run at +8 and runs page-aligned.
+      const bool plus8 = h == Harness::fastc && p->alignment <= 8;
+      const size_t offset = plus8 ? 8 : 0;
+      const size_t src_off = fast_c ? 8 * kMiB : 16 * kMiB;
       Coords at;
       at.size = kPage;
       at.harness = h;
       at.pass = ++runs[p];
       SeedFigures f;
       f.pages = pages;
-      f.divisor = fastc ? pages : 8192;  // athlon.c divides copies by all 8192 pages
+      f.divisor = fast_c ? pages : 8192;  // athlon.c divides copies by all 8192 pages
       f.buffer_offset = offset;
       f.buffer_bytes = buf_bytes;
       f.src_minus_dst = copy ? src_off : 0;
-      f.warm_up_pass = !fastc;
-      f.sleep_before_s = fastc && copy ? 1 : 0;
-      f.label = warm_label ? "warm up run" : !fastc ? g.plan.preset->hahn_printed : p->printed;
-      if (!fastc && copy)
+      f.warm_up_pass = !fast_c;
+      f.sleep_before_s = fast_c && copy ? 1 : 0;
+      f.label = warm_label ? "warm up run" : !fast_c ? g.plan.preset->hahn_printed : p->printed;
+      if (!fast_c && copy)
         f.note = "hahn copy figure is half the per-copy cost, as athlon.c printed it (delta/8192 for 4096 copies); "
                  "mb_per_s counts read + write traffic (32 MiB per pass); real_time is the true time per page copy";
+      if (h == Harness::fastc && !plus8)
+        f.note = "run page-aligned, not at fast.c's +8: the kernel needs " + std::to_string(p->alignment) +
+                 "-byte alignment";
       if (g.status.kind != StatusKind::ok) {
         run.results.push_back(make_result(g.plan, at, g.status, {}, std::nullopt, std::nullopt, f));
         continue;
@@ -196,8 +209,10 @@ SeedRun run_seed_harness(const std::vector<const Preset*>& list, Harness h, cons
         for (size_t i = 0; i < n; ++i) fn(b + kPage * i, copy ? b + src_off + kPage * i : nullptr, kPage);
       };
       uint64_t t0, t1;
-      if (fastc) {
-        if (copy) sleep(1);
+      if (fast_c) {
+        if (copy)  // fast.c's sleep(1), in slices so a stop is answered at once
+          for (int ms = 0; ms < 1000 && !stopped(); ms += 50) usleep(50000);
+        if (stopped()) return run;
         t0 = rdtsc_plain();
         pass(pages);
         t1 = rdtsc_plain();
@@ -222,8 +237,8 @@ SeedRun run_seed_harness(const std::vector<const Preset*>& list, Harness h, cons
       }
       const uint64_t delta = t1 - t0;
       f.printed_ticks = static_cast<int64_t>(delta / f.divisor);
-      f.mb_per_s = fastc || delta == 0 ? 0 : 32.0 / (double(delta) / (mhz * 1e6));
-      f.mhz = fastc ? 0 : mhz;
+      f.mb_per_s = fast_c || delta == 0 ? 0 : 32.0 / (double(delta) / (mhz * 1e6));
+      f.mhz = fast_c ? 0 : mhz;
       Repetition rep;
       rep.calls_per_sample = static_cast<uint32_t>(pages);
       rep.sample_ticks = {delta};

@@ -1,46 +1,32 @@
 #include "src/run/machine.hpp"
 
 #include <cpuid.h>
-#include <linux/perf_event.h>
 #include <sched.h>
 #include <sys/auxv.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <fstream>
-#include <sstream>
 
 #include "src/core/cpu_features.hpp"
+#include "src/core/error.hpp"
+#include "src/run/counters.hpp"
 
 namespace kex {
 
 namespace {
 
-struct Regs { uint32_t a, b, c, d; };
-Regs cpuid(uint32_t leaf, uint32_t sub = 0) {
-  Regs r{};
-  __cpuid_count(leaf, sub, r.a, r.b, r.c, r.d);
-  return r;
-}
-
-std::string read_first_line(const char* path) {
+std::string read_first_line(const std::string& path) {
   std::ifstream f(path);
   std::string s;
   std::getline(f, s);
   return s;
-}
-
-uint64_t read_size_file(const std::string& path) {
-  std::string s = read_first_line(path.c_str());
-  if (s.empty()) return 0;
-  uint64_t v = std::stoull(s);
-  if (s.back() == 'K') v <<= 10;
-  else if (s.back() == 'M') v <<= 20;
-  return v;
 }
 
 double monotonic_raw_s() {
@@ -49,47 +35,13 @@ double monotonic_raw_s() {
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-void probe_caches(Machine& m) {
-  // sysfs first (works for every vendor on bare metal), then CPUID.
-  for (int i = 0; i < 8; ++i) {
-    std::string base = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
-    std::string level = read_first_line((base + "level").c_str());
-    if (level.empty()) break;
-    std::string type = read_first_line((base + "type").c_str());
-    uint64_t size = read_size_file(base + "size");
-    if (level == "1" && type == "Data") m.caches.l1d = size;
-    else if (level == "2") m.caches.l2 = size;
-    else if (level == "3") m.caches.llc = size;
-    m.caches.source = "sysfs";
-  }
-  if (m.caches.l1d) return;
-  if (m.vendor == "AuthenticAMD" && cpuid(0x80000000).a >= 0x80000006) {
-    m.caches.l1d = uint64_t(cpuid(0x80000005).c >> 24) << 10;
-    auto r6 = cpuid(0x80000006);
-    m.caches.l2 = uint64_t(r6.c >> 16) << 10;
-    m.caches.llc = uint64_t(r6.d >> 18) * 512 * 1024;
-    m.caches.source = "cpuid 0x80000005/6";
-    return;
-  }
-  for (uint32_t i = 0; i < 8; ++i) {  // Intel deterministic cache parameters
-    auto r = cpuid(4, i);
-    uint32_t type = r.a & 31;
-    if (!type) break;
-    uint32_t level = (r.a >> 5) & 7;
-    uint64_t size = uint64_t((r.b >> 22) + 1) * (((r.b >> 12) & 0x3ff) + 1) * ((r.b & 0xfff) + 1) * (r.c + 1);
-    if (level == 1 && type == 1) m.caches.l1d = size;
-    else if (level == 2) m.caches.l2 = size;
-    else if (level == 3) m.caches.llc = size;
-    m.caches.source = "cpuid 4";
-  }
-}
-
 void probe_tsc(Machine& m) {
-  auto r0 = cpuid(0);
-  if (r0.a >= 0x15) {
-    auto r = cpuid(0x15);
-    if (r.a && r.b && r.c) {
-      m.tsc_hz = double(r.c) * r.b / r.a;
+  uint32_t a = 0, b = 0, c = 0, d = 0;
+  __cpuid(0, a, b, c, d);
+  if (a >= 0x15) {
+    __cpuid_count(0x15, 0, a, b, c, d);
+    if (a && b && c) {
+      m.tsc_hz = double(c) * b / a;
       m.tsc_source = "cpuid 0x15";
       return;
     }
@@ -105,48 +57,50 @@ void probe_tsc(Machine& m) {
   m.tsc_source = "calibrated against CLOCK_MONOTONIC_RAW (120 ms)";
 }
 
-void probe_pmu(Machine& m) {
-  perf_event_attr a{};
-  a.type = PERF_TYPE_HARDWARE;
-  a.size = sizeof a;
-  a.config = PERF_COUNT_HW_CPU_CYCLES;
-  a.disabled = 1;
-  a.exclude_kernel = 1;
-  a.exclude_hv = 1;
-  int fd = static_cast<int>(syscall(SYS_perf_event_open, &a, 0, -1, -1, 0));
-  if (fd >= 0) {
-    m.pmu_available = true;
-    close(fd);
-  } else {
-    m.pmu_error = std::string(strerrorname_np(errno)) + " (" + strerror(errno) + ")";
+/// "cpu MHz" and "microcode" of /proc/cpuinfo's block for `cpu` (the first
+/// block's when that CPU has none).
+void probe_cpuinfo(Machine& m, int cpu) {
+  struct Block { int processor = -1; std::string mhz, microcode; };
+  std::vector<Block> blocks;
+  std::ifstream ci("/proc/cpuinfo");
+  std::string line;
+  auto value = [](const std::string& l) {
+    const size_t colon = l.find(':');
+    if (colon == std::string::npos) return std::string();
+    const size_t a = l.find_first_not_of(" \t", colon + 1);
+    return a == std::string::npos ? std::string() : l.substr(a);
+  };
+  while (std::getline(ci, line)) {
+    if (line.rfind("processor", 0) == 0) {
+      blocks.emplace_back();
+      blocks.back().processor = std::atoi(value(line).c_str());
+    } else if (!blocks.empty() && line.rfind("cpu MHz", 0) == 0) {
+      blocks.back().mhz = value(line);
+    } else if (!blocks.empty() && line.rfind("microcode", 0) == 0) {
+      blocks.back().microcode = value(line);
+    }
   }
+  if (blocks.empty()) return;
+  const Block* pick = &blocks.front();
+  for (const auto& blk : blocks)
+    if (blk.processor == cpu) pick = &blk;
+  m.cpuinfo_mhz = std::atof(pick->mhz.c_str());
+  m.microcode = pick->microcode;
 }
 
 Machine probe() {
   Machine m;
-  auto r0 = cpuid(0);
-  char vendor[13] = {};
-  memcpy(vendor, &r0.b, 4);
-  memcpy(vendor + 4, &r0.d, 4);
-  memcpy(vendor + 8, &r0.c, 4);
-  m.vendor = vendor;
-  auto r1 = cpuid(1);
-  int base_family = (r1.a >> 8) & 15, base_model = (r1.a >> 4) & 15;
-  m.family = base_family == 15 ? base_family + ((r1.a >> 20) & 0xff) : base_family;
-  m.model = (base_family == 6 || base_family == 15) ? base_model + (((r1.a >> 16) & 15) << 4) : base_model;
-  m.stepping = r1.a & 15;
-  if (cpuid(0x80000000).a >= 0x80000004) {
-    char brand[49] = {};
-    for (uint32_t i = 0; i < 3; ++i) {
-      auto r = cpuid(0x80000002 + i);
-      memcpy(brand + 16 * i, &r, 16);
-    }
-    m.model_name = brand;
-    while (!m.model_name.empty() && m.model_name.back() == ' ') m.model_name.pop_back();
-    while (!m.model_name.empty() && m.model_name.front() == ' ') m.model_name.erase(0, 1);
-  }
+  const CpuIdentity& id = cpu_identity();
+  m.vendor = id.vendor;
+  m.model_name = id.brand;
+  m.family = id.family;
+  m.model = id.model;
+  m.stepping = id.stepping;
+  m.hypervisor = id.hypervisor;
+  m.hypervisor_signature = id.hypervisor_signature;
   auto& f = m.features;
   const FeatureSet hf = host_features();
+  m.feature_set = hf;
   f.mmx = hf.has(Feature::mmx);
   f.sse = hf.has(Feature::sse);
   f.sse2 = hf.has(Feature::sse2);
@@ -163,29 +117,28 @@ Machine probe() {
   f.amd3dnow_prefetch = hf.has(Feature::prefetch3dnow);
   f.invariant_tsc = hf.has(Feature::invariant_tsc);
   f.fsgsbase_enabled = (getauxval(AT_HWCAP2) & 2) != 0;
-  if (f.hypervisor) {
-    auto h = cpuid(0x40000000);
-    char hv[13] = {};
-    memcpy(hv, &h.b, 4);
-    memcpy(hv + 4, &h.c, 4);
-    memcpy(hv + 8, &h.d, 4);
-    m.hypervisor = hv[0] ? hv : "unknown";
-  }
-  probe_caches(m);
-  {
-    std::ifstream ci("/proc/cpuinfo");
-    std::string line;
-    while (std::getline(ci, line))
-      if (line.rfind("cpu MHz", 0) == 0) {
-        m.cpuinfo_mhz = std::stod(line.substr(line.find(':') + 1));
-        break;
-      }
-  }
+  // Caches of the CPU a run pins to (today caches were read from cpu0 whatever
+  // the run pinned); after pinning, the mask is that CPU.
+  m.cache_cpu = default_pin_cpu();
+  if (m.cache_cpu < 0) m.cache_cpu = sched_getcpu();
+  m.cache_levels = caches_of(m.cache_cpu);
+  m.caches = {m.cache_levels.l1d(), m.cache_levels.l2(), m.cache_levels.llc(), m.cache_levels.source};
+  m.numa_nodes = numa_node_count();
+  m.numa_node = numa_node_of_cpu(m.cache_cpu);
+  probe_cpuinfo(m, m.cache_cpu);
   utsname u{};
-  if (uname(&u) == 0) m.kernel = std::string(u.sysname) + " " + u.release;
+  if (uname(&u) == 0) {
+    m.kernel = std::string(u.sysname) + " " + u.release;
+    m.kernel_version = u.version;
+  }
   m.thp = read_first_line("/sys/kernel/mm/transparent_hugepage/enabled");
   m.num_cpus = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
-  probe_pmu(m);
+  const PmuStatus& pmu = pmu_status();
+  m.pmu_available = pmu.available;
+  if (!pmu.available) m.pmu_error = pmu.error_name + " (" + strerror(pmu.error) + ")";
+  const CpuScaling sc = cpu_scaling();
+  m.cpu_scaling_enabled = sc.enabled;
+  m.scaling_governors = sc.governors;
   probe_tsc(m);
   return m;
 }
@@ -198,49 +151,123 @@ const Machine& machine() {
 }
 
 nlohmann::ordered_json machine_json(const Machine& m) {
-  const auto& f = m.features;
   nlohmann::ordered_json feats = nlohmann::ordered_json::array();
-  auto add = [&](bool on, const char* n) { if (on) feats.push_back(n); };
-  add(f.mmx, "mmx"); add(f.sse, "sse"); add(f.sse2, "sse2"); add(f.avx, "avx"); add(f.avx2, "avx2");
-  add(f.avx512f, "avx512f"); add(f.erms, "erms"); add(f.fsrm, "fsrm"); add(f.prefetchw, "prefetchw");
-  add(f.amd3dnow, "3dnow"); add(f.amd3dnow_prefetch, "3dnowprefetch"); add(f.clflushopt, "clflushopt");
-  add(f.rdtscp, "rdtscp"); add(f.invariant_tsc, "invariant_tsc"); add(f.hypervisor, "hypervisor");
-  add(f.fsgsbase_enabled, "fsgsbase(hwcap2)");
+  for (const auto& row : feature_table())
+    if (m.feature_set.has(row.feature)) feats.push_back(row.name);
+  if (m.features.fsgsbase_enabled) feats.push_back("fsgsbase(hwcap2)");
+  nlohmann::ordered_json levels = nlohmann::ordered_json::array();
+  for (const auto& l : m.cache_levels.levels) {
+    nlohmann::ordered_json e;
+    e["level"] = l.level;
+    e["type"] = l.type;
+    e["size"] = l.size;
+    e["line_size"] = l.line_size;
+    e["ways"] = l.ways;
+    e["num_sharing"] = l.num_sharing;
+    e["shared_cpu_list"] = cpu_list_text(l.cpus);
+    levels.push_back(e);
+  }
   nlohmann::ordered_json j;
   j["cpu_vendor"] = m.vendor;
   j["cpu_model"] = m.model_name;
   j["cpu_family"] = m.family;
   j["cpu_model_number"] = m.model;
   j["cpu_stepping"] = m.stepping;
+  j["microcode"] = m.microcode;
   j["cpu_features"] = feats;
   j["num_cpus"] = m.num_cpus;
   j["mhz_per_cpu"] = static_cast<int64_t>(m.tsc_hz / 1e6 + 0.5);
   j["caches"] = {{"l1d_bytes", m.caches.l1d}, {"l2_bytes", m.caches.l2}, {"llc_bytes", m.caches.llc},
                  {"source", m.caches.source}};
+  j["cache_cpu"] = m.cache_cpu;
+  j["cache_levels"] = levels;
+  j["numa_nodes"] = m.numa_nodes;
+  j["cache_cpu_numa_node"] = m.numa_node;
   j["tsc_hz"] = m.tsc_hz;
   j["tsc_source"] = m.tsc_source;
   j["cpuinfo_mhz"] = m.cpuinfo_mhz;
   j["kernel"] = m.kernel;
+  j["kernel_version"] = m.kernel_version;
   j["virtualization"] = m.hypervisor.empty() ? "none" : m.hypervisor;
+  j["hypervisor_signature"] = m.hypervisor_signature;
   j["transparent_hugepage"] = m.thp;
   j["pmu_available"] = m.pmu_available;
   if (!m.pmu_available) j["pmu_error"] = m.pmu_error;
+  j["cpu_scaling_enabled"] = m.cpu_scaling_enabled;
+  j["scaling_governors"] = m.scaling_governors;
   return j;
 }
 
-int pin_to_one_cpu() {
+std::vector<int> allowed_cpus() {
+  std::vector<int> v;
   cpu_set_t set;
   CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return -1;
-  int cpu = -1;
-  for (int i = CPU_SETSIZE - 1; i >= 0; --i)
-    if (CPU_ISSET(i, &set)) { cpu = i; break; }
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return v;
+  for (int i = 0; i < CPU_SETSIZE; ++i)
+    if (CPU_ISSET(i, &set)) v.push_back(i);
+  return v;
+}
+
+int default_pin_cpu() {
+  const std::vector<int> v = allowed_cpus();
+  return v.empty() ? -1 : v.back();
+}
+
+int pin_to_one_cpu() {
+  const int cpu = default_pin_cpu();
   if (cpu < 0) return -1;
   cpu_set_t one;
   CPU_ZERO(&one);
   CPU_SET(cpu, &one);
   if (sched_setaffinity(0, sizeof one, &one) != 0) return -1;
   return cpu;
+}
+
+bool pin_thread_to(int cpu) {
+  if (cpu < 0 || cpu >= CPU_SETSIZE) return false;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(cpu, &one);
+  return sched_setaffinity(0, sizeof one, &one) == 0;
+}
+
+int pin_to_cpu(int cpu) {
+  const std::vector<int> allowed = allowed_cpus();
+  if (cpu < 0 || std::find(allowed.begin(), allowed.end(), cpu) == allowed.end())
+    throw InputError("--cpu", std::to_string(cpu) + " is not a CPU this process may run on (allowed: " +
+                                  (allowed.empty() ? std::string("none") : cpu_list_text(allowed)) + ")");
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(cpu, &one);
+  if (sched_setaffinity(0, sizeof one, &one) != 0)
+    throw InputError("--cpu", std::to_string(cpu) + ": sched_setaffinity failed: " + strerrorname_np(errno));
+  return cpu;
+}
+
+CpuScaling cpu_scaling(const std::string& cpu_dir) {
+  CpuScaling s;
+  std::vector<int> cpus;
+  try {
+    cpus = parse_cpu_list(read_first_line(cpu_dir + "/online"), cpu_dir + "/online");
+  } catch (const InputError&) {
+  }
+  for (int cpu : cpus) {
+    // Google Benchmark reads one word with operator>> and calls anything but
+    // "performance" scaling.
+    std::ifstream f(cpu_dir + "/cpu" + std::to_string(cpu) + "/cpufreq/scaling_governor");
+    std::string governor;
+    if (!(f >> governor)) continue;
+    s.governors.push_back("cpu" + std::to_string(cpu) + ":" + governor);
+    if (governor != "performance") s.enabled = true;
+  }
+  return s;
+}
+
+std::vector<double> load_average() {
+  std::vector<double> v(3, 0.0);
+  const int n = getloadavg(v.data(), 3);
+  v.resize(n > 0 ? static_cast<size_t>(n) : 0);
+  return v;
 }
 
 double core_cycles_per_tick() {

@@ -120,6 +120,18 @@ ConfigPlans config_plans(const Config& c) {
     out.grid_plans.push_back(std::move(idx));
   }
   const auto presets = resolve_presets(c.presets, c.source);  // unknown names fail here, before any run
+  // A seed program's set is that program's table: its banner, buffer line and buffer
+  // offset come with it, so it runs under that program's harness (or kex's).
+  if (c.harness != Harness::kex)
+    for (size_t i = 0; i < c.presets.size(); ++i)
+      if (const auto own = preset_set_harness(c.presets[i]); own && *own != c.harness) {
+        const char* program = *own == Harness::hahn    ? "Hahn's athlon.c"
+                              : *own == Harness::xmm64 ? "LaHaise's xmm64.c"
+                                                       : "fast.c v1.6";
+        throw InputError(c.source + ": /presets/" + std::to_string(i) + ": \"" + c.presets[i] + "\" is the table of " +
+                         program + "; run it with harness " + std::string(to_string(*own)) + " (not " +
+                         std::string(to_string(c.harness)) + "), or name its kernels one by one");
+      }
   if (c.harness == Harness::kex) {
     PresetOptions opts;
     opts.fsave = c.preset_fsave;

@@ -27,7 +27,8 @@ KernelPlan preset_plan(const Preset& p, const PresetOptions& opts);
 std::optional<KernelPlan> baseline_plan(const std::string& name);
 
 /// Every plan of a config: its grids' specs, its presets when the harness is kex,
-/// and its baselines. InputError for an unknown preset or baseline.
+/// and its baselines. InputError for an unknown preset or baseline, and for a seed
+/// program's set (preset_set_harness) under another seed harness than its own.
 ConfigPlans config_plans(const Config& c);
 
 }  // namespace kex

@@ -1,6 +1,7 @@
 #include "src/run/sandbox.hpp"
 
 #include <poll.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -20,23 +21,34 @@ struct Header {
   uint32_t job;
   uint32_t len;
   int32_t signal;
+  int32_t si_code;
+  uint32_t pad;
   uint64_t ip, addr;
 };
 
 int g_fd = -1;
 uint32_t g_job = 0;
 
-/// In the child: report the fault (write(2) only: async-signal-safe) and die by it.
+/// A system call made directly, without glibc: its wrappers read thread-local
+/// storage through fs (errno, the single-thread check before a cancellation point),
+/// and a job may fault while fs holds something else (the segment probes,
+/// docs/methodology.md §3.1). Returns the kernel's raw result (-errno on failure).
+long raw_syscall3(long nr, long a, long b, long c) {
+  long ret;
+  asm volatile("syscall" : "=a"(ret) : "0"(nr), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
+  return ret;
+}
+
+/// In the child: report the fault and die by it. Touches no thread-local storage
+/// and calls nothing in glibc, so it works whatever fs holds. SA_RESETHAND has put
+/// back the default action; the signal sent here stays blocked until the handler
+/// returns, then ends the child.
 extern "C" void on_fault(int sig, siginfo_t* si, void* uc) {
-  Header h{1, g_job, 0, sig, 0, reinterpret_cast<uint64_t>(si->si_addr)};
+  Header h{1, g_job, 0, sig, si->si_code, 0, 0, reinterpret_cast<uint64_t>(si->si_addr)};
   if (sig == SIGALRM) h.addr = 0;
   h.ip = static_cast<uint64_t>(static_cast<ucontext_t*>(uc)->uc_mcontext.gregs[REG_RIP]);
-  if (g_fd >= 0) {
-    ssize_t w = write(g_fd, &h, sizeof h);
-    (void)w;
-  }
-  signal(sig, SIG_DFL);
-  raise(sig);
+  if (g_fd >= 0) raw_syscall3(SYS_write, g_fd, reinterpret_cast<long>(&h), sizeof h);
+  raw_syscall3(SYS_kill, raw_syscall3(SYS_getpid, 0, 0, 0), sig, 0);
 }
 
 bool write_all(int fd, const void* p, size_t n) {
@@ -80,7 +92,7 @@ std::vector<SandboxOutcome> run_sandboxed(size_t count, const std::function<std:
         alarm(timeout_s);
         const std::string msg = job(i);
         alarm(0);
-        Header h{0, static_cast<uint32_t>(i), static_cast<uint32_t>(msg.size()), 0, 0, 0};
+        Header h{0, static_cast<uint32_t>(i), static_cast<uint32_t>(msg.size()), 0, 0, 0, 0, 0};
         if (!write_all(fds[1], &h, sizeof h) || !write_all(fds[1], msg.data(), msg.size())) _exit(3);
       }
       _exit(0);
@@ -141,6 +153,7 @@ std::vector<SandboxOutcome> run_sandboxed(size_t count, const std::function<std:
     if (WIFSIGNALED(status)) o.signal = WTERMSIG(status);
     if (fault && fault->job == first_open) {
       o.signal = fault->signal;
+      o.si_code = fault->si_code;
       o.fault_ip = fault->ip;
       o.fault_addr = fault->addr;
     }

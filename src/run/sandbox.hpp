@@ -17,6 +17,7 @@ struct SandboxOutcome {
   bool finished = false;        ///< the job returned (its message is in `message`)
   std::string message;          ///< the job's answer ("" = fine), or why it did not finish
   int signal = 0;               ///< the signal that ended it (SIGALRM for a timeout)
+  int si_code = 0;              ///< its si_code when the fault was reported (SI_KERNEL: #GP)
   uint64_t fault_ip = 0;        ///< instruction pointer at the fault (0 when unknown)
   uint64_t fault_addr = 0;      ///< si_addr of the fault
   bool timed_out = false;
@@ -26,7 +27,9 @@ struct SandboxOutcome {
 /// survive: after a child dies the next job runs in a new one. Each job may take
 /// `timeout_s` seconds (SIGALRM ends it). `stop` (may be null) is polled between
 /// jobs: once set, the jobs not started are returned unfinished with message
-/// "interrupted". Throws std::runtime_error when fork or pipe fail.
+/// "interrupted". A fault is reported even when the job faults with fs not
+/// holding glibc's thread pointer (the handler uses no TLS). Throws
+/// std::runtime_error when fork or pipe fail.
 std::vector<SandboxOutcome> run_sandboxed(size_t count, const std::function<std::string(size_t)>& job,
                                           unsigned timeout_s, const volatile std::sig_atomic_t* stop = nullptr);
 

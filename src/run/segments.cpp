@@ -7,8 +7,6 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,14 +14,16 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <optional>
 #include <stdexcept>
 #include <vector>
 
 #include "generators/jit.hpp"
-#include "src/run/machine.hpp"
 #include "generators/segments.hpp"  // the JIT loops (same file name as this module's header)
+#include "src/run/machine.hpp"
+#include "src/run/sandbox.hpp"
 
 namespace kex {
 
@@ -37,6 +37,7 @@ constexpr uint16_t kCpuNodeSelector = 0x7b;  // GDT_ENTRY_CPUNODE (entry 15, RPL
 constexpr uint16_t kUserCs64 = 0x33;         // __USER_CS
 constexpr uint16_t kUserCs32 = 0x23;         // __USER32_CS (compat code; absent without IA-32 emulation)
 constexpr unsigned kLdtEntry = 1;            // as in 2006: selector 1*8 | TI | RPL 3 = 0x0f
+constexpr unsigned kLdtEntryEntry = 0;       // held on entry to the loop: 0*8 | TI | RPL 3 = 0x07
 constexpr int kSysSetThreadArea32 = 243;     // i386 syscall number, reached with int 0x80
 
 uint16_t read_ds() { uint16_t v; asm volatile("mov %%ds, %0" : "=r"(v)); return v; }
@@ -117,78 +118,6 @@ long set_thread_area_int80(user_desc* d) {
 }
 
 // ---------------------------------------------------------------------------
-// Child-process probing
-// ---------------------------------------------------------------------------
-
-/// Written by a probe child (MAP_SHARED), read by the parent after waitpid.
-struct ProbeReport {
-  volatile int fault_valid;
-  int signo, si_code;
-  uint64_t rip;
-  uint8_t bytes[4];
-  long value0, value1;  // set_thread_area probe: return value, entry number
-  char message[256];
-};
-
-ProbeReport* g_report = nullptr;  // plain global, never TLS: the handler may run with fs broken
-
-/// Records where the probe faulted. Touches no TLS and calls nothing; SA_RESETHAND
-/// restores the default action, so returning re-executes the faulting instruction
-/// and the child dies by the signal, which the parent sees.
-void on_probe_fault(int sig, siginfo_t* si, void* ucv) {
-  auto* uc = static_cast<ucontext_t*>(ucv);
-  ProbeReport* r = g_report;
-  r->signo = sig;
-  r->si_code = si->si_code;
-  r->rip = static_cast<uint64_t>(uc->uc_mcontext.gregs[REG_RIP]);
-  if (sig != SIGSEGV || si->si_code == SI_KERNEL || reinterpret_cast<uint64_t>(si->si_addr) != r->rip) {
-    const volatile uint8_t* p = reinterpret_cast<const uint8_t*>(r->rip);
-    for (int i = 0; i < 4; ++i) r->bytes[i] = p[i];
-  }
-  r->fault_valid = 1;
-}
-
-void install_probe_handlers(ProbeReport* r) {
-  g_report = r;
-  struct sigaction sa{};
-  sa.sa_sigaction = on_probe_fault;
-  sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
-  sigemptyset(&sa.sa_mask);
-  for (int s : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP}) sigaction(s, &sa, nullptr);
-}
-
-/// Forks; the child runs `body` (which returns "" or a failure message) with the
-/// fault handlers installed and a 10 s alarm. Returns "" when the child exited 0,
-/// else the reason. `describe_fault` turns a recorded fault into text.
-template <class Body, class Describe>
-std::string in_child(ProbeReport* report, Body body, Describe describe_fault) {
-  memset(static_cast<void*>(report), 0, sizeof *report);
-  fflush(nullptr);
-  pid_t pid = fork();
-  if (pid < 0) return "fork failed: " + errno_text(errno);
-  if (pid == 0) {
-    install_probe_handlers(report);
-    alarm(10);
-    std::string msg = body();
-    if (!msg.empty()) {
-      snprintf(report->message, sizeof report->message, "%s", msg.c_str());
-      _exit(1);
-    }
-    _exit(0);
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return {};
-  if (WIFEXITED(status))
-    return report->message[0] ? std::string(report->message)
-                              : "probe child exited with status " + std::to_string(WEXITSTATUS(status));
-  const int sig = WTERMSIG(status);
-  if (sig == SIGALRM) return "probe child timed out (10 s)";
-  if (report->fault_valid) return describe_fault(*report, sig);
-  return "probe child killed by " + signal_text(sig, 0);
-}
-
-// ---------------------------------------------------------------------------
 // The data page (below 4 GiB: descriptor bases are 32-bit)
 // ---------------------------------------------------------------------------
 
@@ -204,10 +133,13 @@ struct DataPage {
   DataPage& operator=(const DataPage&) = delete;
   uint64_t addr(size_t off) const { return reinterpret_cast<uint64_t>(p + off); }
   volatile int32_t* counter(size_t off) const { return reinterpret_cast<volatile int32_t*>(p + off); }
+  user_desc* desc(size_t off) const { return reinterpret_cast<user_desc*>(p + off); }
   // Layout
   static constexpr size_t kTarget = 0;          // the int the 2006 loop increments
-  static constexpr size_t kRestoredTarget = 64; // mixed: the int written through the restored selector
-  static constexpr size_t kLdtDesc = 128, kTlsDesc = 192;
+  static constexpr size_t kRestoredTarget = 64; // mixed: the int written through the restored (entry) selector;
+                                                // also the base of the LDT/TLS descriptors held on entry
+  static constexpr size_t kLdtDesc = 128, kTlsDesc = 192;            // the selectors the loop loads
+  static constexpr size_t kLdtEntryDesc = 256, kTlsEntryDesc = 320;  // the selectors held on entry
   static constexpr size_t kChase = 512;         // holds its own address (base-0 pointer chase)
   static constexpr size_t kBase = 1024;         // the non-zero fs/gs base; holds 0 (chase through the base)
   static constexpr size_t kLoads = 2048;        // 64 bytes read by the throughput loops
@@ -217,7 +149,7 @@ struct DataPage {
 // The case table
 // ---------------------------------------------------------------------------
 
-/// A selector the 2006 loop is run with: one block of the seed's table.
+/// A selector the 2006 loop loads each iteration: one block of the seed's table.
 struct SelectorBlock {
   std::string kind;    ///< selector_kind in the JSON
   std::string label;   ///< "data selector", "LDT selector", ...
@@ -227,45 +159,71 @@ struct SelectorBlock {
   std::string unavailable; ///< set-up failure: the whole block is skipped with this reason
 };
 
+/// A selector the tested register holds on entry to the loop, so the loop's push
+/// saves it and its pop reloads it. On i386 gs held glibc's TLS selector and fs
+/// held null (docs/seed-kernels.md §8); an x86-64 process starts with both null.
+struct EntryChoice {
+  std::string kind;    ///< entry_selector_kind in the JSON
+  std::string source;  ///< for fault messages
+  uint16_t selector = 0;
+  uint64_t desc_base = 0;
+  std::string unavailable;
+};
+
 struct Case {
   std::string name, kind, group;
   std::optional<uint16_t> selector;
+  std::optional<uint16_t> entry;  ///< 2006/mixed fs and gs cases: the selector held on entry
+  std::string entry_kind;
   SegKernelSpec spec;
   std::string skip;
-  std::string fault_source;
+  std::string fault_source, entry_source;
   volatile int32_t* counter = nullptr;           // 2006/mixed: +1 per iteration
   volatile int32_t* restored_counter = nullptr;  // mixed: +1 per iteration
   size_t kernel = 0;
 };
 
-std::string describe_fault(const Case& c, const CodeRef& code, const ProbeReport& r, int sig) {
-  std::string where;
-  const uint64_t lo = reinterpret_cast<uint64_t>(code.code);
-  if (r.rip >= lo && r.rip < lo + code.size) {
-    size_t i = 0;
-    bool prefixed = false;
-    while (i < 3 && (r.bytes[i] == 0x66 || r.bytes[i] == 0x64 || r.bytes[i] == 0x65 || (r.bytes[i] & 0xf0) == 0x40)) {
-      prefixed |= r.bytes[i] == 0x64 || r.bytes[i] == 0x65;
-      ++i;
-    }
-    const char* seg = seg_reg_name(c.spec.seg);
-    const uint16_t loaded = c.spec.variant == SegVariant::null_load ? 0 : c.spec.selector;
-    if (r.bytes[i] == 0x8E) {
-      return c.fault_source + " loads fault here: " + signal_text(sig, r.si_code) + " when loading " +
-             hex_selector(loaded) + " into " + seg;
-    }
-    if (r.bytes[i] == 0x0F && (r.bytes[i + 1] == 0xA1 || r.bytes[i + 1] == 0xA9))
-      where = std::string(" when restoring the saved ") + seg + " selector (pop)";
-    else if (r.bytes[i] == 0x0F && r.bytes[i + 1] == 0x05)
-      where = " at the arch_prctl syscall";
-    else if (prefixed)
-      where = std::string(" at an access through ") + seg;
-    else
-      where = " at kernel offset " + std::to_string(r.rip - lo);
-  } else {
-    where = " outside the kernel (rip " + hex_addr(r.rip) + ")";
+/// Why a probe child died, in terms of the kernel's instructions. The child's code
+/// is the parent's (fork), so the faulting bytes are read here.
+std::string describe_fault(const Case& c, const CodeRef& code, const SandboxOutcome& o) {
+  if (o.timed_out) return c.name + ": the probe " + o.message;
+  if (!o.signal) return c.name + ": " + o.message;
+  const std::string sig = signal_text(o.signal, o.si_code);
+  const auto off = fault_offset(o, code.code, code.size);
+  if (!off) {
+    if (!o.fault_ip) return c.name + " faults here: " + sig;
+    return c.name + " faults here: " + sig + " outside the kernel (rip " + hex_addr(o.fault_ip) + ")";
   }
-  return c.name + " faults here: " + signal_text(sig, r.si_code) + where;
+  const uint8_t* b = code.code + *off;
+  const size_t avail = code.size - size_t(*off);
+  auto at = [&](size_t k) -> int { return k < avail ? b[k] : -1; };
+  size_t i = 0;
+  bool prefixed = false;
+  while (i < 3 && (at(i) == 0x66 || at(i) == 0x64 || at(i) == 0x65 || (at(i) >= 0x40 && at(i) <= 0x4f))) {
+    prefixed |= at(i) == 0x64 || at(i) == 0x65;
+    ++i;
+  }
+  const char* seg = seg_reg_name(c.spec.seg);
+  if (at(i) == 0x8E) {
+    // mov Sreg, r32: the source register says which load it was (ecx: the entry
+    // selector, before the loop; ebp: the loop's selector).
+    const int rm = at(i + 1) & 7;
+    if (rm == 1 && c.spec.load_entry)
+      return c.entry_source + " loads fault here: " + sig + " when loading " + hex_selector(c.spec.entry_selector) +
+             " into " + seg + " (the selector held on entry to the loop)";
+    const uint16_t loaded = c.spec.variant == SegVariant::null_load ? 0 : c.spec.selector;
+    return c.fault_source + " loads fault here: " + sig + " when loading " + hex_selector(loaded) + " into " + seg;
+  }
+  std::string where;
+  if (at(i) == 0x0F && (at(i + 1) == 0xA1 || at(i + 1) == 0xA9))
+    where = std::string(" when restoring the saved ") + seg + " selector (pop)";
+  else if (at(i) == 0x0F && at(i + 1) == 0x05)
+    where = " at the arch_prctl syscall";
+  else if (prefixed)
+    where = std::string(" at an access through ") + seg;
+  else
+    where = " at kernel offset " + std::to_string(*off);
+  return c.name + " faults here: " + sig + where;
 }
 
 thread_local volatile int tls_sentinel = 0;
@@ -295,10 +253,19 @@ std::string check_case_here(const Case& c, SegKernelFn fn) {
   return {};
 }
 
-/// The cases in table order: per selector block the 2006 loop (`<none>`, fs, gs),
-/// then the mixed loop per block, then the modern costs.
-std::vector<Case> build_cases(const SegmentOptions& o, const std::vector<SelectorBlock>& blocks, const DataPage& page,
-                              bool clears_base, bool fsgsbase) {
+/// "2b", "0", "7": a selector as the seed's header printed it (%x).
+std::string bare_hex(uint16_t v) {
+  char b[8];
+  snprintf(b, sizeof b, "%x", v);
+  return b;
+}
+
+/// The cases in table order: per selector block the 2006 loop (`<none>`, then fs
+/// and gs for each entry selector), then the mixed loop per block and entry
+/// selector, then the modern costs.
+std::vector<Case> build_cases(const SegmentOptions& o, const std::vector<SelectorBlock>& blocks,
+                              const std::vector<EntryChoice>& entries, const DataPage& page, bool clears_base,
+                              bool fsgsbase) {
   std::vector<Case> cs;
   auto base_spec = [&](SegVariant v, SegReg r) {
     SegKernelSpec s;
@@ -307,43 +274,59 @@ std::vector<Case> build_cases(const SegmentOptions& o, const std::vector<Selecto
     s.use_fsgsbase = fsgsbase;
     return s;
   };
-  auto selector_loop = [&](const SelectorBlock& b, SegVariant v, SegReg r) {
+  auto selector_loop = [&](const SelectorBlock& b, SegVariant v, SegReg r, const EntryChoice* e) {
     Case c;
     const bool none = r == SegReg::none;
-    c.name = std::string(none ? "<none>" : seg_reg_name(r)) + " with " + b.label +
-             (v == SegVariant::mixed ? ", mixed" : "");
+    const bool mixed = v == SegVariant::mixed;
+    c.name = std::string(none ? "<none>" : seg_reg_name(r)) + " with " + b.label + (mixed ? ", mixed" : "");
+    if (e) c.name += std::string(", entry ") + seg_reg_name(r) + "=" + bare_hex(e->selector);
     c.kind = b.kind;
-    c.group = std::string(v == SegVariant::mixed ? "mixed/" : "2006/") + b.kind;
+    c.group = std::string(mixed ? "mixed/" : "2006/") + b.kind;
     c.selector = b.selector;
     c.spec = base_spec(none ? SegVariant::baseline : v, r);
     c.spec.selector = b.selector;
     c.spec.operand = page.addr(DataPage::kTarget) - b.desc_base;
     c.skip = b.unavailable;
-    if (v == SegVariant::mixed) {
-      // The restored selector is null. Its base must be the same whether the CPU's
-      // null load or the kernel (which at a context switch puts back the base it saved
-      // for a null selector: glibc's TLS for fs) set it last, so the kernel sets base 0
-      // first. CPUs that keep the old base on a null load (X86_BUG_NULL_SEG) hold the
-      // descriptor base until the next context switch: no fixed address then.
-      c.spec.set_base = true;
-      c.spec.base = 0;
-      c.spec.restored_operand = page.addr(DataPage::kRestoredTarget);
-      if (!clears_base && b.desc_base != 0 && c.skip.empty())
-        c.skip = "not run: this CPU keeps the " + b.label +
-                 "'s base after a null load (X86_BUG_NULL_SEG) until the next context switch, so "
-                 "the access through the restored selector has no fixed address";
+    if (e) {
+      c.entry = e->selector;
+      c.entry_kind = e->kind;
+      c.entry_source = e->source;
+      c.spec.load_entry = true;
+      c.spec.entry_selector = e->selector;
+      if (c.skip.empty()) c.skip = e->unavailable;
+    }
+    if (mixed) {
+      c.spec.restored_operand = page.addr(DataPage::kRestoredTarget) - e->desc_base;
+      if (e->selector == 0) {
+        // The restored selector is null. Its base must be the same whether the CPU's
+        // null load or the kernel (which at a context switch puts back the base it saved
+        // for a null selector: glibc's TLS for fs) set it last, so the kernel sets base 0
+        // first. CPUs that keep the old base on a null load (X86_BUG_NULL_SEG) hold the
+        // descriptor base until the next context switch: no fixed address then.
+        c.spec.set_base = true;
+        c.spec.base = 0;
+        if (!clears_base && b.desc_base != 0 && c.skip.empty())
+          c.skip = "not run: this CPU keeps the " + b.label +
+                   "'s base after a null load (X86_BUG_NULL_SEG) until the next context switch, so "
+                   "the access through the restored selector has no fixed address";
+      }
+      // A non-null restored selector brings its own descriptor's base back with it.
     }
     c.fault_source = b.source;
     if (!none) c.counter = page.counter(DataPage::kTarget);
-    if (v == SegVariant::mixed) c.restored_counter = page.counter(DataPage::kRestoredTarget);
+    if (mixed) c.restored_counter = page.counter(DataPage::kRestoredTarget);
     cs.push_back(c);
   };
-  for (const auto& b : blocks)
-    for (SegReg r : {SegReg::none, SegReg::fs, SegReg::gs}) selector_loop(b, SegVariant::loop2006, r);
-  if (o.mixed)
+  for (const auto& b : blocks) {
+    selector_loop(b, SegVariant::loop2006, SegReg::none, nullptr);
+    for (const auto& e : entries)
+      for (SegReg r : {SegReg::fs, SegReg::gs}) selector_loop(b, SegVariant::loop2006, r, &e);
+  }
+  if (o.mixed && !o.seed_only)
     for (const auto& b : blocks)
-      for (SegReg r : {SegReg::fs, SegReg::gs}) selector_loop(b, SegVariant::mixed, r);
-  if (!o.modern) return cs;
+      for (const auto& e : entries)
+        for (SegReg r : {SegReg::fs, SegReg::gs}) selector_loop(b, SegVariant::mixed, r, &e);
+  if (!o.modern || o.seed_only) return cs;
 
   struct BaseChoice { const char* label; uint64_t base; };
   const BaseChoice bases[] = {{"base 0", 0}, {"non-zero base", page.addr(DataPage::kBase)}};
@@ -406,71 +389,115 @@ struct AffinityGuard {
   ~AffinityGuard() { if (ok) sched_setaffinity(0, sizeof saved, &saved); }
 };
 
-/// Installs (and on destruction clears) the LDT entry and the TLS GDT entry.
+/// One descriptor installed for the run: its table index, or why it is missing.
+struct Slot {
+  int index = -1;
+  bool via_int80 = false;  ///< TLS slots: installed through the i386 entry point
+  std::string error;
+  bool ok() const { return index >= 0; }
+};
+
+/// Installs (and on destruction clears) the LDT entries and the TLS GDT entries:
+/// for the selectors the loop loads (LDT 1 = 0x0f, as in 2006, and a TLS slot, base
+/// = the target int) and for the selectors held on entry (LDT 0 = 0x07 and another
+/// TLS slot, base = the restored target). The entry TLS slot is taken first, so on
+/// a stock kernel it gets entry 12 (0x63) and the loaded one entry 13 (0x6b), the
+/// pair a 32-bit process saw on x86-64 in the seed (gs=63 gdt=6b).
 struct Descriptors {
   DataPage& page;
-  bool ldt_installed = false;
-  std::string ldt_error;
-  int tls_entry = -1;
-  bool tls_via_int80 = false;
-  std::string tls_error;
+  Slot ldt, ldt_entry, tls, tls_entry;
 
-  explicit Descriptors(DataPage& pg, ProbeReport* report) : page(pg) {
-    // LDT: modify_ldt(1, &desc, sizeof desc), entry 1, base = the target int.
-    auto* ld = reinterpret_cast<user_desc*>(page.p + DataPage::kLdtDesc);
-    *ld = data_descriptor(kLdtEntry, static_cast<uint32_t>(page.addr(DataPage::kTarget)));
-    if (syscall(SYS_modify_ldt, 1, ld, sizeof *ld) == 0) ldt_installed = true;
-    else ldt_error = "modify_ldt failed: " + errno_text(errno);
-
-    // GDT TLS entry: set_thread_area(entry -1). The 64-bit syscall table has no
-    // entry point for it on x86-64 (ENOSYS); the i386 one needs IA-32 emulation.
-    auto* td = reinterpret_cast<user_desc*>(page.p + DataPage::kTlsDesc);
-    *td = data_descriptor(static_cast<unsigned>(-1), static_cast<uint32_t>(page.addr(DataPage::kTarget)));
-    if (syscall(SYS_set_thread_area, td) == 0) {
-      tls_entry = static_cast<int>(td->entry_number);
-      return;
-    }
-    const std::string native = "64-bit set_thread_area " + std::string(strerrorname_np(errno));
-    std::string why = in_child(
-        report,
-        [&]() -> std::string {
-          long r = set_thread_area_int80(td);
-          if (r < 0) return "int 0x80 set_thread_area " + std::string(strerrorname_np(int(-r)));
-          return {};
-        },
-        [](const ProbeReport& r, int sig) { return "int 0x80 killed by " + signal_text(sig, r.si_code); });
-    if (!why.empty()) {
-      tls_error = "set_thread_area unavailable: " + native + "; " + why;
-      return;
-    }
-    *td = data_descriptor(static_cast<unsigned>(-1), static_cast<uint32_t>(page.addr(DataPage::kTarget)));
-    long r = set_thread_area_int80(td);
-    if (r < 0) {
-      tls_error = "set_thread_area unavailable: int 0x80 " + std::string(strerrorname_np(int(-r)));
-      return;
-    }
-    tls_entry = static_cast<int>(td->entry_number);
-    tls_via_int80 = true;
+  explicit Descriptors(DataPage& pg) : page(pg) {
+    install_ldt(ldt, kLdtEntry, DataPage::kLdtDesc, DataPage::kTarget);
+    install_ldt(ldt_entry, kLdtEntryEntry, DataPage::kLdtEntryDesc, DataPage::kRestoredTarget);
+    const std::string no_tls = tls_path();
+    install_tls(tls_entry, DataPage::kTlsEntryDesc, DataPage::kRestoredTarget, no_tls);
+    install_tls(tls, DataPage::kTlsDesc, DataPage::kTarget, no_tls);
   }
 
   ~Descriptors() {
-    if (ldt_installed) {
-      auto* ld = reinterpret_cast<user_desc*>(page.p + DataPage::kLdtDesc);
-      *ld = empty_descriptor(kLdtEntry);
-      syscall(SYS_modify_ldt, 1, ld, sizeof *ld);
+    for (auto [s, off] : {std::pair<Slot*, size_t>{&ldt, DataPage::kLdtDesc}, {&ldt_entry, DataPage::kLdtEntryDesc}})
+      if (s->ok()) {
+        *page.desc(off) = empty_descriptor(unsigned(s->index));
+        syscall(SYS_modify_ldt, 1, page.desc(off), sizeof(user_desc));
+      }
+    for (auto [s, off] : {std::pair<Slot*, size_t>{&tls, DataPage::kTlsDesc}, {&tls_entry, DataPage::kTlsEntryDesc}})
+      if (s->ok()) {
+        *page.desc(off) = empty_descriptor(unsigned(s->index));
+        if (s->via_int80) set_thread_area_int80(page.desc(off));
+        else syscall(SYS_set_thread_area, page.desc(off));
+      }
+  }
+  Descriptors(const Descriptors&) = delete;
+  Descriptors& operator=(const Descriptors&) = delete;
+
+ private:
+  bool native_tls = false;
+
+  void install_ldt(Slot& s, unsigned entry, size_t desc_off, size_t base_off) {
+    // modify_ldt(1, &desc, sizeof desc): the interface the 2006 program used.
+    *page.desc(desc_off) = data_descriptor(entry, static_cast<uint32_t>(page.addr(base_off)));
+    if (syscall(SYS_modify_ldt, 1, page.desc(desc_off), sizeof(user_desc)) == 0) s.index = int(entry);
+    else s.error = "modify_ldt failed: " + errno_text(errno);
+  }
+
+  /// Which set_thread_area works: "" when one does (native_tls says which), else
+  /// why neither does. The 64-bit syscall table has no entry point for it on x86-64
+  /// (ENOSYS); the i386 one needs IA-32 emulation, and is probed in a child first.
+  std::string tls_path() {
+    user_desc probe = data_descriptor(static_cast<unsigned>(-1), static_cast<uint32_t>(page.addr(DataPage::kTarget)));
+    user_desc* td = page.desc(DataPage::kTlsDesc);
+    *td = probe;
+    if (syscall(SYS_set_thread_area, td) == 0) {
+      native_tls = true;
+      *td = empty_descriptor(td->entry_number);  // the probe's slot; installed again below
+      syscall(SYS_set_thread_area, td);
+      return {};
     }
-    if (tls_entry >= 0) {
-      auto* td = reinterpret_cast<user_desc*>(page.p + DataPage::kTlsDesc);
-      *td = empty_descriptor(static_cast<unsigned>(tls_entry));
-      if (tls_via_int80) set_thread_area_int80(td);
-      else syscall(SYS_set_thread_area, td);
+    const std::string native = "64-bit set_thread_area " + std::string(strerrorname_np(errno));
+    const auto out = run_sandboxed(
+        1,
+        [&](size_t) -> std::string {
+          *td = probe;
+          long r = set_thread_area_int80(td);  // in the child only: its GDT slots die with it
+          if (r < 0) return "int 0x80 set_thread_area " + std::string(strerrorname_np(int(-r)));
+          return {};
+        },
+        10);
+    const SandboxOutcome& o = out.at(0);
+    if (o.finished && o.message.empty()) return {};
+    const std::string why = o.finished ? o.message
+                            : o.timed_out ? "int 0x80 " + o.message
+                                          : "int 0x80 killed by " + signal_text(o.signal, o.si_code);
+    return "set_thread_area unavailable: " + native + "; " + why;
+  }
+
+  void install_tls(Slot& s, size_t desc_off, size_t base_off, const std::string& no_tls) {
+    if (!no_tls.empty()) {
+      s.error = no_tls;
+      return;
     }
+    user_desc* td = page.desc(desc_off);
+    *td = data_descriptor(static_cast<unsigned>(-1), static_cast<uint32_t>(page.addr(base_off)));
+    long r = native_tls ? (syscall(SYS_set_thread_area, td) == 0 ? 0 : -errno) : set_thread_area_int80(td);
+    if (r < 0) {
+      s.error = "set_thread_area failed: " + std::string(strerrorname_np(int(-r)));
+      return;
+    }
+    s.index = static_cast<int>(td->entry_number);
+    s.via_int80 = !native_tls;
   }
 };
 
 uint64_t median_of(std::vector<uint64_t> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
+}
+
+uint64_t cputime_ns() {
+  timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return uint64_t(t.tv_sec) * 1'000'000'000ull + uint64_t(t.tv_nsec);
 }
 
 }  // namespace
@@ -487,31 +514,37 @@ nlohmann::ordered_json run_segments(const SegmentOptions& o) {
   const bool clears_base = null_selector_clears_base();
   const bool fsgsbase = m.features.fsgsbase_enabled;
 
-  auto* report = static_cast<ProbeReport*>(
-      mmap(nullptr, sizeof(ProbeReport), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
-  if (report == MAP_FAILED) throw std::runtime_error("segments: mmap(MAP_SHARED) failed: " + errno_text(errno));
-  struct Unmap { void* p; ~Unmap() { munmap(p, sizeof(ProbeReport)); } } unmap_report{report};
-
   DataPage page;
   *reinterpret_cast<uint64_t*>(page.p + DataPage::kChase) = page.addr(DataPage::kChase);
   *reinterpret_cast<uint64_t*>(page.p + DataPage::kBase) = 0;
-  Descriptors desc(page, report);
+  Descriptors desc(page);
 
   // The data selector: ds, or ss where ds is null (64-bit processes run with ds = 0).
   const uint16_t data_sel = ds ? ds : ss;
-  const uint16_t ldt_sel = kLdtEntry << 3 | 4 | 3;
+  const uint16_t ldt_sel = kLdtEntry << 3 | 4 | 3, ldt_entry_sel = kLdtEntryEntry << 3 | 4 | 3;
+  const uint16_t tls_sel = desc.tls.ok() ? uint16_t(desc.tls.index << 3 | 3) : 0;
+  const uint16_t tls_entry_sel = desc.tls_entry.ok() ? uint16_t(desc.tls_entry.index << 3 | 3) : 0;
   std::vector<SelectorBlock> blocks;
   blocks.push_back({"data", "data selector", std::string("data selector ") + hex_selector(data_sel), data_sel, 0, ""});
-  blocks.push_back({"ldt", "LDT selector", "modify_ldt entry", ldt_sel, page.addr(DataPage::kTarget),
-                    desc.ldt_installed ? "" : desc.ldt_error});
-  const uint16_t tls_sel = desc.tls_entry >= 0 ? uint16_t(desc.tls_entry << 3 | 3) : 0;
+  blocks.push_back({"ldt", "LDT selector", "modify_ldt entry", ldt_sel, page.addr(DataPage::kTarget), desc.ldt.error});
   blocks.push_back({"gdt-tls", "GDT selector", "set_thread_area entry", tls_sel, page.addr(DataPage::kTarget),
-                    desc.tls_entry >= 0 ? "" : desc.tls_error});
-  blocks.push_back({"gdt-cpunode", "GDT CPU/node selector", "GDT selector 0x7b", kCpuNodeSelector, 0, ""});
-  blocks.push_back({"gdt-code64", "GDT 64-bit code selector", "GDT selector 0x33", kUserCs64, 0, ""});
-  blocks.push_back({"gdt-code32", "GDT 32-bit code selector", "GDT selector 0x23", kUserCs32, 0, ""});
+                    desc.tls.error});
+  if (!o.seed_only || !desc.tls.ok())  // the seed-exact text's GDT block falls back to it
+    blocks.push_back({"gdt-cpunode", "GDT CPU/node selector", "GDT selector 0x7b", kCpuNodeSelector, 0, ""});
+  if (!o.seed_only) {
+    blocks.push_back({"gdt-code64", "GDT 64-bit code selector", "GDT selector 0x33", kUserCs64, 0, ""});
+    blocks.push_back({"gdt-code32", "GDT 32-bit code selector", "GDT selector 0x23", kUserCs32, 0, ""});
+  }
+  const uint64_t restored = page.addr(DataPage::kRestoredTarget);
+  const std::vector<EntryChoice> entries = {
+      {"null", "null selector", 0, 0, ""},
+      {"data", "data selector " + hex_selector(data_sel), data_sel, 0, ""},
+      {"ldt", "modify_ldt entry", ldt_entry_sel, restored, desc.ldt_entry.error},
+      {"gdt-tls", "set_thread_area entry", tls_entry_sel, restored, desc.tls_entry.error},
+      {"gdt-cpunode", "GDT selector 0x7b", kCpuNodeSelector, 0, ""},
+  };
 
-  std::vector<Case> cases = build_cases(o, blocks, page, clears_base, fsgsbase);
+  std::vector<Case> cases = build_cases(o, blocks, entries, page, clears_base, fsgsbase);
 
   // JIT every kernel up front, one arena, one mprotect (docs/methodology.md §1.6).
   CodeArena arena;
@@ -519,28 +552,35 @@ nlohmann::ordered_json run_segments(const SegmentOptions& o) {
     if (c.skip.empty()) c.kernel = arena.add([&](Xbyak::CodeGenerator& g) { emit_segment_kernel(g, c.spec); });
   arena.finalize();
 
-  // Probe each case in a child first.
+  // Probe each case in a child of its own first: one that faults, or leaves
+  // anything changed, never reaches the measuring process or another probe.
   for (auto& c : cases) {
+    if (o.stop && *o.stop) break;
     if (!c.skip.empty()) continue;
     const CodeRef code = arena.ref(c.kernel);
     const auto fn = code.as<SegKernelFn>();
-    c.skip = in_child(
-        report, [&] { return check_case_here(c, fn); },
-        [&](const ProbeReport& r, int sig) { return describe_fault(c, code, r, sig); });
+    const SandboxOutcome out = run_sandboxed(1, [&](size_t) { return check_case_here(c, fn); }, 10).at(0);
+    c.skip = out.finished ? out.message : describe_fault(c, code, out);
   }
 
   // Measure.
   const uint64_t per_sample_wanted = (o.iterations + o.repetitions - 1) / o.repetitions;
   nlohmann::ordered_json jcases = nlohmann::ordered_json::array();
   for (auto& c : cases) {
+    if (o.stop && *o.stop) break;  // signals are blocked inside a case; between cases a stop is seen
     nlohmann::ordered_json j;
     j["name"] = c.name;
     j["segment"] = seg_reg_name(c.spec.seg);
     j["selector"] = c.selector ? nlohmann::ordered_json(hex_selector(*c.selector)) : nlohmann::ordered_json(nullptr);
     j["selector_kind"] = c.kind;
     j["variant"] = seg_variant_name(c.spec.variant);
+    if (c.entry) {
+      j["entry_selector"] = hex_selector(*c.entry);
+      j["entry_selector_kind"] = c.entry_kind;
+    }
     if (c.spec.set_base && c.spec.variant != SegVariant::mixed) j["base"] = hex_addr(c.spec.base);
-    if (c.spec.variant == SegVariant::mixed) j["restored_selector"] = "0x00 (base 0)";
+    if (c.spec.variant == SegVariant::mixed)
+      j["restored_selector"] = hex_selector(*c.entry) + (*c.entry == 0 ? " (base 0)" : "");
     if (!c.skip.empty()) {
       j["skipped"] = true;
       j["skip_message"] = c.skip;
@@ -551,6 +591,7 @@ nlohmann::ordered_json run_segments(const SegmentOptions& o) {
     const uint64_t passes = std::max<uint64_t>(1, (per_sample_wanted + c.spec.unroll - 1) / c.spec.unroll);
     const uint64_t per_sample = passes * c.spec.unroll;
     std::vector<uint64_t> samples;
+    uint64_t cpu_ns = 0;
     SegState st;
     st.fs_base = fs_base0;
     st.gs_base = gs_base0;
@@ -559,7 +600,13 @@ nlohmann::ordered_json run_segments(const SegmentOptions& o) {
     pthread_sigmask(SIG_BLOCK, &all, &old);  // no handler may run while fs is not glibc's
     fn(std::max<uint64_t>(1, passes / 8), &st);  // warm-up
     const double cpt = core_cycles_per_tick();
-    for (int r = 0; r < o.repetitions; ++r) samples.push_back(fn(passes, &st));
+    for (int r = 0; r < o.repetitions; ++r) {
+      // The seed's clock around each sample too: it timed its loops with
+      // CLOCK_PROCESS_CPUTIME_ID (docs/seed-kernels.md §8).
+      const uint64_t t0 = cputime_ns();
+      samples.push_back(fn(passes, &st));
+      cpu_ns += cputime_ns() - t0;
+    }
     pthread_sigmask(SIG_SETMASK, &old, nullptr);
     if (get_base(ARCH_GET_FS) != fs_base0 || read_fs() != fs) {
       syscall(SYS_arch_prctl, ARCH_SET_FS, fs_base0);
@@ -583,6 +630,8 @@ nlohmann::ordered_json run_segments(const SegmentOptions& o) {
     j["min_ticks"] = mn;
     j["median_ticks"] = med;
     j["median_ns_per_iteration"] = double(med) / double(per_sample) / m.tsc_hz * 1e9;
+    j["timed_iterations"] = per_sample * uint64_t(o.repetitions);
+    j["cputime_ns"] = cpu_ns;
     jcases.push_back(j);
   }
 
@@ -594,17 +643,28 @@ nlohmann::ordered_json run_segments(const SegmentOptions& o) {
   h["family"] = m.family;
   h["model"] = m.model;
   h["stepping"] = m.stepping;
+  auto sel_or_null = [](bool ok, uint16_t v) { return ok ? nlohmann::ordered_json(hex_selector(v)) : nullptr; };
   h["selectors"] = {{"ds", hex_selector(ds)},
                     {"ss", hex_selector(ss)},
                     {"fs", hex_selector(fs)},
                     {"gs", hex_selector(gs)},
                     {"data", hex_selector(data_sel)},
-                    {"ldt", desc.ldt_installed ? nlohmann::ordered_json(hex_selector(ldt_sel)) : nullptr},
-                    {"gdt", desc.tls_entry >= 0 ? nlohmann::ordered_json(hex_selector(tls_sel)) : nullptr}};
-  if (!desc.ldt_installed) h["ldt_error"] = desc.ldt_error;
-  if (desc.tls_entry < 0) h["gdt_error"] = desc.tls_error;
+                    {"ldt", sel_or_null(desc.ldt.ok(), ldt_sel)},
+                    {"gdt", sel_or_null(desc.tls.ok(), tls_sel)}};
+  if (!desc.ldt.ok()) h["ldt_error"] = desc.ldt.error;
+  if (!desc.tls.ok()) h["gdt_error"] = desc.tls.error;
+  h["entry_selectors"] = {{"null", hex_selector(0)},
+                          {"data", hex_selector(data_sel)},
+                          {"ldt", sel_or_null(desc.ldt_entry.ok(), ldt_entry_sel)},
+                          {"gdt-tls", sel_or_null(desc.tls_entry.ok(), tls_entry_sel)},
+                          {"gdt-cpunode", hex_selector(kCpuNodeSelector)}};
+  if (!desc.ldt_entry.ok()) h["ldt_entry_error"] = desc.ldt_entry.error;
+  if (!desc.tls_entry.ok()) h["gdt_entry_error"] = desc.tls_entry.error;
   h["timer"] = "TSC";
+  h["seed_clock"] = "CPUTIME";
   h["tsc_hz"] = m.tsc_hz;
+  h["iterations"] = o.iterations;
+  h["repetitions"] = o.repetitions;
   h["cpu"] = cpu;
   h["null_selector_clears_base"] = clears_base;
   h["base_restore"] = fsgsbase ? "wrfsbase/wrgsbase" : "arch_prctl";
@@ -660,6 +720,11 @@ std::string format_segment_table(const nlohmann::ordered_json& section) {
          " gs=" + compact_hex(sel.value("gs", nlohmann::ordered_json())) +
          " ldt=" + compact_hex(sel.value("ldt", nlohmann::ordered_json())) +
          " gdt=" + compact_hex(sel.value("gdt", nlohmann::ordered_json())) + " " + h.value("timer", "TSC") + "\n";
+  bool any_entry = false;
+  for (const auto& c : section.at("cases")) any_entry |= c.contains("entry_selector");
+  if (any_entry)
+    out += "(entry fs=.. / gs=..: the selector the tested register held on entry to the loop; the loop's push saves "
+           "it and its pop reloads it)\n";
   std::string prev;
   for (const auto& c : section.at("cases")) {
     const std::string g = group_of(c);
@@ -678,12 +743,127 @@ std::string format_segment_table(const nlohmann::ordered_json& section) {
     }
     out += num_text(c.value("ns_per_iteration", 0.0)) + "ns/iteration (" +
            num_text(c.value("ticks_per_iteration", 0.0)) + " ticks, ~" +
-           num_text(c.value("est_cycles_per_iteration", 0.0)) + " cycles)" +
+           num_text(c.value("est_cycles_per_iteration", 0.0)) + " estimated cycles)" +
            (c.value("variant", "") == "baseline" ? " (loop overhead: the unrolled loop with no segment work)" : "") + "\n";
   }
   const double mhz = h.value("mhz", 0.0), after = h.value("mhz_after", mhz);
   if (mhz > 0 && std::fabs(after - mhz) / mhz > 0.001) {
     snprintf(line, sizeof line, "warning: cpu MHz changed during the run (%g -> %g)\n", mhz, after);
+    out += line;
+  }
+  return out;
+}
+
+namespace {
+
+/// The 2006-loop case for (segment, loaded selector kind, entry selector kind);
+/// segment "none" finds the `<none>` loop. Null when the section has no such case.
+const nlohmann::ordered_json* find_2006(const nlohmann::ordered_json& cases, const std::string& seg,
+                                        const std::string& kind, const std::string& entry) {
+  for (const auto& c : cases) {
+    const std::string v = c.value("variant", "");
+    if (c.value("segment", "") != seg || c.value("selector_kind", "") != kind) continue;
+    if (seg == "none" ? v == "baseline" : v == "2006" && c.value("entry_selector_kind", "") == entry) return &c;
+  }
+  return nullptr;
+}
+
+bool measured(const nlohmann::ordered_json* c) { return c && !c->value("skipped", false); }
+
+/// The seed's integer: total ns / iterations, truncated (unsigned long long division).
+std::string seed_ns(const nlohmann::ordered_json& c, bool cputime) {
+  unsigned long long ns;
+  if (cputime) ns = c.at("cputime_ns").get<unsigned long long>() / c.at("timed_iterations").get<unsigned long long>();
+  else ns = static_cast<unsigned long long>(std::floor(c.value("ns_per_iteration", 0.0)));
+  return std::to_string(ns) + "ns/iteration";
+}
+
+std::string hex_field(const nlohmann::ordered_json* c, const char* key) {
+  return c ? compact_hex(c->value(key, nlohmann::ordered_json())) : "-";
+}
+
+}  // namespace
+
+std::string format_segment_seed_text(const nlohmann::ordered_json& section) {
+  const auto& h = section.at("header");
+  const auto& cases = section.at("cases");
+  // The three blocks the seed printed. GDT: the set_thread_area selector, else the
+  // CPU/node one (the header's gdt= then says 7b).
+  std::string gdt_kind = "gdt-tls";
+  bool tls_ran = false;
+  for (const auto& c : cases) tls_ran |= c.value("selector_kind", "") == "gdt-tls" && measured(&c);
+  if (!tls_ran && find_2006(cases, "none", "gdt-cpunode", "")) gdt_kind = "gdt-cpunode";
+  const std::pair<std::string, const char*> blocks[] = {{"data", "data"}, {"ldt", "LDT"}, {gdt_kind, "GDT"}};
+
+  // Entry kinds in the section's order; a table for each with a measured fs or gs line.
+  std::vector<std::string> kinds;
+  for (const auto& c : cases) {
+    const std::string k = c.value("entry_selector_kind", "");
+    if (!k.empty() && c.value("variant", "") == "2006" && std::find(kinds.begin(), kinds.end(), k) == kinds.end())
+      kinds.push_back(k);
+  }
+  auto ran = [&](const std::string& seg, const std::string& k) {
+    for (const auto& [kind, label] : blocks)
+      if (measured(find_2006(cases, seg, kind, k))) return true;
+    return false;
+  };
+  std::vector<std::pair<std::string, std::string>> tables;  // (fs entry kind, gs entry kind)
+  // First the i386 situation: fs null, gs a non-null GDT selector (glibc's TLS one there).
+  const std::string i386_gs = ran("gs", "gdt-tls") ? "gdt-tls" : "data";
+  if (ran("fs", "null") && ran("gs", i386_gs)) tables.push_back({"null", i386_gs});
+  for (const auto& k : kinds)
+    if (ran("fs", k) || ran("gs", k)) tables.push_back({k, k});
+  // Sections without entry selectors (older results): one table as the registers started.
+  if (kinds.empty()) tables.push_back({"", ""});
+
+  std::string out;
+  char line[512];
+  const auto sel = h.value("selectors", nlohmann::ordered_json::object());
+  const std::string data_sel = compact_hex(sel.contains("data") ? sel["data"] : sel.value("ds", nlohmann::ordered_json()));
+  for (size_t t = 0; t < tables.size(); ++t) {
+    const auto& [fs_kind, gs_kind] = tables[t];
+    const nlohmann::ordered_json* fs_any = nullptr;
+    const nlohmann::ordered_json* gs_any = nullptr;
+    bool cputime = true;
+    for (const auto& [kind, label] : blocks) {
+      for (const auto* c : {find_2006(cases, "none", kind, ""), find_2006(cases, "fs", kind, fs_kind),
+                            find_2006(cases, "gs", kind, gs_kind)})
+        if (measured(c) && !(c->contains("cputime_ns") && c->contains("timed_iterations"))) cputime = false;
+      if (!fs_any) fs_any = find_2006(cases, "fs", kind, fs_kind);
+      if (!gs_any) gs_any = find_2006(cases, "gs", kind, gs_kind);
+    }
+    if (t) out += "\n";
+    // "%s" @%gMhz (%d,%d,%d):  with the MHz as the float the seed read it into.
+    snprintf(line, sizeof line, "\"%s\" @%gMhz (%d,%d,%d):\n", h.value("cpu_model", "").c_str(),
+             double(float(h.value("mhz", 0.0))), h.value("family", 0), h.value("model", 0), h.value("stepping", 0));
+    out += line;
+    const std::string fs_entry = fs_kind.empty() ? compact_hex(sel.value("fs", nlohmann::ordered_json()))
+                                                 : hex_field(fs_any, "entry_selector");
+    const std::string gs_entry = gs_kind.empty() ? compact_hex(sel.value("gs", nlohmann::ordered_json()))
+                                                 : hex_field(gs_any, "entry_selector");
+    const auto* ldt = find_2006(cases, "none", "ldt", "");
+    const auto* gdt = find_2006(cases, "none", gdt_kind, "");
+    // ds=%x fs=%x gs=%x ldt=%x gdt=%x %s %s  (clock, then the empty SYNC field)
+    out += "ds=" + data_sel + " fs=" + fs_entry + " gs=" + gs_entry + " ldt=" + hex_field(ldt, "selector") +
+           " gdt=" + hex_field(gdt, "selector") + " " + (cputime ? "CPUTIME" : "TSC") + " \n";
+    for (size_t b = 0; b < std::size(blocks); ++b) {
+      const auto& [kind, label] = blocks[b];
+      if (b) out += "\n";
+      const std::pair<const char*, const nlohmann::ordered_json*> rows[] = {
+          {"<none>", find_2006(cases, "none", kind, "")},
+          {"fs", find_2006(cases, "fs", kind, fs_kind)},
+          {"gs", find_2006(cases, "gs", kind, gs_kind)}};
+      for (const auto& [who, c] : rows) {
+        out += std::string("   ") + who + " with " + label + " selector: ";
+        if (!c) out += "skipped: not in these results\n";
+        else if (c->value("skipped", false)) out += "skipped: " + c->value("skip_message", "") + "\n";
+        else out += seed_ns(*c, cputime) + "\n";
+      }
+    }
+  }
+  const float mhz = float(h.value("mhz", 0.0)), after = float(h.value("mhz_after", double(mhz)));
+  if (mhz != after) {
+    snprintf(line, sizeof line, "cpu speed changed %f->%f?! disable CPUFREQ\n", double(mhz), double(after));
     out += line;
   }
   return out;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <set>
 #include <tuple>
 
 #include "generators/jit.hpp"
@@ -15,9 +16,9 @@
 #include "src/run/context.hpp"
 #include "src/run/harness.hpp"
 #include "src/run/machine.hpp"
-#include "src/run/measure.hpp"
 #include "src/run/plans.hpp"
 #include "src/run/result_build.hpp"
+#include "src/run/schedule.hpp"
 #include "src/run/segments.hpp"
 #include "src/run/verify.hpp"
 
@@ -25,22 +26,28 @@ namespace kex {
 
 namespace {
 
-/// Progress on stderr: one updating line on a TTY, a plain line per 5% otherwise.
+/// Progress on stderr: one updating line on a TTY, a plain line per 5% otherwise,
+/// with elapsed time and an estimate of the rest.
 struct Progress {
   bool on, tty;
   size_t total, done = 0, last_pct = 0;
+  std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
   Progress(bool enabled, size_t n) : on(enabled && n > 0), tty(isatty(2)), total(n) {}
   void step(const std::string& what) {
     ++done;
     if (!on) return;
+    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double eta = done ? el / double(done) * double(total - std::min(done, total)) : 0;
+    char times[64];
+    std::snprintf(times, sizeof times, "%.0f s, about %.0f s left", el, eta);
     if (tty) {
-      std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", done, total, what.c_str());
-      if (done == total) std::fputc('\n', stderr);
+      std::fprintf(stderr, "\r\033[K[%zu/%zu %s] %s", done, total, times, what.c_str());
+      if (done >= total) std::fputc('\n', stderr);
     } else {
-      size_t pct = done * 100 / total;
+      const size_t pct = done * 100 / total;
       if (pct >= last_pct + 5 || done == total) {
         last_pct = pct;
-        std::fprintf(stderr, "kex: %zu/%zu points (%zu%%) %s\n", done, total, pct, what.c_str());
+        std::fprintf(stderr, "kex: %zu/%zu tasks (%zu%%, %s) %s\n", done, total, pct, times, what.c_str());
       }
     }
   }
@@ -65,199 +72,394 @@ bool overlaps(const Coords& at) {
 /// repeats; a 64 MiB verification would cost more than the measurement).
 constexpr uint64_t kVerifyCap = 1 << 20;
 
-struct Config1 {
-  ConfigPlans plans;
-  std::vector<PlannedPoint> points;  // this shard's
+/// One point of the run with everything known about it before measuring.
+struct Slot {
+  size_t config = 0;
+  size_t plan = 0;
+  Coords at;
+  std::string name;
 };
+
+/// The points of every config, this shard's share, in config order.
+struct Expanded {
+  std::vector<ConfigPlans> plans;  // per config
+  std::vector<Slot> slots;
+};
+
+Expanded expand_all(const std::vector<Config>& configs, size_t shard_index, size_t shard_count) {
+  Expanded e;
+  size_t global = 0;
+  for (size_t ci = 0; ci < configs.size(); ++ci) {
+    e.plans.push_back(config_plans(configs[ci]));
+    for (const auto& p : expand_points(configs[ci], e.plans.back()))
+      if (global++ % shard_count == shard_index)
+        e.slots.push_back({ci, p.plan, p.at, point_name({e.plans.back().plans[p.plan].key, p.at})});
+  }
+  return e;
+}
+
+/// The family a point belongs to for the order's adjacency rule.
+std::string family_of(const KernelPlan& k) {
+  if (k.spec && k.kind == KernelKind::generated)
+    return std::string(to_string(k.spec->op)) + "/" + std::string(to_string(k.spec->regs));
+  if (k.preset) return k.preset->family;
+  return k.key;
+}
+
+/// Buffer plans: one per huge-page setting, over every layout of the run.
+std::pair<std::vector<BufferPlan>, std::map<bool, size_t>> buffer_plans(const Expanded& e) {
+  std::map<bool, std::vector<std::pair<Layout, uint64_t>>> layouts;
+  uint32_t max_align = 1;
+  for (const auto& s : e.slots) {
+    auto& v = layouts[s.at.layout.huge_pages];
+    auto it = std::find_if(v.begin(), v.end(), [&](const auto& x) { return x.first == s.at.layout; });
+    if (it == v.end()) v.push_back({s.at.layout, s.at.size});
+    else it->second = std::max(it->second, s.at.size);
+    max_align = std::max(max_align, e.plans[s.config].plans[s.plan].alignment);
+  }
+  std::vector<BufferPlan> plans;
+  std::map<bool, size_t> index;
+  for (const auto& [huge, v] : layouts) {
+    index[huge] = plans.size();
+    plans.emplace_back(v, max_align, huge);
+  }
+  return {plans, index};
+}
 
 }  // namespace
 
+SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
+  const Expanded e = expand_all(configs, opt.shard_index, opt.shard_count);
+  SweepPlan p;
+  for (const auto& s : e.slots) {
+    p.names.push_back(s.name);
+    const Policy& pol = configs[s.config].policy;
+    const double cap = pol.max_time_per_point, warm = 0.002 + pol.min_samples * pol.sample_us * 1e-6;
+    p.estimate_s += opt.protocol.repetitions * (warm + cap / 2);
+    p.worst_s += opt.protocol.repetitions * (warm + cap);
+  }
+  p.tasks = e.slots.size() * opt.protocol.repetitions;
+  for (const auto& b : buffer_plans(e).first) p.buffer_bytes += b.bytes();
+  return p;
+}
+
 SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
-  const int cpu = pin_to_one_cpu();
+  Protocol protocol = opt.protocol;
+  const int cpu = protocol.cpu >= 0 && pin_thread_to(protocol.cpu) ? protocol.cpu : pin_to_one_cpu();
+  protocol.cpu = cpu;
   SweepRun out;
   RunDoc& doc = out.doc;
   doc.context = make_context(configs, cpu, opt.shard_index, opt.shard_count);
   bool interrupted = false;
   auto stopped = [&] { return opt.stop && *opt.stop; };
 
-  // Enumerate every point of every config first: sharding is by global index.
-  std::vector<Config1> cfgs;
-  size_t global = 0, planned = 0;
-  for (const Config& c : configs) {
-    Config1 x;
-    x.plans = config_plans(c);
-    for (auto& p : expand_points(c, x.plans))
-      if (global++ % opt.shard_count == opt.shard_index) x.points.push_back(std::move(p));
-    planned += x.points.size();
-    cfgs.push_back(std::move(x));
-  }
-  Progress progress(opt.progress, planned);
+  const Expanded e = expand_all(configs, opt.shard_index, opt.shard_count);
+  const size_t planned = e.slots.size();
   const auto t_start = std::chrono::steady_clock::now();
 
-  for (size_t ci = 0; ci < configs.size() && !interrupted; ++ci) {
-    const Config& c = configs[ci];
-    const auto& plans = cfgs[ci].plans.plans;
-    const auto& points = cfgs[ci].points;
-    if (points.empty()) continue;
+  // 1. JIT everything up front into one W^X arena per config (never inside a timed region).
+  std::vector<std::vector<Built>> built(configs.size());
+  std::vector<std::unique_ptr<CodeArena>> arenas;
+  for (size_t ci = 0; ci < configs.size() && !stopped(); ++ci) {
+    const auto& plans = e.plans[ci].plans;
     std::vector<bool> used(plans.size(), false);
-    for (const auto& p : points) used[p.plan] = true;
-
-    // 1. JIT everything up front into one W^X arena (never inside a timed region).
-    CodeArena arena;
-    std::vector<Built> built(plans.size());
+    for (const auto& s : e.slots)
+      if (s.config == ci) used[s.plan] = true;
+    arenas.push_back(std::make_unique<CodeArena>());
+    CodeArena& arena = *arenas.back();
+    built[ci].resize(plans.size());
     std::vector<size_t> code_index(plans.size(), SIZE_MAX);
     for (size_t k = 0; k < plans.size(); ++k) {
-      built[k].status = plan_status(plans[k]);
-      if (!used[k] || built[k].status.kind != StatusKind::ok || !plans[k].emit) continue;
+      built[ci][k].status = plan_status(plans[k]);
+      if (!used[k] || built[ci][k].status.kind != StatusKind::ok || !plans[k].emit) continue;
       try {
         code_index[k] = arena.add(plans[k].emit);
-      } catch (const std::exception& e) {
-        built[k].status = {StatusKind::error, std::string("code generation failed: ") + e.what()};
+      } catch (const std::exception& ex) {
+        built[ci][k].status = {StatusKind::error, std::string("code generation failed: ") + ex.what()};
       }
       if (stopped()) break;
     }
     arena.finalize();
     for (size_t k = 0; k < plans.size(); ++k) {
-      if (plans[k].libc_fn) built[k].fn = plans[k].libc_fn;
+      if (plans[k].libc_fn) built[ci][k].fn = plans[k].libc_fn;
       if (code_index[k] == SIZE_MAX) continue;
-      CodeRef r = arena.ref(code_index[k]);
-      built[k].fn = r.as<KernelFn>();
-      built[k].code = r.code;
-      built[k].info = CodeInfo{r.size, r.hash};
+      const CodeRef r = arena.ref(code_index[k]);
+      built[ci][k].fn = r.as<KernelFn>();
+      built[ci][k].code = r.code;
+      built[ci][k].info = CodeInfo{r.size, r.hash};
     }
-    if (stopped()) { interrupted = true; break; }
+  }
 
-    // 2. Buffers for every layout, one mapping per huge-page setting; each point's place.
-    std::map<bool, std::vector<std::pair<Layout, uint64_t>>> layouts;
-    uint32_t max_align = 1;
-    for (const auto& p : points) {
-      auto& v = layouts[p.at.layout.huge_pages];
-      auto it = std::find_if(v.begin(), v.end(), [&](const auto& e) { return e.first == p.at.layout; });
-      if (it == v.end()) v.push_back({p.at.layout, p.at.size});
-      else it->second = std::max(it->second, p.at.size);
-      max_align = std::max(max_align, plans[p.plan].alignment);
+  // 2. Every point's place (pure arithmetic: the measuring process maps the buffers).
+  const auto [bplans, bindex] = buffer_plans(e);
+  std::vector<Place> places;
+  for (const auto& s : e.slots)
+    places.push_back(bplans[bindex.at(s.at.layout.huge_pages)].place(s.at.layout, e.plans[s.config].plans[s.plan].alignment));
+
+  // 3. Verify every runnable kernel before any timing: once on eight offset pairs,
+  //    and once at every exact placement (and overlapping distance) it will be measured at.
+  std::vector<VerifyTarget> targets;
+  std::map<std::pair<size_t, size_t>, size_t> general;  // (config, plan) -> target
+  using CaseKey = std::tuple<size_t, size_t, uint32_t, uint32_t, std::optional<int64_t>, uint64_t>;
+  std::map<CaseKey, size_t> cases;
+  std::vector<size_t> slot_case(e.slots.size(), SIZE_MAX);
+  auto base_target = [&](size_t ci, size_t k) {
+    const KernelPlan& kp = e.plans[ci].plans[k];
+    const Built& b = built[ci][k];
+    VerifyTarget t;
+    t.fn = b.fn;
+    t.is_copy = kp.op == Op::copy;
+    t.fill = kp.fill;
+    t.alignment = kp.alignment;
+    t.width = kp.width;
+    t.unroll = kp.unroll;
+    t.size_multiple = kp.region;
+    if (kp.region > 1) t.max_size = 3 * kp.region;
+    t.code = b.code;
+    t.code_size = b.info ? b.info->bytes : 0;
+    return t;
+  };
+  auto already = [&](const std::string& name) {
+    return opt.resume && (opt.resume->results.count(name) ||
+                          (opt.resume->reps.count(name) &&
+                           opt.resume->reps.at(name).size() >= protocol.repetitions));
+  };
+  for (size_t i = 0; i < e.slots.size() && !stopped(); ++i) {
+    const Slot& s = e.slots[i];
+    if (built.size() <= s.config) break;
+    const Built& b = built[s.config][s.plan];
+    if (b.status.kind != StatusKind::ok || !b.fn || !places[i].refusal.empty() || already(s.name)) continue;
+    auto [g, fresh_g] = general.emplace(std::make_pair(s.config, s.plan), targets.size());
+    if (fresh_g) targets.push_back(base_target(s.config, s.plan));
+    const Placement& pl = places[i].placed;
+    const bool ov = overlaps(s.at);
+    // The size the overlap case is tried at: the measured one, or above the cap the
+    // cap plus the same remainder modulo a page (the same tail).
+    const uint64_t n = s.at.size <= kVerifyCap ? s.at.size : kVerifyCap + s.at.size % 4096;
+    CaseKey key{s.config, s.plan, pl.src_page_offset, ov ? 0 : pl.dst_page_offset,
+                ov ? s.at.layout.distance : std::nullopt, ov ? n : 0};
+    auto [it, fresh] = cases.emplace(key, targets.size());
+    if (fresh) {
+      VerifyTarget t = base_target(s.config, s.plan);
+      t.layout = VerifyLayout{pl.src_page_offset, pl.dst_page_offset, std::get<4>(key), {}};
+      if (ov) t.max_size = std::max<uint64_t>(t.max_size, n);
+      targets.push_back(t);
     }
-    std::map<bool, std::unique_ptr<Buffers>> buffers;
-    for (const auto& [huge, v] : layouts) buffers[huge] = std::make_unique<Buffers>(v, max_align, huge);
-    std::vector<Place> places;
-    for (const auto& p : points) places.push_back(buffers[p.at.layout.huge_pages]->place(p.at.layout, plans[p.plan].alignment));
+    auto& sizes = targets[it->second].layout->sizes;
+    if (std::find(sizes.begin(), sizes.end(), n) == sizes.end()) sizes.push_back(n);
+    slot_case[i] = it->second;
+  }
+  if (opt.progress && !targets.empty())
+    std::fprintf(stderr, "kex: verifying %zu kernel%s at %zu placements\n", general.size(),
+                 general.size() == 1 ? "" : "s", cases.size());
+  const std::vector<Verdict> verdicts = stopped() ? std::vector<Verdict>() : verify_targets(targets, opt.stop);
 
-    // 3. Verify every runnable kernel before any timing: once on eight offset pairs,
-    //    and once at every exact placement (and overlapping distance) it will be measured at.
-    std::vector<VerifyTarget> targets;
-    std::vector<size_t> general(plans.size(), SIZE_MAX);
-    using CaseKey = std::tuple<size_t, uint32_t, uint32_t, std::optional<int64_t>, uint64_t>;
-    std::map<CaseKey, size_t> cases;
-    std::vector<size_t> point_case(points.size(), SIZE_MAX);
-    auto base_target = [&](size_t k) {
-      const KernelPlan& kp = plans[k];
-      VerifyTarget t;
-      t.fn = built[k].fn;
-      t.is_copy = kp.op == Op::copy;
-      t.fill = kp.fill;
-      t.alignment = kp.alignment;
-      t.width = kp.width;
-      t.unroll = kp.unroll;
-      t.size_multiple = kp.region;
-      if (kp.region > 1) t.max_size = 3 * kp.region;
-      t.code = built[k].code;
-      t.code_size = built[k].info ? built[k].info->bytes : 0;
-      return t;
-    };
-    for (size_t i = 0; i < points.size(); ++i) {
-      const size_t k = points[i].plan;
-      if (built[k].status.kind != StatusKind::ok || !built[k].fn || !places[i].refusal.empty()) continue;
-      if (general[k] == SIZE_MAX) {
-        general[k] = targets.size();
-        targets.push_back(base_target(k));
+  // 4. The status of every point before measuring; the measurable ones become jobs.
+  std::vector<std::optional<Result>> final_result(e.slots.size());  // points that will not be measured
+  std::vector<MeasureJob> jobs;
+  std::vector<size_t> job_slot;
+  std::vector<uint32_t> groups;
+  std::map<std::string, uint32_t> group_ids;
+  if (!stopped()) {
+    for (size_t i = 0; i < e.slots.size(); ++i) {
+      const Slot& s = e.slots[i];
+      const KernelPlan& kp = e.plans[s.config].plans[s.plan];
+      const Built& b = built[s.config][s.plan];
+      if (opt.resume && opt.resume->results.count(s.name)) {
+        final_result[i] = opt.resume->results.at(s.name);
+        continue;
       }
-      const Placement& pl = places[i].placed;
-      const bool ov = overlaps(points[i].at);
-      // The size the overlap case is tried at: the measured one, or above the cap the
-      // cap plus the same remainder modulo a page (the same tail).
-      const uint64_t n = points[i].at.size <= kVerifyCap ? points[i].at.size
-                                                          : kVerifyCap + points[i].at.size % 4096;
-      CaseKey key{k, pl.src_page_offset, ov ? 0 : pl.dst_page_offset,
-                  ov ? points[i].at.layout.distance : std::nullopt, ov ? n : 0};
-      auto [it, fresh] = cases.emplace(key, targets.size());
-      if (fresh) {
-        VerifyTarget t = base_target(k);
-        t.layout = VerifyLayout{pl.src_page_offset, pl.dst_page_offset, std::get<3>(key), {}};
-        if (ov) t.max_size = std::max<uint64_t>(t.max_size, n);
-        targets.push_back(t);
-      }
-      auto& sizes = targets[it->second].layout->sizes;
-      if (std::find(sizes.begin(), sizes.end(), n) == sizes.end()) sizes.push_back(n);
-      point_case[i] = it->second;
-    }
-    if (opt.progress && !targets.empty())
-      std::fprintf(stderr, "kex: %s: verifying %zu kernel%s at %zu placements\n", c.source.c_str(),
-                   std::count_if(general.begin(), general.end(), [](size_t g) { return g != SIZE_MAX; }),
-                   targets.size() == 1 ? "" : "s", cases.size());
-    const std::vector<Verdict> verdicts = verify_targets(targets, opt.stop);
-    if (stopped()) { interrupted = true; break; }
-
-    // 4. Measure.
-    for (size_t i = 0; i < points.size(); ++i) {
-      if (stopped()) { interrupted = true; break; }
-      const PlannedPoint& p = points[i];
-      const KernelPlan& kp = plans[p.plan];
-      const Built& b = built[p.plan];
       Status st = b.status;
-      std::optional<Placement> placed;
       if (st.kind == StatusKind::ok && !places[i].refusal.empty()) st = {StatusKind::skipped, places[i].refusal};
-      if (st.kind == StatusKind::ok) placed = places[i].placed;
-      if (st.kind == StatusKind::ok && general[p.plan] != SIZE_MAX && !verdicts[general[p.plan]].ok()) {
-        const Verdict& v = verdicts[general[p.plan]];
+      auto g = general.find({s.config, s.plan});
+      if (st.kind == StatusKind::ok && g != general.end() && !verdicts[g->second].ok()) {
+        const Verdict& v = verdicts[g->second];
         st = {StatusKind::error, "verification failed: " + v.message, v.signal, v.fault_offset};
       }
-      if (st.kind == StatusKind::ok && point_case[i] != SIZE_MAX && !verdicts[point_case[i]].ok()) {
-        const Verdict& v = verdicts[point_case[i]];
-        if (overlaps(p.at) && !v.signal)
-          st = {StatusKind::skipped, "refused: the kernel does not give memmove's result where src and dst overlap: " +
-                                         v.message};
+      if (st.kind == StatusKind::ok && slot_case[i] != SIZE_MAX && !verdicts[slot_case[i]].ok()) {
+        const Verdict& v = verdicts[slot_case[i]];
+        if (overlaps(s.at) && !v.signal)
+          st = {StatusKind::skipped,
+                "refused: the kernel does not give memmove's result where src and dst overlap: " + v.message};
         else
           st = {StatusKind::error, "verification at this placement failed: " + v.message, v.signal, v.fault_offset};
       }
-      std::vector<Repetition> reps;
-      if (st.kind == StatusKind::ok) {
-        Operation op{b.fn, places[i].dst, kp.op == Op::copy ? places[i].src : nullptr, p.at};
-        reps.push_back(measure(op, c.policy, opt.stop));
+      if (st.kind != StatusKind::ok) {
+        final_result[i] = make_result(kp, s.at, st, {}, std::nullopt, b.info);
+        if (opt.journal) opt.journal->result(*final_result[i]);
+        continue;
       }
-      Result r = make_result(kp, p.at, st, std::move(reps), placed, b.info);
-      std::string what = r.name();
-      if (r.ok()) {
-        char g[48];
-        std::snprintf(g, sizeof g, " %.2f GB/s", median_gbps(r));
-        what += g;
-      }
-      doc.results.push_back(std::move(r));
-      progress.step(what);
+      MeasureJob j;
+      j.fn = b.fn;
+      j.code = b.code;
+      j.code_size = b.info ? b.info->bytes : 0;
+      j.buffer_plan = bindex.at(s.at.layout.huge_pages);
+      j.alignment = kp.alignment;
+      j.copy = kp.op == Op::copy;
+      j.at = s.at;
+      j.policy = configs[s.config].policy;
+      j.name = s.name;
+      jobs.push_back(j);
+      job_slot.push_back(i);
+      auto [gi, fresh] = group_ids.emplace(task_group(family_of(kp), s.at.size), uint32_t(group_ids.size()));
+      (void)fresh;
+      groups.push_back(gi->second);
     }
   }
+
+  // 5. Measure: every (point, repetition) once, in a random order over the whole
+  //    sweep, in a supervised worker; what an earlier run finished is not redone.
+  std::vector<std::vector<Repetition>> reps(jobs.size());
+  std::vector<std::optional<Status>> died(jobs.size());
+  if (opt.resume)
+    for (size_t j = 0; j < jobs.size(); ++j)
+      if (auto it = opt.resume->reps.find(jobs[j].name); it != opt.resume->reps.end()) reps[j] = it->second;
+  std::vector<Task> order = protocol.shuffle ? shuffled_tasks(groups, protocol.repetitions, protocol.seed)
+                                             : ordered_tasks(jobs.size(), protocol.repetitions);
+  std::vector<Task> todo = order;
+  if (opt.resume) {  // only the missing repetitions of each point, in the same order
+    std::map<uint32_t, uint32_t> need;
+    for (size_t j = 0; j < jobs.size(); ++j) {
+      size_t have = 0;
+      for (const auto& r : reps[j]) have += !r.disturbed;
+      need[uint32_t(j)] = protocol.repetitions > have ? uint32_t(protocol.repetitions - have) : 0;
+    }
+    std::vector<Task> kept;
+    std::map<uint32_t, uint32_t> taken;
+    for (const Task& t : order)
+      if (taken[t.point] < need[t.point]) {
+        ++taken[t.point];
+        kept.push_back(t);
+      }
+    todo = kept;
+  }
+  Progress progress(opt.progress, todo.size());
+  SupervisedRun sup;
+  if (!todo.empty() && !stopped()) {
+    SupervisorEvents ev;
+    ev.done = [&](const Task& t, const Repetition& r) {
+      reps[t.point].push_back(r);
+      if (opt.journal) opt.journal->repetition(jobs[t.point].name, r);
+      char g[64] = "";
+      const double size = double(jobs[t.point].at.size);
+      if (r.per_call.median > 0)
+        std::snprintf(g, sizeof g, " %.2f GB/s", size / (r.per_call.median / machine().tsc_hz * 1e9));
+      progress.step(jobs[t.point].name + g);
+    };
+    ev.failed = [&](const Task& t, const Status& s) {
+      died[t.point] = s;
+      progress.step(jobs[t.point].name + " FAILED: " + s.message);
+    };
+    ev.sentinel = [&](const SentinelReading& r, const std::vector<Task>& window, bool requeued) {
+      doc.context.rest["sentinel_readings"].push_back({{"l1_ticks_per_kib", r.l1_ticks_per_kib},
+                                                       {"mem_ticks_per_kib", r.mem_ticks_per_kib},
+                                                       {"at_s", r.at_s},
+                                                       {"after_task", r.after_task},
+                                                       {"disturbed", r.disturbed},
+                                                       {"window", window.size()},
+                                                       {"requeued", requeued}});
+      if (!r.disturbed) return;
+      std::vector<std::pair<std::string, uint64_t>> marked;
+      for (const Task& t : window)
+        for (auto& rep : reps[t.point])
+          if (!rep.disturbed && rep.order + window.size() >= r.after_task && rep.order < r.after_task) {
+            rep.disturbed = true;
+            marked.emplace_back(jobs[t.point].name, rep.order);
+          }
+      if (opt.journal && !marked.empty()) opt.journal->disturbed(marked);
+      if (requeued) progress.total += window.size();
+    };
+    sup = run_supervised(jobs, bplans, todo, protocol, ev, opt.stop);
+    interrupted |= sup.stopped || sup.abandoned;
+    out.abandoned = sup.abandoned;
+  }
+  interrupted |= stopped();
+
+  // 6. Results, in config order: the measured ones, the refused and failed ones.
+  std::vector<Result> measured(e.slots.size());
+  std::vector<bool> have(e.slots.size(), false);
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    const size_t i = job_slot[j];
+    const Slot& s = e.slots[i];
+    const KernelPlan& kp = e.plans[s.config].plans[s.plan];
+    const Built& b = built[s.config][s.plan];
+    if (died[j]) {
+      final_result[i] = make_result(kp, s.at, *died[j], {}, places[i].placed, b.info);
+      if (opt.journal) opt.journal->result(*final_result[i]);
+    } else if (!reps[j].empty()) {
+      measured[i] = make_result(kp, s.at, {}, reps[j], places[i].placed, b.info);
+      have[i] = true;
+    }
+  }
+  for (size_t i = 0; i < e.slots.size(); ++i) {
+    if (final_result[i]) doc.results.push_back(*final_result[i]);
+    else if (have[i]) doc.results.push_back(measured[i]);
+  }
+  // Sentinel and protocol facts for the context (the noise of the run).
+  {
+    nlohmann::ordered_json p;
+    p["repetitions"] = protocol.repetitions;
+    p["order"] = protocol.shuffle ? "random over the whole sweep" : "config order";
+    p["seed"] = protocol.seed;
+    p["worker_cpu"] = cpu;
+    p["workers_started"] = sup.workers;
+    p["tasks_measured"] = sup.tasks_done;
+    p["remeasured_tasks"] = sup.remeasured;
+    p["sentinel"] = {{"enabled", protocol.sentinel.enabled},
+                     {"every", protocol.sentinel.every},
+                     {"threshold", protocol.sentinel.threshold},
+                     {"budget", protocol.sentinel.budget},
+                     {"memory_bytes", protocol.sentinel.mem_bytes}};
+    p["measuring_s"] = sup.seconds;
+    p["measured_s"] = sup.measured_s;
+    p["supervision_overhead_ms_per_task"] =
+        sup.tasks_done ? (sup.seconds - sup.measured_s) * 1e3 / double(sup.tasks_done) : 0.0;
+    doc.context.rest["protocol"] = p;
+  }
+
   // Seed harnesses (fastc, hahn) and the segment table run once, in shard 0 only.
-  if (opt.shard_index == 0) {
+  if (opt.shard_index == 0 && !out.abandoned) {
+    pin_thread_to(cpu);
     for (const Config& c : configs) {
       if (interrupted || stopped()) { interrupted = true; break; }
       if (c.presets.empty() || c.harness == Harness::kex) continue;
+      if (opt.resume) {
+        auto it = std::find_if(opt.resume->seed_runs.begin(), opt.resume->seed_runs.end(),
+                               [&](const auto& sr) { return sr.first == c.source; });
+        if (it != opt.resume->seed_runs.end()) {
+          for (const auto& r : it->second.results) doc.results.push_back(r);
+          out.seed_runs.push_back(*it);
+          continue;
+        }
+      }
       PresetOptions po;
       po.fsave = c.preset_fsave;
       if (opt.progress)
         std::fprintf(stderr, "kex: %s: running presets under the %s harness\n", c.source.c_str(),
                      std::string(to_string(c.harness)).c_str());
-      SeedRun sr = run_seed_harness(resolve_presets(c.presets, c.source), c.harness, po);
+      SeedRun sr = run_seed_harness(resolve_presets(c.presets, c.source), c.harness, po, opt.stop);
+      if (stopped()) { interrupted = true; break; }
       for (const auto& r : sr.results) doc.results.push_back(r);
+      if (opt.journal) opt.journal->seed_run(c.source, sr);
       out.seed_runs.emplace_back(c.source, std::move(sr));
     }
     for (const Config& c : configs) {
       if (!c.segments.enabled) continue;
       if (interrupted || stopped()) { interrupted = true; break; }
+      if (opt.resume && opt.resume->segments) {
+        doc.context.segments = opt.resume->segments;
+        break;
+      }
       if (opt.progress) std::fprintf(stderr, "kex: running the segment-override table\n");
       SegmentOptions so;
       so.iterations = c.segments.iterations;
       so.mixed = c.segments.mixed;
       so.modern = c.segments.modern;
-      doc.context.segments = run_segments(so);
+      so.stop = opt.stop;
+      auto section = run_segments(so);
+      if (stopped()) { interrupted = true; break; }
+      doc.context.segments = section;
+      if (opt.journal) opt.journal->segments(section);
       break;  // one table per run
     }
   }

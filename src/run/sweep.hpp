@@ -1,18 +1,26 @@
-// The main job: configs -> plans x points -> JIT -> verify -> measure -> Results.
+// The main job: configs -> plans x points -> JIT -> verify -> measure (supervised,
+// repetitions interleaved) -> Results.
 #pragma once
 #include <csignal>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "src/model/config.hpp"
 #include "src/model/context.hpp"
 #include "src/model/seed.hpp"
+#include "src/run/journal.hpp"
+#include "src/run/supervisor.hpp"
 
 namespace kex {
 
 struct RunOptions {
   size_t shard_index = 0, shard_count = 1;  ///< run points with (global index % count) == index
-  const volatile std::sig_atomic_t* stop = nullptr;  ///< set by SIGINT/SIGTERM
+  const volatile std::sig_atomic_t* stop = nullptr;  ///< counts SIGINT/SIGTERM (1: stop after the task; 2: now)
   bool progress = true;                     ///< progress on stderr
+  Protocol protocol;                        ///< repetitions, order, sentinel, worker CPU (cpu -1: pick one)
+  Journal* journal = nullptr;               ///< every finished repetition and point goes here as it is known
+  const JournalState* resume = nullptr;     ///< work an earlier run of the same configs did: not redone
 };
 
 /// A finished sweep: the run, and each seed-harness run (with the config it came
@@ -20,11 +28,22 @@ struct RunOptions {
 struct SweepRun {
   RunDoc doc;
   std::vector<std::pair<std::string, SeedRun>> seed_runs;
+  bool abandoned = false;  ///< a second stop: nothing should be written but the journal
 };
 
 /// Runs every config's points (this shard's share): one Result per point, skipped
 /// and failed points included; the segment section lands in the context. Points
-/// not reached because of an interrupt are absent and the context says interrupted.
+/// not measured because of a stop are absent and the context says interrupted.
 SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt);
+
+/// The points a run would measure and a rough time: for --list, the limits, the journal header.
+struct SweepPlan {
+  std::vector<std::string> names;  ///< this shard's points, in config order
+  size_t tasks = 0;                ///< points x repetitions
+  double estimate_s = 0;           ///< expected measuring time (half the time cap per task plus the warm-up)
+  double worst_s = 0;              ///< every task at its time cap
+  uint64_t buffer_bytes = 0;       ///< the measuring process's buffers
+};
+SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt);
 
 }  // namespace kex

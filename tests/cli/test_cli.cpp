@@ -230,9 +230,9 @@ TEST_CASE("presets under the kex harness and the segment table land in one resul
     "baselines": ["memcpy"], "segments": {"iterations": 20000, "mixed": false}, "max_time_per_point": 0.02})");
   auto r = sh(kex + " run -q " + d + "/p.json -o " + d + "/out.json");
   REQUIRE_MESSAGE(r.status == 0, r.out);
-  CHECK(r.out.find("copy_page function 'faster_copy'\ttook") != std::string::npos);
-  CHECK(r.out.find("clear_page function 'xmm_clear'\ttook") != std::string::npos);
-  CHECK(r.out.find("gs with data selector: ") != std::string::npos);
+  CHECK(r.out.find("copy_page function 'faster_copy'\t took") != std::string::npos);
+  CHECK(r.out.find("clear_page function 'xmm_clear'\t took") != std::string::npos);
+  CHECK(r.out.find("gs with data selector, entry gs=2b: ") != std::string::npos);
   auto doc = nlohmann::json::parse(read(d + "/out.json"));
   std::set<std::string> names;
   for (const auto& e : doc["benchmarks"]) {
@@ -254,6 +254,19 @@ TEST_CASE("presets under the kex harness and the segment table land in one resul
   auto bad = sh(kex + " run --preset no_such_kernel -o " + d + "/x.json");
   CHECK(bad.status == 2);
   CHECK(bad.out.find("/presets/0: \"no_such_kernel\": unknown preset") != std::string::npos);
+}
+
+TEST_CASE("kex run --segments-seed-exact prints the segment section as the seed did" * doctest::test_suite("cli")) {
+  auto d = tmpdir();
+  write(d + "/s.json", R"({"segments": {"iterations": 20000, "mixed": false, "modern": false}, "baselines": false})");
+  auto r = sh(kex + " run -q --segments-seed-exact " + d + "/s.json -o " + d + "/out.json");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  CHECK(r.out.find(" CPUTIME \n   <none> with data selector: ") != std::string::npos);
+  CHECK(r.out.find("\n   gs with GDT selector: ") != std::string::npos);
+  CHECK(r.out.find(", entry ") == std::string::npos);
+  auto plain = sh(kex + " run -q " + d + "/s.json -o " + d + "/out2.json");
+  REQUIRE_MESSAGE(plain.status == 0, plain.out);
+  CHECK(plain.out.find("   gs with data selector, entry gs=2b: ") != std::string::npos);
 }
 
 TEST_CASE("bad inputs to the results commands and run options fail before any work, on one line" * doctest::test_suite("cli")) {

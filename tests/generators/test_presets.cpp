@@ -274,8 +274,8 @@ const std::vector<Expect>& expectations() {
 Expect unroll_expect(uint32_t u, uint32_t n, uint32_t p) {
   Expect e;
   e.id = "asami/unroll:" + std::to_string(u) + "/scratch:" + std::to_string(n) + "/every:" + std::to_string(p);
-  int touches = static_cast<int>(u / p), guarded = 0;
-  for (uint32_t off = p; off <= u; off += p) guarded += off + 4 > u;
+  int touches = p ? static_cast<int>(u / p) : 0, guarded = 0;  // every:0 = no prefetch touches
+  for (uint32_t off = p; p && off <= u; off += p) guarded += off + 4 > u;
   e.counts = {{"mov", "dword ptr [rsi", static_cast<int>(u / 4) + touches},
               {"mov", "dword ptr [rdi", static_cast<int>(u / 4)},
               {"mov", "ebx, dword ptr [rsi", n == 3 ? static_cast<int>(u / 12) : 0},
@@ -287,6 +287,7 @@ Expect unroll_expect(uint32_t u, uint32_t n, uint32_t p) {
   snprintf(buf, sizeof buf, p < 10 ? "mov|eax, dword ptr [rsi + %u]" : "mov|eax, dword ptr [rsi + 0x%x]", p);
   e.order = {buf, "mov|eax, dword ptr [rsi]", "mov|edx, dword ptr [rsi + 4]", "mov|dword ptr [rdi], eax",
              "rep movsd|", "rep movsb|"};
+  if (!p) e.order.erase(e.order.begin());
   return e;
 }
 
@@ -376,7 +377,7 @@ TEST_CASE("defining instructions and their counts match the spec" * doctest::tes
     CAPTURE(e.id);
     check_expect(e);
   }
-  for (auto [u, n, p] : {std::tuple{96u, 2u, 32u}, {64u, 3u, 32u}, {128u, 2u, 64u}, {36u, 3u, 8u}}) {
+  for (auto [u, n, p] : {std::tuple{96u, 2u, 32u}, {64u, 3u, 32u}, {128u, 2u, 64u}, {36u, 3u, 8u}, {96u, 3u, 0u}}) {
     auto e = unroll_expect(u, n, p);
     CAPTURE(e.id);
     check_expect(e);
@@ -405,7 +406,7 @@ TEST_CASE("every preset verifies byte-exact on 1, 2 and 17 regions at several al
   std::vector<const Preset*> list;
   for (const auto& p : presets()) list.push_back(&p);
   for (const char* name : {"asami/unroll:64/scratch:3/every:32", "asami/unroll:128/scratch:2/every:64",
-                           "asami/unroll:36/scratch:3/every:8"})
+                           "asami/unroll:36/scratch:3/every:8", "asami/unroll:96/scratch:3/every:0"})
     list.push_back(find_preset(name));
   CodeArena arena;
   struct Job {
@@ -491,6 +492,14 @@ TEST_CASE("lookup by id, printed name, alias, qualifier and parameters" * doctes
   CHECK(find_preset("asami/unroll")->id == "asami/unroll:96/scratch:2/every:32");
   CHECK(find_preset("asami/unroll:64/scratch:4/every:32") == nullptr);
   CHECK(find_preset("asami/unroll:66/scratch:2/every:32") == nullptr);
+  CHECK(find_preset("asami/unroll:64/scratch:2/every:2") == nullptr);
+  // Every variant prints under its own name, `unroll NAME U P N` order; every:0 = no prefetch.
+  CHECK(u->printed == "unrolled_64_16_3");
+  const Preset* nopf = find_preset("asami/unroll:128/scratch:2/every:0");
+  REQUIRE(nopf);
+  CHECK(nopf->printed == "unrolled_128_0_2");
+  CHECK(nopf->notes.find("no dummy prefetch loads") != std::string::npos);
+  CHECK(find_preset("unrolled")->id == "asami/unroll:96/scratch:2/every:32");
   CHECK(find_preset("no such kernel") == nullptr);
   CHECK(find_preset("pagezero")->id == "freebsd/pagezero_movnti");
   CHECK(find_preset("pagecopy")->id == "freebsd/pagecopy");  // today's printed name wins over the old one's alias
@@ -520,6 +529,36 @@ TEST_CASE("named sets follow the seeds' tables" * doctest::test_suite("presets")
   REQUIRE(hahn.size() == 9);
   CHECK(hahn[2] == "clear hahn/fast_clear_page");
   CHECK(hahn[8] == "copy hahn/even_faster");
+  // fast.c v1.6 as Arjan posted it: both tables, no no_prefetch; Manfred's copy (seed 004):
+  // the copy table with no_prefetch and no clear table.
+  auto fastc = names("fastc");
+  REQUIRE(fastc.size() == 12);
+  CHECK(fastc[0] == "clear fastc/fast_clear_page");
+  CHECK(fastc[11] == "copy fastc/even_faster");
+  auto spraul = names("spraul");
+  REQUIRE(spraul.size() == 7);
+  CHECK(spraul[0] == "copy fastc/fast_copy_page");
+  CHECK(spraul[6] == "copy fastc/no_prefetch");
+  CHECK(preset_set_harness("fastc") == Harness::fastc);
+  CHECK(preset_set_harness("spraul") == Harness::fastc);
+  CHECK(preset_set_harness("hahn") == Harness::hahn);
+  CHECK(preset_set_harness("xmm64") == Harness::xmm64);
+  CHECK_FALSE(preset_set_harness("reference"));
+  CHECK_FALSE(preset_set_harness("asami"));
+  CHECK_FALSE(preset_set_harness("faster_copy"));
+  CHECK(preset_sets_harness({"spraul", "fastc"}) == Harness::fastc);
+  CHECK_FALSE(preset_sets_harness({"spraul", "hahn"}));
+  CHECK_FALSE(preset_sets_harness({"xmm64", "faster_copy"}));
+  CHECK_FALSE(preset_sets_harness({}));
+  // Asami's experiment: unroll 32..256 by 32 with 2 and 3 registers, with the prefetch every
+  // 32 bytes and without, then the FP copy; every name distinct.
+  auto asami = preset_set("asami");
+  REQUIRE(asami.size() == 33);
+  CHECK(asami.front()->id == "asami/unroll:32/scratch:2/every:32");
+  CHECK(asami[16]->id == "asami/unroll:32/scratch:2/every:0");
+  CHECK(asami.back()->id == "asami/fp_copy");
+  std::set<std::string> printed;
+  for (const Preset* p : asami) CHECK_MESSAGE(printed.insert(p->printed).second, p->printed);
   auto x = preset_set("xmm64");
   REQUIRE(x.size() == 26);  // seed 000: 14 clear lines, 12 copy lines
   CHECK(x.front() == x[4]);  // 'warm up run' is fast_clear_page again

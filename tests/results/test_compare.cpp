@@ -11,9 +11,10 @@ using namespace kex;
 
 static const std::string kData = std::string(KEX_SOURCE_DIR) + "/tests/data/";
 
-// Hand-made files: x 100 -> 200 ns (CIs apart), y 50 -> 50.5 ns (CIs overlap),
-// z 0.01 us -> 5 ns (no CI; unit conversion), w skipped in B, onlya / onlyb on one side.
-TEST_CASE("compare: ratios - CI overlap and geometric mean on two hand-made files") {
+// Hand-made files (one repetition a side: the verdict falls back to CI overlap):
+// x 100 -> 200 ns (CIs apart), y 50 -> 50.5 ns (CIs overlap), z 0.01 us -> 5 ns (no
+// CI; unit conversion), w skipped in B, onlya / onlyb on one side.
+TEST_CASE("compare: speedups - CI overlap and geometric mean on two hand-made files") {
   auto a = load_one_run(kData + "compare_a.json");
   auto b = load_one_run(kData + "compare_b.json");
   Comparison c = compare_results(a, b);
@@ -21,16 +22,22 @@ TEST_CASE("compare: ratios - CI overlap and geometric mean on two hand-made file
   CHECK(c.rows[0].name == "x/4096");  // A's order
   CHECK(c.rows[0].a_ns == doctest::Approx(100));
   CHECK(c.rows[0].b_ns == doctest::Approx(200));
-  CHECK(c.rows[0].ratio == doctest::Approx(2.0));
+  CHECK(c.rows[0].speedup == doctest::Approx(0.5));  // B takes twice as long: half the throughput
   CHECK(c.rows[0].ci_overlap == std::optional<bool>(false));
+  CHECK(c.rows[0].by_ci);
+  CHECK(c.rows[0].verdict == Verdict::slower);
   CHECK(c.rows[1].name == "y/4096");
-  CHECK(c.rows[1].ratio == doctest::Approx(1.01));
+  CHECK(c.rows[1].speedup == doctest::Approx(1 / 1.01));
   CHECK(c.rows[1].ci_overlap == std::optional<bool>(true));
+  CHECK(c.rows[1].verdict == Verdict::same);
   CHECK(c.rows[2].name == "z/4096");
   CHECK(c.rows[2].a_ns == doctest::Approx(10));
-  CHECK(c.rows[2].ratio == doctest::Approx(0.5));
+  CHECK(c.rows[2].speedup == doctest::Approx(2.0));
   CHECK(!c.rows[2].ci_overlap.has_value());
-  CHECK(c.geomean_ratio == doctest::Approx(std::cbrt(2.0 * 1.01 * 0.5)));
+  CHECK(c.rows[2].verdict == Verdict::same);  // no CI, one repetition: no evidence
+  CHECK(c.geomean_speedup == doctest::Approx(std::cbrt(0.5 / 1.01 * 2.0)));
+  CHECK(c.slower == 1);
+  CHECK(c.same == 2);
   CHECK(c.only_a == std::vector<std::string>{"w/4096", "onlya/4096"});
   CHECK(c.only_b == std::vector<std::string>{"onlyb/4096"});
 
@@ -40,11 +47,14 @@ TEST_CASE("compare: ratios - CI overlap and geometric mean on two hand-made file
   CHECK(regressions(c, 1.005).size() == 1);  // y is above 1.005 but its CIs overlap: noise, not a regression
   CHECK(regressions(c, 2.5).empty());
 
-  Comparison f = compare_results(a, b, "^[xy]/");
+  CompareOptions fo;
+  fo.filter = "^[xy]/";
+  Comparison f = compare_results(a, b, fo);
   CHECK(f.rows.size() == 2);
   std::string text = format_comparison(c, "A", "B");
-  CHECK(text.find("summary: 3 matched") != std::string::npos);
-  CHECK(text.find("apart") != std::string::npos);
+  CHECK(text.find("summary: 3 matched: B faster 0, B slower 1, same 2") != std::string::npos);
+  CHECK(text.find("speedup = A time / B time = B throughput / A throughput (> 1: B is faster)") != std::string::npos);
+  CHECK(text.find("CIs apart") != std::string::npos);
 }
 
 TEST_CASE("compare on synthetic runs: every ratio is the time scale") {
@@ -52,8 +62,58 @@ TEST_CASE("compare on synthetic runs: every ratio is the time scale") {
   ob.time_scale = 1.25;
   Comparison c = compare_results(synth::run(), synth::run(ob));
   CHECK(c.rows.size() > 200);
-  for (const auto& r : c.rows) CHECK(r.ratio == doctest::Approx(1.25));
-  CHECK(c.geomean_ratio == doctest::Approx(1.25));
+  for (const auto& r : c.rows) CHECK(r.speedup == doctest::Approx(1 / 1.25));
+  CHECK(c.geomean_speedup == doctest::Approx(1 / 1.25));
+}
+
+namespace {
+/// A synthetic run whose every point has repetitions with medians median * (1 + spread * k).
+kex::RunDoc with_reps(double scale, std::vector<double> spread) {
+  kex::RunDoc d = synth::run();
+  for (auto& r : d.results) {
+    if (!r.ok()) continue;
+    const kex::Repetition base = r.reps.front();
+    r.reps.clear();
+    for (double s : spread) {
+      kex::Repetition x = base;
+      x.per_call.median *= scale * (1 + s);
+      r.reps.push_back(x);
+    }
+  }
+  return d;
+}
+}  // namespace
+
+TEST_CASE("compare: the U test over repetitions decides, corrected, with a minimum effect") {
+  const std::vector<double> noise = {-0.004, 0.002, 0.0, 0.003, -0.002, 0.001, -0.001};  // cv about 0.25%
+  // Self-compare: nothing differs.
+  Comparison self = compare_results(with_reps(1, noise), with_reps(1, noise));
+  CHECK(self.faster == 0);
+  CHECK(self.slower == 0);
+  CHECK(self.same == self.rows.size());
+  CHECK(self.min_effect == doctest::Approx(0.01));  // 3 x 0.25% is below the 1% floor
+  // B 10% slower everywhere, seven repetitions a side: every point is called slower.
+  Comparison slow = compare_results(with_reps(1, noise), with_reps(1.1, noise));
+  CHECK(slow.slower == slow.rows.size());
+  for (const auto& r : slow.rows) {
+    CHECK(r.a_reps == 7);
+    CHECK_FALSE(r.by_ci);
+    CHECK(r.p < 0.001);
+    CHECK(r.p_adjusted <= 0.01);
+  }
+  CHECK(regressions(slow, 1.05).size() == slow.rows.size());
+  CHECK(regressions(slow, 1.2).empty());
+  // 0.5% slower: significant by the test, but below the minimum effect: same.
+  Comparison tiny = compare_results(with_reps(1, noise), with_reps(1.005, noise));
+  CHECK(tiny.slower == 0);
+  CompareOptions strict;
+  strict.min_effect = 0.001;
+  CHECK(compare_results(with_reps(1, noise), with_reps(1.005, noise), strict).slower > 0);
+  // Three repetitions a side cannot reach 0.01: said, and nothing is called different.
+  Comparison three = compare_results(with_reps(1, {0, 0.001, -0.001}), with_reps(1.5, {0, 0.001, -0.001}));
+  CHECK(three.underpowered);
+  CHECK(three.slower == 0);
+  CHECK(format_comparison(three, "A", "B").find("no U test can reach p < 0.01") != std::string::npos);
 }
 
 TEST_CASE("kex compare: exit status 0 unless --fail-above finds a regression - bad input exits 2") {
@@ -61,6 +121,8 @@ TEST_CASE("kex compare: exit status 0 unless --fail-above finds a regression - b
   std::string a = kData + "compare_a.json", b = kData + "compare_b.json";
   CHECK(run_sh(k + " compare " + a + " " + b + " >/dev/null") == 0);
   CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 1.5 >/dev/null") == 1);
+  CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 50% --filter '^x/' >/dev/null") == 1);
+  CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 150% --filter '^x/' >/dev/null") == 0);
   // B lost w (skipped there) and onlya: a gate fails on lost entries, whatever the ratios.
   CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 2.5 >/dev/null") == 1);
   CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 2.5 --filter '^[xyz]/' >/dev/null") == 0);

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <map>
 
 #include "src/results/export.hpp"
 #include "src/results/results.hpp"
@@ -65,6 +66,69 @@ TEST_CASE("to_gbench output runs through google/benchmark's compare.py (when lib
   }
   CHECK(diff.back()["name"] == "OVERALL_GEOMEAN");
   CHECK(diff[0]["name"] == "copy/sse/unroll:64/scratch:4/t/fwd/256");
+}
+
+namespace {
+/// synth's run with 5 repetitions a point, medians spread around the point's figure.
+kex::RunDoc repeated(double scale) {
+  kex::RunDoc d = synth::run();
+  for (auto& r : d.results) {
+    if (!r.ok()) continue;
+    const kex::Repetition base = r.reps.front();
+    r.reps.clear();
+    for (double s : {0.0, 0.01, -0.01, 0.02, -0.005}) {
+      kex::Repetition x = base;
+      x.per_call.median *= scale * (1 + s);
+      r.reps.push_back(x);
+    }
+  }
+  return d;
+}
+}  // namespace
+
+TEST_CASE("to_gbench with repetitions: a row per repetition plus Google Benchmark's aggregates") {
+  const json g = to_gbench({repeated(1)});
+  size_t iterations = 0, aggregates = 0;
+  std::map<std::string, int> per_name;
+  for (const auto& b : g["benchmarks"]) {
+    if (b["run_type"] == "iteration") {
+      ++iterations;
+      ++per_name[b["name"].get<std::string>()];
+      CHECK(b["repetitions"] == 5);
+    } else {
+      ++aggregates;
+      CHECK(b["run_type"] == "aggregate");
+      const std::string agg = b["aggregate_name"];
+      CHECK(b["name"] == b["run_name"].get<std::string>() + "_" + agg);
+      CHECK(b["aggregate_unit"] == (agg == "cv" ? "percentage" : "time"));
+      CHECK(!b.contains("repetition_index"));
+    }
+  }
+  for (const auto& [n, k] : per_name) CHECK_MESSAGE(k == 5, n);
+  CHECK(aggregates == 4 * per_name.size());
+  CHECK(iterations == 5 * per_name.size());
+}
+
+TEST_CASE("compare.py runs its U test on kex's repetitions and gets kex's p (when libbenchmark-tools is installed)") {
+  const std::string py = "/usr/bin/python3", cmp = "/usr/share/benchmark/compare.py";
+  if (!std::filesystem::exists(cmp) || run_sh(py + " -c 'import scipy, numpy' 2>/dev/null") != 0) {
+    MESSAGE("skipped: needs Debian libbenchmark-tools, python3-scipy and python3-numpy");
+    return;
+  }
+  TmpDir d;
+  spit(d / "a.json", to_gbench({repeated(1)}).dump());
+  spit(d / "b.json", to_gbench({repeated(1.1)}).dump());
+  REQUIRE(run_sh(py + " " + cmp + " --no-color --dump_to_json " + d / "diff.json" + " benchmarks " + d / "a.json" +
+                 " " + d / "b.json" + " >" + d / "out.txt 2>&1") == 0);
+  const json diff = json::parse(slurp(d / "diff.json"));
+  size_t tested = 0;
+  for (const auto& row : diff) {
+    if (!row.contains("utest") || row["utest"].empty()) continue;
+    ++tested;
+    // 5 against 5, completely separated: scipy's exact two-sided p = 2/252.
+    CHECK(row["utest"]["time_pvalue"].get<double>() == doctest::Approx(2.0 / 252));
+  }
+  CHECK(tested > 100);
 }
 
 TEST_CASE("to_csv: header plus one row per entry - RFC 4180 quoting") {

@@ -50,7 +50,10 @@ TEST_CASE("merge: repeated - inconsistent or missing shards") {
   std::vector<std::string> w;
   CHECK_THROWS_AS(merge_results({{"a", shard(1, 3)}, {"b", shard(1, 3)}}, &w), InputError);
   CHECK_THROWS_AS(merge_results({{"a", shard(0, 3)}, {"b", shard(1, 2)}}, &w), InputError);
-  CHECK_THROWS_AS(merge_results({{"a", {synth::run()}}, {"b", {synth::run()}}}, &w), InputError);
+  // Two whole runs of different configs on one machine: their points collide.
+  kex::RunDoc other = synth::run();
+  other.context.configs.push_back({"x.json", nlohmann::ordered_json{{"sizes", {1}}}});
+  CHECK_THROWS_AS(merge_results({{"a", {synth::run()}}, {"b", {other}}}, &w), InputError);
   w.clear();
   auto m = merge_results({{"a", shard(0, 3)}, {"c", shard(2, 3)}}, &w);
   REQUIRE(w.size() == 1);
@@ -58,6 +61,17 @@ TEST_CASE("merge: repeated - inconsistent or missing shards") {
   const json j = kex::to_json(m);
   CHECK(j["context"]["shard"]["count"] == 3);
   CHECK(j["context"]["shard"]["merged_indices"] == json({0, 2}));
+}
+
+TEST_CASE("merge pools whole runs of one machine and the same configs as extra repetitions") {
+  std::vector<std::string> w;
+  const kex::RunDoc a = synth::run(), b = synth::run();
+  auto m = merge_results({{"a.json", {a}}, {"b.json", {b}}, {"c.json", {a}}}, &w);
+  REQUIRE(m.size() == 1);
+  CHECK(m[0].results.size() == a.results.size());
+  for (const auto& r : m[0].results)
+    if (r.ok()) CHECK_MESSAGE(r.reps.size() == 3, r.name());
+  CHECK(kex::to_json(m)["context"]["pooled_runs"] == 3);
 }
 
 TEST_CASE("merge of two machines keeps each run and splits back") {

@@ -1,6 +1,8 @@
-// The seed harnesses (fast.c v1.6, Hahn's athlon.c) give typed Results, and the
-// seed-table writer prints them in the seeds' layout.
+// The seed harnesses (fast.c v1.6, LaHaise's xmm64.c, Hahn's athlon.c) give typed
+// Results, and the seed-table writer prints them in the seeds' layout.
 #include <doctest/doctest.h>
+
+#include <cstdio>
 
 #include "generators/presets/presets.hpp"
 #include "src/model/result_json.hpp"
@@ -18,17 +20,20 @@ TEST_CASE("fast.c harness: seed layout and results" * doctest::test_suite("harne
   const SeedRun r = run_seed_harness({fc, low, fc, v26}, Harness::fastc, {});
   REQUIRE(r.results.size() == 4);
   const std::string text = seed_table_text(r);
-  CHECK(text.find("Athlon test program $Id: fast.c,v 1.6 2000/09/23 09:05:45 arjan Exp $") != std::string::npos);
+  CHECK(text.find("\nAthlon test program $Id: fast.c,v 1.6 2000/09/23 09:05:45 arjan Exp $ \n") != std::string::npos);
   CHECK(text.find("Cycles are TSC ticks") != std::string::npos);
-  auto clear_at = text.find("clear_page() tests\n"), copy_at = text.find("copy_page() tests\n");
+  auto clear_at = text.find("clear_page() tests \n"), copy_at = text.find("\n\ncopy_page() tests \n");
   REQUIRE(clear_at != std::string::npos);
   REQUIRE(copy_at != std::string::npos);
   CHECK(clear_at < copy_at);
-  CHECK(text.find("clear_page function 'warm up run'\ttook ") != std::string::npos);
-  CHECK(text.find("clear_page function '2.4 MMX version'\ttook ") != std::string::npos);
-  CHECK(text.find("copy_page function 'v26_copy_page'\ttook ") != std::string::npos);
-  CHECK(text.find("'xmma_clear'\ttook ") != std::string::npos);
+  CHECK(text.find("clear_page function 'warm up run'\t took ") != std::string::npos);
+  CHECK(text.find("clear_page function '2.4 MMX version'\t took ") != std::string::npos);
+  CHECK(text.find("copy_page function 'v26_copy_page'\t took ") != std::string::npos);
+  CHECK(text.find("'xmma_clear'\t took ") != std::string::npos);
   CHECK(text.find("cycles per page\t[low-confidence reconstruction]") != std::string::npos);
+  const std::string exact = seed_table_text(r, SeedText::exact);
+  CHECK(exact.rfind("Athlon test program $Id: fast.c,v 1.6 2000/09/23 09:05:45 arjan Exp $ \nclear_page() tests \n", 0) == 0);
+  CHECK(exact.find('#') == std::string::npos);
   const Result& e0 = r.results[0];
   CHECK(e0.name() == "fastc/fast_clear_page/4096/harness:fastc");
   CHECK(r.results[2].name() == "fastc/fast_clear_page/4096/harness:fastc/pass:2");
@@ -41,10 +46,15 @@ TEST_CASE("fast.c harness: seed layout and results" * doctest::test_suite("harne
   CHECK(e0.preset->confidence == Confidence::high);
   CHECK(e0.code->bytes > 0);
   CHECK(e0.seed->printed_ticks > 0);
+  // The offset is the program's, not the kernel family's: fast.c ran LaHaise's GPR copy at +8
+  // too; a kernel needing 16-byte alignment cannot, and runs page-aligned with a note.
+  CHECK(r.results[1].seed->buffer_offset == 0);
+  CHECK(r.results[1].seed->note.find("16-byte alignment") != std::string::npos);
   const Result& e3 = r.results[3];
   CHECK(e3.op == Op::copy);
   CHECK(e3.reps.front().calls_per_sample == 2048);
-  CHECK(e3.seed->buffer_offset == 0);  // xmm64 family: page-aligned as xmm64.c
+  CHECK(e3.seed->buffer_offset == 8);
+  CHECK(e3.placed->dst_page_offset == 8);
   CHECK(e3.seed->src_minus_dst == 8 * 1024 * 1024);
   // The median time per page and the printed TSC ticks agree within the integer truncation.
   const double ticks = aggregate(e3).median_ns * machine().tsc_hz / 1e9;
@@ -55,16 +65,29 @@ TEST_CASE("fast.c harness: seed layout and results" * doctest::test_suite("harne
   CHECK_THROWS_AS(run_seed_harness({fc}, Harness::kex, {}), std::invalid_argument);
 }
 
-TEST_CASE("seed lines: fast.c and athlon.c layouts" * doctest::test_suite("harness")) {
-  auto facts = [](const char* name) { return preset_plan(*find_preset(name), {}).preset.value(); };
-  CHECK(format_seed_line(facts("hahn/fast_clear_page"), Op::clear, Harness::hahn, 4662.9, 502.71) ==
-        "clear_page by 'fast_clear_page'  \ttook 4662 cycles (502.7 MB/s)");
-  CHECK(format_seed_line(facts("hahn/faster_copy"), Op::copy, Harness::hahn, 2746, 853.5) ==
-        "copy_page by 'faster_copy'\ttook 2746 cycles (853.5 MB/s)");
-  CHECK(format_seed_line(facts("copy:2.4 non MMX"), Op::copy, Harness::fastc, 17886, 0) ==
-        "copy_page function '2.4 non MMX'\ttook 17886 cycles per page");
-  CHECK(format_seed_line(facts("xmm64/v26_copy_page"), Op::copy, Harness::fastc, 12, 0) ==
-        "copy_page function 'v26_copy_page'\ttook   12 cycles per page");
+TEST_CASE("xmm64 harness: fast.c's passes on a page-aligned buffer, LaHaise's banner with the buffer" *
+          doctest::test_suite("harness")) {
+  const Preset* fc = find_preset("fastc/faster_clear_page");
+  const Preset* xc = find_preset("xmm64/xmm_clear");
+  const SeedRun r = run_seed_harness({fc, xc}, Harness::xmm64, {});
+  REQUIRE(r.results.size() == 2);
+  for (const Result& e : r.results) {
+    REQUIRE_MESSAGE(e.ok(), e.status.message);
+    CHECK(e.seed->buffer_offset == 0);  // fast.c's kernel too: xmm64.c's buffer was page-aligned
+    CHECK(e.placed->dst_page_offset == 0);
+    CHECK(e.reps.front().calls_per_sample == 4096);
+    CHECK(e.seed->note.empty());
+  }
+  CHECK(r.results[0].name() == "fastc/faster_clear_page/4096/harness:xmm64");
+  CHECK(r.header.buffer_address % 4096 == 0);
+  const std::string exact = seed_table_text(r, SeedText::exact);
+  char banner[160];
+  snprintf(banner, sizeof banner, "SSE test program $Id: fast.c,v 1.6 2000/09/23 09:05:45 arjan Exp $ buffer = %p\n",
+           reinterpret_cast<void*>(r.header.buffer_address));
+  CHECK(exact.rfind(std::string(banner) + "clear_page() tests \nclear_page function 'faster_clear_page'\t took ", 0) == 0);
+  CHECK(exact.find("\nclear_page function 'xmm_clear'\t took ") != std::string::npos);
+  CHECK(exact.find("copy_page") == std::string::npos);  // no copies: no copy section
+  CHECK(result_from_json(to_json(r.results[1]), r.results[1].tsc_hz, "x") == r.results[1]);
 }
 
 TEST_CASE("Hahn harness: MHz line, halved copy figure, MB/s" * doctest::test_suite("harness")) {
@@ -73,8 +96,12 @@ TEST_CASE("Hahn harness: MHz line, halved copy figure, MB/s" * doctest::test_sui
   REQUIRE(r.results.size() == 2);
   const std::string text = seed_table_text(r);
   CHECK(text.find(" MHz\n") != std::string::npos);
-  CHECK(text.find("clear_page by 'normal_clear_page'  \ttook ") != std::string::npos);
-  CHECK(text.find("copy_page by 'faster_copy'\ttook ") != std::string::npos);
+  CHECK(text.find("clear_page by 'normal_clear_page'  \t took ") != std::string::npos);
+  CHECK(text.find("\n\ncopy_page by 'faster_copy'\t took ") != std::string::npos);
+  const std::string exact = seed_table_text(r, SeedText::exact);
+  char mhz_line[32];
+  snprintf(mhz_line, sizeof mhz_line, "%3.3f MHz\n", r.header.hahn_mhz);
+  CHECK(exact.rfind(std::string(mhz_line) + "clear_page by 'normal_clear_page'  \t took ", 0) == 0);
   const Result& c = r.results[0];
   const Result& k = r.results[1];
   REQUIRE(c.ok());

@@ -12,8 +12,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <thread>
+#include <tuple>
 
 #include "generators/segments.hpp"
 #include "generators/jit.hpp"
@@ -136,26 +140,40 @@ TEST_CASE("each segment kernel puts back fs, gs and TLS, and hits its counters" 
                          SegVariant::throughput, SegVariant::null_load}) {
       const bool needs_seg = v == SegVariant::loop2006 || v == SegVariant::mixed || v == SegVariant::null_load;
       if (needs_seg && r == SegReg::none) continue;
-      for (int with_base = 0; with_base < 2; ++with_base) {
-        SegKernelSpec s;
-        s.seg = r;
-        s.variant = v;
-        s.selector = data;
-        s.unroll = 8;
-        s.use_fsgsbase = machine().features.fsgsbase_enabled;  // wr*base where the kernel allows it
-        s.operand = v == SegVariant::latency ? cells[0] : reinterpret_cast<uint64_t>(&target[0]);
-        s.restored_operand = reinterpret_cast<uint64_t>(&target[16]);
-        if (v == SegVariant::mixed) s.set_base = true;
-        if ((v == SegVariant::latency || v == SegVariant::throughput) && r != SegReg::none) {
-          s.set_base = true;
-          s.base = with_base ? other_gs_base : 0;
-          if (with_base) s.operand = v == SegVariant::latency ? 0 : s.operand - s.base;
-        } else if (with_base) {
-          continue;
+      const bool loop = v == SegVariant::loop2006 || v == SegVariant::mixed;
+      // The 2006 and mixed loops also with a selector loaded on entry: null, or the
+      // data selector (the pop then reloads a non-null selector, as on i386).
+      for (int entry = -1; entry < (loop ? 2 : 0); ++entry)
+        for (int with_base = 0; with_base < 2; ++with_base) {
+          SegKernelSpec s;
+          s.seg = r;
+          s.variant = v;
+          s.selector = data;
+          s.unroll = 8;
+          s.use_fsgsbase = machine().features.fsgsbase_enabled;  // wr*base where the kernel allows it
+          s.operand = v == SegVariant::latency ? cells[0] : reinterpret_cast<uint64_t>(&target[0]);
+          s.restored_operand = reinterpret_cast<uint64_t>(&target[16]);
+          if (entry >= 0) {
+            s.load_entry = true;
+            s.entry_selector = entry ? data : 0;
+          }
+          // Mixed with a null restored selector sets base 0 itself; a restored data
+          // selector brings base 0 with it, so in round 2 (a non-zero gs base beforehand)
+          // its access lands on target[16] only if the loop really reloaded 0x2b.
+          if (v == SegVariant::mixed) s.set_base = entry != 1;
+          if ((v == SegVariant::latency || v == SegVariant::throughput) && r != SegReg::none) {
+            s.set_base = true;
+            s.base = with_base ? other_gs_base : 0;
+            if (with_base) s.operand = v == SegVariant::latency ? 0 : s.operand - s.base;
+          } else if (with_base) {
+            continue;
+          }
+          specs.push_back(s);
         }
-        specs.push_back(s);
-      }
     }
+  // none: baseline, latency, throughput; fs and gs: baseline, 2006 x 3 entries, mixed x 3,
+  // latency x 2 bases, throughput x 2, null load.
+  CHECK(specs.size() == 3 + 2 * (1 + 3 + 3 + 2 + 2 + 1));
   CodeArena arena;
   std::vector<size_t> idx;
   for (const auto& s : specs) idx.push_back(arena.add([&](Xbyak::CodeGenerator& g) { emit_segment_kernel(g, s); }));
@@ -172,6 +190,8 @@ TEST_CASE("each segment kernel puts back fs, gs and TLS, and hits its counters" 
       CAPTURE(seg_reg_name(s.seg));
       CAPTURE(seg_variant_name(s.variant));
       CAPTURE(s.base);
+      CAPTURE(s.load_entry);
+      CAPTURE(s.entry_selector);
       tls_value = 100 + int(i);
       SegState st;
       st.fs_base = base_of(ARCH_GET_FS);
@@ -226,16 +246,57 @@ TEST_CASE("every segment case is measured or skipped with a reason" * doctest::t
     CHECK(c["ticks_per_iteration"].get<double>() > 0);
     CHECK(c["est_cycles_per_iteration"].get<double>() > 0);
     CHECK(c["min_ticks"].get<uint64_t>() <= c["median_ticks"].get<uint64_t>());
-    if (c["name"] == "gs with data selector") gs_data_ran = true;
+    CHECK(c["timed_iterations"].get<uint64_t>() == c["iterations_per_sample"].get<uint64_t>() * 3);
+    CHECK(c["timed_iterations"].get<uint64_t>() >= 20'000);
+    CHECK(c["cputime_ns"].get<uint64_t>() > 0);
+    if (c["name"] == "gs with data selector, entry gs=2b") gs_data_ran = true;
   }
   CHECK(gs_data_ran);
-  // 6 selector blocks x (<none>, fs, gs) + 6 x mixed (fs, gs) + 2 x (1 + 4) loads + 2 null loads
-  CHECK(j["cases"].size() == 18 + 12 + 10 + 2);
-  CHECK(measured >= 10);
-  // The data and null selectors load everywhere: their cases must have run.
-  for (const auto& c : j["cases"])
-    if (c["selector_kind"] == "data" || c["selector_kind"] == "null" || c["selector_kind"] == "none")
+  // 6 selector blocks x (<none> + 5 entry selectors x fs, gs) + the same without <none>
+  // for mixed + 2 x (1 + 4) loads + 2 null loads
+  CHECK(j["cases"].size() == 66 + 60 + 10 + 2);
+  CHECK(measured >= 40);
+  // The data and null selectors load everywhere, loaded or held on entry: those cases must have run.
+  for (const auto& c : j["cases"]) {
+    const std::string entry = c.value("entry_selector_kind", "");
+    if ((c["selector_kind"] == "data" || c["selector_kind"] == "null" || c["selector_kind"] == "none") &&
+        (entry.empty() || entry == "null" || entry == "data"))
       CHECK_MESSAGE(!c.value("skipped", false), c.dump());
+  }
+}
+
+TEST_CASE("the 2006 and mixed loops say which selector the register held on entry" * doctest::test_suite("segments")) {
+  const auto& j = small_run().j;
+  const auto& h = j["header"];
+  const auto& entries = h["entry_selectors"];
+  CHECK(entries["null"] == "0x00");
+  CHECK(entries["data"] == h["selectors"]["data"]);
+  CHECK(entries["gdt-cpunode"] == "0x7b");
+  CHECK(h["selectors"]["data"] == "0x2b");  // __USER_DS: ds is null in a 64-bit process, ss holds it
+  std::map<std::string, int> per_kind;
+  for (const auto& c : j["cases"]) {
+    CAPTURE(c.dump());
+    const std::string v = c["variant"], seg = c["segment"];
+    const bool loop = (v == "2006" || v == "mixed") && seg != "none";
+    CHECK(c.contains("entry_selector") == loop);
+    if (!loop) continue;
+    const std::string kind = c["entry_selector_kind"];
+    ++per_kind[kind];
+    if (entries[kind].is_string()) CHECK(c["entry_selector"] == entries[kind]);
+    const unsigned sel = std::stoul(c["entry_selector"].get<std::string>(), nullptr, 16);
+    char tail[32];
+    snprintf(tail, sizeof tail, ", entry %s=%x", seg.c_str(), sel);
+    const std::string name = c["name"];
+    CHECK(name.size() > strlen(tail));
+    CHECK(name.substr(name.size() - strlen(tail)) == tail);
+    if (v == "mixed") CHECK(c["restored_selector"].get<std::string>().rfind(c["entry_selector"].get<std::string>(), 0) == 0);
+  }
+  // 6 blocks x fs, gs x (2006, mixed) per entry selector
+  for (const char* k : {"null", "data", "ldt", "gdt-tls", "gdt-cpunode"}) CHECK(per_kind[k] == 24);
+  // Unavailable LDT/TLS entries are skipped with the set-up error.
+  for (const auto& c : j["cases"])
+    if (c.value("entry_selector_kind", "") == "ldt" && !entries["ldt"].is_string())
+      CHECK(c["skip_message"] == h["ldt_entry_error"]);
 }
 
 TEST_CASE("the segment table has the seed's layout" * doctest::test_suite("segments")) {
@@ -248,7 +309,8 @@ TEST_CASE("the segment table has the seed's layout" * doctest::test_suite("segme
            h["stepping"].get<int>());
   CHECK(t.find(fms) != std::string::npos);
   CHECK(t.find("\nds=") != std::string::npos);
-  CHECK(t.find(" TSC\n") != std::string::npos);
+  CHECK(t.find(" TSC\n(entry fs=.. / gs=..: the selector the tested register held on entry to the loop") !=
+        std::string::npos);
   for (const auto& c : j["cases"]) {
     const std::string head = "   " + c["name"].get<std::string>() + ": ";
     if (c.value("skipped", false))
@@ -256,8 +318,138 @@ TEST_CASE("the segment table has the seed's layout" * doctest::test_suite("segme
     else
       CHECK(t.find(head) != std::string::npos);
   }
-  CHECK(t.find("   gs with data selector: ") != std::string::npos);
+  CHECK(t.find("   gs with data selector, entry gs=2b: ") != std::string::npos);
+  CHECK(t.find("   fs with data selector, entry fs=0: ") != std::string::npos);
   CHECK(t.find("ns/iteration (") != std::string::npos);
+  // TSC ticks are never called cycles; the imul-chain figure says it is an estimate.
+  CHECK(t.find(" estimated cycles)") != std::string::npos);
+  CHECK_FALSE(std::regex_search(t, std::regex("[0-9] cycles\\)")));
+}
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  REQUIRE(f.good());
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+/// The seed's first table (tests/golden/segments-seed-002.txt, copied from seed 002).
+std::string golden() { return slurp(std::string(KEX_SOURCE_DIR) + "/tests/golden/segments-seed-002.txt"); }
+
+using ojson = nlohmann::ordered_json;
+
+/// A section holding the seed's Core Duo figures (ns per iteration per block, for
+/// <none>, fs, gs), each as CPU time over 50 M iterations plus a remainder that
+/// truncation must drop. `fs_entry`/`gs_entry`: entry selector kinds and values, or
+/// empty for an older section without them.
+ojson seed_section(const std::string& fs_kind, const std::string& fs_sel, const std::string& gs_kind,
+                   const std::string& gs_sel) {
+  ojson h = {{"cpu_model", "Genuine Intel(R) CPU           T2400  @ 1.83GHz"}, {"mhz", 1000.0}, {"family", 6},
+             {"model", 14}, {"stepping", 8},
+             {"selectors", {{"ds", "0x7b"}, {"fs", "0x00"}, {"gs", "0x33"}, {"data", "0x7b"}, {"ldt", "0x0f"},
+                            {"gdt", "0x3b"}}},
+             {"timer", "TSC"}, {"seed_clock", "CPUTIME"}, {"tsc_hz", 1.83e9}};
+  ojson cases = ojson::array();
+  const struct { const char* kind; const char* sel; int none, fs, gs; } blocks[] = {
+      {"data", "0x7b", 0, 26, 30}, {"ldt", "0x0f", 0, 26, 26}, {"gdt-tls", "0x3b", 0, 26, 30}};
+  const uint64_t n = 50'000'000;
+  for (const auto& b : blocks)
+    for (const auto& [seg, ns, kind, sel] : {std::tuple<std::string, int, std::string, std::string>{"none", b.none, "", ""},
+                                             {"fs", b.fs, fs_kind, fs_sel},
+                                             {"gs", b.gs, gs_kind, gs_sel}}) {
+      ojson c = {{"name", seg + " ..."}, {"segment", seg}, {"selector", b.sel}, {"selector_kind", b.kind},
+                 {"variant", seg == "none" ? "baseline" : "2006"}};
+      if (!kind.empty()) {
+        c["entry_selector"] = sel;
+        c["entry_selector_kind"] = kind;
+      }
+      c["ns_per_iteration"] = ns + 0.9;  // TSC figures that must not be used while CPU time is there
+      c["timed_iterations"] = n;
+      c["cputime_ns"] = uint64_t(ns) * n + n - 1;
+      cases.push_back(c);
+    }
+  return {{"header", h}, {"cases", cases}};
+}
+
+/// The figures and machine details masked: the quoted model, MHz, family/model/
+/// stepping, selector values and ns.
+std::string mask(const std::string& t) {
+  std::string s = std::regex_replace(t, std::regex("\"[^\"\n]*\""), "\"#\"");
+  s = std::regex_replace(s, std::regex("=[0-9a-f]+"), "=#");
+  return std::regex_replace(s, std::regex("[0-9]+(\\.[0-9]+)?"), "#");
+}
+
+std::vector<std::string> lines_of(const std::string& t) {
+  std::vector<std::string> out;
+  std::istringstream in(t);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+/// The text's tables: each starts with a `"model" @..Mhz` line after a blank line.
+std::vector<std::string> tables_of(const std::string& t) {
+  std::vector<std::string> out;
+  size_t at = 0;
+  for (;;) {
+    const size_t next = t.find("\n\n\"", at);
+    out.push_back(t.substr(at, next == std::string::npos ? std::string::npos : next + 1 - at));
+    if (next == std::string::npos) break;
+    at = next + 2;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("seed-exact text: the seed's own figures give the seed's own lines" * doctest::test_suite("segments")) {
+  // An older section (no entry selectors): one table, fs/gs as the registers started.
+  CHECK(format_segment_seed_text(seed_section("", "", "", "")) == golden());
+  // With entry selectors, the first table is the i386 situation: fs null, gs a GDT TLS selector.
+  const std::string t = format_segment_seed_text(seed_section("null", "0x00", "gdt-tls", "0x33"));
+  const auto tables = tables_of(t);
+  REQUIRE(tables.size() == 3);  // i386, then fs=gs=0 and fs=gs=33 (each missing the other half)
+  CHECK(tables[0] == golden());
+  CHECK(tables[1].find("\nds=7b fs=0 gs=- ldt=f gdt=3b CPUTIME \n") != std::string::npos);
+  CHECK(tables[1].find("   gs with data selector: skipped: not in these results\n") != std::string::npos);
+  CHECK(tables[2].find("\nds=7b fs=- gs=33 ldt=f gdt=3b CPUTIME \n") != std::string::npos);
+  // Without CPU time (results from before it was recorded) the clock is TSC and its ns are used.
+  ojson old = seed_section("", "", "", "");
+  for (auto& c : old["cases"]) c.erase("cputime_ns");
+  const std::string tsc = format_segment_seed_text(old);
+  CHECK(tsc.find(" gdt=3b TSC \n") != std::string::npos);
+  CHECK(tsc.find("   gs with data selector: 30ns/iteration\n") != std::string::npos);
+  // A clock that moved during the run: the seed's warning, as it printed it.
+  ojson moved = seed_section("", "", "", "");
+  moved["header"]["mhz_after"] = 1833.0;
+  CHECK(format_segment_seed_text(moved) == golden() + "cpu speed changed 1000.000000->1833.000000?! disable CPUFREQ\n");
+}
+
+TEST_CASE("seed-exact text of a run here matches the seed's lines with the figures masked" *
+          doctest::test_suite("segments")) {
+  const auto& j = small_run().j;
+  const std::string t = format_segment_seed_text(j);
+  const auto want = lines_of(mask(golden()));
+  const auto tables = tables_of(t);
+  // i386 (fs=0, gs non-null), then fs=gs= null, data (and LDT, GDT TLS, CPU/node where they load).
+  CHECK(tables.size() >= 3);
+  for (const auto& table : tables) {
+    CAPTURE(table);
+    const auto got = lines_of(mask(table));
+    REQUIRE(got.size() == want.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      CAPTURE(got[i]);
+      const size_t colon = want[i].find(": ");
+      if (colon != std::string::npos && got[i].rfind(want[i].substr(0, colon) + ": skipped: ", 0) == 0) continue;
+      CHECK(got[i] == want[i]);
+    }
+  }
+  const std::string data = j["header"]["selectors"]["data"];
+  CHECK(lines_of(tables.at(0)).at(1).rfind("ds=" + data.substr(2) + " fs=0 gs=", 0) == 0);
+  CHECK(lines_of(tables.at(0)).at(1).find("gs=0 ") == std::string::npos);
+  CHECK(lines_of(tables.at(1)).at(1).rfind("ds=" + data.substr(2) + " fs=0 gs=0 ", 0) == 0);
+  CHECK(lines_of(tables.at(2)).at(1).rfind("ds=" + data.substr(2) + " fs=2b gs=2b ", 0) == 0);
+  CHECK(t.find(" CPUTIME \n") != std::string::npos);
 }
 
 TEST_CASE("the segments section validates against the schemas" * doctest::test_suite("segments")) {
@@ -265,12 +457,16 @@ TEST_CASE("the segments section validates against the schemas" * doctest::test_s
   std::ofstream(d + "/seg.json") << small_run().j.dump(2);
   const std::string v = validate(d + "/seg.json");
   CHECK_MESSAGE(v.rfind("valid", 0) == 0, v);
-  // And the schema rejects a skipped case without a reason.
+  // And the schema rejects a skipped case without a reason, and an entry selector kind it does not know.
   auto bad = small_run().j;
   bad["cases"][0] = {{"name", "x"}, {"segment", "fs"}, {"selector", "0x0f"}, {"selector_kind", "ldt"},
                      {"variant", "2006"}, {"skipped", true}, {"skip_message", ""}};
   std::ofstream(d + "/bad.json") << bad.dump(2);
   CHECK(validate(d + "/bad.json").rfind("valid", 0) != 0);
+  auto bad_entry = small_run().j;
+  bad_entry["cases"][1]["entry_selector_kind"] = "tss";
+  std::ofstream(d + "/bad2.json") << bad_entry.dump(2);
+  CHECK(validate(d + "/bad2.json").rfind("valid", 0) != 0);
   std::filesystem::remove_all(d);
 }
 
@@ -280,20 +476,49 @@ TEST_CASE("kex segments prints the table, writes JSON, refuses to overwrite" * d
   int st = -1;
   std::string out = shell(kex + " segments --iterations 700 --no-mixed --json " + d + "/s.json", &st);
   REQUIRE_MESSAGE(st == 0, out);
-  CHECK(out.find("   gs with data selector: ") != std::string::npos);
+  CHECK(out.find("   gs with data selector, entry gs=2b: ") != std::string::npos);
   CHECK(out.find(", mixed") == std::string::npos);
   auto j = nlohmann::json::parse(std::ifstream(d + "/s.json"));
-  CHECK(j["cases"].size() == 18 + 10 + 2);
+  CHECK(j["cases"].size() == 66 + 10 + 2);
 
   std::string again = shell(kex + " segments --iterations 700 --json " + d + "/s.json", &st);
   CHECK(st == 2);
   CHECK(again == "kex: " + d + "/s.json: exists; not overwriting it (use --force)\n");
-  CHECK(nlohmann::json::parse(std::ifstream(d + "/s.json"))["cases"].size() == 18 + 10 + 2);
+  CHECK(nlohmann::json::parse(std::ifstream(d + "/s.json"))["cases"].size() == 66 + 10 + 2);
 
-  out = shell(kex + " segments --iterations 700 --no-modern --force --json " + d + "/s.json", &st);
+  out = shell(kex + " segments --iterations 700 --repetitions 2 --no-modern --force --json " + d + "/s.json", &st);
   CHECK(st == 0);
-  CHECK(nlohmann::json::parse(std::ifstream(d + "/s.json"))["cases"].size() == 18 + 12);
+  j = nlohmann::json::parse(std::ifstream(d + "/s.json"));
+  CHECK(j["cases"].size() == 66 + 60);
+  CHECK(j["header"]["repetitions"] == 2);
+  CHECK(j["cases"][0]["repetitions"] == 2);
   CHECK(shell(kex + " segments --iterations 0", &st).find("iterations") != std::string::npos);
+  CHECK(st == 2);
+  CHECK(shell(kex + " segments --repetitions 0", &st).find("repetitions") != std::string::npos);
+  CHECK(st == 2);
+  std::filesystem::remove_all(d);
+}
+
+TEST_CASE("kex segments --seed-exact prints the seed's format and runs only the seed's cases" *
+          doctest::test_suite("segments")) {
+  const std::string d = tmp_dir();
+  const std::string kex = KEX_BINARY;
+  int st = -1;
+  const std::string out = shell(kex + " segments --seed-exact --iterations 700 --json " + d + "/s.json", &st);
+  REQUIRE_MESSAGE(st == 0, out);
+  CHECK(out.rfind("\"", 0) == 0);
+  // 700 iterations: the call's own CPU time shows in the <none> line, so no fixed figure.
+  CHECK(std::regex_search(out, std::regex(" CPUTIME \n   <none> with data selector: [0-9]+ns/iteration\n"
+                                          "   fs with data selector: [0-9]+ns/iteration\n")));
+  CHECK(out.find("entry") == std::string::npos);
+  CHECK(out.find("ticks") == std::string::npos);
+  const auto j = nlohmann::json::parse(std::ifstream(d + "/s.json"));
+  const bool tls = j["header"]["selectors"]["gdt"].is_string();
+  // data, LDT, GDT (and the CPU/node fallback without set_thread_area) x (<none> + 5 entries x fs, gs)
+  CHECK(j["cases"].size() == (tls ? 3u : 4u) * 11);
+  for (const auto& c : j["cases"]) CHECK((c["variant"] == "2006" || c["variant"] == "baseline"));
+  // The seed's COUNT on request: exclusive with the explicit counts.
+  CHECK(shell(kex + " segments --seed-iterations --iterations 5", &st).find("--seed-iterations") != std::string::npos);
   CHECK(st == 2);
   std::filesystem::remove_all(d);
 }

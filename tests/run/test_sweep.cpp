@@ -55,7 +55,7 @@ TEST_CASE("an aliasing sweep in one config: unique names, placements, self-compa
   const Comparison c = compare_results(d, d);
   CHECK(c.rows.size() == d.results.size());
   CHECK(c.only_a.empty());
-  for (const auto& row : c.rows) CHECK(row.ratio == doctest::Approx(1.0));
+  for (const auto& row : c.rows) CHECK(row.speedup == doctest::Approx(1.0));
   // The summary has a block per layout; the layout table a column per distance.
   const std::string s = summary_table(d);
   for (const char* block : {"copy (dist:65536)", "copy (dist:65544)", "copy (dist:1048640)"})

@@ -1,0 +1,120 @@
+#include "src/results/runtests.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "src/core/atomic_write.hpp"
+#include "src/core/error.hpp"
+
+namespace kex {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string file_safe(const std::string& s) {
+  std::string out = s;
+  for (char& c : out)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-')) c = '_';
+  return out;
+}
+
+bool is_asami(const Result& r) { return r.kind == KernelKind::preset && r.preset && r.preset->family == "asami"; }
+bool is_memcpy(const Result& r) { return r.kind == KernelKind::baseline && r.libc && r.point.kernel == "memcpy"; }
+
+}  // namespace
+
+std::vector<RuntestsCurve> runtests_curves(const RunDoc& doc) {
+  std::vector<RuntestsCurve> out;
+  std::map<std::string, size_t> at;  // key -> index in out
+  std::set<std::string> names;
+  bool any_asami = false;
+  for (const Result& r : doc.results) {
+    if (!r.ok() || r.tsc_hz <= 0 || !(is_asami(r) || is_memcpy(r))) continue;
+    Coords plain;
+    plain.size = r.point.at.size;
+    if (r.point.at != plain) continue;  // runtests had one layout: warm, no offsets
+    any_asami |= is_asami(r);
+    auto [it, fresh] = at.emplace(r.point.kernel, out.size());
+    if (fresh) {
+      RuntestsCurve c;
+      c.key = r.point.kernel;
+      std::string base = file_safe(is_memcpy(r) ? std::string("memcpy") : r.preset->printed);
+      c.name = base;
+      for (int n = 2; !names.insert(c.name).second; ++n) c.name = base + "_" + std::to_string(n);
+      out.push_back(std::move(c));
+    }
+    const double mbps = gbps_at(r.point.at.size, aggregate(r).median_ns) * 1e9 / double(1 << 20);
+    out[it->second].points.emplace_back(r.point.at.size, mbps);
+  }
+  if (!any_asami) return {};
+  for (auto& c : out) std::sort(c.points.begin(), c.points.end());
+  return out;
+}
+
+std::string runtests_text(const RunDoc& doc, SeedText mode) {
+  const auto curves = runtests_curves(doc);
+  if (curves.empty()) return {};
+  const bool notes = mode == SeedText::annotated;
+  std::string out;
+  if (notes)
+    out += "# Asami's runtests (seed 003): bandwidth is MB/s of 2^20 bytes copied per second (bytes counted once), "
+           "the median of kex's samples at each size; runtests' mem_cp timed 4 MB of copies per size\n";
+  char row[64];
+  for (size_t i = 0; i < curves.size(); ++i) {
+    const RuntestsCurve& c = curves[i];
+    if (i) out += "\n";
+    out += c.name;
+    if (notes && c.key != c.name) out += "\t(" + c.key + ")";
+    out += "\n    size    bandwidth\n";
+    for (const auto& [size, mbps] : c.points) {
+      snprintf(row, sizeof row, "%8llu%13.2f\n", static_cast<unsigned long long>(size), mbps);
+      out += row;
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> write_runtests_graph(const RunDoc& doc, const std::string& dir, bool force) {
+  const auto curves = runtests_curves(doc);
+  if (curves.empty())
+    throw InputError(dir + ": nothing for runtests -graph: the run measured no asami preset (e.g. configs/asami.json)");
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw InputError(dir + ": cannot create the directory: " + ec.message());
+  std::vector<std::pair<std::string, std::string>> files;
+  std::string gp =
+      "# Asami's runtests -graph (seed 003): one curve per copy function; load '" + dir + "/plot.gp' in gnuplot\n"
+      "set logscale x 2\n"
+      "set xlabel \"copy size (bytes)\"\n"
+      "set ylabel \"bandwidth (MB/s, 2^20 bytes/s)\"\n"
+      "set key outside right\n"
+      "plot ";
+  char row[64];
+  for (size_t i = 0; i < curves.size(); ++i) {
+    const RuntestsCurve& c = curves[i];
+    std::string dat = "# " + c.name + " (" + c.key + "): size (bytes), bandwidth (MB/s, 2^20 bytes/s)\n";
+    for (const auto& [size, mbps] : c.points) {
+      snprintf(row, sizeof row, "%llu %.2f\n", static_cast<unsigned long long>(size), mbps);
+      dat += row;
+    }
+    const std::string path = dir + "/" + c.name + ".dat";
+    files.emplace_back(path, dat);
+    gp += (i ? ", \\\n     '" : "'") + path + "' title '" + c.name + "' with linespoints";
+  }
+  gp += "\n";
+  files.emplace_back(dir + "/plot.gp", gp);
+  for (const auto& [path, text] : files) check_output_path(path, force);  // refuse before writing anything
+  std::vector<std::string> written;
+  for (const auto& [path, text] : files) {
+    write_file_atomic(path, text, force);
+    written.push_back(path);
+  }
+  return written;
+}
+
+}  // namespace kex

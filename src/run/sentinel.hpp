@@ -1,0 +1,73 @@
+// The sentinel: a short fixed measurement taken every few points, sensitive to
+// what disturbs a shared machine (another tenant on the core or its SMT sibling,
+// memory-bandwidth load), and the detector that flags the windows around it as
+// disturbed when it deviates from its running baseline (docs/methodology.md §6).
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace kex {
+
+/// One sentinel reading: TSC ticks per KiB of an L1-resident store loop (core
+/// sharing) and of a read of a buffer larger than the L2 (memory and cache
+/// bandwidth taken by others). Larger is slower.
+struct SentinelReading {
+  double l1_ticks_per_kib = 0;
+  double mem_ticks_per_kib = 0;
+  double at_s = 0;         ///< seconds since the measurement phase began
+  uint64_t after_task = 0; ///< tasks done before it
+  bool disturbed = false;  ///< the detector's verdict
+};
+
+/// Flags a reading whose L1 or memory figure exceeds the running baseline (the
+/// median of the last `window` undisturbed readings) by more than `threshold`
+/// (0.10 = 10% slower). The first reading sets the baseline; faster readings
+/// lower it as they come. Pure logic (tests feed it synthetic timings).
+class DisturbanceDetector {
+ public:
+  DisturbanceDetector(double threshold, size_t window) : threshold_(threshold), window_(window) {}
+  /// Records `r` and returns whether it is disturbed (and sets r.disturbed).
+  bool add(SentinelReading& r);
+  double baseline_l1() const { return median(l1_); }
+  double baseline_mem() const { return median(mem_); }
+  size_t readings() const { return count_; }
+  size_t disturbed() const { return disturbed_; }
+
+ private:
+  static double median(const std::deque<double>& v);
+  double threshold_;
+  size_t window_;
+  std::deque<double> l1_, mem_;
+  size_t count_ = 0, disturbed_ = 0;
+};
+
+/// The sentinel's own buffers and loops, made once per measuring process.
+class Sentinel {
+ public:
+  /// `mem_bytes`: size of the read buffer (0: no memory part). Maps and prefaults it.
+  explicit Sentinel(uint64_t mem_bytes);
+  ~Sentinel();
+  Sentinel(const Sentinel&) = delete;
+  Sentinel& operator=(const Sentinel&) = delete;
+  /// Takes one reading (about 1 ms with the default sizes).
+  SentinelReading measure();
+
+ private:
+  uint8_t* l1_ = nullptr;
+  uint8_t* mem_ = nullptr;
+  uint64_t mem_bytes_ = 0;
+};
+
+/// How a run re-measures what the sentinel flags.
+struct SentinelPolicy {
+  bool enabled = true;
+  uint32_t every = 8;          ///< a reading after every this many tasks
+  double threshold = 0.15;     ///< relative slowdown that flags a window
+  uint32_t window = 9;         ///< readings in the running baseline
+  double budget = 0.25;        ///< re-measured tasks at most this fraction of the run's tasks
+  uint64_t mem_bytes = 16 << 20;
+};
+
+}  // namespace kex

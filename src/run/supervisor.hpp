@@ -1,0 +1,76 @@
+// Supervised measurement: the points are measured by a pinned worker process;
+// this process (the supervisor, on another CPU where there is one) records each
+// finished repetition as it arrives. A worker that dies on a point (a signal, a
+// timeout) costs that point only: it is recorded with the signal and the fault
+// relative to the kernel's code, a new worker starts, and the run goes on.
+#pragma once
+#include <csignal>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "src/model/config.hpp"
+#include "src/model/point.hpp"
+#include "src/model/result.hpp"
+#include "src/run/buffers.hpp"
+#include "src/run/schedule.hpp"
+#include "src/run/sentinel.hpp"
+
+namespace kex {
+
+/// Everything the worker needs to measure one point (it inherits the code and
+/// these descriptions through fork, and maps its own buffers).
+struct MeasureJob {
+  KernelFn fn = nullptr;
+  const uint8_t* code = nullptr;  ///< the kernel's bytes (null for libc), to place a fault
+  size_t code_size = 0;
+  size_t buffer_plan = 0;         ///< index into the BufferPlans
+  uint32_t alignment = 1;
+  bool copy = true;
+  Coords at;
+  Policy policy;
+  std::string name;               ///< the point's name (for repetitions' "previous")
+};
+
+/// The run-wide measuring protocol.
+struct Protocol {
+  uint32_t repetitions = 1;       ///< each point measured this many times
+  bool shuffle = true;            ///< repetitions in a random order over the whole sweep
+  uint64_t seed = 1;              ///< of the order
+  SentinelPolicy sentinel;
+  unsigned task_timeout_s = 60;   ///< a repetition taking longer kills the worker (the point fails)
+  int cpu = -1;                   ///< the CPU the worker is pinned to
+};
+
+/// What the supervisor hears, in order.
+struct SupervisorEvents {
+  std::function<void(const Task&, const Repetition&)> done;          ///< a repetition finished
+  std::function<void(const Task&, const Status&)> failed;            ///< the worker died on this task
+  std::function<void(const SentinelReading&, const std::vector<Task>& window, bool requeued)> sentinel;
+};
+
+struct SupervisedRun {
+  size_t workers = 0;          ///< worker processes started (1 + one per death)
+  size_t tasks_done = 0;
+  size_t remeasured = 0;       ///< tasks queued again after a disturbed window
+  bool stopped = false;        ///< a stop (Ctrl-C once) ended it early; finished tasks are kept
+  bool abandoned = false;      ///< a second stop: the worker was killed at once
+  double seconds = 0;          ///< wall time of the measuring phase
+  double measured_s = 0;       ///< sum of the repetitions' own time
+  double sentinel_s = 0;       ///< time the worker spent on sentinel readings
+};
+
+/// Measures `order` (tasks over `jobs`) in a worker process pinned to
+/// protocol.cpu, with a sentinel reading after every protocol.sentinel.every tasks;
+/// the window before a deviating reading is re-queued at the end while the budget
+/// lasts. `stop` counts SIGINT/SIGTERM: 1 ends after the current task, 2 at once.
+/// Throws std::runtime_error when no worker can be started.
+SupervisedRun run_supervised(const std::vector<MeasureJob>& jobs, const std::vector<BufferPlan>& plans,
+                             std::vector<Task> order, const Protocol& protocol, const SupervisorEvents& events,
+                             const volatile std::sig_atomic_t* stop);
+
+/// Steal time of a CPU so far, in seconds (/proc/stat; 0 when unknown).
+double steal_seconds(int cpu);
+
+}  // namespace kex

@@ -1,0 +1,167 @@
+// Supervised measurement: a kernel that faults or hangs costs its own point only.
+#include <doctest/doctest.h>
+
+#include <map>
+
+#include "generators/emit.hpp"
+#include "generators/jit.hpp"
+#include "src/run/supervisor.hpp"
+
+using namespace kex;
+
+namespace {
+
+struct Fixture {
+  CodeArena arena;
+  size_t good, bad, hang;
+  std::vector<BufferPlan> plans;
+  Fixture() {
+    good = arena.add([](Xbyak::CodeGenerator& g) { emit_kernel(g, default_spec(Op::copy, RegClass::sse)); });
+    // Faults on its 4th instruction: xor eax,eax; nop; nop; mov rax,[rax].
+    bad = arena.add([](Xbyak::CodeGenerator& g) {
+      g.xor_(g.eax, g.eax);
+      g.nop();
+      g.nop();
+      g.mov(g.rax, g.qword[g.rax]);
+      g.ret();
+    });
+    hang = arena.add([](Xbyak::CodeGenerator& g) {
+      Xbyak::Label l;
+      g.L(l);
+      g.jmp(l);
+    });
+    arena.finalize();
+    Layout l;
+    plans.emplace_back(std::vector<std::pair<Layout, uint64_t>>{{l, 4096}}, 16, true);
+  }
+  MeasureJob job(size_t code, const std::string& name) {
+    MeasureJob j;
+    const CodeRef r = arena.ref(code);
+    j.fn = r.as<KernelFn>();
+    j.code = r.code;
+    j.code_size = r.size;
+    j.at.size = 4096;
+    j.policy.max_time_per_point = 0.005;
+    j.policy.min_samples = 5;
+    j.name = name;
+    return j;
+  }
+};
+
+Protocol quick() {
+  Protocol p;
+  p.repetitions = 2;
+  p.sentinel.enabled = false;
+  p.task_timeout_s = 2;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("a kernel that faults while measured is recorded with the signal and its offset; the run goes on" * doctest::test_suite("supervisor")) {
+  Fixture f;
+  std::vector<MeasureJob> jobs = {f.job(f.good, "a"), f.job(f.bad, "bad"), f.job(f.good, "c")};
+  std::vector<Task> order = {{0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1}, {2, 1}};
+  std::map<uint32_t, int> done;
+  std::vector<std::pair<Task, Status>> failed;
+  SupervisorEvents ev;
+  ev.done = [&](const Task& t, const Repetition& r) {
+    ++done[t.point];
+    CHECK(r.per_call.median > 0);
+  };
+  ev.failed = [&](const Task& t, const Status& s) { failed.push_back({t, s}); };
+  const SupervisedRun r = run_supervised(jobs, f.plans, order, quick(), ev, nullptr);
+  CHECK(done[0] == 2);
+  CHECK(done[2] == 2);
+  CHECK(done.count(1) == 0);
+  REQUIRE(failed.size() == 1);  // the bad point's second repetition is not tried again
+  CHECK(failed[0].first.point == 1);
+  CHECK(failed[0].second.kind == StatusKind::error);
+  CHECK(failed[0].second.signal == SIGSEGV);
+  CHECK(failed[0].second.fault_offset == std::optional<int64_t>(4));
+  CHECK(failed[0].second.message == "killed by SIGSEGV at code+0x4 touching 0x0 while measuring");
+  CHECK(r.workers == 2);
+  CHECK(r.tasks_done == 4);
+  CHECK_FALSE(r.stopped);
+}
+
+TEST_CASE("a kernel that never returns is stopped by the timeout and recorded" * doctest::test_suite("supervisor")) {
+  Fixture f;
+  Protocol p = quick();
+  p.task_timeout_s = 1;
+  std::vector<MeasureJob> jobs = {f.job(f.hang, "hang"), f.job(f.good, "ok")};
+  std::vector<std::pair<Task, Status>> failed;
+  int done = 0;
+  SupervisorEvents ev;
+  ev.done = [&](const Task&, const Repetition&) { ++done; };
+  ev.failed = [&](const Task& t, const Status& s) { failed.push_back({t, s}); };
+  run_supervised(jobs, f.plans, {{0, 0}, {1, 0}}, p, ev, nullptr);
+  CHECK(done == 1);
+  REQUIRE(failed.size() == 1);
+  CHECK(failed[0].second.signal == SIGALRM);
+  CHECK(failed[0].second.message.find("did not return within 1 s") == 0);
+  CHECK(failed[0].second.fault_offset.has_value());  // where it was spinning
+}
+
+TEST_CASE("repetitions carry their order and the point measured before them" * doctest::test_suite("supervisor")) {
+  Fixture f;
+  std::vector<MeasureJob> jobs = {f.job(f.good, "a"), f.job(f.good, "b")};
+  std::vector<Repetition> reps;
+  SupervisorEvents ev;
+  ev.done = [&](const Task&, const Repetition& r) { reps.push_back(r); };
+  run_supervised(jobs, f.plans, {{1, 0}, {0, 0}, {1, 1}}, quick(), ev, nullptr);
+  REQUIRE(reps.size() == 3);
+  CHECK(reps[0].previous == "");
+  CHECK(reps[1].previous == "b");
+  CHECK(reps[2].previous == "a");
+  CHECK(reps[2].order == 2);
+}
+
+TEST_CASE("a stop ends the run after the current task, keeping what was done" * doctest::test_suite("supervisor")) {
+  Fixture f;
+  std::vector<MeasureJob> jobs;
+  std::vector<Task> order;
+  for (uint32_t i = 0; i < 50; ++i) {
+    jobs.push_back(f.job(f.good, "p" + std::to_string(i)));
+    order.push_back({i, 0});
+  }
+  volatile std::sig_atomic_t stop = 0;
+  int done = 0;
+  SupervisorEvents ev;
+  ev.done = [&](const Task&, const Repetition&) {
+    if (++done == 3) stop = 1;
+  };
+  const SupervisedRun r = run_supervised(jobs, f.plans, order, quick(), ev, &stop);
+  CHECK(r.stopped);
+  CHECK(done >= 3);
+  CHECK(done < 10);
+}
+
+TEST_CASE("with the sentinel on, readings are taken and a disturbed window is re-measured within the budget" * doctest::test_suite("supervisor")) {
+  Fixture f;
+  Protocol p = quick();
+  p.repetitions = 1;
+  p.sentinel.enabled = true;
+  p.sentinel.every = 2;
+  p.sentinel.threshold = -0.5;  // every reading after the first counts as disturbed
+  p.sentinel.budget = 0.5;
+  p.sentinel.mem_bytes = 1 << 20;
+  std::vector<MeasureJob> jobs;
+  std::vector<Task> order;
+  for (uint32_t i = 0; i < 8; ++i) {
+    jobs.push_back(f.job(f.good, "p" + std::to_string(i)));
+    order.push_back({i, 0});
+  }
+  int readings = 0, requeued = 0, done = 0;
+  SupervisorEvents ev;
+  ev.done = [&](const Task&, const Repetition&) { ++done; };
+  ev.sentinel = [&](const SentinelReading&, const std::vector<Task>& w, bool q) {
+    ++readings;
+    requeued += q ? int(w.size()) : 0;
+  };
+  const SupervisedRun r = run_supervised(jobs, f.plans, order, p, ev, nullptr);
+  CHECK(requeued == 4);  // half of the 8 tasks: the budget
+  CHECK(r.remeasured == 4);
+  CHECK(done == 12);
+  CHECK(readings >= 6);
+}
