@@ -5,9 +5,17 @@ DEBS := g++ cmake make pkg-config libxbyak-dev libcli11-dev nlohmann-json3-dev d
         libcapstone-dev binutils python3 python3-jsonschema gnuplot-nox \
         libbenchmark-tools python3-numpy python3-scipy git \
         libpfm4-dev libhwloc-dev
+# `make fuzz` only: clang and its libFuzzer runtime (-fsanitize=fuzzer).
+FUZZ_DEBS := clang libclang-rt-14-dev
 JOBS ?= $(shell nproc)
+FUZZ_SECONDS ?= 60
+# The verifier runs faulting kernels in child processes that must die by the
+# signal itself (kex reads "killed by SIGSEGV"), and the segment probe installs
+# its own handlers: AddressSanitizer must leave SIGSEGV/SIGBUS/SIGILL/SIGFPE alone.
+SAN_ENV := ASAN_OPTIONS=handle_segv=0:handle_sigbus=0:handle_sigill=0:handle_sigfpe=0:allow_user_segv_handler=1 \
+           UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: deps build run test clean
+.PHONY: deps build run test sanitize fuzz clean
 
 deps:
 	@./.ci/install-deps $(DEBS)
@@ -22,5 +30,16 @@ run: build
 test: build
 	cd build && ctest --output-on-failure -j $(JOBS)
 
+# The whole test suite built with -fsanitize=address,undefined in build-asan/.
+sanitize: deps
+	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKEX_SANITIZE=ON >/dev/null
+	@cmake --build build-asan -j $(JOBS)
+	cd build-asan && $(SAN_ENV) ctest --output-on-failure -j $(JOBS)
+
+# libFuzzer on config and kernel-name parsing, FUZZ_SECONDS per target (build-fuzz/).
+fuzz: deps
+	@./.ci/install-deps $(FUZZ_DEBS)
+	JOBS=$(JOBS) tests/fuzz/run.sh $(FUZZ_SECONDS)
+
 clean:
-	rm -rf build
+	rm -rf build build-asan build-fuzz

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "src/cli/cli.hpp"
+#include "src/core/output.hpp"
 #include "src/results/compare.hpp"
 #include "src/results/results.hpp"
 
@@ -70,7 +71,7 @@ Action add_compare_command(CLI::App& app) {
     std::string text = format_comparison(c, args->a + " (" + run_label(a.context) + ")",
                                          args->b + " (" + run_label(b.context) + ")");
     if (args->quiet) text = text.substr(text.find("summary: "));
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    write_stdout(text);
     if (gated) {
       auto bad = regressions(c, slowdown);
       for (const auto* r : bad)

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "src/cli/cli.hpp"
+#include "src/core/output.hpp"
 #include "src/results/crossover.hpp"
 #include "src/results/results.hpp"
 
@@ -30,7 +31,7 @@ Action add_crossovers_command(CLI::App& app) {
         const std::string& f = a->files[i];
         std::printf("%s: %s\n", f.c_str(), run_label(run.context).c_str());
         std::string text = format_crossovers(find_crossovers(run, a->cache, a->margin));
-        std::fwrite(text.data(), 1, text.size(), stdout);
+        write_stdout(text);
       }
     return 0;
   };

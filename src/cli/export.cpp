@@ -3,6 +3,7 @@
 
 #include "src/core/atomic_write.hpp"
 #include "src/cli/cli.hpp"
+#include "src/core/output.hpp"
 #include "src/results/export.hpp"
 #include "src/results/results.hpp"
 
@@ -25,7 +26,7 @@ Action add_export_command(CLI::App& app) {
     const std::vector<RunDoc> runs = load_results(a->file);
     std::string text = a->format == "csv" ? to_csv(runs) : to_gbench(runs).dump(2) + "\n";
     if (a->out == "-") {
-      std::fwrite(text.data(), 1, text.size(), stdout);
+      write_stdout(text);
       return 0;
     }
     write_file_atomic(a->out, text, a->force);

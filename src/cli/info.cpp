@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "src/cli/cli.hpp"
+#include "src/core/output.hpp"
 #include "src/core/cpu_features.hpp"
 #include "src/core/version.hpp"
 #include "src/run/counters.hpp"
@@ -78,7 +79,7 @@ Action add_info_command(CLI::App& app) {
         cs.push_back({{"name", c.name}, {"event", c.event}, {"hardware", c.hardware}, {"available", c.ok},
                       {"reason", c.reason}});
       j["counters"] = cs;
-      std::printf("%s\n", j.dump(2).c_str());
+      write_stdout(j.dump(2) + "\n");
       return 0;
     }
     std::printf("kex:            %s\n", kex_version_line().c_str());

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/cli/cli.hpp"
+#include "src/core/output.hpp"
 #include "src/core/version.hpp"
 
 namespace {
@@ -20,9 +21,17 @@ std::string one_line(const std::string& s) {
   }
   return out;
 }
-}  // namespace
 
-int main(int argc, char** argv) {
+/// The exit status after stdout is flushed and closed: 2 with one line when output
+/// was lost (unless a failure was already reported with 2).
+int finish(int rc) {
+  std::string lost = kex::close_stdout();
+  if (lost.empty() || rc == 2) return rc;
+  std::fprintf(stderr, "kex: %s\n", lost.c_str());
+  return 2;
+}
+
+int run(int argc, char** argv) {
   CLI::App app{"kex: JIT kernel explorer for x86-64 memory copy and clear loops"};
   app.set_version_flag("--version", kex::kex_version_line(), "Print the version, git commit and build type, then exit");
   app.require_subcommand(1);
@@ -67,4 +76,11 @@ int main(int argc, char** argv) {
     return 1;
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  kex::guard_standard_fds();  // before anything opens a file that could become stdout
+  return finish(run(argc, argv));
 }

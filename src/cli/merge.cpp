@@ -4,6 +4,7 @@
 
 #include "src/core/atomic_write.hpp"
 #include "src/cli/cli.hpp"
+#include "src/core/output.hpp"
 #include "src/results/crossover.hpp"
 #include "src/results/merge.hpp"
 #include "src/model/result_json.hpp"
@@ -50,11 +51,11 @@ Action add_merge_command(CLI::App& app) {
     }
     write_file_atomic(a->out, to_json(merged).dump(1) + "\n", a->force);
     if (a->quiet) return 0;
-    std::fwrite(table.data(), 1, table.size(), stdout);
+    write_stdout(table);
     for (size_t i = 0; i < merged.size(); ++i) {
       std::printf("\nM%zu %s\n", i + 1, run_label(merged[i].context).c_str());
       std::string t = format_crossovers(find_crossovers(merged[i]));
-      std::fwrite(t.data(), 1, t.size(), stdout);
+      write_stdout(t);
     }
     return 0;
   };

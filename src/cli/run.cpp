@@ -9,6 +9,7 @@
 
 #include "src/core/atomic_write.hpp"
 #include "src/cli/cli.hpp"
+#include "src/core/output.hpp"
 #include "src/model/config.hpp"
 #include "src/results/export.hpp"
 #include "src/results/plot.hpp"
@@ -332,7 +333,7 @@ Action add_run_command(CLI::App& app) {
                              : a->format == "csv"  ? to_csv({run})
                                                    : to_json(run).dump(1) + "\n";
     try {
-      if (to_stdout) std::fputs(body.c_str(), stdout);
+      if (to_stdout) write_stdout(body);
       else write_file_atomic(out, body, a->force || resumed.has_value());
     } catch (const InputError& e) {
       if (journal && !journal->failed())

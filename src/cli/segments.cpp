@@ -11,6 +11,7 @@
 
 #include "src/core/atomic_write.hpp"
 #include "src/cli/cli.hpp"
+#include "src/core/output.hpp"
 #include "src/run/segments.hpp"
 
 namespace kex {
@@ -63,9 +64,16 @@ Action add_segments_command(CLI::App& app) {
     }
     const auto section = run_segments(o);
     const std::string text = a->seed_exact ? format_segment_seed_text(section) : format_segment_table(section);
-    std::fputs(text.c_str(), stdout);
-    std::fflush(stdout);
+    // The table first (the JSON write may fail), but a lost table must not lose the JSON.
+    std::string lost;
+    try {
+      write_stdout(text);
+    } catch (const InputError& e) {
+      if (a->json.empty()) throw;
+      lost = e.what();
+    }
     if (!a->json.empty()) write_file_atomic(a->json, section.dump(2) + "\n", a->force);
+    if (!lost.empty()) throw InputError(lost + "; the results were written to " + a->json);
     return 0;
   };
 }

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "src/cli/cli.hpp"
+#include "src/core/output.hpp"
 #include "generators/disasm.hpp"
 #include "generators/disasm_ext.hpp"
 #include "generators/emit.hpp"
@@ -39,20 +40,17 @@ std::string symbol_of(const std::string& name) {
 int print_code(const ShowOptions& o, const CodeRef& r, const std::string& name, const std::vector<std::string>& header) {
   switch (o.format) {
     case Format::bin:
-      std::fwrite(r.code, 1, r.size, stdout);
+      write_stdout(std::string_view(reinterpret_cast<const char*>(r.code), r.size));
       return 0;
     case Format::hex:
-      std::fputs(format_hex(r.code, r.size).c_str(), stdout);
+      write_stdout(format_hex(r.code, r.size));
       return 0;
     case Format::s:
-      std::fputs(format_asm(disassemble_all(r.code, r.size, o.syntax), r.code, r.size, o.syntax, symbol_of(name),
-                            header)
-                     .c_str(),
-                 stdout);
+      write_stdout(format_asm(disassemble_all(r.code, r.size, o.syntax), r.code, r.size, o.syntax, symbol_of(name), header));
       return 0;
     case Format::listing:
       for (const auto& line : header) std::printf("%s\n", line.c_str());
-      std::fputs(format_listing(disassemble_all(r.code, r.size, o.syntax)).c_str(), stdout);
+      write_stdout(format_listing(disassemble_all(r.code, r.size, o.syntax)));
       return 0;
   }
   return 0;

@@ -1,19 +1,63 @@
-// Output files: never overwrite without --force, always written atomically.
+// Output files: never overwrite without --force, always written atomically, and
+// a write that fails leaves neither a partial file nor a temporary behind.
 #pragma once
 #include <string>
 
 namespace kex {
 
-/// Writes `text` to `path` through a temporary file in the same directory and
-/// rename(2), so readers never see a partial file. Throws InputError (one line:
-/// path and reason) when `path` exists and !force, or on any I/O error; the
-/// existing file is then untouched. Creates no directories.
+/// Writes `text` to `path` through a temporary file in the same directory, then
+/// moves it into place: readers never see a partial file. Without `force` the move
+/// refuses atomically when `path` exists, even when another process created it
+/// after the checks (install_file). Throws InputError (one line: path and reason)
+/// for everything check_output_path refuses, when `path` appears meanwhile (after
+/// an earlier check_output_path of this process found it free, or during the
+/// write: the new text is then kept as PATH.N and the line names it, so a run's
+/// results are not lost to another run's file), or on any I/O error (a
+/// full disk, a file size limit): the existing file is then untouched and no
+/// temporary is left. Creates no directories.
 void write_file_atomic(const std::string& path, const std::string& text, bool force);
 
-/// The checks write_file_atomic makes, without writing: InputError when `path` exists
-/// and !force, when it exists and is not a regular file (a device, a directory, a
-/// symlink: never replaced, even with force), or when its directory is missing or
-/// not writable. Call it before long work so a bad path fails first.
+/// The checks write_file_atomic makes, without writing: InputError when `path` is
+/// empty or names a directory; exists and !force; exists and is not a regular file
+/// (a device, a directory, a symlink: never replaced, even with force); its name
+/// is longer than the file system allows (NAME_MAX, usually 255 bytes); or its
+/// directory is missing or a temporary cannot be created in it (probed by creating
+/// and removing one). Also removes stale temporaries there (remove_stale_temps),
+/// and remembers a free `path` (without force) so that write_file_atomic knows a
+/// file there later was made by someone else. Call it before long work so a bad
+/// path fails first.
 void check_output_path(const std::string& path, bool force);
+
+/// A temporary file created (mode 0600) in an existing directory: `path` is
+/// "DIR/.kex-PID-HOST-XXXXXX" (PID the creating process, HOST 8 hex digits of a
+/// hash of the host name), `fd` is open for writing. The caller closes and either
+/// installs or unlinks it.
+struct TempFile {
+  std::string path;
+  int fd = -1;
+};
+
+/// Creates a TempFile in `dir` (after remove_stale_temps(dir)); `for_path` names
+/// the output in errors. Throws InputError with the reason (e.g. a read-only file
+/// system, a missing directory).
+TempFile make_temp_file(const std::string& dir, const std::string& for_path);
+
+/// Moves the finished temporary `tmp` to `path` in the same directory. Without
+/// `force`: atomically refuses when `path` exists (renameat2 RENAME_NOREPLACE; on a
+/// file system without it, link + unlink; without hard links either, a check then
+/// rename), keeping `tmp`'s content as PATH.N (the first free N < 100) and naming
+/// it in the error. With `force`: replaces a regular file, never anything else. On
+/// failure `tmp` is gone (moved aside or removed) and InputError is thrown; on
+/// success the directory is synced.
+void install_file(const std::string& tmp, const std::string& path, bool force);
+
+/// Removes the temporaries (make_temp_file names) in `dir` whose owner process
+/// is no longer alive on this host: a kill during a write leaves one behind.
+/// Temporaries of live processes and of other hosts (a shared file system) are
+/// kept. Returns how many were removed; errors are ignored (nothing to report).
+size_t remove_stale_temps(const std::string& dir);
+
+/// The directory part of `path` ("." when it has none, "/" for "/x").
+std::string parent_dir(const std::string& path);
 
 }  // namespace kex

@@ -11,6 +11,7 @@
 
 #include "src/core/embedded.hpp"
 #include "src/core/error.hpp"
+#include "src/core/numbers.hpp"
 #include "src/core/units.hpp"
 
 namespace kex {
@@ -306,13 +307,10 @@ Grid read_grid(const Reader& r, const json& g, const std::string& path, const Ax
     if (!kind) r.fail(p, e, "allowed: none, nta@D, t0@D, t1@D, t2@D, w@D, load@D (D = distance in bytes)");
     int32_t dist = 0;
     if (at != std::string::npos) {
-      try {
-        size_t used = 0;
-        long long d = std::stoll(t.substr(at + 1), &used, 0);
-        if (used != t.size() - at - 1 || d < -(1 << 20) || d > (1 << 20)) throw std::out_of_range("");
-        dist = static_cast<int32_t>(d);
-      } catch (const std::exception&) {
-        r.fail(p, e, "the distance after @ must be an integer in -1048576..1048576");
+      try {  // the grammar of kernel names too (src/core/numbers.hpp)
+        dist = static_cast<int32_t>(parse_integer(std::string_view(t).substr(at + 1), -(1 << 20), 1 << 20));
+      } catch (const NumberError& err) {
+        r.fail(p, e, std::string("the distance after @: ") + err.what());
       }
     } else if (*kind != Prefetch::none) {
       r.fail(p, e, "give a distance, e.g. \"" + t + "@256\"");

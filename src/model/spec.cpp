@@ -3,8 +3,9 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <stdexcept>
+
+#include "src/core/numbers.hpp"
 
 namespace kex {
 
@@ -40,26 +41,14 @@ constexpr std::array<std::string_view, 2> kStore = {"temporal", "nontemporal"};
 constexpr std::array<std::string_view, 2> kDir = {"forward", "backward"};
 constexpr std::array<std::string_view, 2> kAlign = {"aligned", "unaligned"};
 
-/// Parses a decimal (or 0x hex) integer of a name token and checks it against [lo, hi];
-/// errors quote the token as typed.
+/// A number of a name token, in the grammar of src/core/numbers.hpp (shared with
+/// configs), checked against [lo, hi]; errors quote the token as typed.
 long long parse_int(std::string_view token, std::string_view text, long long lo, long long hi) {
-  long long v = 0;
-  int base = 10;
-  std::string_view digits = text;
-  bool neg = !digits.empty() && digits[0] == '-';
-  if (neg) digits.remove_prefix(1);
-  if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
-    digits.remove_prefix(2);
-    base = 16;
+  try {
+    return parse_integer(text, lo, hi);
+  } catch (const NumberError& e) {
+    throw std::invalid_argument("name token '" + std::string(token) + "': " + e.what());
   }
-  auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
-  if (digits.empty() || ec == std::errc::invalid_argument || p != digits.data() + digits.size())
-    throw std::invalid_argument("bad number in name token '" + std::string(token) + "'");
-  if (neg) v = -v;
-  if (ec == std::errc::result_out_of_range || v < lo || v > hi)
-    throw std::invalid_argument("'" + std::string(token) + "' is out of range (allowed " + std::to_string(lo) +
-                                ".." + std::to_string(hi) + ")");
-  return v;
 }
 
 }  // namespace
@@ -141,6 +130,12 @@ std::string spec_name(const KernelSpec& s) {
 }
 
 KernelSpec parse_spec_name(std::string_view name) {
+  // Errors quote tokens as typed: a control byte (a NUL would cut what() short) never gets that far.
+  for (size_t i = 0; i < name.size(); ++i)
+    if (static_cast<unsigned char>(name[i]) < 0x20 || name[i] == 0x7f)
+      throw std::invalid_argument("kernel name has a control character (byte " +
+                                  std::to_string(static_cast<unsigned char>(name[i])) + " at offset " +
+                                  std::to_string(i) + "); names are printable, e.g. copy/sse/unroll:64");
   std::vector<std::string_view> tok;
   for (size_t pos = 0; pos <= name.size();) {
     size_t e = name.find('/', pos);

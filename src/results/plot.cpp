@@ -19,6 +19,7 @@
 
 #include "src/core/atomic_write.hpp"
 #include "src/core/error.hpp"
+#include "src/results/render.hpp"
 #include "src/results/results.hpp"
 
 namespace kex {
@@ -329,43 +330,6 @@ Figure heatmap_figure(const std::string& base, const std::string& title, const s
 
 bool is_executable(const std::string& p) { return ::access(p.c_str(), X_OK) == 0; }
 
-/// Runs gnuplot in `dir` on `gp` with fmt/out set; returns its stderr. Throws InputError on failure.
-std::string run_gnuplot(const std::string& gnuplot, const std::string& dir, const std::string& gp,
-                        const std::string& fmt_name, const std::string& out) {
-  int pipefd[2];
-  if (::pipe(pipefd) != 0) throw InputError(dir + ": pipe failed: " + std::strerror(errno));
-  pid_t pid = ::fork();
-  if (pid < 0) throw InputError(dir + ": fork failed: " + std::strerror(errno));
-  std::string setvars = "fmt=\"" + fmt_name + "\"; out=\"" + out + "\"";
-  if (pid == 0) {
-    ::close(pipefd[0]);
-    ::dup2(pipefd[1], 2);
-    int devnull = ::open("/dev/null", O_RDWR);
-    if (devnull >= 0) {
-      ::dup2(devnull, 0);
-      ::dup2(devnull, 1);
-    }
-    if (::chdir(dir.c_str()) != 0) _exit(126);
-    ::execl(gnuplot.c_str(), "gnuplot", "-e", setvars.c_str(), gp.c_str(), (char*)nullptr);
-    _exit(127);
-  }
-  ::close(pipefd[1]);
-  std::string err;
-  char buf[4096];
-  ssize_t n;
-  while ((n = ::read(pipefd[0], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
-    if (n > 0) err.append(buf, size_t(n));
-  ::close(pipefd[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::string first = err.substr(0, err.find_last_not_of("\n ") + 1);
-    throw InputError(dir + "/" + gp + ": gnuplot failed: " + (first.empty() ? "no message" : first));
-  }
-  return err;
-}
-
 }  // namespace
 
 std::string find_gnuplot() {
@@ -631,18 +595,9 @@ std::vector<std::string> write_plots(const std::vector<RunDoc>& docs, const std:
     written.push_back(dir + "/" + f.base + ".gp");
     if (!render) continue;
     for (const char* ext : {"png", "svg"}) {
-      std::string final_name = f.base + "." + ext;
-      std::string tmp = "." + final_name + ".tmp";
-      std::string warn = run_gnuplot(gnuplot, dir, f.base + ".gp", ext, tmp);
+      std::string warn = render_figure(gnuplot, dir, f.base + ".gp", ext, f.base + "." + ext, opts.force);
       if (!warn.empty()) std::fprintf(stderr, "kex: gnuplot on %s/%s.gp: %s", dir.c_str(), f.base.c_str(), warn.c_str());
-      std::string from = dir + "/" + tmp, to = dir + "/" + final_name;
-      if (!opts.force && fs::exists(to)) {
-        fs::remove(from, ec);
-        throw InputError(to + ": exists: pass --force to overwrite it");
-      }
-      fs::rename(from, to, ec);
-      if (ec) throw InputError(to + ": rename failed: " + ec.message());
-      written.push_back(to);
+      written.push_back(dir + "/" + f.base + "." + ext);
     }
   }
   return written;

@@ -1,0 +1,74 @@
+#include "src/core/numbers.hpp"
+
+#include <cstdint>
+#include <limits>
+
+namespace kex {
+
+namespace {
+
+/// The text for an error: as typed, control bytes shown as '?', long junk cut short.
+std::string quoted(std::string_view text) {
+  std::string q = "'";
+  for (size_t i = 0; i < text.size() && i < 40; ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    q += c < 0x20 || c == 0x7f ? '?' : static_cast<char>(c);
+  }
+  if (text.size() > 40) q += "...";
+  return q + "'";
+}
+
+int digit_value(char c, int base) {
+  int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : 99;
+  return v < base ? v : -1;
+}
+
+}  // namespace
+
+long long parse_integer(std::string_view text, long long lo, long long hi) {
+  const std::string range = std::to_string(lo) + ".." + std::to_string(hi);
+  const std::string allowed = "allowed: an integer in " + range + " (decimal with an optional '-', or 0x hex)";
+  auto fail = [&](const std::string& why) -> NumberError { return NumberError(quoted(text) + ": " + why + "; " + allowed); };
+
+  std::string_view d = text;
+  const bool neg = !d.empty() && d[0] == '-';
+  if (neg) d.remove_prefix(1);
+  int base = 10;
+  if (d.size() >= 2 && d[0] == '0' && (d[1] == 'x' || d[1] == 'X')) {
+    d.remove_prefix(2);
+    base = 16;
+  }
+  if (d.empty()) throw fail(text.empty() ? "no number" : "no digits");
+  for (char c : d)
+    if (digit_value(c, base) < 0) throw fail("not an integer");
+  if (base == 10 && d.size() > 1 && d[0] == '0') {
+    const size_t first = d.find_first_not_of('0');
+    const std::string_view rest = first == std::string_view::npos ? d.substr(d.size() - 1) : d.substr(first);
+    std::string hint = rest.size() > 20 ? "" : "; write " + std::string(neg ? "-" : "") + std::string(rest) + ", or 0x" +
+                                                    std::string(rest) + " for hex";
+    throw fail("a leading zero is not allowed (it is not read as octal" + hint + ")");
+  }
+
+  // The magnitude in unsigned arithmetic, saturating just above 2^63 (the largest
+  // magnitude of a long long, LLONG_MIN's), so no input overflows.
+  constexpr uint64_t kLimit = uint64_t(1) << 63;
+  uint64_t mag = 0;
+  bool too_big = false;
+  for (char c : d) {
+    uint64_t v = static_cast<uint64_t>(digit_value(c, base));
+    if (mag > (kLimit - v) / static_cast<uint64_t>(base)) {
+      too_big = true;
+      break;
+    }
+    mag = mag * static_cast<uint64_t>(base) + v;
+  }
+  if (too_big || (!neg && mag > static_cast<uint64_t>(std::numeric_limits<long long>::max())))
+    throw fail("out of range");
+  // -2^63 is representable; the cast avoids negating LLONG_MIN.
+  const long long value = neg ? (mag == kLimit ? std::numeric_limits<long long>::min() : -static_cast<long long>(mag))
+                              : static_cast<long long>(mag);
+  if (value < lo || value > hi) throw fail("out of range");
+  return value;
+}
+
+}  // namespace kex

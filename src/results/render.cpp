@@ -1,0 +1,150 @@
+#include "src/results/render.hpp"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "src/core/atomic_write.hpp"
+#include "src/core/error.hpp"
+
+namespace kex {
+
+namespace {
+
+struct Child {
+  int status = 0;
+  std::string err;  // its stderr
+};
+
+/// Runs gnuplot in `dir` with fmt and out set; stdin and stdout on /dev/null.
+Child run_gnuplot(const std::string& gnuplot, const std::string& dir, const std::string& gp, const std::string& fmt,
+                  const std::string& out) {
+  int pipefd[2];
+  if (::pipe2(pipefd, O_CLOEXEC) != 0) throw InputError(dir + ": pipe failed: " + std::strerror(errno));
+  const std::string setvars = "fmt=\"" + fmt + "\"; out=\"" + out + "\"";
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    int err = errno;
+    ::close(pipefd[0]);
+    ::close(pipefd[1]);
+    throw InputError(dir + ": fork failed: " + std::strerror(err));
+  }
+  if (pid == 0) {
+    ::dup2(pipefd[1], 2);
+    int devnull = ::open("/dev/null", O_RDWR);
+    if (devnull >= 0) {
+      ::dup2(devnull, 0);
+      ::dup2(devnull, 1);
+    }
+    if (::chdir(dir.c_str()) != 0) _exit(126);
+    ::execl(gnuplot.c_str(), "gnuplot", "-e", setvars.c_str(), gp.c_str(), (char*)nullptr);
+    _exit(127);
+  }
+  ::close(pipefd[1]);
+  Child c;
+  char buf[4096];
+  ssize_t n;
+  while ((n = ::read(pipefd[0], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+    if (n > 0) c.err.append(buf, size_t(n));
+  ::close(pipefd[0]);
+  while (::waitpid(pid, &c.status, 0) < 0 && errno == EINTR) {
+  }
+  return c;
+}
+
+/// The first line of gnuplot's stderr that reports an error rather than a warning.
+std::string error_line(const std::string& err) {
+  std::istringstream in(err);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::string low = line;
+    std::transform(low.begin(), low.end(), low.begin(), [](unsigned char ch) { return std::tolower(ch); });
+    if (low.find("warning:") != std::string::npos) continue;
+    if (low.find("cannot") != std::string::npos || low.find("error") != std::string::npos) return line;
+  }
+  return "";
+}
+
+/// gnuplot's messages on one line ("; " between its lines), cut at 400 bytes.
+std::string joined(const std::string& err) {
+  std::istringstream in(err);
+  std::string line, out;
+  while (std::getline(in, line)) {
+    size_t b = line.find_first_not_of(" \t"), e = line.find_last_not_of(" \t\r");
+    if (b == std::string::npos) continue;
+    out += (out.empty() ? "" : "; ") + line.substr(b, e + 1 - b);
+  }
+  return out.size() > 400 ? out.substr(0, 400) + "..." : out;
+}
+
+std::string slurp(const std::string& path, bool* ok) {
+  std::ifstream in(path, std::ios::binary);
+  *ok = bool(in);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+bool image_complete(const std::string& bytes, const std::string& fmt) {
+  if (fmt == "png") {
+    static const std::string sig = "\x89PNG\r\n\x1a\n";
+    static const std::string iend("\0\0\0\0IEND\xae\x42\x60\x82", 12);
+    return bytes.size() >= sig.size() + iend.size() && bytes.compare(0, sig.size(), sig) == 0 &&
+           bytes.compare(bytes.size() - iend.size(), iend.size(), iend) == 0;
+  }
+  if (fmt == "svg") {
+    size_t end = bytes.find_last_not_of(" \t\r\n");
+    return end != std::string::npos && end + 1 >= 6 && bytes.compare(end + 1 - 6, 6, "</svg>") == 0;
+  }
+  return !bytes.empty();
+}
+
+std::string render_figure(const std::string& gnuplot, const std::string& dir, const std::string& gp,
+                          const std::string& fmt, const std::string& out_name, bool force) {
+  const std::string to = dir + "/" + out_name;
+  TempFile t = make_temp_file(dir, to);
+  ::close(t.fd);  // gnuplot writes it by name
+  const std::string tmp_name = t.path.substr(t.path.rfind('/') + 1);
+  Child c;
+  try {
+    c = run_gnuplot(gnuplot, dir, gp, fmt, tmp_name);
+  } catch (...) {
+    ::unlink(t.path.c_str());
+    throw;
+  }
+  std::string why;
+  const bool exited_ok = WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0;
+  if (WIFSIGNALED(c.status)) {
+    why = "killed by signal " + std::to_string(WTERMSIG(c.status)) + " (" + strsignal(WTERMSIG(c.status)) + ")";
+  } else {
+    why = error_line(c.err);
+    if (why.empty() && !exited_ok) why = joined(c.err);
+    if (why.empty() && !exited_ok) why = "exit status " + std::to_string(WEXITSTATUS(c.status));
+  }
+  if (why.empty()) {
+    bool ok = false;
+    const std::string bytes = slurp(t.path, &ok);
+    if (!ok) why = "no output written";
+    else if (bytes.empty()) why = "the output is empty (a full disk or a file size limit?)";
+    else if (!image_complete(bytes, fmt))
+      why = "the output is a truncated " + fmt + " of " + std::to_string(bytes.size()) +
+            " bytes (a full disk or a file size limit?)";
+  }
+  if (!why.empty()) {
+    ::unlink(t.path.c_str());
+    throw InputError(to + ": gnuplot failed: " + why);
+  }
+  install_file(t.path, to, force);
+  return c.err;
+}
+
+}  // namespace kex
