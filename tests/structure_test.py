@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Checks that every #include "..." in the project points down the layers, and
-that every document a comment cites (docs/NAME.md) is in the repository.
+that every document a comment cites (docs/NAME.md) is in the repository, and
+that no test case name holds a ';' (CMake splits the ctest name there, and the
+truncated --test-case filter then matches nothing: the test would pass unrun).
 
 Layers, lowest first: src/core, src/model, generators (the JIT), src/run,
 src/results, src/cli. A file may include headers of its own layer or of lower
@@ -43,6 +45,14 @@ def main():
                     graph[(LAYERS[me], LAYERS[other])] = graph.get((LAYERS[me], LAYERS[other]), 0) + 1
                     if other > me:
                         bad.append(f"{rel}:{n}: {LAYERS[me]} includes {inc} from the higher layer {LAYERS[other]}")
+    for d, _, files in os.walk(os.path.join(root, "tests")):
+        for f in files:
+            if f.endswith(".cpp"):
+                rel = os.path.relpath(os.path.join(d, f), root)
+                for n, line in enumerate(open(os.path.join(d, f), encoding="utf-8"), 1):
+                    m = re.search(r'TEST_CASE\("((?:[^"\\]|\\.)*)"', line)
+                    if m and ";" in m.group(1):
+                        bad.append(f"{rel}:{n}: test case name has a ';', so ctest would never run it: {m.group(1)}")
     if "--graph" in sys.argv:
         for (a, b), c in sorted(graph.items(), key=lambda kv: (LAYERS.index(kv[0][0]), LAYERS.index(kv[0][1]))):
             print(f"{a:12} -> {b:12} {c:4} includes")

@@ -13,6 +13,16 @@ namespace kex {
 /// Runs a parsed subcommand; returns the process exit status.
 using Action = std::function<int()>;
 
+/// -q/--quiet, which every command takes (main() adds it to each): no progress and
+/// no tables or notes beside the files a command writes. Errors, warnings, the files
+/// and the stdout asked for (-o -, --list, --seed-exact, and the text of a command that
+/// writes no file: show, list, info, compare, crossovers, segments without --json) stay.
+inline bool& quiet_flag() {
+  static bool q = false;
+  return q;
+}
+inline bool quiet() { return quiet_flag(); }
+
 Action add_run_command(CLI::App& app);
 Action add_show_command(CLI::App& app);
 Action add_list_command(CLI::App& app);

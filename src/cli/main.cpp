@@ -55,6 +55,11 @@ int run(int argc, char** argv) {
   reg(kex::add_export_command);
   reg(kex::add_merge_command);
   reg(kex::add_crossovers_command);
+  for (auto& [sub, action] : commands)  // compare has its own -q (the summary line only)
+    if (!sub->get_option_no_throw("--quiet"))
+      sub->add_flag("-q,--quiet", kex::quiet_flag(),
+                  "Quiet: no progress, no tables or notes beside the files written; errors, warnings and the output "
+                  "asked for stay");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

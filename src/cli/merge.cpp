@@ -18,7 +18,7 @@ Action add_merge_command(CLI::App& app) {
   struct Args {
     std::vector<std::string> files;
     std::string out, filter;
-    bool force = false, per_point = false, quiet = false;
+    bool force = false, per_point = false;
   };
   auto a = std::make_shared<Args>();
   cmd->add_option("FILES", a->files, "Results files from `kex run` (shards or whole runs)")->required();
@@ -26,7 +26,6 @@ Action add_merge_command(CLI::App& app) {
   cmd->add_flag("--force", a->force, "Overwrite the output file");
   cmd->add_option("--filter", a->filter, "Table rows: only kernels (entries with --points) matching this regex");
   cmd->add_flag("--points", a->per_point, "Table: one row per entry instead of one per kernel");
-  cmd->add_flag("-q,--quiet", a->quiet, "Write the merged file only; print no table");
   return [a]() {
     std::vector<MergeInput> in;
     for (const auto& f : a->files) in.push_back({f, load_results(f)});
@@ -50,7 +49,7 @@ Action add_merge_command(CLI::App& app) {
       }
     }
     write_file_atomic(a->out, to_json(merged).dump(1) + "\n", a->force);
-    if (a->quiet) return 0;
+    if (quiet()) return 0;  // -q: the merged file only
     write_stdout(table);
     for (size_t i = 0; i < merged.size(); ++i) {
       std::printf("\nM%zu %s\n", i + 1, run_label(merged[i].context).c_str());

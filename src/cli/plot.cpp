@@ -30,7 +30,8 @@ Action add_plot_command(CLI::App& app) {
     PlotOptions o = a->opts;
     o.render = !a->no_render;
     auto written = write_plots(docs, a->dir, o);
-    for (const auto& w : written) std::printf("%s\n", w.c_str());
+    if (!quiet())
+      for (const auto& w : written) std::printf("%s\n", w.c_str());
     if (o.render && find_gnuplot().empty())
       std::fprintf(stderr, "kex: gnuplot not found on PATH: wrote .dat and .gp only (Debian: apt-get install gnuplot-nox)\n");
     return 0;

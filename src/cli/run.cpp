@@ -9,6 +9,7 @@
 
 #include "src/core/atomic_write.hpp"
 #include "src/cli/cli.hpp"
+#include "src/cli/selection.hpp"
 #include "src/core/output.hpp"
 #include "src/model/config.hpp"
 #include "src/results/export.hpp"
@@ -26,9 +27,13 @@
 #include "src/core/units.hpp"
 
 #include <algorithm>
+#include <iostream>
+#include <iterator>
 #include <memory>
 
 namespace kex {
+
+using nlohmann::json;
 
 namespace {
 
@@ -44,13 +49,15 @@ struct RunArgs {
   std::vector<std::string> presets;
   std::string harness = "kex";
   std::string format = "json";
-  bool force = false, quiet = false, no_fsave = false, segments_seed_exact = false;
+  bool force = false, no_fsave = false, segments_seed_exact = false;
   uint32_t repetitions = 0;
   uint64_t seed = 0;
   int cpu = -1;
   bool no_shuffle = false, no_sentinel = false, list = false, allow_large = false, no_journal = false;
   bool seed_exact = false;
   std::string graph_dir;
+  std::string filter, sizes, cache;
+  std::vector<std::string> layout;
 };
 
 bool dir_has_entries(const std::string& dir) {
@@ -157,7 +164,26 @@ std::string duration_text(double s) {
 Action add_run_command(CLI::App& app) {
   auto a = std::make_shared<RunArgs>();
   auto* cmd = app.add_subcommand("run", "Run a sweep: generate, verify and time kernels; write results JSON");
-  cmd->add_option("CONFIG", a->configs, "Sweep config files (JSON); none = the built-in default sweep");
+  cmd->add_option("CONFIG", a->configs,
+                  "Config files (JSON; - reads one from stdin) or kernel names: an argument that is -, built-in:NAME, "
+                  "an existing path or ends in .json is a config, anything else a kernel name (a spec such as "
+                  "copy/avx/unroll:256, a preset or preset set such as faster_copy or fastc, or a baseline: memcpy, "
+                  "memset, rep_movsb, rep_stosb). None: the built-in default sweep");
+  cmd->add_option("--sizes", a->sizes,
+                  "Sizes of the kernels named as arguments: a list 4KiB,64KiB; A..B = A, 2A, 4A, ... and B; "
+                  "A..B:N = N sizes per octave (default 256..64MiB x4; presets alone: 4096)")
+      ->type_name("LIST");
+  cmd->add_option("--cache", a->cache, "Cache modes of the kernels named as arguments: warm, cold or warm,cold")
+      ->type_name("LIST");
+  cmd->add_option("--layout", a->layout,
+                  "Layout of the kernels named as arguments, as point-name tokens joined by /: src:N, dst:N, dist:D "
+                  "(signed, or none), nohuge, each with a list, e.g. src:0,1/dist:0,64,4160 (repeatable)")
+      ->type_name("TOKENS")
+      ->expected(1);
+  cmd->add_option("--filter", a->filter,
+                  "Run only the points whose full name matches this ECMAScript regex (a leading - runs those that do "
+                  "not), before anything is generated; baselines follow the kernel points kept")
+      ->type_name("REGEX");
   cmd->add_option("-o,--output", a->out,
                   "Results JSON; - for stdout (default: outputs.json of the config, else kex-results-DATE.json)");
   cmd->add_option("--plot-dir", a->plot_dir, "Also write gnuplot .dat/.gp files (and PNG/SVG) into DIR");
@@ -193,7 +219,6 @@ Action add_run_command(CLI::App& app) {
   cmd->add_flag("--segments-seed-exact", a->segments_seed_exact,
                 "Print the segment table as Jeremy's program did (as `kex segments --seed-exact`)");
   cmd->add_flag("--force", a->force, "Overwrite existing output files");
-  cmd->add_flag("-q,--quiet", a->quiet, "No progress on stderr");
   return [a, cmd]() -> int {
     if (cmd->count("--output") && a->out.empty()) throw InputError("-o: an empty path; give a file name or - for stdout");
     std::vector<Config> configs;
@@ -201,7 +226,7 @@ Action add_run_command(CLI::App& app) {
     Protocol protocol;
     if (!a->resume.empty()) {
       for (const char* opt : {"CONFIG", "--preset", "--output", "--plot-dir", "--shard", "--repetitions", "--seed",
-                              "--format", "--cpu", "--harness"})
+                              "--format", "--cpu", "--harness", "--filter", "--sizes", "--cache", "--layout"})
         if (cmd->count(opt))
           throw InputError(std::string(opt) + ": not with --resume (the journal says what the run was)");
       resumed = read_journal(a->resume);
@@ -216,18 +241,43 @@ Action add_run_command(CLI::App& app) {
       a->plot_dir = h.value("plot_dir", std::string());
       a->force = h.value("force", false);
       a->shard = h.value("shard", std::string());
+      a->filter = h.value("filter", std::string());
       protocol = protocol_from(h.at("protocol"));
     } else {
-      for (const auto& path : a->configs) configs.push_back(load_config(path));
+      // Each argument is a config or a kernel name (selection.hpp: is_config_argument); the
+      // names become one more config, after the files.
+      NamedKernels names;
+      for (size_t i = 0; i < a->configs.size(); ++i) {
+        const std::string& arg = a->configs[i];
+        if (!is_config_argument(arg)) {
+          add_kernel_name(names, arg);
+          continue;
+        }
+        for (size_t j = 0; j < i; ++j)
+          if (a->configs[j] == arg) throw InputError(arg + ": config given twice");
+        if (arg == "-") {
+          const std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+          if (std::cin.bad()) throw InputError("-: cannot read a config from stdin");
+          configs.push_back(parse_config(text, "stdin"));
+        } else {
+          configs.push_back(load_config(arg));
+        }
+      }
+      const json sizes = a->sizes.empty() && !cmd->count("--sizes") ? json() : sizes_option(a->sizes);
+      const json cache = a->cache.empty() && !cmd->count("--cache") ? json() : cache_option(a->cache);
+      const json layout = a->layout.empty() ? json() : layout_option(a->layout);
+      if (names.empty())
+        for (const char* opt : {"--sizes", "--cache", "--layout"})
+          if (cmd->count(opt))
+            throw InputError(std::string(opt) + ": applies to kernels named as arguments (e.g. kex run "
+                             "copy/avx/unroll:256 memcpy " + opt + " ...); a config file sets its own axes");
+      if (!names.empty()) configs.push_back(names_config(names, sizes, cache, layout));
       if (a->presets.empty() && a->no_fsave)
         throw InputError("--no-fsave: applies to --preset kernels; give --preset NAME...");
       if (a->presets.empty() && a->harness != "kex")
         throw InputError("--harness " + a->harness + ": applies to --preset kernels; give --preset NAME...");
       if (a->seed_exact && !cmd->count("--harness"))
         if (auto own = preset_sets_harness(a->presets)) a->harness = std::string(to_string(*own));
-      for (size_t i = 0; i < a->configs.size(); ++i)
-        for (size_t j = 0; j < i; ++j)
-          if (a->configs[i] == a->configs[j]) throw InputError(a->configs[i] + ": config given twice");
       if (!a->presets.empty()) {
         nlohmann::json raw = {{"presets", a->presets}, {"harness", a->harness}, {"baselines", false}};
         if (a->no_fsave) raw["preset_options"] = {{"fsave", false}};
@@ -237,6 +287,15 @@ Action add_run_command(CLI::App& app) {
       protocol = make_protocol(configs, *a, *cmd);
     }
     for (const auto& c : configs) config_plans(c);  // unknown presets and baselines fail before any run
+    if (!a->filter.empty() || cmd->count("--filter")) {
+      const NameFilter f = parse_name_filter(a->filter, "--filter");
+      for (auto& c : configs) {
+        if (!c.presets.empty() && c.harness != Harness::kex)
+          throw InputError("--filter: a seed harness (" + std::string(to_string(c.harness)) + ", " + c.source +
+                           ") runs its program's table whole; filter kernels under the kex harness");
+        c.filter = f;
+      }
+    }
     auto [shard_i, shard_n] = a->shard.empty() ? std::pair<size_t, size_t>{0, 1} : parse_shard(a->shard);
     if (protocol.cpu >= 0) pin_to_cpu(protocol.cpu);  // InputError naming --cpu and the CPUs allowed
 
@@ -244,11 +303,18 @@ Action add_run_command(CLI::App& app) {
     opt.shard_index = shard_i;
     opt.shard_count = shard_n;
     opt.stop = &g_stop;
-    opt.progress = !a->quiet;
+    opt.progress = !quiet();
     opt.protocol = protocol;
 
     // The size of the run, before anything runs.
     const SweepPlan sp = plan_sweep(configs, opt);
+    if (sp.names.empty() && !a->filter.empty()) {
+      std::vector<Config> unfiltered = configs;
+      for (auto& c : unfiltered) c.filter.reset();
+      if (const size_t n = plan_sweep(unfiltered, opt).names.size(); n > 0)
+        throw InputError("--filter: '" + a->filter + "': matches none of the " + std::to_string(n) +
+                         " points of the run (kex run --list without --filter prints them)");
+    }
     if (a->list) {
       for (const auto& n : sp.names) std::printf("%s\n", n.c_str());
       std::printf("# %zu points x %u repetitions = %zu tasks; estimated %s (at most %s); buffers %s\n",
@@ -304,6 +370,7 @@ Action add_run_command(CLI::App& app) {
       header["plot_dir"] = plot_dir;
       header["force"] = a->force;
       header["shard"] = a->shard;
+      if (!a->filter.empty()) header["filter"] = a->filter;
       header["protocol"] = protocol_json(protocol);
       header["machine"] = machine_key(this_machine());
       nlohmann::json cfgs = nlohmann::json::array();
@@ -314,7 +381,7 @@ Action add_run_command(CLI::App& app) {
     opt.journal = journal.get();
     opt.resume = resumed ? &*resumed : nullptr;
 
-    if (cpu_scaling().enabled && !a->quiet) std::fprintf(stderr, "%s\n", kCpuScalingWarning);
+    if (cpu_scaling().enabled && !quiet()) std::fprintf(stderr, "%s\n", kCpuScalingWarning);
     std::signal(SIGINT, on_stop_signal);
     std::signal(SIGTERM, on_stop_signal);
     SweepRun sweep = run_sweep(configs, opt);
@@ -329,6 +396,7 @@ Action add_run_command(CLI::App& app) {
     for (const auto& [source, seed] : sweep.seed_runs)
       run.context.seed_tables.push_back({source, seed.header.harness, seed_table_text(seed)});
     run.context.rest["protocol"]["journal"] = journal ? journal->path() : "";
+    if (!a->filter.empty()) run.context.rest["filter"] = a->filter;
     const std::string body = a->format == "gbench" ? to_gbench({run}).dump(1) + "\n"
                              : a->format == "csv"  ? to_csv({run})
                                                    : to_json(run).dump(1) + "\n";
@@ -342,6 +410,7 @@ Action add_run_command(CLI::App& app) {
     }
     if (journal && !run.context.interrupted) journal->remove();
     FILE* text = to_stdout ? stderr : stdout;  // with -o -, stdout carries only the JSON
+    const bool chatter = !quiet();               // -q: the files and the output asked for by name only
     if (seed_exact) {  // stdout carries only what the seed programs printed; everything else goes to stderr
       size_t silent = 0;
       for (const auto& [source, seed] : sweep.seed_runs) {
@@ -353,32 +422,38 @@ Action add_run_command(CLI::App& app) {
         std::fprintf(stderr, "kex: --seed-exact: %zu kernel%s did not run and %s no line (see the results file)\n",
                      silent, silent == 1 ? "" : "s", silent == 1 ? "has" : "have");
       text = stderr;
-    } else {
+    } else if (chatter) {
       for (const auto& t : run.context.seed_tables) std::fprintf(text, "\n%s", t.text.c_str());
       if (std::string rt = runtests_text(run); !rt.empty()) std::fprintf(text, "\n%s", rt.c_str());
     }
-    if (std::string kex_seed = kex_seed_text(run); !kex_seed.empty()) std::fprintf(text, "\n%s", kex_seed.c_str());
-    if (run.context.segments)
+    if (chatter)
+      if (std::string kex_seed = kex_seed_text(run); !kex_seed.empty()) std::fprintf(text, "\n%s", kex_seed.c_str());
+    if (run.context.segments && (chatter || a->segments_seed_exact))
       std::fprintf(text, "\n%s", (a->segments_seed_exact ? format_segment_seed_text(*run.context.segments)
                                                          : format_segment_table(*run.context.segments)).c_str());
-    std::string table = summary_table(run);
-    if (!table.empty()) std::fputs(table.c_str(), text);
-    if (std::string lt = layout_table(run); !lt.empty()) std::fputs(lt.c_str(), text);
+    if (chatter) {
+      std::string table = summary_table(run);
+      if (!table.empty()) std::fputs(table.c_str(), text);
+      if (std::string lt = layout_table(run); !lt.empty()) std::fputs(lt.c_str(), text);
+    }
     if (!plot_dir.empty()) {
       PlotOptions po;
       po.force = a->force;
       auto files = write_plots({run}, plot_dir, po);
-      std::fprintf(text, "\nplots: %zu files in %s%s\n", files.size(), plot_dir.c_str(),
-                   find_gnuplot().empty() ? " (gnuplot not installed: .dat/.gp only)" : "");
+      if (chatter)
+        std::fprintf(text, "\nplots: %zu files in %s%s\n", files.size(), plot_dir.c_str(),
+                     find_gnuplot().empty() ? " (gnuplot not installed: .dat/.gp only)" : "");
     }
     if (!graph_dir.empty()) {
       auto files = write_runtests_graph(run, graph_dir, a->force);
-      std::fprintf(text, "\nruntests graph: %zu files in %s (gnuplot: load '%s/plot.gp')\n", files.size(),
-                   graph_dir.c_str(), graph_dir.c_str());
+      if (chatter)
+        std::fprintf(text, "\nruntests graph: %zu files in %s (gnuplot: load '%s/plot.gp')\n", files.size(),
+                     graph_dir.c_str(), graph_dir.c_str());
     }
     size_t n = run.results.size();
-    std::fprintf(text, "\nresults: %s (%zu %s, %.1f s)\n", to_stdout ? "stdout" : out.c_str(), n,
-                 n == 1 ? "entry" : "entries", run.context.rest.value("elapsed_s", 0.0));
+    if (chatter)
+      std::fprintf(text, "\nresults: %s (%zu %s, %.1f s)\n", to_stdout ? "stdout" : out.c_str(), n,
+                   n == 1 ? "entry" : "entries", run.context.rest.value("elapsed_s", 0.0));
     if (run.context.interrupted) {
       std::fprintf(stderr, "kex: interrupted; the finished points were written to %s%s\n",
                    to_stdout ? "stdout" : out.c_str(),

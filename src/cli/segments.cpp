@@ -65,13 +65,14 @@ Action add_segments_command(CLI::App& app) {
     const auto section = run_segments(o);
     const std::string text = a->seed_exact ? format_segment_seed_text(section) : format_segment_table(section);
     // The table first (the JSON write may fail), but a lost table must not lose the JSON.
+    // -q with --json: the file only.
     std::string lost;
-    try {
-      write_stdout(text);
-    } catch (const InputError& e) {
-      if (a->json.empty()) throw;
-      lost = e.what();
-    }
+    if (!quiet() || a->json.empty()) try {
+        write_stdout(text);
+      } catch (const InputError& e) {
+        if (a->json.empty()) throw;
+        lost = e.what();
+      }
     if (!a->json.empty()) write_file_atomic(a->json, section.dump(2) + "\n", a->force);
     if (!lost.empty()) throw InputError(lost + "; the results were written to " + a->json);
     return 0;

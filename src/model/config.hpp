@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "src/model/filter.hpp"
 #include "src/model/point.hpp"
 #include "src/model/spec.hpp"
 
@@ -81,6 +82,8 @@ struct Config {
   std::string out_json, plot_dir;      ///< outputs.json / outputs.plot_dir ("" = not set)
   bool seed_exact = false;             ///< outputs.seed_exact: print only what the seed programs printed
   std::string graph_dir;               ///< outputs.graph_dir: Asami's runtests -graph files ("" = not set)
+  /// Which of its points run (`kex run --filter`; not a JSON key): unset = all. See expand_points.
+  std::optional<NameFilter> filter;
 };
 
 /// Parses and validates a config. Errors throw InputError with one line:

@@ -45,18 +45,30 @@ std::vector<PlannedPoint> expand_points(const Config& c, const ConfigPlans& cp) 
   if (!cp.preset_plans.empty())
     for (const Coords& at : coordinate_product(c.axes))
       for (size_t plan : cp.preset_plans) add(plan, at);
+  // The filter (kex run --filter) before the baselines, so they follow the kernel points kept.
+  const auto passes = [&](const PlannedPoint& p) { return !c.filter || c.filter->keep(point_name({cp.plans[p.plan].key, p.at})); };
+  std::vector<PlannedPoint> kept;
+  for (const auto& p : out)
+    if (passes(p)) kept.push_back(p);
+  const std::vector<PlannedPoint> all_kernels = out;
+  const std::vector<PlannedPoint>& placed = kept.empty() ? all_kernels : kept;
+  out = kept;
   // Baselines: wherever a kernel of their op was placed, so every ratio has its baseline.
-  const bool only_baselines = out.empty();
+  const bool only_baselines = all_kernels.empty();
   for (size_t plan : cp.baseline_plans) {
     const Op op = cp.plans[plan].op;
     std::vector<Coords> where;
     std::set<std::string> seen;
-    for (const auto& p : out)
+    for (const auto& p : placed)
       if (cp.plans[p.plan].op == op && cp.plans[p.plan].kind != KernelKind::baseline &&
           seen.insert(point_name({"", p.at})).second)
         where.push_back(p.at);
     if (only_baselines) where = coordinate_product(c.axes);
-    for (const Coords& at : where) add(plan, at);
+    // A baseline runs where its own name passes the filter, and (a positive filter)
+    // wherever a kernel point kept needs it; a negated filter drops it by name.
+    for (const Coords& at : where)
+      if (!c.filter || c.filter->keep(point_name({cp.plans[plan].key, at})) || (!c.filter->negate && !kept.empty()))
+        add(plan, at);
   }
   return out;
 }

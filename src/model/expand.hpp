@@ -31,7 +31,10 @@ std::vector<Coords> coordinate_product(const Axes& a);
 /// plans; presets at the top-level coordinates (page presets only where size and
 /// chunk are multiples of their region); baselines at every coordinate another
 /// point of the same op has (at the top level's when the config has only
-/// baselines). A baseline whose op no other kernel has is left out.
+/// baselines). A baseline whose op no other kernel has is left out. With c.filter,
+/// only the points whose full name it keeps: the kernels' points first, then the
+/// baselines at the coordinates of the kernel points kept (of every kernel point
+/// when the filter keeps none), each kept only when its own name passes too.
 std::vector<PlannedPoint> expand_points(const Config& c, const ConfigPlans& plans);
 
 }  // namespace kex

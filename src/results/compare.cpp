@@ -156,9 +156,15 @@ std::string format_comparison(const Comparison& c, const std::string& a_label, c
                                         : "equal",
                 c.noise * 100, c.min_effect * 100, c.only_a.size(), c.only_b.size());
   o << buf;
-  if (c.underpowered)
-    o << "note: with these repetition counts no U test can reach p < " << c.alpha
-      << " (3 against 3 gives at best 0.1): run both sides with --repetitions 5 or more to detect differences\n";
+  if (c.underpowered) {
+    // The typical row's repetitions, and the smallest two-sided p they allow.
+    const CompareRow& r = c.rows[c.rows.size() / 2];
+    char best[160];
+    std::snprintf(best, sizeof best, " (%zu against %zu gives at best %.3g)", r.a_reps, r.b_reps,
+                  smallest_p(r.a_reps, r.b_reps));
+    o << "note: with these repetition counts no U test can reach p < " << c.alpha << best
+      << ": run both sides with --repetitions 5 or more to detect differences\n";
+  }
   return o.str();
 }
 

@@ -61,10 +61,10 @@ std::string validate_cmd(const std::string& file, const std::string& schema) {
 
 }  // namespace
 
-TEST_CASE("kex run writes results that validate against the schema; no overwrite without --force" * doctest::test_suite("cli")) {
+TEST_CASE("kex run writes results that validate against the schema, no overwrite without --force" * doctest::test_suite("cli")) {
   auto d = tmpdir();
   write(d + "/small.json", kSmall);
-  auto r = sh(kex + " run -q " + d + "/small.json -o " + d + "/out.json");
+  auto r = sh(kex + " run " + d + "/small.json -o " + d + "/out.json");
   REQUIRE_MESSAGE(r.status == 0, r.out);
   CHECK(r.out.find("fastest kernel") != std::string::npos);
   auto doc = nlohmann::json::parse(read(d + "/out.json"));
@@ -74,7 +74,14 @@ TEST_CASE("kex run writes results that validate against the schema; no overwrite
       ++measured;
       CHECK(e["real_time"].get<double>() > 0);
       CHECK(e["stats"]["gbps"].get<double>() > 0);
-      CHECK(e["samples_ticks"].size() == e["stats"]["n"].get<size_t>());
+      // Every repetition keeps its own samples; n counts the undisturbed ones (all when none is).
+      size_t samples = 0, all = 0;
+      for (const auto& rep : e["reps"]) {
+        all += rep["samples_ticks"].size();
+        if (!rep.value("disturbed", false)) samples += rep["samples_ticks"].size();
+      }
+      if (samples == 0) samples = all;
+      CHECK(samples == e["stats"]["n"].get<size_t>());
     }
     if (e.value("skipped", false)) ++skipped;
   }
@@ -117,7 +124,7 @@ TEST_CASE("every config in configs/ validates against the config schema and pars
   }
 }
 
-TEST_CASE("kex show prints the generated code; bad names exit 2" * doctest::test_suite("cli")) {
+TEST_CASE("kex show prints the generated code, bad names exit 2" * doctest::test_suite("cli")) {
   auto r = sh(kex + " show copy/sse/unroll:64/scratch:4/pf:nta@256/nt/fwd");
   REQUIRE(r.status == 0);
   size_t nt = 0;
@@ -131,7 +138,7 @@ TEST_CASE("kex show prints the generated code; bad names exit 2" * doctest::test
   CHECK(sh(kex + " --version").out.find("kex ") == 0);
 }
 
-TEST_CASE("kex show formats: hex, bin, a .s that reassembles, AT&T; bad values exit 2" * doctest::test_suite("cli")) {
+TEST_CASE("kex show formats: hex, bin, a .s that reassembles, AT&T, bad values exit 2" * doctest::test_suite("cli")) {
   for (const char* name : {"linux/memcpy_orig", "fastc/fast_copy_page", "copy/avx/unroll:128/scratch:4/pf:nta@512/nt/bwd"}) {
     CAPTURE(name);
     auto bin = sh(kex + " show " + name + " --format bin");
@@ -228,7 +235,7 @@ TEST_CASE("presets under the kex harness and the segment table land in one resul
   auto d = tmpdir();
   write(d + "/p.json", R"({"presets": ["faster_copy", "xmm_clear", "asami/unroll:64/scratch:3/every:32"], "sizes": [4096, 8192, 1000],
     "baselines": ["memcpy"], "segments": {"iterations": 20000, "mixed": false}, "max_time_per_point": 0.02})");
-  auto r = sh(kex + " run -q " + d + "/p.json -o " + d + "/out.json");
+  auto r = sh(kex + " run " + d + "/p.json -o " + d + "/out.json");
   REQUIRE_MESSAGE(r.status == 0, r.out);
   CHECK(r.out.find("copy_page function 'faster_copy'\t took") != std::string::npos);
   CHECK(r.out.find("clear_page function 'xmm_clear'\t took") != std::string::npos);
@@ -264,7 +271,7 @@ TEST_CASE("kex run --segments-seed-exact prints the segment section as the seed 
   CHECK(r.out.find(" CPUTIME \n   <none> with data selector: ") != std::string::npos);
   CHECK(r.out.find("\n   gs with GDT selector: ") != std::string::npos);
   CHECK(r.out.find(", entry ") == std::string::npos);
-  auto plain = sh(kex + " run -q " + d + "/s.json -o " + d + "/out2.json");
+  auto plain = sh(kex + " run " + d + "/s.json -o " + d + "/out2.json");
   REQUIRE_MESSAGE(plain.status == 0, plain.out);
   CHECK(plain.out.find("   gs with data selector, entry gs=2b: ") != std::string::npos);
 }

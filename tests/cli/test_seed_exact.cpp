@@ -23,11 +23,11 @@ int kex_run(const TmpDir& t, const std::string& args, std::string& out, std::str
 
 }  // namespace
 
-TEST_CASE("seed-exact spraul: Roger Luethi's raw lines byte for byte, numbers masked; seed 004" *
+TEST_CASE("seed-exact spraul: Roger Luethi's raw lines byte for byte, numbers masked, seed 004" *
           doctest::test_suite("seedexact")) {
   TmpDir t;
   std::string out, err;
-  REQUIRE_MESSAGE(kex_run(t, "run -q --preset spraul --seed-exact -o " + (t / "r.json"), out, err) == 0, err);
+  REQUIRE_MESSAGE(kex_run(t, "run --preset spraul --seed-exact -o " + (t / "r.json"), out, err) == 0, err);
   const auto kex_lines = golden::lines(out);
   CHECK(golden::mask(kex_lines) == golden::mask(golden::lines(golden::read("lkml-20021024-luethi-spraul.txt"))));
   CHECK(golden::mask(golden::terminal(kex_lines, false)) ==
@@ -36,7 +36,7 @@ TEST_CASE("seed-exact spraul: Roger Luethi's raw lines byte for byte, numbers ma
   CHECK(err.find("results: " + (t / "r.json")) != std::string::npos);  // the rest went to stderr
 }
 
-TEST_CASE("seed-exact hahn from a config's outputs.seed_exact: Dieter Nuetzel's table; seed 001" *
+TEST_CASE("seed-exact hahn from a config's outputs.seed_exact: Dieter Nuetzel's table, seed 001" *
           doctest::test_suite("seedexact")) {
   TmpDir t;
   spit(t / "h.json", R"({"presets": ["hahn"], "harness": "hahn", "outputs": {"seed_exact": true}})");
@@ -86,7 +86,7 @@ TEST_CASE("Asami's runtests: tables on stdout under --seed-exact, -graph files w
   spit(t / "a.json", R"({"presets": ["asami/unroll:64/scratch:2/every:32", "asami/unroll:64/scratch:2/every:0",
     "asami/fp_copy"], "sizes": [64, 1024], "baselines": ["memcpy"], "max_time_per_point": 0.01})");
   std::string out, err;
-  REQUIRE_MESSAGE(kex_run(t, "run -q " + (t / "a.json") + " --seed-exact --graph " + (t / "g") + " -o " +
+  REQUIRE_MESSAGE(kex_run(t, "run " + (t / "a.json") + " --seed-exact --graph " + (t / "g") + " -o " +
                                  (t / "r.json"),
                              out, err) == 0,
                   err);

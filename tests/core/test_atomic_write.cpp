@@ -135,7 +135,7 @@ TEST_CASE("output paths are checked up front: directories, non-regular files, na
   CHECK(entries(d.path) == std::set<std::string>{"f", n250});
 }
 
-TEST_CASE("install_file never replaces a file that appeared while writing; the new text is kept beside it") {
+TEST_CASE("install_file never replaces a file that appeared while writing, the new text is kept beside it") {
   TmpDir d;
   const std::string p = d / "r.json";
   check_output_path(p, false);  // passes: nothing there yet
@@ -235,7 +235,7 @@ TEST_CASE("two writers racing for one name without --force: exactly one wins, th
   for (const auto& e : entries(d.path)) CHECK(e.rfind(".kex-", 0) != 0);  // no temporaries left
 }
 
-TEST_CASE("stale temporaries of dead processes are removed; a live process's and another host's are kept") {
+TEST_CASE("stale temporaries of dead processes are removed, a live process's and another host's are kept") {
   TmpDir d;
   const std::string stem = temp_stem(d.path);  // ".kex-<our pid>-<host>-"
   const std::string host = stem.substr(stem.rfind('-', stem.size() - 2) + 1);  // "<host>-"

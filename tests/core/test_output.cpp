@@ -66,9 +66,10 @@ TEST_CASE("a closed stdout is lost output too, and never becomes one of kex's fi
   // With fd 1 closed, the results file would have been opened as fd 1 and the summary
   // table written into it; it must hold exactly the results JSON.
   spit(d / "tiny.json", kTiny);
-  Run r = kex_with_stdout("run -q " + d / "tiny.json" + " -o " + d / "out.json", ">&-");
+  Run r = kex_with_stdout("run " + d / "tiny.json" + " -o " + d / "out.json", ">&-");
   CHECK(r.status == 2);
-  CHECK(r.err == kClosed);
+  CHECK(r.err.size() >= kClosed.size());
+  CHECK(r.err.substr(r.err.size() - std::min(r.err.size(), kClosed.size())) == kClosed);  // after the progress lines
   const std::string out = slurp(d / "out.json");
   CHECK(out.rfind("{", 0) == 0);
   CHECK(out.find("fastest kernel") == std::string::npos);

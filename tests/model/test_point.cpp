@@ -87,7 +87,7 @@ TEST_CASE("swept axes and axis values" * doctest::test_suite("model")) {
   CHECK(axis_value(b, "nonsense").empty());
 }
 
-TEST_CASE("every harness's name parses back to it; the programs' file names are accepted too" *
+TEST_CASE("every harness's name parses back to it, the programs' file names are accepted too" *
           doctest::test_suite("point")) {
   for (Harness h : {Harness::kex, Harness::fastc, Harness::hahn, Harness::xmm64}) {
     REQUIRE(parse_harness(to_string(h)));
@@ -102,7 +102,7 @@ TEST_CASE("every harness's name parses back to it; the programs' file names are 
   CHECK_FALSE(parse_harness(""));
 }
 
-TEST_CASE("point names with a seed harness round-trip; harness:kex and file names are not tokens" *
+TEST_CASE("point names with a seed harness round-trip, harness:kex and file names are not tokens" *
           doctest::test_suite("point")) {
   for (Harness h : {Harness::fastc, Harness::hahn, Harness::xmm64}) {
     Point p{"xmm64/xmm_clear", {}};

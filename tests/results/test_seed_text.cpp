@@ -110,7 +110,7 @@ TEST_CASE("LaHaise's xmm64.c (set xmm64): banner and buffer on one line, seed 00
   CHECK(golden::mask(golden::thunderbird(kex)) == golden::mask(golden::lines(golden::read("seed-000-xmm64.txt"))));
 }
 
-TEST_CASE("seed-exact has no '#' lines and no notes; the annotated table has both" * doctest::test_suite("seedtext")) {
+TEST_CASE("seed-exact has no '#' lines and no notes, the annotated table has both" * doctest::test_suite("seedtext")) {
   SeedRun run = synth_run("xmm64", Harness::fastc);
   run.results[8].status = {StatusKind::skipped, "this CPU lacks SSE2", 0, std::nullopt};  // xmma_clear
   run.results[9].status = {StatusKind::error, "test invalid; timer overflow", 0, std::nullopt};

@@ -84,7 +84,7 @@ TEST_CASE("kex counter names are unique and each resolves or says why" * doctest
   CHECK(find(cs, "l1d-misses").event.find("PERF_COUNT_HW_CACHE_L1D:READ:MISS") != std::string::npos);
 }
 
-TEST_CASE("hardware counters degrade to one note without a PMU; software counters still count" * doctest::test_suite("counters")) {
+TEST_CASE("hardware counters degrade to one note without a PMU, software counters still count" * doctest::test_suite("counters")) {
   const PmuStatus& pmu = pmu_status();
   CounterSet cs = open_counters({"cycles", "instructions", "task-clock", "context-switches"});
   REQUIRE(cs.counters().size() == 4);

@@ -58,7 +58,7 @@ Protocol quick() {
 
 }  // namespace
 
-TEST_CASE("a kernel that faults while measured is recorded with the signal and its offset; the run goes on" * doctest::test_suite("supervisor")) {
+TEST_CASE("a kernel that faults while measured is recorded with the signal and its offset, the run goes on" * doctest::test_suite("supervisor")) {
   Fixture f;
   std::vector<MeasureJob> jobs = {f.job(f.good, "a"), f.job(f.bad, "bad"), f.job(f.good, "c")};
   std::vector<Task> order = {{0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1}, {2, 1}};
