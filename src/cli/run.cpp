@@ -21,6 +21,7 @@
 #include "src/run/segments.hpp"
 #include "src/results/summary.hpp"
 #include "src/run/context.hpp"
+#include "src/run/counters.hpp"
 #include "src/run/journal.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/sweep.hpp"
@@ -56,7 +57,7 @@ struct RunArgs {
   bool no_shuffle = false, no_sentinel = false, list = false, allow_large = false, no_journal = false;
   bool seed_exact = false;
   std::string graph_dir;
-  std::string filter, sizes, cache;
+  std::string filter, sizes, cache, counters;
   std::vector<std::string> layout;
 };
 
@@ -124,6 +125,12 @@ Protocol make_protocol(const std::vector<Config>& configs, const RunArgs& a, con
   if (a.no_shuffle) p.shuffle = false;
   if (a.no_sentinel) p.sentinel.enabled = false;
   if (cmd.count("--cpu")) p.cpu = a.cpu;
+  for (size_t i = 0; !a.counters.empty() && i <= a.counters.size();) {
+    const size_t j = std::min(a.counters.find(',', i), a.counters.size());
+    if (j == i) throw InputError("--counters: '" + a.counters + "': an empty name; give NAME[,NAME...] (kex info lists them)");
+    p.counters.push_back(a.counters.substr(i, j - i));
+    i = j + 1;
+  }
   // Without a seed, a fresh one per run (recorded: the order can be replayed).
   if (!cmd.count("--seed") && std::none_of(configs.begin(), configs.end(), [](const Config& c) { return c.protocol.seed; }))
     p.seed = (uint64_t(time(nullptr)) << 20) ^ uint64_t(getpid());
@@ -134,7 +141,7 @@ nlohmann::json protocol_json(const Protocol& p) {
   return {{"repetitions", p.repetitions}, {"shuffle", p.shuffle}, {"seed", p.seed}, {"cpu", p.cpu},
           {"sentinel", p.sentinel.enabled}, {"sentinel_every", p.sentinel.every},
           {"sentinel_threshold", p.sentinel.threshold}, {"remeasure_budget", p.sentinel.budget},
-          {"task_timeout_s", p.task_timeout_s}};
+          {"task_timeout_s", p.task_timeout_s}, {"counters", p.counters}};
 }
 
 Protocol protocol_from(const nlohmann::json& j) {
@@ -148,6 +155,7 @@ Protocol protocol_from(const nlohmann::json& j) {
   p.sentinel.threshold = j.value("sentinel_threshold", 0.15);
   p.sentinel.budget = j.value("remeasure_budget", 0.25);
   p.task_timeout_s = j.value("task_timeout_s", 60u);
+  p.counters = j.value("counters", std::vector<std::string>());
   return p;
 }
 
@@ -208,6 +216,12 @@ Action add_run_command(CLI::App& app) {
   cmd->add_option("--seed", a->seed, "Seed of the random order (default: a fresh one, recorded in the results)");
   cmd->add_flag("--no-shuffle", a->no_shuffle, "Measure in config order, each point's repetitions in turn");
   cmd->add_flag("--no-sentinel", a->no_sentinel, "No sentinel readings, no re-measurement of disturbed windows");
+  cmd->add_option("--counters", a->counters,
+                  "Count these events in each repetition's timed samples, reported per operation and per byte: kex "
+                  "names (cycles, instructions, l1d-misses, l2-misses, llc-misses, dram-fills, "
+                  "l2-prefetch-misses-l3) or libpfm4 event names, comma-separated (kex info lists them). Without a "
+                  "PMU the hardware ones are noted once and left out; software ones still count")
+      ->type_name("LIST");
   cmd->add_option("--cpu", a->cpu, "Pin the measuring process to this CPU (default: the last CPU allowed)")
       ->check(CLI::Range(0, 4095));
   cmd->add_flag("--list,--dry-run", a->list, "Print the points the run would measure, their count and an estimated "
@@ -226,7 +240,7 @@ Action add_run_command(CLI::App& app) {
     Protocol protocol;
     if (!a->resume.empty()) {
       for (const char* opt : {"CONFIG", "--preset", "--output", "--plot-dir", "--shard", "--repetitions", "--seed",
-                              "--format", "--cpu", "--harness", "--filter", "--sizes", "--cache", "--layout"})
+                              "--format", "--cpu", "--harness", "--filter", "--sizes", "--cache", "--layout", "--counters"})
         if (cmd->count(opt))
           throw InputError(std::string(opt) + ": not with --resume (the journal says what the run was)");
       resumed = read_journal(a->resume);
@@ -287,6 +301,19 @@ Action add_run_command(CLI::App& app) {
       protocol = make_protocol(configs, *a, *cmd);
     }
     for (const auto& c : configs) config_plans(c);  // unknown presets and baselines fail before any run
+    // Counters: unknown names fail here; what cannot count on this machine is said once.
+    nlohmann::json counters_json;
+    if (!protocol.counters.empty()) {
+      const CounterSet probe = open_counters(protocol.counters, "--counters");
+      if (!probe.note().empty()) std::fprintf(stderr, "kex: %s\n", probe.note().c_str());
+      counters_json = nlohmann::json::array();
+      for (const Counter& c : probe.counters()) {
+        counters_json.push_back({{"name", c.name}, {"event", c.event}, {"hardware", c.hardware}, {"ok", c.ok},
+                                 {"reason", c.reason}});
+        if (!c.ok && !(c.hardware && !probe.note().empty()))
+          std::fprintf(stderr, "kex: --counters: %s: not counted (%s)\n", c.name.c_str(), c.reason.c_str());
+      }
+    }
     if (!a->filter.empty() || cmd->count("--filter")) {
       const NameFilter f = parse_name_filter(a->filter, "--filter");
       for (auto& c : configs) {
@@ -396,6 +423,7 @@ Action add_run_command(CLI::App& app) {
     for (const auto& [source, seed] : sweep.seed_runs)
       run.context.seed_tables.push_back({source, seed.header.harness, seed_table_text(seed)});
     run.context.rest["protocol"]["journal"] = journal ? journal->path() : "";
+    if (!counters_json.is_null()) run.context.rest["counters"] = counters_json;
     if (!a->filter.empty()) run.context.rest["filter"] = a->filter;
     const std::string body = a->format == "gbench" ? to_gbench({run}).dump(1) + "\n"
                              : a->format == "csv"  ? to_csv({run})

@@ -43,6 +43,15 @@ struct Placement {
 };
 
 /// One repetition of a point: one full adaptive measurement (or a seed program's single pass).
+/// One event counter over a repetition's timed samples (`kex run --counters`):
+/// the count per operation (multiplexing scaled) and the share of the time it was counted.
+struct CounterReading {
+  std::string name;     ///< as requested ("instructions", "perf::PERF_COUNT_SW_TASK_CLOCK")
+  double per_op = 0;    ///< count / operations timed
+  double running = 1;   ///< time counted / time enabled (1 = counted all the time)
+  bool operator==(const CounterReading&) const = default;
+};
+
 struct Repetition {
   uint32_t calls_per_sample = 1;        ///< operations between the two TSC reads of a sample
   std::vector<uint64_t> sample_ticks;   ///< each sample's TSC ticks (all calls_per_sample operations)
@@ -57,6 +66,7 @@ struct Repetition {
   uint64_t order = 0;                   ///< position of this repetition in the run's measuring order
   std::string previous;                 ///< the point measured just before it ("" for the first)
   bool disturbed = false;               ///< the sentinel after it deviated: re-measured when the budget allowed
+  std::vector<CounterReading> counters; ///< the counters that counted, in request order (none unless asked)
   bool operator==(const Repetition&) const = default;
 };
 

@@ -1,5 +1,7 @@
 #include "src/model/result_json.hpp"
 
+#include <algorithm>
+#include <map>
 #include <cmath>
 #include <cstdio>
 
@@ -128,6 +130,11 @@ ordered_json to_json(const Repetition& r) {
   j["order"] = r.order;
   j["previous"] = r.previous;
   j["disturbed"] = r.disturbed;
+  if (!r.counters.empty()) {
+    ordered_json c = ordered_json::object();
+    for (const auto& v : r.counters) c[v.name] = {{"per_op", v.per_op}, {"running", v.running}};
+    j["counters"] = c;
+  }
   j["samples_ticks"] = r.sample_ticks;
   return j;
 }
@@ -148,6 +155,15 @@ Repetition rep_from(const In& in) {
   r.order = in.uint_or("order", 0);
   r.previous = in.str_or("previous", "");
   r.disturbed = in.boolean_or("disturbed", false);
+  if (in.has("counters")) {
+    const json& c = in.j["counters"];
+    if (!c.is_object()) in.fail("counters", "expected an object {name: {per_op, running}}");
+    for (auto it = c.begin(); it != c.end(); ++it) {
+      const In v{it.value(), in.where + "/counters/" + it.key()};
+      if (!it.value().is_object()) in.fail("counters/" + it.key(), "expected an object {per_op, running}");
+      r.counters.push_back({it.key(), v.number_or("per_op", 0), v.number_or("running", 1)});
+    }
+  }
   if (in.has("samples_ticks")) {
     const json& s = in.j["samples_ticks"];
     if (!s.is_array()) in.fail("samples_ticks", "expected a list of integers");
@@ -384,6 +400,27 @@ ordered_json to_json(const Result& r) {
   st["ticks_per_page"] = size > 0 ? a.median_ns * r.tsc_hz / 1e9 * 4096 / size : 0;
   st["cycles_per_tick"] = a.cycles_per_tick;
   st["cycles_method"] = a.cycles_method;
+  // Counters (kex run --counters): the median over the counted repetitions, per byte
+  // (bytes counted once) and per operation.
+  std::map<std::string, std::vector<double>> counts;
+  std::vector<std::string> counter_order;
+  for (const Repetition* rep : counted_reps(r))
+    for (const auto& v : rep->counters) {
+      if (!counts.count(v.name)) counter_order.push_back(v.name);
+      counts[v.name].push_back(v.per_op);
+    }
+  if (!counter_order.empty()) {
+    ordered_json per_op = ordered_json::object(), per_byte = ordered_json::object();
+    for (const auto& name : counter_order) {
+      std::vector<double>& v = counts[name];
+      std::sort(v.begin(), v.end());
+      const double m = v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+      per_op[name] = m;
+      per_byte[name] = size > 0 ? m / size : 0;
+    }
+    st["counters_per_op"] = per_op;
+    st["counters_per_byte"] = per_byte;
+  }
   e["stats"] = st;
   ordered_json reps = ordered_json::array();
   for (const auto& rep : r.reps) reps.push_back(to_json(rep));

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "src/run/buffers.hpp"
+#include "src/run/counters.hpp"
 #include "src/run/machine.hpp"
 
 namespace kex {
@@ -104,7 +105,8 @@ void run_operation(const Operation& op) {
   if (op.at.consume) g_sink = sink;
 }
 
-Repetition measure(const Operation& op, const Policy& policy, const volatile std::sig_atomic_t* stop) {
+Repetition measure(const Operation& op, const Policy& policy, const volatile std::sig_atomic_t* stop,
+                   CounterSet* counters) {
   Repetition m;
   const double hz = machine().tsc_hz;
   const uint64_t start = tsc_fenced();
@@ -139,14 +141,30 @@ Repetition measure(const Operation& op, const Policy& policy, const volatile std
   const uint64_t tick0 = tsc_fenced();
 
   std::vector<double> per_call;
+  // Counter sums over the timed samples only (prefill and flush stay outside).
+  std::vector<CounterValue> counted;
+  uint64_t ops_counted = 0;
   const uint64_t cap_ticks = static_cast<uint64_t>(policy.max_time_per_point * hz);
   auto take = [&](uint32_t count) {
     for (uint32_t i = 0; i < count; ++i) {
       prepare();
       const uint32_t k = m.calls_per_sample;
+      if (counters) counters->start();
       uint64_t a = tsc_fenced();
       for (uint32_t c = 0; c < k; ++c) run_operation(op);
       uint64_t b = tsc_fenced();
+      if (counters) {
+        counters->stop();
+        const std::vector<CounterValue> v = counters->read();
+        if (counted.empty()) counted = v;
+        else
+          for (size_t x = 0; x < v.size(); ++x) {
+            counted[x].value += v[x].value;
+            counted[x].running = std::min(counted[x].running, v[x].running);
+            counted[x].ok = counted[x].ok && v[x].ok;
+          }
+        ops_counted += k;
+      }
       uint64_t t = b - a;
       // Subtract the timer pair only where it matters (> 0.1% of the sample).
       if (overhead * 1000 > t) t = t > overhead ? t - overhead : 0;
@@ -173,6 +191,8 @@ Repetition measure(const Operation& op, const Policy& policy, const volatile std
     m.cycles_per_tick = (m.cycles_per_tick + core_cycles_per_tick()) / 2;
     m.cycles_method = "imul-chain estimate";
   }
+  for (const CounterValue& v : counted)
+    if (v.ok && ops_counted) m.counters.push_back({v.name, v.value / double(ops_counted), v.running});
   m.context_switches = context_switches().read_value() - cs0;
   m.migrations = migrations().read_value() - mig0;
   m.seconds = double(tsc_fenced() - start) / hz;

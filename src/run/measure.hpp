@@ -31,8 +31,13 @@ void run_operation(const Operation& op);
 /// Warm-up (>= 3 operations and >= 2 ms), then samples of about policy.sample_us
 /// each (warm) or one operation (cold), 11 first and then batches of 10 until the
 /// median's CI is within policy.precision, the time cap or the sample cap. `stop`
-/// is polled between batches. Returns one repetition (TSC ticks).
-Repetition measure(const Operation& op, const Policy& policy, const volatile std::sig_atomic_t* stop);
+/// is polled between batches. Returns one repetition (TSC ticks). With `counters`
+/// (opened on this thread), each sample's TSC window is bracketed by a counter
+/// snapshot pair outside it, and the repetition records the counters that counted,
+/// per operation timed.
+class CounterSet;
+Repetition measure(const Operation& op, const Policy& policy, const volatile std::sig_atomic_t* stop,
+                   CounterSet* counters = nullptr);
 
 /// Median ticks of an empty `lfence;rdtsc;lfence` pair (subtracted from samples).
 uint64_t timer_overhead_ticks();

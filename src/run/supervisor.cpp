@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/model/result_json.hpp"
+#include "src/run/counters.hpp"
 #include "src/run/measure.hpp"
 #include "src/run/sandbox.hpp"
 
@@ -124,6 +125,8 @@ bool other_cpus(int cpu, cpu_set_t& set) {
     std::unique_ptr<Sentinel> sentinel;
     if (pr.sentinel.enabled) sentinel = std::make_unique<Sentinel>(pr.sentinel.mem_bytes);
     DisturbanceDetector det(pr.sentinel.threshold, pr.sentinel.window);
+    CounterSet counters;  // opened on the worker's own thread, after pinning
+    if (!pr.counters.empty()) counters = open_counters(pr.counters);
     const auto t0 = std::chrono::steady_clock::now();
     auto reading = [&](size_t done) {
       SentinelReading r = sentinel->measure();
@@ -153,7 +156,7 @@ bool other_cpus(int cpu, cpu_set_t& set) {
       const Operation op{j.fn, pl.dst, j.copy ? pl.src : nullptr, j.at};
       const double steal0 = steal_seconds(pr.cpu);
       alarm(pr.task_timeout_s);
-      Repetition rep = measure(op, j.policy, stop);
+      Repetition rep = measure(op, j.policy, stop, pr.counters.empty() ? nullptr : &counters);
       alarm(0);
       rep.steal_s = steal_seconds(pr.cpu) - steal0;
       rep.order = i;

@@ -41,6 +41,7 @@ struct Protocol {
   SentinelPolicy sentinel;
   unsigned task_timeout_s = 60;   ///< a repetition taking longer kills the worker (the point fails)
   int cpu = -1;                   ///< the CPU the worker is pinned to
+  std::vector<std::string> counters;  ///< event counters per repetition (open_counters names); none: off
 };
 
 /// What the supervisor hears, in order.
