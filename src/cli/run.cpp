@@ -435,6 +435,7 @@ Action add_run_command(CLI::App& app) {
       std::string table = summary_table(run);
       if (!table.empty()) std::fputs(table.c_str(), text);
       if (std::string lt = layout_table(run); !lt.empty()) std::fputs(lt.c_str(), text);
+      if (std::string ns = noise_summary(run); !ns.empty()) std::fputs(ns.c_str(), text);
     }
     if (!plot_dir.empty()) {
       PlotOptions po;

@@ -12,6 +12,7 @@
 #include "generators/jit.hpp"
 #include "src/core/units.hpp"
 #include "src/model/expand.hpp"
+#include "src/model/noise.hpp"
 #include "src/run/buffers.hpp"
 #include "src/run/context.hpp"
 #include "src/run/harness.hpp"
@@ -335,6 +336,8 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
   }
   Progress progress(opt.progress, todo.size());
   SupervisedRun sup;
+  std::vector<double> sentinel_l1, sentinel_mem;
+  size_t sentinel_disturbed = 0;
   if (!todo.empty() && !stopped()) {
     SupervisorEvents ev;
     ev.done = [&](const Task& t, const Repetition& r) {
@@ -358,6 +361,9 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
                                                        {"disturbed", r.disturbed},
                                                        {"window", window.size()},
                                                        {"requeued", requeued}});
+      sentinel_l1.push_back(r.l1_ticks_per_kib);
+      sentinel_mem.push_back(r.mem_ticks_per_kib);
+      sentinel_disturbed += r.disturbed;
       if (!r.disturbed) return;
       std::vector<std::pair<std::string, uint64_t>> marked;
       for (const Task& t : window)
@@ -414,6 +420,10 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
     p["measured_s"] = sup.measured_s;
     p["supervision_overhead_ms_per_task"] =
         sup.tasks_done ? (sup.seconds - sup.measured_s) * 1e3 / double(sup.tasks_done) : 0.0;
+    // The same budget the supervisor allows (a fraction of the tasks to do).
+    const auto budget_tasks = static_cast<size_t>(protocol.sentinel.budget * double(todo.size()));
+    p["noise"] = noise_to_json(compute_noise(sentinel_l1, sentinel_mem, sentinel_disturbed, sup.tasks_done,
+                                             sup.remeasured, protocol.sentinel.budget, budget_tasks, doc.results));
     doc.context.rest["protocol"] = p;
   }
 
