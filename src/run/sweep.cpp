@@ -447,7 +447,16 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
       if (opt.progress)
         std::fprintf(stderr, "kex: %s: running presets under the %s harness\n", c.source.c_str(),
                      std::string(to_string(c.harness)).c_str());
+      // The program run `repeat` times, as the seed authors ran theirs; each later
+      // pass is one more repetition of the first pass's Result (same kernels, same order).
       SeedRun sr = run_seed_harness(resolve_presets(c.presets, c.source), c.harness, po, opt.stop);
+      for (uint32_t pass = 1; pass < c.repeat && !stopped(); ++pass) {
+        SeedRun more = run_seed_harness(resolve_presets(c.presets, c.source), c.harness, po, opt.stop);
+        if (stopped()) break;
+        for (size_t i = 0; i < sr.results.size() && i < more.results.size(); ++i)
+          if (sr.results[i].ok() && more.results[i].ok())
+            for (const Repetition& rep : more.results[i].reps) sr.results[i].reps.push_back(rep);
+      }
       if (stopped()) { interrupted = true; break; }
       for (const auto& r : sr.results) doc.results.push_back(r);
       if (opt.journal) opt.journal->seed_run(c.source, sr);
