@@ -19,6 +19,7 @@
 #include "src/run/plans.hpp"
 #include "src/results/seed_text.hpp"
 #include "src/run/segments.hpp"
+#include "src/core/numbers.hpp"
 #include "src/results/summary.hpp"
 #include "src/run/context.hpp"
 #include "src/run/counters.hpp"
@@ -49,6 +50,7 @@ struct RunArgs {
   std::string out, plot_dir, shard, resume;
   std::vector<std::string> presets;
   std::string harness = "kex";
+  std::string repeat;  ///< --repeat N (seed harnesses), checked by hand for one clear line
   std::string format = "json";
   bool force = false, no_fsave = false, segments_seed_exact = false;
   uint32_t repetitions = 0;
@@ -159,6 +161,17 @@ Protocol protocol_from(const nlohmann::json& j) {
   return p;
 }
 
+/// --repeat N: a whole number 1..1000, for a seed harness only.
+uint32_t repeat_count(const std::string& text, const std::string& harness) {
+  if (harness == "kex")
+    throw InputError("--repeat: applies to a seed harness: give --harness fastc|xmm64|hahn (or a seed set)");
+  try {
+    return static_cast<uint32_t>(parse_integer(text, 1, 1000));
+  } catch (const NumberError&) {
+    throw InputError("--repeat: '" + text + "': expected a whole number of runs, 1..1000");
+  }
+}
+
 std::string duration_text(double s) {
   char b[48];
   if (s < 120) std::snprintf(b, sizeof b, "%.0f s", s);
@@ -204,6 +217,8 @@ Action add_run_command(CLI::App& app) {
                 "with --preset SET and no --harness, the set's own program");
   cmd->add_option("--graph", a->graph_dir,
                   "Also write Asami's runtests -graph files into DIR: a data file per function and plot.gp");
+  cmd->add_option("--repeat", a->repeat,
+                  "With --preset and a seed harness: run the single-pass program N times (1..1000)");
   cmd->add_flag("--no-fsave", a->no_fsave, "With --preset: drop the fsave/frstor the original kernels timed");
   cmd->add_option("--format", a->format,
                   "Format of the -o file: json (kex results), gbench (for Google Benchmark's compare.py), csv")
@@ -240,7 +255,8 @@ Action add_run_command(CLI::App& app) {
     Protocol protocol;
     if (!a->resume.empty()) {
       for (const char* opt : {"CONFIG", "--preset", "--output", "--plot-dir", "--shard", "--repetitions", "--seed",
-                              "--format", "--cpu", "--harness", "--filter", "--sizes", "--cache", "--layout", "--counters"})
+                              "--format", "--cpu", "--harness", "--repeat", "--filter", "--sizes", "--cache", "--layout",
+                              "--counters"})
         if (cmd->count(opt))
           throw InputError(std::string(opt) + ": not with --resume (the journal says what the run was)");
       resumed = read_journal(a->resume);
@@ -290,11 +306,14 @@ Action add_run_command(CLI::App& app) {
         throw InputError("--no-fsave: applies to --preset kernels; give --preset NAME...");
       if (a->presets.empty() && a->harness != "kex")
         throw InputError("--harness " + a->harness + ": applies to --preset kernels; give --preset NAME...");
-      if (a->seed_exact && !cmd->count("--harness"))
+      if (!a->repeat.empty() && a->presets.empty())
+        throw InputError("--repeat: applies to --preset kernels under a seed harness; give --preset NAME...");
+      if ((a->seed_exact || !a->repeat.empty()) && !cmd->count("--harness"))
         if (auto own = preset_sets_harness(a->presets)) a->harness = std::string(to_string(*own));
       if (!a->presets.empty()) {
         nlohmann::json raw = {{"presets", a->presets}, {"harness", a->harness}, {"baselines", false}};
         if (a->no_fsave) raw["preset_options"] = {{"fsave", false}};
+        if (!a->repeat.empty()) raw["repeat"] = repeat_count(a->repeat, a->harness);
         configs.push_back(parse_config(raw.dump(), "--preset"));
       }
       if (configs.empty()) configs.push_back(load_config("built-in:default.json"));
@@ -442,7 +461,8 @@ Action add_run_command(CLI::App& app) {
     if (seed_exact) {  // stdout carries only what the seed programs printed; everything else goes to stderr
       size_t silent = 0;
       for (const auto& [source, seed] : sweep.seed_runs) {
-        std::fputs(seed_table_text(seed, SeedText::exact).c_str(), stdout);
+        for (const SeedRun& pass : seed_passes(seed))  // as if the program had been run N times
+          std::fputs(seed_table_text(pass, SeedText::exact).c_str(), stdout);
         for (const auto& r : seed.results) silent += r.status.kind != StatusKind::ok;
       }
       std::fputs(runtests_text(run, SeedText::exact).c_str(), stdout);
@@ -463,6 +483,7 @@ Action add_run_command(CLI::App& app) {
       std::string table = summary_table(run);
       if (!table.empty()) std::fputs(table.c_str(), text);
       if (std::string lt = layout_table(run); !lt.empty()) std::fputs(lt.c_str(), text);
+      if (std::string ns = noise_summary(run); !ns.empty()) std::fputs(ns.c_str(), text);
     }
     if (!plot_dir.empty()) {
       PlotOptions po;

@@ -450,7 +450,7 @@ Config parse_config(const std::string& text, const std::string& source) {
   if (!j.is_object()) r.fail("", j, "expected an object (a kex config)");
   for (const char* k : {"$schema", "name", "description"})
     if (j.contains(k)) r.string(j[k], std::string("/") + k);
-  r.keys(j, "", {"$schema", "name", "description", "sizes", "kernels", "presets", "harness", "preset_options",
+  r.keys(j, "", {"$schema", "name", "description", "sizes", "kernels", "presets", "harness", "repeat", "preset_options",
                  "baselines", "layout", "cache", "chunk", "prefill", "consume", "precision", "max_time_per_point",
                  "min_samples", "max_samples", "sample_us", "repetitions", "protocol", "segments", "outputs"});
   c.axes = read_axes(r, j, "", Axes{});
@@ -468,6 +468,10 @@ Config parse_config(const std::string& text, const std::string& source) {
     auto h = parse_harness(r.string(j["harness"], "/harness"));
     if (!h) r.fail("/harness", j["harness"], "allowed: kex, fastc, hahn, xmm64");
     c.harness = *h;
+  }
+  if (j.contains("repeat")) {
+    if (!j.contains("harness")) r.fail("/repeat", j["repeat"], "applies to a seed harness: give \"harness\"");
+    c.repeat = static_cast<uint32_t>(r.uint(j["repeat"], "/repeat", 1, 1000));
   }
   if (j.contains("preset_options")) {
     r.keys(j["preset_options"], "/preset_options", {"fsave"});

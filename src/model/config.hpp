@@ -74,6 +74,7 @@ struct Config {
   std::vector<Grid> grids;
   std::vector<std::string> presets;    ///< preset ids, aliases or set names as written (checked by the run layer)
   Harness harness = Harness::kex;      ///< presets only
+  uint32_t repeat = 1;                 ///< seed harnesses: runs of the single-pass program (1..1000)
   bool preset_fsave = true;
   std::vector<std::string> baselines;  ///< subset of memcpy, memset, rep_movsb, rep_stosb
   Policy policy;

@@ -72,6 +72,56 @@ std::string format_seed_line(const PresetFacts& p, Op op, Harness h, double cycl
   return line;
 }
 
+namespace {
+
+/// What the program printed for one pass: TSC ticks / divisor, truncated.
+int64_t printed_of(const Result& r, const Repetition& rep) {
+  const uint64_t delta = rep.sample_ticks.empty() ? 0 : rep.sample_ticks.front();
+  return r.seed && r.seed->divisor ? static_cast<int64_t>(delta / r.seed->divisor) : 0;
+}
+
+/// "  [3 runs: min 1012, max 1090, spread 7.7%]" over the printed figures of every pass.
+std::string spread_note(const Result& r) {
+  if (r.reps.size() < 2) return {};
+  int64_t lo = printed_of(r, r.reps.front()), hi = lo;
+  for (const Repetition& rep : r.reps) {
+    lo = std::min(lo, printed_of(r, rep));
+    hi = std::max(hi, printed_of(r, rep));
+  }
+  char b[128];
+  std::snprintf(b, sizeof b, "  [%zu runs: min %lld, max %lld, spread %.1f%%]", r.reps.size(),
+                static_cast<long long>(lo), static_cast<long long>(hi), lo > 0 ? double(hi - lo) / double(lo) * 100 : 0.0);
+  return b;
+}
+
+}  // namespace
+
+std::vector<SeedRun> seed_passes(const SeedRun& run) {
+  size_t n = 1;
+  for (const Result& r : run.results) n = std::max(n, r.reps.size());
+  if (n == 1) return {run};
+  std::vector<SeedRun> out(n);
+  for (size_t k = 0; k < n; ++k) {
+    out[k].header = run.header;
+    for (const Result& r : run.results) {
+      if (!r.ok()) {  // a kernel that did not run: the same in every pass
+        out[k].results.push_back(r);
+        continue;
+      }
+      if (k >= r.reps.size()) continue;
+      Result p = r;
+      p.reps = {r.reps[k]};
+      if (p.seed) {
+        p.seed->printed_ticks = printed_of(r, r.reps[k]);
+        const double delta = r.reps[k].sample_ticks.empty() ? 0 : double(r.reps[k].sample_ticks.front());
+        if (p.seed->mhz > 0 && delta > 0) p.seed->mb_per_s = 32.0 / (delta / (p.seed->mhz * 1e6));
+      }
+      out[k].results.push_back(std::move(p));
+    }
+  }
+  return out;
+}
+
 std::string seed_table_text(const SeedRun& run, SeedText mode) {
   const SeedHeader& hd = run.header;
   const bool notes = mode == SeedText::annotated;
@@ -128,6 +178,7 @@ std::string seed_table_text(const SeedRun& run, SeedText mode) {
       }
       out += format_seed_line(*r.preset, op, hd.harness, double(r.seed->printed_ticks), r.seed->mb_per_s, label);
       if (notes) {
+        out += spread_note(r);
         if (r.preset->confidence == Confidence::low) out += "\t[low-confidence reconstruction]";
         if (hd.harness == Harness::fastc && r.seed->buffer_offset == 0)
           out += "\t(page-aligned: needs " + std::to_string(r.preset->alignment) + "-byte alignment)";

@@ -6,6 +6,7 @@
 #pragma once
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "src/model/context.hpp"
 #include "src/model/seed.hpp"
@@ -42,6 +43,12 @@ std::string format_seed_line(const PresetFacts& p, Op op, Harness h, double cycl
 /// clear lines, an empty line, the copy lines); a section without kernels is left out.
 /// Annotated by default (see SeedText).
 std::string seed_table_text(const SeedRun& run, SeedText mode = SeedText::annotated);
+
+/// Each pass of a seed-harness run repeated N times (config "repeat", --repeat):
+/// pass k keeps each Result's k-th repetition and the figures the program printed for
+/// it (ticks / divisor, truncated; hahn's MB/s from its own MHz). A Result with fewer
+/// passes (it failed in one) is in the passes it has. One pass: the run itself.
+std::vector<SeedRun> seed_passes(const SeedRun& run);
 
 /// Seed-layout lines for the kex-harness preset results measured at 4096 bytes
 /// (median TSC ticks per page), with a header; "" when there are none.

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "src/core/units.hpp"
+#include "src/model/noise.hpp"
 #include "src/results/results.hpp"
 
 namespace kex {
@@ -198,6 +199,27 @@ std::string layout_table(const RunDoc& run) {
     }
   }
   return s;
+}
+
+std::string noise_summary(const RunDoc& run) {
+  const std::optional<Noise> n = run_noise(run.context);
+  if (!n || n->tasks_measured == 0) return {};
+  auto pct = [](double f) {
+    char b[32];
+    std::snprintf(b, sizeof b, f < 0.1 ? "%.1f%%" : "%.0f%%", f * 100);
+    return std::string(b);
+  };
+  auto spread = [&](const SentinelSpread& s) { return s.median > 0 ? "\u00b1" + pct((s.p90 - s.p10) / 2) : std::string("-"); };
+  std::string s = "\nnoise: ";
+  if (n->readings == 0) s += "no sentinel readings";
+  else
+    s += "sentinel L1 " + spread(n->l1) + " (p10..p90), memory " + spread(n->mem) + "; " +
+         std::to_string(n->disturbed) + " of " + std::to_string(n->readings) + " windows disturbed";
+  const size_t planned = n->tasks_measured - std::min(n->tasks_measured, n->remeasured_tasks);
+  s += ", " + std::to_string(n->remeasured_tasks) + " tasks re-measured (budget " + pct(n->budget) + ": " +
+       pct(planned ? double(n->remeasured_tasks) / double(planned) : 0.0) + " used)";
+  if (n->points_with_cv) s += "; median repetition cv " + pct(n->median_repetition_cv);
+  return s + "\n";
 }
 
 }  // namespace kex

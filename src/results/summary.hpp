@@ -20,4 +20,9 @@ std::string summary_table(const RunDoc& run);
 /// worst/best. "" when no layout axis is swept.
 std::string layout_table(const RunDoc& run);
 
+/// The run's noise (context.protocol.noise) in one line: the sentinel's spread
+/// (half the p10..p90 range over the median), disturbed windows, re-measured
+/// tasks against the budget, the median repetition cv. "" when the run has none.
+std::string noise_summary(const RunDoc& run);
+
 }  // namespace kex

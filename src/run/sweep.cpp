@@ -12,6 +12,7 @@
 #include "generators/jit.hpp"
 #include "src/core/units.hpp"
 #include "src/model/expand.hpp"
+#include "src/model/noise.hpp"
 #include "src/run/buffers.hpp"
 #include "src/run/context.hpp"
 #include "src/run/harness.hpp"
@@ -335,6 +336,8 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
   }
   Progress progress(opt.progress, todo.size());
   SupervisedRun sup;
+  std::vector<double> sentinel_l1, sentinel_mem;
+  size_t sentinel_disturbed = 0;
   if (!todo.empty() && !stopped()) {
     SupervisorEvents ev;
     ev.done = [&](const Task& t, const Repetition& r) {
@@ -358,6 +361,9 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
                                                        {"disturbed", r.disturbed},
                                                        {"window", window.size()},
                                                        {"requeued", requeued}});
+      sentinel_l1.push_back(r.l1_ticks_per_kib);
+      sentinel_mem.push_back(r.mem_ticks_per_kib);
+      sentinel_disturbed += r.disturbed;
       if (!r.disturbed) return;
       std::vector<std::pair<std::string, uint64_t>> marked;
       for (const Task& t : window)
@@ -414,6 +420,10 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
     p["measured_s"] = sup.measured_s;
     p["supervision_overhead_ms_per_task"] =
         sup.tasks_done ? (sup.seconds - sup.measured_s) * 1e3 / double(sup.tasks_done) : 0.0;
+    // The same budget the supervisor allows (a fraction of the tasks to do).
+    const auto budget_tasks = static_cast<size_t>(protocol.sentinel.budget * double(todo.size()));
+    p["noise"] = noise_to_json(compute_noise(sentinel_l1, sentinel_mem, sentinel_disturbed, sup.tasks_done,
+                                             sup.remeasured, protocol.sentinel.budget, budget_tasks, doc.results));
     doc.context.rest["protocol"] = p;
   }
 
@@ -437,7 +447,16 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
       if (opt.progress)
         std::fprintf(stderr, "kex: %s: running presets under the %s harness\n", c.source.c_str(),
                      std::string(to_string(c.harness)).c_str());
+      // The program run `repeat` times, as the seed authors ran theirs; each later
+      // pass is one more repetition of the first pass's Result (same kernels, same order).
       SeedRun sr = run_seed_harness(resolve_presets(c.presets, c.source), c.harness, po, opt.stop);
+      for (uint32_t pass = 1; pass < c.repeat && !stopped(); ++pass) {
+        SeedRun more = run_seed_harness(resolve_presets(c.presets, c.source), c.harness, po, opt.stop);
+        if (stopped()) break;
+        for (size_t i = 0; i < sr.results.size() && i < more.results.size(); ++i)
+          if (sr.results[i].ok() && more.results[i].ok())
+            for (const Repetition& rep : more.results[i].reps) sr.results[i].reps.push_back(rep);
+      }
       if (stopped()) { interrupted = true; break; }
       for (const auto& r : sr.results) doc.results.push_back(r);
       if (opt.journal) opt.journal->seed_run(c.source, sr);

@@ -88,6 +88,21 @@ TEST_CASE("kex run writes results that validate against the schema, no overwrite
   // 8 sse/gpr kernels + avx512 (skipped only without AVX-512) + 4 baselines, at 2 sizes
   CHECK(measured + skipped == 26);
   CHECK(doc["context"]["machine"]["tsc_hz"].get<double>() > 1e8);
+  // The run's noise: in the context (counts agree with the readings) and in the summary's last line.
+  const auto& noise = doc["context"]["protocol"]["noise"];
+  REQUIRE(noise.is_object());
+  size_t readings = 0, flagged = 0;
+  for (const auto& s : doc["context"].value("sentinel_readings", nlohmann::json::array())) {
+    ++readings;
+    flagged += s["disturbed"].get<bool>();
+  }
+  CHECK(noise["readings"] == readings);
+  CHECK(noise["disturbed_readings"] == flagged);
+  CHECK(noise["tasks_measured"] == doc["context"]["protocol"]["tasks_measured"]);
+  CHECK(noise["remeasured_tasks"] == doc["context"]["protocol"]["remeasured_tasks"]);
+  if (readings) CHECK(noise["sentinel_l1"]["median_ticks_per_kib"].get<double>() > 0);
+  CHECK(r.out.find("\nnoise: ") != std::string::npos);
+  CHECK(r.out.find(" tasks re-measured (budget 25%: ") != std::string::npos);
   auto v = sh(validate_cmd(d + "/out.json", src + "/configs/schema/results.schema.json"));
   CHECK_MESSAGE(v.out.find("valid") == 0, v.out);
 

@@ -4,7 +4,13 @@
 // fast.c copy line sleeps 1 s first, as fast.c did.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "tests/support/seed_golden.hpp"
 #include "tests/support/tmpdir.hpp"
@@ -102,4 +108,89 @@ TEST_CASE("Asami's runtests: tables on stdout under --seed-exact, -graph files w
   for (const char* f : {"unrolled_64_32_2.dat", "unrolled_64_0_2.dat", "FP_copy.dat", "memcpy.dat", "plot.gp"})
     CHECK_MESSAGE(std::filesystem::exists((t / "g") + "/" + f), f);
   CHECK(err.find("runtests graph: 5 files in " + (t / "g")) != std::string::npos);
+}
+
+TEST_CASE("seed-exact --repeat 2: two hahn tables one after the other, each Dieter Nuetzel's seed table" *
+          doctest::test_suite("seedexact")) {
+  TmpDir t;
+  std::string out, err;
+  REQUIRE_MESSAGE(kex_run(t, "run -q --preset hahn --harness hahn --repeat 2 --seed-exact -o " + (t / "r.json"), out,
+                          err) == 0,
+                  err);
+  const auto l = golden::lines(out);
+  REQUIRE(l.size() % 2 == 0);
+  const std::vector<std::string> first(l.begin(), l.begin() + l.size() / 2), second(l.begin() + l.size() / 2, l.end());
+  const auto seed = golden::mask(golden::lines(golden::read("lkml-20021024-nuetzel-hahn.txt")));
+  CHECK(golden::mask(golden::terminal(first, true)) == seed);
+  CHECK(golden::mask(golden::terminal(second, true)) == seed);
+  CHECK(out.find('[') == std::string::npos);  // no spread annotation under --seed-exact
+  // Every pass is a repetition in the results; each table prints its own pass.
+  const auto doc = nlohmann::json::parse(slurp(t / "r.json"));
+  size_t line = 1;  // after "N.NNN MHz"
+  for (const auto& e : doc["benchmarks"]) {
+    if (!e.contains("seed") || !e.contains("reps")) continue;
+    REQUIRE(e["reps"].size() == 2);
+    if (line < first.size() && first[line].empty()) ++line;
+    REQUIRE(line < first.size());
+    const uint64_t div = e["seed"]["divisor"].get<uint64_t>();
+    for (size_t pass = 0; pass < 2; ++pass) {
+      const uint64_t printed = e["reps"][pass]["samples_ticks"][0].get<uint64_t>() / div;
+      const std::string& text = pass == 0 ? first[line] : second[line];
+      CHECK_MESSAGE(text.find("took " + std::string(printed < 1000 ? " " : "") + std::to_string(printed) + " cycles") !=
+                        std::string::npos,
+                    text);
+    }
+    ++line;
+  }
+  CHECK(line > 5);
+}
+
+TEST_CASE("a config's repeat: the annotated table gives each line the spread of its passes, from the stored passes" *
+          doctest::test_suite("seedexact")) {
+  TmpDir t;
+  spit(t / "h.json", R"({"presets": ["hahn"], "harness": "hahn", "repeat": 3})");
+  std::string out, err;
+  REQUIRE_MESSAGE(kex_run(t, "run " + (t / "h.json") + " -o " + (t / "r.json"), out, err) == 0, err);
+  const auto doc = nlohmann::json::parse(slurp(t / "r.json"));
+  size_t checked = 0;
+  for (const auto& e : doc["benchmarks"]) {
+    if (!e.contains("seed") || !e.contains("reps")) continue;
+    REQUIRE(e["reps"].size() == 3);
+    const uint64_t div = e["seed"]["divisor"].get<uint64_t>();
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (const auto& rep : e["reps"]) {
+      const uint64_t p = rep["samples_ticks"][0].get<uint64_t>() / div;
+      lo = std::min(lo, p);
+      hi = std::max(hi, p);
+    }
+    char note[128];
+    std::snprintf(note, sizeof note, "  [3 runs: min %llu, max %llu, spread %.1f%%]", (unsigned long long)lo,
+                  (unsigned long long)hi, double(hi - lo) / double(lo) * 100);
+    const std::string printed = "'" + e["seed"]["label"].get<std::string>() + "'";
+    bool found = false;
+    for (const auto& l : golden::lines(out))
+      if (l.find(printed) != std::string::npos && l.find(note) != std::string::npos) found = true;
+    const std::string want = printed + note;
+    CHECK_MESSAGE(found, want);
+    ++checked;
+  }
+  CHECK(checked == 9);
+}
+
+TEST_CASE("--repeat: 0, above 1000, not a number, without a seed harness: one line, exit 2, nothing written" *
+          doctest::test_suite("seedexact")) {
+  TmpDir t;
+  std::string out, err;
+  for (const char* v : {"0", "1001", "abc", "2x", "-1"}) {
+    CHECK(kex_run(t, std::string("run --preset hahn --harness hahn --repeat ") + v + " -o " + (t / "a.json"), out, err) == 2);
+    CHECK(err == std::string("kex: --repeat: '") + v + "': expected a whole number of runs, 1..1000\n");
+  }
+  CHECK(kex_run(t, "run --repeat 2 -o " + (t / "a.json"), out, err) == 2);
+  CHECK(err == "kex: --repeat: applies to --preset kernels under a seed harness; give --preset NAME...\n");
+  CHECK(kex_run(t, "run --preset faster_copy --repeat 2 -o " + (t / "a.json"), out, err) == 2);
+  CHECK(err.find("kex: --repeat: applies to a seed harness") == 0);
+  spit(t / "c.json", R"({"presets": ["hahn"], "harness": "hahn", "repeat": 0})");
+  CHECK(kex_run(t, "run " + (t / "c.json") + " -o " + (t / "a.json"), out, err) == 2);
+  CHECK(err.find("/repeat: 0: out of range (allowed 1..1000)") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(t / "a.json"));
 }

@@ -5,6 +5,7 @@
 
 #include "generators/presets/presets.hpp"
 #include "src/results/seed_text.hpp"
+#include "tests/support/golden.hpp"
 #include "tests/support/seed_golden.hpp"
 
 using namespace kex;
@@ -136,4 +137,37 @@ TEST_CASE("seed-exact has no '#' lines and no notes, the annotated table has bot
     stripped.push_back(l.substr(0, std::min(l.find("\t["), l.find("\t("))));
   }
   CHECK(stripped == golden::lines(exact));
+}
+
+TEST_CASE("seed passes: each repetition is one pass with the figure the program printed for it, and the annotated line gives the spread" *
+          doctest::test_suite("seed")) {
+  SeedRun run = golden::seed_run();
+  Result* r = nullptr;
+  for (auto& x : run.results)
+    if (x.ok() && x.seed && x.seed->divisor) { r = &x; break; }
+  REQUIRE(r != nullptr);
+  const uint64_t div = r->seed->divisor;
+  r->reps.front().sample_ticks = {1012 * div + 3};
+  r->seed->printed_ticks = 1012;
+  Repetition second = r->reps.front(), third = r->reps.front();
+  second.sample_ticks = {1090 * div};
+  third.sample_ticks = {1050 * div + div - 1};
+  r->reps.push_back(second);
+  r->reps.push_back(third);
+  const std::vector<SeedRun> passes = seed_passes(run);
+  REQUIRE(passes.size() == 3);
+  for (const SeedRun& p : passes) CHECK(p.results.size() == run.results.size());
+  auto printed = [&](const SeedRun& p) {
+    for (const auto& x : p.results)
+      if (x.point == r->point) return x.seed->printed_ticks;
+    return int64_t(-1);
+  };
+  CHECK(printed(passes[0]) == 1012);
+  CHECK(printed(passes[1]) == 1090);
+  CHECK(printed(passes[2]) == 1050);
+  CHECK(seed_table_text(passes[1], SeedText::exact).find("took 1090 cycles per page") != std::string::npos);
+  CHECK(seed_table_text(run, SeedText::exact).find("[") == std::string::npos);
+  CHECK(seed_table_text(run).find("took 1012 cycles per page  [3 runs: min 1012, max 1090, spread 7.7%]") !=
+        std::string::npos);
+  CHECK(seed_passes(golden::seed_run()).size() == 1);
 }
