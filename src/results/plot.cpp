@@ -124,15 +124,12 @@ size_t longest_label(const std::vector<std::string>& rows) {
   return m;
 }
 
-/// Short binary tic label: 256, 4K, 64K, 1M, 1G.
+/// Short binary tic label from human_bytes: 256, 4K, 64K, 1M, 1G.
 std::string short_bytes(double b) {
-  const char* units[] = {"", "K", "M", "G", "T"};
-  int u = 0;
-  while (b >= 1024 && u < 4) {
-    b /= 1024;
-    ++u;
-  }
-  return fmt(b) + units[u];
+  std::string out;
+  for (char c : human_bytes(b))
+    if (c != ' ' && c != 'i' && c != 'B') out += c;
+  return out;
 }
 
 /// Which panel a curve is drawn in: its register class ("sse", "avx", "string"
@@ -342,7 +339,7 @@ Figure bar_figure(const std::string& base, const std::string& title, const std::
   size_t R = run_labels.size();
   int h = std::max(420, int(140 + rows.size() * (18 + 14 * R)));
   std::ostringstream g;
-  g << "# kex: " << comment << ". Data: " << base << ".dat\n" << terminal_block(base, 1100, h);
+  g << "# kex: " << comment << ". Data: " << base << ".dat\n" << terminal_block(base, int(800 + 8 * longest_label(rows)), h);
   g << "set title " << gq(title) << "\n"
     << "set xlabel " << gq(xlabel) << "\n"
     << "set xrange [0:" << fmt(vmax > 0 ? vmax * 1.15 : 1) << "]\n"
@@ -350,7 +347,7 @@ Figure bar_figure(const std::string& base, const std::string& title, const std::
     << "set ytics nomirror font \",10\"\n"
     << "set grid xtics lc rgb \"#dddddd\" lt 1\n"
     << "set style fill solid 0.8 border lc rgb \"#333333\"\n"
-    << "set lmargin " << std::max<size_t>(20, longest_label(rows) * 3 / 4 + 4) << "   # room for the row names\n"
+    << "set lmargin " << std::max<size_t>(20, longest_label(rows) + 2) << "   # room for the row names\n"
     << (R > 1 ? "set key outside top center horizontal\n" : "unset key\n");
   double bw = 0.8 / double(R);
   // Row names as y tics at the middle of each cluster (an invisible point per row carries them).
@@ -675,7 +672,7 @@ std::vector<std::string> write_plots(const std::vector<RunDoc>& docs, const std:
     if (!any_preset) continue;
     const std::string what = op == Op::clear ? "clear_page" : "copy_page";
     out.push_back(bar_figure("presets-" + std::string(to_string(op)),
-                             "named presets, " + what + ": TSC ticks per 4096-byte page (fewer is faster); baselines "
+                             "named presets, " + what + ": TSC ticks per 4096-byte page (fewer is faster)\nbaselines "
                              "from the same run",
                              "TSC ticks per page (median; seed harnesses: their single pass)", bar_rows[op], run_labels,
                              bar_vals[op], "presets (" + what + "): TSC ticks per page, one column per run"));
