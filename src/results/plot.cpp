@@ -35,6 +35,9 @@ struct Pt {
 struct CurveData {
   std::string label;
   bool baseline = false;
+  std::string key;    ///< kernel and condition, without the run: pairs curves across runs
+  std::string panel;  ///< register class; "" for a libc baseline (drawn in every panel)
+  size_t run = 0;
   std::vector<Pt> pts;
   double score() const {  // geometric mean of median GB/s
     double s = 0;
@@ -74,10 +77,6 @@ std::string dq(std::string s) {
   return "\"" + s + "\"";
 }
 
-std::string tic_label(double b) {
-  std::string s = human_bytes(b);
-  return s;
-}
 
 const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
                          "#8c564b", "#e377c2", "#bcbd22", "#7f7f7f", "#393b79", "#637939"};
@@ -125,106 +124,188 @@ size_t longest_label(const std::vector<std::string>& rows) {
   return m;
 }
 
-Figure bandwidth_figure(const std::string& op, const std::string& cache, bool presets, std::vector<CurveData> curves,
-                        const std::vector<Run>& runs) {
+/// Short binary tic label from human_bytes: 256, 4K, 64K, 1M, 1G.
+std::string short_bytes(double b) {
+  std::string out;
+  for (char c : human_bytes(b))
+    if (c != ' ' && c != 'i' && c != 'B') out += c;
+  return out;
+}
+
+/// Which panel a curve is drawn in: its register class ("sse", "avx", "string"
+/// for rep-string baselines); "" for libc baselines, drawn in every panel.
+std::string panel_of(const Result& r) {
+  if (r.libc) return "";
+  if (r.spec) return std::string(to_string(r.spec->regs));
+  return "other";
+}
+
+/// Small multiples of one op and cache mode: a panel per register class (via
+/// gnuplot multiplot), each with its curves sorted by name in distinct colour and
+/// dash type pairs, the libc baselines (black, dashed) and the best-per-size
+/// envelope (thick grey) of every run; cache markers where the working set
+/// (copy: src + dst = 2 x size) equals L1d/L2/LLC. `ratio`: the curves are
+/// speedups (B / A) instead of GB/s, with a y = 1 reference line, no envelope.
+Figure bandwidth_figure(const std::string& base, const std::string& op, const std::string& cache, bool presets,
+                        std::vector<CurveData> curves, const std::vector<Run>& runs, bool ratio) {
   Figure f;
-  f.base = op + "-" + cache + (presets ? "-presets" : "");
+  f.base = base;
+  std::stable_sort(curves.begin(), curves.end(), [](const CurveData& a, const CurveData& b) { return a.label < b.label; });
   double xmin = INFINITY, xmax = 0, ymax = 0;
   for (const auto& c : curves)
     for (const auto& p : c.pts) {
       xmin = std::min(xmin, p.size);
       xmax = std::max(xmax, p.size);
-      ymax = std::max({ymax, p.median, p.p90});
+      ymax = std::max(ymax, p.median);
     }
+  // The envelope of each run: the highest median GB/s over every curve of the run at each size.
+  std::vector<CurveData> env;
+  if (!ratio)
+    for (size_t r = 0; r < runs.size(); ++r) {
+      std::map<double, double> best;
+      for (const auto& c : curves)
+        if (c.run == r)
+          for (const auto& p : c.pts) best[p.size] = std::max(best[p.size], p.median);
+      if (best.empty()) continue;
+      CurveData e;
+      e.label = "best of all kernels per size (envelope)" + (runs.size() > 1 ? " @ " + runs[r].label : "");
+      e.run = r;
+      for (const auto& [s, g] : best) e.pts.push_back({s, g, g, g, g});
+      env.push_back(e);
+    }
+
   std::ostringstream d;
-  d << "# kex bandwidth curves: " << op << ", cache " << cache << "\n"
+  d << "# kex " << (ratio ? "speedup curves (B GB/s / A GB/s)" : "bandwidth curves") << ": " << op << ", cache " << cache << "\n"
     << "# GB/s = 10^9 bytes per second; each byte " << (op == "clear" ? "cleared" : "copied") << " counted once\n"
     << "# one block per curve (gnuplot `index N`); columns:\n"
-    << "# size_bytes median_gbps best_gbps p10_gbps p90_gbps\n";
-  for (size_t i = 0; i < curves.size(); ++i) {
-    if (i) d << "\n\n";
-    d << "# index " << i << ": " << curves[i].label << (curves[i].baseline ? " (baseline)" : "") << "\n";
-    for (const auto& p : curves[i].pts)
-      d << fmt(p.size) << " " << fmt(p.median) << " " << fmt(p.best) << " " << fmt(p.p10) << " " << fmt(p.p90)
-        << "\n";
-  }
+    << (ratio ? "# size_bytes ratio ratio_of_best ratio_of_p10 ratio_of_p90\n"
+              : "# size_bytes median_gbps best_gbps p10_gbps p90_gbps\n");
+  size_t block = 0;
+  auto write_block = [&](const CurveData& c, const char* what) {
+    if (block) d << "\n\n";
+    d << "# index " << block++ << ": " << c.label << what << "\n";
+    for (const auto& p : c.pts)
+      d << fmt(p.size) << " " << fmt(p.median) << " " << fmt(p.best) << " " << fmt(p.p10) << " " << fmt(p.p90) << "\n";
+  };
+  for (const auto& c : curves) write_block(c, c.baseline ? " (baseline)" : "");
+  for (const auto& e : env) write_block(e, "");
   f.dat = d.str();
 
-  // x range: whole powers of two around the data.
+  // Panels: one per register class in name order; libc baselines and the envelope in each.
+  std::vector<std::string> panels;
+  for (const auto& c : curves)
+    if (!c.panel.empty() && std::find(panels.begin(), panels.end(), c.panel) == panels.end()) panels.push_back(c.panel);
+  std::sort(panels.begin(), panels.end());
+  if (panels.empty()) panels.push_back("");
+
   double lo = std::exp2(std::floor(std::log2(xmin))), hi = std::exp2(std::ceil(std::log2(xmax)));
   if (hi <= lo) hi = lo * 2;
   int span = int(std::lround(std::log2(hi / lo)));
   int step = span <= 12 ? 1 : span <= 24 ? 2 : 4;
 
-  // Legend below the plot: as many columns as the longest name allows (~8 px a
-  // character at font 10), and the canvas grows with its rows so nothing is clipped.
+  size_t most = 0;  // legend rows of the fullest panel
   size_t longest = 0;
-  for (const auto& c : curves) longest = std::max(longest, c.label.size());
-  const size_t cols = std::clamp<size_t>(size_t(1180 / (double(longest) * 8.0 + 90)), 1, 3);
-  const size_t rows = std::max<size_t>(1, (curves.size() + cols - 1) / cols);
+  for (const auto& p : panels) {
+    size_t n = env.size();
+    for (const auto& c : curves)
+      if (c.panel == p || c.panel.empty()) {
+        ++n;
+        longest = std::max(longest, c.label.size());
+      }
+    most = std::max(most, n);
+  }
+  for (const auto& e : env) longest = std::max(longest, e.label.size());
+  const size_t cols = panels.size() == 1 ? 1 : 2, rows = (panels.size() + cols - 1) / cols;
+  const int key_w = int(std::min<size_t>(longest, 60) * 7 + 60);
+  const int pw = 620 + key_w, ph = std::max(460, int(130 + 16 * most));
   std::ostringstream g;
-  g << "# kex: " << op << " bandwidth against size, cache " << cache << ". Data: " << f.base << ".dat\n"
-    << terminal_block(f.base, 1280, int(700 + 17 * rows));
+  g << "# kex: " << op << (ratio ? " speedup" : " bandwidth") << " against size, cache " << cache << ". Data: " << f.base << ".dat\n"
+    << terminal_block(f.base, int(cols) * pw, int(rows) * ph + 60);
   std::string hosts;
-  for (size_t i = 0; i < runs.size() && i < 3; ++i) hosts += (i ? "; " : "") + runs[i].label;
-  if (runs.size() > 3) hosts += "; ...";
-  g << "set title " << gq(std::string(presets ? "named presets: " : "") + op + " bandwidth, " + cache + " cache: median per size, band p10 to p90\n" + hosts) << "\n"
-    << "set xlabel " << gq(op == "clear" ? "bytes cleared per call (log2 scale)" : "bytes copied per call (log2 scale)")
-    << "\n"
-    << "set ylabel " << gq("bandwidth, GB/s (10⁹ bytes " + std::string(op == "clear" ? "cleared" : "copied") +
-                           " per second)")
-    << "\n"
+  if (ratio) {
+    hosts = "speedup = B throughput / A throughput, > 1: B faster; A = " + runs.front().label + ", B = ";
+    for (size_t i = 1; i < runs.size(); ++i) hosts += (i > 1 ? ", " : "") + runs[i].label;
+  } else {
+    for (size_t i = 0; i < runs.size() && i < 3; ++i) hosts += (i ? "; " : "") + runs[i].label;
+    if (runs.size() > 3) hosts += "; ...";
+  }
+  const std::string what = op == "clear" ? "cleared" : "copied";
+  g << "set xlabel " << gq("size (bytes " + what + " per call, log2)") << "\n"
+    << "set ylabel " << gq(ratio ? "speedup (B GB/s / A GB/s)" : "GB/s (1e9 bytes " + what + "/s)") << "\n"
     << "set logscale x 2\n"
     << "set xrange [" << fmt(lo) << ":" << fmt(hi) << "]\n"
-    << "set yrange [0:" << fmt(ymax * 1.25) << "]\n"
+    << "set yrange [0:" << fmt(std::max(ymax, ratio ? 1.0 : 0.0) * (ratio ? 1.15 : 1.1)) << "]\n"
     << "set xtics (";
-  bool first = true;
   for (int e = 0; e <= span; e += step) {
     double v = lo * std::exp2(e);
-    g << (first ? "" : ", ") << gq(tic_label(v)) << " " << fmt(v);
-    first = false;
+    g << (e ? ", " : "") << gq(short_bytes(v)) << " " << fmt(v);
   }
-  g << ") rotate by 30 right\n"
+  g << ")\n"
     << "set mxtics default\n"
     << "set grid xtics ytics lc rgb \"#dddddd\" lt 1\n"
-    << "set key outside below center vertical maxrows " << rows
-    << " Left reverse width 2 font \",10\"\n"
-    << "set style fill transparent solid 0.15 noborder\n"
-    ;
+    << "set key outside right top vertical Left reverse width 1 font \",9\"\n";
+  if (ratio) g << "set arrow from graph 0, first 1 to graph 1, first 1 nohead lw 1.5 lc rgb \"#000000\" back\n";
 
-  // Cache sizes: one dashed line each, labelled along it. Runs with other sizes get their host in the label.
+  // Cache markers where the working set crosses a cache: copies touch src + dst (2 x size).
   std::set<std::pair<std::string, double>> drawn;
   std::vector<std::string> offchart;
   for (size_t r = 0; r < runs.size(); ++r)
     for (const auto& [name, bytes] : cache_marks(runs[r].doc->context.machine)) {
       if (!drawn.insert({name, bytes}).second) continue;
-      std::string text = name + " " + human_bytes(bytes) + (runs.size() > 1 && r > 0 ? " (" + runs[r].label + ")" : "");
-      if (bytes < lo || bytes > hi) {
+      const double x = op == "copy" ? bytes / 2 : bytes;
+      std::string text = name + (op == "copy" ? " (src+dst = " : " (") + human_bytes(bytes) + ")" +
+                         (runs.size() > 1 && r > 0 ? " " + runs[r].label : "");
+      if (x < lo || x > hi) {
         offchart.push_back(text);
         continue;
       }
-      g << "set arrow from " << fmt(bytes) << ", graph 0 to " << fmt(bytes)
-        << ", graph 1 nohead dt 2 lw 1.5 lc rgb \"#555555\" back\n"
-        << "set label " << gq(text) << " at " << fmt(bytes)
-        << ", graph 0.98 right rotate by 90 offset character -1.8,0 font \",10\" textcolor rgb \"#444444\" front\n";
+      g << "set arrow from " << fmt(x) << ", graph 0 to " << fmt(x)
+        << ", graph 1 nohead dt 3 lw 1.5 lc rgb \"#777777\" back\n"
+        << "set label " << gq(text) << " at " << fmt(x)
+        << ", graph 0.98 right rotate by 90 offset character -0.8,0 font \",9\" textcolor rgb \"#444444\" front\n";
     }
   if (!offchart.empty()) {
     std::string t = "beyond the sizes measured: ";
     for (size_t i = 0; i < offchart.size(); ++i) t += (i ? ", " : "") + offchart[i];
-    g << "set label " << gq(t) << " at graph 0.99, graph 0.02 right font \",10\" textcolor rgb \"#444444\" front\n";
+    g << "set label " << gq(t) << " at graph 0.99, graph 0.02 right font \",9\" textcolor rgb \"#444444\" front\n";
   }
 
-  g << "plot \\\n";
-  for (size_t i = 0; i < curves.size(); ++i) {
-    const auto& c = curves[i];
-    std::string color = kColors[i % kNumColors];
-    int dt = c.baseline ? 2 : 1 + int(i / kNumColors) % 4;
-    std::string file = i == 0 ? gq(f.base + ".dat") : "\"\"";
-    g << "  " << file << " index " << i << " using 1:4:5 with filledcurves lc rgb \"" << color << "\" notitle, \\\n"
-      << "  \"\" index " << i << " using 1:2 with linespoints lc rgb \"" << color << "\" dt " << dt << " lw "
-      << (c.baseline ? 3 : 2) << " pt " << (c.baseline ? 4 : 7) << " ps 0.6 title " << gq(c.label)
-      << (i + 1 < curves.size() ? ", \\\n" : "\n");
+  const std::string title = std::string(presets ? "named presets: " : "") + op + (ratio ? " speedup, " : " bandwidth, ") +
+                            cache + " cache, median per size\n" + hosts;
+  g << "set multiplot layout " << rows << "," << cols << " title " << gq(title) << " font \",12\"\n";
+  const size_t nc = curves.size();
+  for (const auto& panel : panels) {
+    // Colour by kernel (the same kernel in every run alike), dash type by run; one
+    // run: colour and dash type both vary so no two curves in a panel look alike.
+    std::vector<std::string> kernels;
+    for (const auto& c : curves)
+      if (c.panel == panel && !c.panel.empty() && std::find(kernels.begin(), kernels.end(), c.key) == kernels.end())
+        kernels.push_back(c.key);
+    g << "set title " << gq(panel.empty() ? "baselines" : panel == "string" ? "string (rep movs/stos)" : panel) << "\n"
+      << "plot \\\n";
+    std::vector<std::string> items;
+    for (size_t e = 0; e < env.size(); ++e)
+      items.push_back(gq(f.base + ".dat") + " index " + std::to_string(nc + e) +
+                      " using 1:2 with lines lc rgb \"#b0b0b0\" lw 7 dt " + std::to_string(1 + int(env[e].run) % 4) +
+                      " title " + gq(env[e].label));
+    for (size_t i = 0; i < nc; ++i) {
+      const auto& c = curves[i];
+      if (c.panel.empty()) {  // libc baseline: black, dashed, open circles
+        items.push_back(gq(f.base + ".dat") + " index " + std::to_string(i) +
+                        " using 1:2 with linespoints lc rgb \"#000000\" lw 2.5 dt " +
+                        std::to_string(2 + 2 * (int(c.run) % 2)) + " pt 6 ps 0.8 title " + gq(c.label + " (libc)"));
+        continue;
+      }
+      if (c.panel != panel) continue;
+      const size_t k = size_t(std::find(kernels.begin(), kernels.end(), c.key) - kernels.begin());
+      const int dt = runs.size() > 1 ? 1 + int(c.run) % 4 : 1 + int(k / kNumColors) % 4;
+      items.push_back(gq(f.base + ".dat") + " index " + std::to_string(i) + " using 1:2 with linespoints lc rgb \"" +
+                      kColors[k % kNumColors] + "\" lw 2 dt " + std::to_string(dt) + " pt " +
+                      std::to_string(1 + int(k) % 13) + " ps 0.6 title " + gq(c.label));
+    }
+    for (size_t i = 0; i < items.size(); ++i) g << "  " << items[i] << (i + 1 < items.size() ? ", \\\n" : "\n");
   }
+  g << "unset multiplot\n";
   f.gp = g.str();
   return f;
 }
@@ -258,7 +339,7 @@ Figure bar_figure(const std::string& base, const std::string& title, const std::
   size_t R = run_labels.size();
   int h = std::max(420, int(140 + rows.size() * (18 + 14 * R)));
   std::ostringstream g;
-  g << "# kex: " << comment << ". Data: " << base << ".dat\n" << terminal_block(base, 1100, h);
+  g << "# kex: " << comment << ". Data: " << base << ".dat\n" << terminal_block(base, int(800 + 8 * longest_label(rows)), h);
   g << "set title " << gq(title) << "\n"
     << "set xlabel " << gq(xlabel) << "\n"
     << "set xrange [0:" << fmt(vmax > 0 ? vmax * 1.15 : 1) << "]\n"
@@ -266,7 +347,7 @@ Figure bar_figure(const std::string& base, const std::string& title, const std::
     << "set ytics nomirror font \",10\"\n"
     << "set grid xtics lc rgb \"#dddddd\" lt 1\n"
     << "set style fill solid 0.8 border lc rgb \"#333333\"\n"
-    << "set lmargin " << std::max<size_t>(20, longest_label(rows) * 3 / 4 + 4) << "   # room for the row names\n"
+    << "set lmargin " << std::max<size_t>(20, longest_label(rows) + 2) << "   # room for the row names\n"
     << (R > 1 ? "set key outside top center horizontal\n" : "unset key\n");
   double bw = 0.8 / double(R);
   // Row names as y tics at the middle of each cluster (an invisible point per row carries them).
@@ -355,7 +436,13 @@ std::vector<std::string> write_plots(const std::vector<RunDoc>& docs, const std:
   if (opts.best < 0) throw InputError("--best: " + std::to_string(opts.best) + ": a count >= 0 is needed (0: all)");
 
   std::vector<Run> runs;
-  for (const auto& d : docs) runs.push_back({&d, run_label(d.context)});
+  if (!opts.labels.empty() && opts.labels.size() != docs.size())
+    throw InputError("--label: " + std::to_string(opts.labels.size()) + " labels for " + std::to_string(docs.size()) +
+                     " runs: give one label per results file");
+  if (opts.ratio && docs.size() < 2)
+    throw InputError("--ratio: needs two results files (B / A: the second against the first)");
+  for (size_t i = 0; i < docs.size(); ++i)
+    runs.push_back({&docs[i], opts.labels.empty() ? run_label(docs[i].context) : opts.labels[i]});
   // Distinct labels when two runs share a host label.
   {
     std::map<std::string, int> seen;
@@ -406,13 +493,14 @@ std::vector<std::string> write_plots(const std::vector<RunDoc>& docs, const std:
       Coords cond = condition(at);
       cond.cache = CacheMode::warm;
       if (const std::string c = condition_label(cond); !c.empty()) label += " @ " + c;
+      const std::string key = label;
       if (multi) label += " @ " + run.label;
       if (!baseline && re && !std::regex_search(label, *re)) continue;
-      const auto key = FigKey(r.op, at.cache, r.kind == KernelKind::preset);
-      if (!figs.count(key)) fig_order.push_back(key);
-      auto& curves = figs[key];
-      auto [it, fresh] = index[key].emplace(label, curves.size());
-      if (fresh) curves.push_back(CurveData{label, baseline, {}});
+      const auto fk = FigKey(r.op, at.cache, r.kind == KernelKind::preset);
+      if (!figs.count(fk)) fig_order.push_back(fk);
+      auto& curves = figs[fk];
+      auto [it, fresh] = index[fk].emplace(label, curves.size());
+      if (fresh) curves.push_back(CurveData{label, baseline, key, panel_of(r), ri, {}});
       const double size = double(at.size);
       Pt p{size, gbps_at(at.size, a.median_ns), gbps_at(at.size, a.min_ns), gbps_at(at.size, a.p90_ns),
            gbps_at(at.size, a.p10_ns)};
@@ -453,8 +541,28 @@ std::vector<std::string> write_plots(const std::vector<RunDoc>& docs, const std:
     }
     bool any_generated = std::any_of(curves.begin(), curves.end(), [](const CurveData& c) { return !c.baseline; });
     if (curves.empty() || (!any_generated && re)) continue;
-    out.push_back(bandwidth_figure(std::string(to_string(std::get<0>(key))), std::string(to_string(std::get<1>(key))),
-                                   std::get<2>(key), std::move(curves), runs));
+    const std::string op(to_string(std::get<0>(key))), cache(to_string(std::get<1>(key)));
+    const std::string base = op + "-" + cache + (std::get<2>(key) ? "-presets" : "");
+    if (opts.ratio) {
+      // B / A per kernel and size: a curve of run r > 0 against the same kernel and condition in run 0.
+      std::vector<CurveData> ratios;
+      for (const auto& c : curves) {
+        if (c.run == 0) continue;
+        auto a = std::find_if(curves.begin(), curves.end(), [&](const CurveData& x) { return x.run == 0 && x.key == c.key; });
+        if (a == curves.end()) continue;
+        CurveData q = c;
+        q.pts.clear();
+        for (const auto& p : c.pts)
+          for (const auto& pa : a->pts)
+            if (pa.size == p.size && pa.median > 0)
+              q.pts.push_back({p.size, p.median / pa.median, pa.best > 0 ? p.best / pa.best : 0,
+                               pa.p10 > 0 ? p.p10 / pa.p10 : 0, pa.p90 > 0 ? p.p90 / pa.p90 : 0});
+        if (runs.size() == 2) q.label = q.key;
+        if (!q.pts.empty()) ratios.push_back(std::move(q));
+      }
+      if (!ratios.empty()) out.push_back(bandwidth_figure("ratio-" + base, op, cache, std::get<2>(key), std::move(ratios), runs, true));
+    }
+    out.push_back(bandwidth_figure(base, op, cache, std::get<2>(key), std::move(curves), runs, false));
   }
 
   // Heatmaps over two swept axes (the first run only: one figure per kernel and condition).
@@ -564,7 +672,7 @@ std::vector<std::string> write_plots(const std::vector<RunDoc>& docs, const std:
     if (!any_preset) continue;
     const std::string what = op == Op::clear ? "clear_page" : "copy_page";
     out.push_back(bar_figure("presets-" + std::string(to_string(op)),
-                             "named presets, " + what + ": TSC ticks per 4096-byte page (fewer is faster); baselines "
+                             "named presets, " + what + ": TSC ticks per 4096-byte page (fewer is faster)\nbaselines "
                              "from the same run",
                              "TSC ticks per page (median; seed harnesses: their single pass)", bar_rows[op], run_labels,
                              bar_vals[op], "presets (" + what + "): TSC ticks per page, one column per run"));

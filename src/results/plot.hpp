@@ -13,6 +13,8 @@ struct PlotOptions {
   int best = 0;         ///< keep only the N generated curves with the highest geometric-mean GB/s (0: all)
   bool render = true;   ///< run gnuplot (when on PATH) to write .png and .svg
   bool force = false;   ///< overwrite existing files in dir
+  std::vector<std::string> labels;  ///< a label per run, in order ("" entries not allowed; empty: host and CPU)
+  bool ratio = false;   ///< also draw B / A speedup curves (`ratio-<op>-<cache>`): run N against run 1
   std::pair<std::string, std::string> heatmap;  ///< x and y axes of the heatmaps ("" = the first two swept)
 };
 

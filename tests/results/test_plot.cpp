@@ -52,14 +52,17 @@ TEST_CASE("write_plots: a bandwidth figure per op - presets and segments - every
   for (const std::string op : {"copy", "clear"}) {
     std::string dat = slurp(d / (op + "-warm.dat")), gp = slurp(d / (op + "-warm.gp"));
     auto curves = synth_curves(op);
-    CHECK(count(dat, "# index ") == curves.size());
-    CHECK(count(gp, "ps 0.6 title \"") == curves.size());
+    // every curve plus the envelope, each one block
+    CHECK(count(dat, "# index ") == curves.size() + 1);
+    CHECK(dat.find("# index " + std::to_string(curves.size()) + ": best of all kernels per size (envelope)\n") !=
+          std::string::npos);
     for (const auto& c : curves) {
       CHECK_MESSAGE(dat.find(": " + c) != std::string::npos, c);
-      CHECK_MESSAGE(gp.find("title \"" + c + "\"") != std::string::npos, c);
+      const std::string title = c == "memcpy" || c == "memset" ? "title \"" + c + " (libc)\"" : "title \"" + c + "\"";
+      CHECK_MESSAGE(gp.find(title) != std::string::npos, c);
     }
     // blocks separated by two blank lines, 5 numeric columns per data row
-    CHECK(count(dat, "\n\n\n# index ") == curves.size() - 1);
+    CHECK(count(dat, "\n\n\n# index ") == curves.size());
     std::regex row(R"(^\S+ \S+ \S+ \S+ \S+$)");
     size_t rows = 0;
     std::istringstream in(dat);
@@ -68,12 +71,12 @@ TEST_CASE("write_plots: a bandwidth figure per op - presets and segments - every
       CHECK_MESSAGE(std::regex_match(line, row), line);
       ++rows;
     }
-    CHECK(rows == curves.size() * synth::sizes().size());
+    CHECK(rows == (curves.size() + 1) * synth::sizes().size());
     CHECK(gp.find("set logscale x 2") != std::string::npos);
-    CHECK(gp.find("\"4 KiB\" 4096") != std::string::npos);
-    CHECK(gp.find("\"1 MiB\" 1.04858e+06") != std::string::npos);
-    for (const char* cache : {"L1d 48 KiB", "L2 1 MiB", "LLC 32 MiB"}) CHECK(gp.find(cache) != std::string::npos);
-    CHECK(gp.find("GB/s") != std::string::npos);
+    CHECK(gp.find("\"4K\" 4096") != std::string::npos);
+    CHECK(gp.find("\"1M\" 1.04858e+06") != std::string::npos);
+    CHECK(gp.find("set xlabel \"size (bytes " + std::string(op == "copy" ? "copied" : "cleared") + " per call, log2)\"") != std::string::npos);
+    CHECK(gp.find("set ylabel \"GB/s (1e9 bytes") != std::string::npos);
   }
   // Bars keyed by preset id, clears and copies apart, the baselines of the same run beside them.
   std::string copies = slurp(d / "presets-copy.dat"), clears = slurp(d / "presets-clear.dat");
@@ -83,6 +86,8 @@ TEST_CASE("write_plots: a bandwidth figure per op - presets and segments - every
   CHECK(clears.find("\"xmm_clear  (fastc/xmm_clear)\" 1150") != std::string::npos);  // TSC ticks per page
   CHECK(clears.find("\"memset  (baseline)\" ") != std::string::npos);
   CHECK(copies.find("xmm_clear") == std::string::npos);
+  // the row names fit in the left margin: the longest ("v26_copy_page  (linux/v26_copy_page)", 36) + 2
+  CHECK(slurp(d / "presets-copy.gp").find("set lmargin 38 ") != std::string::npos);
   std::string seg = slurp(d / "segments.dat");
   CHECK(seg.find("\"fs with LDT selector\" 26") != std::string::npos);
   CHECK(seg.find("arch_prctl") == std::string::npos);  // skipped case
@@ -95,15 +100,15 @@ TEST_CASE("write_plots: --filter and --best keep the named curves and every base
   o.filter = "/nt/";
   write_plots({synth::run()}, d / "f", o);
   std::string gp = slurp(d / "f/copy-warm.gp");
-  CHECK(count(gp, "ps 0.6 title \"") == 4);  // 2 NT loops + memcpy + rep_movsb
+  CHECK(count(gp, "ps 0.6 title \"") == 3);  // 2 NT loops + rep_movsb
   CHECK(gp.find("copy/sse/unroll:64/scratch:4/t/fwd\"") == std::string::npos);
-  CHECK(gp.find("\"memcpy\"") != std::string::npos);
+  CHECK(gp.find("\"memcpy (libc)\"") != std::string::npos);
 
   o.filter.clear();
   o.best = 2;
   write_plots({synth::run()}, d / "b", o);
   gp = slurp(d / "b/copy-warm.gp");
-  CHECK(count(gp, "ps 0.6 title \"") == 4);
+  CHECK(count(gp, "ps 0.6 title \"") == 3);  // the two best and rep_movsb
   // highest geometric-mean GB/s among the synthetic loops: avx temporal, then the prefetching sse loop
   CHECK(gp.find("copy/avx/unroll:128/scratch:4/t/fwd\"") != std::string::npos);
   CHECK(gp.find("copy/sse/unroll:64/scratch:4/pf:nta@256/t/fwd\"") != std::string::npos);
@@ -123,8 +128,9 @@ TEST_CASE("write_plots: two machines share figures - existing files need force")
   o.render = false;
   write_plots({synth::run(), synth::run(ob)}, d.path, o);
   std::string gp = slurp(d / "copy-warm.gp");
-  CHECK(count(gp, "ps 0.6 title \"") == 2 * synth_curves("copy").size());
-  CHECK(gp.find("memcpy @ beta (Synthetic CPU B)") != std::string::npos);
+  // generated and rep-string curves once each; memcpy of both runs in each of the 3 panels
+  CHECK(count(gp, "ps 0.6 title \"") == 2 * (synth_curves("copy").size() - 1));
+  CHECK(count(gp, "title \"memcpy @ beta (Synthetic CPU B) (libc)\"") == 3);
   std::string presets = slurp(d / "presets-copy.dat");
   CHECK(presets.find("\"faster_copy  (fastc/faster_copy)\" 700 910") != std::string::npos);
   CHECK_THROWS_AS(write_plots({synth::run()}, d.path, o), InputError);
@@ -151,7 +157,7 @@ TEST_CASE("plot scripts are valid gnuplot and render PNG and SVG (when gnuplot i
     std::string svg = slurp(d / (std::string(base) + ".svg"));
     CHECK(svg.find("<svg") != std::string::npos);
   }
-  CHECK(slurp(d / "copy-warm.svg").find("L2 1 MiB") != std::string::npos);
+  CHECK(slurp(d / "copy-warm.svg").find("L2 (src+dst = 1 MiB)") != std::string::npos);
   // no temp files left behind
   for (auto& e : std::filesystem::directory_iterator(d.path))
     CHECK_MESSAGE(e.path().filename().string().find(".tmp") == std::string::npos, e.path());
@@ -200,4 +206,109 @@ TEST_CASE("write_plots: a heatmap per kernel over two swept axes (size x distanc
   CHECK(gp.find("(\"-64\" 0, \"8\" 1, \"4160 (rel 64)\" 2)") != std::string::npos);
   CHECK(gp.find("\"4 KiB\"") != std::string::npos);
   if (!find_gnuplot().empty()) CHECK(gnuplot_check(d.path, "heatmap-1.gp") == "");
+}
+
+TEST_CASE("write_plots: small multiples - a panel per register class - envelope and libc baseline in each") {
+  TmpDir d;
+  PlotOptions o;
+  o.render = false;
+  write_plots({synth::run()}, d.path, o);
+  for (const std::string op : {"copy", "clear"}) {
+    const std::string gp = slurp(d / (op + "-warm.gp"));
+    const std::string libc = op == "copy" ? "memcpy" : "memset";
+    // panels avx, sse, string: 3 in a 2 x 2 layout, in name order
+    CHECK(gp.find("set multiplot layout 2,2 title") != std::string::npos);
+    CHECK(count(gp, "\nplot \\\n") == 3);
+    const size_t avx = gp.find("set title \"avx\""), sse = gp.find("set title \"sse\""),
+                 str = gp.find("set title \"string (rep movs/stos)\"");
+    REQUIRE(avx != std::string::npos);
+    REQUIRE(sse != std::string::npos);
+    REQUIRE(str != std::string::npos);
+    CHECK(avx < sse);
+    CHECK(sse < str);
+    CHECK(count(gp, "title \"best of all kernels per size (envelope)\"") == 3);
+    CHECK(count(gp, "title \"" + libc + " (libc)\"") == 3);
+    CHECK(count(gp, "lc rgb \"#000000\" lw 2.5 dt 2 pt 6") == 3);  // the libc style, fixed
+    // each panel holds only its class
+    const std::string sse_panel = gp.substr(sse, str - sse);
+    CHECK(sse_panel.find("/avx/") == std::string::npos);
+    CHECK(sse_panel.find(op + "/sse/") != std::string::npos);
+    // the envelope is the highest median at each size over every kernel (synthetic: rep_movsb/rep_stosb wins in L1)
+    const std::string dat = slurp(d / (op + "-warm.dat"));
+    const auto ks = synth::kernels();
+    double best = 0;
+    for (const auto& k : ks)
+      if (k.op == op) best = std::max(best, synth::model_gbps(k, 4096));
+    char row[64];
+    std::snprintf(row, sizeof row, "\n4096 %.6g ", best);
+    const size_t env = dat.find("(envelope)");
+    REQUIRE(env != std::string::npos);
+    CHECK(dat.find(row, env) != std::string::npos);
+  }
+}
+
+TEST_CASE("write_plots: cache markers where the working set crosses a cache - copy at cache/2 - clear at cache") {
+  TmpDir d;
+  PlotOptions o;
+  o.render = false;
+  write_plots({synth::run()}, d.path, o);
+  const std::string copy = slurp(d / "copy-warm.gp"), clear = slurp(d / "clear-warm.gp");
+  // synthetic caches: L1d 48 KiB, L2 1 MiB, LLC 32 MiB
+  CHECK(copy.find("set arrow from 24576, graph 0 to 24576, graph 1") != std::string::npos);
+  CHECK(copy.find("set arrow from 524288, graph 0") != std::string::npos);
+  CHECK(copy.find("set arrow from 1.67772e+07, graph 0") != std::string::npos);
+  CHECK(copy.find("set label \"L2 (src+dst = 1 MiB)\" at 524288,") != std::string::npos);
+  CHECK(copy.find("set label \"L1d (src+dst = 48 KiB)\" at 24576,") != std::string::npos);
+  CHECK(clear.find("set arrow from 49152, graph 0 to 49152, graph 1") != std::string::npos);
+  CHECK(clear.find("set arrow from 1.04858e+06, graph 0") != std::string::npos);
+  CHECK(clear.find("set label \"LLC (32 MiB)\" at 3.35544e+07,") != std::string::npos);
+  CHECK(clear.find("src+dst") == std::string::npos);
+  CHECK(count(copy, "set arrow from") == 3);
+}
+
+TEST_CASE("write_plots: --ratio writes B over A per kernel and size - y = 1 line - labels name the runs") {
+  TmpDir d;
+  synth::Options ob;
+  ob.host = "beta";
+  ob.time_scale = 0.8;  // B takes 0.8 x the time: 1.25 x the throughput at every point
+  PlotOptions o;
+  o.render = false;
+  o.ratio = true;
+  o.labels = {"A", "B"};
+  write_plots({synth::run(), synth::run(ob)}, d.path, o);
+  const std::string dat = slurp(d / "ratio-copy-warm.dat"), gp = slurp(d / "ratio-copy-warm.gp");
+  CHECK(count(dat, "# index ") == synth_curves("copy").size());  // no envelope
+  size_t rows = 0;
+  std::istringstream in(dat);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    ++rows;
+    CHECK_MESSAGE(line.find(" 1.25 ") != std::string::npos, line);
+  }
+  CHECK(rows == synth_curves("copy").size() * synth::sizes().size());
+  CHECK(gp.find("speedup = B throughput / A throughput, > 1: B faster; A = A, B = B") != std::string::npos);
+  CHECK(gp.find("set arrow from graph 0, first 1 to graph 1, first 1 nohead") != std::string::npos);
+  CHECK(gp.find("title \"copy/avx/unroll:128/scratch:4/t/fwd\"") != std::string::npos);
+  // the plain figures carry the labels
+  CHECK(slurp(d / "copy-warm.gp").find("title \"copy/avx/unroll:128/scratch:4/t/fwd @ B\"") != std::string::npos);
+  if (!find_gnuplot().empty()) CHECK(gnuplot_check(d.path, "ratio-copy-warm.gp") == "");
+  o.labels = {"A"};
+  CHECK_THROWS_AS(write_plots({synth::run(), synth::run(ob)}, d / "x", o), InputError);
+  o.labels.clear();
+  CHECK_THROWS_AS(write_plots({synth::run()}, d / "y", o), InputError);
+}
+
+TEST_CASE("kex plot: --label per file or file names - a wrong count or --ratio with one file exits 2") {
+  TmpDir d;
+  spit(d / "a.json", synth::results().dump());
+  spit(d / "b.json", synth::results().dump());
+  std::string k = KEX_BINARY;
+  CHECK(run_sh(k + " plot " + d / "a.json " + d / "b.json -o " + d / "p --no-render --ratio >/dev/null") == 0);
+  CHECK(slurp(d / "p/ratio-copy-warm.gp").find("A = a, B = b") != std::string::npos);
+  CHECK(run_sh(k + " plot " + d / "a.json " + d / "b.json -o " + d / "q --no-render --label old --label new >/dev/null") == 0);
+  CHECK(slurp(d / "q/copy-warm.gp").find("@ new\"") != std::string::npos);
+  CHECK(run_sh(k + " plot " + d / "a.json " + d / "b.json -o " + d / "r --no-render --label x,y,z 2>" + d / "err") == 2);
+  CHECK(slurp(d / "err") == "kex: --label: 3 labels for 2 results files: give one per file\n");
+  CHECK(run_sh(k + " plot " + d / "a.json -o " + d / "s --no-render --ratio 2>" + d / "err") == 2);
+  CHECK(slurp(d / "err").rfind("kex: --ratio: needs two results files", 0) == 0);
 }
