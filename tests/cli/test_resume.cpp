@@ -306,3 +306,21 @@ TEST_CASE("kex run --resume refuses a missing journal, another machine's, a brok
   REQUIRE_MESSAGE(r.status == 0, r.text);
   check_complete(d);
 }
+
+TEST_CASE("kex run under the fastc seed harness stops within seconds of a SIGINT" * doctest::test_suite("cli")) {
+  TmpDir d;
+  Child c({"run", "--preset", "fastc", "--harness", "fastc", "-o", d / "f.json"}, d / "log");
+  for (int i = 0; i < 2000 && slurp(d / "log").find("harness") == std::string::npos; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const auto t0 = std::chrono::steady_clock::now();
+  kill(-c.pid, SIGINT);
+  const int status = c.wait();
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(status == 130);
+  CHECK(s < 10);
+  const auto doc = nlohmann::json::parse(slurp(d / "f.json"));
+  CHECK(doc["context"]["interrupted"] == true);
+  CHECK(std::filesystem::exists(d / "f.json.journal"));
+  CHECK(none_left(d.path));
+}
