@@ -261,8 +261,14 @@ Action add_run_command(CLI::App& app) {
           throw InputError(std::string(opt) + ": not with --resume (the journal says what the run was)");
       resumed = read_journal(a->resume);
       const nlohmann::json& h = resumed->header;
-      for (const auto& c : h.at("configs"))
-        configs.push_back(parse_config(c.at("config").dump(), c.at("source").get<std::string>()));
+      try {
+        for (const auto& c : h.at("configs"))
+          configs.push_back(parse_config(c.at("config").dump(), c.at("source").get<std::string>()));
+        protocol = protocol_from(h.at("protocol"));
+        (void)h.at("output").get<std::string>();
+      } catch (const nlohmann::json::exception& e) {
+        throw InputError("--resume: " + a->resume + ": not a journal kex can resume (its header: " + e.what() + ")");
+      }
       const std::string here = machine_key(this_machine()), there = h.value("machine", std::string());
       if (here != there)
         throw InputError("--resume: " + a->resume + ": the run was on " + there + "; this machine is " + here);
@@ -272,7 +278,6 @@ Action add_run_command(CLI::App& app) {
       a->force = h.value("force", false);
       a->shard = h.value("shard", std::string());
       a->filter = h.value("filter", std::string());
-      protocol = protocol_from(h.at("protocol"));
     } else {
       // Each argument is a config or a kernel name (selection.hpp: is_config_argument); the
       // names become one more config, after the files.

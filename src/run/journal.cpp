@@ -62,6 +62,16 @@ Journal::Journal(const std::string& path, const nlohmann::json& header) : path_(
 }
 
 Journal::Journal(const std::string& path) : path_(path) {
+  // A line torn by a kill mid-write has no newline: cut it off first, or the next
+  // line would be appended to it and the journal could not be read again.
+  if (FILE* in = std::fopen(path.c_str(), "r")) {
+    long keep = 0, pos = 0;
+    for (int c; (c = std::fgetc(in)) != EOF;)
+      if (++pos, c == '\n') keep = pos;
+    std::fclose(in);
+    if (keep < pos && truncate(path.c_str(), keep) != 0)
+      throw InputError(path + ": cannot cut the journal's torn last line (" + std::strerror(errno) + ")");
+  }
   f_ = std::fopen(path.c_str(), "a");
   if (!f_) throw InputError(path + ": cannot append to the journal (" + std::strerror(errno) + ")");
 }
@@ -149,39 +159,43 @@ JournalState read_journal(const std::string& path) {
       throw InputError(where + ": not a journal line (malformed JSON)");
     }
     ++s.lines;
-    if (i == 0) {
-      if (!j.is_object() || !j.contains("kex_journal") || !j.contains("header"))
-        throw InputError(path + ": not a kex journal (its first line has no kex_journal header)");
-      s.header = j["header"];
-      continue;
-    }
-    if (j.contains("rep")) {
-      const auto& r = j["rep"];
-      s.reps[r.at("point").get<std::string>()].push_back(repetition_from_json(r.at("data"), where));
-    } else if (j.contains("result")) {
-      const double hz = s.header.value("context", nlohmann::json::object())
-                            .value("machine", nlohmann::json::object())
-                            .value("tsc_hz", 1e9);
-      Result r = result_from_json(j["result"], hz, where);
-      s.results[r.name()] = r;
-    } else if (j.contains("disturbed")) {
-      for (const auto& e : j["disturbed"]) {
-        auto it = s.reps.find(e.at(0).get<std::string>());
-        if (it == s.reps.end()) continue;
-        for (auto& rep : it->second)
-          if (rep.order == e.at(1).get<uint64_t>()) rep.disturbed = true;
+    try {
+      if (i == 0) {
+        if (!j.is_object() || !j.contains("kex_journal") || !j.contains("header"))
+          throw InputError(path + ": not a kex journal (its first line has no kex_journal header)");
+        s.header = j["header"];
+        continue;
       }
-    } else if (j.contains("seed_run")) {
-      const auto& sr = j["seed_run"];
-      SeedRun run;
-      run.header = seed_header_from(sr.at("header"));
-      const double hz = run.header.tsc_mhz * 1e6;
-      for (const auto& r : sr.at("results")) run.results.push_back(result_from_json(r, hz, where));
-      s.seed_runs.emplace_back(sr.at("source").get<std::string>(), std::move(run));
-    } else if (j.contains("segments")) {
-      s.segments = nlohmann::ordered_json(j["segments"]);
-    } else {
-      throw InputError(where + ": unknown journal line");
+      if (j.contains("rep")) {
+        const auto& r = j["rep"];
+        s.reps[r.at("point").get<std::string>()].push_back(repetition_from_json(r.at("data"), where));
+      } else if (j.contains("result")) {
+        const double hz = s.header.value("context", nlohmann::json::object())
+                              .value("machine", nlohmann::json::object())
+                              .value("tsc_hz", 1e9);
+        Result r = result_from_json(j["result"], hz, where);
+        s.results[r.name()] = r;
+      } else if (j.contains("disturbed")) {
+        for (const auto& e : j["disturbed"]) {
+          auto it = s.reps.find(e.at(0).get<std::string>());
+          if (it == s.reps.end()) continue;
+          for (auto& rep : it->second)
+            if (rep.order == e.at(1).get<uint64_t>()) rep.disturbed = true;
+        }
+      } else if (j.contains("seed_run")) {
+        const auto& sr = j["seed_run"];
+        SeedRun run;
+        run.header = seed_header_from(sr.at("header"));
+        const double hz = run.header.tsc_mhz * 1e6;
+        for (const auto& r : sr.at("results")) run.results.push_back(result_from_json(r, hz, where));
+        s.seed_runs.emplace_back(sr.at("source").get<std::string>(), std::move(run));
+      } else if (j.contains("segments")) {
+        s.segments = nlohmann::ordered_json(j["segments"]);
+      } else {
+        throw InputError(where + ": unknown journal line");
+      }
+    } catch (const nlohmann::json::exception& e) {
+      throw InputError(where + ": not a journal line (" + e.what() + ")");
     }
   }
   return s;

@@ -1,0 +1,326 @@
+// End-to-end tests of "nothing measured is ever lost": the journal, kill -9 and
+// --resume, one and two SIGINTs, a torn journal line, and bad --resume usage.
+#include <doctest/doctest.h>
+
+#include <dirent.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/tmpdir.hpp"
+
+namespace {
+
+const std::string kKex = KEX_BINARY;
+
+// 50 small, fast points.
+const char* kFast = R"({"sizes": ["256", "1KiB", "4KiB", "16KiB", "64KiB"],
+  "kernels": [{"op": ["copy", "clear"], "regs": ["sse", "gpr", "avx"]}], "max_time_per_point": 0.01})";
+
+struct Out {
+  int status;
+  std::string text;
+};
+
+Out shell(const std::string& cmd) {
+  Out r{0, {}};
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.text.append(buf, n);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  return r;
+}
+
+/// kex started in a process group of its own, stderr (and stdout) to `log`.
+struct Child {
+  pid_t pid = -1;
+  Child(const std::vector<std::string>& args, const std::string& log) {
+    pid = fork();
+    if (pid == 0) {
+      setpgid(0, 0);
+      FILE* f = std::fopen(log.c_str(), "w");
+      dup2(fileno(f), 1);
+      dup2(fileno(f), 2);
+      std::vector<char*> argv;
+      argv.push_back(const_cast<char*>(kKex.c_str()));
+      for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+      argv.push_back(nullptr);
+      execv(kKex.c_str(), argv.data());
+      _exit(127);
+    }
+    setpgid(pid, pid);
+  }
+  /// The exit status (128 + signal when killed by one).
+  int wait() {
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    pid = -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  }
+  ~Child() {
+    if (pid > 0) {
+      kill(-pid, SIGKILL);
+      wait();
+    }
+  }
+};
+
+size_t count_lines(const std::string& path, const std::string& with) {
+  std::ifstream in(path);
+  std::string l;
+  size_t n = 0;
+  while (std::getline(in, l)) n += l.find(with) != std::string::npos;
+  return n;
+}
+
+/// Waits (at most 20 s) until the journal holds at least `reps` repetitions.
+bool wait_for_reps(const std::string& journal, size_t reps) {
+  for (int i = 0; i < 2000; ++i) {
+    if (count_lines(journal, "{\"rep\":") >= reps) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+/// Processes whose command line mentions `needle` (a test's temporary directory).
+std::vector<pid_t> processes_with(const std::string& needle) {
+  std::vector<pid_t> found;
+  DIR* d = opendir("/proc");
+  while (dirent* e = readdir(d)) {
+    const pid_t p = atoi(e->d_name);
+    if (p <= 0 || p == getpid()) continue;
+    std::string cmd = slurp("/proc/" + std::string(e->d_name) + "/cmdline");
+    for (char& c : cmd)
+      if (c == '\0') c = ' ';
+    if (cmd.find(kKex) != std::string::npos && cmd.find(needle) != std::string::npos) found.push_back(p);
+  }
+  closedir(d);
+  return found;
+}
+
+/// True once no process of `needle` is left (a killed one may take a moment to die), within 5 s.
+bool none_left(const std::string& needle) {
+  for (int i = 0; i < 500; ++i) {
+    if (processes_with(needle).empty()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+std::vector<std::string> planned_names(const std::string& config) {
+  const Out r = shell(kKex + " run " + config + " --list");
+  std::vector<std::string> names;
+  std::istringstream in(r.text);
+  std::string l;
+  while (std::getline(in, l))
+    if (!l.empty() && l[0] != '#') names.push_back(l);
+  return names;
+}
+
+/// Point name -> its repetitions' orders, from a results file.
+std::map<std::string, size_t> reps_per_point(const nlohmann::json& doc) {
+  std::map<std::string, size_t> m;
+  for (const auto& b : doc.at("benchmarks")) m[b.at("name").get<std::string>()] = b.value("reps", nlohmann::json::array()).size();
+  return m;
+}
+
+/// A run killed with SIGKILL (the whole group) once `reps` repetitions are journaled.
+void killed_run(const TmpDir& d, size_t reps) {
+  spit(d / "c.json", kFast);
+  Child c({"run", d / "c.json", "-o", d / "out.json", "--no-sentinel", "--repetitions", "2"}, d / "log1");
+  REQUIRE_MESSAGE(wait_for_reps(d / "out.json.journal", reps), slurp(d / "log1"));
+  kill(-c.pid, SIGKILL);
+  CHECK(c.wait() == 128 + SIGKILL);
+  REQUIRE(!std::filesystem::exists(d / "out.json"));
+  REQUIRE(count_lines(d / "out.json.journal", "{\"rep\":") < 100);  // not done
+}
+
+void check_complete(const TmpDir& d) {
+  const auto doc = nlohmann::json::parse(slurp(d / "out.json"));
+  CHECK(doc["context"]["interrupted"] == false);
+  const auto reps = reps_per_point(doc);
+  const auto names = planned_names(d / "c.json");
+  REQUIRE(names.size() == 50);
+  CHECK(reps.size() == names.size());
+  for (const auto& n : names) {
+    INFO(n);
+    REQUIRE(reps.count(n) == 1);
+    CHECK(reps.at(n) == 2);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("kex run killed with SIGKILL resumes from its journal, measuring nothing twice" * doctest::test_suite("cli")) {
+  TmpDir d;
+  killed_run(d, 10);
+  const size_t journaled = count_lines(d / "out.json.journal", "{\"rep\":");
+  CHECK(none_left(d.path));  // the worker died with its group
+  const Out r = shell(kKex + " run -q --resume " + (d / "out.json.journal"));
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  check_complete(d);
+  const auto doc = nlohmann::json::parse(slurp(d / "out.json"));
+  // The resumed run measured only what the journal lacked (a torn last line aside).
+  const size_t now = doc["context"]["protocol"]["tasks_measured"].get<size_t>();
+  CHECK(now + journaled == 100);
+  CHECK(!std::filesystem::exists(d / "out.json.journal"));  // removed after a complete run
+  CHECK(none_left(d.path));
+}
+
+TEST_CASE("kex run stopped by one SIGINT writes the finished points, keeps the journal, and resumes" * doctest::test_suite("cli")) {
+  TmpDir d;
+  spit(d / "c.json", kFast);
+  Child c({"run", d / "c.json", "-o", d / "out.json", "--no-sentinel", "--repetitions", "2"}, d / "log1");
+  REQUIRE(wait_for_reps(d / "out.json.journal", 10));
+  kill(-c.pid, SIGINT);  // as Ctrl-C: the whole group
+  CHECK(c.wait() == 130);
+  const std::string log = slurp(d / "log1");
+  CHECK_MESSAGE(log.find("kex run --resume " + (d / "out.json.journal")) != std::string::npos, log);
+  const auto doc = nlohmann::json::parse(slurp(d / "out.json"));
+  CHECK(doc["context"]["interrupted"] == true);
+  const size_t written = doc["benchmarks"].size();
+  CHECK(written < 50);
+  CHECK(written > 0);
+  REQUIRE(std::filesystem::exists(d / "out.json.journal"));
+  const Out r = shell(kKex + " run -q --resume " + (d / "out.json.journal"));
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  check_complete(d);
+  CHECK(!std::filesystem::exists(d / "out.json.journal"));
+  CHECK(none_left(d.path));
+}
+
+TEST_CASE("kex run stopped by two SIGINTs writes nothing and leaves the existing output untouched" * doctest::test_suite("cli")) {
+  TmpDir d;
+  spit(d / "c.json", kFast);
+  spit(d / "out.json", "the user's file\n");
+  Child c({"run", d / "c.json", "-o", d / "out.json", "--force", "--no-sentinel", "--repetitions", "2"}, d / "log1");
+  REQUIRE(wait_for_reps(d / "out.json.journal", 10));
+  // Two different signals, back to back: two SIGINTs could merge into one pending signal.
+  kill(-c.pid, SIGINT);
+  kill(-c.pid, SIGTERM);
+  CHECK(c.wait() == 130);
+  const std::string log = slurp(d / "log1");
+  CHECK_MESSAGE(log.find("nothing written") != std::string::npos, log);
+  CHECK(slurp(d / "out.json") == "the user's file\n");
+  CHECK(count_lines(d / "out.json.journal", "{\"rep\":") >= 10);
+  CHECK(none_left(d.path));
+  const Out r = shell(kKex + " run -q --resume " + (d / "out.json.journal"));
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  check_complete(d);
+}
+
+TEST_CASE("kex run --resume ignores a torn last journal line, also when resumed twice" * doctest::test_suite("cli")) {
+  TmpDir d;
+  killed_run(d, 10);
+  const std::string journal = d / "out.json.journal";
+  {  // a kill mid-write: half a line, no newline
+    std::ofstream f(journal, std::ios::app);
+    f << R"({"rep":{"point":"copy/sse/unr)";
+  }
+  // Resumed, and stopped again by a SIGINT: the journal must stay readable.
+  Child c({"run", "--resume", journal}, d / "log2");
+  const size_t before = count_lines(journal, "{\"rep\":");
+  REQUIRE(wait_for_reps(journal, before + 5));
+  kill(-c.pid, SIGINT);
+  CHECK(c.wait() == 130);
+  const Out r = shell(kKex + " run -q --resume " + journal);
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  check_complete(d);
+}
+
+TEST_CASE("kex run --resume refuses a missing journal, another machine's, a broken one: one line, exit 2" * doctest::test_suite("cli")) {
+  TmpDir d;
+  Out r = shell(kKex + " run --resume " + (d / "none.journal"));
+  CHECK(r.status == 2);
+  CHECK_MESSAGE(r.text.find("none.journal") != std::string::npos, r.text);
+  CHECK(std::count(r.text.begin(), r.text.end(), '\n') == 1);
+
+  killed_run(d, 5);
+  const std::string journal = d / "out.json.journal";
+  std::vector<std::string> lines;
+  {
+    std::ifstream in(journal);
+    std::string l;
+    while (std::getline(in, l)) lines.push_back(l);
+  }
+  auto header = nlohmann::json::parse(lines.at(0));
+  auto rewrite = [&](const nlohmann::json& h, const std::string& path) {
+    std::ofstream f(path);
+    f << h.dump() << "\n";
+    for (size_t i = 1; i < lines.size(); ++i) f << lines[i] << "\n";
+  };
+  auto other = header;
+  other["header"]["machine"] = "Some Other CPU @ 1.00GHz";
+  rewrite(other, d / "other.journal");
+  r = shell(kKex + " run --resume " + (d / "other.journal"));
+  CHECK(r.status == 2);
+  CHECK_MESSAGE(r.text.find("Some Other CPU") != std::string::npos, r.text);
+  CHECK(std::count(r.text.begin(), r.text.end(), '\n') == 1);
+
+  auto broken = header;
+  broken["header"].erase("configs");
+  rewrite(broken, d / "broken.journal");
+  r = shell(kKex + " run --resume " + (d / "broken.journal"));
+  CHECK(r.status == 2);
+  CHECK_MESSAGE(r.text.find("broken.journal") != std::string::npos, r.text);
+  CHECK(std::count(r.text.begin(), r.text.end(), '\n') == 1);
+
+  // A malformed line that is not the last: not a torn tail but a damaged journal.
+  {
+    std::ofstream f(d / "damaged.journal");
+    f << lines[0] << "\n{\"rep\":{\"poi\n" << lines.at(1) << "\n";
+  }
+  r = shell(kKex + " run --resume " + (d / "damaged.journal"));
+  CHECK(r.status == 2);
+  CHECK_MESSAGE(r.text.find("damaged.journal:2") != std::string::npos, r.text);
+  {  // well-formed JSON, but a repetition without its point
+    std::ofstream f(d / "norep.journal");
+    f << lines[0] << "\n{\"rep\":{}}\n" << lines.at(1) << "\n";
+  }
+  r = shell(kKex + " run --resume " + (d / "norep.journal"));
+  CHECK(r.status == 2);
+  CHECK_MESSAGE(r.text.find("norep.journal:2: not a journal line") != std::string::npos, r.text);
+  CHECK(std::count(r.text.begin(), r.text.end(), '\n') == 1);
+
+  // Options that would change the run are refused with --resume.
+  r = shell(kKex + " run --resume " + journal + " --repetitions 3");
+  CHECK(r.status == 2);
+  CHECK_MESSAGE(r.text.find("--repetitions: not with --resume") != std::string::npos, r.text);
+  // The journal itself is untouched by the refusals and still resumes.
+  r = shell(kKex + " run -q --resume " + journal);
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  check_complete(d);
+}
+
+TEST_CASE("kex run under the fastc seed harness stops within seconds of a SIGINT" * doctest::test_suite("cli")) {
+  TmpDir d;
+  Child c({"run", "--preset", "fastc", "--harness", "fastc", "-o", d / "f.json"}, d / "log");
+  for (int i = 0; i < 2000 && slurp(d / "log").find("harness") == std::string::npos; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const auto t0 = std::chrono::steady_clock::now();
+  kill(-c.pid, SIGINT);
+  const int status = c.wait();
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(status == 130);
+  CHECK(s < 10);
+  const auto doc = nlohmann::json::parse(slurp(d / "f.json"));
+  CHECK(doc["context"]["interrupted"] == true);
+  CHECK(std::filesystem::exists(d / "f.json.journal"));
+  CHECK(none_left(d.path));
+}
