@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -19,6 +20,13 @@ namespace kex {
 namespace {
 
 
+}  // namespace
+
+namespace {
+// SIGINT/SIGTERM during the table: the case being timed stops within a few ms and
+// the cases measured so far are printed and written, marked interrupted (exit 130).
+volatile std::sig_atomic_t g_segments_stop = 0;
+void on_segments_stop(int) { g_segments_stop = g_segments_stop + 1; }
 }  // namespace
 
 Action add_segments_command(CLI::App& app) {
@@ -62,7 +70,11 @@ Action add_segments_command(CLI::App& app) {
       o.iterations = kSeedIterations;
       o.repetitions = 1;
     }
-    const auto section = run_segments(o);
+    o.stop = &g_segments_stop;
+    std::signal(SIGINT, on_segments_stop);
+    std::signal(SIGTERM, on_segments_stop);
+    auto section = run_segments(o);
+    if (g_segments_stop) section["interrupted"] = true;
     const std::string text = a->seed_exact ? format_segment_seed_text(section) : format_segment_table(section);
     // The table first (the JSON write may fail), but a lost table must not lose the JSON.
     // -q with --json: the file only.
@@ -75,6 +87,11 @@ Action add_segments_command(CLI::App& app) {
       }
     if (!a->json.empty()) write_file_atomic(a->json, section.dump(2) + "\n", a->force);
     if (!lost.empty()) throw InputError(lost + "; the results were written to " + a->json);
+    if (g_segments_stop) {
+      std::fprintf(stderr, "kex: interrupted; the table holds the cases measured before the stop%s\n",
+                   a->json.empty() ? "" : (" (also in " + a->json + ")").c_str());
+      return 130;
+    }
     return 0;
   };
 }

@@ -598,15 +598,35 @@ nlohmann::ordered_json run_segments(const SegmentOptions& o) {
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, &old);  // no handler may run while fs is not glibc's
-    fn(std::max<uint64_t>(1, passes / 8), &st);  // warm-up
+    // A sample is timed in chunks of about 4 M iterations (a few ms, one TSC pair
+    // each, summed): between chunks a pending SIGINT/SIGTERM ends the table, so a
+    // long case (--seed-iterations, a large segments.iterations) never holds a stop.
+    const uint64_t chunk = std::max<uint64_t>(1, (uint64_t(1) << 22) / c.spec.unroll);
+    bool interrupted = false;
+    auto timed = [&](uint64_t n) {
+      uint64_t sum = 0;
+      for (uint64_t done = 0; done < n && !interrupted;) {
+        const uint64_t k = std::min(n - done, chunk);
+        sum += fn(k, &st);
+        done += k;
+        sigset_t pending;
+        if (done < n && sigpending(&pending) == 0 &&
+            (sigismember(&pending, SIGINT) == 1 || sigismember(&pending, SIGTERM) == 1))
+          interrupted = true;
+      }
+      return sum;
+    };
+    timed(std::max<uint64_t>(1, passes / 8));  // warm-up
     const double cpt = core_cycles_per_tick();
-    for (int r = 0; r < o.repetitions; ++r) {
+    for (int r = 0; r < o.repetitions && !interrupted; ++r) {
       // The seed's clock around each sample too: it timed its loops with
       // CLOCK_PROCESS_CPUTIME_ID (docs/seed-kernels.md §8).
       const uint64_t t0 = cputime_ns();
-      samples.push_back(fn(passes, &st));
+      samples.push_back(timed(passes));
       cpu_ns += cputime_ns() - t0;
     }
+    // Unblocking delivers a pending stop: kex run's handler counts it (the table
+    // ends here), and without a handler (kex segments) the signal ends the process.
     pthread_sigmask(SIG_SETMASK, &old, nullptr);
     if (get_base(ARCH_GET_FS) != fs_base0 || read_fs() != fs) {
       syscall(SYS_arch_prctl, ARCH_SET_FS, fs_base0);
@@ -616,6 +636,7 @@ nlohmann::ordered_json run_segments(const SegmentOptions& o) {
       syscall(SYS_arch_prctl, ARCH_SET_GS, gs_base0);
       throw std::runtime_error("segments: " + c.name + " left the gs base changed");
     }
+    if (interrupted) break;  // the case was cut short: it has no figure
     const uint64_t mn = *std::min_element(samples.begin(), samples.end());
     const uint64_t med = median_of(samples);
     const double ticks = double(mn) / double(per_sample);

@@ -476,7 +476,12 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
       so.modern = c.segments.modern;
       so.stop = opt.stop;
       auto section = run_segments(so);
-      if (stopped()) { interrupted = true; break; }
+      if (stopped()) {  // the cases measured so far are written, marked; the journal keeps none
+        section["interrupted"] = true;  // (a resumed run measures the whole table again)
+        doc.context.segments = section;
+        interrupted = true;
+        break;
+      }
       doc.context.segments = section;
       if (opt.journal) opt.journal->segments(section);
       break;  // one table per run

@@ -324,3 +324,43 @@ TEST_CASE("kex run under the fastc seed harness stops within seconds of a SIGINT
   CHECK(std::filesystem::exists(d / "f.json.journal"));
   CHECK(none_left(d.path));
 }
+
+TEST_CASE("the segment table stops within seconds of a SIGINT, in kex segments and in kex run" * doctest::test_suite("cli")) {
+  TmpDir d;
+  // 2e9 iterations a case: minutes per case, unless the stop is seen inside one.
+  {
+    Child c({"segments", "--iterations", "2000000000", "--repetitions", "1", "--json", d / "s.json"}, d / "log1");
+    for (int i = 0; i < 3000 && slurp(d / "log1").find("with data selector") == std::string::npos; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    const auto t0 = std::chrono::steady_clock::now();
+    kill(-c.pid, SIGINT);
+    const int status = c.wait();
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(status == 130);
+    CHECK(s < 10);
+    CHECK(slurp(d / "log1").find("kex: interrupted; the table holds the cases measured before the stop") !=
+          std::string::npos);
+    const auto sec = nlohmann::json::parse(slurp(d / "s.json"));
+    CHECK(sec["interrupted"] == true);
+    CHECK(sec["cases"].size() >= 1);
+    for (const auto& cs : sec["cases"]) CHECK((cs.contains("ns_per_iteration") || cs.contains("skipped")));
+  }
+  {
+    spit(d / "seg.json", R"({"segments": {"iterations": 2000000000}, "baselines": false})");
+    Child c({"run", d / "seg.json", "-o", d / "r.json"}, d / "log2");
+    for (int i = 0; i < 3000 && slurp(d / "log2").find("segment-override table") == std::string::npos; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    const auto t0 = std::chrono::steady_clock::now();
+    kill(-c.pid, SIGINT);
+    const int status = c.wait();
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(status == 130);
+    CHECK(s < 10);
+    const auto doc = nlohmann::json::parse(slurp(d / "r.json"));
+    CHECK(doc["context"]["interrupted"] == true);
+    CHECK(doc["context"]["segments"]["interrupted"] == true);
+    CHECK(none_left(d.path));
+  }
+}
