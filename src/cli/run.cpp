@@ -29,6 +29,7 @@
 #include "src/core/units.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <memory>
@@ -169,6 +170,21 @@ uint32_t repeat_count(const std::string& text, const std::string& harness) {
     return static_cast<uint32_t>(parse_integer(text, 1, 1000));
   } catch (const NumberError&) {
     throw InputError("--repeat: '" + text + "': expected a whole number of runs, 1..1000");
+  }
+}
+
+/// Whether `path` is the partial output of the run being resumed: a results file
+/// whose context says interrupted, with the run's seed. Anything else (missing,
+/// unreadable, another run's) is not.
+bool own_partial_output(const std::string& path, uint64_t seed) {
+  std::ifstream in(path);
+  if (!in) return false;
+  try {
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    const nlohmann::json& c = doc.at("context");
+    return c.value("interrupted", false) && c.at("protocol").value("seed", uint64_t(0)) == seed;
+  } catch (const std::exception&) {
+    return false;
   }
 }
 
@@ -406,7 +422,9 @@ Action add_run_command(CLI::App& app) {
                        "(or a seed set: fastc, spraul, xmm64, hahn), or Asami's presets (configs/asami.json)");
     if (!graph_dir.empty() && !asami)
       throw InputError("--graph: " + graph_dir + ": Asami's runtests graph needs asami presets (configs/asami.json)");
-    if (!to_stdout) check_output_path(out, a->force || resumed.has_value());  // a resume replaces its own partial output
+    // A resume replaces its own partial output (interrupted, same seed), never a file the user put there.
+    const bool replace = a->force || (resumed && own_partial_output(out, protocol.seed));
+    if (!to_stdout) check_output_path(out, replace);
     if (!plot_dir.empty()) check_plot_dir(plot_dir, a->force);
     if (!graph_dir.empty()) check_plot_dir(graph_dir, a->force, "--graph");
 
@@ -454,7 +472,7 @@ Action add_run_command(CLI::App& app) {
                                                    : to_json(run).dump(1) + "\n";
     try {
       if (to_stdout) write_stdout(body);
-      else write_file_atomic(out, body, a->force || resumed.has_value());
+      else write_file_atomic(out, body, replace);
     } catch (const InputError& e) {
       if (journal && !journal->failed())
         throw InputError(std::string(e.what()) + "; the journal keeps the run: kex run --resume " + journal->path());

@@ -11,23 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/shell.hpp"
+
 namespace {
-
-struct Out {
-  int status;
-  std::string text;
-};
-
-Out run_sh(const std::string& cmd) {
-  Out r{0, {}};
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.text.append(buf, n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  return r;
-}
 
 size_t count_of(const std::string& hay, const std::string& needle) {
   size_t n = 0;
@@ -44,7 +30,7 @@ TEST_CASE("--counters: task-clock per operation agrees with the TSC time, cycles
           doctest::test_suite("cli")) {
   char t[] = "/tmp/kex-cnt-XXXXXX";
   const std::string d = mkdtemp(t);
-  const Out r = run_sh(kex_bin + " run copy/sse --sizes 4KiB,256KiB --repetitions 2 --no-sentinel --counters "
+  const ShellOut r = shell(kex_bin + " run copy/sse --sizes 4KiB,256KiB --repetitions 2 --no-sentinel --counters "
                        "cycles,perf::PERF_COUNT_SW_TASK_CLOCK -o " + d + "/c.json");
   REQUIRE_MESSAGE(r.status == 0, r.text);
   std::ifstream in(d + "/c.json");
@@ -74,18 +60,18 @@ TEST_CASE("--counters: task-clock per operation agrees with the TSC time, cycles
     ++checked;
   }
   CHECK(checked == 6);  // copy/sse, memcpy, rep_movsb at two sizes
-  const Out v = run_sh("python3 -c \"import json,jsonschema,sys; jsonschema.validate(json.load(open(sys.argv[1])), "
+  const ShellOut v = shell("python3 -c \"import json,jsonschema,sys; jsonschema.validate(json.load(open(sys.argv[1])), "
                        "json.load(open(sys.argv[2])), cls=jsonschema.Draft202012Validator); print('valid')\" " + d +
                        "/c.json " + src_dir + "/configs/schema/results.schema.json");
   CHECK_MESSAGE(v.text.rfind("valid", 0) == 0, v.text);
 }
 
 TEST_CASE("--counters: an unknown or empty name fails before any work, naming the option" * doctest::test_suite("cli")) {
-  Out r = run_sh(kex_bin + " run copy/sse --sizes 4KiB --counters no_such_event_anywhere --list");
+  ShellOut r = shell(kex_bin + " run copy/sse --sizes 4KiB --counters no_such_event_anywhere --list");
   CHECK(r.status == 2);
   CHECK(r.text.find("--counters: unknown counter \"no_such_event_anywhere\"") != std::string::npos);
   CHECK(r.text.find("copy/sse") == std::string::npos);  // nothing listed: it failed first
-  r = run_sh(kex_bin + " run copy/sse --sizes 4KiB --counters cycles,,instructions --list");
+  r = shell(kex_bin + " run copy/sse --sizes 4KiB --counters cycles,,instructions --list");
   CHECK(r.status == 2);
   CHECK(r.text.find("--counters: 'cycles,,instructions': an empty name") != std::string::npos);
 }

@@ -19,6 +19,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/shell.hpp"
+
 #include "tests/support/tmpdir.hpp"
 
 namespace {
@@ -28,22 +30,6 @@ const std::string kKex = KEX_BINARY;
 // 50 small, fast points.
 const char* kFast = R"({"sizes": ["256", "1KiB", "4KiB", "16KiB", "64KiB"],
   "kernels": [{"op": ["copy", "clear"], "regs": ["sse", "gpr", "avx"]}], "max_time_per_point": 0.01})";
-
-struct Out {
-  int status;
-  std::string text;
-};
-
-Out shell(const std::string& cmd) {
-  Out r{0, {}};
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.text.append(buf, n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  return r;
-}
 
 /// kex started in a process group of its own, stderr (and stdout) to `log`.
 struct Child {
@@ -123,7 +109,7 @@ bool none_left(const std::string& needle) {
 }
 
 std::vector<std::string> planned_names(const std::string& config) {
-  const Out r = shell(kKex + " run " + config + " --list");
+  const ShellOut r = shell(kKex + " run " + config + " --list");
   std::vector<std::string> names;
   std::istringstream in(r.text);
   std::string l;
@@ -171,7 +157,7 @@ TEST_CASE("kex run killed with SIGKILL resumes from its journal, measuring nothi
   killed_run(d, 10);
   const size_t journaled = count_lines(d / "out.json.journal", "{\"rep\":");
   CHECK(none_left(d.path));  // the worker died with its group
-  const Out r = shell(kKex + " run -q --resume " + (d / "out.json.journal"));
+  const ShellOut r = shell(kKex + " run -q --resume " + (d / "out.json.journal"));
   REQUIRE_MESSAGE(r.status == 0, r.text);
   check_complete(d);
   const auto doc = nlohmann::json::parse(slurp(d / "out.json"));
@@ -197,7 +183,7 @@ TEST_CASE("kex run stopped by one SIGINT writes the finished points, keeps the j
   CHECK(written < 50);
   CHECK(written > 0);
   REQUIRE(std::filesystem::exists(d / "out.json.journal"));
-  const Out r = shell(kKex + " run -q --resume " + (d / "out.json.journal"));
+  const ShellOut r = shell(kKex + " run -q --resume " + (d / "out.json.journal"));
   REQUIRE_MESSAGE(r.status == 0, r.text);
   check_complete(d);
   CHECK(!std::filesystem::exists(d / "out.json.journal"));
@@ -219,7 +205,7 @@ TEST_CASE("kex run stopped by two SIGINTs writes nothing and leaves the existing
   CHECK(slurp(d / "out.json") == "the user's file\n");
   CHECK(count_lines(d / "out.json.journal", "{\"rep\":") >= 10);
   CHECK(none_left(d.path));
-  const Out r = shell(kKex + " run -q --resume " + (d / "out.json.journal"));
+  const ShellOut r = shell(kKex + " run -q --resume " + (d / "out.json.journal"));
   REQUIRE_MESSAGE(r.status == 0, r.text);
   check_complete(d);
 }
@@ -238,14 +224,14 @@ TEST_CASE("kex run --resume ignores a torn last journal line, also when resumed 
   REQUIRE(wait_for_reps(journal, before + 5));
   kill(-c.pid, SIGINT);
   CHECK(c.wait() == 130);
-  const Out r = shell(kKex + " run -q --resume " + journal);
+  const ShellOut r = shell(kKex + " run -q --resume " + journal);
   REQUIRE_MESSAGE(r.status == 0, r.text);
   check_complete(d);
 }
 
 TEST_CASE("kex run --resume refuses a missing journal, another machine's, a broken one: one line, exit 2" * doctest::test_suite("cli")) {
   TmpDir d;
-  Out r = shell(kKex + " run --resume " + (d / "none.journal"));
+  ShellOut r = shell(kKex + " run --resume " + (d / "none.journal"));
   CHECK(r.status == 2);
   CHECK_MESSAGE(r.text.find("none.journal") != std::string::npos, r.text);
   CHECK(std::count(r.text.begin(), r.text.end(), '\n') == 1);
@@ -363,4 +349,24 @@ TEST_CASE("the segment table stops within seconds of a SIGINT, in kex segments a
     CHECK(doc["context"]["segments"]["interrupted"] == true);
     CHECK(none_left(d.path));
   }
+}
+
+TEST_CASE("kex run --resume never replaces a file the user put at the output, only its own partial output" *
+          doctest::test_suite("cli")) {
+  TmpDir d;
+  killed_run(d, 10);
+  spit(d / "out.json", "the user's own file\n");
+  ShellOut r = shell(kKex + " run -q --resume " + (d / "out.json.journal"));
+  CHECK(r.status == 2);
+  CHECK(r.text.find(d / "out.json") != std::string::npos);
+  CHECK(slurp(d / "out.json") == "the user's own file\n");
+  CHECK(std::filesystem::exists(d / "out.json.journal"));  // the measured repetitions are still there
+  // Another run's interrupted output is not this run's either.
+  spit(d / "out.json", R"({"context": {"interrupted": true, "protocol": {"seed": 1}}, "benchmarks": []})");
+  r = shell(kKex + " run -q --resume " + (d / "out.json.journal"));
+  CHECK(r.status == 2);
+  std::filesystem::remove(d / "out.json");
+  r = shell(kKex + " run -q --resume " + (d / "out.json.journal"));
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  check_complete(d);
 }

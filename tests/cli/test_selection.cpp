@@ -13,28 +13,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/shell.hpp"
+
 #include "src/core/error.hpp"
 #include "src/model/config.hpp"
 #include "src/cli/selection.hpp"
 #include "src/model/filter.hpp"
 
 namespace {
-
-struct Out {
-  int status;
-  std::string text;
-};
-
-Out sh(const std::string& cmd) {
-  Out r{0, {}};
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.text.append(buf, n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  return r;
-}
 
 std::vector<std::string> lines_of(const std::string& s) {
   std::vector<std::string> out;
@@ -58,7 +44,7 @@ TEST_CASE("--sizes: lists, doubling ranges and steps per octave" * doctest::test
 }
 
 TEST_CASE("names on the command line become points with the axes given" * doctest::test_suite("cli")) {
-  auto r = sh(kex_bin + " run copy/avx/unroll:256 memcpy --sizes 4KiB,64KiB --cache warm,cold --layout dst:0,15 --list");
+  auto r = shell(kex_bin + " run copy/avx/unroll:256 memcpy --sizes 4KiB,64KiB --cache warm,cold --layout dst:0,15 --list");
   REQUIRE_MESSAGE(r.status == 0, r.text);
   const auto names = lines_of(r.text);
   // 2 kernels x 2 sizes x 2 cache modes x 2 dst offsets.
@@ -66,28 +52,28 @@ TEST_CASE("names on the command line become points with the axes given" * doctes
   CHECK(std::count(names.begin(), names.end(), "copy/avx/unroll:256/scratch:4/t/fwd/65536/dst:15/cold") == 1);
   CHECK(std::count(names.begin(), names.end(), "memcpy/4096") == 1);
   // A preset set alone runs at one page.
-  r = sh(kex_bin + " run linux24 --list");
+  r = shell(kex_bin + " run linux24 --list");
   REQUIRE_MESSAGE(r.status == 0, r.text);
   for (const auto& n : lines_of(r.text)) CHECK_MESSAGE(n.find("/4096") != std::string::npos, n);
   // Axes options without names are refused, naming the option.
-  r = sh(kex_bin + " run --sizes 4KiB --list");
+  r = shell(kex_bin + " run --sizes 4KiB --list");
   CHECK(r.status == 2);
   CHECK(r.text.find("--sizes: applies to kernels named as arguments") != std::string::npos);
-  r = sh(kex_bin + " run copy/avx/unroll:7");
+  r = shell(kex_bin + " run copy/avx/unroll:7");
   CHECK(r.status == 2);
   CHECK(r.text.find("copy/avx/unroll:7: not a config file and not a kernel name") != std::string::npos);
 }
 
 TEST_CASE("--filter keeps the points whose name matches, '-' keeps the others" * doctest::test_suite("cli")) {
-  auto all = lines_of(sh(kex_bin + " run copy/sse copy/avx memcpy --sizes 4KiB,64KiB --list").text);
-  auto kept = lines_of(sh(kex_bin + " run copy/sse copy/avx memcpy --sizes 4KiB,64KiB --filter /avx/ --list").text);
-  auto rest = lines_of(sh(kex_bin + " run copy/sse copy/avx memcpy --sizes 4KiB,64KiB --filter -/avx/ --list").text);
+  auto all = lines_of(shell(kex_bin + " run copy/sse copy/avx memcpy --sizes 4KiB,64KiB --list").text);
+  auto kept = lines_of(shell(kex_bin + " run copy/sse copy/avx memcpy --sizes 4KiB,64KiB --filter /avx/ --list").text);
+  auto rest = lines_of(shell(kex_bin + " run copy/sse copy/avx memcpy --sizes 4KiB,64KiB --filter -/avx/ --list").text);
   REQUIRE(all.size() == 6);
   // The avx points, and the memcpy baseline at their sizes.
   CHECK(kept.size() == 4);
   for (const auto& n : kept) CHECK_MESSAGE((n.find("/avx/") != std::string::npos || n.rfind("memcpy", 0) == 0), n);
   for (const auto& n : rest) CHECK(n.find("/avx/") == std::string::npos);
-  auto none = sh(kex_bin + " run copy/sse --sizes 4KiB --filter nothing-matches --list");
+  auto none = shell(kex_bin + " run copy/sse --sizes 4KiB --filter nothing-matches --list");
   CHECK(none.status == 2);
   CHECK(none.text.find("matches none of the 3 points") != std::string::npos);
   const auto f = kex::parse_name_filter("-^copy/", "--filter");
@@ -98,7 +84,7 @@ TEST_CASE("--filter keeps the points whose name matches, '-' keeps the others" *
 TEST_CASE("a config on stdin, -q writes the file and prints nothing" * doctest::test_suite("cli")) {
   char t[] = "/tmp/kex-sel-XXXXXX";
   const std::string d = mkdtemp(t);
-  auto r = sh("echo '{\"sizes\":[4096],\"kernels\":[{\"op\":\"clear\",\"regs\":\"sse\"}],\"baselines\":false,"
+  auto r = shell("echo '{\"sizes\":[4096],\"kernels\":[{\"op\":\"clear\",\"regs\":\"sse\"}],\"baselines\":false,"
               "\"max_time_per_point\":0.01}' | " + kex_bin + " run - -q --repetitions 1 --no-sentinel -o " + d + "/o.json");
   REQUIRE_MESSAGE(r.status == 0, r.text);
   CHECK(r.text.empty());
