@@ -560,8 +560,11 @@ std::vector<uint64_t> sizes_per_octave(uint64_t from, uint64_t to, uint32_t step
 
 Config load_config(const std::string& path) {
   if (path.rfind("built-in:", 0) == 0) {
-    const char* t = embedded_file(path.substr(9));
-    if (!t) throw InputError(path + ": no such built-in config");
+    std::string name = path.substr(9);
+    if (name.size() < 5 || name.compare(name.size() - 5, 5, ".json") != 0) name += ".json";
+    const char* t = name.find(".schema.") == std::string::npos ? embedded_file(name) : nullptr;
+    if (!t)
+      throw InputError(path + ": no such built-in config (built-in: default, unroll, reference, asami, aliasing)");
     return parse_config(t, path);
   }
   struct stat st;

@@ -158,3 +158,17 @@ TEST_CASE("the built-in configs parse" * doctest::test_suite("config")) {
       CHECK_MESSAGE(found, ci.name << " " << to_string(op));
     }
 }
+
+TEST_CASE("every config in configs/ is built in by its name, with or without .json; schemas are not configs" *
+          doctest::test_suite("config")) {
+  for (const char* name : {"default", "unroll", "reference", "asami", "aliasing"}) {
+    CAPTURE(name);
+    const kex::Config a = kex::load_config(std::string("built-in:") + name);
+    const kex::Config b = kex::load_config(std::string(KEX_SOURCE_DIR) + "/configs/" + name + ".json");
+    CHECK(a.raw == b.raw);
+    CHECK(kex::load_config(std::string("built-in:") + name + ".json").raw == b.raw);
+  }
+  CHECK_THROWS_WITH_AS(kex::load_config("built-in:config.schema"),
+                       doctest::Contains("no such built-in config (built-in: default, unroll, reference, asami, aliasing)"),
+                       kex::InputError);
+}
