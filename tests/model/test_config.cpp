@@ -159,7 +159,7 @@ TEST_CASE("the built-in configs parse" * doctest::test_suite("config")) {
     }
 }
 
-TEST_CASE("every config in configs/ is built in by its name, with or without .json; schemas are not configs" *
+TEST_CASE("every config in configs/ is built in by its name, with or without .json, schemas are not configs" *
           doctest::test_suite("config")) {
   for (const char* name : {"default", "unroll", "reference", "asami", "aliasing"}) {
     CAPTURE(name);
