@@ -4,52 +4,42 @@
 if (!exists("fmt")) fmt = "png"
 if (!exists("out")) out = "clear-warm-presets." . fmt
 if (fmt eq "svg") {
-  set terminal svg size 1280,785 dynamic noenhanced font "Sans,13" background rgb "white"
+  set terminal svg size 953,520 dynamic noenhanced font "Sans,13" background rgb "white"
 } else {
-  set terminal pngcairo size 1280,785 noenhanced font "Sans,11" background rgb "white"
+  set terminal pngcairo size 953,520 noenhanced font "Sans,11" background rgb "white"
 }
 set output out
 set encoding utf8
-set title "named presets: clear bandwidth, warm cache: median per size, band p10 to p90\nvm (Oxide Virtual Turin-like Processor)"
-set xlabel "bytes cleared per call (log2 scale)"
-set ylabel "bandwidth, GB/s (10⁹ bytes cleared per second)"
+set xlabel "size (bytes cleared per call, log2)"
+set ylabel "GB/s (1e9 bytes cleared/s)"
 set logscale x 2
 set xrange [16384:6.71089e+07]
-set yrange [0:153.251]
-set xtics ("16 KiB" 16384, "32 KiB" 32768, "64 KiB" 65536, "128 KiB" 131072, "256 KiB" 262144, "512 KiB" 524288, "1 MiB" 1.04858e+06, "2 MiB" 2.09715e+06, "4 MiB" 4.1943e+06, "8 MiB" 8.38861e+06, "16 MiB" 1.67772e+07, "32 MiB" 3.35544e+07, "64 MiB" 6.71089e+07) rotate by 30 right
+set yrange [0:75.5995]
+set xtics ("16K" 16384, "32K" 32768, "64K" 65536, "128K" 131072, "256K" 262144, "512K" 524288, "1M" 1.04858e+06, "2M" 2.09715e+06, "4M" 4.1943e+06, "8M" 8.38861e+06, "16M" 1.67772e+07, "32M" 3.35544e+07, "64M" 6.71089e+07)
 set mxtics default
 set grid xtics ytics lc rgb "#dddddd" lt 1
-set key outside below center vertical maxrows 5 Left reverse width 2 font ",10"
-set style fill transparent solid 0.15 noborder
-set arrow from 49152, graph 0 to 49152, graph 1 nohead dt 2 lw 1.5 lc rgb "#555555" back
-set label "L1d 48 KiB" at 49152, graph 0.98 right rotate by 90 offset character -1.8,0 font ",10" textcolor rgb "#444444" front
-set arrow from 1.04858e+06, graph 0 to 1.04858e+06, graph 1 nohead dt 2 lw 1.5 lc rgb "#555555" back
-set label "L2 1 MiB" at 1.04858e+06, graph 0.98 right rotate by 90 offset character -1.8,0 font ",10" textcolor rgb "#444444" front
-set label "beyond the sizes measured: LLC 508 MiB" at graph 0.99, graph 0.02 right font ",10" textcolor rgb "#444444" front
+set key outside right top vertical Left reverse width 1 font ",9"
+set arrow from 32768, graph 0 to 32768, graph 1 nohead dt 3 lw 1.5 lc rgb "#777777" back
+set label "L1d (32 KiB)" at 32768, graph 0.98 right rotate by 90 offset character -0.8,0 font ",9" textcolor rgb "#444444" front
+set arrow from 524288, graph 0 to 524288, graph 1 nohead dt 3 lw 1.5 lc rgb "#777777" back
+set label "L2 (512 KiB)" at 524288, graph 0.98 right rotate by 90 offset character -0.8,0 font ",9" textcolor rgb "#444444" front
+set arrow from 3.35544e+07, graph 0 to 3.35544e+07, graph 1 nohead dt 3 lw 1.5 lc rgb "#777777" back
+set label "LLC (32 MiB)" at 3.35544e+07, graph 0.98 right rotate by 90 offset character -0.8,0 font ",9" textcolor rgb "#444444" front
+set multiplot layout 1,1 title "named presets: clear bandwidth, warm cache, median per size\nvm (AMD EPYC)" font ",12"
+set title "other"
 plot \
-  "clear-warm-presets.dat" index 0 using 1:4:5 with filledcurves lc rgb "#1f77b4" notitle, \
-  "" index 0 using 1:2 with linespoints lc rgb "#1f77b4" dt 1 lw 2 pt 7 ps 0.6 title "fastc/fast_clear_page", \
-  "" index 1 using 1:4:5 with filledcurves lc rgb "#d62728" notitle, \
-  "" index 1 using 1:2 with linespoints lc rgb "#d62728" dt 1 lw 2 pt 7 ps 0.6 title "xmm64/kernel_clear", \
-  "" index 2 using 1:4:5 with filledcurves lc rgb "#2ca02c" notitle, \
-  "" index 2 using 1:2 with linespoints lc rgb "#2ca02c" dt 1 lw 2 pt 7 ps 0.6 title "fastc/normal_clear_page", \
-  "" index 3 using 1:4:5 with filledcurves lc rgb "#9467bd" notitle, \
-  "" index 3 using 1:2 with linespoints lc rgb "#9467bd" dt 1 lw 2 pt 7 ps 0.6 title "fastc/slow_zero_page", \
-  "" index 4 using 1:4:5 with filledcurves lc rgb "#ff7f0e" notitle, \
-  "" index 4 using 1:2 with linespoints lc rgb "#ff7f0e" dt 1 lw 2 pt 7 ps 0.6 title "fastc/faster_clear_page", \
-  "" index 5 using 1:4:5 with filledcurves lc rgb "#17becf" notitle, \
-  "" index 5 using 1:2 with linespoints lc rgb "#17becf" dt 1 lw 2 pt 7 ps 0.6 title "fastc/even_faster_clear", \
-  "" index 6 using 1:4:5 with filledcurves lc rgb "#8c564b" notitle, \
-  "" index 6 using 1:2 with linespoints lc rgb "#8c564b" dt 1 lw 2 pt 7 ps 0.6 title "xmm64/xmm_clear", \
-  "" index 7 using 1:4:5 with filledcurves lc rgb "#e377c2" notitle, \
-  "" index 7 using 1:2 with linespoints lc rgb "#e377c2" dt 1 lw 2 pt 7 ps 0.6 title "xmm64/xmma_clear", \
-  "" index 8 using 1:4:5 with filledcurves lc rgb "#bcbd22" notitle, \
-  "" index 8 using 1:2 with linespoints lc rgb "#bcbd22" dt 1 lw 2 pt 7 ps 0.6 title "xmm64/xmm2_clear", \
-  "" index 9 using 1:4:5 with filledcurves lc rgb "#7f7f7f" notitle, \
-  "" index 9 using 1:2 with linespoints lc rgb "#7f7f7f" dt 1 lw 2 pt 7 ps 0.6 title "xmm64/xmma2_clear", \
-  "" index 10 using 1:4:5 with filledcurves lc rgb "#393b79" notitle, \
-  "" index 10 using 1:2 with linespoints lc rgb "#393b79" dt 1 lw 2 pt 7 ps 0.6 title "xmm64/xmm3_clear", \
-  "" index 11 using 1:4:5 with filledcurves lc rgb "#637939" notitle, \
-  "" index 11 using 1:2 with linespoints lc rgb "#637939" dt 1 lw 2 pt 7 ps 0.6 title "xmm64/nt_clear", \
-  "" index 12 using 1:4:5 with filledcurves lc rgb "#1f77b4" notitle, \
-  "" index 12 using 1:2 with linespoints lc rgb "#1f77b4" dt 2 lw 2 pt 7 ps 0.6 title "hahn/fast_clear_page"
+  "clear-warm-presets.dat" index 13 using 1:2 with lines lc rgb "#b0b0b0" lw 7 dt 1 title "best of all kernels per size (envelope)", \
+  "clear-warm-presets.dat" index 0 using 1:2 with linespoints lc rgb "#1f77b4" lw 2 dt 1 pt 1 ps 0.6 title "fastc/even_faster_clear", \
+  "clear-warm-presets.dat" index 1 using 1:2 with linespoints lc rgb "#d62728" lw 2 dt 1 pt 2 ps 0.6 title "fastc/fast_clear_page", \
+  "clear-warm-presets.dat" index 2 using 1:2 with linespoints lc rgb "#2ca02c" lw 2 dt 1 pt 3 ps 0.6 title "fastc/faster_clear_page", \
+  "clear-warm-presets.dat" index 3 using 1:2 with linespoints lc rgb "#9467bd" lw 2 dt 1 pt 4 ps 0.6 title "fastc/normal_clear_page", \
+  "clear-warm-presets.dat" index 4 using 1:2 with linespoints lc rgb "#ff7f0e" lw 2 dt 1 pt 5 ps 0.6 title "fastc/slow_zero_page", \
+  "clear-warm-presets.dat" index 5 using 1:2 with linespoints lc rgb "#17becf" lw 2 dt 1 pt 6 ps 0.6 title "hahn/fast_clear_page", \
+  "clear-warm-presets.dat" index 6 using 1:2 with linespoints lc rgb "#8c564b" lw 2 dt 1 pt 7 ps 0.6 title "xmm64/kernel_clear", \
+  "clear-warm-presets.dat" index 7 using 1:2 with linespoints lc rgb "#e377c2" lw 2 dt 1 pt 8 ps 0.6 title "xmm64/nt_clear", \
+  "clear-warm-presets.dat" index 8 using 1:2 with linespoints lc rgb "#bcbd22" lw 2 dt 1 pt 9 ps 0.6 title "xmm64/xmm2_clear", \
+  "clear-warm-presets.dat" index 9 using 1:2 with linespoints lc rgb "#7f7f7f" lw 2 dt 1 pt 10 ps 0.6 title "xmm64/xmm3_clear", \
+  "clear-warm-presets.dat" index 10 using 1:2 with linespoints lc rgb "#393b79" lw 2 dt 1 pt 11 ps 0.6 title "xmm64/xmm_clear", \
+  "clear-warm-presets.dat" index 11 using 1:2 with linespoints lc rgb "#637939" lw 2 dt 1 pt 12 ps 0.6 title "xmm64/xmma2_clear", \
+  "clear-warm-presets.dat" index 12 using 1:2 with linespoints lc rgb "#1f77b4" lw 2 dt 2 pt 13 ps 0.6 title "xmm64/xmma_clear"
+unset multiplot

@@ -4,58 +4,63 @@
 if (!exists("fmt")) fmt = "png"
 if (!exists("out")) out = "clear-warm." . fmt
 if (fmt eq "svg") {
-  set terminal svg size 1280,836 dynamic noenhanced font "Sans,13" background rgb "white"
+  set terminal svg size 1906,1440 dynamic noenhanced font "Sans,13" background rgb "white"
 } else {
-  set terminal pngcairo size 1280,836 noenhanced font "Sans,11" background rgb "white"
+  set terminal pngcairo size 1906,1440 noenhanced font "Sans,11" background rgb "white"
 }
 set output out
 set encoding utf8
-set title "clear bandwidth, warm cache: median per size, band p10 to p90\nvm (Oxide Virtual Turin-like Processor)"
-set xlabel "bytes cleared per call (log2 scale)"
-set ylabel "bandwidth, GB/s (10⁹ bytes cleared per second)"
+set xlabel "size (bytes cleared per call, log2)"
+set ylabel "GB/s (1e9 bytes cleared/s)"
 set logscale x 2
 set xrange [256:6.71089e+07]
-set yrange [0:278.834]
-set xtics ("256 B" 256, "1 KiB" 1024, "4 KiB" 4096, "16 KiB" 16384, "64 KiB" 65536, "256 KiB" 262144, "1 MiB" 1.04858e+06, "4 MiB" 4.1943e+06, "16 MiB" 1.67772e+07, "64 MiB" 6.71089e+07) rotate by 30 right
+set yrange [0:112.99]
+set xtics ("256" 256, "1K" 1024, "4K" 4096, "16K" 16384, "64K" 65536, "256K" 262144, "1M" 1.04858e+06, "4M" 4.1943e+06, "16M" 1.67772e+07, "64M" 6.71089e+07)
 set mxtics default
 set grid xtics ytics lc rgb "#dddddd" lt 1
-set key outside below center vertical maxrows 8 Left reverse width 2 font ",10"
-set style fill transparent solid 0.15 noborder
-set arrow from 49152, graph 0 to 49152, graph 1 nohead dt 2 lw 1.5 lc rgb "#555555" back
-set label "L1d 48 KiB" at 49152, graph 0.98 right rotate by 90 offset character -1.8,0 font ",10" textcolor rgb "#444444" front
-set arrow from 1.04858e+06, graph 0 to 1.04858e+06, graph 1 nohead dt 2 lw 1.5 lc rgb "#555555" back
-set label "L2 1 MiB" at 1.04858e+06, graph 0.98 right rotate by 90 offset character -1.8,0 font ",10" textcolor rgb "#444444" front
-set label "beyond the sizes measured: LLC 508 MiB" at graph 0.99, graph 0.02 right font ",10" textcolor rgb "#444444" front
+set key outside right top vertical Left reverse width 1 font ",9"
+set arrow from 32768, graph 0 to 32768, graph 1 nohead dt 3 lw 1.5 lc rgb "#777777" back
+set label "L1d (32 KiB)" at 32768, graph 0.98 right rotate by 90 offset character -0.8,0 font ",9" textcolor rgb "#444444" front
+set arrow from 524288, graph 0 to 524288, graph 1 nohead dt 3 lw 1.5 lc rgb "#777777" back
+set label "L2 (512 KiB)" at 524288, graph 0.98 right rotate by 90 offset character -0.8,0 font ",9" textcolor rgb "#444444" front
+set arrow from 3.35544e+07, graph 0 to 3.35544e+07, graph 1 nohead dt 3 lw 1.5 lc rgb "#777777" back
+set label "LLC (32 MiB)" at 3.35544e+07, graph 0.98 right rotate by 90 offset character -0.8,0 font ",9" textcolor rgb "#444444" front
+set multiplot layout 3,2 title "clear bandwidth, warm cache, median per size\nvm (AMD EPYC)" font ",12"
+set title "avx"
 plot \
-  "clear-warm.dat" index 0 using 1:4:5 with filledcurves lc rgb "#1f77b4" notitle, \
-  "" index 0 using 1:2 with linespoints lc rgb "#1f77b4" dt 1 lw 2 pt 7 ps 0.6 title "clear/gpr/unroll:64/scratch:8/t/fwd", \
-  "" index 1 using 1:4:5 with filledcurves lc rgb "#d62728" notitle, \
-  "" index 1 using 1:2 with linespoints lc rgb "#d62728" dt 1 lw 2 pt 7 ps 0.6 title "clear/mmx/unroll:64/scratch:8/t/fwd", \
-  "" index 2 using 1:4:5 with filledcurves lc rgb "#2ca02c" notitle, \
-  "" index 2 using 1:2 with linespoints lc rgb "#2ca02c" dt 1 lw 2 pt 7 ps 0.6 title "clear/sse/unroll:64/scratch:4/t/fwd", \
-  "" index 3 using 1:4:5 with filledcurves lc rgb "#9467bd" notitle, \
-  "" index 3 using 1:2 with linespoints lc rgb "#9467bd" dt 1 lw 2 pt 7 ps 0.6 title "clear/avx/unroll:128/scratch:4/t/fwd", \
-  "" index 4 using 1:4:5 with filledcurves lc rgb "#ff7f0e" notitle, \
-  "" index 4 using 1:2 with linespoints lc rgb "#ff7f0e" dt 1 lw 2 pt 7 ps 0.6 title "clear/avx512/unroll:256/scratch:4/t/fwd", \
-  "" index 5 using 1:4:5 with filledcurves lc rgb "#17becf" notitle, \
-  "" index 5 using 1:2 with linespoints lc rgb "#17becf" dt 1 lw 2 pt 7 ps 0.6 title "clear/gpr/unroll:64/scratch:8/nt/fwd", \
-  "" index 6 using 1:4:5 with filledcurves lc rgb "#8c564b" notitle, \
-  "" index 6 using 1:2 with linespoints lc rgb "#8c564b" dt 1 lw 2 pt 7 ps 0.6 title "clear/mmx/unroll:64/scratch:8/nt/fwd", \
-  "" index 7 using 1:4:5 with filledcurves lc rgb "#e377c2" notitle, \
-  "" index 7 using 1:2 with linespoints lc rgb "#e377c2" dt 1 lw 2 pt 7 ps 0.6 title "clear/sse/unroll:64/scratch:4/nt/fwd", \
-  "" index 8 using 1:4:5 with filledcurves lc rgb "#bcbd22" notitle, \
-  "" index 8 using 1:2 with linespoints lc rgb "#bcbd22" dt 1 lw 2 pt 7 ps 0.6 title "clear/avx/unroll:128/scratch:4/nt/fwd", \
-  "" index 9 using 1:4:5 with filledcurves lc rgb "#7f7f7f" notitle, \
-  "" index 9 using 1:2 with linespoints lc rgb "#7f7f7f" dt 1 lw 2 pt 7 ps 0.6 title "clear/avx512/unroll:256/scratch:4/nt/fwd", \
-  "" index 10 using 1:4:5 with filledcurves lc rgb "#393b79" notitle, \
-  "" index 10 using 1:2 with linespoints lc rgb "#393b79" dt 1 lw 2 pt 7 ps 0.6 title "clear/x87/unroll:64/scratch:8/t/fwd", \
-  "" index 11 using 1:4:5 with filledcurves lc rgb "#637939" notitle, \
-  "" index 11 using 1:2 with linespoints lc rgb "#637939" dt 1 lw 2 pt 7 ps 0.6 title "clear/avx/unroll:128/scratch:4/t/bwd", \
-  "" index 12 using 1:4:5 with filledcurves lc rgb "#1f77b4" notitle, \
-  "" index 12 using 1:2 with linespoints lc rgb "#1f77b4" dt 2 lw 2 pt 7 ps 0.6 title "clear/string/unroll:1/t/fwd", \
-  "" index 13 using 1:4:5 with filledcurves lc rgb "#d62728" notitle, \
-  "" index 13 using 1:2 with linespoints lc rgb "#d62728" dt 2 lw 2 pt 7 ps 0.6 title "clear/string/unroll:8/t/fwd", \
-  "" index 14 using 1:4:5 with filledcurves lc rgb "#2ca02c" notitle, \
-  "" index 14 using 1:2 with linespoints lc rgb "#2ca02c" dt 2 lw 3 pt 4 ps 0.6 title "memset", \
-  "" index 15 using 1:4:5 with filledcurves lc rgb "#9467bd" notitle, \
-  "" index 15 using 1:2 with linespoints lc rgb "#9467bd" dt 2 lw 3 pt 4 ps 0.6 title "rep_stosb"
+  "clear-warm.dat" index 14 using 1:2 with lines lc rgb "#b0b0b0" lw 7 dt 1 title "best of all kernels per size (envelope)", \
+  "clear-warm.dat" index 0 using 1:2 with linespoints lc rgb "#1f77b4" lw 2 dt 1 pt 1 ps 0.6 title "clear/avx/unroll:128/scratch:4/nt/fwd", \
+  "clear-warm.dat" index 1 using 1:2 with linespoints lc rgb "#d62728" lw 2 dt 1 pt 2 ps 0.6 title "clear/avx/unroll:128/scratch:4/t/bwd", \
+  "clear-warm.dat" index 2 using 1:2 with linespoints lc rgb "#2ca02c" lw 2 dt 1 pt 3 ps 0.6 title "clear/avx/unroll:128/scratch:4/t/fwd", \
+  "clear-warm.dat" index 12 using 1:2 with linespoints lc rgb "#000000" lw 2.5 dt 2 pt 6 ps 0.8 title "memset (libc)"
+set title "gpr"
+plot \
+  "clear-warm.dat" index 14 using 1:2 with lines lc rgb "#b0b0b0" lw 7 dt 1 title "best of all kernels per size (envelope)", \
+  "clear-warm.dat" index 3 using 1:2 with linespoints lc rgb "#1f77b4" lw 2 dt 1 pt 1 ps 0.6 title "clear/gpr/unroll:64/scratch:8/nt/fwd", \
+  "clear-warm.dat" index 4 using 1:2 with linespoints lc rgb "#d62728" lw 2 dt 1 pt 2 ps 0.6 title "clear/gpr/unroll:64/scratch:8/t/fwd", \
+  "clear-warm.dat" index 12 using 1:2 with linespoints lc rgb "#000000" lw 2.5 dt 2 pt 6 ps 0.8 title "memset (libc)"
+set title "mmx"
+plot \
+  "clear-warm.dat" index 14 using 1:2 with lines lc rgb "#b0b0b0" lw 7 dt 1 title "best of all kernels per size (envelope)", \
+  "clear-warm.dat" index 5 using 1:2 with linespoints lc rgb "#1f77b4" lw 2 dt 1 pt 1 ps 0.6 title "clear/mmx/unroll:64/scratch:8/nt/fwd", \
+  "clear-warm.dat" index 6 using 1:2 with linespoints lc rgb "#d62728" lw 2 dt 1 pt 2 ps 0.6 title "clear/mmx/unroll:64/scratch:8/t/fwd", \
+  "clear-warm.dat" index 12 using 1:2 with linespoints lc rgb "#000000" lw 2.5 dt 2 pt 6 ps 0.8 title "memset (libc)"
+set title "sse"
+plot \
+  "clear-warm.dat" index 14 using 1:2 with lines lc rgb "#b0b0b0" lw 7 dt 1 title "best of all kernels per size (envelope)", \
+  "clear-warm.dat" index 7 using 1:2 with linespoints lc rgb "#1f77b4" lw 2 dt 1 pt 1 ps 0.6 title "clear/sse/unroll:64/scratch:4/nt/fwd", \
+  "clear-warm.dat" index 8 using 1:2 with linespoints lc rgb "#d62728" lw 2 dt 1 pt 2 ps 0.6 title "clear/sse/unroll:64/scratch:4/t/fwd", \
+  "clear-warm.dat" index 12 using 1:2 with linespoints lc rgb "#000000" lw 2.5 dt 2 pt 6 ps 0.8 title "memset (libc)"
+set title "string (rep movs/stos)"
+plot \
+  "clear-warm.dat" index 14 using 1:2 with lines lc rgb "#b0b0b0" lw 7 dt 1 title "best of all kernels per size (envelope)", \
+  "clear-warm.dat" index 9 using 1:2 with linespoints lc rgb "#1f77b4" lw 2 dt 1 pt 1 ps 0.6 title "clear/string/unroll:1/t/fwd", \
+  "clear-warm.dat" index 10 using 1:2 with linespoints lc rgb "#d62728" lw 2 dt 1 pt 2 ps 0.6 title "clear/string/unroll:8/t/fwd", \
+  "clear-warm.dat" index 12 using 1:2 with linespoints lc rgb "#000000" lw 2.5 dt 2 pt 6 ps 0.8 title "memset (libc)", \
+  "clear-warm.dat" index 13 using 1:2 with linespoints lc rgb "#2ca02c" lw 2 dt 1 pt 3 ps 0.6 title "rep_stosb"
+set title "x87"
+plot \
+  "clear-warm.dat" index 14 using 1:2 with lines lc rgb "#b0b0b0" lw 7 dt 1 title "best of all kernels per size (envelope)", \
+  "clear-warm.dat" index 11 using 1:2 with linespoints lc rgb "#1f77b4" lw 2 dt 1 pt 1 ps 0.6 title "clear/x87/unroll:64/scratch:8/t/fwd", \
+  "clear-warm.dat" index 12 using 1:2 with linespoints lc rgb "#000000" lw 2.5 dt 2 pt 6 ps 0.8 title "memset (libc)"
+unset multiplot

@@ -4,70 +4,69 @@
 if (!exists("fmt")) fmt = "png"
 if (!exists("out")) out = "copy-warm." . fmt
 if (fmt eq "svg") {
-  set terminal svg size 1280,887 dynamic noenhanced font "Sans,13" background rgb "white"
+  set terminal svg size 2060,1440 dynamic noenhanced font "Sans,13" background rgb "white"
 } else {
-  set terminal pngcairo size 1280,887 noenhanced font "Sans,11" background rgb "white"
+  set terminal pngcairo size 2060,1440 noenhanced font "Sans,11" background rgb "white"
 }
 set output out
 set encoding utf8
-set title "copy bandwidth, warm cache: median per size, band p10 to p90\nvm (Oxide Virtual Turin-like Processor)"
-set xlabel "bytes copied per call (log2 scale)"
-set ylabel "bandwidth, GB/s (10⁹ bytes copied per second)"
+set xlabel "size (bytes copied per call, log2)"
+set ylabel "GB/s (1e9 bytes copied/s)"
 set logscale x 2
 set xrange [256:6.71089e+07]
-set yrange [0:277.503]
-set xtics ("256 B" 256, "1 KiB" 1024, "4 KiB" 4096, "16 KiB" 16384, "64 KiB" 65536, "256 KiB" 262144, "1 MiB" 1.04858e+06, "4 MiB" 4.1943e+06, "16 MiB" 1.67772e+07, "64 MiB" 6.71089e+07) rotate by 30 right
+set yrange [0:104.966]
+set xtics ("256" 256, "1K" 1024, "4K" 4096, "16K" 16384, "64K" 65536, "256K" 262144, "1M" 1.04858e+06, "4M" 4.1943e+06, "16M" 1.67772e+07, "64M" 6.71089e+07)
 set mxtics default
 set grid xtics ytics lc rgb "#dddddd" lt 1
-set key outside below center vertical maxrows 11 Left reverse width 2 font ",10"
-set style fill transparent solid 0.15 noborder
-set arrow from 49152, graph 0 to 49152, graph 1 nohead dt 2 lw 1.5 lc rgb "#555555" back
-set label "L1d 48 KiB" at 49152, graph 0.98 right rotate by 90 offset character -1.8,0 font ",10" textcolor rgb "#444444" front
-set arrow from 1.04858e+06, graph 0 to 1.04858e+06, graph 1 nohead dt 2 lw 1.5 lc rgb "#555555" back
-set label "L2 1 MiB" at 1.04858e+06, graph 0.98 right rotate by 90 offset character -1.8,0 font ",10" textcolor rgb "#444444" front
-set label "beyond the sizes measured: LLC 508 MiB" at graph 0.99, graph 0.02 right font ",10" textcolor rgb "#444444" front
+set key outside right top vertical Left reverse width 1 font ",9"
+set arrow from 16384, graph 0 to 16384, graph 1 nohead dt 3 lw 1.5 lc rgb "#777777" back
+set label "L1d (src+dst = 32 KiB)" at 16384, graph 0.98 right rotate by 90 offset character -0.8,0 font ",9" textcolor rgb "#444444" front
+set arrow from 262144, graph 0 to 262144, graph 1 nohead dt 3 lw 1.5 lc rgb "#777777" back
+set label "L2 (src+dst = 512 KiB)" at 262144, graph 0.98 right rotate by 90 offset character -0.8,0 font ",9" textcolor rgb "#444444" front
+set arrow from 1.67772e+07, graph 0 to 1.67772e+07, graph 1 nohead dt 3 lw 1.5 lc rgb "#777777" back
+set label "LLC (src+dst = 32 MiB)" at 1.67772e+07, graph 0.98 right rotate by 90 offset character -0.8,0 font ",9" textcolor rgb "#444444" front
+set multiplot layout 3,2 title "copy bandwidth, warm cache, median per size\nvm (AMD EPYC)" font ",12"
+set title "avx"
 plot \
-  "copy-warm.dat" index 0 using 1:4:5 with filledcurves lc rgb "#1f77b4" notitle, \
-  "" index 0 using 1:2 with linespoints lc rgb "#1f77b4" dt 1 lw 2 pt 7 ps 0.6 title "copy/gpr/unroll:64/scratch:8/t/fwd", \
-  "" index 1 using 1:4:5 with filledcurves lc rgb "#d62728" notitle, \
-  "" index 1 using 1:2 with linespoints lc rgb "#d62728" dt 1 lw 2 pt 7 ps 0.6 title "copy/mmx/unroll:64/scratch:8/t/fwd", \
-  "" index 2 using 1:4:5 with filledcurves lc rgb "#2ca02c" notitle, \
-  "" index 2 using 1:2 with linespoints lc rgb "#2ca02c" dt 1 lw 2 pt 7 ps 0.6 title "copy/sse/unroll:64/scratch:4/t/fwd", \
-  "" index 3 using 1:4:5 with filledcurves lc rgb "#9467bd" notitle, \
-  "" index 3 using 1:2 with linespoints lc rgb "#9467bd" dt 1 lw 2 pt 7 ps 0.6 title "copy/avx/unroll:128/scratch:4/t/fwd", \
-  "" index 4 using 1:4:5 with filledcurves lc rgb "#ff7f0e" notitle, \
-  "" index 4 using 1:2 with linespoints lc rgb "#ff7f0e" dt 1 lw 2 pt 7 ps 0.6 title "copy/avx512/unroll:256/scratch:4/t/fwd", \
-  "" index 5 using 1:4:5 with filledcurves lc rgb "#17becf" notitle, \
-  "" index 5 using 1:2 with linespoints lc rgb "#17becf" dt 1 lw 2 pt 7 ps 0.6 title "copy/gpr/unroll:64/scratch:8/nt/fwd", \
-  "" index 6 using 1:4:5 with filledcurves lc rgb "#8c564b" notitle, \
-  "" index 6 using 1:2 with linespoints lc rgb "#8c564b" dt 1 lw 2 pt 7 ps 0.6 title "copy/mmx/unroll:64/scratch:8/nt/fwd", \
-  "" index 7 using 1:4:5 with filledcurves lc rgb "#e377c2" notitle, \
-  "" index 7 using 1:2 with linespoints lc rgb "#e377c2" dt 1 lw 2 pt 7 ps 0.6 title "copy/sse/unroll:64/scratch:4/nt/fwd", \
-  "" index 8 using 1:4:5 with filledcurves lc rgb "#bcbd22" notitle, \
-  "" index 8 using 1:2 with linespoints lc rgb "#bcbd22" dt 1 lw 2 pt 7 ps 0.6 title "copy/avx/unroll:128/scratch:4/nt/fwd", \
-  "" index 9 using 1:4:5 with filledcurves lc rgb "#7f7f7f" notitle, \
-  "" index 9 using 1:2 with linespoints lc rgb "#7f7f7f" dt 1 lw 2 pt 7 ps 0.6 title "copy/avx512/unroll:256/scratch:4/nt/fwd", \
-  "" index 10 using 1:4:5 with filledcurves lc rgb "#393b79" notitle, \
-  "" index 10 using 1:2 with linespoints lc rgb "#393b79" dt 1 lw 2 pt 7 ps 0.6 title "copy/x87/unroll:64/scratch:8/t/fwd", \
-  "" index 11 using 1:4:5 with filledcurves lc rgb "#637939" notitle, \
-  "" index 11 using 1:2 with linespoints lc rgb "#637939" dt 1 lw 2 pt 7 ps 0.6 title "copy/string/unroll:1/t/fwd", \
-  "" index 12 using 1:4:5 with filledcurves lc rgb "#1f77b4" notitle, \
-  "" index 12 using 1:2 with linespoints lc rgb "#1f77b4" dt 2 lw 2 pt 7 ps 0.6 title "copy/string/unroll:8/t/fwd", \
-  "" index 13 using 1:4:5 with filledcurves lc rgb "#d62728" notitle, \
-  "" index 13 using 1:2 with linespoints lc rgb "#d62728" dt 2 lw 2 pt 7 ps 0.6 title "copy/avx/unroll:128/scratch:4/t/bwd", \
-  "" index 14 using 1:4:5 with filledcurves lc rgb "#2ca02c" notitle, \
-  "" index 14 using 1:2 with linespoints lc rgb "#2ca02c" dt 2 lw 2 pt 7 ps 0.6 title "copy/avx/unroll:64/scratch:2/t/fwd", \
-  "" index 15 using 1:4:5 with filledcurves lc rgb "#9467bd" notitle, \
-  "" index 15 using 1:2 with linespoints lc rgb "#9467bd" dt 2 lw 2 pt 7 ps 0.6 title "copy/avx/unroll:256/scratch:2/t/fwd", \
-  "" index 16 using 1:4:5 with filledcurves lc rgb "#ff7f0e" notitle, \
-  "" index 16 using 1:2 with linespoints lc rgb "#ff7f0e" dt 2 lw 2 pt 7 ps 0.6 title "copy/avx/unroll:128/scratch:4/pf:nta@256/nt/fwd", \
-  "" index 17 using 1:4:5 with filledcurves lc rgb "#17becf" notitle, \
-  "" index 17 using 1:2 with linespoints lc rgb "#17becf" dt 2 lw 2 pt 7 ps 0.6 title "copy/avx/unroll:128/scratch:4/pf:nta@1024/nt/fwd", \
-  "" index 18 using 1:4:5 with filledcurves lc rgb "#8c564b" notitle, \
-  "" index 18 using 1:2 with linespoints lc rgb "#8c564b" dt 2 lw 2 pt 7 ps 0.6 title "copy/avx/unroll:128/scratch:4/pf:t0@512/nt/fwd", \
-  "" index 19 using 1:4:5 with filledcurves lc rgb "#e377c2" notitle, \
-  "" index 19 using 1:2 with linespoints lc rgb "#e377c2" dt 2 lw 2 pt 7 ps 0.6 title "copy/sse/unroll:64/scratch:4/nt/fwd/block:4096@bwd", \
-  "" index 20 using 1:4:5 with filledcurves lc rgb "#bcbd22" notitle, \
-  "" index 20 using 1:2 with linespoints lc rgb "#bcbd22" dt 2 lw 3 pt 4 ps 0.6 title "memcpy", \
-  "" index 21 using 1:4:5 with filledcurves lc rgb "#7f7f7f" notitle, \
-  "" index 21 using 1:2 with linespoints lc rgb "#7f7f7f" dt 2 lw 3 pt 4 ps 0.6 title "rep_movsb"
+  "copy-warm.dat" index 20 using 1:2 with lines lc rgb "#b0b0b0" lw 7 dt 1 title "best of all kernels per size (envelope)", \
+  "copy-warm.dat" index 0 using 1:2 with linespoints lc rgb "#1f77b4" lw 2 dt 1 pt 1 ps 0.6 title "copy/avx/unroll:128/scratch:4/nt/fwd", \
+  "copy-warm.dat" index 1 using 1:2 with linespoints lc rgb "#d62728" lw 2 dt 1 pt 2 ps 0.6 title "copy/avx/unroll:128/scratch:4/pf:nta@1024/nt/fwd", \
+  "copy-warm.dat" index 2 using 1:2 with linespoints lc rgb "#2ca02c" lw 2 dt 1 pt 3 ps 0.6 title "copy/avx/unroll:128/scratch:4/pf:nta@256/nt/fwd", \
+  "copy-warm.dat" index 3 using 1:2 with linespoints lc rgb "#9467bd" lw 2 dt 1 pt 4 ps 0.6 title "copy/avx/unroll:128/scratch:4/pf:t0@512/nt/fwd", \
+  "copy-warm.dat" index 4 using 1:2 with linespoints lc rgb "#ff7f0e" lw 2 dt 1 pt 5 ps 0.6 title "copy/avx/unroll:128/scratch:4/t/bwd", \
+  "copy-warm.dat" index 5 using 1:2 with linespoints lc rgb "#17becf" lw 2 dt 1 pt 6 ps 0.6 title "copy/avx/unroll:128/scratch:4/t/fwd", \
+  "copy-warm.dat" index 6 using 1:2 with linespoints lc rgb "#8c564b" lw 2 dt 1 pt 7 ps 0.6 title "copy/avx/unroll:256/scratch:2/t/fwd", \
+  "copy-warm.dat" index 7 using 1:2 with linespoints lc rgb "#e377c2" lw 2 dt 1 pt 8 ps 0.6 title "copy/avx/unroll:64/scratch:2/t/fwd", \
+  "copy-warm.dat" index 18 using 1:2 with linespoints lc rgb "#000000" lw 2.5 dt 2 pt 6 ps 0.8 title "memcpy (libc)"
+set title "gpr"
+plot \
+  "copy-warm.dat" index 20 using 1:2 with lines lc rgb "#b0b0b0" lw 7 dt 1 title "best of all kernels per size (envelope)", \
+  "copy-warm.dat" index 8 using 1:2 with linespoints lc rgb "#1f77b4" lw 2 dt 1 pt 1 ps 0.6 title "copy/gpr/unroll:64/scratch:8/nt/fwd", \
+  "copy-warm.dat" index 9 using 1:2 with linespoints lc rgb "#d62728" lw 2 dt 1 pt 2 ps 0.6 title "copy/gpr/unroll:64/scratch:8/t/fwd", \
+  "copy-warm.dat" index 18 using 1:2 with linespoints lc rgb "#000000" lw 2.5 dt 2 pt 6 ps 0.8 title "memcpy (libc)"
+set title "mmx"
+plot \
+  "copy-warm.dat" index 20 using 1:2 with lines lc rgb "#b0b0b0" lw 7 dt 1 title "best of all kernels per size (envelope)", \
+  "copy-warm.dat" index 10 using 1:2 with linespoints lc rgb "#1f77b4" lw 2 dt 1 pt 1 ps 0.6 title "copy/mmx/unroll:64/scratch:8/nt/fwd", \
+  "copy-warm.dat" index 11 using 1:2 with linespoints lc rgb "#d62728" lw 2 dt 1 pt 2 ps 0.6 title "copy/mmx/unroll:64/scratch:8/t/fwd", \
+  "copy-warm.dat" index 18 using 1:2 with linespoints lc rgb "#000000" lw 2.5 dt 2 pt 6 ps 0.8 title "memcpy (libc)"
+set title "sse"
+plot \
+  "copy-warm.dat" index 20 using 1:2 with lines lc rgb "#b0b0b0" lw 7 dt 1 title "best of all kernels per size (envelope)", \
+  "copy-warm.dat" index 12 using 1:2 with linespoints lc rgb "#1f77b4" lw 2 dt 1 pt 1 ps 0.6 title "copy/sse/unroll:64/scratch:4/nt/fwd", \
+  "copy-warm.dat" index 13 using 1:2 with linespoints lc rgb "#d62728" lw 2 dt 1 pt 2 ps 0.6 title "copy/sse/unroll:64/scratch:4/nt/fwd/block:4096@bwd", \
+  "copy-warm.dat" index 14 using 1:2 with linespoints lc rgb "#2ca02c" lw 2 dt 1 pt 3 ps 0.6 title "copy/sse/unroll:64/scratch:4/t/fwd", \
+  "copy-warm.dat" index 18 using 1:2 with linespoints lc rgb "#000000" lw 2.5 dt 2 pt 6 ps 0.8 title "memcpy (libc)"
+set title "string (rep movs/stos)"
+plot \
+  "copy-warm.dat" index 20 using 1:2 with lines lc rgb "#b0b0b0" lw 7 dt 1 title "best of all kernels per size (envelope)", \
+  "copy-warm.dat" index 15 using 1:2 with linespoints lc rgb "#1f77b4" lw 2 dt 1 pt 1 ps 0.6 title "copy/string/unroll:1/t/fwd", \
+  "copy-warm.dat" index 16 using 1:2 with linespoints lc rgb "#d62728" lw 2 dt 1 pt 2 ps 0.6 title "copy/string/unroll:8/t/fwd", \
+  "copy-warm.dat" index 18 using 1:2 with linespoints lc rgb "#000000" lw 2.5 dt 2 pt 6 ps 0.8 title "memcpy (libc)", \
+  "copy-warm.dat" index 19 using 1:2 with linespoints lc rgb "#2ca02c" lw 2 dt 1 pt 3 ps 0.6 title "rep_movsb"
+set title "x87"
+plot \
+  "copy-warm.dat" index 20 using 1:2 with lines lc rgb "#b0b0b0" lw 7 dt 1 title "best of all kernels per size (envelope)", \
+  "copy-warm.dat" index 17 using 1:2 with linespoints lc rgb "#1f77b4" lw 2 dt 1 pt 1 ps 0.6 title "copy/x87/unroll:64/scratch:8/t/fwd", \
+  "copy-warm.dat" index 18 using 1:2 with linespoints lc rgb "#000000" lw 2.5 dt 2 pt 6 ps 0.8 title "memcpy (libc)"
+unset multiplot
