@@ -151,12 +151,13 @@ Figure bandwidth_figure(const std::string& base, const std::string& op, const st
   Figure f;
   f.base = base;
   std::stable_sort(curves.begin(), curves.end(), [](const CurveData& a, const CurveData& b) { return a.label < b.label; });
-  double xmin = INFINITY, xmax = 0, ymax = 0;
+  double xmin = INFINITY, xmax = 0, ymax = 0, ymin = INFINITY;
   for (const auto& c : curves)
     for (const auto& p : c.pts) {
       xmin = std::min(xmin, p.size);
       xmax = std::max(xmax, p.size);
       ymax = std::max(ymax, p.median);
+      ymin = std::min(ymin, p.median);
     }
   // The envelope of each run: the highest median GB/s over every curve of the run at each size.
   std::vector<CurveData> env;
@@ -234,7 +235,10 @@ Figure bandwidth_figure(const std::string& base, const std::string& op, const st
     << "set ylabel " << gq(ratio ? "speedup (B GB/s / A GB/s)" : "GB/s (1e9 bytes " + what + "/s)") << "\n"
     << "set logscale x 2\n"
     << "set xrange [" << fmt(lo) << ":" << fmt(hi) << "]\n"
-    << "set yrange [0:" << fmt(std::max(ymax, ratio ? 1.0 : 0.0) * (ratio ? 1.15 : 1.1)) << "]\n"
+    // Bandwidth from 0; speedups around 1, fitted to the data so a 3% effect is visible.
+    << (ratio ? "set yrange [" + fmt(std::min(ymin, 1.0) - 0.1 * std::max(0.05, std::max(ymax, 1.0) - std::min(ymin, 1.0))) +
+                    ":" + fmt(std::max(ymax, 1.0) + 0.1 * std::max(0.05, std::max(ymax, 1.0) - std::min(ymin, 1.0))) + "]\n"
+              : "set yrange [0:" + fmt(ymax * 1.1) + "]\n")
     << "set xtics (";
   for (int e = 0; e <= span; e += step) {
     double v = lo * std::exp2(e);

@@ -288,6 +288,8 @@ TEST_CASE("write_plots: --ratio writes B over A per kernel and size - y = 1 line
   CHECK(rows == synth_curves("copy").size() * synth::sizes().size());
   CHECK(gp.find("speedup = B throughput / A throughput, > 1: B faster; A = A, B = B") != std::string::npos);
   CHECK(gp.find("set arrow from graph 0, first 1 to graph 1, first 1 nohead") != std::string::npos);
+  // Speedups 1.25 everywhere: the y axis spans 1 (the reference) to 1.25, padded by a tenth.
+  CHECK_MESSAGE(gp.find("set yrange [0.975:1.275]") != std::string::npos, gp.substr(gp.find("set yrange"), 40));
   CHECK(gp.find("title \"copy/avx/unroll:128/scratch:4/t/fwd\"") != std::string::npos);
   // the plain figures carry the labels
   CHECK(slurp(d / "copy-warm.gp").find("title \"copy/avx/unroll:128/scratch:4/t/fwd @ B\"") != std::string::npos);
