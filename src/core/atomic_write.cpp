@@ -15,6 +15,7 @@
 #include <mutex>
 #include <set>
 
+#include "src/core/fd_io.hpp"
 #include "src/core/error.hpp"
 
 namespace kex {
@@ -262,13 +263,7 @@ void write_file_atomic(const std::string& path, const std::string& text, bool fo
     unlink(t.path.c_str());
     throw InputError(shown(path) + ": write failed (" + reason(err) + "); nothing was written");
   };
-  size_t off = 0;
-  while (off < text.size()) {
-    ssize_t n = write(t.fd, text.data() + off, text.size() - off);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) fail(n < 0 ? errno : EIO);
-    off += static_cast<size_t>(n);
-  }
+  if (!write_all(t.fd, text.data(), text.size())) fail(errno);
   if (fsync(t.fd) != 0) fail(errno);
   int rc = close(t.fd);
   if (rc != 0) {

@@ -14,6 +14,12 @@ double quantile(const std::vector<double>& s, double q) {
 }
 }  // namespace
 
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return quantile(v, 0.5);
+}
+
 SampleStats summarize(std::vector<double> s) {
   SampleStats r;
   r.n = s.size();

@@ -18,4 +18,7 @@ struct SampleStats {
 /// from ranks n/2 ± 0.98·√n (1-based, rounded outward, clamped). n == 0 gives zeros.
 SampleStats summarize(std::vector<double> samples);
 
+/// The median of `values` (the mean of the middle two for an even count); 0 when empty.
+double median(std::vector<double> values);
+
 }  // namespace kex

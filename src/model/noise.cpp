@@ -8,17 +8,6 @@
 
 namespace kex {
 
-namespace {
-
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-}  // namespace
-
 SentinelSpread sentinel_spread(std::vector<double> v) {
   SentinelSpread s;
   v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return !(x > 0); }), v.end());
@@ -30,7 +19,7 @@ SentinelSpread sentinel_spread(std::vector<double> v) {
   s.p10 = st.p10 / st.median;
   s.p90 = st.p90 / st.median;
   s.max = st.max / st.median;
-  s.mad = median_of(dev) / st.median;
+  s.mad = median(dev) / st.median;
   return s;
 }
 
@@ -53,7 +42,7 @@ Noise compute_noise(const std::vector<double>& l1, const std::vector<double>& me
     if (a.repetitions >= 2) cvs.push_back(a.cv);
   }
   n.points_with_cv = cvs.size();
-  n.median_repetition_cv = median_of(cvs);
+  n.median_repetition_cv = median(cvs);
   return n;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "src/core/error.hpp"
+#include "src/core/stats.hpp"
 
 namespace kex {
 
@@ -412,9 +413,7 @@ ordered_json to_json(const Result& r) {
   if (!counter_order.empty()) {
     ordered_json per_op = ordered_json::object(), per_byte = ordered_json::object();
     for (const auto& name : counter_order) {
-      std::vector<double>& v = counts[name];
-      std::sort(v.begin(), v.end());
-      const double m = v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+      const double m = median(counts[name]);
       per_op[name] = m;
       per_byte[name] = size > 0 ? m / size : 0;
     }

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "src/core/fd_io.hpp"
+
 namespace kex {
 
 namespace {
@@ -49,18 +51,6 @@ extern "C" void on_fault(int sig, siginfo_t* si, void* uc) {
   h.ip = static_cast<uint64_t>(static_cast<ucontext_t*>(uc)->uc_mcontext.gregs[REG_RIP]);
   if (g_fd >= 0) raw_syscall3(SYS_write, g_fd, reinterpret_cast<long>(&h), sizeof h);
   raw_syscall3(SYS_kill, raw_syscall3(SYS_getpid, 0, 0, 0), sig, 0);
-}
-
-bool write_all(int fd, const void* p, size_t n) {
-  auto* b = static_cast<const uint8_t*>(p);
-  while (n) {
-    ssize_t k = write(fd, b, n);
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) return false;
-    b += k;
-    n -= static_cast<size_t>(k);
-  }
-  return true;
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "src/core/fd_io.hpp"
 #include "src/model/result_json.hpp"
 #include "src/run/counters.hpp"
 #include "src/run/measure.hpp"
@@ -59,18 +60,6 @@ extern "C" void on_worker_fault(int sig, siginfo_t* si, void* uc) {
   }
   signal(sig, SIG_DFL);
   raise(sig);
-}
-
-bool write_all(int fd, const void* p, size_t n) {
-  auto* b = static_cast<const uint8_t*>(p);
-  while (n) {
-    ssize_t k = write(fd, b, n);
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) return false;
-    b += k;
-    n -= static_cast<size_t>(k);
-  }
-  return true;
 }
 
 void send(int fd, Kind kind, const std::string& payload) {
