@@ -130,7 +130,7 @@ bool other_cpus(int cpu, cpu_set_t& set) {
     };
     if (sentinel) {
       // A first reading sets the baseline before anything is measured.
-      SentinelReading r = reading(start);
+      SentinelReading r = reading(pr.first_order + start);
       send(fd, kSentinel, nlohmann::json{{"reading", reading_json(r)}, {"window", nlohmann::json::array()},
                                          {"requeued", false}}.dump());
     }
@@ -148,14 +148,14 @@ bool other_cpus(int cpu, cpu_set_t& set) {
       Repetition rep = measure(op, j.policy, stop, pr.counters.empty() ? nullptr : &counters);
       alarm(0);
       rep.steal_s = steal_seconds(pr.cpu) - steal0;
-      rep.order = i;
+      rep.order = pr.first_order + i;
       rep.previous = previous;
       previous = j.name;
       send(fd, kDone, nlohmann::json{{"i", i}, {"task", task_json(t)}, {"rep", to_json(rep)}}.dump());
       window.push_back(t);
       const bool last = i + 1 == queue.size();
       if (sentinel && (window.size() >= pr.sentinel.every || last)) {
-        SentinelReading r = reading(i + 1);
+        SentinelReading r = reading(pr.first_order + i + 1);
         bool requeued = false;
         if (r.disturbed && budget >= window.size()) {
           queue.insert(queue.end(), window.begin(), window.end());

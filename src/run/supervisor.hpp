@@ -41,6 +41,8 @@ struct Protocol {
   SentinelPolicy sentinel;
   unsigned task_timeout_s = 60;   ///< a repetition taking longer kills the worker (the point fails)
   int cpu = -1;                   ///< the CPU the worker is pinned to
+  uint64_t first_order = 0;       ///< order number of this session's first task (a resumed run goes on
+                                  ///< after the journal's, so orders stay unique across sessions)
   std::vector<std::string> counters;  ///< event counters per repetition (open_counters names); none: off
 };
 

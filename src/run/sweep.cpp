@@ -318,6 +318,10 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
   std::vector<Task> order = protocol.shuffle ? shuffled_tasks(groups, protocol.repetitions, protocol.seed)
                                              : ordered_tasks(jobs.size(), protocol.repetitions);
   std::vector<Task> todo = order;
+  if (opt.resume) {  // this session's orders follow the journal's (a disturbed window marks only its own)
+    for (const auto& rs : reps)
+      for (const auto& r : rs) protocol.first_order = std::max(protocol.first_order, r.order + 1);
+  }
   if (opt.resume) {  // only the missing repetitions of each point, in the same order
     std::map<uint32_t, uint32_t> need;
     for (size_t j = 0; j < jobs.size(); ++j) {
@@ -487,6 +491,9 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
       break;  // one table per run
     }
   }
+  // A second stop in any phase (JIT, verification, measuring, harnesses, segments):
+  // nothing is written but the journal.
+  if (opt.stop && *opt.stop >= 2) out.abandoned = true;
   doc.context.interrupted = interrupted;
   doc.context.rest["load_avg_end"] = load_average();
   doc.context.rest["points_planned"] = planned;

@@ -125,6 +125,24 @@ std::map<std::string, size_t> reps_per_point(const nlohmann::json& doc) {
   return m;
 }
 
+// 720 kernels at 4 placements each: verification takes several seconds here.
+const char* kManyKernels = R"({"sizes": [4096],
+  "kernels": [{"op": ["copy", "clear"], "regs": ["gpr", "sse", "avx"], "unroll": [64, 128, 256, 512, 1024],
+    "prefetch": ["none", "nta@64", "nta@128", "nta@256", "t0@256", "t0@512"],
+    "store": ["temporal", "nt"], "direction": ["forward", "backward"]}],
+  "layout": {"src_offset": [0, 8], "dst_offset": [0, 8]},
+  "baselines": false, "max_time_per_point": 0.001})";
+
+/// Starts kex on kManyKernels and waits until it says it is verifying, plus 300 ms.
+void start_verifying(const TmpDir& d, Child& c, const std::string& log) {
+  for (int i = 0; i < 3000 && slurp(log).find("kex: verifying") == std::string::npos; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  REQUIRE_MESSAGE(slurp(log).find("kex: verifying") != std::string::npos, slurp(log));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  (void)d;
+  (void)c;
+}
+
 /// A run killed with SIGKILL (the whole group) once `reps` repetitions are journaled.
 void killed_run(const TmpDir& d, size_t reps) {
   spit(d / "c.json", kFast);
@@ -139,6 +157,16 @@ void killed_run(const TmpDir& d, size_t reps) {
 void check_complete(const TmpDir& d) {
   const auto doc = nlohmann::json::parse(slurp(d / "out.json"));
   CHECK(doc["context"]["interrupted"] == false);
+  // Each repetition's place in the measuring order is unique across the sessions
+  // (a resumed run goes on after the journal's orders, it does not count from 0 again).
+  std::set<uint64_t> orders;
+  size_t total = 0;
+  for (const auto& b : doc["benchmarks"])
+    for (const auto& r : b.value("reps", nlohmann::json::array())) {
+      orders.insert(r.at("order").get<uint64_t>());
+      ++total;
+    }
+  CHECK(orders.size() == total);
   const auto reps = reps_per_point(doc);
   const auto names = planned_names(d / "c.json");
   REQUIRE(names.size() == 50);
@@ -369,4 +397,46 @@ TEST_CASE("kex run --resume never replaces a file the user put at the output, on
   r = shell(kKex + " run -q --resume " + (d / "out.json.journal"));
   REQUIRE_MESSAGE(r.status == 0, r.text);
   check_complete(d);
+}
+
+TEST_CASE("kex run stopped by a SIGINT during verification answers within seconds and writes what it has" *
+          doctest::test_suite("cli")) {
+  TmpDir d;
+  spit(d / "c.json", kManyKernels);
+  Child c({"run", d / "c.json", "-o", d / "out.json", "--no-sentinel"}, d / "log");
+  start_verifying(d, c, d / "log");
+  const auto t0 = std::chrono::steady_clock::now();
+  kill(-c.pid, SIGINT);
+  const int status = c.wait();
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(status == 130);
+  CHECK(s < 3);
+  const std::string log = slurp(d / "log");
+  CHECK_MESSAGE(log.find("tasks (") == std::string::npos, log);  // no measuring began
+  const auto doc = nlohmann::json::parse(slurp(d / "out.json"));
+  CHECK(doc["context"]["interrupted"] == true);
+  CHECK(doc["context"]["points_planned"] == 2880);
+  for (const auto& b : doc["benchmarks"]) CHECK(b.value("reps", nlohmann::json::array()).empty());
+  CHECK(std::filesystem::exists(d / "out.json.journal"));
+  CHECK(none_left(d.path));
+}
+
+TEST_CASE("kex run stopped by two signals during verification writes nothing and keeps the user's file" *
+          doctest::test_suite("cli")) {
+  TmpDir d;
+  spit(d / "c.json", kManyKernels);
+  spit(d / "out.json", "the user's file\n");
+  Child c({"run", d / "c.json", "-o", d / "out.json", "--force", "--no-sentinel"}, d / "log");
+  start_verifying(d, c, d / "log");
+  const auto t0 = std::chrono::steady_clock::now();
+  kill(-c.pid, SIGINT);
+  kill(-c.pid, SIGTERM);
+  const int status = c.wait();
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(status == 130);
+  CHECK(s < 3);
+  const std::string log = slurp(d / "log");
+  CHECK_MESSAGE(log.find("stopped at once; nothing written") != std::string::npos, log);
+  CHECK(slurp(d / "out.json") == "the user's file\n");
+  CHECK(none_left(d.path));
 }
