@@ -73,6 +73,9 @@ Action add_segments_command(CLI::App& app) {
     o.stop = &g_segments_stop;
     std::signal(SIGINT, on_segments_stop);
     std::signal(SIGTERM, on_segments_stop);
+    if (!quiet() && !a->seed_exact)  // on stderr: the table itself comes at the end
+      std::fprintf(stderr, "kex: running the segment-override table (%llu iterations a case, %u repetitions)\n",
+                   static_cast<unsigned long long>(o.iterations), o.repetitions);
     auto section = run_segments(o);
     if (g_segments_stop) section["interrupted"] = true;
     const std::string text = a->seed_exact ? format_segment_seed_text(section) : format_segment_table(section);

@@ -344,9 +344,10 @@ TEST_CASE("the segment table stops within seconds of a SIGINT, in kex segments a
   // 2e9 iterations a case: minutes per case, unless the stop is seen inside one.
   {
     Child c({"segments", "--iterations", "2000000000", "--repetitions", "1", "--json", d / "s.json"}, d / "log1");
-    for (int i = 0; i < 3000 && slurp(d / "log1").find("with data selector") == std::string::npos; ++i)
+    for (int i = 0; i < 3000 && slurp(d / "log1").find("segment-override table") == std::string::npos; ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    REQUIRE_MESSAGE(slurp(d / "log1").find("segment-override table") != std::string::npos, slurp(d / "log1"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // past the first case
     const auto t0 = std::chrono::steady_clock::now();
     kill(-c.pid, SIGINT);
     const int status = c.wait();
@@ -365,6 +366,7 @@ TEST_CASE("the segment table stops within seconds of a SIGINT, in kex segments a
     Child c({"run", d / "seg.json", "-o", d / "r.json"}, d / "log2");
     for (int i = 0; i < 3000 && slurp(d / "log2").find("segment-override table") == std::string::npos; ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    REQUIRE_MESSAGE(slurp(d / "log2").find("segment-override table") != std::string::npos, slurp(d / "log2"));
     std::this_thread::sleep_for(std::chrono::milliseconds(1500));
     const auto t0 = std::chrono::steady_clock::now();
     kill(-c.pid, SIGINT);
