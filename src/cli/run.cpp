@@ -58,7 +58,7 @@ struct RunArgs {
   uint64_t seed = 0;
   int cpu = -1;
   bool no_shuffle = false, no_sentinel = false, list = false, allow_large = false, no_journal = false;
-  bool seed_exact = false;
+  bool seed_exact = false, no_plot = false;
   std::string graph_dir;
   std::string filter, sizes, cache, counters;
   std::vector<std::string> layout;
@@ -223,7 +223,11 @@ Action add_run_command(CLI::App& app) {
       ->type_name("REGEX");
   cmd->add_option("-o,--output", a->out,
                   "Results JSON; - for stdout (default: outputs.json of the config, else kex-results-DATE.json)");
-  cmd->add_option("--plot-dir", a->plot_dir, "Also write gnuplot .dat/.gp files (and PNG/SVG) into DIR");
+  auto* plot_dir = cmd->add_option("--plot-dir", a->plot_dir,
+                                   "Also write gnuplot .dat/.gp files (and PNG/SVG) into DIR (default, when the "
+                                   "results get the automatic name kex-results-DATE.json: kex-results-DATE-plots/)");
+  cmd->add_flag("--no-plot", a->no_plot, "Write no figures (not even beside an automatically named results file)")
+      ->excludes(plot_dir);
   cmd->add_option("--preset", a->presets, "Run named preset kernels (see `kex list presets`)");
   cmd->add_option("--harness", a->harness,
                   "Harness for presets: kex (robust statistics), or a seed program's own: fastc, xmm64, hahn")
@@ -400,13 +404,15 @@ Action add_run_command(CLI::App& app) {
 
     std::string out = a->out;
     if (out.empty()) out = configs.front().out_json;
-    if (out.empty()) {
+    std::string plot_dir = a->plot_dir.empty() ? configs.front().plot_dir : a->plot_dir;
+    if (out.empty()) {  // a name of kex's own: the figures go beside it, as a newcomer expects a picture
       char stamp[32];
       time_t now = time(nullptr);
       strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime(&now));
       out = std::string("kex-results-") + stamp + ".json";
+      if (plot_dir.empty() && !resumed) plot_dir = std::string("kex-results-") + stamp + "-plots";
     }
-    std::string plot_dir = a->plot_dir.empty() ? configs.front().plot_dir : a->plot_dir;
+    if (a->no_plot) plot_dir.clear();
     const std::string graph_dir = a->graph_dir.empty() ? configs.front().graph_dir : a->graph_dir;
     bool seed_exact = a->seed_exact, seed_harness = false, asami = false;
     for (const auto& c : configs) {

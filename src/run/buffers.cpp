@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 
 #include "src/core/cpu_features.hpp"
 #include "src/core/error.hpp"
 #include "src/core/units.hpp"
+#include "src/run/topology.hpp"
 
 namespace kex {
 
@@ -102,15 +104,23 @@ Place Buffers::place(const Layout& l, uint32_t alignment) const {
   return p;
 }
 
-std::string Buffers::huge_page_note() {
-  std::ifstream f("/proc/self/smaps_rollup");
+std::vector<int> Buffers::numa_nodes() const { return numa_nodes_of(base_, plan_.bytes()); }
+
+int64_t Buffers::huge_page_bytes() const {
+  // smaps lists each mapping as "start-end perms ..." followed by its fields.
+  std::ifstream f("/proc/self/smaps");
+  const auto at = reinterpret_cast<uintptr_t>(base_);
   std::string line;
-  while (std::getline(f, line))
-    if (line.rfind("AnonHugePages:", 0) == 0) {
-      uint64_t kb = std::stoull(line.substr(14));
-      return format_bytes(kb * 1024) + " of the process in transparent huge pages";
+  bool ours = false;
+  while (std::getline(f, line)) {
+    unsigned long long lo = 0, hi = 0;
+    if (std::sscanf(line.c_str(), "%llx-%llx ", &lo, &hi) == 2 && line.find(':') > line.find(' ')) {
+      ours = lo <= at && at < hi;
+      continue;
     }
-  return "unknown";
+    if (ours && line.rfind("AnonHugePages:", 0) == 0) return int64_t(std::stoull(line.substr(14))) * 1024;
+  }
+  return -1;
 }
 
 void Buffers::flush(const void* p, size_t n) {

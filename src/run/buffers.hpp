@@ -59,8 +59,12 @@ class Buffers {
   /// BufferPlan::place with real pointers into this mapping.
   Place place(const Layout& l, uint32_t alignment) const;
 
-  /// "64 MiB of the process in transparent huge pages" from /proc/self/smaps_rollup.
-  static std::string huge_page_note();
+  /// Bytes of the mapping (plan.bytes()) and where they really are: the distinct
+  /// NUMA nodes holding its pages (ascending; empty when unknown) and the bytes in
+  /// transparent huge pages (AnonHugePages of /proc/self/smaps; -1 when unknown).
+  uint64_t bytes() const { return plan_.bytes(); }
+  std::vector<int> numa_nodes() const;
+  int64_t huge_page_bytes() const;
   /// Evicts [p, p+n) from every cache level (clflushopt or clflush, then mfence).
   static void flush(const void* p, size_t n);
 

@@ -27,7 +27,7 @@ namespace kex {
 
 namespace {
 
-enum Kind : uint32_t { kStart = 1, kDone = 2, kSentinel = 3, kFault = 4 };
+enum Kind : uint32_t { kStart = 1, kDone = 2, kSentinel = 3, kFault = 4, kBuffers = 5 };
 
 struct Frame {
   uint32_t kind;
@@ -111,6 +111,13 @@ bool other_cpus(int cpu, cpu_set_t& set) {
   try {
     std::vector<std::unique_ptr<Buffers>> bufs;
     for (const auto& p : plans) bufs.push_back(std::make_unique<Buffers>(p));
+    nlohmann::json where = nlohmann::json::array();  // the buffers as mapped (prefaulted, so placed)
+    for (size_t k = 0; k < bufs.size(); ++k)
+      where.push_back({{"bytes", bufs[k]->bytes()},
+                       {"huge_pages_advised", plans[k].huge_pages()},
+                       {"huge_page_bytes", bufs[k]->huge_page_bytes()},
+                       {"numa_nodes", bufs[k]->numa_nodes()}});
+    send(fd, kBuffers, where.dump());
     std::unique_ptr<Sentinel> sentinel;
     if (pr.sentinel.enabled) sentinel = std::make_unique<Sentinel>(pr.sentinel.mem_bytes);
     DisturbanceDetector det(pr.sentinel.threshold, pr.sentinel.window);
@@ -253,7 +260,9 @@ SupervisedRun run_supervised(const std::vector<MeasureJob>& jobs, const std::vec
           continue;
         }
         const nlohmann::json m = nlohmann::json::parse(payload);
-        if (f.kind == kStart) {
+        if (f.kind == kBuffers) {
+          if (res.buffers.is_null()) res.buffers = m;  // the first worker's (each maps the same plans)
+        } else if (f.kind == kStart) {
           inflight = m.at("i").get<size_t>();
         } else if (f.kind == kDone) {
           const size_t i = m.at("i").get<size_t>();

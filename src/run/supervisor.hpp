@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "src/model/config.hpp"
 #include "src/model/point.hpp"
 #include "src/model/result.hpp"
@@ -62,6 +64,8 @@ struct SupervisedRun {
   double seconds = 0;          ///< wall time of the measuring phase
   double measured_s = 0;       ///< sum of the repetitions' own time
   double sentinel_s = 0;       ///< time the worker spent on sentinel readings
+  nlohmann::json buffers;      ///< per buffer plan, as the worker mapped it: bytes, huge_pages_advised,
+                               ///< huge_page_bytes (-1: unknown), numa_nodes; null when no worker ran
 };
 
 /// Measures `order` (tasks over `jobs`) in a worker process pinned to

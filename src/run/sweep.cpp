@@ -21,6 +21,7 @@
 #include "src/run/result_build.hpp"
 #include "src/run/schedule.hpp"
 #include "src/run/segments.hpp"
+#include "src/run/topology.hpp"
 #include "src/run/verify.hpp"
 
 namespace kex {
@@ -429,6 +430,17 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
     p["noise"] = noise_to_json(compute_noise(sentinel_l1, sentinel_mem, sentinel_disturbed, sup.tasks_done,
                                              sup.remeasured, protocol.sentinel.budget, budget_tasks, doc.results));
     doc.context.rest["protocol"] = p;
+    if (!sup.buffers.is_null()) {
+      // Where the measured memory really is: a buffer on another node than the
+      // worker's CPU reads remote memory (each plan's nodes, and the CPU's).
+      const int node = numa_node_of_cpu(cpu);
+      doc.context.rest["buffers"] = {{"worker_cpu_numa_node", node}, {"plans", sup.buffers}};
+      for (const auto& b : sup.buffers)
+        if (node >= 0 && !b.at("numa_nodes").empty() && b.at("numa_nodes") != nlohmann::json::array({node}))
+          std::fprintf(stderr, "kex: warning: %s of buffers on NUMA node(s) %s, the worker's CPU %d on node %d\n",
+                       format_bytes(b.at("bytes").get<uint64_t>()).c_str(), b.at("numa_nodes").dump().c_str(), cpu,
+                       node);
+    }
   }
 
   // Seed harnesses (fastc, hahn) and the segment table run once, in shard 0 only.
