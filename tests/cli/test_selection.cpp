@@ -7,6 +7,9 @@
 
 #include <cstdio>
 #include <fstream>
+#include <algorithm>
+#include <filesystem>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -14,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/support/shell.hpp"
+#include "tests/support/tmpdir.hpp"
 
 #include "src/core/error.hpp"
 #include "src/model/config.hpp"
@@ -92,4 +96,32 @@ TEST_CASE("a config on stdin, -q writes the file and prints nothing" * doctest::
   const auto doc = nlohmann::json::parse(in);
   REQUIRE(doc["benchmarks"].size() == 1);
   CHECK(doc["benchmarks"][0]["name"] == "clear/sse/unroll:64/scratch:4/t/fwd/4096");
+}
+
+TEST_CASE("kex run without -o names its results and writes the figures beside them, unless --no-plot" *
+          doctest::test_suite("cli")) {
+  TmpDir d;
+  const std::string run = "cd " + d.path + " && " + kex_bin + " run copy/gpr memcpy --sizes 4KiB,64KiB -q --no-sentinel";
+  ShellOut r = shell(run);
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(d.path)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  REQUIRE(names.size() == 2);
+  CHECK(std::regex_match(names[0], std::regex("kex-results-[0-9]{8}-[0-9]{6}-plots")));
+  CHECK(names[1] == names[0].substr(0, names[0].size() - 6) + ".json");
+  const std::string gp = slurp(d / (names[0] + "/copy-warm.gp"));
+  CHECK(gp.find("memcpy (libc)") != std::string::npos);
+  CHECK(gp.find("copy/gpr/") != std::string::npos);
+  // --no-plot: the results file only; --plot-dir and --no-plot exclude each other.
+  std::filesystem::remove_all(d / names[0]);
+  std::filesystem::remove(d / names[1]);
+  r = shell(run + " --no-plot");
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  size_t n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(d.path)) n += e.path().extension() == ".json" ? 1 : 100;
+  CHECK(n == 1);
+  r = shell(run + " --no-plot --plot-dir " + (d / "p"));
+  CHECK(r.status == 2);
+  CHECK(r.text.find("--plot-dir excludes --no-plot") != std::string::npos);
 }
