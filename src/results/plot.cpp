@@ -671,13 +671,17 @@ std::vector<std::string> write_plots(const std::vector<RunDoc>& docs, const std:
   for (const auto& r : runs) run_labels.push_back(r.label);
   for (Op op : {Op::clear, Op::copy}) {
     if (!bar_rows.count(op)) continue;
-    bool any_preset = false;
-    for (const auto& row : bar_rows[op]) any_preset |= row.find("(baseline)") == std::string::npos;
+    bool any_preset = false, any_baseline = false;
+    for (const auto& row : bar_rows[op]) {
+      const bool baseline = row.find("(baseline)") != std::string::npos;
+      any_preset |= !baseline;
+      any_baseline |= baseline;
+    }
     if (!any_preset) continue;
     const std::string what = op == Op::clear ? "clear_page" : "copy_page";
     out.push_back(bar_figure("presets-" + std::string(to_string(op)),
-                             "named presets, " + what + ": TSC ticks per 4096-byte page (fewer is faster)\nbaselines "
-                             "from the same run",
+                             "named presets, " + what + ": TSC ticks per 4096-byte page (fewer is faster)" +
+                                 (any_baseline ? "\nlibc baselines from the same run" : "\nno baselines in this run"),
                              "TSC ticks per page (median; seed harnesses: their single pass)", bar_rows[op], run_labels,
                              bar_vals[op], "presets (" + what + "): TSC ticks per page, one column per run"));
   }

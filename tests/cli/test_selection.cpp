@@ -125,3 +125,13 @@ TEST_CASE("kex run without -o names its results and writes the figures beside th
   CHECK(r.status == 2);
   CHECK(r.text.find("--plot-dir excludes --no-plot") != std::string::npos);
 }
+
+TEST_CASE("kex run --preset measures libc's page copy and clear beside the presets, under any harness" *
+          doctest::test_suite("cli")) {
+  ShellOut r = shell(kex_bin + " run --preset fastc/normal_copy_page --list");
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  CHECK(lines_of(r.text) == std::vector<std::string>{"fastc/normal_copy_page/4096", "memcpy/4096", "rep_movsb/4096"});
+  r = shell(kex_bin + " run --preset fastc --harness fastc --list");
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  CHECK(lines_of(r.text) == std::vector<std::string>{"memcpy/4096", "memset/4096", "rep_movsb/4096", "rep_stosb/4096"});
+}

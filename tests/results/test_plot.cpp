@@ -86,6 +86,7 @@ TEST_CASE("write_plots: a bandwidth figure per op - presets and segments - every
   CHECK(clears.find("\"xmm_clear  (fastc/xmm_clear)\" 1150") != std::string::npos);  // TSC ticks per page
   CHECK(clears.find("\"memset  (baseline)\" ") != std::string::npos);
   CHECK(copies.find("xmm_clear") == std::string::npos);
+  CHECK(slurp(d / "presets-copy.gp").find("libc baselines from the same run") != std::string::npos);
   // the row names fit in the left margin: the longest ("v26_copy_page  (linux/v26_copy_page)", 36) + 2
   CHECK(slurp(d / "presets-copy.gp").find("set lmargin 38 ") != std::string::npos);
   std::string seg = slurp(d / "segments.dat");
