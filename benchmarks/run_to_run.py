@@ -15,7 +15,9 @@ Figures, not a test: one pair proves little (docs/methodology.md section 6),
 so --pairs N runs N pairs per cell and prints each pair and the median.
 
 Usage: benchmarks/run_to_run.py [--kex build/kex] [--config CONFIG] [--pairs 1]
-           [--protocols new,old] [--load none,mem] [--out DIR]
+           [--protocols new,old] [--load none,mem] [--statistics median,best] [--out DIR]
+  median = the entry's figure (median of the repetition medians); best = the fastest
+  sample (kex compare --statistic best); both are computed on the same pairs.
   new = kex's default protocol (repetitions from the config, shuffled, sentinel);
   old = the first version's protocol: one repetition of the config's whole sampling
         budget (repetitions x max_time_per_point) in config order, no sentinel.
@@ -29,13 +31,14 @@ def run(cmd, **kw):
     return subprocess.run(cmd, check=True, text=True, capture_output=True, **kw)
 
 
-def figures(path):
+def figures(path, statistic):
+    """The run, and each entry's ns per operation: the median (real_time) or the fastest sample."""
     d = json.load(open(path))
     out = {}
     for e in d["benchmarks"]:
         if e.get("run_type", "iteration") != "iteration" or "stats" not in e:
             continue
-        out[e["name"]] = e["real_time"]
+        out[e["name"]] = e["stats"]["min_ns"] if statistic == "best" else e["real_time"]
     return d, out
 
 
@@ -53,6 +56,9 @@ def main():
     ap.add_argument("--load", default="none,mem")
     ap.add_argument("--out", default="build/run-to-run")
     ap.add_argument("--cpu", type=int, default=None, help="CPU kex measures on (default: kex's choice)")
+    ap.add_argument("--statistics", default="median,best",
+                    help="figures compared, each on the same pairs: median (the entry's figure), best (fastest sample; "
+                         "kex compare --statistic best)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     ncpu = os.cpu_count() or 1
@@ -92,32 +98,33 @@ def main():
                     if loader:
                         os.killpg(loader.pid, 15)
                         loader.wait()
-                (da, fa), (db, fb) = figures(paths[0]), figures(paths[1])
-                dev = [abs(fa[n] / fb[n] - 1) for n in fa if n in fb and fb[n] > 0]  # B/A throughput - 1
-                cmp_out = run([a.kex, "compare", "-q", paths[0], paths[1]]).stdout
-                summary = next(l for l in cmp_out.splitlines() if l.startswith("summary:"))
-                faster = int(summary.split("B faster ")[1].split(",")[0])
-                slower = int(summary.split("B slower ")[1].split(",")[0])
-                row = {
-                    "protocol": proto, "load": load, "pair": p, "entries": len(dev),
-                    "median": statistics.median(dev), "p90": quantile(dev, 0.9), "max": max(dev),
-                    "different": faster + slower,
-                    "seconds": [round(d["context"].get("elapsed_s", 0), 1) for d in (da, db)],
-                    "remeasured": [d["context"].get("protocol", {}).get("remeasured_tasks", 0) for d in (da, db)],
-                }
-                rows.append(row)
-                print(f"{proto:4} load={load:4} pair {p}: {row['entries']} entries, |B/A-1| median {row['median']*100:.1f}% "
-                      f"p90 {row['p90']*100:.1f}% max {row['max']*100:.0f}%; called different {row['different']} "
-                      f"({100*row['different']/max(1,row['entries']):.1f}%); run times {row['seconds']} s; "
-                      f"re-measured tasks {row['remeasured']}", flush=True)
+                for stat in a.statistics.split(","):
+                    (da, fa), (db, fb) = figures(paths[0], stat), figures(paths[1], stat)
+                    dev = [abs(fa[n] / fb[n] - 1) for n in fa if n in fb and fb[n] > 0]  # B/A throughput - 1
+                    cmp_out = run([a.kex, "compare", "-q", "--statistic", stat, paths[0], paths[1]]).stdout
+                    summary = next(l for l in cmp_out.splitlines() if l.startswith("summary:"))
+                    faster = int(summary.split("B faster ")[1].split(",")[0])
+                    slower = int(summary.split("B slower ")[1].split(",")[0])
+                    row = {
+                        "protocol": proto, "load": load, "statistic": stat, "pair": p, "entries": len(dev),
+                        "median": statistics.median(dev), "p90": quantile(dev, 0.9), "max": max(dev),
+                        "different": faster + slower,
+                        "seconds": [round(d["context"].get("elapsed_s", 0), 1) for d in (da, db)],
+                        "remeasured": [d["context"].get("protocol", {}).get("remeasured_tasks", 0) for d in (da, db)],
+                    }
+                    rows.append(row)
+                    print(f"{proto:4} load={load:4} {stat:6} pair {p}: {row['entries']} entries, |B/A-1| median "
+                          f"{row['median']*100:.1f}% p90 {row['p90']*100:.1f}% max {row['max']*100:.0f}%; called "
+                          f"different {row['different']} ({100*row['different']/max(1,row['entries']):.1f}%); run "
+                          f"times {row['seconds']} s; re-measured tasks {row['remeasured']}", flush=True)
     print("\nmedians over pairs:")
     for proto in a.protocols.split(","):
-        for load in a.load.split(","):
-            r = [x for x in rows if x["protocol"] == proto and x["load"] == load]
+        for load, stat in [(l, s) for l in a.load.split(",") for s in a.statistics.split(",")]:
+            r = [x for x in rows if x["protocol"] == proto and x["load"] == load and x["statistic"] == stat]
             if not r:
                 continue
             med = lambda k: statistics.median(x[k] for x in r)
-            print(f"{proto:4} load={load:4} ({len(r)} pair{'s' if len(r) > 1 else ''}): |B/A-1| median {med('median')*100:.1f}% "
+            print(f"{proto:4} load={load:4} {stat:6} ({len(r)} pair{'s' if len(r) > 1 else ''}): |B/A-1| median {med('median')*100:.1f}% "
                   f"p90 {med('p90')*100:.1f}% max {med('max')*100:.0f}%; called different {med('different'):.0f} "
                   f"of {r[0]['entries']}; run time {statistics.median(s for x in r for s in x['seconds']):.0f} s")
     json.dump(rows, open(os.path.join(a.out, "summary.json"), "w"), indent=1)

@@ -14,8 +14,16 @@ namespace kex {
 
 enum class Correction { benjamini_hochberg, holm, none };
 
+/// What a side's figure is. median: the median of the repetition medians (the
+/// entry's figure everywhere else). best: the fastest sample over the repetitions,
+/// and per repetition its fastest sample for the U test: on a VM whose core runs
+/// in a fast and a slow state (docs/methodology.md, "Two states"), the fast
+/// state's figure, which two runs agree on far better than on the mixture.
+enum class Statistic { median, best };
+
 struct CompareOptions {
   std::string filter;                  ///< ECMAScript regex on point names ("" = all)
+  Statistic statistic = Statistic::median;
   double alpha = 0.01;                 ///< significance level after the correction
   std::optional<double> min_effect;    ///< |speedup - 1| needed to call a difference; unset: from the noise
   Correction correction = Correction::benjamini_hochberg;
@@ -25,10 +33,10 @@ enum class Verdict { same, faster, slower };
 
 struct CompareRow {
   std::string name;
-  double a_ns = 0, b_ns = 0;       ///< median ns per operation
+  double a_ns = 0, b_ns = 0;       ///< ns per operation: the median, or the fastest (Statistic::best)
   double speedup = 0;              ///< a_ns / b_ns = B throughput / A throughput: > 1, B is faster
   size_t a_reps = 0, b_reps = 0;   ///< repetitions each side's figure comes from
-  double p = 1, p_adjusted = 1;    ///< U test over repetition medians (1 when a side has one repetition)
+  double p = 1, p_adjusted = 1;    ///< U test over the repetitions' figures (1 when a side has one repetition)
   std::optional<bool> ci_overlap;  ///< the 95% CIs of the medians (nullopt when a side has none)
   bool by_ci = false;              ///< a side had one repetition: the verdict used CI overlap instead
   Verdict verdict = Verdict::same;
@@ -42,6 +50,7 @@ struct Comparison {
   double noise = 0;                         ///< median over rows of the larger repetition cv of the two sides
   double alpha = 0.01;
   Correction correction = Correction::benjamini_hochberg;
+  Statistic statistic = Statistic::median;  ///< the figure compared
   size_t faster = 0, slower = 0, same = 0;
   bool underpowered = false;                ///< no row had enough repetitions to reach alpha
 };
