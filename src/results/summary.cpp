@@ -42,8 +42,13 @@ std::string summary_table(const RunDoc& run) {
   std::vector<std::pair<Op, std::string>> order;
   std::map<std::pair<Op, std::string>, std::map<uint64_t, Row>> blocks;
   size_t skipped = 0, failed = 0;
+  std::map<std::string, size_t> skip_reasons;  // the message -> points
   for (const Result& r : run.results) {
-    if (r.status.kind == StatusKind::skipped) { ++skipped; continue; }
+    if (r.status.kind == StatusKind::skipped) {
+      ++skipped;
+      ++skip_reasons[r.status.message];
+      continue;
+    }
     if (r.status.kind == StatusKind::error) { ++failed; continue; }
     if (!r.ok() || r.point.at.harness != Harness::kex) continue;
     const auto key = std::make_pair(r.op, condition_label(condition(r.point.at)));
@@ -82,11 +87,18 @@ std::string summary_table(const RunDoc& run) {
   s += "\nGB/s = 1e9 bytes/s of the median time per operation, bytes counted once; ratio = fastest GB/s / libc GB/s "
        "at the same conditions (> 1: the fastest kernel beats libc).\n";
   if (skipped || failed) {
-    snprintf(line, sizeof line,
-             "%zu points skipped (CPU lacks a feature, or a layout the kernel cannot take), %zu failed (see "
-             "error_message in the JSON)\n",
-             skipped, failed);
-    s += line;
+    // The commonest reasons by name ("this CPU lacks avx512f"), so a figure with a
+    // kernel missing says why; the rest are in the JSON.
+    std::vector<std::pair<size_t, std::string>> reasons;
+    for (const auto& [m, n] : skip_reasons) reasons.emplace_back(n, m);
+    std::sort(reasons.begin(), reasons.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::string why;
+    for (size_t i = 0; i < reasons.size() && i < 3; ++i)
+      why += (i ? "; " : "") + (reasons[i].second.size() > 90 ? reasons[i].second.substr(0, 87) + "..." : reasons[i].second) +
+             " (" + std::to_string(reasons[i].first) + ")";
+    if (reasons.size() > 3) why += "; " + std::to_string(reasons.size() - 3) + " other reasons";
+    s += std::to_string(skipped) + " point" + (skipped == 1 ? "" : "s") + " skipped" + (why.empty() ? "" : ": " + why) +
+         "; " + std::to_string(failed) + " failed (see skip_message and error_message in the JSON)\n";
   }
   return s;
 }
