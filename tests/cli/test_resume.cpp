@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <initializer_list>
 #include <map>
 #include <set>
 #include <sstream>
@@ -49,6 +50,13 @@ struct Child {
       _exit(127);
     }
     setpgid(pid, pid);
+  }
+  /// Sends `signals` to the group in turn; the exit status and the seconds from the first signal to the exit.
+  std::pair<int, double> stop(std::initializer_list<int> signals) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int sig : signals) kill(-pid, sig);
+    const int status = wait();
+    return {status, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
   }
   /// The exit status (128 + signal when killed by one).
   int wait() {
@@ -327,10 +335,7 @@ TEST_CASE("kex run under the fastc seed harness stops within seconds of a SIGINT
   for (int i = 0; i < 2000 && slurp(d / "log").find("harness") == std::string::npos; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  const auto t0 = std::chrono::steady_clock::now();
-  kill(-c.pid, SIGINT);
-  const int status = c.wait();
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const auto [status, s] = c.stop({SIGINT});
   CHECK(status == 130);
   CHECK(s < 10);
   const auto doc = nlohmann::json::parse(slurp(d / "f.json"));
@@ -348,10 +353,7 @@ TEST_CASE("the segment table stops within seconds of a SIGINT, in kex segments a
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     REQUIRE_MESSAGE(slurp(d / "log1").find("segment-override table") != std::string::npos, slurp(d / "log1"));
     std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // past the first case
-    const auto t0 = std::chrono::steady_clock::now();
-    kill(-c.pid, SIGINT);
-    const int status = c.wait();
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const auto [status, s] = c.stop({SIGINT});
     CHECK(status == 130);
     CHECK(s < 10);
     CHECK(slurp(d / "log1").find("kex: interrupted; the table holds the cases measured before the stop") !=
@@ -368,10 +370,7 @@ TEST_CASE("the segment table stops within seconds of a SIGINT, in kex segments a
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     REQUIRE_MESSAGE(slurp(d / "log2").find("segment-override table") != std::string::npos, slurp(d / "log2"));
     std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-    const auto t0 = std::chrono::steady_clock::now();
-    kill(-c.pid, SIGINT);
-    const int status = c.wait();
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const auto [status, s] = c.stop({SIGINT});
     CHECK(status == 130);
     CHECK(s < 10);
     const auto doc = nlohmann::json::parse(slurp(d / "r.json"));
@@ -407,10 +406,7 @@ TEST_CASE("kex run stopped by a SIGINT during verification answers within second
   spit(d / "c.json", kManyKernels);
   Child c({"run", d / "c.json", "-o", d / "out.json", "--no-sentinel"}, d / "log");
   start_verifying(d, c, d / "log");
-  const auto t0 = std::chrono::steady_clock::now();
-  kill(-c.pid, SIGINT);
-  const int status = c.wait();
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const auto [status, s] = c.stop({SIGINT});
   CHECK(status == 130);
   CHECK(s < 3);
   const std::string log = slurp(d / "log");
@@ -430,11 +426,7 @@ TEST_CASE("kex run stopped by two signals during verification writes nothing and
   spit(d / "out.json", "the user's file\n");
   Child c({"run", d / "c.json", "-o", d / "out.json", "--force", "--no-sentinel"}, d / "log");
   start_verifying(d, c, d / "log");
-  const auto t0 = std::chrono::steady_clock::now();
-  kill(-c.pid, SIGINT);
-  kill(-c.pid, SIGTERM);
-  const int status = c.wait();
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const auto [status, s] = c.stop({SIGINT, SIGTERM});  // two signals: two SIGINTs could merge
   CHECK(status == 130);
   CHECK(s < 3);
   const std::string log = slurp(d / "log");
