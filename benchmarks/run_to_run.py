@@ -38,7 +38,10 @@ def figures(path, statistic):
     for e in d["benchmarks"]:
         if e.get("run_type", "iteration") != "iteration" or "stats" not in e:
             continue
-        out[e["name"]] = e["stats"]["min_ns"] if statistic == "best" else e["real_time"]
+        st = e["stats"]
+        v = st["min_ns"] if statistic == "best" else st.get("fast_ns", 0) if statistic == "fast" else e["real_time"]
+        if v > 0:
+            out[e["name"]] = v
     return d, out
 
 
@@ -56,7 +59,7 @@ def main():
     ap.add_argument("--load", default="none,mem")
     ap.add_argument("--out", default="build/run-to-run")
     ap.add_argument("--cpu", type=int, default=None, help="CPU kex measures on (default: kex's choice)")
-    ap.add_argument("--statistics", default="median,best",
+    ap.add_argument("--statistics", default="median,best,fast",
                     help="figures compared, each on the same pairs: median (the entry's figure), best (fastest sample; "
                          "kex compare --statistic best)")
     a = ap.parse_args()
