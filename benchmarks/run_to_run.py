@@ -38,10 +38,7 @@ def figures(path, statistic):
     for e in d["benchmarks"]:
         if e.get("run_type", "iteration") != "iteration" or "stats" not in e:
             continue
-        st = e["stats"]
-        v = st["min_ns"] if statistic == "best" else st.get("fast_ns", 0) if statistic == "fast" else e["real_time"]
-        if v > 0:
-            out[e["name"]] = v
+        out[e["name"]] = e["stats"]["min_ns"] if statistic == "best" else e["real_time"]
     return d, out
 
 
@@ -59,7 +56,7 @@ def main():
     ap.add_argument("--load", default="none,mem")
     ap.add_argument("--out", default="build/run-to-run")
     ap.add_argument("--cpu", type=int, default=None, help="CPU kex measures on (default: kex's choice)")
-    ap.add_argument("--statistics", default="median,best,fast",
+    ap.add_argument("--statistics", default="median,best",
                     help="figures compared, each on the same pairs: median (the entry's figure), best (fastest sample; "
                          "kex compare --statistic best)")
     a = ap.parse_args()

@@ -58,19 +58,16 @@ Action add_compare_command(CLI::App& app) {
                                "(1.05 or 5%), or a point of A is missing or failed in B, or nothing matched (a CI "
                                "gate); without it the exit status is 0");
   cmd->add_option("--statistic", args->statistic,
-                  "The figure compared: median (of the repetition medians); best (the fastest sample; per "
-                  "repetition its fastest, for the U test); fast (the median of the samples a core-state probe "
-                  "found in the fast state): the last two are steadier from run to run on a VM whose core "
+                  "The figure compared: median (of the repetition medians), or best (the fastest sample; per "
+                  "repetition its fastest, for the U test): far steadier from run to run on a VM whose core "
                   "shares its time with another guest")
-      ->check(CLI::IsMember({"median", "best", "fast"}));
+      ->check(CLI::IsMember({"median", "best"}));
   cmd->add_flag("-q,--quiet", args->quiet, "Print only the summary line (and any regression lines)");
   return [args, gate, effect]() {
     const bool gated = gate->count() > 0;
     const double slowdown = gated ? parse_slowdown(args->fail_text) : 0;
     if (effect->count()) args->opt.min_effect = args->min_effect;
-    args->opt.statistic = args->statistic == "best"   ? Statistic::best
-                          : args->statistic == "fast" ? Statistic::fast
-                                                      : Statistic::median;
+    args->opt.statistic = args->statistic == "best" ? Statistic::best : Statistic::median;
     args->opt.correction = args->correction == "holm"   ? Correction::holm
                            : args->correction == "none" ? Correction::none
                                                         : Correction::benjamini_hochberg;

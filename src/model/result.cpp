@@ -14,15 +14,6 @@ std::vector<const Repetition*> counted_reps(const Result& r) {
   return v;
 }
 
-std::vector<double> fast_state_per_call(const Repetition& rep) {
-  std::vector<double> v;
-  if (rep.probe_floor == 0 || rep.probe_ticks.size() != rep.sample_ticks.size()) return v;
-  const double limit = double(rep.probe_floor) * (1 + kFastStateMargin);
-  for (size_t i = 0; i < rep.sample_ticks.size(); ++i)
-    if (double(rep.probe_ticks[i]) <= limit) v.push_back(double(rep.sample_ticks[i]) / rep.calls_per_sample);
-  return v;
-}
-
 Aggregate aggregate(const Result& r) {
   Aggregate a;
   if (!r.ok() || r.tsc_hz <= 0) return a;
@@ -82,18 +73,6 @@ Aggregate aggregate(const Result& r) {
   a.cycles_per_tick = cyc / double(reps.size());
   a.cycles_method = reps.front()->cycles_method;
   a.stop_reason = reps.front()->stop_reason;
-  // The fast state's figure: each repetition's fast-state samples by their probe.
-  std::vector<double> fast_medians;
-  size_t probed = 0, fast = 0;
-  for (const Repetition* rep : reps) {
-    const std::vector<double> f = fast_state_per_call(*rep);
-    if (rep->probe_floor) probed += rep->probe_ticks.size();
-    fast += f.size();
-    if (f.size() >= 3) fast_medians.push_back(summarize(f).median);
-  }
-  a.fast_share = probed ? double(fast) / double(probed) : 0;
-  a.fast_reps = fast_medians.size();
-  a.fast_ns = fast_medians.empty() ? 0 : summarize(fast_medians).median * ns;
   return a;
 }
 

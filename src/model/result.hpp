@@ -67,18 +67,8 @@ struct Repetition {
   std::string previous;                 ///< the point measured just before it ("" for the first)
   bool disturbed = false;               ///< the sentinel after it deviated: re-measured when the budget allowed
   std::vector<CounterReading> counters; ///< the counters that counted, in request order (none unless asked)
-  std::vector<uint32_t> probe_ticks;    ///< per sample, the core-state probe taken just before it (TSC
-                                        ///< ticks; empty when the CPU cannot take it: src/run/state_probe.hpp)
-  uint32_t probe_floor = 0;             ///< the fastest probe the measuring process had seen by the end
   bool operator==(const Repetition&) const = default;
 };
-
-/// A probe reading names the fast state when within this fraction of the floor
-/// (the states' probes differ by 14-23% on the Zen 3 VM: docs/methodology.md, "Two states").
-inline constexpr double kFastStateMargin = 0.06;
-
-/// Per call ticks of the samples taken in the fast state (by their probe), in sample order.
-std::vector<double> fast_state_per_call(const Repetition& rep);
 
 /// A seed program's own figures (fastc/hahn harness points), as it printed them.
 struct SeedFigures {
@@ -136,10 +126,6 @@ struct Aggregate {
   double ci_rel = 0;             ///< CI half-width / median
   double mean_ns = 0, stddev_ns = 0, cv = 0, mad_ns = 0;  ///< across repetition medians (0 for one)
   double cycles_per_tick = 0;    ///< mean over repetitions
-  double fast_ns = 0;            ///< median over repetitions of the median of their fast-state samples
-                                 ///< (repetitions with 3 or more of them); 0 when none has
-  double fast_share = 0;         ///< samples in the fast state / samples probed (0 when none was probed)
-  size_t fast_reps = 0;          ///< repetitions fast_ns comes from
   std::string cycles_method;
   std::string stop_reason;       ///< of the first repetition
 };

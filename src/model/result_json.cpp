@@ -137,10 +137,6 @@ ordered_json to_json(const Repetition& r) {
     j["counters"] = c;
   }
   j["samples_ticks"] = r.sample_ticks;
-  if (!r.probe_ticks.empty()) {
-    j["probe_ticks"] = r.probe_ticks;
-    j["probe_floor_ticks"] = r.probe_floor;
-  }
   return j;
 }
 
@@ -177,17 +173,6 @@ Repetition rep_from(const In& in) {
         in.fail("samples_ticks", v.dump() + ": expected a non-negative integer");
       r.sample_ticks.push_back(v.get<uint64_t>());
     }
-  }
-  if (in.has("probe_ticks")) {
-    const json& s = in.j["probe_ticks"];
-    if (!s.is_array() || s.size() != r.sample_ticks.size())
-      in.fail("probe_ticks", "expected a list of integers, one per sample");
-    for (const auto& v : s) {
-      if (!v.is_number_unsigned() || v.get<uint64_t>() > UINT32_MAX)
-        in.fail("probe_ticks", v.dump() + ": expected a non-negative integer below 2^32");
-      r.probe_ticks.push_back(v.get<uint32_t>());
-    }
-    r.probe_floor = static_cast<uint32_t>(in.uint_or("probe_floor_ticks", 0));
   }
   return r;
 }
@@ -399,12 +384,6 @@ ordered_json to_json(const Result& r) {
   st["gbps_best"] = gbps_at(c.size, a.min_ns);
   st["gbps_p10"] = gbps_at(c.size, a.p90_ns);  // the 10th percentile of bandwidth is the 90th of time
   st["gbps_p90"] = gbps_at(c.size, a.p10_ns);
-  if (a.fast_reps) {  // the fast state's figure (docs/methodology.md, "Two states")
-    st["fast_ns"] = a.fast_ns;
-    st["gbps_fast"] = gbps_at(c.size, a.fast_ns);
-    st["fast_repetitions"] = a.fast_reps;
-  }
-  if (a.fast_share > 0 || a.fast_reps) st["fast_share"] = a.fast_share;
   // Bytes moved per operation in the three conventions users compare: once per byte
   // (kex's GB/s); read + written (STREAM, likwid); plus the write-allocate reads a
   // temporal store causes (non-temporal stores of generated kernels cause none;

@@ -14,19 +14,11 @@ namespace kex {
 
 namespace {
 
-/// Each counted repetition's figure, in ns: its median, its fastest sample, or the
-/// median of its fast-state samples (repetitions with 3 or more, as in aggregate()).
+/// Each counted repetition's figure, in ns: its median, or its fastest sample.
 std::vector<double> rep_figures_ns(const Result& r, Statistic s) {
   std::vector<double> v;
-  for (const Repetition* rep : counted_reps(r)) {
-    double ticks = s == Statistic::best ? rep->per_call.min : rep->per_call.median;
-    if (s == Statistic::fast) {
-      const std::vector<double> f = fast_state_per_call(*rep);
-      if (f.size() < 3) continue;
-      ticks = summarize(f).median;
-    }
-    v.push_back(ticks * 1e9 / r.tsc_hz);
-  }
+  for (const Repetition* rep : counted_reps(r))
+    v.push_back((s == Statistic::best ? rep->per_call.min : rep->per_call.median) * 1e9 / r.tsc_hz);
   return v;
 }
 
@@ -78,23 +70,15 @@ Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOption
     const Aggregate ga = aggregate(ra), gb = aggregate(rb);
     CompareRow row;
     row.name = name;
-    const bool best = opt.statistic == Statistic::best, fast = opt.statistic == Statistic::fast;
-    row.a_ns = best ? ga.min_ns : fast ? ga.fast_ns : ga.median_ns;
-    row.b_ns = best ? gb.min_ns : fast ? gb.fast_ns : gb.median_ns;
-    if (fast && (row.a_ns <= 0 || row.b_ns <= 0)) {  // a side never saw the fast state: no figure
-      row.a_ns = row.b_ns = 0;
-      row.speedup = 1;
-      row.by_ci = true;
-      c.rows.push_back(row);
-      pvalues.push_back(1);
-      continue;
-    }
+    const bool best = opt.statistic == Statistic::best;
+    row.a_ns = best ? ga.min_ns : ga.median_ns;
+    row.b_ns = best ? gb.min_ns : gb.median_ns;
     row.speedup = row.b_ns > 0 ? row.a_ns / row.b_ns : INFINITY;
     const auto va = rep_figures_ns(ra, opt.statistic), vb = rep_figures_ns(rb, opt.statistic);
     row.a_reps = va.size();
     row.b_reps = vb.size();
-    // The CIs are of the medians: no CI verdict for the other figures.
-    if (!best && !fast && ga.ci_high_ns > ga.ci_low_ns && gb.ci_high_ns > gb.ci_low_ns)
+    // The CIs are of the medians: no CI verdict for the fastest sample.
+    if (!best && ga.ci_high_ns > ga.ci_low_ns && gb.ci_high_ns > gb.ci_low_ns)
       row.ci_overlap = intervals_overlap(ga.ci_low_ns, ga.ci_high_ns, gb.ci_low_ns, gb.ci_high_ns);
     row.by_ci = va.size() < 2 || vb.size() < 2;
     if (!row.by_ci) {
@@ -145,18 +129,16 @@ std::string format_comparison(const Comparison& c, const std::string& a_label, c
   const char* corr = c.correction == Correction::benjamini_hochberg ? "Benjamini-Hochberg"
                      : c.correction == Correction::holm           ? "Holm"
                                                                   : "no";
-  const bool best = c.statistic == Statistic::best, fast = c.statistic == Statistic::fast;
+  const bool best = c.statistic == Statistic::best;
   o << "A: " << a_label << "\nB: " << b_label << "\n";
   std::snprintf(buf, sizeof buf,
                 "speedup = A time / B time = B throughput / A throughput (> 1: B is faster); p = Mann-Whitney U over "
                 "the repetition %s, %s-corrected; a point differs when p < %g and the speedup is off 1 by at "
                 "least %.1f%%\n",
-                best ? "fastest samples" : fast ? "fast-state medians" : "medians", corr, c.alpha,
-                c.min_effect * 100);
+                best ? "fastest samples" : "medians", corr, c.alpha, c.min_effect * 100);
   o << buf;
   std::snprintf(buf, sizeof buf, "%-*s %13s %13s %9s %5s %9s  %s\n", int(w), "benchmark",
-                best ? "A best ns" : fast ? "A fast ns" : "A median ns",
-                best ? "B best ns" : fast ? "B fast ns" : "B median ns", "speedup", "reps", "p (adj)",
+                best ? "A best ns" : "A median ns", best ? "B best ns" : "B median ns", "speedup", "reps", "p (adj)",
                 "verdict");
   o << buf;
   for (const auto& r : c.rows) {

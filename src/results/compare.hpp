@@ -19,9 +19,7 @@ enum class Correction { benjamini_hochberg, holm, none };
 /// and per repetition its fastest sample for the U test: on a VM whose core runs
 /// in a fast and a slow state (docs/methodology.md, "Two states"), the fast
 /// state's figure, which two runs agree on far better than on the mixture.
-/// fast: the median of the fast-state samples (by the core-state probe before each
-/// sample), per repetition for the U test; points without them compare as "same".
-enum class Statistic { median, best, fast };
+enum class Statistic { median, best };
 
 struct CompareOptions {
   std::string filter;                  ///< ECMAScript regex on point names ("" = all)

@@ -11,7 +11,6 @@
 #include "src/run/buffers.hpp"
 #include "src/run/counters.hpp"
 #include "src/run/machine.hpp"
-#include "src/run/state_probe.hpp"
 
 namespace kex {
 
@@ -106,11 +105,6 @@ void run_operation(const Operation& op) {
   if (op.at.consume) g_sink = sink;
 }
 
-namespace {
-/// Fast-state samples a repetition wants before it stops for precision.
-constexpr size_t kMinFastSamples = 5;
-}  // namespace
-
 Repetition measure(const Operation& op, const Policy& policy, const volatile std::sig_atomic_t* stop,
                    CounterSet* counters) {
   Repetition m;
@@ -151,11 +145,8 @@ Repetition measure(const Operation& op, const Policy& policy, const volatile std
   std::vector<CounterValue> counted;
   uint64_t ops_counted = 0;
   const uint64_t cap_ticks = static_cast<uint64_t>(policy.max_time_per_point * hz);
-  // The core's state just before each sample (src/run/state_probe.hpp), outside the timing.
-  const bool probing = state_probe_available();
   auto take = [&](uint32_t count) {
     for (uint32_t i = 0; i < count; ++i) {
-      if (probing) m.probe_ticks.push_back(state_probe_ticks());
       prepare();
       const uint32_t k = m.calls_per_sample;
       if (counters) counters->start();
@@ -181,20 +172,10 @@ Repetition measure(const Operation& op, const Policy& policy, const volatile std
       per_call.push_back(static_cast<double>(t) / k);
     }
   };
-  auto fast_samples = [&]() -> size_t {
-    if (!probing) return kMinFastSamples;
-    const double limit = double(state_probe_floor()) * (1 + kFastStateMargin);
-    return size_t(std::count_if(m.probe_ticks.begin(), m.probe_ticks.end(), [&](uint32_t p) { return p <= limit; }));
-  };
   take(std::max<uint32_t>(policy.min_samples, 3));
   for (;;) {
     m.per_call = summarize(per_call);
-    // Precision, and (where the state can be probed) enough fast-state samples for the
-    // fast state's figure: the time cap still bounds it when the fast state is rare.
-    if (m.per_call.ci_rel <= policy.precision && fast_samples() >= kMinFastSamples) {
-      m.stop_reason = "precision";
-      break;
-    }
+    if (m.per_call.ci_rel <= policy.precision) { m.stop_reason = "precision"; break; }
     if (m.sample_ticks.size() >= policy.max_samples) { m.stop_reason = "sample_cap"; break; }
     if (tsc_fenced() - start >= cap_ticks) { m.stop_reason = "time_cap"; break; }
     if (stop && *stop) { m.stop_reason = "interrupted"; break; }
@@ -212,7 +193,6 @@ Repetition measure(const Operation& op, const Policy& policy, const volatile std
   }
   for (const CounterValue& v : counted)
     if (v.ok && ops_counted) m.counters.push_back({v.name, v.value / double(ops_counted), v.running});
-  m.probe_floor = state_probe_floor();
   m.context_switches = context_switches().read_value() - cs0;
   m.migrations = migrations().read_value() - mig0;
   m.seconds = double(tsc_fenced() - start) / hz;
