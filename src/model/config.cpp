@@ -452,7 +452,7 @@ Config parse_config(const std::string& text, const std::string& source) {
     if (j.contains(k)) r.string(j[k], std::string("/") + k);
   r.keys(j, "", {"$schema", "name", "description", "sizes", "kernels", "presets", "harness", "repeat", "preset_options",
                  "baselines", "layout", "cache", "chunk", "prefill", "consume", "precision", "max_time_per_point",
-                 "min_samples", "max_samples", "sample_us", "repetitions", "protocol", "segments", "outputs"});
+                 "min_time_per_point", "min_samples", "max_samples", "sample_us", "repetitions", "protocol", "segments", "outputs"});
   c.axes = read_axes(r, j, "", Axes{});
   check_axes(r, j, "", c.axes);  // the top level's own conflicts first, named at the top level
   if (j.contains("kernels")) {
@@ -495,6 +495,12 @@ Config parse_config(const std::string& text, const std::string& source) {
   if (j.contains("precision")) c.policy.precision = r.number(j["precision"], "/precision", 0.0001, 0.5);
   if (j.contains("max_time_per_point"))
     c.policy.max_time_per_point = r.number(j["max_time_per_point"], "/max_time_per_point", 0.001, 3600);
+  if (j.contains("min_time_per_point")) {
+    c.policy.min_time_per_point = r.number(j["min_time_per_point"], "/min_time_per_point", 0, 3600);
+    if (c.policy.min_time_per_point > c.policy.max_time_per_point)
+      r.fail("/min_time_per_point", j["min_time_per_point"],
+             "must be <= max_time_per_point (" + json(c.policy.max_time_per_point).dump() + ")");
+  }
   if (j.contains("min_samples")) c.policy.min_samples = static_cast<uint32_t>(r.uint(j["min_samples"], "/min_samples", 3, 1000000));
   if (j.contains("max_samples")) c.policy.max_samples = static_cast<uint32_t>(r.uint(j["max_samples"], "/max_samples", 3, 1000000));
   if (c.policy.max_samples < c.policy.min_samples)

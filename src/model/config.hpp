@@ -41,6 +41,9 @@ struct Grid {
 struct Policy {
   double precision = 0.01;          ///< stop when the median's 95% CI half-width / median <= this
   double max_time_per_point = 0.25; ///< seconds of sampling per point at most
+  double min_time_per_point = 0;    ///< seconds of sampling before the precision may stop it: a
+                                    ///< repetition then spans many flips of a two-state core
+                                    ///< (docs/methodology.md, "Two states")
   uint32_t min_samples = 11;
   uint32_t max_samples = 1001;
   double sample_us = 100;           ///< target duration of one sample (clamped to 20..1000 µs)

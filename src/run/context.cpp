@@ -89,6 +89,7 @@ RunContext make_context(const std::vector<Config>& configs, int pinned_cpu, size
     policies.push_back({{"source", cfg.source},
                         {"precision", p.precision},
                         {"max_time_per_point_s", p.max_time_per_point},
+                        {"min_time_per_point_s", p.min_time_per_point},
                         {"min_samples", p.min_samples},
                         {"max_samples", p.max_samples},
                         {"sample_us", p.sample_us},

@@ -145,6 +145,7 @@ Repetition measure(const Operation& op, const Policy& policy, const volatile std
   std::vector<CounterValue> counted;
   uint64_t ops_counted = 0;
   const uint64_t cap_ticks = static_cast<uint64_t>(policy.max_time_per_point * hz);
+  const uint64_t min_ticks = static_cast<uint64_t>(policy.min_time_per_point * hz);
   auto take = [&](uint32_t count) {
     for (uint32_t i = 0; i < count; ++i) {
       prepare();
@@ -175,7 +176,10 @@ Repetition measure(const Operation& op, const Policy& policy, const volatile std
   take(std::max<uint32_t>(policy.min_samples, 3));
   for (;;) {
     m.per_call = summarize(per_call);
-    if (m.per_call.ci_rel <= policy.precision) { m.stop_reason = "precision"; break; }
+    if (m.per_call.ci_rel <= policy.precision && tsc_fenced() - tick0 >= min_ticks) {
+      m.stop_reason = "precision";
+      break;
+    }
     if (m.sample_ticks.size() >= policy.max_samples) { m.stop_reason = "sample_cap"; break; }
     if (tsc_fenced() - start >= cap_ticks) { m.stop_reason = "time_cap"; break; }
     if (stop && *stop) { m.stop_reason = "interrupted"; break; }

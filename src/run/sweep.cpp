@@ -137,7 +137,7 @@ SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt) 
     p.names.push_back(s.name);
     const Policy& pol = configs[s.config].policy;
     const double cap = pol.max_time_per_point, warm = 0.002 + pol.min_samples * pol.sample_us * 1e-6;
-    p.estimate_s += opt.protocol.repetitions * (warm + cap / 2);
+    p.estimate_s += opt.protocol.repetitions * (warm + std::max(cap / 2, pol.min_time_per_point));
     p.worst_s += opt.protocol.repetitions * (warm + cap);
   }
   p.tasks = e.slots.size() * opt.protocol.repetitions;

@@ -109,6 +109,8 @@ TEST_CASE("bad configs give one line naming file, JSON path, value and what is a
       {R"({"sizes": [64], "kernels": [{"regs": "sse"}]})", "/kernels/0: {\"regs\":\"sse\"}: a kernel grid needs \"op\""},
       {R"({"kernels": [{"op": "copy", "regs": "sse"}]})", "/kernels/0/sizes: null: kernels need a list of sizes"},
       {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse"}], "precision": 0})", "/precision: 0: out of range"},
+      {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse"}], "max_time_per_point": 0.01, "min_time_per_point": 0.02})",
+       "/min_time_per_point: 0.02: must be <= max_time_per_point (0.01)"},
       {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse"}], "cache": "lukewarm"})", "/cache: \"lukewarm\": allowed: warm, cold"},
       {R"({"sizes": [4096], "kernels": [{"op": "copy", "regs": "sse"}], "layout": {"distance": 1099511627776}})",
        "/layout/distance: 1099511627776: out of range"},

@@ -145,3 +145,19 @@ TEST_CASE("the context says where the buffers are: NUMA node and huge pages of e
     else CHECK(huge >= 0);
   }
 }
+
+TEST_CASE("min_time_per_point: a repetition samples that long before the precision may stop it" * doctest::test_suite("sweep")) {
+  const RunDoc doc = sweep(R"({"sizes": [256], "kernels": [{"op": "copy", "regs": "gpr"}], "baselines": false,
+    "precision": 0.5, "min_samples": 3, "max_time_per_point": 0.05, "min_time_per_point": 0.012})");
+  size_t reps = 0;
+  for (const auto& r : doc.results)
+    for (const auto& rep : r.reps) {
+      ++reps;
+      CHECK(rep.stop_reason == "precision");
+      CHECK(rep.seconds >= 0.012);  // warm-up (2 ms) + at least 12 ms of samples
+      uint64_t ticks = 0;
+      for (uint64_t t : rep.sample_ticks) ticks += t;
+      CHECK(double(ticks) / r.tsc_hz >= 0.011);  // the samples themselves fill the span (timer reads aside)
+    }
+  CHECK(reps == 1);
+}
