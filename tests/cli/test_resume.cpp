@@ -352,7 +352,7 @@ TEST_CASE("the segment table stops within seconds of a SIGINT, in kex segments a
     for (int i = 0; i < 3000 && slurp(d / "log1").find("segment-override table") == std::string::npos; ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     REQUIRE_MESSAGE(slurp(d / "log1").find("segment-override table") != std::string::npos, slurp(d / "log1"));
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // past the first case
+    std::this_thread::sleep_for(std::chrono::milliseconds(5000));  // past the first case, also under ASan
     const auto [status, s] = c.stop({SIGINT});
     CHECK(status == 130);
     CHECK(s < 10);
