@@ -12,6 +12,7 @@
 #include <fstream>
 #include <initializer_list>
 #include <map>
+#include <random>
 #include <set>
 #include <sstream>
 #include <string>
@@ -432,5 +433,35 @@ TEST_CASE("kex run stopped by two signals during verification writes nothing and
   const std::string log = slurp(d / "log");
   CHECK_MESSAGE(log.find("stopped at once; nothing written") != std::string::npos, log);
   CHECK(slurp(d / "out.json") == "the user's file\n");
+  CHECK(none_left(d.path));
+}
+
+TEST_CASE("kex run killed with SIGKILL at random moments, resumed each time, ends complete, nothing measured twice" *
+          doctest::test_suite("cli")) {
+  TmpDir d;
+  const unsigned seed = std::random_device{}();
+  INFO("seed " << seed);  // the moments: rerun with this seed to see them again
+  std::mt19937 rng(seed);
+  const size_t first = std::uniform_int_distribution<size_t>(1, 40)(rng);
+  const size_t second = std::uniform_int_distribution<size_t>(first + 5, 90)(rng);
+  INFO("killed after " << first << " and after " << second << " journaled repetitions");
+  killed_run(d, first);
+  const std::string journal = d / "out.json.journal";
+  {
+    Child c({"run", "--resume", journal}, d / "log2");
+    REQUIRE_MESSAGE(wait_for_reps(journal, second), slurp(d / "log2"));
+    kill(-c.pid, SIGKILL);
+    CHECK(c.wait() == 128 + SIGKILL);
+  }
+  CHECK(none_left(d.path));
+  REQUIRE(!std::filesystem::exists(d / "out.json"));
+  const size_t journaled = count_lines(journal, "{\"rep\":");
+  REQUIRE(journaled < 100);
+  const ShellOut r = shell(kKex + " run -q --resume " + journal);
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  check_complete(d);
+  const auto doc = nlohmann::json::parse(slurp(d / "out.json"));
+  CHECK(doc["context"]["protocol"]["tasks_measured"].get<size_t>() + journaled == 100);
+  CHECK(!std::filesystem::exists(journal));
   CHECK(none_left(d.path));
 }
