@@ -412,7 +412,7 @@ Action add_run_command(CLI::App& app) {
       time_t now = time(nullptr);
       strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime(&now));
       out = std::string("kex-results-") + stamp + ".json";
-      if (plot_dir.empty() && !resumed) plot_dir = std::string("kex-results-") + stamp + "-plots";
+      if (plot_dir.empty()) plot_dir = std::string("kex-results-") + stamp + "-plots";
     }
     if (a->no_plot) plot_dir.clear();
     const std::string graph_dir = a->graph_dir.empty() ? configs.front().graph_dir : a->graph_dir;

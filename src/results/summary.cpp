@@ -91,7 +91,8 @@ std::string summary_table(const RunDoc& run) {
     // kernel missing says why; the rest are in the JSON.
     std::vector<std::pair<size_t, std::string>> reasons;
     for (const auto& [m, n] : skip_reasons) reasons.emplace_back(n, m);
-    std::sort(reasons.begin(), reasons.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    // ties stay in message order (the map's), so the line is the same on every machine
+    std::stable_sort(reasons.begin(), reasons.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     std::string why;
     for (size_t i = 0; i < reasons.size() && i < 3; ++i)
       why += (i ? "; " : "") + (reasons[i].second.size() > 90 ? reasons[i].second.substr(0, 87) + "..." : reasons[i].second) +

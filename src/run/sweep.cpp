@@ -319,11 +319,10 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
   std::vector<Task> order = protocol.shuffle ? shuffled_tasks(groups, protocol.repetitions, protocol.seed)
                                              : ordered_tasks(jobs.size(), protocol.repetitions);
   std::vector<Task> todo = order;
-  if (opt.resume) {  // this session's orders follow the journal's (a disturbed window marks only its own)
+  if (opt.resume) {  // only the missing repetitions of each point, in the same order
+    // This session's orders follow the journal's (a disturbed window marks only its own).
     for (const auto& rs : reps)
       for (const auto& r : rs) protocol.first_order = std::max(protocol.first_order, r.order + 1);
-  }
-  if (opt.resume) {  // only the missing repetitions of each point, in the same order
     std::map<uint32_t, uint32_t> need;
     for (size_t j = 0; j < jobs.size(); ++j) {
       size_t have = 0;
