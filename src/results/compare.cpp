@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "src/core/significance.hpp"
+#include "src/model/noise.hpp"
 #include "src/results/results.hpp"
 
 namespace kex {
@@ -36,6 +37,21 @@ double cv(const std::vector<double>& v) {
 
 bool intervals_overlap(double lo1, double hi1, double lo2, double hi2) { return lo1 <= hi2 && lo2 <= hi1; }
 
+std::vector<StateShift> state_shifts(const RunDoc& a, const RunDoc& b, double threshold) {
+  std::vector<StateShift> out;
+  const std::optional<Noise> na = run_noise(a.context), nb = run_noise(b.context);
+  if (!na || !nb) return out;
+  auto check = [&](const SentinelSpread& x, const SentinelSpread& y, const char* part, const char* affects) {
+    if (x.median <= 0 || y.median <= 0) return;
+    if (y.median > x.median * (1 + threshold) || x.median > y.median * (1 + threshold))
+      out.push_back({part, affects, x.median, y.median});
+  };
+  check(na->l1, nb->l1, "L1 store loop", "the core's share (every point)");
+  check(na->l2, nb->l2, "L2 store loop", "the L2's share (points near the L2 size)");
+  check(na->mem, nb->mem, "memory read", "memory bandwidth (points beyond the L2)");
+  return out;
+}
+
 Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOptions& opt) {
   const std::optional<std::regex> re = filter_regex(opt.filter);
   auto index = [&](const RunDoc& doc) {
@@ -56,6 +72,16 @@ Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOption
   c.alpha = opt.alpha;
   c.correction = opt.correction;
   c.statistic = opt.statistic;
+  {  // the threshold A's sentinel flagged its own windows with
+    const auto& p = a.context.rest;
+    double t = 0.15;
+    const nlohmann::ordered_json* th = nullptr;
+    if (p.contains("protocol") && p["protocol"].is_object() && p["protocol"].contains("sentinel") &&
+        p["protocol"]["sentinel"].is_object() && p["protocol"]["sentinel"].contains("threshold"))
+      th = &p["protocol"]["sentinel"]["threshold"];
+    if (th && th->is_number() && th->get<double>() > 0) t = th->get<double>();
+    c.shifts = state_shifts(a, b, t);
+  }
   std::vector<double> noise, pvalues;
   double logsum = 0;
   bool any_power = false;
@@ -162,6 +188,13 @@ std::string format_comparison(const Comparison& c, const std::string& a_label, c
                                         : "equal",
                 c.noise * 100, c.min_effect * 100, c.only_a.size(), c.only_b.size());
   o << buf;
+  for (const StateShift& sh : c.shifts) {
+    std::snprintf(buf, sizeof buf,
+                  "warning: the machine was not in the same state in the two runs: sentinel %s %.2f vs %.2f TSC ticks "
+                  "per KiB (B %+.0f%%), %s: differences there may be the machine's, not the kernels'\n",
+                  sh.part.c_str(), sh.a, sh.b, (sh.b / sh.a - 1) * 100, sh.affects.c_str());
+    o << buf;
+  }
   if (c.underpowered) {
     // The typical row's repetitions, and the smallest two-sided p they allow.
     const CompareRow& r = c.rows[c.rows.size() / 2];

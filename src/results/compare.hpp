@@ -42,6 +42,17 @@ struct CompareRow {
   Verdict verdict = Verdict::same;
 };
 
+/// A sentinel figure that differs between the two runs by more than the runs'
+/// sentinel threshold: the machine was not in the same state (another tenant on
+/// the core, the L2 shared with an SMT sibling, memory bandwidth taken), so
+/// differences at the sizes it bears on may be the machine's, not the kernels'
+/// (docs/methodology.md, "Noise on the Zen 5 VM").
+struct StateShift {
+  std::string part;     ///< "L1 store loop", "L2 store loop" or "memory read"
+  std::string affects;  ///< the points it bears on, in words
+  double a = 0, b = 0;  ///< each run's median over its readings, TSC ticks per KiB
+};
+
 struct Comparison {
   std::vector<CompareRow> rows;             ///< in A's order
   std::vector<std::string> only_a, only_b;  ///< names measured on one side only
@@ -53,7 +64,13 @@ struct Comparison {
   Statistic statistic = Statistic::median;  ///< the figure compared
   size_t faster = 0, slower = 0, same = 0;
   bool underpowered = false;                ///< no row had enough repetitions to reach alpha
+  std::vector<StateShift> shifts;           ///< sentinel figures the two runs differ on (none when either lacks them)
 };
+
+/// The sentinel figures (context.protocol.noise) on which `a` and `b` differ by
+/// more than `threshold` (0.15 = 15%) in either direction; empty when a run has
+/// no noise record or a figure is missing on a side.
+std::vector<StateShift> state_shifts(const RunDoc& a, const RunDoc& b, double threshold);
 
 /// Matches measured points of `a` and `b` by canonical name (every coordinate is
 /// in it, so points of different layouts never pair up) and compares them. Points

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "src/model/noise.hpp"
 #include "src/results/compare.hpp"
 #include "src/results/results.hpp"
 #include "tests/support/synth.hpp"
@@ -167,6 +168,40 @@ TEST_CASE("compare --statistic best: the fast state's figure, steady where the m
   CHECK(text.find("Mann-Whitney U over the repetition fastest samples") != std::string::npos);
   CHECK(text.find("A best ns") != std::string::npos);
   CHECK(format_comparison(by_median, "A", "B").find("A median ns") != std::string::npos);
+}
+
+namespace {
+/// A run whose context carries sentinel medians (L1, L2, memory ticks per KiB) and a threshold.
+kex::RunDoc with_sentinel(double l1, double l2, double mem, double threshold = 0.15) {
+  kex::RunDoc d = two_state(1, {true, true, true}, {0, 0, 0});
+  const Noise n = compute_noise({l1, l1}, l2 > 0 ? std::vector<double>{l2, l2} : std::vector<double>{}, {mem, mem}, 0,
+                                6, 0, 0.25, 1, {});
+  d.context.rest["protocol"] = {{"sentinel", {{"threshold", threshold}}}, {"noise", noise_to_json(n)}};
+  return d;
+}
+}  // namespace
+
+TEST_CASE("compare warns when the runs' sentinels say the machine was not in the same state") {
+  // Measured on the Zen 5 VM: L1 loop 18.87 ticks/KiB quiet, 22.8 with the core shared; the
+  // L2 loop 45% slower with the L2 shared while the L1 loop did not move.
+  const Comparison same = compare_results(with_sentinel(18.87, 5.6, 48), with_sentinel(18.70, 5.9, 52));
+  CHECK(same.shifts.empty());
+  const Comparison shared = compare_results(with_sentinel(18.87, 5.6, 48), with_sentinel(22.8, 8.1, 49));
+  REQUIRE(shared.shifts.size() == 2);
+  CHECK(shared.shifts[0].part == "L1 store loop");
+  CHECK(shared.shifts[0].a == doctest::Approx(18.87));
+  CHECK(shared.shifts[0].b == doctest::Approx(22.8));
+  CHECK(shared.shifts[1].part == "L2 store loop");
+  const std::string text = format_comparison(shared, "A", "B");
+  CHECK(text.find("warning: the machine was not in the same state in the two runs: sentinel L1 store loop 18.87 vs "
+                  "22.80 TSC ticks per KiB (B +21%), the core's share (every point)") != std::string::npos);
+  CHECK(text.find("sentinel L2 store loop 5.60 vs 8.10 TSC ticks per KiB (B +45%)") != std::string::npos);
+  // Faster in B counts too; A's own threshold decides; a side without an L2 loop says nothing of it.
+  CHECK(compare_results(with_sentinel(22.8, 0, 48), with_sentinel(18.87, 5.6, 48)).shifts.size() == 1);
+  CHECK(compare_results(with_sentinel(18.87, 5.6, 48, 0.25), with_sentinel(22.8, 5.6, 48)).shifts.empty());
+  // Without a noise record (an imported or old file) there is nothing to say.
+  CHECK(compare_results(two_state(1, {true}, {0}), with_sentinel(22.8, 8.1, 49)).shifts.empty());
+  CHECK(format_comparison(same, "A", "B").find("warning:") == std::string::npos);
 }
 
 TEST_CASE("kex compare: exit status 0 unless --fail-above finds a regression - bad input exits 2") {

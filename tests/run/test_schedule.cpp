@@ -70,3 +70,42 @@ TEST_CASE("the detector flags a reading slower than its running baseline by more
   auto was_normal = reading(100, 50);  // normal before, 25% above the new baseline now
   CHECK(d.add(was_normal));
 }
+
+TEST_CASE("the detector flags a slow L2 loop on its own, and readings without one leave its baseline alone" * doctest::test_suite("protocol")) {
+  DisturbanceDetector d(0.15, 5);
+  auto reading = [](double l1, double l2) {
+    SentinelReading r;
+    r.l1_ticks_per_kib = l1;
+    r.l2_ticks_per_kib = l2;
+    r.mem_ticks_per_kib = 50;
+    return r;
+  };
+  for (double v : {10.0, 10.2, 9.9}) {
+    auto r = reading(19, v);
+    CHECK_FALSE(d.add(r));
+  }
+  CHECK(d.baseline_l2() == doctest::Approx(10));
+  // The L2 shared with an SMT sibling: the L2 loop 45% slower while the L1 loop is unchanged.
+  auto shared_l2 = reading(19, 14.5);
+  CHECK(d.add(shared_l2));
+  CHECK(shared_l2.disturbed);
+  auto no_l2 = reading(19, 0);  // a sentinel without an L2 part
+  CHECK_FALSE(d.add(no_l2));
+  CHECK(d.baseline_l2() == doctest::Approx(10));
+  auto within = reading(19, 11.4);  // 14% slower: within the threshold
+  CHECK_FALSE(d.add(within));
+  CHECK(d.disturbed() == 1);
+}
+
+TEST_CASE("the sentinel takes its L2 and memory parts only when given their sizes" * doctest::test_suite("protocol")) {
+  Sentinel full(1 << 20, 256 << 10);
+  const SentinelReading a = full.measure();
+  CHECK(a.l1_ticks_per_kib > 0);
+  CHECK(a.l2_ticks_per_kib > 0);
+  CHECK(a.mem_ticks_per_kib > 0);
+  Sentinel core_only(0, 0);
+  const SentinelReading b = core_only.measure();
+  CHECK(b.l1_ticks_per_kib > 0);
+  CHECK(b.l2_ticks_per_kib == 0);
+  CHECK(b.mem_ticks_per_kib == 0);
+}
