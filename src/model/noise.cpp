@@ -23,13 +23,11 @@ SentinelSpread sentinel_spread(std::vector<double> v) {
   return s;
 }
 
-Noise compute_noise(const std::vector<double>& l1, const std::vector<double>& l2, const std::vector<double>& mem,
-                    size_t disturbed,
+Noise compute_noise(const std::vector<double>& l1, const std::vector<double>& mem, size_t disturbed,
                     size_t tasks_measured, size_t remeasured, double budget, size_t budget_tasks,
                     const std::vector<Result>& results) {
   Noise n;
   n.l1 = sentinel_spread(l1);
-  n.l2 = sentinel_spread(l2);
   n.mem = sentinel_spread(mem);
   n.readings = std::max(l1.size(), mem.size());
   n.disturbed = disturbed;
@@ -58,7 +56,6 @@ nlohmann::ordered_json noise_to_json(const Noise& n) {
   };
   nlohmann::ordered_json j;
   j["sentinel_l1"] = spread(n.l1);
-  j["sentinel_l2"] = spread(n.l2);
   j["sentinel_mem"] = spread(n.mem);
   j["readings"] = n.readings;
   j["disturbed_readings"] = n.disturbed;
@@ -89,7 +86,6 @@ Noise noise_from_json(const nlohmann::ordered_json& j) {
   };
   Noise n;
   n.l1 = spread("sentinel_l1");
-  n.l2 = spread("sentinel_l2");  // absent in runs before the L2 loop: zeros
   n.mem = spread("sentinel_mem");
   n.readings = j.value("readings", size_t(0));
   n.disturbed = j.value("disturbed_readings", size_t(0));

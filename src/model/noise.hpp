@@ -22,7 +22,7 @@ struct SentinelSpread {
 };
 
 struct Noise {
-  SentinelSpread l1, l2, mem;     ///< the sentinel's L1 and L2 store loops and memory read
+  SentinelSpread l1, mem;
   size_t readings = 0;            ///< sentinel readings (= windows)
   size_t disturbed = 0;           ///< readings flagged (= disturbed windows)
   size_t tasks_measured = 0;      ///< tasks done, re-measurements included
@@ -37,10 +37,8 @@ struct Noise {
 /// Spread of one figure (zeros for no readings).
 SentinelSpread sentinel_spread(std::vector<double> v);
 
-/// The noise of a run from its sentinel figures (ticks per KiB, one per reading;
-/// l2 and mem may be empty) and results.
-Noise compute_noise(const std::vector<double>& l1, const std::vector<double>& l2, const std::vector<double>& mem,
-                    size_t disturbed,
+/// The noise of a run from its sentinel figures and results.
+Noise compute_noise(const std::vector<double>& l1, const std::vector<double>& mem, size_t disturbed,
                     size_t tasks_measured, size_t remeasured, double budget, size_t budget_tasks,
                     const std::vector<Result>& results);
 

@@ -47,7 +47,6 @@ std::vector<StateShift> state_shifts(const RunDoc& a, const RunDoc& b, double th
       out.push_back({part, affects, x.median, y.median});
   };
   check(na->l1, nb->l1, "L1 store loop", "the core's share (every point)");
-  check(na->l2, nb->l2, "L2 store loop", "the L2's share (points near the L2 size)");
   check(na->mem, nb->mem, "memory read", "memory bandwidth (points beyond the L2)");
   return out;
 }

@@ -43,12 +43,12 @@ struct CompareRow {
 };
 
 /// A sentinel figure that differs between the two runs by more than the runs'
-/// sentinel threshold: the machine was not in the same state (another tenant on
-/// the core, the L2 shared with an SMT sibling, memory bandwidth taken), so
-/// differences at the sizes it bears on may be the machine's, not the kernels'
-/// (docs/methodology.md, "Noise on the Zen 5 VM").
+/// sentinel threshold: the machine was not in the same state (the core shared
+/// with another tenant, memory bandwidth taken), so differences at the sizes it
+/// bears on may be the machine's, not the kernels' (docs/methodology.md,
+/// "Noise on the Zen 5 VM").
 struct StateShift {
-  std::string part;     ///< "L1 store loop", "L2 store loop" or "memory read"
+  std::string part;     ///< "L1 store loop" or "memory read"
   std::string affects;  ///< the points it bears on, in words
   double a = 0, b = 0;  ///< each run's median over its readings, TSC ticks per KiB
 };

@@ -226,8 +226,7 @@ std::string noise_summary(const RunDoc& run) {
   std::string s = "\nnoise: ";
   if (n->readings == 0) s += "no sentinel readings";
   else
-    s += "sentinel L1 " + spread(n->l1) + " (p10..p90), " + (n->l2.median > 0 ? "L2 " + spread(n->l2) + ", " : "") +
-         "memory " + spread(n->mem) + "; " +
+    s += "sentinel L1 " + spread(n->l1) + " (p10..p90), memory " + spread(n->mem) + "; " +
          std::to_string(n->disturbed) + " of " + std::to_string(n->readings) + " windows disturbed";
   const size_t planned = n->tasks_measured - std::min(n->tasks_measured, n->remeasured_tasks);
   s += ", " + std::to_string(n->remeasured_tasks) + " tasks re-measured (budget " + pct(n->budget) + ": " +

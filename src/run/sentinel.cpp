@@ -1,13 +1,12 @@
 #include "src/run/sentinel.hpp"
 
-#include <immintrin.h>
+#include <emmintrin.h>
 #include <sys/mman.h>
 
 #include <algorithm>
 #include <stdexcept>
 #include <vector>
 
-#include "src/core/cpu_features.hpp"
 #include "src/run/machine.hpp"
 
 namespace kex {
@@ -24,19 +23,15 @@ bool DisturbanceDetector::add(SentinelReading& r) {
   ++count_;
   const double b1 = median(l1_), bm = median(mem_);
   const bool slow_l1 = b1 > 0 && r.l1_ticks_per_kib > b1 * (1 + threshold_);
-  const double b2 = median(l2_);
-  const bool slow_l2 = b2 > 0 && r.l2_ticks_per_kib > b2 * (1 + threshold_);
   const bool slow_mem = bm > 0 && r.mem_ticks_per_kib > 0 && r.mem_ticks_per_kib > bm * (1 + threshold_);
-  r.disturbed = slow_l1 || slow_l2 || slow_mem;
+  r.disturbed = slow_l1 || slow_mem;
   if (r.disturbed) {
     ++disturbed_;
     return true;
   }
   l1_.push_back(r.l1_ticks_per_kib);
-  if (r.l2_ticks_per_kib > 0) l2_.push_back(r.l2_ticks_per_kib);
   if (r.mem_ticks_per_kib > 0) mem_.push_back(r.mem_ticks_per_kib);
   while (l1_.size() > window_) l1_.pop_front();
-  while (l2_.size() > window_) l2_.pop_front();
   while (mem_.size() > window_) mem_.pop_front();
   return false;
 }
@@ -45,27 +40,13 @@ namespace {
 
 constexpr size_t kL1Bytes = 16 << 10;
 
-/// 16-byte stores over [p, p + n), n a multiple of 64.
-__attribute__((noinline)) void store_loop(uint8_t* p, size_t n) {
+__attribute__((noinline)) void store_loop(uint8_t* p) {
   const __m128i v = _mm_set1_epi8(0x5a);
-  for (size_t i = 0; i < n; i += 64) {
+  for (size_t i = 0; i < kL1Bytes; i += 64) {
     _mm_store_si128(reinterpret_cast<__m128i*>(p + i), v);
     _mm_store_si128(reinterpret_cast<__m128i*>(p + i + 16), v);
     _mm_store_si128(reinterpret_cast<__m128i*>(p + i + 32), v);
     _mm_store_si128(reinterpret_cast<__m128i*>(p + i + 48), v);
-  }
-  asm volatile("" ::: "memory");
-}
-
-/// 32-byte stores over [p, p + n), n a multiple of 128: fast enough that an L2-sized
-/// loop is bound by the L2, not by issuing stores (the 16-byte loop is not, here).
-__attribute__((noinline, target("avx"))) void avx_store_loop(uint8_t* p, size_t n) {
-  const __m256i v = _mm256_set1_epi8(0x5a);
-  for (size_t i = 0; i < n; i += 128) {
-    _mm256_store_si256(reinterpret_cast<__m256i*>(p + i), v);
-    _mm256_store_si256(reinterpret_cast<__m256i*>(p + i + 32), v);
-    _mm256_store_si256(reinterpret_cast<__m256i*>(p + i + 64), v);
-    _mm256_store_si256(reinterpret_cast<__m256i*>(p + i + 96), v);
   }
   asm volatile("" ::: "memory");
 }
@@ -86,30 +67,22 @@ volatile uint64_t g_sentinel_sink;
 
 }  // namespace
 
-namespace {
-/// A private anonymous mapping of `n` bytes, huge pages advised, every byte written.
-uint8_t* map_filled(uint64_t n) {
-  void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) throw std::runtime_error("sentinel: mmap of " + std::to_string(n) + " bytes failed");
-  auto* b = static_cast<uint8_t*>(p);
-  madvise(b, n, MADV_HUGEPAGE);
-  for (uint64_t i = 0; i + 8 <= n; i += 8) *reinterpret_cast<uint64_t*>(b + i) = i;
-  return b;
-}
-}  // namespace
-
-Sentinel::Sentinel(uint64_t mem_bytes, uint64_t l2_bytes)
-    : l2_bytes_(l2_bytes / 128 * 128), mem_bytes_(mem_bytes / 64 * 64) {
-  l1_ = map_filled(kL1Bytes);
-  if (l2_bytes_) l2_ = map_filled(l2_bytes_);
-  if (mem_bytes_) mem_ = map_filled(mem_bytes_);
-  store_loop(l1_, kL1Bytes);
-  for (int k = 0; k < 3 && l2_; ++k) measure();  // the first readings of a process run slow (seen: +30%)
+Sentinel::Sentinel(uint64_t mem_bytes) : mem_bytes_(mem_bytes / 64 * 64) {
+  void* p = mmap(nullptr, kL1Bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::runtime_error("sentinel: mmap failed");
+  l1_ = static_cast<uint8_t*>(p);
+  if (mem_bytes_) {
+    p = mmap(nullptr, mem_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::runtime_error("sentinel: mmap failed");
+    mem_ = static_cast<uint8_t*>(p);
+    madvise(mem_, mem_bytes_, MADV_HUGEPAGE);
+    for (uint64_t i = 0; i < mem_bytes_; i += 8) *reinterpret_cast<uint64_t*>(mem_ + i) = i;
+  }
+  store_loop(l1_);
 }
 
 Sentinel::~Sentinel() {
   munmap(l1_, kL1Bytes);
-  if (l2_) munmap(l2_, l2_bytes_);
   if (mem_) munmap(mem_, mem_bytes_);
 }
 
@@ -118,25 +91,11 @@ SentinelReading Sentinel::measure() {
   std::vector<uint64_t> t;
   for (int s = 0; s < 15; ++s) {
     const uint64_t a = tsc_fenced();
-    for (int k = 0; k < 8; ++k) store_loop(l1_, kL1Bytes);
+    for (int k = 0; k < 8; ++k) store_loop(l1_);
     t.push_back(tsc_fenced() - a);
   }
   std::nth_element(t.begin(), t.begin() + 7, t.end());
   r.l1_ticks_per_kib = double(t[7]) / (8.0 * kL1Bytes / 1024);
-  if (l2_) {
-    // One pass brings the loop's lines back into the L2, then the median of 5 passes.
-    const bool avx = host_features().has(Feature::avx);
-    auto pass = [&] { avx ? avx_store_loop(l2_, l2_bytes_) : store_loop(l2_, l2_bytes_); };
-    pass();
-    std::vector<uint64_t> p;
-    for (int s = 0; s < 5; ++s) {
-      const uint64_t a = tsc_fenced();
-      pass();
-      p.push_back(tsc_fenced() - a);
-    }
-    std::nth_element(p.begin(), p.begin() + 2, p.end());
-    r.l2_ticks_per_kib = double(p[2]) / (double(l2_bytes_) / 1024);
-  }
   if (mem_) {
     uint64_t best = ~0ull;
     for (int s = 0; s < 2; ++s) {

@@ -11,20 +11,17 @@
 namespace kex {
 
 /// One sentinel reading: TSC ticks per KiB of an L1-resident store loop (core
-/// sharing), of a store loop over the L2's size (L2 capacity taken by an SMT
-/// sibling: docs/methodology.md, "Noise on the Zen 5 VM") and of a read of a
-/// buffer larger than the L2 (memory and cache bandwidth taken by others).
-/// Larger is slower; 0: that part was not taken.
+/// sharing) and of a read of a buffer larger than the L2 (memory and cache
+/// bandwidth taken by others). Larger is slower.
 struct SentinelReading {
   double l1_ticks_per_kib = 0;
-  double l2_ticks_per_kib = 0;
   double mem_ticks_per_kib = 0;
   double at_s = 0;         ///< seconds since the measurement phase began
   uint64_t after_task = 0; ///< tasks done before it
   bool disturbed = false;  ///< the detector's verdict
 };
 
-/// Flags a reading whose L1, L2 or memory figure exceeds the running baseline (the
+/// Flags a reading whose L1 or memory figure exceeds the running baseline (the
 /// median of the last `window` undisturbed readings) by more than `threshold`
 /// (0.10 = 10% slower). The first reading sets the baseline; faster readings
 /// lower it as they come. Pure logic (tests feed it synthetic timings).
@@ -34,7 +31,6 @@ class DisturbanceDetector {
   /// Records `r` and returns whether it is disturbed (and sets r.disturbed).
   bool add(SentinelReading& r);
   double baseline_l1() const { return median(l1_); }
-  double baseline_l2() const { return median(l2_); }
   double baseline_mem() const { return median(mem_); }
   size_t readings() const { return count_; }
   size_t disturbed() const { return disturbed_; }
@@ -43,17 +39,15 @@ class DisturbanceDetector {
   static double median(const std::deque<double>& v);
   double threshold_;
   size_t window_;
-  std::deque<double> l1_, l2_, mem_;
+  std::deque<double> l1_, mem_;
   size_t count_ = 0, disturbed_ = 0;
 };
 
 /// The sentinel's own buffers and loops, made once per measuring process.
 class Sentinel {
  public:
-  /// `mem_bytes`: size of the read buffer (0: no memory part); `l2_bytes`: of the
-  /// L2 store loop (0: no L2 part). Maps and prefaults both (huge pages advised).
-  /// Throws std::runtime_error when a mapping fails.
-  Sentinel(uint64_t mem_bytes, uint64_t l2_bytes);
+  /// `mem_bytes`: size of the read buffer (0: no memory part). Maps and prefaults it.
+  explicit Sentinel(uint64_t mem_bytes);
   ~Sentinel();
   Sentinel(const Sentinel&) = delete;
   Sentinel& operator=(const Sentinel&) = delete;
@@ -62,9 +56,8 @@ class Sentinel {
 
  private:
   uint8_t* l1_ = nullptr;
-  uint8_t* l2_ = nullptr;
   uint8_t* mem_ = nullptr;
-  uint64_t l2_bytes_ = 0, mem_bytes_ = 0;
+  uint64_t mem_bytes_ = 0;
 };
 
 /// How a run re-measures what the sentinel flags.
@@ -75,7 +68,6 @@ struct SentinelPolicy {
   uint32_t window = 9;         ///< readings in the running baseline
   double budget = 0.25;        ///< re-measured tasks at most this fraction of the run's tasks
   uint64_t mem_bytes = 16 << 20;
-  uint64_t l2_bytes = 0;       ///< the L2 store loop's size: the worker CPU's L2 (0: no L2 part)
 };
 
 }  // namespace kex

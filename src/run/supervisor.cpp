@@ -119,7 +119,7 @@ bool other_cpus(int cpu, cpu_set_t& set) {
                        {"numa_nodes", bufs[k]->numa_nodes()}});
     send(fd, kBuffers, where.dump());
     std::unique_ptr<Sentinel> sentinel;
-    if (pr.sentinel.enabled) sentinel = std::make_unique<Sentinel>(pr.sentinel.mem_bytes, pr.sentinel.l2_bytes);
+    if (pr.sentinel.enabled) sentinel = std::make_unique<Sentinel>(pr.sentinel.mem_bytes);
     DisturbanceDetector det(pr.sentinel.threshold, pr.sentinel.window);
     CounterSet counters;  // opened on the worker's own thread, after pinning
     if (!pr.counters.empty()) counters = open_counters(pr.counters);
@@ -132,8 +132,7 @@ bool other_cpus(int cpu, cpu_set_t& set) {
       return r;
     };
     auto reading_json = [](const SentinelReading& r) {
-      return nlohmann::json{{"l1_ticks_per_kib", r.l1_ticks_per_kib}, {"l2_ticks_per_kib", r.l2_ticks_per_kib},
-                            {"mem_ticks_per_kib", r.mem_ticks_per_kib},
+      return nlohmann::json{{"l1_ticks_per_kib", r.l1_ticks_per_kib}, {"mem_ticks_per_kib", r.mem_ticks_per_kib},
                             {"at_s", r.at_s}, {"after_task", r.after_task}, {"disturbed", r.disturbed}};
     };
     if (sentinel) {
@@ -277,7 +276,6 @@ SupervisedRun run_supervised(const std::vector<MeasureJob>& jobs, const std::vec
           const auto& r = m.at("reading");
           SentinelReading sr;
           sr.l1_ticks_per_kib = r.at("l1_ticks_per_kib").get<double>();
-          sr.l2_ticks_per_kib = r.at("l2_ticks_per_kib").get<double>();
           sr.mem_ticks_per_kib = r.at("mem_ticks_per_kib").get<double>();
           sr.at_s = r.at("at_s").get<double>();
           sr.after_task = r.at("after_task").get<uint64_t>();

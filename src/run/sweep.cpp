@@ -149,8 +149,6 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
   Protocol protocol = opt.protocol;
   const int cpu = protocol.cpu >= 0 && pin_thread_to(protocol.cpu) ? protocol.cpu : pin_to_one_cpu();
   protocol.cpu = cpu;
-  // The sentinel's L2 loop covers the L2 of the CPU measured on (the machine's caches describe that one).
-  if (protocol.sentinel.l2_bytes == 0) protocol.sentinel.l2_bytes = machine().caches.l2;
   SweepRun out;
   RunDoc& doc = out.doc;
   doc.context = make_context(configs, cpu, opt.shard_index, opt.shard_count);
@@ -342,7 +340,7 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
   }
   Progress progress(opt.progress, todo.size());
   SupervisedRun sup;
-  std::vector<double> sentinel_l1, sentinel_l2, sentinel_mem;
+  std::vector<double> sentinel_l1, sentinel_mem;
   size_t sentinel_disturbed = 0;
   if (!todo.empty() && !stopped()) {
     SupervisorEvents ev;
@@ -361,7 +359,6 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
     };
     ev.sentinel = [&](const SentinelReading& r, const std::vector<Task>& window, bool requeued) {
       doc.context.rest["sentinel_readings"].push_back({{"l1_ticks_per_kib", r.l1_ticks_per_kib},
-                                                       {"l2_ticks_per_kib", r.l2_ticks_per_kib},
                                                        {"mem_ticks_per_kib", r.mem_ticks_per_kib},
                                                        {"at_s", r.at_s},
                                                        {"after_task", r.after_task},
@@ -369,7 +366,6 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
                                                        {"window", window.size()},
                                                        {"requeued", requeued}});
       sentinel_l1.push_back(r.l1_ticks_per_kib);
-      if (r.l2_ticks_per_kib > 0) sentinel_l2.push_back(r.l2_ticks_per_kib);
       sentinel_mem.push_back(r.mem_ticks_per_kib);
       sentinel_disturbed += r.disturbed;
       if (!r.disturbed) return;
@@ -423,15 +419,14 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
                      {"every", protocol.sentinel.every},
                      {"threshold", protocol.sentinel.threshold},
                      {"budget", protocol.sentinel.budget},
-                     {"memory_bytes", protocol.sentinel.mem_bytes},
-                     {"l2_bytes", protocol.sentinel.l2_bytes}};
+                     {"memory_bytes", protocol.sentinel.mem_bytes}};
     p["measuring_s"] = sup.seconds;
     p["measured_s"] = sup.measured_s;
     p["supervision_overhead_ms_per_task"] =
         sup.tasks_done ? (sup.seconds - sup.measured_s) * 1e3 / double(sup.tasks_done) : 0.0;
     // The same budget the supervisor allows (a fraction of the tasks to do).
     const auto budget_tasks = static_cast<size_t>(protocol.sentinel.budget * double(todo.size()));
-    p["noise"] = noise_to_json(compute_noise(sentinel_l1, sentinel_l2, sentinel_mem, sentinel_disturbed, sup.tasks_done,
+    p["noise"] = noise_to_json(compute_noise(sentinel_l1, sentinel_mem, sentinel_disturbed, sup.tasks_done,
                                              sup.remeasured, protocol.sentinel.budget, budget_tasks, doc.results));
     doc.context.rest["protocol"] = p;
     if (!sup.buffers.is_null()) {

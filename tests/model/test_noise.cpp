@@ -29,7 +29,7 @@ TEST_CASE("noise: median repetition cv over the points with two or more counted 
   b.reps.push_back(golden::rep(130, 1, {130, 130, 130}, "precision"));
   Result single = golden::generated("copy/string/unroll:1/t/fwd", 65536, Layout{}, 100);
   REQUIRE(single.reps.size() == 1);
-  const Noise n = compute_noise({1, 2}, {}, {3, 4}, 0, 10, 0, 0.25, 2, {a, b, single});
+  const Noise n = compute_noise({1, 2}, {3, 4}, 0, 10, 0, 0.25, 2, {a, b, single});
   CHECK(n.points_with_cv == 2);
   CHECK(n.median_repetition_cv == doctest::Approx((aggregate(a).cv + aggregate(b).cv) / 2));
   CHECK(aggregate(a).cv > 0);
@@ -49,11 +49,9 @@ TEST_CASE("noise: written into context.protocol, read back equal, printed in one
   const auto j = to_json(run)["context"]["protocol"]["noise"];
   CHECK(j["budget_used_tasks"] == 8);
   CHECK(j["budget_left_tasks"] == 0);
-  // L1: (118.8 - 99.4) / 2 / 101 = 9.6%; L2: sorted 198 200 200 202 260, p10 198.8, p90 236.8 -> 9.5%;
-  // memory: sorted 395 400 405 410 600, p10 397, p90 524 -> 15.7%
-  CHECK(n->l2.median == doctest::Approx(200));
+  // L1: (118.8 - 99.4) / 2 / 101 = 9.6%; memory: sorted 395 400 405 410 600, p10 397, p90 524 -> 15.7%
   CHECK(noise_summary(run) ==
-        "\nnoise: sentinel L1 \u00b19.6% (p10..p90), L2 \u00b19.5%, memory \u00b116%; 1 of 5 windows disturbed, 8 tasks re-measured "
+        "\nnoise: sentinel L1 \u00b19.6% (p10..p90), memory \u00b116%; 1 of 5 windows disturbed, 8 tasks re-measured "
         "(budget 25%: 25% used)\n");
   RunDoc none = run;
   none.context.rest.erase("protocol");

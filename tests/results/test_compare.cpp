@@ -171,36 +171,36 @@ TEST_CASE("compare --statistic best: the fast state's figure, steady where the m
 }
 
 namespace {
-/// A run whose context carries sentinel medians (L1, L2, memory ticks per KiB) and a threshold.
-kex::RunDoc with_sentinel(double l1, double l2, double mem, double threshold = 0.15) {
+/// A run whose context carries sentinel medians (L1 loop, memory read: ticks per KiB) and a threshold.
+kex::RunDoc with_sentinel(double l1, double mem, double threshold = 0.15) {
   kex::RunDoc d = two_state(1, {true, true, true}, {0, 0, 0});
-  const Noise n = compute_noise({l1, l1}, l2 > 0 ? std::vector<double>{l2, l2} : std::vector<double>{}, {mem, mem}, 0,
-                                6, 0, 0.25, 1, {});
+  const Noise n = compute_noise({l1, l1}, {mem, mem}, 0, 6, 0, 0.25, 1, {});
   d.context.rest["protocol"] = {{"sentinel", {{"threshold", threshold}}}, {"noise", noise_to_json(n)}};
   return d;
 }
 }  // namespace
 
 TEST_CASE("compare warns when the runs' sentinels say the machine was not in the same state") {
-  // Measured on the Zen 5 VM: L1 loop 18.87 ticks/KiB quiet, 22.8 with the core shared; the
-  // L2 loop 45% slower with the L2 shared while the L1 loop did not move.
-  const Comparison same = compare_results(with_sentinel(18.87, 5.6, 48), with_sentinel(18.70, 5.9, 52));
+  // Measured on the Zen 5 VM: the L1 loop at 18.87 ticks/KiB in a quiet run, 22.48 in a run
+  // with the core shared; the memory read 47.7 against 58.5 in the same pair of runs.
+  const Comparison same = compare_results(with_sentinel(18.87, 48), with_sentinel(18.70, 52));
   CHECK(same.shifts.empty());
-  const Comparison shared = compare_results(with_sentinel(18.87, 5.6, 48), with_sentinel(22.8, 8.1, 49));
+  const Comparison shared = compare_results(with_sentinel(18.87, 47.67), with_sentinel(22.48, 58.46));
   REQUIRE(shared.shifts.size() == 2);
   CHECK(shared.shifts[0].part == "L1 store loop");
   CHECK(shared.shifts[0].a == doctest::Approx(18.87));
-  CHECK(shared.shifts[0].b == doctest::Approx(22.8));
-  CHECK(shared.shifts[1].part == "L2 store loop");
+  CHECK(shared.shifts[0].b == doctest::Approx(22.48));
+  CHECK(shared.shifts[1].part == "memory read");
   const std::string text = format_comparison(shared, "A", "B");
   CHECK(text.find("warning: the machine was not in the same state in the two runs: sentinel L1 store loop 18.87 vs "
-                  "22.80 TSC ticks per KiB (B +21%), the core's share (every point)") != std::string::npos);
-  CHECK(text.find("sentinel L2 store loop 5.60 vs 8.10 TSC ticks per KiB (B +45%)") != std::string::npos);
-  // Faster in B counts too; A's own threshold decides; a side without an L2 loop says nothing of it.
-  CHECK(compare_results(with_sentinel(22.8, 0, 48), with_sentinel(18.87, 5.6, 48)).shifts.size() == 1);
-  CHECK(compare_results(with_sentinel(18.87, 5.6, 48, 0.25), with_sentinel(22.8, 5.6, 48)).shifts.empty());
+                  "22.48 TSC ticks per KiB (B +19%), the core's share (every point)") != std::string::npos);
+  CHECK(text.find("sentinel memory read 47.67 vs 58.46 TSC ticks per KiB (B +23%), memory bandwidth") !=
+        std::string::npos);
+  // Faster in B counts too; A's own threshold decides.
+  CHECK(compare_results(with_sentinel(22.31, 48), with_sentinel(19.03, 48)).shifts.size() == 1);
+  CHECK(compare_results(with_sentinel(18.87, 48, 0.25), with_sentinel(22.48, 48)).shifts.empty());
   // Without a noise record (an imported or old file) there is nothing to say.
-  CHECK(compare_results(two_state(1, {true}, {0}), with_sentinel(22.8, 8.1, 49)).shifts.empty());
+  CHECK(compare_results(two_state(1, {true}, {0}), with_sentinel(22.48, 58)).shifts.empty());
   CHECK(format_comparison(same, "A", "B").find("warning:") == std::string::npos);
 }
 
