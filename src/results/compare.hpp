@@ -65,6 +65,7 @@ struct Comparison {
   size_t faster = 0, slower = 0, same = 0;
   bool underpowered = false;                ///< no row had enough repetitions to reach alpha
   std::vector<StateShift> shifts;           ///< sentinel figures the two runs differ on (none when either lacks them)
+  bool min_effect_from_state = false;       ///< the default min effect was raised to the largest shift
 };
 
 /// The sentinel figures (context.protocol.noise) on which `a` and `b` differ by
@@ -75,7 +76,8 @@ std::vector<StateShift> state_shifts(const RunDoc& a, const RunDoc& b, double th
 /// Matches measured points of `a` and `b` by canonical name (every coordinate is
 /// in it, so points of different layouts never pair up) and compares them. Points
 /// skipped or failed on a side count as absent there. The default minimum effect
-/// is 3 x the noise (at least 1%).
+/// is 3 x the noise (at least 1%), raised to the largest sentinel shift between
+/// the runs (a machine in another state moves every figure about that much).
 Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOptions& opt = {});
 
 /// True when two closed intervals share a point.

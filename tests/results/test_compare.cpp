@@ -196,6 +196,18 @@ TEST_CASE("compare warns when the runs' sentinels say the machine was not in the
                   "22.48 TSC ticks per KiB (B +19%), the core's share (every point)") != std::string::npos);
   CHECK(text.find("sentinel memory read 47.67 vs 58.46 TSC ticks per KiB (B +23%), memory bandwidth") !=
         std::string::npos);
+  // Nothing smaller than the machine's own shift is called: the default min effect follows it,
+  // a --min-effect given stands.
+  CHECK(shared.min_effect == doctest::Approx(58.46 / 47.67 - 1));
+  CHECK(shared.min_effect_from_state);
+  CHECK(text.find("min effect 22.6% (the sentinels' shift)") != std::string::npos);
+  CHECK_FALSE(same.min_effect_from_state);
+  CompareOptions given;
+  given.min_effect = 0.05;
+  const Comparison kept = compare_results(with_sentinel(18.87, 47.67), with_sentinel(22.48, 58.46), given);
+  CHECK(kept.min_effect == doctest::Approx(0.05));
+  CHECK_FALSE(kept.min_effect_from_state);
+  CHECK(kept.shifts.size() == 2);
   // Faster in B counts too; A's own threshold decides.
   CHECK(compare_results(with_sentinel(22.31, 48), with_sentinel(19.03, 48)).shifts.size() == 1);
   CHECK(compare_results(with_sentinel(18.87, 48, 0.25), with_sentinel(22.48, 48)).shifts.empty());
