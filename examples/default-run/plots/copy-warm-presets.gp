@@ -14,18 +14,17 @@ set xlabel "size (bytes copied per call, log2)"
 set ylabel "GB/s (1e9 bytes copied/s)"
 set logscale x 2
 set xrange [16384:6.71089e+07]
-set yrange [0:54.5165]
+set yrange [0:143.195]
 set xtics ("16K" 16384, "32K" 32768, "64K" 65536, "128K" 131072, "256K" 262144, "512K" 524288, "1M" 1.04858e+06, "2M" 2.09715e+06, "4M" 4.1943e+06, "8M" 8.38861e+06, "16M" 1.67772e+07, "32M" 3.35544e+07, "64M" 6.71089e+07)
 set mxtics default
 set grid xtics ytics lc rgb "#dddddd" lt 1
 set key outside right top vertical Left reverse width 1 font ",9"
-set arrow from 16384, graph 0 to 16384, graph 1 nohead dt 3 lw 1.5 lc rgb "#777777" back
-set label "L1d (src+dst = 32 KiB)" at 16384, graph 0.98 right rotate by 90 offset character -0.8,0 font ",9" textcolor rgb "#444444" front
-set arrow from 262144, graph 0 to 262144, graph 1 nohead dt 3 lw 1.5 lc rgb "#777777" back
-set label "L2 (src+dst = 512 KiB)" at 262144, graph 0.98 right rotate by 90 offset character -0.8,0 font ",9" textcolor rgb "#444444" front
-set arrow from 1.67772e+07, graph 0 to 1.67772e+07, graph 1 nohead dt 3 lw 1.5 lc rgb "#777777" back
-set label "LLC (src+dst = 32 MiB)" at 1.67772e+07, graph 0.98 right rotate by 90 offset character -0.8,0 font ",9" textcolor rgb "#444444" front
-set multiplot layout 1,1 title "named presets: copy bandwidth, warm cache, median per size\nvm (AMD EPYC)" font ",12"
+set arrow from 24576, graph 0 to 24576, graph 1 nohead dt 3 lw 1.5 lc rgb "#777777" back
+set label "L1d (src+dst = 48 KiB)" at 24576, graph 0.98 right rotate by 90 offset character -0.8,0 font ",9" textcolor rgb "#444444" front
+set arrow from 524288, graph 0 to 524288, graph 1 nohead dt 3 lw 1.5 lc rgb "#777777" back
+set label "L2 (src+dst = 1 MiB)" at 524288, graph 0.98 right rotate by 90 offset character -0.8,0 font ",9" textcolor rgb "#444444" front
+set label "beyond the sizes measured: LLC (src+dst = 508 MiB)" at graph 0.99, graph 0.02 right font ",9" textcolor rgb "#444444" front
+set multiplot layout 1,1 title "named presets: copy bandwidth, warm cache, median per size\nvm (Oxide Virtual Turin-like Processor)" font ",12"
 set title "other"
 plot \
   "copy-warm-presets.dat" index 15 using 1:2 with lines lc rgb "#b0b0b0" lw 7 dt 1 title "best of all kernels per size (envelope)", \

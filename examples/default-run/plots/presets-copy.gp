@@ -10,9 +10,9 @@ if (fmt eq "svg") {
 }
 set output out
 set encoding utf8
-set title "named presets, copy_page: TSC ticks per 4096-byte page (fewer is faster)\nbaselines from the same run"
+set title "named presets, copy_page: TSC ticks per 4096-byte page (fewer is faster)\nlibc baselines from the same run"
 set xlabel "TSC ticks per page (median; seed harnesses: their single pass)"
-set xrange [0:1184.77]
+set xrange [0:763.79]
 set yrange [16.6:-0.6]   # first row on top
 set ytics nomirror font ",10"
 set grid xtics lc rgb "#dddddd" lt 1
@@ -20,5 +20,5 @@ set style fill solid 0.8 border lc rgb "#333333"
 set lmargin 44   # room for the row names
 unset key
 plot "presets-copy.dat" using (0):($0):ytic(1) with points pt 0 ps 0 notitle, \
-  "" using (0.5*$2):($0+0):(0.5*$2):(0.36) with boxxyerror lc rgb "#1f77b4" title "vm (AMD EPYC)", \
+  "" using (0.5*$2):($0+0):(0.5*$2):(0.36) with boxxyerror lc rgb "#1f77b4" title "vm (Oxide Virtual Turin-like Processor)", \
   "" using ($2):($0+0):(sprintf(" %.4g", $2)) with labels left font ",9" notitle
