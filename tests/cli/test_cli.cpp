@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <deque>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -14,28 +15,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/shell.hpp"
+#include "tests/support/tmpdir.hpp"
+
 namespace {
 
-struct Result {
-  int status;
-  std::string out;
-};
-
-/// Runs a shell command, capturing stdout+stderr; status is the exit code.
-Result sh(const std::string& cmd) {
-  Result r{0, {}};
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  return r;
-}
-
+/// A fresh directory, removed when the test program ends.
 std::string tmpdir() {
-  char t[] = "/tmp/kex-test-XXXXXX";
-  return mkdtemp(t);
+  static std::deque<TmpDir> dirs;
+  return dirs.emplace_back().path;
 }
 
 void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
@@ -64,9 +52,9 @@ std::string validate_cmd(const std::string& file, const std::string& schema) {
 TEST_CASE("kex run writes results that validate against the schema, no overwrite without --force" * doctest::test_suite("cli")) {
   auto d = tmpdir();
   write(d + "/small.json", kSmall);
-  auto r = sh(kex + " run " + d + "/small.json -o " + d + "/out.json");
-  REQUIRE_MESSAGE(r.status == 0, r.out);
-  CHECK(r.out.find("fastest kernel") != std::string::npos);
+  auto r = shell(kex + " run " + d + "/small.json -o " + d + "/out.json");
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  CHECK(r.text.find("fastest kernel") != std::string::npos);
   auto doc = nlohmann::json::parse(read(d + "/out.json"));
   size_t measured = 0, skipped = 0;
   for (const auto& e : doc["benchmarks"]) {
@@ -101,116 +89,116 @@ TEST_CASE("kex run writes results that validate against the schema, no overwrite
   CHECK(noise["tasks_measured"] == doc["context"]["protocol"]["tasks_measured"]);
   CHECK(noise["remeasured_tasks"] == doc["context"]["protocol"]["remeasured_tasks"]);
   if (readings) CHECK(noise["sentinel_l1"]["median_ticks_per_kib"].get<double>() > 0);
-  CHECK(r.out.find("\nnoise: ") != std::string::npos);
-  CHECK(r.out.find(" tasks re-measured (budget 25%: ") != std::string::npos);
-  auto v = sh(validate_cmd(d + "/out.json", src + "/configs/schema/results.schema.json"));
-  CHECK_MESSAGE(v.out.find("valid") == 0, v.out);
+  CHECK(r.text.find("\nnoise: ") != std::string::npos);
+  CHECK(r.text.find(" tasks re-measured (budget 25%: ") != std::string::npos);
+  auto v = shell(validate_cmd(d + "/out.json", src + "/configs/schema/results.schema.json"));
+  CHECK_MESSAGE(v.text.find("valid") == 0, v.text);
 
   std::string before = read(d + "/out.json");
-  auto again = sh(kex + " run -q " + d + "/small.json -o " + d + "/out.json");
+  auto again = shell(kex + " run -q " + d + "/small.json -o " + d + "/out.json");
   CHECK(again.status == 2);
-  CHECK(again.out.find("exists; not overwriting it (use --force") != std::string::npos);
+  CHECK(again.text.find("exists; not overwriting it (use --force") != std::string::npos);
   CHECK(read(d + "/out.json") == before);
-  CHECK(sh(kex + " run -q --force " + d + "/small.json -o " + d + "/out.json").status == 0);
+  CHECK(shell(kex + " run -q --force " + d + "/small.json -o " + d + "/out.json").status == 0);
 }
 
 TEST_CASE("bad configs exit 2 with one line and write nothing" * doctest::test_suite("cli")) {
   auto d = tmpdir();
   write(d + "/bad.json", R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "unrol": 64}]})");
-  auto r = sh(kex + " run " + d + "/bad.json -o " + d + "/out.json");
+  auto r = shell(kex + " run " + d + "/bad.json -o " + d + "/out.json");
   CHECK(r.status == 2);
-  CHECK(r.out == "kex: " + d + "/bad.json: /kernels/0/unrol: unknown key (allowed: align, block, cache, chunk, consume, "
+  CHECK(r.text == "kex: " + d + "/bad.json: /kernels/0/unrol: unknown key (allowed: align, block, cache, chunk, consume, "
                  "direction, fill, layout, op, pf_every, prefetch, prefill, regs, scratch, sizes, skip_invalid, store, "
                  "unroll)\n");
   CHECK_FALSE(exists(d + "/out.json"));
-  auto missing = sh(kex + " run " + d + "/nope.json -o " + d + "/out.json");
+  auto missing = shell(kex + " run " + d + "/nope.json -o " + d + "/out.json");
   CHECK(missing.status == 2);
-  CHECK(missing.out.find("nope.json: cannot read config") != std::string::npos);
-  auto shard = sh(kex + " run --shard 3/2 -o " + d + "/out.json");
+  CHECK(missing.text.find("nope.json: cannot read config") != std::string::npos);
+  auto shard = shell(kex + " run --shard 3/2 -o " + d + "/out.json");
   CHECK(shard.status == 2);
-  CHECK(shard.out.find("--shard: '3/2'") != std::string::npos);
-  CHECK(sh(kex + " frobnicate").status == 2);
+  CHECK(shard.text.find("--shard: '3/2'") != std::string::npos);
+  CHECK(shell(kex + " frobnicate").status == 2);
 }
 
 TEST_CASE("every config in configs/ validates against the config schema and parses" * doctest::test_suite("cli")) {
   for (const char* f : {"default.json", "unroll.json", "reference.json"}) {
-    auto v = sh(validate_cmd(src + "/configs/" + f, src + "/configs/schema/config.schema.json"));
-    CHECK_MESSAGE(v.out.find("valid") == 0, f << ": " << v.out);
+    auto v = shell(validate_cmd(src + "/configs/" + f, src + "/configs/schema/config.schema.json"));
+    CHECK_MESSAGE(v.text.find("valid") == 0, f << ": " << v.text);
   }
 }
 
 TEST_CASE("kex show prints the generated code, bad names exit 2" * doctest::test_suite("cli")) {
-  auto r = sh(kex + " show copy/sse/unroll:64/scratch:4/pf:nta@256/nt/fwd");
+  auto r = shell(kex + " show copy/sse/unroll:64/scratch:4/pf:nta@256/nt/fwd");
   REQUIRE(r.status == 0);
   size_t nt = 0;
-  for (size_t p = 0; (p = r.out.find("movntdq", p)) != std::string::npos; ++p) ++nt;
+  for (size_t p = 0; (p = r.text.find("movntdq", p)) != std::string::npos; ++p) ++nt;
   CHECK(nt >= 4);
-  CHECK(r.out.find("prefetchnta byte ptr [rsi + 0x100]") != std::string::npos);
-  CHECK(r.out.find("sfence") != std::string::npos);
-  auto bad = sh(kex + " show copy/sse/unroll:24");
+  CHECK(r.text.find("prefetchnta byte ptr [rsi + 0x100]") != std::string::npos);
+  CHECK(r.text.find("sfence") != std::string::npos);
+  auto bad = shell(kex + " show copy/sse/unroll:24");
   CHECK(bad.status == 2);
-  CHECK(bad.out.find("unroll 24 is not a positive multiple of the sse width") != std::string::npos);
-  CHECK(sh(kex + " --version").out.find("kex ") == 0);
+  CHECK(bad.text.find("unroll 24 is not a positive multiple of the sse width") != std::string::npos);
+  CHECK(shell(kex + " --version").text.find("kex ") == 0);
 }
 
 TEST_CASE("kex show formats: hex, bin, a .s that reassembles, AT&T, bad values exit 2" * doctest::test_suite("cli")) {
   for (const char* name : {"linux/memcpy_orig", "fastc/fast_copy_page", "copy/avx/unroll:128/scratch:4/pf:nta@512/nt/bwd"}) {
     CAPTURE(name);
-    auto bin = sh(kex + " show " + name + " --format bin");
+    auto bin = shell(kex + " show " + name + " --format bin");
     REQUIRE(bin.status == 0);
-    REQUIRE(bin.out.size() > 16);
-    auto hex = sh(kex + " show " + name + " --format hex");
+    REQUIRE(bin.text.size() > 16);
+    auto hex = shell(kex + " show " + name + " --format hex");
     REQUIRE(hex.status == 0);
     std::string want;
     char buf[4];
-    for (size_t i = 0; i < bin.out.size(); ++i) {
-      snprintf(buf, sizeof buf, "%02x", static_cast<unsigned char>(bin.out[i]));
+    for (size_t i = 0; i < bin.text.size(); ++i) {
+      snprintf(buf, sizeof buf, "%02x", static_cast<unsigned char>(bin.text[i]));
       want += buf;
-      if (i % 32 == 31 || i + 1 == bin.out.size()) want += "\n";
+      if (i % 32 == 31 || i + 1 == bin.text.size()) want += "\n";
     }
-    CHECK(hex.out == want);
+    CHECK(hex.text == want);
     for (const char* syn : {"intel", "att"}) {
       CAPTURE(syn);
       auto d = tmpdir();
-      auto s = sh(kex + " show " + name + " --format s --syntax " + syn + " > " + d + "/k.s");
+      auto s = shell(kex + " show " + name + " --format s --syntax " + syn + " > " + d + "/k.s");
       REQUIRE(s.status == 0);
       std::string src = read(d + "/k.s");
       CHECK(src.find(std::string(syn) == "intel" ? "\t.intel_syntax noprefix\n" : "\t.att_syntax\n") != std::string::npos);
       CHECK(src.find("\n.Lkex_") != std::string::npos);  // branch targets are labels
-      auto as = sh("as --64 -o " + d + "/k.o " + d + "/k.s && objcopy -O binary -j .text " + d + "/k.o " + d + "/k.bin");
-      REQUIRE_MESSAGE(as.status == 0, as.out);
-      CHECK(read(d + "/k.bin") == bin.out);
+      auto as = shell("as --64 -o " + d + "/k.o " + d + "/k.s && objcopy -O binary -j .text " + d + "/k.o " + d + "/k.bin");
+      REQUIRE_MESSAGE(as.status == 0, as.text);
+      CHECK(read(d + "/k.bin") == bin.text);
     }
   }
-  auto att = sh(kex + " show linux/copy_page_regs --syntax att");
+  auto att = shell(kex + " show linux/copy_page_regs --syntax att");
   REQUIRE(att.status == 0);
-  CHECK(att.out.find("prefetcht0 0x140(%rsi)") != std::string::npos);
-  CHECK(att.out.find("movq %rax, (%rdi)") != std::string::npos);
-  auto fmt = sh(kex + " show linux/copy_page --format nope");
+  CHECK(att.text.find("prefetcht0 0x140(%rsi)") != std::string::npos);
+  CHECK(att.text.find("movq %rax, (%rdi)") != std::string::npos);
+  auto fmt = shell(kex + " show linux/copy_page --format nope");
   CHECK(fmt.status == 2);
-  CHECK(fmt.out == "kex: --format: nope not in {listing,s,hex,bin} (see kex --help)\n");
-  auto syn = sh(kex + " show linux/copy_page --syntax gas");
+  CHECK(fmt.text == "kex: --format: nope not in {listing,s,hex,bin} (see kex --help)\n");
+  auto syn = shell(kex + " show linux/copy_page --syntax gas");
   CHECK(syn.status == 2);
-  CHECK(syn.out == "kex: --syntax: gas not in {intel,att} (see kex --help)\n");
+  CHECK(syn.text == "kex: --syntax: gas not in {intel,att} (see kex --help)\n");
 }
 
 TEST_CASE("kex list presets shows the new families and the kernel with no source" * doctest::test_suite("cli")) {
-  auto r = sh(kex + " list presets");
+  auto r = shell(kex + " list presets");
   REQUIRE(r.status == 0);
   for (const char* id : {"linux24/fast_clear_page_k7", "linux24/fast_copy_page_k7_2.4.0", "linux/clear_page_erms",
                          "linux/memcpy_orig", "freebsd/pagezero_std", "freebsd/pagecopy_movnti"})
-    CHECK_MESSAGE(r.out.find(std::string("\n  ") + id + " ") != std::string::npos, id);
-  CHECK(r.out.find("linux24, linux, freebsd, all)") != std::string::npos);
-  CHECK(r.out.find("\n  asami/bruce_bcopy            not available: 'Bruce's code' (family asami): Asami's post") !=
+    CHECK_MESSAGE(r.text.find(std::string("\n  ") + id + " ") != std::string::npos, id);
+  CHECK(r.text.find("linux24, linux, freebsd, all)") != std::string::npos);
+  CHECK(r.text.find("\n  asami/bruce_bcopy            not available: 'Bruce's code' (family asami): Asami's post") !=
         std::string::npos);
-  auto show = sh(kex + " show \"Bruce's code\"");
+  auto show = shell(kex + " show \"Bruce's code\"");
   CHECK(show.status == 2);
-  CHECK(show.out.find("kex: show: 'Bruce's code' (asami/bruce_bcopy) is not available: ") == 0);
-  auto one = sh(kex + " show freebsd/pagezero_movnti");
+  CHECK(show.text.find("kex: show: 'Bruce's code' (asami/bruce_bcopy) is not available: ") == 0);
+  auto one = shell(kex + " show freebsd/pagezero_movnti");
   REQUIRE(one.status == 0);
-  CHECK(one.out.find("\"printed\": \"pagezero (movnti)\"") != std::string::npos);
-  CHECK(one.out.find("\"aliases\": [\n    \"pagezero\"\n  ]") != std::string::npos);
-  CHECK(one.out.find("movnti qword ptr [rdi + rdx + 0x18], rax") != std::string::npos);
+  CHECK(one.text.find("\"printed\": \"pagezero (movnti)\"") != std::string::npos);
+  CHECK(one.text.find("\"aliases\": [\n    \"pagezero\"\n  ]") != std::string::npos);
+  CHECK(one.text.find("movnti qword ptr [rdi + rdx + 0x18], rax") != std::string::npos);
 }
 
 TEST_CASE("sharded runs split the points deterministically" * doctest::test_suite("cli")) {
@@ -218,13 +206,13 @@ TEST_CASE("sharded runs split the points deterministically" * doctest::test_suit
   write(d + "/small.json", kSmall);
   std::set<std::string> all, parts;
   for (int i = 0; i < 2; ++i) {
-    auto r = sh(kex + " run -q --shard " + std::to_string(i) + "/2 " + d + "/small.json -o " + d + "/s" + std::to_string(i) + ".json");
+    auto r = shell(kex + " run -q --shard " + std::to_string(i) + "/2 " + d + "/small.json -o " + d + "/s" + std::to_string(i) + ".json");
     REQUIRE(r.status == 0);
     auto doc = nlohmann::json::parse(read(d + "/s" + std::to_string(i) + ".json"));
     CHECK(doc["context"]["shard"]["count"] == 2);
     for (const auto& e : doc["benchmarks"]) CHECK(parts.insert(e["name"].get<std::string>()).second);
   }
-  REQUIRE(sh(kex + " run -q " + d + "/small.json -o " + d + "/all.json").status == 0);
+  REQUIRE(shell(kex + " run -q " + d + "/small.json -o " + d + "/all.json").status == 0);
   const auto whole = nlohmann::json::parse(read(d + "/all.json"));
   for (const auto& e : whole["benchmarks"]) all.insert(e["name"].get<std::string>());
   CHECK(all == parts);
@@ -235,11 +223,11 @@ TEST_CASE("SIGINT stops after the current point and keeps the finished points" *
   write(d + "/long.json", R"({"sizes": [{"from": 256, "to": "1MiB", "factor": 2}], "kernels": [{"op": "copy", "regs": ["sse", "avx", "gpr"],
     "unroll": [64, 128], "scratch": [1, 2]}], "max_time_per_point": 0.2, "precision": 0.0001})");
   // SIGINT once the first points are measured (the progress line says so), however loaded the machine is.
-  auto r = sh("(" + kex + " run " + d + "/long.json -o " + d + "/out.json 2>" + d + "/err & pid=$!; "
+  auto r = shell("(" + kex + " run " + d + "/long.json -o " + d + "/out.json 2>" + d + "/err & pid=$!; "
               "for i in $(seq 600); do grep -q ' points (' " + d + "/err 2>/dev/null && break; sleep 0.05; done; "
               "kill -INT $pid; wait $pid; echo \"status $?\"; cat " + d + "/err)");
-  CHECK(r.out.find("status 130") != std::string::npos);
-  CHECK(r.out.find("interrupted") != std::string::npos);
+  CHECK(r.text.find("status 130") != std::string::npos);
+  CHECK(r.text.find("interrupted") != std::string::npos);
   auto doc = nlohmann::json::parse(read(d + "/out.json"));
   CHECK(doc["context"]["interrupted"] == true);
   CHECK(doc["benchmarks"].size() > 0);
@@ -250,11 +238,11 @@ TEST_CASE("presets under the kex harness and the segment table land in one resul
   auto d = tmpdir();
   write(d + "/p.json", R"({"presets": ["faster_copy", "xmm_clear", "asami/unroll:64/scratch:3/every:32"], "sizes": [4096, 8192, 1000],
     "baselines": ["memcpy"], "segments": {"iterations": 20000, "mixed": false}, "max_time_per_point": 0.02})");
-  auto r = sh(kex + " run " + d + "/p.json -o " + d + "/out.json");
-  REQUIRE_MESSAGE(r.status == 0, r.out);
-  CHECK(r.out.find("copy_page function 'faster_copy'\t took") != std::string::npos);
-  CHECK(r.out.find("clear_page function 'xmm_clear'\t took") != std::string::npos);
-  CHECK(r.out.find("gs with data selector, entry gs=2b: ") != std::string::npos);
+  auto r = shell(kex + " run " + d + "/p.json -o " + d + "/out.json");
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  CHECK(r.text.find("copy_page function 'faster_copy'\t took") != std::string::npos);
+  CHECK(r.text.find("clear_page function 'xmm_clear'\t took") != std::string::npos);
+  CHECK(r.text.find("gs with data selector, entry gs=2b: ") != std::string::npos);
   auto doc = nlohmann::json::parse(read(d + "/out.json"));
   std::set<std::string> names;
   for (const auto& e : doc["benchmarks"]) {
@@ -271,24 +259,24 @@ TEST_CASE("presets under the kex harness and the segment table land in one resul
   CHECK(names.count("asami/unroll:64/scratch:3/every:32/1000"));
   CHECK(names.count("memcpy/1000"));
   CHECK(doc["context"]["segments"]["cases"].size() > 5);
-  auto v = sh(validate_cmd(d + "/out.json", src + "/configs/schema/results.schema.json"));
-  CHECK_MESSAGE(v.out.find("valid") == 0, v.out);
-  auto bad = sh(kex + " run --preset no_such_kernel -o " + d + "/x.json");
+  auto v = shell(validate_cmd(d + "/out.json", src + "/configs/schema/results.schema.json"));
+  CHECK_MESSAGE(v.text.find("valid") == 0, v.text);
+  auto bad = shell(kex + " run --preset no_such_kernel -o " + d + "/x.json");
   CHECK(bad.status == 2);
-  CHECK(bad.out.find("/presets/0: \"no_such_kernel\": unknown preset") != std::string::npos);
+  CHECK(bad.text.find("/presets/0: \"no_such_kernel\": unknown preset") != std::string::npos);
 }
 
 TEST_CASE("kex run --segments-seed-exact prints the segment section as the seed did" * doctest::test_suite("cli")) {
   auto d = tmpdir();
   write(d + "/s.json", R"({"segments": {"iterations": 20000, "mixed": false, "modern": false}, "baselines": false})");
-  auto r = sh(kex + " run -q --segments-seed-exact " + d + "/s.json -o " + d + "/out.json");
-  REQUIRE_MESSAGE(r.status == 0, r.out);
-  CHECK(r.out.find(" CPUTIME \n   <none> with data selector: ") != std::string::npos);
-  CHECK(r.out.find("\n   gs with GDT selector: ") != std::string::npos);
-  CHECK(r.out.find(", entry ") == std::string::npos);
-  auto plain = sh(kex + " run " + d + "/s.json -o " + d + "/out2.json");
-  REQUIRE_MESSAGE(plain.status == 0, plain.out);
-  CHECK(plain.out.find("   gs with data selector, entry gs=2b: ") != std::string::npos);
+  auto r = shell(kex + " run -q --segments-seed-exact " + d + "/s.json -o " + d + "/out.json");
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  CHECK(r.text.find(" CPUTIME \n   <none> with data selector: ") != std::string::npos);
+  CHECK(r.text.find("\n   gs with GDT selector: ") != std::string::npos);
+  CHECK(r.text.find(", entry ") == std::string::npos);
+  auto plain = shell(kex + " run " + d + "/s.json -o " + d + "/out2.json");
+  REQUIRE_MESSAGE(plain.status == 0, plain.text);
+  CHECK(plain.text.find("   gs with data selector, entry gs=2b: ") != std::string::npos);
 }
 
 TEST_CASE("bad inputs to the results commands and run options fail before any work, on one line" * doctest::test_suite("cli")) {
@@ -310,10 +298,10 @@ TEST_CASE("bad inputs to the results commands and run options fail before any wo
       {kex + " crossovers " + d + "/typed.json --cache hot", "--cache: hot not in {warm,cold}"},
   };
   for (const auto& c : cases) {
-    auto r = sh(c.cmd);
-    CHECK_MESSAGE(r.status == 2, c.cmd << "\n" << r.out);
-    CHECK_MESSAGE(r.out.find(c.expect) != std::string::npos, c.cmd << "\n" << r.out);
-    CHECK_MESSAGE(std::count(r.out.begin(), r.out.end(), '\n') == 1, c.cmd << "\n" << r.out);
+    auto r = shell(c.cmd);
+    CHECK_MESSAGE(r.status == 2, c.cmd << "\n" << r.text);
+    CHECK_MESSAGE(r.text.find(c.expect) != std::string::npos, c.cmd << "\n" << r.text);
+    CHECK_MESSAGE(std::count(r.text.begin(), r.text.end(), '\n') == 1, c.cmd << "\n" << r.text);
   }
   CHECK_FALSE(exists(d + "/o.json"));
   CHECK_FALSE(exists(d + "/p.json"));

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/support/shell.hpp"
+#include "tests/support/tmpdir.hpp"
 
 namespace {
 
@@ -28,8 +29,8 @@ const std::string src_dir = KEX_SOURCE_DIR;
 
 TEST_CASE("--counters: task-clock per operation agrees with the TSC time, cycles as the machine allows" *
           doctest::test_suite("cli")) {
-  char t[] = "/tmp/kex-cnt-XXXXXX";
-  const std::string d = mkdtemp(t);
+  const TmpDir dir;
+  const std::string& d = dir.path;
   const ShellOut r = shell(kex_bin + " run copy/sse --sizes 4KiB,256KiB --repetitions 2 --no-sentinel --counters "
                        "cycles,perf::PERF_COUNT_SW_TASK_CLOCK -o " + d + "/c.json");
   REQUIRE_MESSAGE(r.status == 0, r.text);

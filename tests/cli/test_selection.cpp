@@ -86,8 +86,8 @@ TEST_CASE("--filter keeps the points whose name matches, '-' keeps the others" *
 }
 
 TEST_CASE("a config on stdin, -q writes the file and prints nothing" * doctest::test_suite("cli")) {
-  char t[] = "/tmp/kex-sel-XXXXXX";
-  const std::string d = mkdtemp(t);
+  const TmpDir dir;
+  const std::string& d = dir.path;
   auto r = shell("echo '{\"sizes\":[4096],\"kernels\":[{\"op\":\"clear\",\"regs\":\"sse\"}],\"baselines\":false,"
               "\"max_time_per_point\":0.01}' | " + kex_bin + " run - -q --repetitions 1 --no-sentinel -o " + d + "/o.json");
   REQUIRE_MESSAGE(r.status == 0, r.text);

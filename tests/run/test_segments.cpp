@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <deque>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -23,6 +24,7 @@
 #include "generators/jit.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/segments.hpp"
+#include "tests/support/tmpdir.hpp"
 
 using namespace kex;
 
@@ -98,10 +100,10 @@ std::string shell(const std::string& cmd, int* status) {
   return out;
 }
 
+/// A fresh directory, removed when the test program ends.
 std::string tmp_dir() {
-  char t[] = "/tmp/kex-seg-XXXXXX";
-  REQUIRE(mkdtemp(t) != nullptr);
-  return t;
+  static std::deque<TmpDir> dirs;
+  return dirs.emplace_back().path;
 }
 
 /// Validates `file` with python3-jsonschema against configs/schema/segments.schema.json

@@ -6,14 +6,20 @@
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
 
 struct TmpDir {
   std::string path;
+  pid_t owner = ::getpid();  ///< only the process that made it removes it (not a forked child that exits)
   TmpDir() {
     char tmpl[] = "/tmp/kex-test-XXXXXX";
     path = ::mkdtemp(tmpl);
   }
-  ~TmpDir() { std::filesystem::remove_all(path); }
+  TmpDir(const TmpDir&) = delete;
+  TmpDir& operator=(const TmpDir&) = delete;
+  ~TmpDir() {
+    if (::getpid() == owner) std::filesystem::remove_all(path);
+  }
   std::string operator/(const std::string& name) const { return path + "/" + name; }
 };
 
