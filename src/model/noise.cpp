@@ -71,30 +71,44 @@ nlohmann::ordered_json noise_to_json(const Noise& n) {
 }
 
 Noise noise_from_json(const nlohmann::ordered_json& j) {
-  if (!j.is_object()) throw InputError("context/protocol/noise", "expected an object");
+  const std::string at = "context/protocol/noise";
+  if (!j.is_object()) throw InputError(at, j.dump() + ": expected an object");
+  // A missing figure reads as 0; a present one must be a number (a count: a whole number >= 0).
+  auto number = [](const nlohmann::ordered_json& o, const std::string& where, const char* key) {
+    if (!o.contains(key)) return 0.0;
+    const auto& v = o[key];
+    if (!v.is_number()) throw InputError(where + "/" + key, v.dump() + ": expected a number");
+    return v.get<double>();
+  };
+  auto count = [&](const char* key) {
+    if (j.contains(key) && !j[key].is_number_unsigned())
+      throw InputError(at + "/" + key, j[key].dump() + ": expected a whole number >= 0");
+    return j.contains(key) ? j[key].get<size_t>() : size_t(0);
+  };
   auto spread = [&](const char* key) {
     SentinelSpread s;
     if (!j.contains(key)) return s;
     const auto& o = j[key];
-    if (!o.is_object()) throw InputError(std::string("context/protocol/noise/") + key, "expected an object");
-    s.median = o.value("median_ticks_per_kib", 0.0);
-    s.p10 = o.value("p10_over_median", 0.0);
-    s.p90 = o.value("p90_over_median", 0.0);
-    s.max = o.value("max_over_median", 0.0);
-    s.mad = o.value("mad_over_median", 0.0);
+    const std::string where = at + "/" + key;
+    if (!o.is_object()) throw InputError(where, o.dump() + ": expected an object");
+    s.median = number(o, where, "median_ticks_per_kib");
+    s.p10 = number(o, where, "p10_over_median");
+    s.p90 = number(o, where, "p90_over_median");
+    s.max = number(o, where, "max_over_median");
+    s.mad = number(o, where, "mad_over_median");
     return s;
   };
   Noise n;
   n.l1 = spread("sentinel_l1");
   n.mem = spread("sentinel_mem");
-  n.readings = j.value("readings", size_t(0));
-  n.disturbed = j.value("disturbed_readings", size_t(0));
-  n.tasks_measured = j.value("tasks_measured", size_t(0));
-  n.remeasured_tasks = j.value("remeasured_tasks", size_t(0));
-  n.budget = j.value("budget", 0.0);
-  n.budget_tasks = j.value("budget_tasks", size_t(0));
-  n.points_with_cv = j.value("points_with_cv", size_t(0));
-  n.median_repetition_cv = j.value("median_repetition_cv", 0.0);
+  n.readings = count("readings");
+  n.disturbed = count("disturbed_readings");
+  n.tasks_measured = count("tasks_measured");
+  n.remeasured_tasks = count("remeasured_tasks");
+  n.budget = number(j, at, "budget");
+  n.budget_tasks = count("budget_tasks");
+  n.points_with_cv = count("points_with_cv");
+  n.median_repetition_cv = number(j, at, "median_repetition_cv");
   return n;
 }
 
@@ -103,6 +117,18 @@ std::optional<Noise> run_noise(const RunContext& c) {
   const auto& p = c.rest["protocol"];
   if (!p.is_object() || !p.contains("noise")) return std::nullopt;
   return noise_from_json(p["noise"]);
+}
+
+std::optional<double> run_sentinel_threshold(const RunContext& c) {
+  if (!c.rest.is_object() || !c.rest.contains("protocol")) return std::nullopt;
+  const auto& p = c.rest["protocol"];
+  if (!p.is_object() || !p.contains("sentinel") || !p["sentinel"].is_object()) return std::nullopt;
+  const auto& s = p["sentinel"];
+  if (!s.contains("threshold")) return std::nullopt;
+  const auto& t = s["threshold"];
+  if (!t.is_number() || t.get<double>() <= 0)
+    throw InputError("context/protocol/sentinel/threshold", t.dump() + ": expected a number > 0");
+  return t.get<double>();
 }
 
 }  // namespace kex

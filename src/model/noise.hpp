@@ -45,7 +45,10 @@ Noise compute_noise(const std::vector<double>& l1, const std::vector<double>& me
 nlohmann::ordered_json noise_to_json(const Noise& n);
 /// Throws InputError when `j` is not an object; missing figures read as 0.
 Noise noise_from_json(const nlohmann::ordered_json& j);
-/// context.protocol.noise of a run, when it has one.
+/// context.protocol.noise of a run, when it has one. Throws InputError when it is malformed.
 std::optional<Noise> run_noise(const RunContext& c);
+/// context.protocol.sentinel.threshold of a run (0.15 = a reading 15% slower than the
+/// baseline was disturbed), when it has one. Throws InputError when it is not a number > 0.
+std::optional<double> run_sentinel_threshold(const RunContext& c);
 
 }  // namespace kex

@@ -71,16 +71,8 @@ Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOption
   c.alpha = opt.alpha;
   c.correction = opt.correction;
   c.statistic = opt.statistic;
-  {  // the threshold A's sentinel flagged its own windows with
-    const auto& p = a.context.rest;
-    double t = 0.15;
-    const nlohmann::ordered_json* th = nullptr;
-    if (p.contains("protocol") && p["protocol"].is_object() && p["protocol"].contains("sentinel") &&
-        p["protocol"]["sentinel"].is_object() && p["protocol"]["sentinel"].contains("threshold"))
-      th = &p["protocol"]["sentinel"]["threshold"];
-    if (th && th->is_number() && th->get<double>() > 0) t = th->get<double>();
-    c.shifts = state_shifts(a, b, t);
-  }
+  // The threshold A's sentinel flagged its own windows with.
+  c.shifts = state_shifts(a, b, run_sentinel_threshold(a.context).value_or(0.15));
   std::vector<double> noise, pvalues;
   double logsum = 0;
   bool any_power = false;

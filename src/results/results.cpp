@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "src/core/error.hpp"
+#include "src/model/noise.hpp"
 #include "src/model/result_json.hpp"
 
 namespace kex {
@@ -23,7 +24,16 @@ std::vector<RunDoc> load_results(const std::string& path) {
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError(path + ": not JSON: " + e.what());
   }
-  return docs_from_json(doc, path);
+  std::vector<RunDoc> docs = docs_from_json(doc, path);
+  for (const RunDoc& d : docs) {
+    try {  // the noise record is read on demand later: check it here, where the file's name is known
+      (void)run_noise(d.context);
+      (void)run_sentinel_threshold(d.context);
+    } catch (const InputError& e) {
+      throw InputError(path + ": " + e.what());
+    }
+  }
+  return docs;
 }
 
 RunDoc load_one_run(const std::string& path) {

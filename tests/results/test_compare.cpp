@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include <nlohmann/json.hpp>
+
 #include "src/model/noise.hpp"
 #include "src/results/compare.hpp"
 #include "src/results/results.hpp"
@@ -235,6 +237,22 @@ TEST_CASE("kex compare: exit status 0 unless --fail-above finds a regression - b
   CHECK(run_sh(k + " compare " + a + " " + d / "bad.json" + " 2>" + d / "err") == 2);
   std::string err = slurp(d / "err");
   CHECK(err.find("bad.json: benchmarks") != std::string::npos);
+  // A malformed noise record or sentinel threshold is named by file and JSON path, with the value.
+  {
+    const std::string good = slurp(a);
+    nlohmann::json j = nlohmann::json::parse(good);
+    j["context"]["protocol"] = {{"noise", {{"sentinel_l1", {{"median_ticks_per_kib", "fast"}}}}}};
+    spit(d / "noise.json", j.dump());
+    CHECK(run_sh(k + " compare " + d / "noise.json" + " " + b + " >/dev/null 2>" + d / "err2") == 2);
+    CHECK(slurp(d / "err2") == "kex: " + d / "noise.json" +
+                                   ": context/protocol/noise/sentinel_l1/median_ticks_per_kib: \"fast\": expected a "
+                                   "number\n");
+    j["context"]["protocol"] = {{"sentinel", {{"threshold", -1}}}};
+    spit(d / "thr.json", j.dump());
+    CHECK(run_sh(k + " compare " + a + " " + d / "thr.json" + " >/dev/null 2>" + d / "err3") == 2);
+    CHECK(slurp(d / "err3") == "kex: " + d / "thr.json" +
+                                   ": context/protocol/sentinel/threshold: -1: expected a number > 0\n");
+  }
   // Points that differ only in a coordinate never pair up: their names differ.
   kex::RunDoc x = synth::run(), y = synth::run();
   for (auto& r : y.results) r.point.at.layout.dst_offset = 1;
