@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "src/core/error.hpp"
+#include "src/model/noise.hpp"
 #include "src/results/results.hpp"
 
 namespace kex {
@@ -24,6 +25,41 @@ struct Group {
   std::string key;
   std::vector<Piece> pieces;
 };
+
+/// The noise of a merged run, from every piece's sentinel readings and counts: the
+/// first piece's record alone would describe one run of several (seen: a merge of a
+/// core-shared run, L1 loop 22.3 ticks/KiB, and a quiet one, 18.9, said 22.3). Without
+/// the readings of every piece there is nothing true to say, and the record goes.
+void merge_noise(const std::vector<Piece>& pieces, RunDoc& out) {
+  auto& rest = out.context.rest;
+  if (!rest.contains("protocol") || !rest["protocol"].is_object()) return;
+  std::vector<double> l1, mem;
+  nlohmann::ordered_json readings = nlohmann::ordered_json::array();
+  size_t disturbed = 0, tasks = 0, remeasured = 0, budget_tasks = 0;
+  double budget = 0;
+  for (const Piece& p : pieces) {
+    const std::optional<Noise> n = run_noise(p.run.context);
+    const auto& r = p.run.context.rest;
+    if (!n || !r.contains("sentinel_readings") || !r["sentinel_readings"].is_array()) {
+      rest["protocol"].erase("noise");
+      rest.erase("sentinel_readings");
+      return;
+    }
+    for (const auto& x : r["sentinel_readings"]) {
+      readings.push_back(x);
+      if (x.contains("l1_ticks_per_kib") && x["l1_ticks_per_kib"].is_number()) l1.push_back(x["l1_ticks_per_kib"]);
+      if (x.contains("mem_ticks_per_kib") && x["mem_ticks_per_kib"].is_number()) mem.push_back(x["mem_ticks_per_kib"]);
+    }
+    disturbed += n->disturbed;
+    tasks += n->tasks_measured;
+    remeasured += n->remeasured_tasks;
+    budget_tasks += n->budget_tasks;
+    budget = n->budget;
+  }
+  rest["sentinel_readings"] = readings;
+  rest["protocol"]["noise"] =
+      noise_to_json(compute_noise(l1, mem, disturbed, tasks, remeasured, budget, budget_tasks, out.results));
+}
 
 }  // namespace
 
@@ -117,6 +153,7 @@ std::vector<RunDoc> merge_results(const std::vector<MergeInput>& inputs, std::ve
     out.context.interrupted = interrupted;
     if (g.pieces.size() == 1 && count <= 1) out.context.merged_from.clear();
     if (pool) out.context.rest["pooled_runs"] = g.pieces.size();
+    if (g.pieces.size() > 1) merge_noise(g.pieces, out);
     merged.push_back(std::move(out));
   }
   return merged;

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "src/core/error.hpp"
+#include "src/model/noise.hpp"
 #include "src/results/merge.hpp"
 #include "src/model/result_json.hpp"
 #include "src/results/results.hpp"
@@ -72,6 +73,47 @@ TEST_CASE("merge pools whole runs of one machine and the same configs as extra r
   for (const auto& r : m[0].results)
     if (r.ok()) CHECK_MESSAGE(r.reps.size() == 3, r.name());
   CHECK(kex::to_json(m)["context"]["pooled_runs"] == 3);
+}
+
+namespace {
+/// A run whose context holds sentinel readings (L1 loop figures, memory 50) and the noise computed from them.
+kex::RunDoc with_readings(const std::vector<double>& l1, size_t tasks, size_t remeasured) {
+  kex::RunDoc d = synth::run();
+  nlohmann::ordered_json readings = nlohmann::ordered_json::array();
+  std::vector<double> mem(l1.size(), 50.0);
+  for (double v : l1) readings.push_back({{"l1_ticks_per_kib", v}, {"mem_ticks_per_kib", 50.0}, {"disturbed", false},
+                                          {"window", 8}, {"requeued", false}});
+  d.context.rest["sentinel_readings"] = readings;
+  d.context.rest["protocol"] = {
+      {"repetitions", 1}, {"noise", noise_to_json(compute_noise(l1, mem, 1, tasks, remeasured, 0.25, tasks / 4, {}))}};
+  return d;
+}
+}  // namespace
+
+TEST_CASE("merge pools the runs' sentinel readings: the merged noise describes every run, not the first") {
+  std::vector<std::string> w;
+  // A core-shared run (L1 loop 22.3 ticks/KiB) and two quiet ones (18.9), as seen on the Zen 5 VM.
+  auto m = merge_results({{"a.json", {with_readings({22.3, 22.3, 22.3}, 40, 8)}},
+                          {"b.json", {with_readings({18.9, 18.9}, 40, 4)}},
+                          {"c.json", {with_readings({18.9, 18.9}, 40, 0)}}},
+                         &w);
+  REQUIRE(m.size() == 1);
+  const std::optional<Noise> n = run_noise(m[0].context);
+  REQUIRE(n.has_value());
+  CHECK(n->l1.median == doctest::Approx(18.9));
+  CHECK(n->readings == 7);
+  CHECK(n->disturbed == 3);
+  CHECK(n->tasks_measured == 120);
+  CHECK(n->remeasured_tasks == 12);
+  CHECK(n->budget_tasks == 30);
+  CHECK(m[0].context.rest["sentinel_readings"].size() == 7);
+  // A piece without readings: nothing true can be said of the merged run's noise.
+  kex::RunDoc bare = with_readings({18.9}, 40, 0);
+  bare.context.rest.erase("sentinel_readings");
+  auto m2 = merge_results({{"a.json", {with_readings({22.3}, 40, 0)}}, {"b.json", {bare}}}, &w);
+  REQUIRE(m2.size() == 1);
+  CHECK_FALSE(run_noise(m2[0].context).has_value());
+  CHECK_FALSE(m2[0].context.rest.contains("sentinel_readings"));
 }
 
 TEST_CASE("merge of two machines keeps each run and splits back") {
