@@ -261,7 +261,10 @@ SupervisedRun run_supervised(const std::vector<MeasureJob>& jobs, const std::vec
         }
         const nlohmann::json m = nlohmann::json::parse(payload);
         if (f.kind == kBuffers) {
-          if (res.buffers.is_null()) res.buffers = m;  // the first worker's (each maps the same plans)
+          if (res.buffers.empty())  // the first worker's (each maps the same plans)
+            for (const auto& b : m)
+              res.buffers.push_back({b.at("bytes").get<uint64_t>(), b.at("huge_pages_advised").get<bool>(),
+                                     b.at("huge_page_bytes").get<int64_t>(), b.at("numa_nodes").get<std::vector<int>>()});
         } else if (f.kind == kStart) {
           inflight = m.at("i").get<size_t>();
         } else if (f.kind == kDone) {

@@ -55,6 +55,15 @@ struct SupervisorEvents {
   std::function<void(const SentinelReading&, const std::vector<Task>& window, bool requeued)> sentinel;
 };
 
+/// Where one buffer plan's mapping landed, as the measuring worker saw it after prefaulting.
+struct BufferPlacement {
+  uint64_t bytes = 0;
+  bool huge_pages_advised = false;
+  int64_t huge_page_bytes = -1;  ///< transparent huge pages backing it (/proc/self/smaps); -1: unknown
+  std::vector<int> numa_nodes;   ///< nodes its pages are on (empty: unknown)
+  bool operator==(const BufferPlacement&) const = default;
+};
+
 struct SupervisedRun {
   size_t workers = 0;          ///< worker processes started (1 + one per death)
   size_t tasks_done = 0;
@@ -64,8 +73,7 @@ struct SupervisedRun {
   double seconds = 0;          ///< wall time of the measuring phase
   double measured_s = 0;       ///< sum of the repetitions' own time
   double sentinel_s = 0;       ///< time the worker spent on sentinel readings
-  nlohmann::json buffers;      ///< per buffer plan, as the worker mapped it: bytes, huge_pages_advised,
-                               ///< huge_page_bytes (-1: unknown), numa_nodes; null when no worker ran
+  std::vector<BufferPlacement> buffers;  ///< per buffer plan, as the first worker mapped it (empty: no worker ran)
 };
 
 /// Measures `order` (tasks over `jobs`) in a worker process pinned to

@@ -429,16 +429,21 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
     p["noise"] = noise_to_json(compute_noise(sentinel_l1, sentinel_mem, sentinel_disturbed, sup.tasks_done,
                                              sup.remeasured, protocol.sentinel.budget, budget_tasks, doc.results));
     doc.context.rest["protocol"] = p;
-    if (!sup.buffers.is_null()) {
+    if (!sup.buffers.empty()) {
       // Where the measured memory really is: a buffer on another node than the
       // worker's CPU reads remote memory (each plan's nodes, and the CPU's).
       const int node = numa_node_of_cpu(cpu);
-      doc.context.rest["buffers"] = {{"worker_cpu_numa_node", node}, {"plans", sup.buffers}};
-      for (const auto& b : sup.buffers)
-        if (node >= 0 && !b.at("numa_nodes").empty() && b.at("numa_nodes") != nlohmann::json::array({node}))
+      nlohmann::ordered_json plans = nlohmann::ordered_json::array();
+      for (const BufferPlacement& b : sup.buffers) {
+        plans.push_back({{"bytes", b.bytes},
+                         {"huge_pages_advised", b.huge_pages_advised},
+                         {"huge_page_bytes", b.huge_page_bytes},
+                         {"numa_nodes", b.numa_nodes}});
+        if (node >= 0 && !b.numa_nodes.empty() && b.numa_nodes != std::vector<int>{node})
           std::fprintf(stderr, "kex: warning: %s of buffers on NUMA node(s) %s, the worker's CPU %d on node %d\n",
-                       format_bytes(b.at("bytes").get<uint64_t>()).c_str(), b.at("numa_nodes").dump().c_str(), cpu,
-                       node);
+                       format_bytes(b.bytes).c_str(), nlohmann::json(b.numa_nodes).dump().c_str(), cpu, node);
+      }
+      doc.context.rest["buffers"] = {{"worker_cpu_numa_node", node}, {"plans", plans}};
     }
   }
 
