@@ -77,7 +77,8 @@ Noise noise_from_json(const nlohmann::ordered_json& j) {
   auto number = [](const nlohmann::ordered_json& o, const std::string& where, const char* key) {
     if (!o.contains(key)) return 0.0;
     const auto& v = o[key];
-    if (!v.is_number()) throw InputError(where + "/" + key, v.dump() + ": expected a number");
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0)
+      throw InputError(where + "/" + key, v.dump() + ": expected a number >= 0");
     return v.get<double>();
   };
   auto count = [&](const char* key) {
@@ -106,6 +107,7 @@ Noise noise_from_json(const nlohmann::ordered_json& j) {
   n.tasks_measured = count("tasks_measured");
   n.remeasured_tasks = count("remeasured_tasks");
   n.budget = number(j, at, "budget");
+  if (n.budget > 1) throw InputError(at + "/budget", j["budget"].dump() + ": expected a fraction of 0 to 1");
   n.budget_tasks = count("budget_tasks");
   n.points_with_cv = count("points_with_cv");
   n.median_repetition_cv = number(j, at, "median_repetition_cv");
@@ -129,6 +131,23 @@ std::optional<double> run_sentinel_threshold(const RunContext& c) {
   if (!t.is_number() || t.get<double>() <= 0)
     throw InputError("context/protocol/sentinel/threshold", t.dump() + ": expected a number > 0");
   return t.get<double>();
+}
+
+void check_sentinel_readings(const RunContext& c) {
+  if (!c.rest.is_object() || !c.rest.contains("sentinel_readings")) return;
+  const auto& v = c.rest["sentinel_readings"];
+  const std::string at = "context/sentinel_readings";
+  if (!v.is_array()) throw InputError(at, v.dump().substr(0, 60) + ": expected a list of readings");
+  for (size_t i = 0; i < v.size(); ++i) {
+    const auto& r = v[i];
+    const std::string w = at + "/" + std::to_string(i);
+    if (!r.is_object()) throw InputError(w, r.dump().substr(0, 60) + ": expected an object (a reading)");
+    for (const char* k : {"l1_ticks_per_kib", "mem_ticks_per_kib"})
+      if (r.contains(k) && !(r[k].is_number() && r[k].get<double>() >= 0 && std::isfinite(r[k].get<double>())))
+        throw InputError(w + "/" + k, r[k].dump() + ": expected a number >= 0");
+    for (const char* k : {"disturbed", "requeued"})
+      if (r.contains(k) && !r[k].is_boolean()) throw InputError(w + "/" + k, r[k].dump() + ": expected true or false");
+  }
 }
 
 }  // namespace kex

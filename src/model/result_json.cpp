@@ -466,7 +466,10 @@ Result result_from_json(const json& entry, double tsc_hz, const std::string& whe
   }
   if (e.has("code")) {
     In c = e.obj("code");
-    r.code = CodeInfo{c.uint("bytes"), std::stoull(c.str("fnv1a"), nullptr, 16)};
+    const std::string h = c.str("fnv1a");
+    if (h.empty() || h.size() > 16 || h.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+      c.fail("fnv1a", "\"" + h + "\": expected 1 to 16 hex digits");
+    r.code = CodeInfo{c.uint("bytes"), std::stoull(h, nullptr, 16)};
   }
   if (e.boolean_or("skipped", false)) {
     r.status.kind = StatusKind::skipped;

@@ -21,19 +21,47 @@ std::vector<RunDoc> load_results(const std::string& path) {
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // a syntax error, or a number beyond a double (1e400)
     throw InputError(path + ": not JSON: " + e.what());
   }
-  std::vector<RunDoc> docs = docs_from_json(doc, path);
+  std::vector<RunDoc> docs;
+  try {
+    docs = docs_from_json(doc, path);
+  } catch (const nlohmann::json::exception& e) {  // a field of the wrong type that no typed reader checks
+    throw InputError(path + ": a field of the wrong type: " + e.what());
+  }
   for (const RunDoc& d : docs) {
-    try {  // the noise record is read on demand later: check it here, where the file's name is known
+    try {  // what is read on demand later is checked here, where the file's name is known
+      check_measured(d);
       (void)run_noise(d.context);
       (void)run_sentinel_threshold(d.context);
+      check_sentinel_readings(d.context);
     } catch (const InputError& e) {
       throw InputError(path + ": " + e.what());
     }
   }
   return docs;
+}
+
+void check_measured(const RunDoc& d) {
+  for (const Result& r : d.results) {
+    if (!r.ok()) continue;
+    const std::string at = "benchmarks/" + r.name();
+    if (!(std::isfinite(r.tsc_hz) && r.tsc_hz >= 1e6 && r.tsc_hz <= 1e11))
+      throw InputError(at, "TSC rate " + std::to_string(r.tsc_hz) + " Hz: expected 1e6 to 1e11 (context.machine.tsc_hz)");
+    for (size_t i = 0; i < r.reps.size(); ++i) {
+      const Repetition& rep = r.reps[i];
+      const std::string w = at + "/reps/" + std::to_string(i);
+      const SampleStats& s = rep.per_call;
+      if (!(std::isfinite(s.median) && s.median > 0 && s.median < 1e15))
+        throw InputError(w + "/median_ticks", std::to_string(s.median) + ": expected a time > 0 and < 1e15 ticks");
+      for (double v : {s.min, s.p10, s.p90, s.max, s.ci_low, s.ci_high})
+        if (!(std::isfinite(v) && v >= 0 && v < 1e15))
+          throw InputError(w, "a tick statistic of " + std::to_string(v) + ": expected >= 0 and < 1e15");
+      if (s.n == 0) throw InputError(w + "/n", "0: expected at least one sample");
+      if (rep.calls_per_sample == 0) throw InputError(w + "/calls_per_sample", "0: expected at least 1");
+    }
+  }
 }
 
 RunDoc load_one_run(const std::string& path) {

@@ -15,6 +15,12 @@ namespace kex {
 /// is malformed (naming its JSON path).
 std::vector<RunDoc> load_results(const std::string& path);
 
+/// Every measured result's repetitions hold physical figures: a median > 0, order
+/// statistics >= 0, all below 1e15 ticks, n and calls per sample >= 1, a TSC rate
+/// of 1e6 to 1e11 Hz. Throws InputError naming the entry's JSON path otherwise
+/// (a corrupted file must not pass a --fail-above gate with infinite speedups).
+void check_measured(const RunDoc& d);
+
 /// Exactly one run (compare's sides): InputError naming `path` when it holds several machines.
 RunDoc load_one_run(const std::string& path);
 

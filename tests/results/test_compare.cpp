@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/model/noise.hpp"
+#include "src/model/result_json.hpp"
 #include "src/results/compare.hpp"
 #include "src/results/results.hpp"
 #include "tests/support/synth.hpp"
@@ -246,12 +247,46 @@ TEST_CASE("kex compare: exit status 0 unless --fail-above finds a regression - b
     CHECK(run_sh(k + " compare " + d / "noise.json" + " " + b + " >/dev/null 2>" + d / "err2") == 2);
     CHECK(slurp(d / "err2") == "kex: " + d / "noise.json" +
                                    ": context/protocol/noise/sentinel_l1/median_ticks_per_kib: \"fast\": expected a "
-                                   "number\n");
+                                   "number >= 0\n");
     j["context"]["protocol"] = {{"sentinel", {{"threshold", -1}}}};
     spit(d / "thr.json", j.dump());
     CHECK(run_sh(k + " compare " + a + " " + d / "thr.json" + " >/dev/null 2>" + d / "err3") == 2);
     CHECK(slurp(d / "err3") == "kex: " + d / "thr.json" +
                                    ": context/protocol/sentinel/threshold: -1: expected a number > 0\n");
+    j["context"]["protocol"] = nlohmann::json::object();
+    j["context"]["sentinel_readings"] = {{{"l1_ticks_per_kib", 18.7}}, {{"l1_ticks_per_kib", "18.7"}}};
+    spit(d / "readings.json", j.dump());
+    CHECK(run_sh(k + " compare " + a + " " + d / "readings.json" + " >/dev/null 2>" + d / "err4") == 2);
+    CHECK(slurp(d / "err4") == "kex: " + d / "readings.json" +
+                                   ": context/sentinel_readings/1/l1_ticks_per_kib: \"18.7\": expected a number >= 0\n");
+  }
+  // Corrupted timings never reach the table or a gate: negative, zero, beyond a double, a bad code hash.
+  {
+    nlohmann::json j = kex::to_json(synth::run());
+    nlohmann::json* rep = nullptr;
+    for (auto& e : j["benchmarks"])
+      if (e.contains("reps")) {
+        rep = &e["reps"][0];
+        break;
+      }
+    REQUIRE(rep != nullptr);
+    (*rep)["median_ticks"] = -104.4;
+    spit(d / "neg.json", j.dump());
+    CHECK(run_sh(k + " compare " + d / "neg.json" + " " + d / "neg.json" + " --fail-above 5% >/dev/null 2>" +
+                 d / "err5") == 2);
+    const std::string e5 = slurp(d / "err5");
+    CHECK(e5.find(d / "neg.json" + ": benchmarks/") == 5);
+    CHECK(e5.find("/reps/0/median_ticks: -104.4") != std::string::npos);
+    CHECK(e5.find("expected a time > 0") != std::string::npos);
+    spit(d / "big.json", "{\"benchmarks\": [], \"context\": {\"x\": 1e400}}");
+    CHECK(run_sh(k + " compare " + d / "big.json" + " " + a + " >/dev/null 2>" + d / "err6") == 2);
+    CHECK(slurp(d / "err6").find("kex: " + d / "big.json" + ": not JSON: ") == 0);
+    nlohmann::json h = kex::to_json(synth::run());
+    for (auto& e : h["benchmarks"])
+      if (e.contains("code")) e["code"]["fnv1a"] = "zz";
+    spit(d / "hash.json", h.dump());
+    CHECK(run_sh(k + " compare " + d / "hash.json" + " " + a + " >/dev/null 2>" + d / "err7") == 2);
+    CHECK(slurp(d / "err7").find("/code/fnv1a: \"zz\": expected 1 to 16 hex digits") != std::string::npos);
   }
   // Points that differ only in a coordinate never pair up: their names differ.
   kex::RunDoc x = synth::run(), y = synth::run();
