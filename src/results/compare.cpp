@@ -71,8 +71,11 @@ Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOption
   c.alpha = opt.alpha;
   c.correction = opt.correction;
   c.statistic = opt.statistic;
-  // The threshold A's sentinel flagged its own windows with.
-  c.shifts = state_shifts(a, b, run_sentinel_threshold(a.context).value_or(0.15));
+  // The larger of the thresholds the two runs' sentinels flagged their own windows with
+  // (the same answer whichever side is A).
+  c.shifts = state_shifts(a, b, std::max(run_sentinel_threshold(a.context).value_or(0.15),
+                                         run_sentinel_threshold(b.context).value_or(0.15)));
+  c.state_unknown = run_noise(a.context).has_value() != run_noise(b.context).has_value();
   std::vector<double> noise, pvalues;
   double logsum = 0;
   bool any_power = false;
@@ -87,6 +90,7 @@ Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOption
     const Aggregate ga = aggregate(ra), gb = aggregate(rb);
     CompareRow row;
     row.name = name;
+    row.size = ra.point.at.size;
     const bool best = opt.statistic == Statistic::best;
     row.a_ns = best ? ga.min_ns : ga.median_ns;
     row.b_ns = best ? gb.min_ns : gb.median_ns;
@@ -115,15 +119,23 @@ Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOption
     c.noise = noise[noise.size() / 2];
   }
   c.min_effect = opt.min_effect ? *opt.min_effect : std::max(0.01, 3 * c.noise);
-  // A machine that was not in the same state in both runs moves every figure by about
-  // as much as its sentinel moved: nothing smaller can be told from the kernels.
+  // A machine that was not in the same state in both runs moves the figures by about as
+  // much as its sentinel moved: nothing smaller can be told from the kernels. The L1 loop
+  // bears on every point, the memory read on the points beyond the L2 (all when A's L2
+  // is unknown). Capped at 10 (1000%), --min-effect's own limit.
+  const uint64_t l2 = a.context.machine.l2_bytes;
+  double beyond_l2 = 0;
   for (const StateShift& sh : c.shifts) {
-    const double moved = std::max(sh.b / sh.a, sh.a / sh.b) - 1;
-    if (!opt.min_effect && moved > c.min_effect) {
+    if (opt.min_effect) break;
+    const double moved = std::min(10.0, std::fabs(sh.b / sh.a - 1));
+    if (sh.part == "memory read" && l2 > 0) {
+      beyond_l2 = std::max(beyond_l2, moved);
+    } else if (moved > c.min_effect) {
       c.min_effect = moved;
       c.min_effect_from_state = true;
     }
   }
+  if (beyond_l2 > c.min_effect) c.min_effect_beyond_l2 = beyond_l2;
   const std::vector<double> adj = opt.correction == Correction::benjamini_hochberg ? benjamini_hochberg(pvalues)
                                   : opt.correction == Correction::holm            ? holm(pvalues)
                                                                                    : pvalues;
@@ -132,7 +144,8 @@ Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOption
   for (size_t i = 0; i < c.rows.size(); ++i) {
     CompareRow& r = c.rows[i];
     r.p_adjusted = adj[i];
-    const bool big = r.speedup >= 1 + c.min_effect || r.speedup <= 1 / (1 + c.min_effect);
+    const double effect = c.min_effect_beyond_l2 > 0 && r.size > l2 ? c.min_effect_beyond_l2 : c.min_effect;
+    const bool big = r.speedup >= 1 + effect || r.speedup <= 1 / (1 + effect);
     const bool significant = r.by_ci ? r.ci_overlap == std::optional<bool>(false) : r.p_adjusted < opt.alpha;
     r.verdict = !(big && significant) ? Verdict::same : r.speedup > 1 ? Verdict::faster : Verdict::slower;
     (r.verdict == Verdict::same ? c.same : r.verdict == Verdict::faster ? c.faster : c.slower)++;
@@ -178,16 +191,21 @@ std::string format_comparison(const Comparison& c, const std::string& a_label, c
                   r.speedup, reps, p, v);
     o << buf;
   }
+  char beyond_buf[96] = "";
+  if (c.min_effect_beyond_l2 > 0)
+    std::snprintf(beyond_buf, sizeof beyond_buf, ", %.1f%% beyond the L2 (the memory read's shift)",
+                  c.min_effect_beyond_l2 * 100);
+  const std::string beyond = beyond_buf;
   std::snprintf(buf, sizeof buf,
                 "summary: %zu matched: B faster %zu, B slower %zu, same %zu; geometric mean speedup %.4f (%s); "
-                "noise (median repetition cv) %.2f%%, min effect %.1f%%%s; only in A: %zu, only in B: %zu\n",
+                "noise (median repetition cv) %.2f%%, min effect %.1f%%%s%s; only in A: %zu, only in B: %zu\n",
                 c.rows.size(), c.faster, c.slower, c.same, c.geomean_speedup,
                 c.rows.empty() ? "nothing to compare"
                 : c.geomean_speedup > 1 ? "B faster"
                 : c.geomean_speedup < 1 ? "B slower"
                                         : "equal",
                 c.noise * 100, c.min_effect * 100, c.min_effect_from_state ? " (the sentinels' shift)" : "",
-                c.only_a.size(), c.only_b.size());
+                beyond.c_str(), c.only_a.size(), c.only_b.size());
   o << buf;
   for (const StateShift& sh : c.shifts) {
     std::snprintf(buf, sizeof buf,
@@ -196,6 +214,9 @@ std::string format_comparison(const Comparison& c, const std::string& a_label, c
                   sh.part.c_str(), sh.a, sh.b, (sh.b / sh.a - 1) * 100, sh.affects.c_str());
     o << buf;
   }
+  if (c.state_unknown)
+    o << "note: only one of the runs has a sentinel record (context.protocol.noise): whether the machine was in "
+         "the same state in both is unknown\n";
   if (c.underpowered) {
     // The typical row's repetitions, and the smallest two-sided p they allow.
     const CompareRow& r = c.rows[c.rows.size() / 2];

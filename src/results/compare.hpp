@@ -35,6 +35,7 @@ struct CompareRow {
   std::string name;
   double a_ns = 0, b_ns = 0;       ///< ns per operation: the median, or the fastest (Statistic::best)
   double speedup = 0;              ///< a_ns / b_ns = B throughput / A throughput: > 1, B is faster
+  uint64_t size = 0;               ///< bytes per operation (the point's size)
   size_t a_reps = 0, b_reps = 0;   ///< repetitions each side's figure comes from
   double p = 1, p_adjusted = 1;    ///< U test over the repetitions' figures (1 when a side has one repetition)
   std::optional<bool> ci_overlap;  ///< the 95% CIs of the medians (nullopt when a side has none)
@@ -65,7 +66,10 @@ struct Comparison {
   size_t faster = 0, slower = 0, same = 0;
   bool underpowered = false;                ///< no row had enough repetitions to reach alpha
   std::vector<StateShift> shifts;           ///< sentinel figures the two runs differ on (none when either lacks them)
-  bool min_effect_from_state = false;       ///< the default min effect was raised to the largest shift
+  bool min_effect_from_state = false;       ///< the default min effect was raised to the L1 loop's shift
+  double min_effect_beyond_l2 = 0;          ///< > 0: the min effect of points larger than A's L2 (the memory
+                                            ///< read's shift, when larger than min_effect)
+  bool state_unknown = false;               ///< one run has a noise record, the other not
 };
 
 /// The sentinel figures (context.protocol.noise) on which `a` and `b` differ by
@@ -76,8 +80,9 @@ std::vector<StateShift> state_shifts(const RunDoc& a, const RunDoc& b, double th
 /// Matches measured points of `a` and `b` by canonical name (every coordinate is
 /// in it, so points of different layouts never pair up) and compares them. Points
 /// skipped or failed on a side count as absent there. The default minimum effect
-/// is 3 x the noise (at least 1%), raised to the largest sentinel shift between
-/// the runs (a machine in another state moves every figure about that much).
+/// is 3 x the noise (at least 1%), raised to the runs' sentinel shifts |B/A - 1|
+/// (a machine in another state moves the figures about that much): the L1 loop's
+/// for every point, the memory read's for points larger than A's L2.
 Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOptions& opt = {});
 
 /// True when two closed intervals share a point.

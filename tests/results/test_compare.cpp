@@ -175,8 +175,8 @@ TEST_CASE("compare --statistic best: the fast state's figure, steady where the m
 
 namespace {
 /// A run whose context carries sentinel medians (L1 loop, memory read: ticks per KiB) and a threshold.
-kex::RunDoc with_sentinel(double l1, double mem, double threshold = 0.15) {
-  kex::RunDoc d = two_state(1, {true, true, true}, {0, 0, 0});
+kex::RunDoc with_sentinel(double l1, double mem, double threshold = 0.15, double scale = 1) {
+  kex::RunDoc d = two_state(scale, std::vector<bool>(7, true), {-0.004, 0.002, 0.0, 0.003, -0.002, 0.001, -0.001});
   const Noise n = compute_noise({l1, l1}, {mem, mem}, 0, 6, 0, 0.25, 1, {});
   d.context.rest["protocol"] = {{"sentinel", {{"threshold", threshold}}}, {"noise", noise_to_json(n)}};
   return d;
@@ -201,9 +201,28 @@ TEST_CASE("compare warns when the runs' sentinels say the machine was not in the
         std::string::npos);
   // Nothing smaller than the machine's own shift is called: the default min effect follows it,
   // a --min-effect given stands.
-  CHECK(shared.min_effect == doctest::Approx(58.46 / 47.67 - 1));
+  // The L1 loop's shift for every point, the memory read's beyond the L2 (1 MiB here).
+  CHECK(shared.min_effect == doctest::Approx(22.48 / 18.87 - 1));
   CHECK(shared.min_effect_from_state);
-  CHECK(text.find("min effect 22.6% (the sentinels' shift)") != std::string::npos);
+  CHECK(shared.min_effect_beyond_l2 == doctest::Approx(58.46 / 47.67 - 1));
+  CHECK(text.find("min effect 19.1% (the sentinels' shift), 22.6% beyond the L2 (the memory read's shift)") !=
+        std::string::npos);
+  // Only the memory read moved: a real 10% slowdown is found at every size up to the L2, and
+  // hidden beyond it, where the machine alone moved the figures by 22.6%.
+  const Comparison mem_only =
+      compare_results(with_sentinel(18.87, 47.67), with_sentinel(18.87, 58.46, 0.15, 1.10));
+  CHECK_FALSE(mem_only.min_effect_from_state);
+  size_t within = 0, beyond = 0;
+  for (const auto& r : mem_only.rows) {
+    CHECK(r.verdict == (r.size <= (1u << 20) ? Verdict::slower : Verdict::same));
+    (r.size <= (1u << 20) ? within : beyond)++;
+  }
+  CHECK(within > 0);
+  CHECK(beyond > 0);
+  // The warning and the effect use the same measure, |B/A - 1|: B 15% faster gives 15%.
+  const Comparison faster = compare_results(with_sentinel(22.31, 48), with_sentinel(19.03, 48));
+  CHECK(faster.min_effect == doctest::Approx(1 - 19.03 / 22.31));
+  CHECK(format_comparison(faster, "A", "B").find("(B -15%)") != std::string::npos);
   CHECK_FALSE(same.min_effect_from_state);
   CompareOptions given;
   given.min_effect = 0.05;
@@ -211,11 +230,17 @@ TEST_CASE("compare warns when the runs' sentinels say the machine was not in the
   CHECK(kept.min_effect == doctest::Approx(0.05));
   CHECK_FALSE(kept.min_effect_from_state);
   CHECK(kept.shifts.size() == 2);
-  // Faster in B counts too; A's own threshold decides.
+  // Faster in B counts too; the larger of the two runs' thresholds decides, whichever side is A.
   CHECK(compare_results(with_sentinel(22.31, 48), with_sentinel(19.03, 48)).shifts.size() == 1);
   CHECK(compare_results(with_sentinel(18.87, 48, 0.25), with_sentinel(22.48, 48)).shifts.empty());
-  // Without a noise record (an imported or old file) there is nothing to say.
-  CHECK(compare_results(two_state(1, {true}, {0}), with_sentinel(22.48, 58)).shifts.empty());
+  CHECK(compare_results(with_sentinel(22.48, 48), with_sentinel(18.87, 48, 0.25)).shifts.empty());
+  // Without a noise record (an imported or old file) there is nothing to say but that.
+  const Comparison unknown = compare_results(two_state(1, {true}, {0}), with_sentinel(22.48, 58));
+  CHECK(unknown.shifts.empty());
+  CHECK(unknown.state_unknown);
+  CHECK(format_comparison(unknown, "A", "B").find("note: only one of the runs has a sentinel record") !=
+        std::string::npos);
+  CHECK_FALSE(shared.state_unknown);
   CHECK(format_comparison(same, "A", "B").find("warning:") == std::string::npos);
 }
 
