@@ -29,7 +29,8 @@ struct Group {
 /// The noise of a merged run, from every piece's sentinel readings and counts: the
 /// first piece's record alone would describe one run of several (seen: a merge of a
 /// core-shared run, L1 loop 22.3 ticks/KiB, and a quiet one, 18.9, said 22.3). Without
-/// the readings of every piece there is nothing true to say, and the record goes.
+/// the readings and record of every piece there is nothing true to say, and the record
+/// goes; the readings there are stay.
 void merge_noise(const std::vector<Piece>& pieces, RunDoc& out) {
   auto& rest = out.context.rest;
   if (!rest.contains("protocol") || !rest["protocol"].is_object()) return;
@@ -37,26 +38,30 @@ void merge_noise(const std::vector<Piece>& pieces, RunDoc& out) {
   nlohmann::ordered_json readings = nlohmann::ordered_json::array();
   size_t disturbed = 0, tasks = 0, remeasured = 0, budget_tasks = 0;
   double budget = 0;
+  bool every = true;  // every piece has its readings and its noise record
   for (const Piece& p : pieces) {
     const std::optional<Noise> n = run_noise(p.run.context);
     const auto& r = p.run.context.rest;
-    if (!n || !r.contains("sentinel_readings") || !r["sentinel_readings"].is_array()) {
-      rest["protocol"].erase("noise");
-      rest.erase("sentinel_readings");
-      return;
-    }
+    const bool has_readings = r.contains("sentinel_readings") && r["sentinel_readings"].is_array();
+    every &= n && has_readings;
+    if (!has_readings) continue;
     for (const auto& x : r["sentinel_readings"]) {
       readings.push_back(x);
       if (x.contains("l1_ticks_per_kib") && x["l1_ticks_per_kib"].is_number()) l1.push_back(x["l1_ticks_per_kib"]);
       if (x.contains("mem_ticks_per_kib") && x["mem_ticks_per_kib"].is_number()) mem.push_back(x["mem_ticks_per_kib"]);
     }
+    if (!n) continue;
     disturbed += n->disturbed;
     tasks += n->tasks_measured;
     remeasured += n->remeasured_tasks;
     budget_tasks += n->budget_tasks;
     budget = n->budget;
   }
-  rest["sentinel_readings"] = readings;
+  rest["sentinel_readings"] = readings;  // every reading that was taken is kept
+  if (!every) {
+    rest["protocol"].erase("noise");
+    return;
+  }
   rest["protocol"]["noise"] =
       noise_to_json(compute_noise(l1, mem, disturbed, tasks, remeasured, budget, budget_tasks, out.results));
 }
@@ -84,6 +89,21 @@ std::vector<RunDoc> merge_results(const std::vector<MergeInput>& inputs, std::ve
     });
     size_t count = 0;
     std::map<size_t, std::string> seen_shard;
+    // A run given twice (the same file, or a copy) would count its repetitions twice.
+    std::map<std::string, std::string> seen_run;
+    for (const auto& p : g.pieces) {
+      const RunContext& c = p.run.context;
+      if (!c.date.empty()) {
+        std::string seed = "-";
+        if (c.rest.contains("protocol") && c.rest["protocol"].is_object() && c.rest["protocol"].contains("seed"))
+          seed = c.rest["protocol"]["seed"].dump();
+        const std::string id = c.host_name + " " + c.date + " seed " + seed + " shard " + std::to_string(c.shard_index);
+        auto [it, fresh] = seen_run.emplace(id, p.path);
+        if (!fresh)
+          throw InputError(p.path + ": the same run as " + it->second + " (host " + c.host_name + ", date " + c.date +
+                           ", seed " + seed + "): pooling a run with itself would count its repetitions twice");
+      }
+    }
     for (const auto& p : g.pieces) {
       const RunContext& c = p.run.context;
       if (c.shard_count == 1 && g.pieces.size() == 1) break;
@@ -152,7 +172,14 @@ std::vector<RunDoc> merge_results(const std::vector<MergeInput>& inputs, std::ve
       for (auto& [i, _] : seen_shard) out.context.merged_shards.push_back(i);
     out.context.interrupted = interrupted;
     if (g.pieces.size() == 1 && count <= 1) out.context.merged_from.clear();
-    if (pool) out.context.rest["pooled_runs"] = g.pieces.size();
+    if (pool) {  // a piece that is itself a pool counts its own runs
+      size_t runs = 0;
+      for (const auto& p : g.pieces) {
+        const auto& r = p.run.context.rest;
+        runs += r.contains("pooled_runs") && r["pooled_runs"].is_number_unsigned() ? r["pooled_runs"].get<size_t>() : 1;
+      }
+      out.context.rest["pooled_runs"] = runs;
+    }
     if (g.pieces.size() > 1) merge_noise(g.pieces, out);
     merged.push_back(std::move(out));
   }

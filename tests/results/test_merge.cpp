@@ -66,19 +66,40 @@ TEST_CASE("merge: repeated - inconsistent or missing shards") {
 
 TEST_CASE("merge pools whole runs of one machine and the same configs as extra repetitions") {
   std::vector<std::string> w;
-  const kex::RunDoc a = synth::run(), b = synth::run();
-  auto m = merge_results({{"a.json", {a}}, {"b.json", {b}}, {"c.json", {a}}}, &w);
+  kex::RunDoc a = synth::run(), b = synth::run(), c = synth::run();
+  b.context.date = "2025-01-01T00:01:00Z";
+  c.context.date = "2025-01-01T00:02:00Z";
+  auto m = merge_results({{"a.json", {a}}, {"b.json", {b}}, {"c.json", {c}}}, &w);
   REQUIRE(m.size() == 1);
   CHECK(m[0].results.size() == a.results.size());
   for (const auto& r : m[0].results)
     if (r.ok()) CHECK_MESSAGE(r.reps.size() == 3, r.name());
   CHECK(kex::to_json(m)["context"]["pooled_runs"] == 3);
+  // A pool merged with another run counts the pool's runs.
+  kex::RunDoc d = synth::run();
+  d.context.date = "2025-01-01T00:03:00Z";
+  auto again = merge_results({{"m.json", {m[0]}}, {"d.json", {d}}}, &w);
+  REQUIRE(again.size() == 1);
+  CHECK(kex::to_json(again)["context"]["pooled_runs"] == 4);
+  // The same run twice (the same file, or a copy of it) is refused: its repetitions would count twice.
+  try {
+    merge_results({{"a.json", {a}}, {"copy.json", {a}}}, &w);
+    FAIL("merged a run with itself");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()) == "copy.json: the same run as a.json (host alpha, date 2025-01-01T00:00:00Z, seed " +
+                                       (a.context.rest.contains("protocol") && a.context.rest["protocol"].contains("seed")
+                                            ? a.context.rest["protocol"]["seed"].dump()
+                                            : std::string("-")) +
+                                       "): pooling a run with itself would count its repetitions twice");
+  }
 }
 
 namespace {
 /// A run whose context holds sentinel readings (L1 loop figures, memory 50) and the noise computed from them.
 kex::RunDoc with_readings(const std::vector<double>& l1, size_t tasks, size_t remeasured) {
+  static int runs = 0;  // each a run of its own (merge refuses a run given twice)
   kex::RunDoc d = synth::run();
+  d.context.date = "2025-01-02T00:00:0" + std::to_string(runs++ % 10) + "Z";
   nlohmann::ordered_json readings = nlohmann::ordered_json::array();
   std::vector<double> mem(l1.size(), 50.0);
   for (double v : l1) readings.push_back({{"l1_ticks_per_kib", v}, {"mem_ticks_per_kib", 50.0}, {"disturbed", false},
@@ -107,13 +128,15 @@ TEST_CASE("merge pools the runs' sentinel readings: the merged noise describes e
   CHECK(n->remeasured_tasks == 12);
   CHECK(n->budget_tasks == 30);
   CHECK(m[0].context.rest["sentinel_readings"].size() == 7);
-  // A piece without readings: nothing true can be said of the merged run's noise.
+  // A piece without readings: nothing true can be said of the merged run's noise, but the
+  // readings that were taken stay.
   kex::RunDoc bare = with_readings({18.9}, 40, 0);
   bare.context.rest.erase("sentinel_readings");
   auto m2 = merge_results({{"a.json", {with_readings({22.3}, 40, 0)}}, {"b.json", {bare}}}, &w);
   REQUIRE(m2.size() == 1);
   CHECK_FALSE(run_noise(m2[0].context).has_value());
-  CHECK_FALSE(m2[0].context.rest.contains("sentinel_readings"));
+  REQUIRE(m2[0].context.rest.contains("sentinel_readings"));
+  CHECK(m2[0].context.rest["sentinel_readings"].size() == 1);
 }
 
 TEST_CASE("merge of two machines keeps each run and splits back") {
