@@ -62,7 +62,8 @@ Action add_compare_command(CLI::App& app) {
                   "repetition its fastest, for the U test): far steadier from run to run on a VM whose core "
                   "shares its time with another guest")
       ->check(CLI::IsMember({"median", "best"}));
-  cmd->add_flag("-q,--quiet", args->quiet, "Print only the summary line (and any regression lines)");
+  cmd->add_flag("-q,--quiet", args->quiet,
+                "Print only the summary line and what follows it (warnings, notes, regression lines)");
   return [args, gate, effect]() {
     const bool gated = gate->count() > 0;
     const double slowdown = gated ? parse_slowdown(args->fail_text) : 0;
@@ -81,8 +82,12 @@ Action add_compare_command(CLI::App& app) {
     if (gated) {
       auto bad = regressions(c, slowdown);
       for (const auto* r : bad)
-        std::printf("regression: %s: B takes %.4fx A's time (speedup %.4f), p %.3g\n", r->name.c_str(), 1 / r->speedup,
-                    r->speedup, r->p_adjusted);
+        if (r->by_ci)  // one repetition a side: the CIs decided, there is no p
+          std::printf("regression: %s: B takes %.4fx A's time (speedup %.4f), CIs apart\n", r->name.c_str(),
+                      1 / r->speedup, r->speedup);
+        else
+          std::printf("regression: %s: B takes %.4fx A's time (speedup %.4f), p %.3g\n", r->name.c_str(),
+                      1 / r->speedup, r->speedup, r->p_adjusted);
       // A gate that compared nothing, or lost entries, must not pass silently.
       for (const auto& n : c.only_a)
         std::printf("regression: %s: measured in A, not in B (failed, skipped or missing)\n", n.c_str());

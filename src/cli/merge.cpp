@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "src/core/atomic_write.hpp"
+#include "src/core/error.hpp"
 #include "src/cli/cli.hpp"
 #include "src/core/output.hpp"
 #include "src/results/crossover.hpp"
@@ -27,6 +28,8 @@ Action add_merge_command(CLI::App& app) {
   cmd->add_option("--filter", a->filter, "Table rows: only kernels (entries with --points) matching this regex");
   cmd->add_flag("--points", a->per_point, "Table: one row per entry instead of one per kernel");
   return [a]() {
+    if (a->out == "-")
+      throw InputError("-o: '-': merge writes a file (stdout carries its table); give a file name");
     std::vector<MergeInput> in;
     for (const auto& f : a->files) in.push_back({f, load_results(f)});
     std::vector<std::string> warnings;

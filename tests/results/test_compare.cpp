@@ -249,6 +249,12 @@ TEST_CASE("kex compare: exit status 0 unless --fail-above finds a regression - b
   std::string a = kData + "compare_a.json", b = kData + "compare_b.json";
   CHECK(run_sh(k + " compare " + a + " " + b + " >/dev/null") == 0);
   CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 1.5 >/dev/null") == 1);
+  {  // one repetition a side: the CIs decided the regression, and the line says so (no p)
+    TmpDir g;
+    run_sh(k + " compare -q " + a + " " + b + " --fail-above 1.5 --filter '^x/' >" + g / "out");
+    CHECK(slurp(g / "out").find("regression: x/4096: B takes 2.0000x A's time (speedup 0.5000), CIs apart\n") !=
+          std::string::npos);
+  }
   CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 50% --filter '^x/' >/dev/null") == 1);
   CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 150% --filter '^x/' >/dev/null") == 0);
   // B lost w (skipped there) and onlya: a gate fails on lost entries, whatever the ratios.

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <map>
 
 #include "src/core/error.hpp"
@@ -184,6 +185,10 @@ TEST_CASE("kex merge: writes the merged file - prints the table and crossovers -
   CHECK(out.find("GLIBC_TUNABLES=glibc.cpu.x86_non_temporal_threshold=67108864") != std::string::npos);
   CHECK(run_sh(k + " merge " + files + " -o " + d / "m.json" + " >/dev/null 2>&1") == 2);
   CHECK(run_sh(k + " merge " + files + " -o " + d / "m.json" + " --force -q") == 0);
+  // stdout carries the table: -o - is refused, and no file named "-" appears.
+  CHECK(run_sh("cd " + d.path + " && " + k + " merge " + files + " -o - >/dev/null 2>" + d / "err") == 2);
+  CHECK(slurp(d / "err") == "kex: -o: '-': merge writes a file (stdout carries its table); give a file name\n");
+  CHECK_FALSE(std::filesystem::exists(d / "-"));
 }
 
 TEST_CASE("examples/slurm-array.sh is valid bash and derives the shard from SLURM's variables") {
