@@ -1,5 +1,6 @@
 // `kex compare A.json B.json`: medians side by side, the speedup, and whether B differs
 // from A (a U test over the repetition medians, corrected, and an effect above the noise).
+#include <algorithm>
 #include <cstdio>
 
 #include "src/cli/cli.hpp"
@@ -11,9 +12,14 @@ namespace kex {
 
 namespace {
 
-/// "1.05" or "5%": a slowdown factor of at least 1. InputError otherwise.
+/// "1.05" or "5%": a slowdown factor from 1 to below 1e6, in decimal. InputError otherwise.
 double parse_slowdown(const std::string& text) {
   std::string s = text;
+  // Decimal digits and one point only (std::stod alone takes " 1.05", hex floats and "1e2").
+  const size_t digits = s.find_first_not_of("0123456789.");
+  if (s.empty() || (digits != std::string::npos && !(digits + 1 == s.size() && s.back() == '%')) ||
+      std::count(s.begin(), s.end(), '.') > 1)
+    s = "x";
   const bool percent = !s.empty() && s.back() == '%';
   if (percent) s.pop_back();
   double v = -1;
@@ -26,8 +32,8 @@ double parse_slowdown(const std::string& text) {
   }
   if (percent && v >= 0) v = 1 + v / 100;
   if (!(v >= 1.0 && v < 1e6))
-    throw InputError("--fail-above: " + text + ": a slowdown of B against A: a factor of at least 1 (1.05) or a "
-                     "percentage (5%)");
+    throw InputError("--fail-above: " + text + ": a slowdown of B against A: a factor from 1 to below 1000000 "
+                     "(1.05) or a percentage (5%)");
   return v;
 }
 

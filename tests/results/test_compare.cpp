@@ -264,6 +264,15 @@ TEST_CASE("kex compare: exit status 0 unless --fail-above finds a regression - b
   CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 2.5 --filter nomatch >/dev/null") == 1);
   CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 0 2>/dev/null") == 2);
   CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above nan 2>/dev/null") == 2);
+  // Decimal only, the same with or without spaces, and the bound stated.
+  for (const char* bad : {"' 1.05'", "'1.05 '", "0x1.1p0", "1e2", "1.0.5", "1000000"})
+    CHECK_MESSAGE(run_sh(k + " compare " + a + " " + b + " --fail-above " + bad + " >/dev/null 2>&1") == 2, bad);
+  {
+    TmpDir g;
+    CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 1000000 >/dev/null 2>" + g / "err") == 2);
+    CHECK(slurp(g / "err") == "kex: --fail-above: 1000000: a slowdown of B against A: a factor from 1 to below "
+                              "1000000 (1.05) or a percentage (5%)\n");
+  }
   TmpDir d;
   spit(d / "bad.json", "{\"benchmarks\": 3}");
   CHECK(run_sh(k + " compare " + a + " " + d / "bad.json" + " 2>" + d / "err") == 2);
