@@ -563,26 +563,32 @@ MachineInfo machine_from(const json& j, const json& ctx) {
   MachineInfo m;
   m.raw = ordered_json(j);
   if (j.is_object()) {
-    m.cpu_vendor = j.value("cpu_vendor", "");
-    m.cpu_model = j.value("cpu_model", "");
-    m.family = j.value("cpu_family", 0);
-    m.model = j.value("cpu_model_number", 0);
-    m.stepping = j.value("cpu_stepping", 0);
+    const In in{j, "context/machine"};
+    m.cpu_vendor = in.str_or("cpu_vendor", "");
+    m.cpu_model = in.str_or("cpu_model", "");
+    // CPUID fields: family up to 0xff + 0xf, model and stepping 0..255.
+    auto small = [&](const char* k, int64_t hi) {
+      if (!in.has(k)) return 0;
+      const int64_t v = in.sint(k);
+      if (v < 0 || v > hi) in.fail(k, std::to_string(v) + ": expected 0 to " + std::to_string(hi));
+      return static_cast<int>(v);
+    };
+    m.family = small("cpu_family", 0x10e);
+    m.model = small("cpu_model_number", 255);
+    m.stepping = small("cpu_stepping", 255);
     if (j.contains("cpu_features") && j["cpu_features"].is_array())
       for (const auto& f : j["cpu_features"])
         if (f.is_string()) m.features.push_back(f.get<std::string>());
-    m.num_cpus = j.value("num_cpus", 0);
-    if (j.contains("caches") && j["caches"].is_object()) {
-      const auto& c = j["caches"];
-      auto size = [&](const char* k) -> uint64_t {
-        return c.contains(k) && c[k].is_number() ? static_cast<uint64_t>(c[k].get<double>()) : 0;
-      };
-      m.l1d_bytes = size("l1d_bytes");
-      m.l2_bytes = size("l2_bytes");
-      m.llc_bytes = size("llc_bytes");
+    m.num_cpus = static_cast<int>(small("num_cpus", 1 << 20));
+    if (in.has("caches")) {
+      const In c = in.obj("caches");
+      m.l1d_bytes = c.uint_or("l1d_bytes", 0);
+      m.l2_bytes = c.uint_or("l2_bytes", 0);
+      m.llc_bytes = c.uint_or("llc_bytes", 0);
     }
-    m.tsc_hz = j.contains("tsc_hz") && j["tsc_hz"].is_number() ? j["tsc_hz"].get<double>() : 0;
-    m.virtualization = j.value("virtualization", "");
+    m.tsc_hz = in.number_or("tsc_hz", 0);
+    if (m.tsc_hz < 0) in.fail("tsc_hz", std::to_string(m.tsc_hz) + ": expected a rate >= 0");
+    m.virtualization = in.str_or("virtualization", "");
   } else {
     m.raw = ordered_json::object();
   }

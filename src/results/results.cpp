@@ -29,6 +29,10 @@ std::vector<RunDoc> load_results(const std::string& path) {
     docs = docs_from_json(doc, path);
   } catch (const nlohmann::json::exception& e) {  // a field of the wrong type that no typed reader checks
     throw InputError(path + ": a field of the wrong type: " + e.what());
+  } catch (const InputError& e) {  // the context's readers name the JSON path, not the file
+    const std::string what = e.what();
+    if (what.rfind(path + ":", 0) == 0) throw;
+    throw InputError(path + ": " + what);
   }
   for (const RunDoc& d : docs) {
     try {  // what is read on demand later is checked here, where the file's name is known

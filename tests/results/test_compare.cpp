@@ -300,6 +300,20 @@ TEST_CASE("kex compare: exit status 0 unless --fail-above finds a regression - b
     CHECK(slurp(d / "err4") == "kex: " + d / "readings.json" +
                                    ": context/sentinel_readings/1/l1_ticks_per_kib: \"18.7\": expected a number >= 0\n");
   }
+  // Machine fields of the wrong type or range name the file and path.
+  {
+    nlohmann::json m = kex::to_json(synth::run());
+    m["context"]["machine"]["caches"]["l1d_bytes"] = -1;
+    spit(d / "l1d.json", m.dump());
+    CHECK(run_sh(k + " compare " + d / "l1d.json" + " " + a + " >/dev/null 2>" + d / "err8") == 2);
+    CHECK(slurp(d / "err8") == "kex: " + d / "l1d.json" +
+                                   ": context/machine/caches/l1d_bytes: -1: expected a non-negative integer\n");
+    m["context"]["machine"]["caches"]["l1d_bytes"] = 49152;
+    m["context"]["machine"]["cpu_family"] = 1e30;
+    spit(d / "fam.json", m.dump());
+    CHECK(run_sh(k + " compare " + d / "fam.json" + " " + a + " >/dev/null 2>" + d / "err9") == 2);
+    CHECK(slurp(d / "err9").find(d / "fam.json" + ": context/machine/cpu_family: ") != std::string::npos);
+  }
   // Corrupted timings never reach the table or a gate: negative, zero, beyond a double, a bad code hash.
   {
     nlohmann::json j = kex::to_json(synth::run());
