@@ -37,17 +37,17 @@ double cv(const std::vector<double>& v) {
 
 bool intervals_overlap(double lo1, double hi1, double lo2, double hi2) { return lo1 <= hi2 && lo2 <= hi1; }
 
-std::vector<StateShift> state_shifts(const RunDoc& a, const RunDoc& b, double threshold) {
+std::vector<StateShift> state_shifts(const std::optional<Noise>& na, const std::optional<Noise>& nb, double threshold) {
   std::vector<StateShift> out;
-  const std::optional<Noise> na = run_noise(a.context), nb = run_noise(b.context);
   if (!na || !nb) return out;
-  auto check = [&](const SentinelSpread& x, const SentinelSpread& y, const char* part, const char* affects) {
+  auto check = [&](const SentinelSpread& x, const SentinelSpread& y, const char* part, const char* affects,
+                   bool beyond_l2) {
     if (x.median <= 0 || y.median <= 0) return;
     if (y.median > x.median * (1 + threshold) || x.median > y.median * (1 + threshold))
-      out.push_back({part, affects, x.median, y.median});
+      out.push_back({part, affects, beyond_l2, x.median, y.median});
   };
-  check(na->l1, nb->l1, "L1 store loop", "the core's share (every point)");
-  check(na->mem, nb->mem, "memory read", "memory bandwidth (points beyond the L2)");
+  check(na->l1, nb->l1, "L1 store loop", "the core's share (every point)", false);
+  check(na->mem, nb->mem, "memory read", "memory bandwidth (points beyond the L2)", true);
   return out;
 }
 
@@ -73,9 +73,10 @@ Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOption
   c.statistic = opt.statistic;
   // The larger of the thresholds the two runs' sentinels flagged their own windows with
   // (the same answer whichever side is A).
-  c.shifts = state_shifts(a, b, std::max(run_sentinel_threshold(a.context).value_or(0.15),
-                                         run_sentinel_threshold(b.context).value_or(0.15)));
-  c.state_unknown = run_noise(a.context).has_value() != run_noise(b.context).has_value();
+  const std::optional<Noise> noise_a = run_noise(a.context), noise_b = run_noise(b.context);
+  c.shifts = state_shifts(noise_a, noise_b, std::max(run_sentinel_threshold(a.context).value_or(0.15),
+                                                     run_sentinel_threshold(b.context).value_or(0.15)));
+  c.state_unknown = noise_a.has_value() != noise_b.has_value();
   std::vector<double> noise, pvalues;
   double logsum = 0;
   bool any_power = false;
@@ -128,7 +129,7 @@ Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOption
   for (const StateShift& sh : c.shifts) {
     if (opt.min_effect) break;
     const double moved = std::min(10.0, std::fabs(sh.b / sh.a - 1));
-    if (sh.part == "memory read" && l2 > 0) {
+    if (sh.beyond_l2 && l2 > 0) {
       beyond_l2 = std::max(beyond_l2, moved);
     } else if (moved > c.min_effect) {
       c.min_effect = moved;

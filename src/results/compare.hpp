@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "src/model/context.hpp"
+#include "src/model/noise.hpp"
 
 namespace kex {
 
@@ -49,8 +50,9 @@ struct CompareRow {
 /// bears on may be the machine's, not the kernels' (docs/methodology.md,
 /// "Noise on the Zen 5 VM").
 struct StateShift {
-  std::string part;     ///< "L1 store loop" or "memory read"
-  std::string affects;  ///< the points it bears on, in words
+  std::string part;        ///< "L1 store loop" or "memory read"
+  std::string affects;     ///< the points it bears on, in words
+  bool beyond_l2 = false;  ///< it bears on the points larger than the L2 only (the memory read)
   double a = 0, b = 0;  ///< each run's median over its readings, TSC ticks per KiB
 };
 
@@ -72,10 +74,10 @@ struct Comparison {
   bool state_unknown = false;               ///< one run has a noise record, the other not
 };
 
-/// The sentinel figures (context.protocol.noise) on which `a` and `b` differ by
-/// more than `threshold` (0.15 = 15%) in either direction; empty when a run has
-/// no noise record or a figure is missing on a side.
-std::vector<StateShift> state_shifts(const RunDoc& a, const RunDoc& b, double threshold);
+/// The sentinel figures of two runs' noise records (context.protocol.noise) that
+/// differ by more than `threshold` (0.15 = 15%) in either direction; empty when a
+/// run has no record or a figure is missing on a side.
+std::vector<StateShift> state_shifts(const std::optional<Noise>& a, const std::optional<Noise>& b, double threshold);
 
 /// Matches measured points of `a` and `b` by canonical name (every coordinate is
 /// in it, so points of different layouts never pair up) and compares them. Points

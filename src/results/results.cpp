@@ -27,22 +27,18 @@ std::vector<RunDoc> load_results(const std::string& path) {
   std::vector<RunDoc> docs;
   try {
     docs = docs_from_json(doc, path);
-  } catch (const nlohmann::json::exception& e) {  // a field of the wrong type that no typed reader checks
-    throw InputError(path + ": a field of the wrong type: " + e.what());
-  } catch (const InputError& e) {  // the context's readers name the JSON path, not the file
-    const std::string what = e.what();
-    if (what.rfind(path + ":", 0) == 0) throw;
-    throw InputError(path + ": " + what);
-  }
-  for (const RunDoc& d : docs) {
-    try {  // what is read on demand later is checked here, where the file's name is known
+    for (const RunDoc& d : docs) {  // what is read on demand later is checked here, where the file's name is known
       check_measured(d);
       (void)run_noise(d.context);
       (void)run_sentinel_threshold(d.context);
       check_sentinel_readings(d.context);
-    } catch (const InputError& e) {
-      throw InputError(path + ": " + e.what());
     }
+  } catch (const nlohmann::json::exception& e) {  // a field of the wrong type that no typed reader checks
+    throw InputError(path + ": a field of the wrong type: " + e.what());
+  } catch (const InputError& e) {  // the readers of the context name the JSON path, not the file
+    const std::string what = e.what();
+    if (what.rfind(path + ":", 0) == 0) throw;
+    throw InputError(path + ": " + what);
   }
   return docs;
 }

@@ -111,12 +111,10 @@ bool other_cpus(int cpu, cpu_set_t& set) {
   try {
     std::vector<std::unique_ptr<Buffers>> bufs;
     for (const auto& p : plans) bufs.push_back(std::make_unique<Buffers>(p));
-    nlohmann::json where = nlohmann::json::array();  // the buffers as mapped (prefaulted, so placed)
+    nlohmann::ordered_json where = nlohmann::ordered_json::array();  // the buffers as mapped (prefaulted, so placed)
     for (size_t k = 0; k < bufs.size(); ++k)
-      where.push_back({{"bytes", bufs[k]->bytes()},
-                       {"huge_pages_advised", plans[k].huge_pages()},
-                       {"huge_page_bytes", bufs[k]->huge_page_bytes()},
-                       {"numa_nodes", bufs[k]->numa_nodes()}});
+      where.push_back(to_json(BufferPlacement{bufs[k]->bytes(), plans[k].huge_pages(), bufs[k]->huge_page_bytes(),
+                                              bufs[k]->numa_nodes()}));
     send(fd, kBuffers, where.dump());
     std::unique_ptr<Sentinel> sentinel;
     if (pr.sentinel.enabled) sentinel = std::make_unique<Sentinel>(pr.sentinel.mem_bytes);
@@ -183,6 +181,18 @@ bool other_cpus(int cpu, cpu_set_t& set) {
 }
 
 }  // namespace
+
+nlohmann::ordered_json to_json(const BufferPlacement& b) {
+  return {{"bytes", b.bytes},
+          {"huge_pages_advised", b.huge_pages_advised},
+          {"huge_page_bytes", b.huge_page_bytes},
+          {"numa_nodes", b.numa_nodes}};
+}
+
+BufferPlacement buffer_placement_from_json(const nlohmann::json& j) {
+  return {j.at("bytes").get<uint64_t>(), j.at("huge_pages_advised").get<bool>(), j.at("huge_page_bytes").get<int64_t>(),
+          j.at("numa_nodes").get<std::vector<int>>()};
+}
 
 double steal_seconds(int cpu) {
   if (cpu < 0) return 0;
@@ -262,9 +272,7 @@ SupervisedRun run_supervised(const std::vector<MeasureJob>& jobs, const std::vec
         const nlohmann::json m = nlohmann::json::parse(payload);
         if (f.kind == kBuffers) {
           if (res.buffers.empty())  // the first worker's (each maps the same plans)
-            for (const auto& b : m)
-              res.buffers.push_back({b.at("bytes").get<uint64_t>(), b.at("huge_pages_advised").get<bool>(),
-                                     b.at("huge_page_bytes").get<int64_t>(), b.at("numa_nodes").get<std::vector<int>>()});
+            for (const auto& b : m) res.buffers.push_back(buffer_placement_from_json(b));
         } else if (f.kind == kStart) {
           inflight = m.at("i").get<size_t>();
         } else if (f.kind == kDone) {

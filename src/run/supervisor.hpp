@@ -64,6 +64,12 @@ struct BufferPlacement {
   bool operator==(const BufferPlacement&) const = default;
 };
 
+/// {"bytes", "huge_pages_advised", "huge_page_bytes", "numa_nodes"}: the form the worker
+/// sends and context.buffers.plans keeps.
+nlohmann::ordered_json to_json(const BufferPlacement& b);
+/// The inverse of to_json (the worker's own frame: nlohmann throws on a malformed one).
+BufferPlacement buffer_placement_from_json(const nlohmann::json& j);
+
 struct SupervisedRun {
   size_t workers = 0;          ///< worker processes started (1 + one per death)
   size_t tasks_done = 0;

@@ -435,10 +435,7 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
       const int node = numa_node_of_cpu(cpu);
       nlohmann::ordered_json plans = nlohmann::ordered_json::array();
       for (const BufferPlacement& b : sup.buffers) {
-        plans.push_back({{"bytes", b.bytes},
-                         {"huge_pages_advised", b.huge_pages_advised},
-                         {"huge_page_bytes", b.huge_page_bytes},
-                         {"numa_nodes", b.numa_nodes}});
+        plans.push_back(to_json(b));
         if (node >= 0 && !b.numa_nodes.empty() && b.numa_nodes != std::vector<int>{node})
           std::fprintf(stderr, "kex: warning: %s of buffers on NUMA node(s) %s, the worker's CPU %d on node %d\n",
                        format_bytes(b.bytes).c_str(), nlohmann::json(b.numa_nodes).dump().c_str(), cpu, node);

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <deque>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -20,11 +19,7 @@
 
 namespace {
 
-/// A fresh directory, removed when the test program ends.
-std::string tmpdir() {
-  static std::deque<TmpDir> dirs;
-  return dirs.emplace_back().path;
-}
+std::string tmpdir() { return tmp_dir_until_exit(); }
 
 void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 std::string read(const std::string& path) {

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <deque>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -100,11 +99,7 @@ std::string shell(const std::string& cmd, int* status) {
   return out;
 }
 
-/// A fresh directory, removed when the test program ends.
-std::string tmp_dir() {
-  static std::deque<TmpDir> dirs;
-  return dirs.emplace_back().path;
-}
+std::string tmp_dir() { return tmp_dir_until_exit(); }
 
 /// Validates `file` with python3-jsonschema against configs/schema/segments.schema.json
 /// and, where results.schema.json defines $defs/segments, against that too.

@@ -1,6 +1,7 @@
 // A fresh temporary directory per test, removed at the end, and a helper to run the kex binary.
 #pragma once
 #include <cstdlib>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -22,6 +23,12 @@ struct TmpDir {
   }
   std::string operator/(const std::string& name) const { return path + "/" + name; }
 };
+
+/// A fresh directory that lives until the test program ends (for helpers that return a path).
+inline std::string tmp_dir_until_exit() {
+  static std::deque<TmpDir> dirs;  // a deque never moves its elements
+  return dirs.emplace_back().path;
+}
 
 inline std::string slurp(const std::string& path) {
   std::ifstream in(path);
