@@ -219,7 +219,7 @@ TEST_CASE("SIGINT stops after the current point and keeps the finished points" *
     "unroll": [64, 128], "scratch": [1, 2]}], "max_time_per_point": 0.2, "precision": 0.0001})");
   // SIGINT once the first points are measured (the progress line says so), however loaded the machine is.
   auto r = shell("(" + kex + " run " + d + "/long.json -o " + d + "/out.json 2>" + d + "/err & pid=$!; "
-              "for i in $(seq 600); do grep -q ' points (' " + d + "/err 2>/dev/null && break; sleep 0.05; done; "
+              "for i in $(seq 600); do grep -q ' tasks (' " + d + "/err 2>/dev/null && break; sleep 0.05; done; "
               "kill -INT $pid; wait $pid; echo \"status $?\"; cat " + d + "/err)");
   CHECK(r.text.find("status 130") != std::string::npos);
   CHECK(r.text.find("interrupted") != std::string::npos);

@@ -118,8 +118,10 @@ TEST_CASE("hardware counters degrade to one note without a PMU, software counter
   // task-clock counts the ns this thread ran, as CLOCK_THREAD_CPUTIME_ID does.
   CHECK(v[2].ok);
   CHECK(v[2].running == doctest::Approx(1.0));
+  // Within 20%, or 2 ms where preemption left the thread little time to run (the
+  // start/stop calls around the window are then a large share of it).
   CHECK(v[2].value > 0.8 * ran);
-  CHECK(v[2].value < 1.2 * ran);
+  CHECK(v[2].value < ran + std::max(0.2 * ran, 2e6));
   CHECK(v[3].ok);
   // Stopped counters stay put; start() resets them.
   spin_ms(5);

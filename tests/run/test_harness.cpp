@@ -111,11 +111,14 @@ TEST_CASE("Hahn harness: MHz line, halved copy figure, MB/s" * doctest::test_sui
   CHECK_FALSE(k.seed->note.empty());
   CHECK(c.seed->note.empty());
   const double mhz = k.seed->mhz;
-  CHECK(mhz == doctest::Approx(machine().tsc_hz / 1e6).epsilon(0.02));
-  // athlon.c: copy cycles = delta/8192 for 4096 copies = half the per-copy time;
-  // MB/s = 32 MiB / time, i.e. 2 * 4096 B per copy.
-  const double ns = aggregate(k).median_ns;
-  const double cyc = double(k.seed->printed_ticks);
-  CHECK(cyc == doctest::Approx(ns * mhz / 1e3 / 2).epsilon(0.01 + 1.0 / cyc));
-  CHECK(k.seed->mb_per_s == doctest::Approx(2 * 4096.0 / (ns * 1e-9) / (1 << 20)).epsilon(0.01));
+  // athlon.c's own estimate (a TSC-on-wall-clock fit over 30 sleeps): near the TSC
+  // rate, but a VM that stalls one sleep moves it by a percent, so only a sanity bound.
+  CHECK(mhz == doctest::Approx(machine().tsc_hz / 1e6).epsilon(0.10));
+  // athlon.c: copy cycles = delta/8192 for 4096 copies = half the per-copy time in TSC
+  // ticks; MB/s = 32 MiB / time at its MHz, i.e. 2 * 4096 B per copy.
+  REQUIRE(k.reps.front().sample_ticks.size() == 1);
+  const uint64_t delta = k.reps.front().sample_ticks[0];
+  CHECK(k.seed->printed_ticks == int64_t(delta / 8192));
+  CHECK(k.seed->mb_per_s == doctest::Approx(2 * 4096.0 * 4096 / (double(delta) / (mhz * 1e6)) / (1 << 20)));
+  CHECK(aggregate(k).median_ns == doctest::Approx(double(delta) / 4096 / machine().tsc_hz * 1e9));
 }

@@ -5,6 +5,8 @@
 
 #include "generators/emit.hpp"
 #include "generators/jit.hpp"
+#include "src/run/machine.hpp"
+#include "src/run/measure.hpp"
 #include "src/run/supervisor.hpp"
 
 using namespace kex;
@@ -16,6 +18,11 @@ struct Fixture {
   size_t good, bad, hang;
   std::vector<BufferPlan> plans;
   Fixture() {
+    // Probe the machine and the timer here, once, as a run does before it forks its
+    // worker: a worker left to do it would spend its task timeout's first 120 ms on
+    // the TSC calibration (more under a sanitizer).
+    (void)machine();
+    (void)timer_overhead_ticks();
     good = arena.add([](Xbyak::CodeGenerator& g) { emit_kernel(g, default_spec(Op::copy, RegClass::sse)); });
     // Faults on its 4th instruction: xor eax,eax; nop; nop; mov rax,[rax].
     bad = arena.add([](Xbyak::CodeGenerator& g) {
@@ -134,7 +141,8 @@ TEST_CASE("a stop ends the run after the current task, keeping what was done" * 
   const SupervisedRun r = run_supervised(jobs, f.plans, order, quick(), ev, &stop);
   CHECK(r.stopped);
   CHECK(done >= 3);
-  CHECK(done < 10);
+  CHECK(done < 50);  // ended early: the worker finishes its current task and takes no more
+  CHECK(r.tasks_done == size_t(done));
 }
 
 TEST_CASE("with the sentinel on, readings are taken and a disturbed window is re-measured within the budget" * doctest::test_suite("supervisor")) {

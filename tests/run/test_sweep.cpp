@@ -154,10 +154,13 @@ TEST_CASE("min_time_per_point: a repetition samples that long before the precisi
     for (const auto& rep : r.reps) {
       ++reps;
       CHECK(rep.stop_reason == "precision");
-      CHECK(rep.seconds >= 0.012);  // warm-up (2 ms) + at least 12 ms of samples
-      uint64_t ticks = 0;
-      for (uint64_t t : rep.sample_ticks) ticks += t;
-      CHECK(double(ticks) / r.tsc_hz >= 0.011);  // the samples themselves fill the span (timer reads aside)
+      // What measure() guarantees: a warm-up of at least 2 ms, then sampling until 12 ms
+      // have passed. How much of that span the samples fill depends on the build (under
+      // AddressSanitizer the bookkeeping between samples took a quarter of it), so the
+      // samples' own sum is not asserted; that sampling went on past the 3 that the
+      // precision alone would take is.
+      CHECK(rep.seconds >= 0.0139);  // 2 ms + 12 ms, less a tick of rounding
+      CHECK(rep.sample_ticks.size() > 3);
     }
   CHECK(reps == 1);
 }
