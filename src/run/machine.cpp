@@ -57,11 +57,10 @@ void probe_tsc(Machine& m) {
   m.tsc_source = "calibrated against CLOCK_MONOTONIC_RAW (120 ms)";
 }
 
-/// "cpu MHz" and "microcode" of /proc/cpuinfo's block for `cpu` (the first
-/// block's when that CPU has none).
-void probe_cpuinfo(Machine& m, int cpu) {
-  struct Block { int processor = -1; std::string mhz, microcode; };
-  std::vector<Block> blocks;
+}  // namespace
+
+CpuinfoBlock cpuinfo_of(int cpu) {
+  std::vector<std::pair<int, CpuinfoBlock>> blocks;  // processor number, its block
   std::ifstream ci("/proc/cpuinfo");
   std::string line;
   auto value = [](const std::string& l) {
@@ -72,21 +71,20 @@ void probe_cpuinfo(Machine& m, int cpu) {
   };
   while (std::getline(ci, line)) {
     if (line.rfind("processor", 0) == 0) {
-      blocks.emplace_back();
-      blocks.back().processor = std::atoi(value(line).c_str());
+      blocks.push_back({std::atoi(value(line).c_str()), {}});
     } else if (!blocks.empty() && line.rfind("cpu MHz", 0) == 0) {
-      blocks.back().mhz = value(line);
+      blocks.back().second.mhz = std::atof(value(line).c_str());
     } else if (!blocks.empty() && line.rfind("microcode", 0) == 0) {
-      blocks.back().microcode = value(line);
+      blocks.back().second.microcode = value(line);
     }
   }
-  if (blocks.empty()) return;
-  const Block* pick = &blocks.front();
-  for (const auto& blk : blocks)
-    if (blk.processor == cpu) pick = &blk;
-  m.cpuinfo_mhz = std::atof(pick->mhz.c_str());
-  m.microcode = pick->microcode;
+  if (blocks.empty()) return {};
+  for (const auto& [processor, block] : blocks)
+    if (processor == cpu) return block;
+  return blocks.front().second;
 }
+
+namespace {
 
 Machine probe() {
   Machine m;
@@ -125,7 +123,9 @@ Machine probe() {
   m.caches = {m.cache_levels.l1d(), m.cache_levels.l2(), m.cache_levels.llc(), m.cache_levels.source};
   m.numa_nodes = numa_node_count();
   m.numa_node = numa_node_of_cpu(m.cache_cpu);
-  probe_cpuinfo(m, m.cache_cpu);
+  const CpuinfoBlock info = cpuinfo_of(m.cache_cpu);
+  m.cpuinfo_mhz = info.mhz;
+  m.microcode = info.microcode;
   utsname u{};
   if (uname(&u) == 0) {
     m.kernel = std::string(u.sysname) + " " + u.release;

@@ -78,6 +78,17 @@ struct Machine {
   int num_cpus = 0;
 };
 
+/// One processor's block of /proc/cpuinfo: "cpu MHz" (0 if absent) and "microcode"
+/// ("" if absent).
+struct CpuinfoBlock {
+  double mhz = 0;
+  std::string microcode;
+};
+
+/// The block of `cpu`, or the first block when that CPU has none; empty without
+/// /proc/cpuinfo.
+CpuinfoBlock cpuinfo_of(int cpu);
+
 /// Probes once (TSC calibration takes >= 100 ms the first time) and caches the result.
 const Machine& machine();
 

@@ -373,14 +373,6 @@ std::vector<Case> build_cases(const SegmentOptions& o, const std::vector<Selecto
 // Header helpers
 // ---------------------------------------------------------------------------
 
-double read_cpuinfo_mhz() {
-  std::ifstream ci("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(ci, line))
-    if (line.rfind("cpu MHz", 0) == 0) return std::stod(line.substr(line.find(':') + 1));
-  return 0;
-}
-
 /// Restores the affinity mask of the calling thread when it goes out of scope.
 struct AffinityGuard {
   cpu_set_t saved{};
@@ -659,7 +651,7 @@ nlohmann::ordered_json run_segments(const SegmentOptions& o) {
   nlohmann::ordered_json h;
   h["cpu_model"] = m.model_name;
   h["mhz"] = m.cpuinfo_mhz > 0 ? m.cpuinfo_mhz : m.tsc_hz / 1e6;
-  const double mhz_after = read_cpuinfo_mhz();
+  const double mhz_after = cpuinfo_of(m.cache_cpu).mhz;  // the block "mhz" was read from
   if (mhz_after > 0) h["mhz_after"] = mhz_after;
   h["family"] = m.family;
   h["model"] = m.model;
