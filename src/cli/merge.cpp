@@ -37,20 +37,6 @@ Action add_merge_command(CLI::App& app) {
     for (const auto& w : warnings) std::fprintf(stderr, "kex: warning: %s\n", w.c_str());
     check_output_path(a->out, a->force);
     const std::string table = machine_table(merged, a->filter, a->per_point);  // validates --filter first
-    // Runs of different configs merge, but the union is then not one sweep: say so.
-    for (size_t i = 1; i < in.size(); ++i) {
-      const auto cfg = [](const MergeInput& m) {
-        std::vector<nlohmann::ordered_json> v;
-        for (const auto& r : m.runs)
-          for (const auto& c : r.context.configs) v.push_back(c.config);
-        return v;
-      };
-      if (cfg(in[i]) != cfg(in[0])) {
-        std::fprintf(stderr, "kex: warning: %s and %s were run from different configs\n", in[0].path.c_str(),
-                     in[i].path.c_str());
-        break;
-      }
-    }
     write_file_atomic(a->out, to_json(merged).dump(1) + "\n", a->force);
     if (quiet()) return 0;  // -q: the merged file only
     write_stdout(table);

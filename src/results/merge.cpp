@@ -81,6 +81,20 @@ std::vector<RunDoc> merge_results(const std::vector<MergeInput>& inputs, std::ve
       it->pieces.push_back({in.path, run});
     }
   if (groups.empty()) throw InputError("merge: no input files");
+  // Files of different configs merge, but the union is then not one sweep: say so.
+  // A file is its set of distinct configs (an earlier merge of two machines run from
+  // one config holds that config twice, once per machine).
+  const auto configs_of_file = [](const MergeInput& in) {
+    std::set<std::string> v;
+    for (const RunDoc& r : in.runs)
+      for (const auto& c : r.context.configs) v.insert(c.config.dump());
+    return v;
+  };
+  for (size_t i = 1; i < inputs.size() && warnings; ++i)
+    if (configs_of_file(inputs[i]) != configs_of_file(inputs[0])) {
+      warnings->push_back(inputs[0].path + " and " + inputs[i].path + " were run from different configs");
+      break;
+    }
 
   std::vector<RunDoc> merged;
   for (auto& g : groups) {

@@ -18,7 +18,8 @@ struct MergeInput {
 /// into one run with shard {0, 1}; whole runs of one machine and the same configs
 /// pool as extra repetitions (each point's repetitions concatenated); a repeated
 /// shard, shards that disagree on the count, or a point name present twice in
-/// runs of different configs throw InputError naming the files. Missing shards are reported in `warnings`. Returns one run per
+/// runs of different configs throw InputError naming the files. Missing shards, and files whose sets of
+/// configs differ, are reported in `warnings`. Returns one run per
 /// machine, in first-seen order (to_json of the vector writes the multi-machine
 /// document when there are several).
 std::vector<RunDoc> merge_results(const std::vector<MergeInput>& inputs, std::vector<std::string>* warnings);

@@ -165,6 +165,21 @@ TEST_CASE("merge of two machines keeps each run and splits back") {
   // merging the merged file again with nothing new gives the same runs
   auto again = merge_results({{"m.json", runs}}, &w);
   CHECK(by_name(again[1]) == by_name(b));
+  CHECK(w.empty());
+  // The merged file (two machines of one config) with a third machine of that config:
+  // one set of configs in both files, so no "different configs" warning.
+  synth::Options oc;
+  oc.host = "gamma";
+  oc.cpu = "Synthetic CPU C";
+  kex::RunDoc c = synth::run(oc);
+  for (kex::RunDoc* r : {&runs[0], &runs[1], &c}) r->context.configs = {{"c.json", nlohmann::ordered_json{{"sizes", {1}}}}};
+  merge_results({{"m.json", runs}, {"c.json", {c}}}, &w);
+  CHECK(w.empty());
+  // A third machine run from another config: said once, naming both files.
+  c.context.configs = {{"d.json", nlohmann::ordered_json{{"sizes", {2}}}}};
+  merge_results({{"m.json", runs}, {"c.json", {c}}}, &w);
+  REQUIRE(w.size() == 1);
+  CHECK(w[0] == "m.json and c.json were run from different configs");
 
   std::string t = machine_table(m, "^memcpy$");
   CHECK(t.find("M1  Synthetic CPU A") != std::string::npos);
