@@ -50,7 +50,7 @@ Action add_compare_command(CLI::App& app) {
   auto args = std::make_shared<Args>();
   cmd->add_option("A", args->a, "Baseline results file")->required();
   cmd->add_option("B", args->b, "Contender results file")->required();
-  cmd->add_option("--filter", args->opt.filter, "Compare only points whose name matches this regex");
+  cmd->add_option("--filter", args->opt.filter, "Compare only points whose name matches this regex (a leading - compares the others)");
   cmd->add_option("--alpha", args->opt.alpha, "Significance level of the corrected U test (default 0.01)")
       ->check(CLI::Range(1e-9, 0.5));
   auto* effect = cmd->add_option("--min-effect", args->min_effect,

@@ -25,7 +25,7 @@ Action add_merge_command(CLI::App& app) {
   cmd->add_option("FILES", a->files, "Results files from `kex run` (shards or whole runs)")->required();
   cmd->add_option("-o,--output", a->out, "Merged results file")->required();
   cmd->add_flag("--force", a->force, "Overwrite the output file");
-  cmd->add_option("--filter", a->filter, "Table rows: only kernels (entries with --points) matching this regex");
+  cmd->add_option("--filter", a->filter, "Table rows: only kernels (entries with --points) matching this regex (a leading - keeps the others)");
   cmd->add_flag("--points", a->per_point, "Table: one row per entry instead of one per kernel");
   return [a]() {
     if (a->out == "-")

@@ -22,7 +22,7 @@ Action add_plot_command(CLI::App& app) {
   auto a = std::make_shared<Args>();
   cmd->add_option("RESULTS", a->files, "Results files from `kex run` (or `kex merge`)")->required();
   cmd->add_option("-o,--output-dir", a->dir, "Directory for the figures (created if missing)")->required();
-  cmd->add_option("--filter", a->opts.filter, "Keep curves whose kernel name matches this regex (baselines stay)");
+  cmd->add_option("--filter", a->opts.filter, "Keep curves whose kernel name matches this regex, or with a leading - those that do not (baselines stay)");
   cmd->add_option("--best", a->opts.best, "Keep the N generated curves with the highest geometric-mean GB/s");
   cmd->add_option("--label", a->labels,
                   "A label per results file, in order (repeatable or a comma list; default with several files: "

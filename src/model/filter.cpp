@@ -12,6 +12,7 @@ bool NameFilter::keep(std::string_view name) const {
 NameFilter parse_name_filter(const std::string& text, const std::string& where) {
   NameFilter f;
   f.text = text;
+  if (text.empty()) return f;  // keeps every name
   f.negate = !text.empty() && text.front() == '-';
   const std::string pattern = f.negate ? text.substr(1) : text;
   if (f.negate && pattern.empty())

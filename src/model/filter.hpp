@@ -1,4 +1,5 @@
-// Selecting points by their full name (`kex run --filter`), as Google Benchmark's
+// Selecting points by their full name (`kex run --filter`, and --filter of compare,
+// merge and plot), as Google Benchmark's
 // --benchmark_filter selects benchmarks: a regex searched in the name, and a
 // leading '-' keeps the names it does not match.
 #pragma once

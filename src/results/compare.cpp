@@ -4,11 +4,11 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <regex>
 #include <sstream>
 
 #include "src/core/significance.hpp"
 #include "src/model/noise.hpp"
+#include "src/model/filter.hpp"
 #include "src/results/results.hpp"
 
 namespace kex {
@@ -52,13 +52,13 @@ std::vector<StateShift> state_shifts(const std::optional<Noise>& na, const std::
 }
 
 Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOptions& opt) {
-  const std::optional<std::regex> re = filter_regex(opt.filter);
+  const NameFilter name_filter = parse_name_filter(opt.filter, "--filter");
   auto index = [&](const RunDoc& doc) {
     std::vector<std::string> order;
     std::map<std::string, const Result*> m;
     for (const Result& r : doc.results) {
       const std::string name = r.name();
-      if (re && !std::regex_search(name, *re)) continue;
+      if (!name_filter.keep(name)) continue;
       if (!r.ok() || m.count(name)) continue;
       m[name] = &r;
       order.push_back(name);

@@ -23,7 +23,7 @@ enum class Correction { benjamini_hochberg, holm, none };
 enum class Statistic { median, best };
 
 struct CompareOptions {
-  std::string filter;                  ///< ECMAScript regex on point names ("" = all)
+  std::string filter;                  ///< name filter (parse_name_filter: a regex, a leading - inverts; "" = all)
   Statistic statistic = Statistic::median;
   double alpha = 0.01;                 ///< significance level after the correction
   std::optional<double> min_effect;    ///< |speedup - 1| needed to call a difference; unset: from the noise

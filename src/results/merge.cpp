@@ -4,12 +4,12 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <regex>
 #include <set>
 #include <sstream>
 
 #include "src/core/error.hpp"
 #include "src/model/noise.hpp"
+#include "src/model/filter.hpp"
 #include "src/results/results.hpp"
 
 namespace kex {
@@ -201,7 +201,7 @@ std::vector<RunDoc> merge_results(const std::vector<MergeInput>& inputs, std::ve
 }
 
 std::string machine_table(const std::vector<RunDoc>& runs, const std::string& filter, bool per_point) {
-  const std::optional<std::regex> re = filter_regex(filter);
+  const NameFilter name_filter = parse_name_filter(filter, "--filter");
   std::ostringstream o;
   char buf[1024];
   o << "machines:\n";
@@ -230,7 +230,7 @@ std::string machine_table(const std::vector<RunDoc>& runs, const std::string& fi
       std::string key = r.point.kernel;
       if (per_point) key = r.name();
       else if (const std::string c = condition_label(condition(r.point.at)); !c.empty()) key += " @ " + c;
-      if (re && !std::regex_search(key, *re)) continue;
+      if (!name_filter.keep(key)) continue;
       auto [it, fresh] = data.emplace(key, std::vector<std::map<uint64_t, double>>(runs.size()));
       if (fresh) order.push_back(key);
       it->second[i][r.point.at.size] = median_gbps(r);

@@ -27,7 +27,8 @@ std::vector<RunDoc> merge_results(const std::vector<MergeInput>& inputs, std::ve
 /// A table across machines: per machine its key, hosts and point counts; then
 /// one row per kernel and condition (geometric mean of median GB/s over the
 /// sizes every machine measured; with `per_point`, one row per point) and one
-/// column per machine. `filter` (ECMAScript regex) keeps matching row names.
+/// column per machine. `filter` (parse_name_filter: a regex, a leading - inverts) keeps
+/// matching row names.
 std::string machine_table(const std::vector<RunDoc>& machines, const std::string& filter = "", bool per_point = false);
 
 }  // namespace kex

@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <map>
 #include <optional>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <sys/stat.h>
@@ -20,6 +19,7 @@
 #include "src/core/atomic_write.hpp"
 #include "src/core/error.hpp"
 #include "src/results/render.hpp"
+#include "src/model/filter.hpp"
 #include "src/results/results.hpp"
 
 namespace kex {
@@ -436,7 +436,7 @@ std::string find_gnuplot() {
 
 std::vector<std::string> write_plots(const std::vector<RunDoc>& docs, const std::string& dir,
                                      const PlotOptions& opts) {
-  const std::optional<std::regex> re = filter_regex(opts.filter);
+  const NameFilter name_filter = parse_name_filter(opts.filter, "--filter");
   if (opts.best < 0) throw InputError("--best: " + std::to_string(opts.best) + ": a count >= 0 is needed (0: all)");
 
   std::vector<Run> runs;
@@ -499,7 +499,7 @@ std::vector<std::string> write_plots(const std::vector<RunDoc>& docs, const std:
       if (const std::string c = condition_label(cond); !c.empty()) label += " @ " + c;
       const std::string key = label;
       if (multi) label += " @ " + run.label;
-      if (!baseline && re && !std::regex_search(label, *re)) continue;
+      if (!baseline && !name_filter.keep(label)) continue;
       const auto fk = FigKey(r.op, at.cache, r.kind == KernelKind::preset);
       if (!figs.count(fk)) fig_order.push_back(fk);
       auto& curves = figs[fk];
@@ -544,7 +544,7 @@ std::vector<std::string> write_plots(const std::vector<RunDoc>& docs, const std:
       curves = std::move(kept);
     }
     bool any_generated = std::any_of(curves.begin(), curves.end(), [](const CurveData& c) { return !c.baseline; });
-    if (curves.empty() || (!any_generated && re)) continue;
+    if (curves.empty() || (!any_generated && name_filter.re)) continue;
     const std::string op(to_string(std::get<0>(key))), cache(to_string(std::get<1>(key)));
     const std::string base = op + "-" + cache + (std::get<2>(key) ? "-presets" : "");
     if (opts.ratio) {
@@ -610,7 +610,7 @@ std::vector<std::string> write_plots(const std::vector<RunDoc>& docs, const std:
         blank(ya);
         rest.size = 0;
         const std::string restl = condition_label(rest), label = r.point.kernel + (restl.empty() ? "" : " @ " + restl);
-        if (re && !std::regex_search(label, *re)) continue;
+        if (!name_filter.keep(label)) continue;
         auto it = std::find_if(heats.begin(), heats.end(), [&](const Heat& h) { return h.kernel == r.point.kernel && h.rest == restl; });
         if (it == heats.end()) it = heats.insert(heats.end(), Heat{r.point.kernel, restl, {}});
         const std::string xv = axis_value(r.point.at, xa), yv = axis_value(r.point.at, ya);
@@ -690,7 +690,7 @@ std::vector<std::string> write_plots(const std::vector<RunDoc>& docs, const std:
                              "ns per iteration", seg_rows, run_labels, seg_vals,
                              "segment-override load table: ns per iteration, one column per run"));
   if (out.empty()) throw InputError(dir + ": nothing to plot: no measured entries" +
-                                   std::string(re ? " match --filter " + opts.filter : ""));
+                                   std::string(name_filter.re ? " match --filter " + opts.filter : ""));
 
   std::string gnuplot = opts.render ? find_gnuplot() : "";
   bool render = !gnuplot.empty();

@@ -87,15 +87,6 @@ std::string human_bytes(double b) {
   return buf;
 }
 
-std::optional<std::regex> filter_regex(const std::string& filter) {
-  if (filter.empty()) return std::nullopt;
-  try {
-    return std::regex(filter, std::regex::ECMAScript);
-  } catch (const std::regex_error&) {
-    throw InputError("--filter: " + filter + ": not a valid regular expression (ECMAScript syntax)");
-  }
-}
-
 Coords condition(const Coords& c) {
   Coords x = c;
   x.size = 0;

@@ -2,7 +2,6 @@
 // the small helpers the writers share.
 #pragma once
 #include <optional>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -26,9 +25,6 @@ RunDoc load_one_run(const std::string& path);
 
 /// "4 KiB", "1.5 MiB", "512 B": binary units for byte sizes.
 std::string human_bytes(double bytes);
-
-/// The --filter option as a regex (ECMAScript); nullopt for "". InputError when invalid.
-std::optional<std::regex> filter_regex(const std::string& filter);
 
 /// The coordinates of a point with the size left out: the condition a row of a
 /// table or a curve is measured under ("cache cold, dist 64"). Results with the

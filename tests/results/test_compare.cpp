@@ -55,6 +55,10 @@ TEST_CASE("compare: speedups - CI overlap and geometric mean on two hand-made fi
   fo.filter = "^[xy]/";
   Comparison f = compare_results(a, b, fo);
   CHECK(f.rows.size() == 2);
+  fo.filter = "-^[xy]/";  // as run --filter: a leading - keeps the others
+  f = compare_results(a, b, fo);
+  REQUIRE(f.rows.size() == 1);
+  CHECK(f.rows[0].name.rfind("z/", 0) == 0);
   std::string text = format_comparison(c, "A", "B");
   CHECK(text.find("summary: 3 matched: B faster 0, B slower 1, same 2") != std::string::npos);
   CHECK(text.find("speedup = A time / B time = B throughput / A throughput (> 1: B is faster)") != std::string::npos);

@@ -115,6 +115,13 @@ TEST_CASE("write_plots: --filter and --best keep the named curves and every base
   CHECK(gp.find("copy/sse/unroll:64/scratch:4/pf:nta@256/t/fwd\"") != std::string::npos);
 
   o.best = 0;
+  o.filter = "-/nt/";  // the other curves: the temporal loops, every baseline still
+  write_plots({synth::run()}, d / "n", o);
+  gp = slurp(d / "n/copy-warm.gp");
+  CHECK(gp.find("/nt/") == std::string::npos);
+  CHECK(gp.find("copy/sse/unroll:64/scratch:4/t/fwd\"") != std::string::npos);
+  CHECK(gp.find("\"memcpy (libc)\"") != std::string::npos);
+
   o.filter = "([";
   CHECK_THROWS_AS(write_plots({synth::run()}, d / "x", o), InputError);
 }
