@@ -218,7 +218,7 @@ Action add_run_command(CLI::App& app) {
       ->type_name("TOKENS")
       ->expected(1);
   cmd->add_option("--filter", a->filter,
-                  "Run only the points whose full name matches this ECMAScript regex (a leading - runs those that do "
+                  "Run only the points whose full name matches this regex (RE2 syntax) (a leading - runs those that do "
                   "not), before anything is generated; baselines follow the kernel points kept")
       ->type_name("REGEX");
   cmd->add_option("-o,--output", a->out,
