@@ -8,19 +8,12 @@
 #include <string>
 
 #include "src/core/significance.hpp"
+#include "tests/support/shell.hpp"
 
 using namespace kex;
 
 namespace {
-std::string run(const std::string& cmd) {
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  pclose(p);
-  return out;
-}
+std::string run(const std::string& cmd) { return shell_stdout(cmd).text; }
 std::string list(const std::vector<double>& v) {
   std::ostringstream o;
   o.precision(17);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "src/core/version.hpp"
+#include "tests/support/shell.hpp"
 #include "tests/support/tmpdir.hpp"
 
 using namespace kex;
@@ -12,12 +13,7 @@ using namespace kex;
 namespace {
 /// Runs a shell command line; returns its stdout with the trailing newline removed.
 std::string capture(const std::string& cmd) {
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[512];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  pclose(p);
+  std::string out = shell_stdout(cmd).text;
   while (!out.empty() && out.back() == '\n') out.pop_back();
   return out;
 }

@@ -23,6 +23,7 @@
 #include "generators/jit.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/segments.hpp"
+#include "tests/support/shell.hpp"
 #include "tests/support/tmpdir.hpp"
 
 using namespace kex;
@@ -87,18 +88,6 @@ const Section& small_run() {
   return s;
 }
 
-std::string shell(const std::string& cmd, int* status) {
-  std::string out;
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  int st = pclose(p);
-  *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return out;
-}
-
 std::string tmp_dir() { return tmp_dir_until_exit(); }
 
 /// Validates `file` with python3-jsonschema against configs/schema/segments.schema.json
@@ -114,10 +103,9 @@ std::string validate(const std::string& file) {
       "    jsonschema.Draft202012Validator({'$defs':res['$defs'],'$ref':'#/$defs/segments'}).validate(doc)\n"
       "print('valid')\n";
   std::ofstream(file + ".py") << py;
-  int st = 0;
   return shell("python3 " + file + ".py " + file + " " + src + "/configs/schema/segments.schema.json " + src +
-                   "/configs/schema/results.schema.json",
-               &st);
+               "/configs/schema/results.schema.json")
+      .text;
 }
 
 }  // namespace
@@ -477,29 +465,31 @@ TEST_CASE("the segments section validates against the schemas" * doctest::test_s
 TEST_CASE("kex segments prints the table, writes JSON, refuses to overwrite" * doctest::test_suite("segments")) {
   const std::string d = tmp_dir();
   const std::string kex = KEX_BINARY;
-  int st = -1;
-  std::string out = shell(kex + " segments --iterations 700 --no-mixed --json " + d + "/s.json", &st);
-  REQUIRE_MESSAGE(st == 0, out);
+  ShellOut r = shell(kex + " segments --iterations 700 --no-mixed --json " + d + "/s.json");
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  const std::string out = r.text;
   CHECK(out.find("   gs with data selector, entry gs=2b: ") != std::string::npos);
   CHECK(out.find(", mixed") == std::string::npos);
   auto j = nlohmann::json::parse(std::ifstream(d + "/s.json"));
   CHECK(j["cases"].size() == 66 + 10 + 2);
 
-  std::string again = shell(kex + " segments --iterations 700 --json " + d + "/s.json", &st);
-  CHECK(st == 2);
-  CHECK(again == "kex: " + d + "/s.json: exists; not overwriting it (use --force)\n");
+  r = shell(kex + " segments --iterations 700 --json " + d + "/s.json");
+  CHECK(r.status == 2);
+  CHECK(r.text == "kex: " + d + "/s.json: exists; not overwriting it (use --force)\n");
   CHECK(nlohmann::json::parse(std::ifstream(d + "/s.json"))["cases"].size() == 66 + 10 + 2);
 
-  out = shell(kex + " segments --iterations 700 --repetitions 2 --no-modern --force --json " + d + "/s.json", &st);
-  CHECK(st == 0);
+  r = shell(kex + " segments --iterations 700 --repetitions 2 --no-modern --force --json " + d + "/s.json");
+  CHECK(r.status == 0);
   j = nlohmann::json::parse(std::ifstream(d + "/s.json"));
   CHECK(j["cases"].size() == 66 + 60);
   CHECK(j["header"]["repetitions"] == 2);
   CHECK(j["cases"][0]["repetitions"] == 2);
-  CHECK(shell(kex + " segments --iterations 0", &st).find("iterations") != std::string::npos);
-  CHECK(st == 2);
-  CHECK(shell(kex + " segments --repetitions 0", &st).find("repetitions") != std::string::npos);
-  CHECK(st == 2);
+  r = shell(kex + " segments --iterations 0");
+  CHECK(r.text.find("iterations") != std::string::npos);
+  CHECK(r.status == 2);
+  r = shell(kex + " segments --repetitions 0");
+  CHECK(r.text.find("repetitions") != std::string::npos);
+  CHECK(r.status == 2);
   std::filesystem::remove_all(d);
 }
 
@@ -507,9 +497,9 @@ TEST_CASE("kex segments --seed-exact prints the seed's format and runs only the 
           doctest::test_suite("segments")) {
   const std::string d = tmp_dir();
   const std::string kex = KEX_BINARY;
-  int st = -1;
-  const std::string out = shell(kex + " segments --seed-exact --iterations 700 --json " + d + "/s.json", &st);
-  REQUIRE_MESSAGE(st == 0, out);
+  const ShellOut r = shell(kex + " segments --seed-exact --iterations 700 --json " + d + "/s.json");
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  const std::string& out = r.text;
   CHECK(out.rfind("\"", 0) == 0);
   // 700 iterations: the call's own CPU time shows in the <none> line, so no fixed figure.
   CHECK(std::regex_search(out, std::regex(" CPUTIME \n   <none> with data selector: [0-9]+ns/iteration\n"
@@ -522,7 +512,8 @@ TEST_CASE("kex segments --seed-exact prints the seed's format and runs only the 
   CHECK(j["cases"].size() == (tls ? 3u : 4u) * 11);
   for (const auto& c : j["cases"]) CHECK((c["variant"] == "2006" || c["variant"] == "baseline"));
   // The seed's COUNT on request: exclusive with the explicit counts.
-  CHECK(shell(kex + " segments --seed-iterations --iterations 5", &st).find("--seed-iterations") != std::string::npos);
-  CHECK(st == 2);
+  const ShellOut bad = shell(kex + " segments --seed-iterations --iterations 5");
+  CHECK(bad.text.find("--seed-iterations") != std::string::npos);
+  CHECK(bad.status == 2);
   std::filesystem::remove_all(d);
 }

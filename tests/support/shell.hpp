@@ -1,19 +1,21 @@
-// Running a shell command from a test: its exit status and stdout+stderr.
+// Running a shell command from a test: its exit status and output.
 #pragma once
 #include <sys/wait.h>
 
 #include <cstdio>
 #include <string>
 
-/// The exit status (128 + signal when killed by one) and stdout+stderr of `cmd` run by sh.
+/// The exit status (128 + signal when killed by one) and the output of a command.
 struct ShellOut {
   int status = 0;
   std::string text;
 };
 
-inline ShellOut shell(const std::string& cmd) {
+/// `cmd` run by sh: its stdout only (stderr goes where the test's goes, unless `cmd`
+/// redirects it).
+inline ShellOut shell_stdout(const std::string& cmd) {
   ShellOut r;
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  FILE* p = popen(cmd.c_str(), "r");
   if (!p) return {127, "popen failed"};
   char buf[4096];
   size_t n;
@@ -22,3 +24,6 @@ inline ShellOut shell(const std::string& cmd) {
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
   return r;
 }
+
+/// `cmd` run by sh: stdout and stderr together.
+inline ShellOut shell(const std::string& cmd) { return shell_stdout(cmd + " 2>&1"); }
