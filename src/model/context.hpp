@@ -43,10 +43,15 @@ struct SeedTable {
 struct MergedFrom {
   std::string file, host_name, date;
   size_t shard_index = 0, shard_count = 1;
+  std::string run_id;  ///< the piece's RunContext::run_id ("" for files from before it)
 };
 
 struct RunContext {
   std::string date, host_name;
+  /// 16 hex digits drawn at random when the run starts: tells two runs apart when host,
+  /// second and seed agree. "" in files written before it, and in a merge of several runs
+  /// (merged_from names each one's).
+  std::string run_id;
   MachineInfo machine;
   std::vector<ConfigRecord> configs;
   size_t shard_index = 0, shard_count = 1;

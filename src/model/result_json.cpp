@@ -630,6 +630,8 @@ ordered_json to_json(const RunContext& c) {
   ordered_json j = c.rest.is_object() ? c.rest : ordered_json::object();
   j["date"] = c.date;
   j["host_name"] = c.host_name;
+  if (!c.run_id.empty()) j["run_id"] = c.run_id;
+  else j.erase("run_id");
   j["json_schema_version"] = kResultsSchemaVersion;
   j["machine"] = machine_to(c.machine);
   ordered_json cfgs = ordered_json::array();
@@ -652,6 +654,8 @@ ordered_json to_json(const RunContext& c) {
                    {"host_name", f.host_name},
                    {"date", f.date},
                    {"shard", {{"index", f.shard_index}, {"count", f.shard_count}}}});
+    for (size_t i = 0; i < c.merged_from.size(); ++i)
+      if (!c.merged_from[i].run_id.empty()) m[i]["run_id"] = c.merged_from[i].run_id;
     j["merged_from"] = m;
   }
   return j;
@@ -664,6 +668,7 @@ RunContext context_from_json(const json& j, const std::string& where) {
   c.rest = ordered_json(j);
   c.date = in.str_or("date", "");
   c.host_name = in.str_or("host_name", "");
+  c.run_id = in.str_or("run_id", "");
   c.machine = machine_from(j.contains("machine") ? j["machine"] : json(), j);
   if (in.has("config")) {
     const json& cfgs = j["config"];
@@ -696,6 +701,7 @@ RunContext context_from_json(const json& j, const std::string& where) {
         m.shard_index = f["shard"].value("index", size_t(0));
         m.shard_count = f["shard"].value("count", size_t(1));
       }
+      if (f.contains("run_id") && f["run_id"].is_string()) m.run_id = f["run_id"].get<std::string>();
       c.merged_from.push_back(m);
     }
   return c;

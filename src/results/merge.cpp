@@ -66,6 +66,13 @@ void merge_noise(const std::vector<Piece>& pieces, RunDoc& out) {
       noise_to_json(compute_noise(l1, mem, disturbed, tasks, remeasured, budget, budget_tasks, out.results));
 }
 
+/// The runs a results file's run holds: the runs of an earlier merge (its merged_from),
+/// or itself.
+std::vector<MergedFrom> runs_in(const RunContext& c, const std::string& path) {
+  if (!c.merged_from.empty()) return c.merged_from;
+  return {{path, c.host_name, c.date, c.shard_index, c.shard_count, c.run_id}};
+}
+
 }  // namespace
 
 std::vector<RunDoc> merge_results(const std::vector<MergeInput>& inputs, std::vector<std::string>* warnings) {
@@ -83,15 +90,23 @@ std::vector<RunDoc> merge_results(const std::vector<MergeInput>& inputs, std::ve
   if (groups.empty()) throw InputError("merge: no input files");
   // Files of different configs merge, but the union is then not one sweep: say so.
   // A file is its set of distinct configs (an earlier merge of two machines run from
-  // one config holds that config twice, once per machine).
+  // one config holds that config twice, once per machine), compared as JSON values as
+  // pooling compares them (4 and 4.0 are one value).
   const auto configs_of_file = [](const MergeInput& in) {
-    std::set<std::string> v;
+    std::vector<nlohmann::ordered_json> v;
     for (const RunDoc& r : in.runs)
-      for (const auto& c : r.context.configs) v.insert(c.config.dump());
+      for (const auto& c : r.context.configs)
+        if (std::find(v.begin(), v.end(), c.config) == v.end()) v.push_back(c.config);
     return v;
   };
+  const auto same_set = [](const std::vector<nlohmann::ordered_json>& a, const std::vector<nlohmann::ordered_json>& b) {
+    const auto within = [](const auto& x, const auto& y) {
+      return std::all_of(x.begin(), x.end(), [&](const auto& e) { return std::find(y.begin(), y.end(), e) != y.end(); });
+    };
+    return within(a, b) && within(b, a);
+  };
   for (size_t i = 1; i < inputs.size() && warnings; ++i)
-    if (configs_of_file(inputs[i]) != configs_of_file(inputs[0])) {
+    if (!same_set(configs_of_file(inputs[i]), configs_of_file(inputs[0]))) {
       warnings->push_back(inputs[0].path + " and " + inputs[i].path + " were run from different configs");
       break;
     }
@@ -103,21 +118,24 @@ std::vector<RunDoc> merge_results(const std::vector<MergeInput>& inputs, std::ve
     });
     size_t count = 0;
     std::map<size_t, std::string> seen_shard;
-    // A run given twice (the same file, or a copy) would count its repetitions twice.
-    std::map<std::string, std::string> seen_run;
-    for (const auto& p : g.pieces) {
-      const RunContext& c = p.run.context;
-      if (!c.date.empty()) {
-        std::string seed = "-";
-        if (c.rest.contains("protocol") && c.rest["protocol"].is_object() && c.rest["protocol"].contains("seed"))
-          seed = c.rest["protocol"]["seed"].dump();
-        const std::string id = c.host_name + " " + c.date + " seed " + seed + " shard " + std::to_string(c.shard_index);
-        auto [it, fresh] = seen_run.emplace(id, p.path);
-        if (!fresh)
-          throw InputError(p.path + ": the same run as " + it->second + " (host " + c.host_name + ", date " + c.date +
-                           ", seed " + seed + "): pooling a run with itself would count its repetitions twice");
+    // A run given twice (the same file, a copy, or inside an earlier merge) would count
+    // its repetitions twice. Two runs are one when their run ids agree or, where either
+    // has none (files from before run ids), their host, date and shard do.
+    std::vector<std::pair<MergedFrom, std::string>> seen_run;  // each run, and the file it came in
+    for (const auto& p : g.pieces)
+      for (const MergedFrom& r : runs_in(p.run.context, p.path)) {
+        if (r.date.empty()) continue;
+        for (const auto& [s, file] : seen_run) {
+          const bool same = !r.run_id.empty() && !s.run_id.empty()
+                                ? r.run_id == s.run_id
+                                : r.host_name == s.host_name && r.date == s.date && r.shard_index == s.shard_index;
+          if (same)
+            throw InputError(p.path + ": the same run as " + (file == p.path ? "another run in it" : file) + " (host " +
+                             r.host_name + ", date " + r.date + (r.run_id.empty() ? "" : ", run " + r.run_id) +
+                             "): pooling a run with itself would count its repetitions twice");
+        }
+        seen_run.push_back({r, p.path});
       }
-    }
     for (const auto& p : g.pieces) {
       const RunContext& c = p.run.context;
       if (c.shard_count == 1 && g.pieces.size() == 1) break;
@@ -157,7 +175,7 @@ std::vector<RunDoc> merge_results(const std::vector<MergeInput>& inputs, std::ve
     std::map<std::string, std::string> where;
     for (const auto& p : g.pieces) {
       const RunContext& c = p.run.context;
-      out.context.merged_from.push_back({p.path, c.host_name, c.date, c.shard_index, c.shard_count});
+      for (const MergedFrom& r : runs_in(c, p.path)) out.context.merged_from.push_back(r);  // the runs, not earlier merges
       interrupted |= c.interrupted;
       if (!out.context.segments && c.segments) out.context.segments = c.segments;
       for (const auto& t : c.seed_tables)
@@ -185,7 +203,9 @@ std::vector<RunDoc> merge_results(const std::vector<MergeInput>& inputs, std::ve
     if (!complete)
       for (auto& [i, _] : seen_shard) out.context.merged_shards.push_back(i);
     out.context.interrupted = interrupted;
-    if (g.pieces.size() == 1 && count <= 1) out.context.merged_from.clear();
+    if (g.pieces.size() == 1 && count <= 1 && g.pieces.front().run.context.merged_from.empty())
+      out.context.merged_from.clear();
+    if (out.context.merged_from.size() > 1) out.context.run_id.clear();  // several runs: merged_from names each
     if (pool) {  // a piece that is itself a pool counts its own runs
       size_t runs = 0;
       for (const auto& p : g.pieces) {

@@ -4,7 +4,9 @@
 
 #include <CLI/Version.hpp>
 #include <capstone/capstone.h>
+#include <cstdio>
 #include <ctime>
+#include <random>
 
 #include <xbyak/xbyak.h>
 
@@ -47,6 +49,10 @@ RunContext make_context(const std::vector<Config>& configs, int pinned_cpu, size
   gethostname(host, sizeof host - 1);
   ctx.date = date;
   ctx.host_name = host;
+  std::random_device rd;
+  char id[17];
+  std::snprintf(id, sizeof id, "%08x%08x", unsigned(rd()), unsigned(rd()));
+  ctx.run_id = id;
   c["date"] = date;
   c["host_name"] = host;
   c["executable"] = "kex";

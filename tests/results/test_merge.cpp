@@ -87,12 +87,31 @@ TEST_CASE("merge pools whole runs of one machine and the same configs as extra r
     merge_results({{"a.json", {a}}, {"copy.json", {a}}}, &w);
     FAIL("merged a run with itself");
   } catch (const InputError& e) {
-    CHECK(std::string(e.what()) == "copy.json: the same run as a.json (host alpha, date 2025-01-01T00:00:00Z, seed " +
-                                       (a.context.rest.contains("protocol") && a.context.rest["protocol"].contains("seed")
-                                            ? a.context.rest["protocol"]["seed"].dump()
-                                            : std::string("-")) +
-                                       "): pooling a run with itself would count its repetitions twice");
+    CHECK(std::string(e.what()) == "copy.json: the same run as a.json (host alpha, date 2025-01-01T00:00:00Z): "
+                                   "pooling a run with itself would count its repetitions twice");
   }
+  // Inside an earlier merge: m.json holds a, b and c; each of them again is refused,
+  // not only its first (the merge's own context is a's).
+  for (const auto& [name, run] : {std::pair{"b.json", b}, std::pair{"c.json", c}})
+    CHECK_THROWS_WITH_AS(merge_results({{"m.json", {m[0]}}, {name, {run}}}, &w),
+                         (std::string(name) + ": the same run as m.json (host alpha, date " + run.context.date +
+                          "): pooling a run with itself would count its repetitions twice").c_str(),
+                         InputError);
+  // The pool's provenance is the runs, not the files of an earlier merge.
+  const json mj = kex::to_json(again);
+  REQUIRE(mj["context"]["merged_from"].size() == 4);
+  CHECK(mj["context"]["merged_from"][1]["file"] == "b.json");
+  CHECK(mj["context"]["merged_from"][3]["file"] == "d.json");
+  // Run ids tell apart two runs that started in the same second with the same seed,
+  // and find one run under two dates' worth of copies.
+  kex::RunDoc s1 = synth::run(), s2 = synth::run();
+  s1.context.run_id = "00000000000000a1";
+  s2.context.run_id = "00000000000000a2";
+  auto both = merge_results({{"s1.json", {s1}}, {"s2.json", {s2}}}, &w);
+  CHECK(kex::to_json(both)["context"]["pooled_runs"] == 2);
+  CHECK(kex::to_json(both)["context"]["merged_from"][1]["run_id"] == "00000000000000a2");
+  CHECK_FALSE(kex::to_json(both)["context"].contains("run_id"));  // several runs: each named in merged_from
+  CHECK_THROWS_AS(merge_results({{"pool.json", both}, {"s2.json", {s2}}}, &w), InputError);
 }
 
 namespace {
@@ -173,6 +192,10 @@ TEST_CASE("merge of two machines keeps each run and splits back") {
   oc.cpu = "Synthetic CPU C";
   kex::RunDoc c = synth::run(oc);
   for (kex::RunDoc* r : {&runs[0], &runs[1], &c}) r->context.configs = {{"c.json", nlohmann::ordered_json{{"sizes", {1}}}}};
+  merge_results({{"m.json", runs}, {"c.json", {c}}}, &w);
+  CHECK(w.empty());
+  // 1 and 1.0 are one JSON value: the same config, as pooling also takes it.
+  c.context.configs = {{"c.json", nlohmann::ordered_json{{"sizes", {1.0}}}}};
   merge_results({{"m.json", runs}, {"c.json", {c}}}, &w);
   CHECK(w.empty());
   // A third machine run from another config: said once, naming both files.
