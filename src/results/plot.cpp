@@ -498,8 +498,10 @@ std::vector<std::string> write_plots(const std::vector<RunDoc>& docs, const std:
       cond.cache = CacheMode::warm;
       if (const std::string c = condition_label(cond); !c.empty()) label += " @ " + c;
       const std::string key = label;
+      // The filter sees the curve's kernel and condition, never the run's label: one
+      // pattern keeps the same curves from one file or from several.
+      if (!baseline && !name_filter.keep(key)) continue;
       if (multi) label += " @ " + run.label;
-      if (!baseline && !name_filter.keep(label)) continue;
       const auto fk = FigKey(r.op, at.cache, r.kind == KernelKind::preset);
       if (!figs.count(fk)) fig_order.push_back(fk);
       auto& curves = figs[fk];

@@ -9,7 +9,7 @@
 namespace kex {
 
 struct PlotOptions {
-  std::string filter;   ///< filter on curve names (parse_name_filter: a regex, a leading - inverts); baselines are always kept
+  std::string filter;   ///< filter on curve names, kernel and condition without the run label (parse_name_filter: a regex, a leading - inverts); baselines are always kept
   int best = 0;         ///< keep only the N generated curves with the highest geometric-mean GB/s (0: all)
   bool render = true;   ///< run gnuplot (when on PATH) to write .png and .svg
   bool force = false;   ///< overwrite existing files in dir

@@ -144,6 +144,17 @@ TEST_CASE("write_plots: two machines share figures - existing files need force")
   CHECK_THROWS_AS(write_plots({synth::run()}, d.path, o), InputError);
   o.force = true;
   CHECK_NOTHROW(write_plots({synth::run()}, d.path, o));
+  // The filter sees kernel and condition, not the run's label: '/fwd$' keeps the same
+  // curves of both runs as of one, and a host name selects nothing.
+  o.filter = "/fwd$";
+  write_plots({synth::run()}, d / "one", o);
+  write_plots({synth::run(), synth::run(ob)}, d / "two", o);
+  const size_t one = count(slurp(d / "one/copy-warm.gp"), "ps 0.6 title \"");
+  CHECK(one > 0);
+  CHECK(count(slurp(d / "two/copy-warm.gp"), "ps 0.6 title \"") == 2 * one);
+  o.filter = "beta";
+  write_plots({synth::run(), synth::run(ob)}, d / "host", o);
+  CHECK_FALSE(std::filesystem::exists(d / "host/copy-warm.gp"));
 }
 
 TEST_CASE("plot scripts are valid gnuplot and render PNG and SVG (when gnuplot is installed)") {
