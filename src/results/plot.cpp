@@ -18,6 +18,7 @@
 
 #include "src/core/atomic_write.hpp"
 #include "src/core/error.hpp"
+#include "src/results/gnuplot_text.hpp"
 #include "src/results/render.hpp"
 #include "src/model/filter.hpp"
 #include "src/results/results.hpp"
@@ -57,26 +58,13 @@ std::string fmt(double v) {
   return buf;
 }
 
-/// A gnuplot double-quoted string: backslash and quote escaped.
-std::string gq(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
-
-/// A data-file string column (double-quoted; quotes inside replaced).
-std::string dq(std::string s) {
-  std::replace(s.begin(), s.end(), '"', '\'');
-  return "\"" + s + "\"";
-}
-
+/// Figures stay within what Cairo renders and a screen shows: a key lists at most
+/// kMaxKeyRows curves per panel (the others are drawn without an entry and a label
+/// says how many), a bar chart shows at most kMaxBarRows rows (the .dat keeps all),
+/// a heatmap's cells shrink to fit kMaxSide pixels.
+constexpr size_t kMaxKeyRows = 100;
+constexpr size_t kMaxBarRows = 200;
+constexpr int kMaxSide = 4000;
 
 const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
                          "#8c564b", "#e377c2", "#bcbd22", "#7f7f7f", "#393b79", "#637939"};
@@ -87,7 +75,7 @@ std::string terminal_block(const std::string& base, int w, int h) {
   o << "# Render: gnuplot " << base << ".gp   (writes " << base << ".png)\n"
     << "#         gnuplot -e 'fmt=\"svg\"' " << base << ".gp   (writes " << base << ".svg)\n"
     << "if (!exists(\"fmt\")) fmt = \"png\"\n"
-    << "if (!exists(\"out\")) out = " << gq(base + ".") << " . fmt\n"
+    << "if (!exists(\"out\")) out = " << gp_string(base + ".") << " . fmt\n"
     << "if (fmt eq \"svg\") {\n"
     << "  set terminal svg size " << w << "," << h << " dynamic noenhanced font \"Sans,13\" background rgb \"white\"\n"
     << "} else {\n"
@@ -108,10 +96,7 @@ std::vector<std::string> figure_files(const std::string& dir, const std::string&
   return v;
 }
 
-struct Figure {
-  std::string base;  // file name stem
-  std::string dat, gp;
-};
+using Figure = PlotFigure;
 
 /// Longest row name in characters (UTF-8 continuation bytes not counted).
 size_t longest_label(const std::vector<std::string>& rows) {
@@ -184,7 +169,7 @@ Figure bandwidth_figure(const std::string& base, const std::string& op, const st
   size_t block = 0;
   auto write_block = [&](const CurveData& c, const char* what) {
     if (block) d << "\n\n";
-    d << "# index " << block++ << ": " << c.label << what << "\n";
+    d << "# index " << block++ << ": " << gp_comment(c.label + what) << "\n";
     for (const auto& p : c.pts)
       d << fmt(p.size) << " " << fmt(p.median) << " " << fmt(p.best) << " " << fmt(p.p10) << " " << fmt(p.p90) << "\n";
   };
@@ -218,7 +203,7 @@ Figure bandwidth_figure(const std::string& base, const std::string& op, const st
   for (const auto& e : env) longest = std::max(longest, e.label.size());
   const size_t cols = panels.size() == 1 ? 1 : 2, rows = (panels.size() + cols - 1) / cols;
   const int key_w = int(std::min<size_t>(longest, 60) * 7 + 60);
-  const int pw = 620 + key_w, ph = std::max(460, int(130 + 16 * most));
+  const int pw = 620 + key_w, ph = std::max(460, int(130 + 16 * std::min(most, kMaxKeyRows)));
   std::ostringstream g;
   g << "# kex: " << op << (ratio ? " speedup" : " bandwidth") << " against size, cache " << cache << ". Data: " << f.base << ".dat\n"
     << terminal_block(f.base, int(cols) * pw, int(rows) * ph + 60);
@@ -231,8 +216,8 @@ Figure bandwidth_figure(const std::string& base, const std::string& op, const st
     if (runs.size() > 3) hosts += "; ...";
   }
   const std::string what = op == "clear" ? "cleared" : "copied";
-  g << "set xlabel " << gq("size (bytes " + what + " per call, log2)") << "\n"
-    << "set ylabel " << gq(ratio ? "speedup (B GB/s / A GB/s)" : "GB/s (1e9 bytes " + what + "/s)") << "\n"
+  g << "set xlabel " << gp_string("size (bytes " + what + " per call, log2)") << "\n"
+    << "set ylabel " << gp_string(ratio ? "speedup (B GB/s / A GB/s)" : "GB/s (1e9 bytes " + what + "/s)") << "\n"
     << "set logscale x 2\n"
     << "set xrange [" << fmt(lo) << ":" << fmt(hi) << "]\n"
     // Bandwidth from 0; speedups around 1, fitted to the data so a 3% effect is visible.
@@ -242,7 +227,7 @@ Figure bandwidth_figure(const std::string& base, const std::string& op, const st
     << "set xtics (";
   for (int e = 0; e <= span; e += step) {
     double v = lo * std::exp2(e);
-    g << (e ? ", " : "") << gq(short_bytes(v)) << " " << fmt(v);
+    g << (e ? ", " : "") << gp_string(short_bytes(v)) << " " << fmt(v);
   }
   g << ")\n"
     << "set mxtics default\n"
@@ -265,18 +250,18 @@ Figure bandwidth_figure(const std::string& base, const std::string& op, const st
       }
       g << "set arrow from " << fmt(x) << ", graph 0 to " << fmt(x)
         << ", graph 1 nohead dt 3 lw 1.5 lc rgb \"#777777\" back\n"
-        << "set label " << gq(text) << " at " << fmt(x)
+        << "set label " << gp_string(text) << " at " << fmt(x)
         << ", graph 0.98 right rotate by 90 offset character -0.8,0 font \",9\" textcolor rgb \"#444444\" front\n";
     }
   if (!offchart.empty()) {
     std::string t = "beyond the sizes measured: ";
     for (size_t i = 0; i < offchart.size(); ++i) t += (i ? ", " : "") + offchart[i];
-    g << "set label " << gq(t) << " at graph 0.99, graph 0.02 right font \",9\" textcolor rgb \"#444444\" front\n";
+    g << "set label " << gp_string(t) << " at graph 0.99, graph 0.02 right font \",9\" textcolor rgb \"#444444\" front\n";
   }
 
   const std::string title = std::string(presets ? "named presets: " : "") + op + (ratio ? " speedup, " : " bandwidth, ") +
                             cache + " cache, median per size\n" + hosts;
-  g << "set multiplot layout " << rows << "," << cols << " title " << gq(title) << " font \",12\"\n";
+  g << "set multiplot layout " << rows << "," << cols << " title " << gp_string(title) << " font \",12\"\n";
   const size_t nc = curves.size();
   for (const auto& panel : panels) {
     // Colour by kernel (the same kernel in every run alike), dash type by run; one
@@ -285,29 +270,37 @@ Figure bandwidth_figure(const std::string& base, const std::string& op, const st
     for (const auto& c : curves)
       if (c.panel == panel && !c.panel.empty() && std::find(kernels.begin(), kernels.end(), c.key) == kernels.end())
         kernels.push_back(c.key);
-    g << "set title " << gq(panel.empty() ? "baselines" : panel == "string" ? "string (rep movs/stos)" : panel) << "\n"
-      << "plot \\\n";
+    g << "set title " << gp_string(panel.empty() ? "baselines" : panel == "string" ? "string (rep movs/stos)" : panel) << "\n";
     std::vector<std::string> items;
+    size_t titled = 0;
+    auto title = [&](const std::string& t) {
+      return ++titled <= kMaxKeyRows ? " title " + gp_string(t) : std::string(" notitle");
+    };
     for (size_t e = 0; e < env.size(); ++e)
-      items.push_back(gq(f.base + ".dat") + " index " + std::to_string(nc + e) +
+      items.push_back(gp_string(f.base + ".dat") + " index " + std::to_string(nc + e) +
                       " using 1:2 with lines lc rgb \"#b0b0b0\" lw 7 dt " + std::to_string(1 + int(env[e].run) % 4) +
-                      " title " + gq(env[e].label));
+                      title(env[e].label));
     for (size_t i = 0; i < nc; ++i) {
       const auto& c = curves[i];
       if (c.panel.empty()) {  // libc baseline: black, dashed, open circles
-        items.push_back(gq(f.base + ".dat") + " index " + std::to_string(i) +
+        items.push_back(gp_string(f.base + ".dat") + " index " + std::to_string(i) +
                         " using 1:2 with linespoints lc rgb \"#000000\" lw 2.5 dt " +
-                        std::to_string(2 + 2 * (int(c.run) % 2)) + " pt 6 ps 0.8 title " + gq(c.label + " (libc)"));
+                        std::to_string(2 + 2 * (int(c.run) % 2)) + " pt 6 ps 0.8" + title(c.label + " (libc)"));
         continue;
       }
       if (c.panel != panel) continue;
       const size_t k = size_t(std::find(kernels.begin(), kernels.end(), c.key) - kernels.begin());
       const int dt = runs.size() > 1 ? 1 + int(c.run) % 4 : 1 + int(k / kNumColors) % 4;
-      items.push_back(gq(f.base + ".dat") + " index " + std::to_string(i) + " using 1:2 with linespoints lc rgb \"" +
+      items.push_back(gp_string(f.base + ".dat") + " index " + std::to_string(i) + " using 1:2 with linespoints lc rgb \"" +
                       kColors[k % kNumColors] + "\" lw 2 dt " + std::to_string(dt) + " pt " +
-                      std::to_string(1 + int(k) % 13) + " ps 0.6 title " + gq(c.label));
+                      std::to_string(1 + int(k) % 13) + " ps 0.6" + title(c.label));
     }
+    if (titled > kMaxKeyRows)
+      g << "set label 99 " << gp_string(std::to_string(titled - kMaxKeyRows) + " more curves have no key entry (--best N or --filter picks fewer)")
+        << " at graph 0.01, graph 0.98 left font \",9\" textcolor rgb \"#444444\" front\n";
+    g << "plot \\\n";
     for (size_t i = 0; i < items.size(); ++i) g << "  " << items[i] << (i + 1 < items.size() ? ", \\\n" : "\n");
+    if (titled > kMaxKeyRows) g << "unset label 99\n";
   }
   g << "unset multiplot\n";
   f.gp = g.str();
@@ -321,12 +314,12 @@ Figure bar_figure(const std::string& base, const std::string& title, const std::
   Figure f;
   f.base = base;
   std::ostringstream d;
-  d << "# kex " << comment << "\n# columns: label";
-  for (size_t r = 0; r < run_labels.size(); ++r) d << " " << dq(run_labels[r]);
+  d << "# kex " << gp_comment(comment) << "\n# columns: label";
+  for (size_t r = 0; r < run_labels.size(); ++r) d << " " << dat_string(run_labels[r]);
   d << "   (NaN: not measured in that run)\n";
   double vmax = 0;
   for (const auto& row : rows) {
-    d << dq(row);
+    d << dat_string(row);
     for (size_t r = 0; r < run_labels.size(); ++r) {
       auto it = values.find({row, r});
       if (it == values.end()) {
@@ -341,27 +334,35 @@ Figure bar_figure(const std::string& base, const std::string& title, const std::
   f.dat = d.str();
 
   size_t R = run_labels.size();
-  int h = std::max(420, int(140 + rows.size() * (18 + 14 * R)));
+  // At most kMaxBarRows rows drawn (gnuplot's `every`); the .dat keeps them all.
+  const size_t shown = std::min(rows.size(), kMaxBarRows);
+  const std::string every = shown < rows.size() ? " every ::0::" + std::to_string(shown - 1) : "";
+  const std::string shown_title =
+      shown < rows.size() ? title + "\n(the first " + std::to_string(shown) + " of " + std::to_string(rows.size()) +
+                                " rows; " + base + ".dat holds all)"
+                          : title;
+  const size_t label_w = std::min<size_t>(longest_label(rows), 80);
+  const int h = std::clamp(int(140 + shown * (18 + 14 * std::min<size_t>(R, 40))), 420, 2 * kMaxSide);
   std::ostringstream g;
-  g << "# kex: " << comment << ". Data: " << base << ".dat\n" << terminal_block(base, int(800 + 8 * longest_label(rows)), h);
-  g << "set title " << gq(title) << "\n"
-    << "set xlabel " << gq(xlabel) << "\n"
+  g << "# kex: " << gp_comment(comment) << ". Data: " << gp_comment(base) << ".dat\n" << terminal_block(base, int(800 + 8 * label_w), h);
+  g << "set title " << gp_string(shown_title) << "\n"
+    << "set xlabel " << gp_string(xlabel) << "\n"
     << "set xrange [0:" << fmt(vmax > 0 ? vmax * 1.15 : 1) << "]\n"
-    << "set yrange [" << fmt(double(rows.size()) - 0.4) << ":-0.6]   # first row on top\n"
+    << "set yrange [" << fmt(double(shown) - 0.4) << ":-0.6]   # first row on top\n"
     << "set ytics nomirror font \",10\"\n"
     << "set grid xtics lc rgb \"#dddddd\" lt 1\n"
     << "set style fill solid 0.8 border lc rgb \"#333333\"\n"
-    << "set lmargin " << std::max<size_t>(20, longest_label(rows) + 2) << "   # room for the row names\n"
+    << "set lmargin " << std::max<size_t>(20, label_w + 2) << "   # room for the row names\n"
     << (R > 1 ? "set key outside top center horizontal\n" : "unset key\n");
   double bw = 0.8 / double(R);
   // Row names as y tics at the middle of each cluster (an invisible point per row carries them).
-  g << "plot " << gq(base + ".dat") << " using (0):($0):ytic(1) with points pt 0 ps 0 notitle, \\\n";
+  g << "plot " << gp_string(base + ".dat") << every << " using (0):($0):ytic(1) with points pt 0 ps 0 notitle, \\\n";
   for (size_t r = 0; r < R; ++r) {
     double off = -0.4 + bw * (double(r) + 0.5);
-    g << "  \"\" using (0.5*$" << r + 2 << "):($0+" << fmt(off) << "):(0.5*$"
+    g << "  \"\"" << every << " using (0.5*$" << r + 2 << "):($0+" << fmt(off) << "):(0.5*$"
       << r + 2 << "):(" << fmt(bw / 2 * 0.9) << ") with boxxyerror lc rgb \""
-      << kColors[r % kNumColors] << "\" title " << gq(run_labels[r]) << ", \\\n"
-      << "  \"\" using ($" << r + 2 << "):($0+" << fmt(off) << "):(sprintf(\" %.4g\", $" << r + 2
+      << kColors[r % kNumColors] << "\" title " << gp_string(run_labels[r]) << ", \\\n"
+      << "  \"\"" << every << " using ($" << r + 2 << "):($0+" << fmt(off) << "):(sprintf(\" %.4g\", $" << r + 2
       << ")) with labels left font \",9\" notitle" << (r + 1 < R ? ", \\\n" : "\n");
   }
   f.gp = g.str();
@@ -376,8 +377,8 @@ Figure heatmap_figure(const std::string& base, const std::string& title, const s
   Figure f;
   f.base = base;
   std::ostringstream d;
-  d << "# kex heatmap: " << title << "\n# GB/s = 10^9 bytes per second; NaN = not measured\n"
-    << "# columns: x_index y_index gbps   (x = " << xname << ", y = " << yname << ")\n";
+  d << "# kex heatmap: " << gp_comment(title) << "\n# GB/s = 10^9 bytes per second; NaN = not measured\n"
+    << "# columns: x_index y_index gbps   (x = " << gp_comment(xname) << ", y = " << gp_comment(yname) << ")\n";
   double vmax = 0;
   for (size_t y = 0; y < ys.size(); ++y) {
     for (size_t x = 0; x < xs.size(); ++x) {
@@ -388,13 +389,14 @@ Figure heatmap_figure(const std::string& base, const std::string& title, const s
     d << "\n";
   }
   f.dat = d.str();
-  const int w = std::max(900, int(260 + 34 * xs.size())), h = std::max(600, int(220 + 22 * ys.size()));
+  const int w = std::clamp(int(260 + 34 * std::min<size_t>(xs.size(), kMaxSide)), 900, kMaxSide),
+            h = std::clamp(int(220 + 22 * std::min<size_t>(ys.size(), kMaxSide)), 600, kMaxSide);
   std::ostringstream g;
-  g << "# kex: " << title << ". Data: " << base << ".dat\n" << terminal_block(base, w, h);
-  g << "set title " << gq(title) << "\n"
-    << "set xlabel " << gq(xname) << "\n"
-    << "set ylabel " << gq(yname) << "\n"
-    << "set cblabel " << gq("GB/s (10⁹ bytes per second)") << "\n"
+  g << "# kex: " << gp_comment(title) << ". Data: " << gp_comment(base) << ".dat\n" << terminal_block(base, w, h);
+  g << "set title " << gp_string(title) << "\n"
+    << "set xlabel " << gp_string(xname) << "\n"
+    << "set ylabel " << gp_string(yname) << "\n"
+    << "set cblabel " << gp_string("GB/s (10⁹ bytes per second)") << "\n"
     << "set cbrange [0:" << fmt(vmax > 0 ? vmax : 1) << "]\n"
     << "set palette defined (0 \"#440154\", 1 \"#3b528b\", 2 \"#21918c\", 3 \"#5ec962\", 4 \"#fde725\")\n"
     << "set xrange [-0.5:" << fmt(double(xs.size()) - 0.5) << "]\n"
@@ -403,12 +405,12 @@ Figure heatmap_figure(const std::string& base, const std::string& title, const s
   auto tics = [&](const char* axis, const std::vector<std::string>& v) {
     const size_t step = std::max<size_t>(1, v.size() / 24);
     g << "set " << axis << " (";
-    for (size_t i = 0; i < v.size(); i += step) g << (i ? ", " : "") << gq(v[i]) << " " << i;
+    for (size_t i = 0; i < v.size(); i += step) g << (i ? ", " : "") << gp_string(v[i]) << " " << i;
     g << ")" << (std::string(axis) == "xtics" ? " rotate by 45 right" : "") << "\n";
   };
   tics("xtics", xs);
   tics("ytics", ys);
-  g << "plot " << gq(base + ".dat") << " using 1:2:3 with image notitle\n";
+  g << "plot " << gp_string(base + ".dat") << " using 1:2:3 with image notitle\n";
   f.gp = g.str();
   return f;
 }
@@ -434,8 +436,7 @@ std::string find_gnuplot() {
   return "";
 }
 
-std::vector<std::string> write_plots(const std::vector<RunDoc>& docs, const std::string& dir,
-                                     const PlotOptions& opts) {
+std::vector<PlotFigure> plot_figures(const std::vector<RunDoc>& docs, const PlotOptions& opts) {
   const NameFilter name_filter = parse_name_filter(opts.filter, "--filter");
   if (opts.best < 0) throw InputError("--best: " + std::to_string(opts.best) + ": a count >= 0 is needed (0: all)");
 
@@ -691,9 +692,14 @@ std::vector<std::string> write_plots(const std::vector<RunDoc>& docs, const std:
     out.push_back(bar_figure("segments", "segment-override loads: time per loop iteration (fewer is faster)",
                              "ns per iteration", seg_rows, run_labels, seg_vals,
                              "segment-override load table: ns per iteration, one column per run"));
-  if (out.empty()) throw InputError(dir + ": nothing to plot: no measured entries" +
-                                   std::string(name_filter.re ? " match --filter " + opts.filter : ""));
+  return out;
+}
 
+std::vector<std::string> write_plots(const std::vector<RunDoc>& docs, const std::string& dir,
+                                     const PlotOptions& opts) {
+  const std::vector<PlotFigure> out = plot_figures(docs, opts);
+  if (out.empty()) throw InputError(dir + ": nothing to plot: no measured entries" +
+                                   std::string(opts.filter.empty() ? "" : " match --filter " + opts.filter));
   std::string gnuplot = opts.render ? find_gnuplot() : "";
   bool render = !gnuplot.empty();
   // Refuse before writing anything.

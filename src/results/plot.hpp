@@ -18,6 +18,18 @@ struct PlotOptions {
   std::pair<std::string, std::string> heatmap;  ///< x and y axes of the heatmaps ("" = the first two swept)
 };
 
+/// One figure as text: `base` is the file name stem (kex's own: "copy-warm",
+/// "heatmap-3", ...), `dat` the data file, `gp` the gnuplot script that reads it.
+/// Text from the results reaches `gp` only through gp_string() (gnuplot_text.hpp).
+struct PlotFigure {
+  std::string base;
+  std::string dat, gp;
+};
+
+/// The figures write_plots writes, without writing them (empty: nothing to plot).
+/// Throws InputError for a bad filter, --best or --label count.
+std::vector<PlotFigure> plot_figures(const std::vector<RunDoc>& runs, const PlotOptions& opts);
+
 /// Writes the figures for one or more runs into `dir` (created if missing) and
 /// returns the paths written, in order. Figures: bandwidth against size, one per
 /// op and cache mode (`copy-warm.dat/.gp`, ...; one curve per kernel and

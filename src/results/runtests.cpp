@@ -9,6 +9,7 @@
 
 #include "src/core/atomic_write.hpp"
 #include "src/core/error.hpp"
+#include "src/results/gnuplot_text.hpp"
 
 namespace kex {
 
@@ -16,10 +17,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
+/// A file name stem from a printed kernel name (which a results file may set to
+/// anything): letters, digits, '_', '-' and '.' kept, every other byte '_', never
+/// starting with '.', never empty, at most 64 bytes.
 std::string file_safe(const std::string& s) {
-  std::string out = s;
+  std::string out = s.substr(0, 64);
   for (char& c : out)
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-')) c = '_';
+  if (out.empty() || out[0] == '.') out.insert(0, "f");
   return out;
 }
 
@@ -88,7 +93,7 @@ std::vector<std::string> write_runtests_graph(const RunDoc& doc, const std::stri
   if (ec) throw InputError(dir + ": cannot create the directory: " + ec.message());
   std::vector<std::pair<std::string, std::string>> files;
   std::string gp =
-      "# Asami's runtests -graph (seed 003): one curve per copy function; load '" + dir + "/plot.gp' in gnuplot\n"
+      "# Asami's runtests -graph (seed 003): one curve per copy function; load '" + gp_comment(dir) + "/plot.gp' in gnuplot\n"
       "set logscale x 2\n"
       "set xlabel \"copy size (bytes)\"\n"
       "set ylabel \"bandwidth (MB/s, 2^20 bytes/s)\"\n"
@@ -97,14 +102,16 @@ std::vector<std::string> write_runtests_graph(const RunDoc& doc, const std::stri
   char row[64];
   for (size_t i = 0; i < curves.size(); ++i) {
     const RuntestsCurve& c = curves[i];
-    std::string dat = "# " + c.name + " (" + c.key + "): size (bytes), bandwidth (MB/s, 2^20 bytes/s)\n";
+    std::string dat = "# " + c.name + " (" + gp_comment(c.key) + "): size (bytes), bandwidth (MB/s, 2^20 bytes/s)\n";
     for (const auto& [size, mbps] : c.points) {
       snprintf(row, sizeof row, "%llu %.2f\n", static_cast<unsigned long long>(size), mbps);
       dat += row;
     }
     const std::string path = dir + "/" + c.name + ".dat";
     files.emplace_back(path, dat);
-    gp += (i ? ", \\\n     '" : "'") + path + "' title '" + c.name + "' with linespoints";
+    // A file name gnuplot reads must not start with '<' or '|' (it would run it as a command).
+    const std::string gp_path = path[0] == '/' ? path : "./" + path;
+    gp += (i ? ", \\\n     " : "") + gp_string(gp_path) + " title " + gp_string(c.name) + " with linespoints";
   }
   gp += "\n";
   files.emplace_back(dir + "/plot.gp", gp);

@@ -97,9 +97,9 @@ TEST_CASE("runtests -graph: a data file per function and plot.gp with a curve ea
         "# unrolled_96_0_2 (asami/unroll:96/scratch:2/every:0): size (bytes), bandwidth (MB/s, 2^20 bytes/s)\n"
         "32 72.00\n64 104.00\n128 168.00\n");
   const std::string gp = slurp(dir + "/plot.gp");
-  CHECK(gp.find("plot '" + dir + "/unrolled_96_32_2.dat' title 'unrolled_96_32_2' with linespoints, \\\n") !=
+  CHECK(gp.find("plot \"" + dir + "/unrolled_96_32_2.dat\" title \"unrolled_96_32_2\" with linespoints, \\\n") !=
         std::string::npos);
-  CHECK(gp.find("'" + dir + "/memcpy.dat' title 'memcpy' with linespoints\n") != std::string::npos);
+  CHECK(gp.find("\"" + dir + "/memcpy.dat\" title \"memcpy\" with linespoints\n") != std::string::npos);
   CHECK(gp.find("set logscale x 2\n") != std::string::npos);
   // No overwrite without force, and nothing written when refusing.
   CHECK_THROWS_AS(write_runtests_graph(experiment(), dir, false), InputError);

@@ -1,0 +1,31 @@
+// Text into gnuplot files. Host names, CPU models, kernel names, labels and file
+// names come from results files other people wrote, and gnuplot runs `...` inside
+// double-quoted strings (and @macros outside them): text reaches a `.gp` script only
+// through gp_string(), a `#` comment only through gp_comment(), and a `.dat` data
+// file only through dat_string() / dat_comment() (docs/STYLE.md rule 19).
+#pragma once
+#include <string>
+#include <string_view>
+
+namespace kex {
+
+/// A gnuplot double-quoted string literal holding exactly `text`: letters, digits,
+/// blanks and the punctuation `_-.,:;/()[]{}+=%<>*'!?~^|&@#` stay as they are (gnuplot
+/// expands no @macro inside quotes); every other byte (backtick, $, quote, backslash,
+/// control characters, bytes of UTF-8 sequences) is written as a three-digit octal
+/// escape (\140 for a backtick), which gnuplot turns back into the byte after it has
+/// scanned the line. The result contains no backtick, $, newline or byte >= 0x80,
+/// and no quote or backslash but its own, whatever `text` holds.
+std::string gp_string(std::string_view text);
+
+/// `text` for the rest of a `#` comment line of a script or a data file: printable
+/// ASCII kept, a backtick and every control character or byte >= 0x80 as '?', so it
+/// can neither end the comment nor be mistaken for code.
+std::string gp_comment(std::string_view text);
+
+/// A double-quoted string column of a `.dat` file (a bar label read with ytic()):
+/// a double quote becomes ', control characters become '?', UTF-8 is kept (gnuplot
+/// reads data files without substitutions; a newline would only forge a row).
+std::string dat_string(std::string_view text);
+
+}  // namespace kex
