@@ -1,6 +1,8 @@
 #include "src/results/render.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +15,7 @@
 
 #include "src/core/atomic_write.hpp"
 #include "src/core/error.hpp"
+#include "src/results/gnuplot_text.hpp"
 
 namespace kex {
 
@@ -28,7 +31,8 @@ Child run_gnuplot(const std::string& gnuplot, const std::string& dir, const std:
                   const std::string& out) {
   int pipefd[2];
   if (::pipe2(pipefd, O_CLOEXEC) != 0) throw InputError(dir + ": pipe failed: " + std::strerror(errno));
-  const std::string setvars = "fmt=\"" + fmt + "\"; out=\"" + out + "\"";
+  const std::string setvars = "fmt=" + gp_string(fmt) + "; out=" + gp_string(out);
+  const pid_t parent = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) {
     int err = errno;
@@ -37,6 +41,9 @@ Child run_gnuplot(const std::string& gnuplot, const std::string& dir, const std:
     throw InputError(dir + ": fork failed: " + std::strerror(err));
   }
   if (pid == 0) {
+    // gnuplot dies with kex (a SIGTERM to kex plot must not leave it writing into the folder).
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) _exit(126);
     ::dup2(pipefd[1], 2);
     int devnull = ::open("/dev/null", O_RDWR);
     if (devnull >= 0) {

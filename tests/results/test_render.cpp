@@ -18,6 +18,7 @@
 #include "src/core/error.hpp"
 #include "src/results/plot.hpp"
 #include "src/results/render.hpp"
+#include "tests/support/shell.hpp"
 #include "tests/support/synth.hpp"
 #include "tests/support/tmpdir.hpp"
 
@@ -192,4 +193,24 @@ TEST_CASE("kex plot under a file size limit exits 2 with one line and leaves no 
     CAPTURE(e);
     CHECK((e.size() > 4 && (e.substr(e.size() - 4) == ".dat" || e.substr(e.size() - 3) == ".gp")));
   }
+}
+
+TEST_CASE("kex plot killed by SIGTERM leaves no gnuplot running" * doctest::test_suite("cli")) {
+  // A stand-in gnuplot that would go on for 30 s: it must die with kex.
+  TmpDir d;
+  std::filesystem::create_directories(d / "bin");
+  spit(d / "bin/gnuplot", "#!/bin/sh\necho $$ > " + d / "gnuplot.pid.tmp" + "\nmv " + d / "gnuplot.pid.tmp " + d /
+                              "gnuplot.pid" + "\nexec sleep 30\n");
+  std::filesystem::permissions(d / "bin/gnuplot", std::filesystem::perms::owner_all);
+  spit(d / "r.json", synth::results().dump());
+  const std::string script =
+      "PATH=" + d / "bin" + ":$PATH " + KEX_BINARY + " plot " + d / "r.json" + " -o " + d / "p >/dev/null 2>&1 &\n"
+      "kex=$!\n"
+      "for i in $(seq 100); do [ -s " + d / "gnuplot.pid" + " ] && break; sleep 0.05; done\n"
+      "g=$(cat " + d / "gnuplot.pid" + ")\n"
+      "kill -TERM $kex; wait $kex\n"
+      "for i in $(seq 40); do kill -0 $g 2>/dev/null || { echo gone; exit 0; }; sleep 0.05; done\n"
+      "kill -9 $g; echo running\n";
+  spit(d / "t.sh", script);
+  CHECK(shell_stdout("sh " + d / "t.sh").text == "gone\n");
 }
