@@ -11,6 +11,7 @@
 
 #include "src/core/embedded.hpp"
 #include "src/core/error.hpp"
+#include "src/model/kernel_names.hpp"
 #include "src/core/numbers.hpp"
 #include "src/core/units.hpp"
 
@@ -477,7 +478,7 @@ Config parse_config(const std::string& text, const std::string& source) {
     r.keys(j["preset_options"], "/preset_options", {"fsave"});
     if (j["preset_options"].contains("fsave")) c.preset_fsave = r.boolean(j["preset_options"]["fsave"], "/preset_options/fsave");
   }
-  const std::vector<std::string> all_baselines = {"memcpy", "memset", "rep_movsb", "rep_stosb"};
+  const std::vector<std::string>& all_baselines = baseline_names();
   if (!j.contains("baselines") || (j["baselines"].is_boolean() && j["baselines"].get<bool>())) {
     c.baselines = all_baselines;
   } else if (j["baselines"].is_boolean()) {

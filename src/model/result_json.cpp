@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "src/core/error.hpp"
+#include "src/model/kernel_names.hpp"
 #include "src/core/stats.hpp"
 
 namespace kex {
@@ -272,8 +273,13 @@ PresetFacts preset_from_json(const json& j, const std::string& where) {
   In in{j, where};
   PresetFacts p;
   p.id = in.str("id");
+  if (!is_preset_id(p.id)) in.fail("id", "'" + p.id + "': not a preset id (FAMILY/NAME, e.g. fastc/faster_copy)");
   p.printed = in.str("printed");
   p.hahn_printed = in.str_or("printed_hahn", p.printed);
+  // The printed names label bars and name Asami's graph files: one line of printable ASCII.
+  for (const auto& [key, text] : {std::pair{"printed", &p.printed}, std::pair{"printed_hahn", &p.hahn_printed}})
+    if (text->size() > 128 || std::any_of(text->begin(), text->end(), [](char c) { return c < 0x20 || c > 0x7e; }))
+      in.fail(key, "expected at most 128 printable ASCII characters (the name a seed program printed)");
   p.aliases = in.strings("aliases");
   p.family = in.str_or("family", "");
   p.origin = in.str_or("origin", "");
@@ -440,6 +446,8 @@ Result result_from_json(const json& entry, double tsc_hz, const std::string& whe
   r.tsc_hz = tsc_hz;
   r.kind = e.has("kind") ? enum_field<KernelKind>(e, "kind", parse_kernel_kind, "generated, baseline, preset")
                          : KernelKind::generated;
+  // Names reach plots, tables and file names: they must be kernel names of their kind.
+  if (const auto bad = kernel_name_error(r.kind, r.point.kernel)) e.fail("name", "'" + r.point.kernel + "': " + *bad);
   In params = e.has("params") ? e.obj("params") : In{json::object(), where + "/params"};
   if (params.has("regs")) {
     r.spec = spec_from_params(params.j, params.where);

@@ -276,7 +276,7 @@ TEST_CASE("kex run --segments-seed-exact prints the segment section as the seed 
 
 TEST_CASE("bad inputs to the results commands and run options fail before any work, on one line" * doctest::test_suite("cli")) {
   auto d = tmpdir();
-  write(d + "/typed.json", R"({"benchmarks": [{"name": "x/64", "params": {"op": "copy"}, "time_unit": 5, "real_time": 1}]})");
+  write(d + "/typed.json", R"({"benchmarks": [{"name": "copy/sse/64", "params": {"op": "copy"}, "time_unit": 5, "real_time": 1}]})");
   write(d + "/named.json", R"({"benchmarks": [{"name": "x", "params": {"op": "copy"}}]})");
   write(d + "/small.json", kSmall);
   write(d + "/afile", "x");

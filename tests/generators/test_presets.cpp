@@ -10,6 +10,7 @@
 #include "generators/disasm_ext.hpp"
 #include "generators/jit.hpp"
 #include "src/core/cpu_features.hpp"
+#include "src/model/kernel_names.hpp"
 #include "generators/presets/presets.hpp"
 #include "src/run/verify.hpp"
 
@@ -363,6 +364,14 @@ TEST_CASE("every preset has a disassembly expectation, and ids are unique" * doc
   for (const auto& e : expectations()) expected.insert(e.id);
   for (const auto& p : presets()) {
     CHECK_MESSAGE(ids.insert(p.id).second, "duplicate id " << p.id);
+    // kex reads its own results files back: every id and printed name is in the grammar
+    // the results reader enforces on files from elsewhere.
+    CHECK_MESSAGE(is_preset_id(p.id), p.id);
+    CHECK_FALSE(kernel_name_error(KernelKind::preset, p.id));
+    for (const std::string& printed : {p.printed, p.hahn_printed})
+      CHECK_MESSAGE((printed.size() <= 128 && std::all_of(printed.begin(), printed.end(),
+                                                         [](char c) { return c >= 0x20 && c <= 0x7e; })),
+                    p.id);
     if (p.id.rfind("asami/unroll", 0) != 0) CHECK_MESSAGE(expected.count(p.id), "no expectation for " << p.id);
     CHECK_FALSE(p.printed.empty());
     CHECK(p.emit);

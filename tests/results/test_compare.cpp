@@ -16,25 +16,26 @@ using namespace kex;
 static const std::string kData = std::string(KEX_SOURCE_DIR) + "/tests/data/";
 
 // Hand-made files (one repetition a side: the verdict falls back to CI overlap):
-// x 100 -> 200 ns (CIs apart), y 50 -> 50.5 ns (CIs overlap), z 0.01 us -> 5 ns (no
-// CI; unit conversion), w skipped in B, onlya / onlyb on one side.
+// copy/sse 100 -> 200 ns (CIs apart), copy/avx 50 -> 50.5 ns (CIs overlap), memcpy
+// 0.01 us -> 5 ns (no CI; unit conversion), copy/mmx skipped in B, clear/sse (A) and
+// clear/avx (B) on one side only.
 TEST_CASE("compare: speedups - CI overlap and geometric mean on two hand-made files") {
   auto a = load_one_run(kData + "compare_a.json");
   auto b = load_one_run(kData + "compare_b.json");
   Comparison c = compare_results(a, b);
   REQUIRE(c.rows.size() == 3);
-  CHECK(c.rows[0].name == "x/4096");  // A's order
+  CHECK(c.rows[0].name == "copy/sse/4096");  // A's order
   CHECK(c.rows[0].a_ns == doctest::Approx(100));
   CHECK(c.rows[0].b_ns == doctest::Approx(200));
   CHECK(c.rows[0].speedup == doctest::Approx(0.5));  // B takes twice as long: half the throughput
   CHECK(c.rows[0].ci_overlap == std::optional<bool>(false));
   CHECK(c.rows[0].by_ci);
   CHECK(c.rows[0].verdict == Verdict::slower);
-  CHECK(c.rows[1].name == "y/4096");
+  CHECK(c.rows[1].name == "copy/avx/4096");
   CHECK(c.rows[1].speedup == doctest::Approx(1 / 1.01));
   CHECK(c.rows[1].ci_overlap == std::optional<bool>(true));
   CHECK(c.rows[1].verdict == Verdict::same);
-  CHECK(c.rows[2].name == "z/4096");
+  CHECK(c.rows[2].name == "memcpy/4096");
   CHECK(c.rows[2].a_ns == doctest::Approx(10));
   CHECK(c.rows[2].speedup == doctest::Approx(2.0));
   CHECK(!c.rows[2].ci_overlap.has_value());
@@ -42,23 +43,23 @@ TEST_CASE("compare: speedups - CI overlap and geometric mean on two hand-made fi
   CHECK(c.geomean_speedup == doctest::Approx(std::cbrt(0.5 / 1.01 * 2.0)));
   CHECK(c.slower == 1);
   CHECK(c.same == 2);
-  CHECK(c.only_a == std::vector<std::string>{"w/4096", "onlya/4096"});
-  CHECK(c.only_b == std::vector<std::string>{"onlyb/4096"});
+  CHECK(c.only_a == std::vector<std::string>{"copy/mmx/4096", "clear/sse/4096"});
+  CHECK(c.only_b == std::vector<std::string>{"clear/avx/4096"});
 
   auto r = regressions(c, 1.5);
   REQUIRE(r.size() == 1);
-  CHECK(r[0]->name == "x/4096");
-  CHECK(regressions(c, 1.005).size() == 1);  // y is above 1.005 but its CIs overlap: noise, not a regression
+  CHECK(r[0]->name == "copy/sse/4096");
+  CHECK(regressions(c, 1.005).size() == 1);  // copy/avx is above 1.005 but its CIs overlap: noise, not a regression
   CHECK(regressions(c, 2.5).empty());
 
   CompareOptions fo;
-  fo.filter = "^[xy]/";
+  fo.filter = "^copy/(sse|avx)/";
   Comparison f = compare_results(a, b, fo);
   CHECK(f.rows.size() == 2);
-  fo.filter = "-^[xy]/";  // as run --filter: a leading - keeps the others
+  fo.filter = "-^copy/(sse|avx)/";  // as run --filter: a leading - keeps the others
   f = compare_results(a, b, fo);
   REQUIRE(f.rows.size() == 1);
-  CHECK(f.rows[0].name.rfind("z/", 0) == 0);
+  CHECK(f.rows[0].name.rfind("memcpy/", 0) == 0);
   std::string text = format_comparison(c, "A", "B");
   CHECK(text.find("summary: 3 matched: B faster 0, B slower 1, same 2") != std::string::npos);
   CHECK(text.find("speedup = A time / B time = B throughput / A throughput (> 1: B is faster)") != std::string::npos);
@@ -255,15 +256,15 @@ TEST_CASE("kex compare: exit status 0 unless --fail-above finds a regression - b
   CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 1.5 >/dev/null") == 1);
   {  // one repetition a side: the CIs decided the regression, and the line says so (no p)
     TmpDir g;
-    run_sh(k + " compare -q " + a + " " + b + " --fail-above 1.5 --filter '^x/' >" + g / "out");
-    CHECK(slurp(g / "out").find("regression: x/4096: B takes 2.0000x A's time (speedup 0.5000), CIs apart\n") !=
+    run_sh(k + " compare -q " + a + " " + b + " --fail-above 1.5 --filter '^copy/sse/' >" + g / "out");
+    CHECK(slurp(g / "out").find("regression: copy/sse/4096: B takes 2.0000x A's time (speedup 0.5000), CIs apart\n") !=
           std::string::npos);
   }
-  CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 50% --filter '^x/' >/dev/null") == 1);
-  CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 150% --filter '^x/' >/dev/null") == 0);
-  // B lost w (skipped there) and onlya: a gate fails on lost entries, whatever the ratios.
+  CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 50% --filter '^copy/sse/' >/dev/null") == 1);
+  CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 150% --filter '^copy/sse/' >/dev/null") == 0);
+  // B lost copy/mmx (skipped there) and clear/sse: a gate fails on lost entries, whatever the ratios.
   CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 2.5 >/dev/null") == 1);
-  CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 2.5 --filter '^[xyz]/' >/dev/null") == 0);
+  CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 2.5 --filter '^(copy/(sse|avx)|memcpy)/' >/dev/null") == 0);
   // a gate that compares nothing fails; a gate of 0 or garbage is bad input
   CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 2.5 --filter nomatch >/dev/null") == 1);
   CHECK(run_sh(k + " compare " + a + " " + b + " --fail-above 0 2>/dev/null") == 2);

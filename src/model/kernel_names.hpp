@@ -1,0 +1,28 @@
+// Names of kernels as results files carry them, and the grammar a name read from a
+// file must follow: spec names, baseline names and preset ids. Results files come
+// from other people, and their names reach plots, tables and file names.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "src/model/plan.hpp"
+
+namespace kex {
+
+/// The baseline kernels, by their names in results and configs: libc "memcpy",
+/// "memset", and "rep_movsb", "rep_stosb".
+const std::vector<std::string>& baseline_names();
+
+/// Whether `id` has the form of a preset id: a family of lower-case letters and
+/// digits, then one or more '/'-separated tokens of letters, digits and _ . : + -
+/// ("fastc/faster_copy", "asami/unroll:96/scratch:2/every:32"), at most 128 bytes.
+bool is_preset_id(std::string_view id);
+
+/// Whether `kernel` is a name of a kernel of `kind` (a spec name that parses, a
+/// baseline name, a preset id): nullopt when it is, else the reason, naming what is
+/// allowed.
+std::optional<std::string> kernel_name_error(KernelKind kind, std::string_view kernel);
+
+}  // namespace kex
