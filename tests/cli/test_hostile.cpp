@@ -1,0 +1,114 @@
+// The hostile results files of tests/hostile/results/ (made by make_results.py)
+// through every command that reads results: the accepted ones run no command (gnuplot
+// included, the figures rendered), the refused ones are refused with one line.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "tests/support/tmpdir.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kHostile = std::string(KEX_SOURCE_DIR) + "/tests/hostile/results";
+const std::string kGolden = std::string(KEX_SOURCE_DIR) + "/tests/golden/run.json";
+
+std::vector<fs::path> hostile_files(const std::string& prefix) {
+  std::vector<fs::path> v;
+  for (const auto& e : fs::directory_iterator(kHostile))
+    if (e.path().filename().string().rfind(prefix, 0) == 0) v.push_back(e.path());
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+/// Files named pwned* anywhere under `dir`: a payload that ran.
+std::vector<std::string> pwned(const std::string& dir) {
+  std::vector<std::string> v;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.path().filename().string().find("pwned") != std::string::npos &&
+        e.path().extension() != ".json")
+      v.push_back(e.path());
+  return v;
+}
+
+/// Runs every gnuplot script in `dir` as a user would (SVG to /dev/null): 0 when all ran.
+int run_scripts(const std::string& dir) {
+  int failed = 0;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".gp")
+      failed += run_sh("cd " + dir + " && gnuplot -e 'fmt=\"svg\"; out=\"/dev/null\"' " + e.path().filename().string() +
+                       " >/dev/null 2>&1") != 0;
+  return failed;
+}
+
+/// Single-quoted for sh.
+std::string sq(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+}  // namespace
+
+TEST_CASE("hostile results: accepted files are read, plotted, merged, compared and exported without running a payload" *
+          doctest::test_suite("hostile")) {
+  const auto files = hostile_files("accepted-");
+  REQUIRE(files.size() >= 8);
+  const std::string k = KEX_BINARY;
+  for (const auto& f : files) {
+    CAPTURE(f);
+    TmpDir d;
+    fs::copy_file(f, d / "in.json");
+    fs::copy_file(kGolden, d / "golden.json");
+    // A results file's own name becomes a figure label when several are plotted.
+    const std::string named = d / "`touch pwned-filename`.json";
+    fs::copy_file(f, named);
+    const std::string cd = "cd " + sq(d.path) + " && ";
+    CHECK(run_sh(cd + k + " plot in.json -o plot >/dev/null 2>err-plot") == 0);
+    CHECK(run_sh(cd + k + " plot " + sq(named) + " golden.json -o plot2 --no-render >/dev/null 2>err-plot2") == 0);
+    CHECK(run_sh(cd + k + " plot in.json golden.json --label " + sq("`touch pwned-label`") +
+                 " --label b -o plot3 --no-render >/dev/null 2>err-plot3") == 0);
+    CHECK(run_sh(cd + k + " merge in.json -o merged.json >/dev/null 2>err-merge") == 0);
+    CHECK(run_sh(cd + k + " plot merged.json -o plot4 --no-render >/dev/null 2>err-plot4") == 0);
+    if (run_sh("command -v gnuplot >/dev/null") == 0)
+      for (const char* p : {"plot2", "plot3", "plot4"}) CHECK_MESSAGE(run_scripts(d / p) == 0, p);
+    CHECK(run_sh(cd + k + " compare golden.json in.json >out-compare 2>err-compare") == 0);
+    CHECK(run_sh(cd + k + " export in.json --format csv -o out.csv 2>err-export") == 0);
+    run_sh(cd + k + " crossovers in.json >out-crossovers 2>err-crossovers");
+    CHECK(fs::exists(d / "plot/copy-warm.gp"));
+    CHECK(fs::exists(d / "plot2/copy-warm.gp"));
+    CHECK(pwned(d.path).empty());
+  }
+}
+
+TEST_CASE("hostile results: a name outside the grammar is refused by every reader with one line" *
+          doctest::test_suite("hostile")) {
+  const auto files = hostile_files("refused-");
+  REQUIRE(files.size() >= 6);
+  const std::string k = KEX_BINARY;
+  for (const auto& f : files) {
+    CAPTURE(f);
+    TmpDir d;
+    fs::copy_file(f, d / "in.json");
+    fs::copy_file(kGolden, d / "golden.json");
+    const std::string cd = "cd " + sq(d.path) + " && ";
+    for (const std::string cmd : {"plot in.json -o plot", "merge in.json -o merged.json", "compare golden.json in.json",
+                                  "export in.json --format csv -o out.csv", "crossovers in.json"}) {
+      CAPTURE(cmd);
+      CHECK(run_sh(cd + k + " " + cmd + " >out 2>err") == 2);
+      const std::string err = slurp(d / "err");
+      CHECK(std::count(err.begin(), err.end(), '\n') == 1);
+      CHECK(err.rfind("kex: in.json", 0) == 0);
+      CHECK((err.find("/name: ") != std::string::npos || err.find("/printed: ") != std::string::npos));
+      CHECK(std::none_of(err.begin(), err.end(), [](char c) { return c != '\n' && (unsigned char)c < 0x20; }));
+    }
+    CHECK_FALSE(fs::exists(d / "plot"));
+    CHECK_FALSE(fs::exists(d / "merged.json"));
+    CHECK_FALSE(fs::exists(d / "out.csv"));
+    CHECK(pwned(d.path).empty());
+  }
+}
