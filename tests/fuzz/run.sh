@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Fuzzes config, kernel-name and point-name parsing and (differentially) the
-# numbers of names and configs with libFuzzer for SECONDS per target (default
-# 60): builds build-fuzz/ with clang++ (-DKEX_FUZZ=ON), seeds a corpus from
-# configs/, tests/fuzz/seeds/ and whatever earlier runs found, and runs each target.
+# Fuzzes config, kernel-name and point-name parsing, (differentially) the numbers
+# of names and configs, the results reader, the journal reader and the plot writer
+# with libFuzzer for SECONDS per target (default 60; TARGETS="results plot" runs only
+# those): builds build-fuzz/ with clang++ (-DKEX_FUZZ=ON), seeds a corpus from
+# configs/, tests/fuzz/seeds/, tests/golden/, tests/hostile/ and whatever earlier runs
+# found, and runs each target.
 # Exit status 0: no finding; 1: a finding (the reproducer is in build-fuzz/artifacts/,
 # rerun it with `build-fuzz/fuzz_config FILE`). Needs: clang, libclang-rt-14-dev.
 set -eu
@@ -16,10 +18,21 @@ launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake -S "$root" -B "$build" -DKEX_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   "${launcher[@]}" >/dev/null
-cmake --build "$build" -j "$jobs" --target fuzz_config fuzz_spec_name fuzz_numbers fuzz_point_name
+all="config:config:4096 names:spec_name:4096 numbers:numbers:4096 points:point_name:4096 results:results:65536 journal:journal:65536 plot:plot:4096"
+selected=()
+for t in $all; do
+  dir=${t%%:*}
+  if [ -z "${TARGETS:-}" ] || [[ " $TARGETS " == *" $dir "* ]]; then selected+=("$t"); fi
+done
+targets=()
+for t in "${selected[@]}"; do rest=${t#*:}; targets+=("fuzz_${rest%%:*}"); done
+cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 
 corpus=$build/corpus
-mkdir -p "$corpus/config" "$corpus/names" "$corpus/numbers" "$corpus/points" "$build/artifacts"
+mkdir -p "$corpus/config" "$corpus/names" "$corpus/numbers" "$corpus/points" "$corpus/results" "$corpus/journal" \
+  "$corpus/plot" "$build/artifacts"
+cp "$root"/tests/golden/run.json "$root"/tests/data/*.json "$root"/tests/hostile/results/*.json "$corpus/results/"
+cp "$root"/tests/fuzz/seeds/journal/* "$corpus/journal/"
 cp "$root"/configs/*.json "$root"/tests/fuzz/seeds/config/*.json "$corpus/config/"
 i=0
 while IFS= read -r name; do
@@ -38,14 +51,15 @@ for n in 256 -256 0 -0 0x100 0100 --64 +256 " 256" 1048577 9223372036854775808 -
 done
 
 status=0
-for t in config:config names:spec_name numbers:numbers points:point_name; do
-  dir=${t%%:*} target=fuzz_${t#*:}
+for t in "${selected[@]}"; do
+  dir=${t%%:*} rest=${t#*:}
+  target=fuzz_${rest%%:*} max_len=${rest#*:}
   echo "== $target: $seconds s"
   # -timeout: one input taking 10 s is a hang; -rss_limit_mb: 2 GiB is a memory blow-up.
   dict=$root/tests/fuzz/$dir.dict
   [ -f "$dict" ] || dict=$root/tests/fuzz/names.dict
   if ! "$build/$target" "$corpus/$dir" -dict="$dict" -max_total_time="$seconds" \
-      -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
+      -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" -print_final_stats=1 \
       -artifact_prefix="$build/artifacts/$target-" 2>"$build/$target.log"; then
     status=1
     grep -E "ERROR|SUMMARY|runtime error|Test unit written" "$build/$target.log" | head -20
