@@ -1,0 +1,100 @@
+// The environment's limits (ulimit -v, -f, -n) and a run too large to plan: each is
+// one clear line and an exit status that says what happened, never a crash, a
+// point lost to another point's buffers, or a minute of planning before a refusal.
+#include <doctest/doctest.h>
+
+#include <dirent.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "src/core/error.hpp"
+#include "src/core/limits.hpp"
+#include "tests/support/shell.hpp"
+#include "tests/support/slowdown.hpp"
+#include "tests/support/tmpdir.hpp"
+
+namespace {
+
+const std::string kKex = KEX_BINARY;
+
+size_t lines(const std::string& text) { return size_t(std::count(text.begin(), text.end(), '\n')); }
+
+/// kex's stdout and stderr, run under a limit `ulimit` (e.g. "-n 5") set after the
+/// shell's redirections (a shell under a low open-file limit cannot redirect).
+ShellOut kex_under(const std::string& ulimit, const std::string& args) {
+  return shell_stdout("exec 2>&1; ulimit " + ulimit + " && exec " + kKex + " " + args);
+}
+
+/// Files in `dir` whose name starts with `prefix`.
+size_t files_starting(const std::string& dir, const std::string& prefix) {
+  size_t n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    n += e.path().filename().string().rfind(prefix, 0) == 0;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("under ulimit -f the final write fails in one line with exit 2 and leaves no temporary" *
+          doctest::test_suite("limits")) {
+  TmpDir d;
+  // 8 blocks of 512 bytes: less than any results file.
+  const ShellOut r =
+      kex_under("-f 8", "run -q memcpy --sizes 4KiB --repetitions 1 --no-sentinel --no-journal -o " + (d / "out.json"));
+  CHECK_MESSAGE(r.status == 2, r.text);
+  CHECK_MESSAGE(lines(r.text) == 1, r.text);
+  CHECK_MESSAGE(r.text.find("out.json: write failed (File too large; the file-size limit (ulimit -f) is 4 KiB); "
+                            "nothing was written") != std::string::npos,
+                r.text);
+  CHECK(!std::filesystem::exists(d / "out.json"));
+  CHECK(files_starting(d.path, ".kex-") == 0);
+}
+
+TEST_CASE("under ulimit -n 5 kex says so in one line and exits 2" * doctest::test_suite("limits")) {
+  TmpDir d;
+  const ShellOut r = kex_under("-n 5", "run -q memcpy --sizes 4KiB -o " + (d / "out.json"));
+  CHECK_MESSAGE(r.status == 2, r.text);
+  CHECK_MESSAGE(lines(r.text) == 1, r.text);
+  CHECK_MESSAGE(r.text.find("kex: the open-file limit (ulimit -n) is 5; kex needs at least 16") == 0, r.text);
+  CHECK(files_starting(d.path, "") == 0);  // nothing written, not even a journal
+}
+
+TEST_CASE("a system call at a process limit is an input error naming the limit" * doctest::test_suite("limits")) {
+  // In a child: the open-file limit lowered to the files open now, so the next pipe fails.
+  const pid_t pid = fork();
+  if (pid == 0) {
+    int fds[2];
+    rlimit r{};
+    getrlimit(RLIMIT_NOFILE, &r);
+    r.rlim_cur = 3;  // no descriptor above the standard three
+    setrlimit(RLIMIT_NOFILE, &r);
+    if (pipe(fds) == 0) _exit(10);
+    const int err = errno;
+    try {
+      kex::throw_os_error("cannot start a test process: pipe", err);
+    } catch (const kex::InputError& e) {
+      const std::string want = "cannot start a test process: pipe: Too many open files; the open-file limit (ulimit -n) is 3";
+      _exit(e.what() == want ? 0 : 11);
+    } catch (...) {
+      _exit(12);
+    }
+    _exit(13);
+  }
+  int st = 0;
+  waitpid(pid, &st, 0);
+  REQUIRE(WIFEXITED(st));
+  CHECK(WEXITSTATUS(st) == 0);
+  // Not a limit: an internal error (exit 1), not the user's to fix.
+  CHECK_THROWS_AS(kex::throw_os_error("x", EBADF), std::runtime_error);
+  CHECK(kex::limit_note(EBADF) == "");
+}
