@@ -82,20 +82,26 @@ struct Slot {
   std::string name;
 };
 
-/// The points of every config, this shard's share, in config order.
+/// The points of every config, this shard's share, in config order; counting stops
+/// past `max_slots` (complete is then false).
 struct Expanded {
   std::vector<ConfigPlans> plans;  // per config
   std::vector<Slot> slots;
+  bool complete = true;
 };
 
-Expanded expand_all(const std::vector<Config>& configs, size_t shard_index, size_t shard_count) {
+Expanded expand_all(const std::vector<Config>& configs, size_t shard_index, size_t shard_count,
+                    size_t max_slots = SIZE_MAX) {
   Expanded e;
   size_t global = 0;
-  for (size_t ci = 0; ci < configs.size(); ++ci) {
+  for (size_t ci = 0; ci < configs.size() && e.complete; ++ci) {
     e.plans.push_back(config_plans(configs[ci]));
-    for (const auto& p : expand_points(configs[ci], e.plans.back()))
+    const ConfigPlans& cp = e.plans.back();
+    e.complete = visit_points(configs[ci], cp, [&](const PlannedPoint& p) {
       if (global++ % shard_count == shard_index)
-        e.slots.push_back({ci, p.plan, p.at, point_name({e.plans.back().plans[p.plan].key, p.at})});
+        e.slots.push_back({ci, p.plan, p.at, point_name({cp.plans[p.plan].key, p.at})});
+      return e.slots.size() <= max_slots;
+    });
   }
   return e;
 }
@@ -130,9 +136,10 @@ std::pair<std::vector<BufferPlan>, std::map<bool, size_t>> buffer_plans(const Ex
 
 }  // namespace
 
-SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
-  const Expanded e = expand_all(configs, opt.shard_index, opt.shard_count);
+SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt, size_t max_points) {
+  const Expanded e = expand_all(configs, opt.shard_index, opt.shard_count, max_points);
   SweepPlan p;
+  p.complete = e.complete;
   for (const auto& s : e.slots) {
     p.names.push_back(s.name);
     const Policy& pol = configs[s.config].policy;

@@ -2,6 +2,7 @@
 // repetitions interleaved) -> Results.
 #pragma once
 #include <csignal>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,7 +44,12 @@ struct SweepPlan {
   double estimate_s = 0;           ///< expected measuring time (half the time cap per task plus the warm-up)
   double worst_s = 0;              ///< every task at its time cap
   uint64_t buffer_bytes = 0;       ///< the measuring process's buffers
+  bool complete = true;            ///< false: counting stopped past max_points; the figures are of those only
 };
-SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt);
+/// Plans this shard's points without measuring anything. With `max_points`, the
+/// count stops as soon as it is past it (the run is certainly too large: a grid of
+/// 10^7 points is known to be in milliseconds, not after naming every point): then
+/// `names` holds the first max_points + 1 points and complete is false.
+SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt, size_t max_points = SIZE_MAX);
 
 }  // namespace kex

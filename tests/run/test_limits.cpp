@@ -98,3 +98,22 @@ TEST_CASE("a system call at a process limit is an input error naming the limit" 
   CHECK_THROWS_AS(kex::throw_os_error("x", EBADF), std::runtime_error);
   CHECK(kex::limit_note(EBADF) == "");
 }
+
+TEST_CASE("a config of 10^7 points is refused at once, not after planning every point" * doctest::test_suite("limits")) {
+  TmpDir d;
+  // 100 sizes x 100 source offsets x 1000 distances of one kernel.
+  nlohmann::json c = {{"kernels", {{{"op", "copy"}, {"regs", "sse"}}}}, {"baselines", false}};
+  for (int i = 1; i <= 100; ++i) c["sizes"].push_back(64 * i);
+  for (int i = 0; i < 100; ++i) c["layout"]["src_offset"].push_back(i);
+  for (int i = 0; i < 1000; ++i) c["layout"]["distance"].push_back(4194304 + i);
+  spit(d / "c.json", c.dump());
+  const auto t0 = std::chrono::steady_clock::now();
+  const ShellOut r = shell("timeout 30 " + kKex + " run " + (d / "c.json") + " -o " + (d / "out.json"));
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK_MESSAGE(r.status == 2, r.text);
+  CHECK_MESSAGE(r.text == "kex: run: more than 33333 points x 3 repetitions: above 100000 tasks; pass --allow-large "
+                          "to run it (or --list to see the points)\n",
+                r.text);
+  CHECK(s < 3 * kSlowdown);  // planned in full, it took 54 s
+  CHECK(files_starting(d.path, "out") == 0);
+}
