@@ -22,7 +22,52 @@ namespace {
 
 const std::string kKex = KEX_BINARY;
 
+/// The entries of a results file whose params.harness is `harness`.
+std::vector<nlohmann::json> entries_of(const nlohmann::json& doc, const std::string& harness) {
+  std::vector<nlohmann::json> out;
+  for (const auto& b : doc.at("benchmarks"))
+    if (b.at("params").value("harness", "") == harness) out.push_back(b);
+  return out;
+}
+
 }  // namespace
+
+TEST_CASE("kex run --repeat 3 stopped between seed-harness passes keeps the finished ones, and --resume runs only the rest" *
+          doctest::test_suite("nothing_lost")) {
+  TmpDir d;
+  const std::string journal = d / "f.json.journal";
+  // One copy kernel: each fast.c pass sleeps 1 s before it, so a stop lands between passes.
+  KexChild c({"run", "--preset", "faster_copy", "--harness", "fastc", "--repeat", "3", "--repetitions", "1", "-o",
+              d / "f.json"},
+             d / "log1");
+  REQUIRE_MESSAGE(wait_until([&] { return lines_with(journal, "{\"seed_pass\":") >= 1; }, 30 * kSlowdown),
+                  slurp(d / "log1"));
+  const auto [status, s] = c.stop({SIGINT});
+  CHECK(status == 130);
+  const size_t passes = lines_with(journal, "{\"seed_pass\":");
+  REQUIRE(passes >= 1);
+  REQUIRE(passes < 3);
+  const auto part = nlohmann::json::parse(slurp(d / "f.json"));
+  CHECK(part["context"]["interrupted"] == true);
+  const auto fastc = entries_of(part, "fastc");
+  REQUIRE(fastc.size() == 1);  // the finished passes are in the output, one repetition each
+  REQUIRE(fastc[0]["reps"].size() == passes);
+  CHECK(!fastc[0]["reps"][0]["samples_ticks"].empty());
+
+  const ShellOut r = shell(kKex + " run --resume " + journal);
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  const std::string ran = passes == 1 ? "(passes 2..3 of 3; pass 1 is in the journal)"
+                                      : "(pass 3 of 3; passes 1..2 are in the journal)";
+  CHECK_MESSAGE(r.text.find("running presets under the fastc harness " + ran) != std::string::npos, r.text);
+  const auto done = nlohmann::json::parse(slurp(d / "f.json"));
+  CHECK(done["context"]["interrupted"] == false);
+  const auto all = entries_of(done, "fastc");
+  REQUIRE(all.size() == 1);
+  REQUIRE(all[0]["reps"].size() == 3);
+  for (size_t k = 0; k < passes; ++k)  // the passes measured before the stop, kept as they were
+    CHECK(all[0]["reps"][k]["samples_ticks"] == fastc[0]["reps"][k]["samples_ticks"]);
+  CHECK(!std::filesystem::exists(journal));
+}
 
 TEST_CASE("the segment table inside kex run stops within 3 s of a SIGINT at segments.iterations 5e7" *
           doctest::test_suite("nothing_lost")) {
