@@ -546,6 +546,13 @@ Action add_run_command(CLI::App& app) {
                    journal ? ("; finish the run with kex run --resume " + journal->path()).c_str() : "");
       return 130;
     }
+    // Exit status 3: the results are written, but points were not measured as asked for a
+    // reason outside their kernels (a memory limit, a worker killed from outside).
+    if (!sweep.incomplete.empty()) {
+      std::fprintf(stderr, "kex: %zu point%s not measured as asked (context.incomplete_points says why)\n",
+                   sweep.incomplete.size(), sweep.incomplete.size() == 1 ? " was" : "s were");
+      return 3;
+    }
     return 0;
   };
 }

@@ -135,6 +135,26 @@ std::pair<std::vector<BufferPlan>, std::map<bool, size_t>> buffer_plans(const Ex
   return {plans, index};
 }
 
+/// Says which points were not measured as asked (at most 10 lines on stderr) and
+/// records each in context.incomplete_points: point, why (the signal when a worker
+/// was killed), the repetitions measured and asked for.
+void report_incomplete(const std::vector<IncompletePoint>& points, RunDoc& doc) {
+  if (points.empty()) return;
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (size_t k = 0; k < points.size(); ++k) {
+    const IncompletePoint& p = points[k];
+    list.push_back({{"point", p.point}, {"message", p.why.message}, {"signal", p.why.signal},
+                    {"repetitions", p.repetitions}, {"repetitions_asked", p.asked}});
+    if (k < 10)
+      std::fprintf(stderr, "kex: warning: %s: %s; %zu of %u repetitions measured\n", p.point.c_str(),
+                   p.why.message.c_str(), p.repetitions, p.asked);
+  }
+  if (points.size() > 10)
+    std::fprintf(stderr, "kex: warning: ... and %zu more points not measured as asked (context.incomplete_points)\n",
+                 points.size() - 10);
+  doc.context.rest["incomplete_points"] = list;
+}
+
 /// The finished passes of the seed harness of config `c` (--repeat N: the program
 /// run N times, as the seed authors ran theirs): those the resumed journal holds,
 /// then new ones, each journaled the moment it ends. A pass a stop cut short is not
@@ -398,7 +418,8 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
   // 5. Measure: every (point, repetition) once, in a random order over the whole
   //    sweep, in a supervised worker; what an earlier run finished is not redone.
   std::vector<std::vector<Repetition>> reps(jobs.size());
-  std::vector<std::optional<Status>> died(jobs.size());
+  std::vector<std::optional<Status>> died(jobs.size());  // the kernel killed its worker: the point failed
+  std::vector<std::optional<Status>> lost(jobs.size());  // not measured as asked, not by its kernel's fault
   if (opt.resume)
     for (size_t j = 0; j < jobs.size(); ++j)
       if (auto it = opt.resume->reps.find(jobs[j].name); it != opt.resume->reps.end()) reps[j] = it->second;
@@ -443,6 +464,10 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
       died[t.point] = s;
       progress.step(jobs[t.point].name + " FAILED: " + s.message);
     };
+    ev.lost = [&](const Task& t, const Status& s) {
+      if (!lost[t.point]) lost[t.point] = s;
+      progress.step(jobs[t.point].name + " NOT MEASURED: " + s.message);
+    };
     ev.sentinel = [&](const SentinelReading& r, const std::vector<Task>& window, bool requeued) {
       doc.context.rest["sentinel_readings"].push_back({{"l1_ticks_per_kib", r.l1_ticks_per_kib},
                                                        {"mem_ticks_per_kib", r.mem_ticks_per_kib},
@@ -482,6 +507,16 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
     if (died[j]) {
       final_result[i] = make_result(kp, s.at, *died[j], {}, places[i].placed, b.info);
       if (opt.journal) opt.journal->result(*final_result[i]);
+    } else if (lost[j]) {
+      // The repetitions it finished stand; without one, the point is an error in this
+      // run's output, but not in the journal: a resume measures it again.
+      out.incomplete.push_back({s.name, *lost[j], reps[j].size(), protocol.repetitions});
+      if (!reps[j].empty()) {
+        measured[i] = make_result(kp, s.at, {}, reps[j], places[i].placed, b.info);
+        have[i] = true;
+      } else {
+        final_result[i] = make_result(kp, s.at, *lost[j], {}, places[i].placed, b.info);
+      }
     } else if (!reps[j].empty()) {
       measured[i] = make_result(kp, s.at, {}, reps[j], places[i].placed, b.info);
       have[i] = true;
@@ -491,6 +526,7 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
     if (final_result[i]) doc.results.push_back(*final_result[i]);
     else if (have[i]) doc.results.push_back(measured[i]);
   }
+  report_incomplete(out.incomplete, doc);
   // Sentinel and protocol facts for the context (the noise of the run).
   {
     nlohmann::ordered_json p;

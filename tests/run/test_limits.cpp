@@ -45,6 +45,41 @@ size_t files_starting(const std::string& dir, const std::string& prefix) {
 
 }  // namespace
 
+TEST_CASE("under ulimit -v a point fails only when its own buffers cannot be mapped, and the run exits 3" *
+          doctest::test_suite("limits")) {
+#if defined(__SANITIZE_ADDRESS__)
+  MESSAGE("skipped: AddressSanitizer reserves more address space than any ulimit -v leaves");
+#else
+  TmpDir d;
+  // A 4 KiB point and a 256 MiB one (516 MiB of buffers) under a 300000 KiB address space.
+  spit(d / "c.json", R"({"sizes": ["4KiB", "256MiB"], "kernels": [{"op": "copy", "regs": "sse"}], "baselines": false,
+                        "max_time_per_point": 0.01})");
+  const ShellOut r = kex_under("-v 300000", "run -q " + (d / "c.json") + " -o " + (d / "out.json") +
+                                                  " --repetitions 1 --no-sentinel");
+  CHECK_MESSAGE(r.status == 3, r.text);
+  const std::string big = "copy/sse/unroll:64/scratch:4/t/fwd/268435456";
+  CHECK_MESSAGE(r.text.find("kex: warning: " + big + ": cannot map 516 MiB of buffers for this point (Cannot allocate "
+                            "memory; the address-space limit (ulimit -v) is 293.0 MiB); 0 of 1 repetitions measured\n") !=
+                    std::string::npos,
+                r.text);
+  CHECK_MESSAGE(r.text.find("kex: 1 point was not measured as asked") != std::string::npos, r.text);
+  const auto doc = nlohmann::json::parse(slurp(d / "out.json"));
+  std::map<std::string, nlohmann::json> by_name;
+  for (const auto& b : doc["benchmarks"]) by_name[b["name"].get<std::string>()] = b;
+  const auto& small = by_name["copy/sse/unroll:64/scratch:4/t/fwd/4096"];
+  CHECK(small.value("error_occurred", false) == false);  // not taken down by the big one
+  CHECK(small["reps"].size() == 1);
+  CHECK(by_name[big]["error_occurred"] == true);
+  CHECK(by_name[big]["error_message"].get<std::string>().rfind("cannot map 516 MiB of buffers for this point", 0) == 0);
+  REQUIRE(doc["context"]["incomplete_points"].size() == 1);
+  CHECK(doc["context"]["incomplete_points"][0]["point"] == big);
+  // What the worker mapped: part of the plan.
+  const auto& plan = doc["context"]["buffers"]["plans"][0];
+  CHECK(plan["bytes"].get<uint64_t>() < plan["planned_bytes"].get<uint64_t>());
+  CHECK(plan["bytes"].get<uint64_t>() > 0);
+#endif
+}
+
 TEST_CASE("under ulimit -f the final write fails in one line with exit 2 and leaves no temporary" *
           doctest::test_suite("limits")) {
   TmpDir d;

@@ -69,6 +69,44 @@ TEST_CASE("kex run --repeat 3 stopped between seed-harness passes keeps the fini
   CHECK(!std::filesystem::exists(journal));
 }
 
+TEST_CASE("a measuring worker killed from outside keeps the repetitions it finished, the run says which point and how, "
+          "and exits 3" * doctest::test_suite("nothing_lost")) {
+  TmpDir d;
+  // Two points, 3 repetitions of at least 0.4 s each, in config order: point 4096's three first.
+  spit(d / "c.json", R"({"sizes": [4096, 8192], "kernels": [{"op": "copy", "regs": "sse"}], "baselines": false,
+                        "min_time_per_point": 0.4, "max_time_per_point": 0.4})");
+  const std::string journal = d / "out.json.journal";
+  KexChild c({"run", d / "c.json", "-o", d / "out.json", "--repetitions", "3", "--no-shuffle", "--no-sentinel"},
+             d / "log");
+  REQUIRE_MESSAGE(wait_until([&] { return lines_with(journal, "{\"rep\":") >= 2; }, 30 * kSlowdown), slurp(d / "log"));
+  const std::vector<pid_t> worker = c.children();  // the measuring worker, now on the third repetition
+  REQUIRE(worker.size() == 1);
+  kill(worker[0], SIGKILL);
+  CHECK(c.wait() == 3);
+  const std::string point = "copy/sse/unroll:64/scratch:4/t/fwd/4096";
+  const std::string log = slurp(d / "log");
+  CHECK_MESSAGE(log.find("kex: warning: " + point +
+                         ": the measuring worker was killed by SIGKILL (not by its kernel: no fault was reported) "
+                         "while measuring this point; 2 of 3 repetitions measured\n") != std::string::npos,
+                log);
+  CHECK_MESSAGE(log.find("kex: 1 point was not measured as asked (context.incomplete_points says why)\n") !=
+                    std::string::npos,
+                log);
+  const auto doc = nlohmann::json::parse(slurp(d / "out.json"));
+  std::map<std::string, nlohmann::json> by_name;
+  for (const auto& b : doc["benchmarks"]) by_name[b["name"].get<std::string>()] = b;
+  REQUIRE(by_name.count(point));
+  CHECK(by_name[point].value("error_occurred", false) == false);
+  CHECK(by_name[point]["reps"].size() == 2);  // the two it finished
+  CHECK(by_name["copy/sse/unroll:64/scratch:4/t/fwd/8192"]["reps"].size() == 3);  // the next worker measured the rest
+  const auto& inc = doc["context"]["incomplete_points"];
+  REQUIRE(inc.size() == 1);
+  CHECK(inc[0]["point"] == point);
+  CHECK(inc[0]["signal"] == SIGKILL);
+  CHECK(inc[0]["repetitions"] == 2);
+  CHECK(inc[0]["repetitions_asked"] == 3);
+}
+
 TEST_CASE("the segment table inside kex run stops within 3 s of a SIGINT at segments.iterations 5e7" *
           doctest::test_suite("nothing_lost")) {
   TmpDir d;
