@@ -11,6 +11,8 @@ exit status, for --times N tries each.
   measuring   the built-in default sweep, one second into measuring
   fastc       the fastc seed harness
   segments    the segment-override table with 2e9 iterations a case
+  run segs    the segment table inside kex run, segments.iterations 5e7 (a sample
+              shorter than a chunk of iterations: the stop used to wait for the case)
 
 Figures, not a test. Usage: benchmarks/stop_latency.py [--kex build/kex] [--times 3]
 """
@@ -54,6 +56,9 @@ def main():
         many = os.path.join(d, "many.json")
         with open(many, "w") as f:
             json.dump(MANY, f)
+        segs = os.path.join(d, "segs.json")
+        with open(segs, "w") as f:
+            json.dump({"segments": {"iterations": 50000000}, "baselines": False}, f)
         cases = {
             "verify": ([a.kex, "run", many, "--no-sentinel"], b"kex: verifying", 0.3, [signal.SIGINT]),
             "verify x2": ([a.kex, "run", many, "--no-sentinel"], b"kex: verifying", 0.3,
@@ -62,6 +67,7 @@ def main():
             "fastc": ([a.kex, "run", "--preset", "fastc", "--harness", "fastc"], b"harness", 0.3, [signal.SIGINT]),
             "segments": ([a.kex, "segments", "--iterations", "2000000000", "--repetitions", "1"],
                          b"segment-override table", 1.0, [signal.SIGINT]),
+            "run segs": ([a.kex, "run", segs], b"segment-override table", 1.0, [signal.SIGINT]),
         }
         print(f"{'phase':<11} {'median ms':>9} {'max ms':>7}  exit statuses ({a.times} tries)")
         for name, (cmd, marker, delay, sigs) in cases.items():

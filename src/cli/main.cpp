@@ -1,4 +1,5 @@
 // kex: JIT kernel explorer for x86-64 memory copy and clear loops.
+#include <csignal>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -7,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/cli/cli.hpp"
+#include "src/core/limits.hpp"
 #include "src/core/output.hpp"
 #include "src/core/version.hpp"
 
@@ -67,6 +69,7 @@ int run(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   try {
+    kex::check_open_file_limit();  // one clear line now, not a pipe that fails half-way
     for (auto& [sub, action] : commands)
       if (sub->parsed()) return action();
   } catch (const kex::InputError& e) {
@@ -87,5 +90,9 @@ int run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   kex::guard_standard_fds();  // before anything opens a file that could become stdout
+  // A write past the file-size limit (ulimit -f) fails with EFBIG, which every writer
+  // reports in one line (removing its temporary), instead of SIGXFSZ killing kex
+  // half-way through. Ignored, it stays ignored in the worker and in gnuplot.
+  std::signal(SIGXFSZ, SIG_IGN);
   return finish(run(argc, argv));
 }

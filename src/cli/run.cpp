@@ -379,8 +379,14 @@ Action add_run_command(CLI::App& app) {
     opt.progress = !quiet();
     opt.protocol = protocol;
 
-    // The size of the run, before anything runs.
-    const SweepPlan sp = plan_sweep(configs, opt);
+    // The size of the run, before anything runs. Without --allow-large the count stops
+    // past the task limit: a grid of 10^7 points is refused at once, not after naming them all.
+    const size_t max_points = a->list || a->allow_large ? SIZE_MAX : 100000 / protocol.repetitions;
+    const SweepPlan sp = plan_sweep(configs, opt, max_points);
+    if (!sp.complete)
+      throw InputError("run: more than " + std::to_string(max_points) + " points x " +
+                       std::to_string(protocol.repetitions) +
+                       " repetitions: above 100000 tasks; pass --allow-large to run it (or --list to see the points)");
     if (sp.names.empty() && !a->filter.empty()) {
       std::vector<Config> unfiltered = configs;
       for (auto& c : unfiltered) c.filter.reset();
@@ -539,6 +545,13 @@ Action add_run_command(CLI::App& app) {
                    to_stdout ? "stdout" : out.c_str(),
                    journal ? ("; finish the run with kex run --resume " + journal->path()).c_str() : "");
       return 130;
+    }
+    // Exit status 3: the results are written, but points were not measured as asked for a
+    // reason outside their kernels (a memory limit, a worker killed from outside).
+    if (!sweep.incomplete.empty()) {
+      std::fprintf(stderr, "kex: %zu point%s not measured as asked (context.incomplete_points says why)\n",
+                   sweep.incomplete.size(), sweep.incomplete.size() == 1 ? " was" : "s were");
+      return 3;
     }
     return 0;
   };

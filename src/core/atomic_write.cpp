@@ -17,6 +17,7 @@
 
 #include "src/core/fd_io.hpp"
 #include "src/core/error.hpp"
+#include "src/core/limits.hpp"
 
 namespace kex {
 
@@ -24,7 +25,8 @@ namespace {
 
 constexpr const char* kTempPrefix = ".kex-";
 
-std::string reason(int err) { return std::strerror(err ? err : EIO); }
+/// The error's text, and the process limit behind it (ulimit -f, -n) when there is one.
+std::string reason(int err) { return std::strerror(err ? err : EIO) + limit_note(err); }
 
 /// 8 hex digits naming this host (FNV-1a of the host name), so a cleaner on one
 /// machine never removes the temporaries of a live process on another one that

@@ -1,12 +1,12 @@
 #include "src/model/expand.hpp"
 
+#include <map>
 #include <set>
 #include <string>
 
 namespace kex {
 
-std::vector<Coords> coordinate_product(const Axes& a) {
-  std::vector<Coords> out;
+bool visit_coordinates(const Axes& a, const std::function<bool(const Coords&)>& visit) {
   for (CacheMode cache : a.caches)
     for (uint64_t size : a.sizes)
       for (uint64_t so : a.src_offsets)
@@ -26,50 +26,101 @@ std::vector<Coords> coordinate_product(const Axes& a) {
                     c.chunk = chunk;
                     c.prefill = prefill;
                     c.consume = consume;
-                    out.push_back(c);
+                    if (!visit(c)) return false;
                   }
+  return true;
+}
+
+std::vector<Coords> coordinate_product(const Axes& a) {
+  std::vector<Coords> out;
+  visit_coordinates(a, [&](const Coords& c) {
+    out.push_back(c);
+    return true;
+  });
   return out;
+}
+
+namespace {
+
+/// The kernel points of a config (grids, then presets) before the filter: visit(plan,
+/// at) for each that its plan's region allows, in expand_points' order; false: stop.
+bool visit_kernel_points(const Config& c, const ConfigPlans& cp,
+                         const std::function<bool(size_t plan, const Coords& at)>& visit) {
+  auto each = [&](const Axes& axes, const std::vector<size_t>& plans) {
+    return visit_coordinates(axes, [&](const Coords& at) {
+      for (size_t plan : plans) {
+        const KernelPlan& k = cp.plans[plan];
+        if (k.region > 1 && (at.size % k.region || at.chunk % k.region)) continue;
+        if (!visit(plan, at)) return false;
+      }
+      return true;
+    });
+  };
+  for (size_t g = 0; g < c.grids.size() && g < cp.grid_plans.size(); ++g)
+    if (!each(c.grids[g].axes, cp.grid_plans[g])) return false;
+  return cp.preset_plans.empty() || each(c.axes, cp.preset_plans);
+}
+
+/// The distinct coordinates (in first-seen order) of kernel points of each op: where
+/// the baselines of that op are measured.
+struct PlacedCoords {
+  std::map<Op, std::vector<Coords>> at;
+  std::map<Op, std::set<std::string>> seen;
+  void add(const KernelPlan& k, const Coords& c) {
+    if (k.kind != KernelKind::baseline && seen[k.op].insert(point_name({"", c})).second) at[k.op].push_back(c);
+  }
+};
+
+}  // namespace
+
+bool visit_points(const Config& c, const ConfigPlans& cp, const std::function<bool(const PlannedPoint&)>& visit) {
+  std::set<std::string> names;  // each point once, by name
+  const auto passes = [&](const std::string& name) { return !c.filter || c.filter->keep(name); };
+  // The kernels' points through the filter (kex run --filter) first, so the baselines
+  // follow the kernel points kept. Filtering before the name check keeps the same
+  // points: a name the filter drops once, it drops every time.
+  PlacedCoords kept;
+  bool any_kernel = false, any_kept = false;
+  const bool all_visited = visit_kernel_points(c, cp, [&](size_t plan, const Coords& at) {
+    any_kernel = true;
+    const std::string name = point_name({cp.plans[plan].key, at});
+    if (!passes(name) || !names.insert(name).second) return true;
+    any_kept = true;
+    kept.add(cp.plans[plan], at);
+    return visit({plan, at});
+  });
+  if (!all_visited) return false;
+  // The filter kept none: the baselines go wherever any kernel point is (a second pass).
+  PlacedCoords every;
+  if (any_kernel && !any_kept)
+    visit_kernel_points(c, cp, [&](size_t plan, const Coords& at) {
+      every.add(cp.plans[plan], at);
+      return true;
+    });
+  PlacedCoords& placed = any_kept ? kept : every;
+  // Baselines: wherever a kernel of their op was placed, so every ratio has its baseline.
+  // A baseline runs where its own name passes the filter, and (a positive filter)
+  // wherever a kernel point kept needs it; a negated filter drops it by name.
+  const std::vector<Coords> top = any_kernel ? std::vector<Coords>() : coordinate_product(c.axes);
+  for (size_t plan : cp.baseline_plans) {
+    const KernelPlan& k = cp.plans[plan];
+    const std::vector<Coords>& where = any_kernel ? placed.at[k.op] : top;
+    for (const Coords& at : where) {
+      if (k.region > 1 && (at.size % k.region || at.chunk % k.region)) continue;
+      const std::string name = point_name({k.key, at});
+      if (c.filter && !c.filter->keep(name) && (c.filter->negate || !any_kept)) continue;
+      if (names.insert(name).second && !visit({plan, at})) return false;
+    }
+  }
+  return true;
 }
 
 std::vector<PlannedPoint> expand_points(const Config& c, const ConfigPlans& cp) {
   std::vector<PlannedPoint> out;
-  std::set<std::string> names;
-  auto add = [&](size_t plan, const Coords& at) {
-    const KernelPlan& k = cp.plans[plan];
-    if (k.region > 1 && (at.size % k.region || at.chunk % k.region)) return;
-    if (names.insert(point_name({k.key, at})).second) out.push_back({plan, at});
-  };
-  for (size_t g = 0; g < c.grids.size() && g < cp.grid_plans.size(); ++g)
-    for (const Coords& at : coordinate_product(c.grids[g].axes))
-      for (size_t plan : cp.grid_plans[g]) add(plan, at);
-  if (!cp.preset_plans.empty())
-    for (const Coords& at : coordinate_product(c.axes))
-      for (size_t plan : cp.preset_plans) add(plan, at);
-  // The filter (kex run --filter) before the baselines, so they follow the kernel points kept.
-  const auto passes = [&](const PlannedPoint& p) { return !c.filter || c.filter->keep(point_name({cp.plans[p.plan].key, p.at})); };
-  std::vector<PlannedPoint> kept;
-  for (const auto& p : out)
-    if (passes(p)) kept.push_back(p);
-  const std::vector<PlannedPoint> all_kernels = out;
-  const std::vector<PlannedPoint>& placed = kept.empty() ? all_kernels : kept;
-  out = kept;
-  // Baselines: wherever a kernel of their op was placed, so every ratio has its baseline.
-  const bool only_baselines = all_kernels.empty();
-  for (size_t plan : cp.baseline_plans) {
-    const Op op = cp.plans[plan].op;
-    std::vector<Coords> where;
-    std::set<std::string> seen;
-    for (const auto& p : placed)
-      if (cp.plans[p.plan].op == op && cp.plans[p.plan].kind != KernelKind::baseline &&
-          seen.insert(point_name({"", p.at})).second)
-        where.push_back(p.at);
-    if (only_baselines) where = coordinate_product(c.axes);
-    // A baseline runs where its own name passes the filter, and (a positive filter)
-    // wherever a kernel point kept needs it; a negated filter drops it by name.
-    for (const Coords& at : where)
-      if (!c.filter || c.filter->keep(point_name({cp.plans[plan].key, at})) || (!c.filter->negate && !kept.empty()))
-        add(plan, at);
-  }
+  visit_points(c, cp, [&](const PlannedPoint& p) {
+    out.push_back(p);
+    return true;
+  });
   return out;
 }
 

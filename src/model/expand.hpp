@@ -1,6 +1,7 @@
 // Points of a config: each kernel plan times the cartesian product of its axes.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "src/model/config.hpp"
@@ -27,6 +28,10 @@ struct PlannedPoint {
 /// dst_offset, distance, huge_pages, chunk, prefill, consume (the last varies fastest).
 std::vector<Coords> coordinate_product(const Axes& a);
 
+/// coordinate_product one combination at a time, without building the list;
+/// `visit` returns false to stop (visit_coordinates then returns false).
+bool visit_coordinates(const Axes& a, const std::function<bool(const Coords&)>& visit);
+
 /// The points of a config, each once (by name): per grid, its coordinates × its
 /// plans; presets at the top-level coordinates (page presets only where size and
 /// chunk are multiples of their region); baselines at every coordinate another
@@ -36,5 +41,11 @@ std::vector<Coords> coordinate_product(const Axes& a);
 /// baselines at the coordinates of the kernel points kept (of every kernel point
 /// when the filter keeps none), each kept only when its own name passes too.
 std::vector<PlannedPoint> expand_points(const Config& c, const ConfigPlans& plans);
+
+/// expand_points one point at a time, in the same order, without building any
+/// product first, so a caller can stop early (a count that only needs to know it
+/// is past a limit stops there): `visit` returns false to stop, and visit_points
+/// then returns false. The kernel points are visited before the baselines.
+bool visit_points(const Config& c, const ConfigPlans& plans, const std::function<bool(const PlannedPoint&)>& visit);
 
 }  // namespace kex

@@ -10,6 +10,7 @@
 
 #include "src/core/cpu_features.hpp"
 #include "src/core/error.hpp"
+#include "src/core/limits.hpp"
 #include "src/core/units.hpp"
 #include "src/run/topology.hpp"
 
@@ -31,7 +32,7 @@ uint32_t mod_page(int64_t x) { return static_cast<uint32_t>(((x % int64_t(kPage)
 
 BufferPlan::BufferPlan(const std::vector<std::pair<Layout, uint64_t>>& layouts, uint32_t max_alignment,
                        bool huge_pages)
-    : huge_(huge_pages) {
+    : max_align_(max_alignment), huge_(huge_pages) {
   const uint64_t pad = std::max<uint64_t>(64, max_alignment);
   uint64_t below = 0, src_top = 0, dist_top = 0, dst_top = 0;
   for (const auto& [l, size] : layouts) {
@@ -78,11 +79,35 @@ Place BufferPlan::place(const Layout& l, uint32_t alignment) const {
   return p;
 }
 
+uint64_t BufferPlan::footprint(const Layout& l, uint64_t size) const {
+  return BufferPlan({{l, size}}, max_align_, huge_).bytes();
+}
+
+namespace {
+
+/// The mapping a BufferPlan of `bytes` takes (over-allocated to align the start for THP).
+void* map_plan(uint64_t bytes) {
+  return mmap(nullptr, bytes + k2M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+}
+
+/// Whether a plan of `bytes` can be mapped now (mapped and unmapped at once, untouched).
+bool can_map(uint64_t bytes) {
+  void* p = map_plan(bytes);
+  if (p == MAP_FAILED) return false;
+  munmap(p, bytes + k2M);
+  return true;
+}
+
+}  // namespace
+
 Buffers::Buffers(const BufferPlan& plan) : plan_(plan) {
-  map_bytes_ = plan.bytes() + k2M;  // over-allocate to align the start for THP
-  void* p = mmap(nullptr, map_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED)
-    throw InputError("cannot map " + format_bytes(plan.bytes()) + " of buffers: " + std::strerror(errno));
+  map_bytes_ = plan.bytes() + k2M;
+  void* p = map_plan(plan.bytes());
+  if (p == MAP_FAILED) {
+    const int err = errno;
+    throw InputError("cannot map " + format_bytes(plan.bytes()) + " of buffers: " + std::strerror(err) +
+                     limit_note(err));
+  }
   map_ = static_cast<uint8_t*>(p);
   base_ = reinterpret_cast<uint8_t*>(round_up(reinterpret_cast<uintptr_t>(map_), k2M));
   madvise(base_, plan.bytes(), plan.huge_pages() ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
@@ -121,6 +146,52 @@ int64_t Buffers::huge_page_bytes() const {
     if (ours && line.rfind("AnonHugePages:", 0) == 0) return int64_t(std::stoull(line.substr(14))) * 1024;
   }
   return -1;
+}
+
+PlanBuffers::PlanBuffers(const BufferPlan& plan, const std::vector<PlanPoint>& points) : plan_(plan) {
+  if (can_map(plan.bytes())) {
+    buffers_ = std::make_unique<Buffers>(plan);
+    return;
+  }
+  const int err = errno;
+  why_ = std::string(std::strerror(err)) + limit_note(err);
+  // The largest footprint F whose points' plan maps: footprints ascending, then a
+  // binary search (a larger F only adds points, so what maps is a prefix).
+  std::vector<uint64_t> fp;
+  for (const PlanPoint& p : points) fp.push_back(plan.footprint(p.layout, p.size));
+  std::vector<uint64_t> sizes = fp;
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  auto plan_within = [&](uint64_t f) {
+    std::vector<std::pair<Layout, uint64_t>> layouts;
+    for (size_t i = 0; i < points.size(); ++i) {
+      if (fp[i] > f) continue;
+      auto it = std::find_if(layouts.begin(), layouts.end(), [&](const auto& x) { return x.first == points[i].layout; });
+      if (it == layouts.end()) layouts.push_back({points[i].layout, points[i].size});
+      else it->second = std::max(it->second, points[i].size);
+    }
+    return BufferPlan(layouts, plan.max_alignment(), plan.huge_pages());
+  };
+  size_t lo = 0, hi = sizes.size();  // sizes[0, lo) map; sizes[hi, end) do not
+  while (lo < hi) {
+    const size_t mid = (lo + hi) / 2;
+    if (can_map(plan_within(sizes[mid]).bytes())) lo = mid + 1;
+    else hi = mid;
+  }
+  covered_ = 0;
+  if (lo == 0) return;
+  covered_ = sizes[lo - 1];
+  buffers_ = std::make_unique<Buffers>(plan_within(covered_));
+}
+
+Place PlanBuffers::place(const Layout& l, uint64_t size, uint32_t alignment) const {
+  const uint64_t need = plan_.footprint(l, size);
+  if (!buffers_ || (covered_ != UINT64_MAX && need > covered_)) {
+    Place p;
+    p.refusal = "cannot map " + format_bytes(need) + " of buffers for this point (" + why_ + ")";
+    return p;
+  }
+  return buffers_->place(l, alignment);
 }
 
 void Buffers::flush(const void* p, size_t n) {

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,15 +41,20 @@ class BufferPlan {
 
   uint64_t bytes() const { return bytes_; }
   bool huge_pages() const { return huge_; }
+  uint32_t max_alignment() const { return max_align_; }
+  /// The bytes a plan for this one point (layout and size) alone would map.
+  uint64_t footprint(const Layout& l, uint64_t size) const;
 
  private:
   uint64_t a_off_ = 0, b_off_ = 0, bytes_ = 0;
+  uint32_t max_align_ = 1;
   bool huge_ = true;
 };
 
 /// The mapping of a BufferPlan: 2 MiB-aligned, THP-advised or not, prefaulted
 /// (written with a pattern) on creation, so no point pays for first touches or
-/// reads the shared zero page. Throws InputError when it cannot be mapped.
+/// reads the shared zero page. Throws InputError ("cannot map 2.0 GiB of buffers:
+/// REASON", with the address-space limit when there is one) when it cannot be mapped.
 class Buffers {
  public:
   explicit Buffers(const BufferPlan& plan);
@@ -73,6 +79,37 @@ class Buffers {
   uint8_t* map_ = nullptr;
   size_t map_bytes_ = 0;
   uint8_t* base_ = nullptr;
+};
+
+/// One point that uses a buffer plan: its layout and size.
+struct PlanPoint {
+  Layout layout;
+  uint64_t size = 0;
+};
+
+/// A BufferPlan mapped as far as the address space allows (RLIMIT_AS, ulimit -v):
+/// the whole plan; or, when that cannot be mapped, the plan of its points whose own
+/// buffers (footprint) are at most the largest size that can be, so a 4 KiB point
+/// never fails with a 2 GiB one. Points share one mapping either way, and every
+/// point is placed at the same offsets modulo 2 MiB as in the whole plan.
+class PlanBuffers {
+ public:
+  /// Maps `plan` for `points` (those that use it).
+  PlanBuffers(const BufferPlan& plan, const std::vector<PlanPoint>& points);
+  /// Where the point goes in the mapping, or a refusal when it is outside it:
+  /// "cannot map 2.0 GiB of buffers for this point (Cannot allocate memory; the
+  /// address-space limit (ulimit -v) is 1.0 GiB)".
+  Place place(const Layout& l, uint64_t size, uint32_t alignment) const;
+  /// The mapping (null when not even the smallest point's buffers could be mapped).
+  const Buffers* mapped() const { return buffers_.get(); }
+  /// The whole plan's bytes (more than the mapping's when only part of it fits).
+  uint64_t planned_bytes() const { return plan_.bytes(); }
+
+ private:
+  BufferPlan plan_;
+  std::unique_ptr<Buffers> buffers_;
+  uint64_t covered_ = UINT64_MAX;  ///< the largest footprint in the mapping (UINT64_MAX: the whole plan)
+  std::string why_;                ///< why the whole plan could not be mapped
 };
 
 }  // namespace kex

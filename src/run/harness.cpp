@@ -7,6 +7,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +15,8 @@
 #include <stdexcept>
 
 #include "generators/jit.hpp"
+#include "src/core/limits.hpp"
+#include "src/core/units.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/plans.hpp"
 #include "src/run/result_build.hpp"
@@ -76,7 +79,7 @@ struct Buffer {
   size_t size = 0;
   Buffer(size_t bytes, bool fill) : size(bytes + kPage) {
     void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::runtime_error("harness: mmap of the test buffer failed");
+    if (p == MAP_FAILED) throw_os_error("cannot map the seed harness's " + format_bytes(size) + " buffer", errno);
     base = static_cast<uint8_t*>(p);
     // fast.c: memset(Buffer, 0xfe, ...) faults every page in; athlon.c only mmaps, and its
     // untimed first pass of each test faults the pages in.

@@ -121,6 +121,13 @@ void Journal::seed_run(const std::string& source, const SeedRun& run) {
   line(nlohmann::json{{"seed_run", {{"source", source}, {"header", seed_header_json(run.header)}, {"results", results}}}});
 }
 
+void Journal::seed_pass(const std::string& source, uint32_t pass, const SeedRun& run) {
+  nlohmann::json results = nlohmann::json::array();
+  for (const auto& r : run.results) results.push_back(nlohmann::json(to_json(r)));
+  line(nlohmann::json{{"seed_pass", {{"source", source}, {"pass", pass}, {"header", seed_header_json(run.header)},
+                                     {"results", results}}}});
+}
+
 void Journal::segments(const nlohmann::ordered_json& section) { line(nlohmann::json{{"segments", section}}); }
 
 void Journal::remove() {
@@ -189,6 +196,12 @@ JournalState read_journal(const std::string& path) {
         const double hz = run.header.tsc_mhz * 1e6;
         for (const auto& r : sr.at("results")) run.results.push_back(result_from_json(r, hz, where));
         s.seed_runs.emplace_back(sr.at("source").get<std::string>(), std::move(run));
+      } else if (j.contains("seed_pass")) {
+        const auto& sp = j["seed_pass"];
+        SeedRun run;
+        run.header = seed_header_from(sp.at("header"));
+        for (const auto& r : sp.at("results")) run.results.push_back(result_from_json(r, run.header.tsc_mhz * 1e6, where));
+        s.seed_passes.emplace_back(sp.at("source").get<std::string>(), sp.at("pass").get<uint32_t>(), std::move(run));
       } else if (j.contains("segments")) {
         s.segments = nlohmann::ordered_json(j["segments"]);
       } else {

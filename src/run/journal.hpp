@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -24,6 +25,8 @@ struct JournalState {
   std::map<std::string, std::vector<Repetition>> reps;  ///< finished repetitions per point
   std::map<std::string, Result> results;             ///< points that will not be measured (skipped, failed)
   std::vector<std::pair<std::string, SeedRun>> seed_runs;
+  /// Seed-harness passes journaled one by one (--repeat N): source, pass number (1-based), the pass.
+  std::vector<std::tuple<std::string, uint32_t, SeedRun>> seed_passes;
   std::optional<nlohmann::ordered_json> segments;
   size_t lines = 0;
   bool torn_tail = false;                            ///< the last line was cut off (a kill mid-write); ignored
@@ -44,6 +47,8 @@ class Journal {
   /// Repetitions of these points at these orders turned out disturbed.
   void disturbed(const std::vector<std::pair<std::string, uint64_t>>& point_order);
   void seed_run(const std::string& source, const SeedRun& run);
+  /// Pass `pass` (1-based) of the seed harness of config `source`, when it ends.
+  void seed_pass(const std::string& source, uint32_t pass, const SeedRun& run);
   void segments(const nlohmann::ordered_json& section);
   /// Flushes and fsyncs now (before the final write, and on a stop).
   void sync();

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "src/core/fd_io.hpp"
+#include "src/core/limits.hpp"
 
 namespace kex {
 
@@ -62,10 +63,15 @@ std::vector<SandboxOutcome> run_sandboxed(size_t count, const std::function<std:
   while (next < count) {
     if (stop && *stop) break;
     int fds[2];
-    if (pipe(fds) != 0) throw std::runtime_error(std::string("sandbox: pipe failed: ") + std::strerror(errno));
+    if (pipe(fds) != 0) throw_os_error("cannot start a verifying process: pipe", errno);
     std::fflush(nullptr);
     const pid_t pid = fork();
-    if (pid < 0) throw std::runtime_error(std::string("sandbox: fork failed: ") + std::strerror(errno));
+    if (pid < 0) {
+      const int err = errno;
+      close(fds[0]);
+      close(fds[1]);
+      throw_os_error("cannot start a verifying process: fork", err);
+    }
     if (pid == 0) {
       close(fds[0]);
       g_fd = fds[1];

@@ -28,8 +28,8 @@ struct SandboxOutcome {
 /// `timeout_s` seconds (SIGALRM ends it). `stop` (may be null) is polled between
 /// jobs: once set, the jobs not started are returned unfinished with message
 /// "interrupted". A fault is reported even when the job faults with fs not
-/// holding glibc's thread pointer (the handler uses no TLS). Throws
-/// std::runtime_error when fork or pipe fail.
+/// holding glibc's thread pointer (the handler uses no TLS). Throws when fork or
+/// pipe fail: InputError at a process limit (ulimit -n, -u), std::runtime_error otherwise.
 std::vector<SandboxOutcome> run_sandboxed(size_t count, const std::function<std::string(size_t)>& job,
                                           unsigned timeout_s, const volatile std::sig_atomic_t* stop = nullptr);
 

@@ -486,6 +486,23 @@ uint64_t median_of(std::vector<uint64_t> v) {
   return v[v.size() / 2];
 }
 
+/// Seconds a timed chunk of a segment case lasts at most (about): the stop latency.
+constexpr double kChunkSeconds = 0.02;
+
+/// The passes of the next chunk after `chunk` passes took `ticks`: about
+/// `target_ticks`, at most 4 times the last (one fast reading does not make a long chunk).
+uint64_t next_chunk(uint64_t chunk, uint64_t ticks, double target_ticks) {
+  if (ticks == 0) return chunk * 4;
+  const double want = double(chunk) * target_ticks / double(ticks);
+  return std::max<uint64_t>(1, std::min<uint64_t>(chunk * 4, static_cast<uint64_t>(want)));
+}
+
+/// A SIGINT or SIGTERM waits (blocked while a case runs).
+bool stop_pending() {
+  sigset_t pending;
+  return sigpending(&pending) == 0 && (sigismember(&pending, SIGINT) == 1 || sigismember(&pending, SIGTERM) == 1);
+}
+
 uint64_t cputime_ns() {
   timespec t;
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
@@ -590,23 +607,24 @@ nlohmann::ordered_json run_segments(const SegmentOptions& o) {
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, &old);  // no handler may run while fs is not glibc's
-    // A sample is timed in chunks of about 4 M iterations (a few ms, one TSC pair
-    // each, summed): between chunks a pending SIGINT/SIGTERM ends the table, so a
-    // long case (--seed-iterations, a large segments.iterations) never holds a stop.
-    const uint64_t chunk = std::max<uint64_t>(1, (uint64_t(1) << 22) / c.spec.unroll);
-    bool interrupted = false;
+    // A sample is timed in chunks of about 20 ms (one TSC pair each, summed): after
+    // every chunk, also a sample's last, a pending SIGINT/SIGTERM ends the table, so
+    // no case holds a stop longer than a chunk whatever its iteration count. The
+    // chunk starts at a few thousand iterations and follows the time the last took.
+    const double chunk_ticks = m.tsc_hz * kChunkSeconds;
+    uint64_t chunk = std::max<uint64_t>(1, 4096 / c.spec.unroll);
+    bool interrupted = false;  // a stop is pending: no further chunk
     auto timed = [&](uint64_t n) {
-      uint64_t sum = 0;
-      for (uint64_t done = 0; done < n && !interrupted;) {
+      uint64_t sum = 0, done = 0;
+      while (done < n && !interrupted) {
         const uint64_t k = std::min(n - done, chunk);
-        sum += fn(k, &st);
+        const uint64_t t = fn(k, &st);
+        sum += t;
         done += k;
-        sigset_t pending;
-        if (done < n && sigpending(&pending) == 0 &&
-            (sigismember(&pending, SIGINT) == 1 || sigismember(&pending, SIGTERM) == 1))
-          interrupted = true;
+        if (k == chunk) chunk = next_chunk(chunk, t, chunk_ticks);
+        interrupted = stop_pending();
       }
-      return sum;
+      return done == n ? std::optional<uint64_t>(sum) : std::nullopt;
     };
     timed(std::max<uint64_t>(1, passes / 8));  // warm-up
     const double cpt = core_cycles_per_tick();
@@ -614,8 +632,9 @@ nlohmann::ordered_json run_segments(const SegmentOptions& o) {
       // The seed's clock around each sample too: it timed its loops with
       // CLOCK_PROCESS_CPUTIME_ID (docs/seed-kernels.md §8).
       const uint64_t t0 = cputime_ns();
-      samples.push_back(timed(passes));
+      const std::optional<uint64_t> sample = timed(passes);
       cpu_ns += cputime_ns() - t0;
+      if (sample) samples.push_back(*sample);
     }
     // Unblocking delivers a pending stop: kex run's handler counts it (the table
     // ends here), and without a handler (kex segments) the signal ends the process.
@@ -628,7 +647,7 @@ nlohmann::ordered_json run_segments(const SegmentOptions& o) {
       syscall(SYS_arch_prctl, ARCH_SET_GS, gs_base0);
       throw std::runtime_error("segments: " + c.name + " left the gs base changed");
     }
-    if (interrupted) break;  // the case was cut short: it has no figure
+    if (samples.size() < size_t(o.repetitions)) break;  // the case was cut short: it has no figure
     const uint64_t mn = *std::min_element(samples.begin(), samples.end());
     const uint64_t med = median_of(samples);
     const double ticks = double(mn) / double(per_sample);

@@ -12,12 +12,16 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
+#include "src/core/error.hpp"
 #include "src/core/fd_io.hpp"
+#include "src/core/limits.hpp"
+#include "src/core/units.hpp"
 #include "src/model/result_json.hpp"
 #include "src/run/counters.hpp"
 #include "src/run/measure.hpp"
@@ -27,7 +31,10 @@ namespace kex {
 
 namespace {
 
-enum Kind : uint32_t { kStart = 1, kDone = 2, kSentinel = 3, kFault = 4, kBuffers = 5 };
+/// Frames from the worker: a task started, finished, or could not be measured
+/// (its buffers are not mapped); a sentinel reading; a fault (from the signal
+/// handler); where the buffers were mapped; why the worker cannot go on (then it exits).
+enum Kind : uint32_t { kStart = 1, kDone = 2, kSentinel = 3, kFault = 4, kBuffers = 5, kUnmapped = 6, kFatal = 7 };
 
 struct Frame {
   uint32_t kind;
@@ -91,6 +98,42 @@ bool other_cpus(int cpu, cpu_set_t& set) {
   return any;
 }
 
+/// In the worker: the sentinel's buffers, or InputError naming the limit that refused them.
+std::unique_ptr<Sentinel> map_sentinel(uint64_t mem_bytes) {
+  try {
+    return std::make_unique<Sentinel>(mem_bytes);
+  } catch (const std::runtime_error& e) {
+    const int err = errno;
+    throw InputError("cannot map the sentinel's " + format_bytes(mem_bytes) + " read buffer (" + e.what() +
+                     limit_note(err) + "); raise the limit or run with --no-sentinel");
+  }
+}
+
+/// In the worker: every buffer plan mapped as far as the address space allows, each
+/// for the points (jobs) that use it.
+std::vector<std::unique_ptr<PlanBuffers>> map_buffers(const std::vector<MeasureJob>& jobs,
+                                                      const std::vector<BufferPlan>& plans) {
+  std::vector<std::vector<PlanPoint>> points(plans.size());
+  for (const MeasureJob& j : jobs)
+    if (j.buffer_plan < plans.size()) points[j.buffer_plan].push_back({j.at.layout, j.at.size});
+  std::vector<std::unique_ptr<PlanBuffers>> out;
+  for (size_t k = 0; k < plans.size(); ++k) out.push_back(std::make_unique<PlanBuffers>(plans[k], points[k]));
+  return out;
+}
+
+/// Where a plan's mapping landed (bytes 0 when none of it could be mapped).
+BufferPlacement placement_of(const PlanBuffers& b, const BufferPlan& plan) {
+  BufferPlacement p;
+  p.huge_pages_advised = plan.huge_pages();
+  p.planned_bytes = b.planned_bytes();
+  if (const Buffers* m = b.mapped()) {
+    p.bytes = m->bytes();
+    p.huge_page_bytes = m->huge_page_bytes();
+    p.numa_nodes = m->numa_nodes();
+  }
+  return p;
+}
+
 [[noreturn]] void worker_main(int fd, const std::vector<MeasureJob>& jobs, const std::vector<BufferPlan>& plans,
                               std::vector<Task> queue, size_t start, size_t budget, const Protocol& pr,
                               const volatile std::sig_atomic_t* stop) {
@@ -109,15 +152,13 @@ bool other_cpus(int cpu, cpu_set_t& set) {
   stop = &g_worker_stop;
   pin(pr.cpu);
   try {
-    std::vector<std::unique_ptr<Buffers>> bufs;
-    for (const auto& p : plans) bufs.push_back(std::make_unique<Buffers>(p));
-    nlohmann::ordered_json where = nlohmann::ordered_json::array();  // the buffers as mapped (prefaulted, so placed)
-    for (size_t k = 0; k < bufs.size(); ++k)
-      where.push_back(to_json(BufferPlacement{bufs[k]->bytes(), plans[k].huge_pages(), bufs[k]->huge_page_bytes(),
-                                              bufs[k]->numa_nodes()}));
-    send(fd, kBuffers, where.dump());
+    // The sentinel first: it is small, and every task needs it.
     std::unique_ptr<Sentinel> sentinel;
-    if (pr.sentinel.enabled) sentinel = std::make_unique<Sentinel>(pr.sentinel.mem_bytes);
+    if (pr.sentinel.enabled) sentinel = map_sentinel(pr.sentinel.mem_bytes);
+    const std::vector<std::unique_ptr<PlanBuffers>> bufs = map_buffers(jobs, plans);
+    nlohmann::ordered_json where = nlohmann::ordered_json::array();  // the buffers as mapped (prefaulted, so placed)
+    for (size_t k = 0; k < bufs.size(); ++k) where.push_back(to_json(placement_of(*bufs[k], plans[k])));
+    send(fd, kBuffers, where.dump());
     DisturbanceDetector det(pr.sentinel.threshold, pr.sentinel.window);
     CounterSet counters;  // opened on the worker's own thread, after pinning
     if (!pr.counters.empty()) counters = open_counters(pr.counters);
@@ -144,22 +185,26 @@ bool other_cpus(int cpu, cpu_set_t& set) {
     for (size_t i = start; i < queue.size(); ++i) {
       if (stop && *stop) break;
       const Task t = queue[i];
-      send(fd, kStart, nlohmann::json{{"i", i}, {"task", task_json(t)}}.dump());
       const MeasureJob& j = jobs[t.point];
-      const Place pl = bufs[j.buffer_plan]->place(j.at.layout, j.alignment);
-      const Operation op{j.fn, pl.dst, j.copy ? pl.src : nullptr, j.at};
-      const double steal0 = steal_seconds(pr.cpu);
-      alarm(pr.task_timeout_s);
-      Repetition rep = measure(op, j.policy, stop, pr.counters.empty() ? nullptr : &counters);
-      alarm(0);
-      rep.steal_s = steal_seconds(pr.cpu) - steal0;
-      rep.order = pr.first_order + i;
-      rep.previous = previous;
-      previous = j.name;
-      send(fd, kDone, nlohmann::json{{"i", i}, {"task", task_json(t)}, {"rep", to_json(rep)}}.dump());
-      window.push_back(t);
+      const Place pl = bufs[j.buffer_plan]->place(j.at.layout, j.at.size, j.alignment);
+      if (!pl.refusal.empty()) {  // this point's buffers could not be mapped: the others go on
+        send(fd, kUnmapped, nlohmann::json{{"i", i}, {"task", task_json(t)}, {"message", pl.refusal}}.dump());
+      } else {
+        send(fd, kStart, nlohmann::json{{"i", i}, {"task", task_json(t)}}.dump());
+        const Operation op{j.fn, pl.dst, j.copy ? pl.src : nullptr, j.at};
+        const double steal0 = steal_seconds(pr.cpu);
+        alarm(pr.task_timeout_s);
+        Repetition rep = measure(op, j.policy, stop, pr.counters.empty() ? nullptr : &counters);
+        alarm(0);
+        rep.steal_s = steal_seconds(pr.cpu) - steal0;
+        rep.order = pr.first_order + i;
+        rep.previous = previous;
+        previous = j.name;
+        send(fd, kDone, nlohmann::json{{"i", i}, {"task", task_json(t)}, {"rep", to_json(rep)}}.dump());
+        window.push_back(t);
+      }
       const bool last = i + 1 == queue.size();
-      if (sentinel && (window.size() >= pr.sentinel.every || last)) {
+      if (sentinel && !window.empty() && (window.size() >= pr.sentinel.every || last)) {
         SentinelReading r = reading(pr.first_order + i + 1);
         bool requeued = false;
         if (r.disturbed && budget >= window.size()) {
@@ -173,8 +218,8 @@ bool other_cpus(int cpu, cpu_set_t& set) {
         window.clear();
       }
     }
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "kex: measuring worker: %s\n", e.what());
+  } catch (const std::exception& e) {  // the supervisor says it (and stops the run when no task ran)
+    send(fd, kFatal, nlohmann::json{{"message", e.what()}, {"input", dynamic_cast<const InputError*>(&e) != nullptr}}.dump());
     _exit(4);
   }
   _exit(0);
@@ -184,14 +229,15 @@ bool other_cpus(int cpu, cpu_set_t& set) {
 
 nlohmann::ordered_json to_json(const BufferPlacement& b) {
   return {{"bytes", b.bytes},
+          {"planned_bytes", b.planned_bytes},
           {"huge_pages_advised", b.huge_pages_advised},
           {"huge_page_bytes", b.huge_page_bytes},
           {"numa_nodes", b.numa_nodes}};
 }
 
 BufferPlacement buffer_placement_from_json(const nlohmann::json& j) {
-  return {j.at("bytes").get<uint64_t>(), j.at("huge_pages_advised").get<bool>(), j.at("huge_page_bytes").get<int64_t>(),
-          j.at("numa_nodes").get<std::vector<int>>()};
+  return {j.at("bytes").get<uint64_t>(), j.at("planned_bytes").get<uint64_t>(), j.at("huge_pages_advised").get<bool>(),
+          j.at("huge_page_bytes").get<int64_t>(), j.at("numa_nodes").get<std::vector<int>>()};
 }
 
 double steal_seconds(int cpu) {
@@ -210,50 +256,96 @@ double steal_seconds(int cpu) {
   return 0;
 }
 
-SupervisedRun run_supervised(const std::vector<MeasureJob>& jobs, const std::vector<BufferPlan>& plans,
-                             std::vector<Task> queue, const Protocol& pr, const SupervisorEvents& ev,
-                             const volatile std::sig_atomic_t* stop) {
-  SupervisedRun res;
-  const auto t0 = std::chrono::steady_clock::now();
-  size_t budget = static_cast<size_t>(pr.sentinel.budget * double(queue.size()));
-  size_t cursor = 0;  // first task the current worker has not finished
-  while (cursor < queue.size()) {
-    if (stop && *stop) {
-      res.stopped = true;
-      break;
+namespace {
+
+/// What the supervisor heard from one worker.
+struct WorkerLog {
+  std::optional<size_t> inflight;  ///< the task started and not finished
+  std::optional<FaultInfo> fault;  ///< the worker's fault handler spoke: the kernel (or the timeout) killed it
+  std::optional<std::string> fatal;
+  bool fatal_input = false;        ///< the fatal error is the user's to fix (a limit)
+  size_t finished = 0;             ///< tasks it finished (measured, or refused for unmapped buffers)
+};
+
+/// One supervised measuring phase: workers started in turn until the queue is done.
+class Supervision {
+ public:
+  Supervision(const std::vector<MeasureJob>& jobs, const std::vector<BufferPlan>& plans, std::vector<Task> queue,
+              const Protocol& pr, const SupervisorEvents& ev, const volatile std::sig_atomic_t* stop)
+      : jobs_(jobs), plans_(plans), queue_(std::move(queue)), pr_(pr), ev_(ev), stop_(stop),
+        budget_(static_cast<size_t>(pr.sentinel.budget * double(queue_.size()))) {}
+
+  SupervisedRun run() {
+    const auto t0 = std::chrono::steady_clock::now();
+    while (cursor_ < queue_.size()) {
+      if (stop_ && *stop_) {
+        res_.stopped = true;
+        break;
+      }
+      if (!run_worker()) break;
     }
+    pin(pr_.cpu);
+    res_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return res_;
+  }
+
+ private:
+  /// Starts a worker on the queue from the cursor and follows it to its end. False
+  /// when the phase is over (queue done, stopped, abandoned).
+  bool run_worker() {
     int fds[2];
-    if (pipe(fds) != 0) throw std::runtime_error(std::string("supervisor: pipe failed: ") + std::strerror(errno));
+    if (pipe(fds) != 0) throw_os_error("cannot start the measuring worker: pipe", errno);
     std::fflush(nullptr);
     const pid_t pid = fork();
-    if (pid < 0) throw std::runtime_error(std::string("supervisor: fork failed: ") + std::strerror(errno));
+    if (pid < 0) {
+      const int err = errno;
+      close(fds[0]);
+      close(fds[1]);
+      throw_os_error("cannot start the measuring worker: fork", err);
+    }
     if (pid == 0) {
       close(fds[0]);
-      worker_main(fds[1], jobs, plans, queue, cursor, budget, pr, stop);
+      worker_main(fds[1], jobs_, plans_, queue_, cursor_, budget_, pr_, stop_);
     }
     close(fds[1]);
-    ++res.workers;
+    ++res_.workers;
     cpu_set_t others;
-    if (other_cpus(pr.cpu, others)) sched_setaffinity(0, sizeof others, &others);
+    if (other_cpus(pr_.cpu, others)) sched_setaffinity(0, sizeof others, &others);
+    WorkerLog w;
+    const bool killed = follow(fds[0], pid, w);
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (killed) return false;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+      if (stop_ && *stop_) res_.stopped = true;
+      return false;  // the worker finished its queue (or stopped after a task)
+    }
+    died(status, w);
+    return true;
+  }
+
+  /// Reads the worker's frames until its pipe closes; answers stops (SIGINT to the
+  /// worker on the first, SIGKILL on the second). True when it was killed for a second stop.
+  bool follow(int fd, pid_t pid, WorkerLog& w) {
     std::string buf;
-    std::optional<size_t> inflight;
-    std::optional<FaultInfo> fault;
     bool told_to_stop = false, killed = false;
     for (;;) {
-      pollfd pfd{fds[0], POLLIN, 0};
-      const int pr_n = poll(&pfd, 1, 100);
-      if (pr_n < 0 && errno != EINTR) break;
-      if (stop && *stop >= 2 && !killed) {
+      pollfd pfd{fd, POLLIN, 0};
+      const int n = poll(&pfd, 1, 100);
+      if (n < 0 && errno != EINTR) break;
+      if (stop_ && *stop_ >= 2 && !killed) {
         kill(pid, SIGKILL);
         killed = true;
-        res.abandoned = true;
-      } else if (stop && *stop == 1 && !told_to_stop) {
+        res_.abandoned = true;
+      } else if (stop_ && *stop_ == 1 && !told_to_stop) {
         kill(pid, SIGINT);  // the worker's handler sets its stop: it ends after the current task
         told_to_stop = true;
       }
-      if (pr_n <= 0) continue;
+      if (n <= 0) continue;
       char chunk[65536];
-      const ssize_t k = read(fds[0], chunk, sizeof chunk);
+      const ssize_t k = read(fd, chunk, sizeof chunk);
       if (k < 0 && errno == EINTR) continue;
       if (k <= 0) break;
       buf.append(chunk, static_cast<size_t>(k));
@@ -263,84 +355,147 @@ SupervisedRun run_supervised(const std::vector<MeasureJob>& jobs, const std::vec
         if (buf.size() < sizeof f + f.len) break;
         const std::string payload = buf.substr(sizeof f, f.len);
         buf.erase(0, sizeof f + f.len);
-        if (f.kind == kFault && payload.size() == sizeof(FaultInfo)) {
-          FaultInfo fi;
-          std::memcpy(&fi, payload.data(), sizeof fi);
-          fault = fi;
-          continue;
-        }
-        const nlohmann::json m = nlohmann::json::parse(payload);
-        if (f.kind == kBuffers) {
-          if (res.buffers.empty())  // the first worker's (each maps the same plans)
-            for (const auto& b : m) res.buffers.push_back(buffer_placement_from_json(b));
-        } else if (f.kind == kStart) {
-          inflight = m.at("i").get<size_t>();
-        } else if (f.kind == kDone) {
-          const size_t i = m.at("i").get<size_t>();
-          Repetition rep = repetition_from_json(m.at("rep"), "worker");
-          res.measured_s += rep.seconds;
-          ++res.tasks_done;
-          if (ev.done) ev.done(task_from(m.at("task")), rep);
-          cursor = i + 1;
-          inflight.reset();
-        } else if (f.kind == kSentinel) {
-          const auto& r = m.at("reading");
-          SentinelReading sr;
-          sr.l1_ticks_per_kib = r.at("l1_ticks_per_kib").get<double>();
-          sr.mem_ticks_per_kib = r.at("mem_ticks_per_kib").get<double>();
-          sr.at_s = r.at("at_s").get<double>();
-          sr.after_task = r.at("after_task").get<uint64_t>();
-          sr.disturbed = r.at("disturbed").get<bool>();
-          std::vector<Task> window;
-          for (const auto& t : m.at("window")) window.push_back(task_from(t));
-          const bool requeued = m.at("requeued").get<bool>();
-          if (requeued) {
-            queue.insert(queue.end(), window.begin(), window.end());
-            budget -= std::min(budget, window.size());
-            res.remeasured += window.size();
-          }
-          if (ev.sentinel) ev.sentinel(sr, window, requeued);
-        }
+        frame(f.kind, payload, w);
       }
     }
-    close(fds[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (killed) break;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-      if (stop && *stop) res.stopped = true;
-      break;  // the worker finished its queue (or stopped after a task)
-    }
-    // The worker died: the task in flight is the one that killed it.
-    const size_t at = inflight.value_or(cursor);
-    if (at >= queue.size()) break;
-    const Task bad = queue[at];
-    const MeasureJob& j = jobs[bad.point];
-    SandboxOutcome o;
-    o.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-    if (fault) {
-      o.signal = fault->signal;
-      o.fault_ip = fault->ip;
-      o.fault_addr = fault->addr;
-    }
-    o.timed_out = o.signal == SIGALRM;
-    o.message = o.timed_out ? "did not return within " + std::to_string(pr.task_timeout_s) + " s"
-                : o.signal    ? std::string("killed by SIG") + sigabbrev_np(o.signal)
-                              : "the measuring worker exited with status " + std::to_string(WEXITSTATUS(status));
-    Status st{StatusKind::error, describe_death(o, j.code, j.code_size) + " while measuring", o.signal,
-              fault_offset(o, j.code, j.code_size)};
-    if (ev.failed) ev.failed(bad, st);
-    // The point that killed a worker is not measured again; the rest goes on.
-    std::vector<Task> rest(queue.begin(), queue.begin() + long(at));
-    for (size_t i = at + 1; i < queue.size(); ++i)
-      if (queue[i].point != bad.point) rest.push_back(queue[i]);
-    queue = std::move(rest);
-    cursor = at;
+    return killed;
   }
-  pin(pr.cpu);
-  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return res;
+
+  void frame(uint32_t kind, const std::string& payload, WorkerLog& w) {
+    if (kind == kFault) {
+      if (payload.size() == sizeof(FaultInfo)) {
+        FaultInfo fi;
+        std::memcpy(&fi, payload.data(), sizeof fi);
+        w.fault = fi;
+      }
+      return;
+    }
+    const nlohmann::json m = nlohmann::json::parse(payload);
+    if (kind == kBuffers) {
+      if (res_.buffers.empty())  // the first worker's (each maps the same plans)
+        for (const auto& b : m) res_.buffers.push_back(buffer_placement_from_json(b));
+    } else if (kind == kStart) {
+      w.inflight = m.at("i").get<size_t>();
+    } else if (kind == kDone) {
+      Repetition rep = repetition_from_json(m.at("rep"), "worker");
+      res_.measured_s += rep.seconds;
+      ++res_.tasks_done;
+      if (ev_.done) ev_.done(task_from(m.at("task")), rep);
+      finished(m.at("i").get<size_t>(), w);
+    } else if (kind == kUnmapped) {
+      lost(task_from(m.at("task")), {StatusKind::error, m.at("message").get<std::string>()});
+      finished(m.at("i").get<size_t>(), w);
+    } else if (kind == kSentinel) {
+      sentinel(m);
+    } else if (kind == kFatal) {
+      w.fatal = m.at("message").get<std::string>();
+      w.fatal_input = m.at("input").get<bool>();
+    }
+  }
+
+  void finished(size_t i, WorkerLog& w) {
+    cursor_ = i + 1;
+    w.inflight.reset();
+    ++w.finished;
+    idle_deaths_ = 0;
+  }
+
+  void lost(const Task& t, const Status& st) {
+    if (ev_.lost) ev_.lost(t, st);
+    else if (ev_.failed) ev_.failed(t, st);
+  }
+
+  void sentinel(const nlohmann::json& m) {
+    const auto& r = m.at("reading");
+    SentinelReading sr;
+    sr.l1_ticks_per_kib = r.at("l1_ticks_per_kib").get<double>();
+    sr.mem_ticks_per_kib = r.at("mem_ticks_per_kib").get<double>();
+    sr.at_s = r.at("at_s").get<double>();
+    sr.after_task = r.at("after_task").get<uint64_t>();
+    sr.disturbed = r.at("disturbed").get<bool>();
+    std::vector<Task> window;
+    for (const auto& t : m.at("window")) window.push_back(task_from(t));
+    const bool requeued = m.at("requeued").get<bool>();
+    if (requeued) {
+      queue_.insert(queue_.end(), window.begin(), window.end());
+      budget_ -= std::min(budget_, window.size());
+      res_.remeasured += window.size();
+    }
+    if (ev_.sentinel) ev_.sentinel(sr, window, requeued);
+  }
+
+  /// A worker ended abnormally. The task in flight is the one it died on: the point
+  /// fails when its kernel killed it (a fault, the timeout), and is lost (its finished
+  /// repetitions stand) when something else did; either way its other repetitions
+  /// are not measured, and a new worker goes on with the rest.
+  void died(int status, const WorkerLog& w) {
+    if (!w.inflight) {
+      // Nothing was being measured: nothing is lost, unless the worker cannot start at all.
+      if (w.fatal && w.finished == 0) {
+        if (w.fatal_input) throw InputError("measuring worker: " + *w.fatal);
+        throw std::runtime_error("measuring worker: " + *w.fatal);
+      }
+      if (++idle_deaths_ < 3) return;
+      throw std::runtime_error("the measuring worker died 3 times in a row before measuring anything (" +
+                               death_text(status, w) + ")");
+    }
+    const size_t at = *w.inflight;
+    if (at >= queue_.size()) {
+      cursor_ = queue_.size();
+      return;
+    }
+    const Task bad = queue_[at];
+    const MeasureJob& j = jobs_[bad.point];
+    if (w.fault) {
+      SandboxOutcome o;
+      o.signal = w.fault->signal;
+      o.fault_ip = w.fault->ip;
+      o.fault_addr = w.fault->addr;
+      o.timed_out = o.signal == SIGALRM;
+      o.message = o.timed_out ? "did not return within " + std::to_string(pr_.task_timeout_s) + " s"
+                              : std::string("killed by SIG") + sigabbrev_np(o.signal);
+      if (ev_.failed)
+        ev_.failed(bad, {StatusKind::error, describe_death(o, j.code, j.code_size) + " while measuring", o.signal,
+                         fault_offset(o, j.code, j.code_size)});
+    } else {
+      lost(bad, {StatusKind::error, "the measuring worker " + death_text(status, w) + " while measuring this point",
+                 WIFSIGNALED(status) ? WTERMSIG(status) : 0});
+    }
+    // The point it died on is not measured again; the rest goes on.
+    std::vector<Task> rest(queue_.begin(), queue_.begin() + long(at));
+    for (size_t i = at + 1; i < queue_.size(); ++i)
+      if (queue_[i].point != bad.point) rest.push_back(queue_[i]);
+    queue_ = std::move(rest);
+    cursor_ = at;
+  }
+
+  /// "was killed by SIGKILL (not by its kernel: no fault was reported)", "exited
+  /// with status 4 (REASON)": how a worker died when its kernel did not kill it.
+  static std::string death_text(int status, const WorkerLog& w) {
+    if (WIFSIGNALED(status))
+      return std::string("was killed by SIG") + sigabbrev_np(WTERMSIG(status)) +
+             " (not by its kernel: no fault was reported)";
+    return "exited with status " + std::to_string(WEXITSTATUS(status)) + (w.fatal ? " (" + *w.fatal + ")" : "");
+  }
+
+  const std::vector<MeasureJob>& jobs_;
+  const std::vector<BufferPlan>& plans_;
+  std::vector<Task> queue_;
+  const Protocol& pr_;
+  const SupervisorEvents& ev_;
+  const volatile std::sig_atomic_t* stop_;
+  size_t budget_;
+  size_t cursor_ = 0;       ///< first task the current worker has not finished
+  size_t idle_deaths_ = 0;  ///< workers in a row that died with no task in flight and none finished
+  SupervisedRun res_;
+};
+
+}  // namespace
+
+SupervisedRun run_supervised(const std::vector<MeasureJob>& jobs, const std::vector<BufferPlan>& plans,
+                             std::vector<Task> queue, const Protocol& pr, const SupervisorEvents& ev,
+                             const volatile std::sig_atomic_t* stop) {
+  return Supervision(jobs, plans, std::move(queue), pr, ev, stop).run();
 }
 
 }  // namespace kex

@@ -51,20 +51,27 @@ struct Protocol {
 /// What the supervisor hears, in order.
 struct SupervisorEvents {
   std::function<void(const Task&, const Repetition&)> done;          ///< a repetition finished
-  std::function<void(const Task&, const Status&)> failed;            ///< the worker died on this task
+  /// The kernel killed the worker on this task (a fault, the timeout): the point fails.
+  std::function<void(const Task&, const Status&)> failed;
+  /// This task could not be measured, not because of its kernel: its buffers cannot
+  /// be mapped (once per task of the point), or the worker was killed from outside or
+  /// exited while measuring it (the point's other repetitions are not measured; those
+  /// it finished stand). Unset: `failed` hears these too.
+  std::function<void(const Task&, const Status&)> lost;
   std::function<void(const SentinelReading&, const std::vector<Task>& window, bool requeued)> sentinel;
 };
 
 /// Where one buffer plan's mapping landed, as the measuring worker saw it after prefaulting.
 struct BufferPlacement {
-  uint64_t bytes = 0;
+  uint64_t bytes = 0;            ///< mapped (0: none of it could be; less than planned_bytes: a part)
+  uint64_t planned_bytes = 0;    ///< the whole plan
   bool huge_pages_advised = false;
   int64_t huge_page_bytes = -1;  ///< transparent huge pages backing it (/proc/self/smaps); -1: unknown
   std::vector<int> numa_nodes;   ///< nodes its pages are on (empty: unknown)
   bool operator==(const BufferPlacement&) const = default;
 };
 
-/// {"bytes", "huge_pages_advised", "huge_page_bytes", "numa_nodes"}: the form the worker
+/// {"bytes", "planned_bytes", "huge_pages_advised", "huge_page_bytes", "numa_nodes"}: the form the worker
 /// sends and context.buffers.plans keeps.
 nlohmann::ordered_json to_json(const BufferPlacement& b);
 /// The inverse of to_json (the worker's own frame: nlohmann throws on a malformed one).
@@ -86,7 +93,10 @@ struct SupervisedRun {
 /// protocol.cpu, with a sentinel reading after every protocol.sentinel.every tasks;
 /// the window before a deviating reading is re-queued at the end while the budget
 /// lasts. `stop` counts SIGINT/SIGTERM: 1 ends after the current task, 2 at once.
-/// Throws std::runtime_error when no worker can be started.
+/// Each worker maps the buffer plans as far as the address space allows (PlanBuffers):
+/// a point whose buffers are not mapped is `lost`, the others are measured.
+/// Throws when no worker can be started: InputError at a process limit (pipe, fork,
+/// or a worker that cannot map its sentinel), std::runtime_error otherwise.
 SupervisedRun run_supervised(const std::vector<MeasureJob>& jobs, const std::vector<BufferPlan>& plans,
                              std::vector<Task> order, const Protocol& protocol, const SupervisorEvents& events,
                              const volatile std::sig_atomic_t* stop);

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -82,20 +83,26 @@ struct Slot {
   std::string name;
 };
 
-/// The points of every config, this shard's share, in config order.
+/// The points of every config, this shard's share, in config order; counting stops
+/// past `max_slots` (complete is then false).
 struct Expanded {
   std::vector<ConfigPlans> plans;  // per config
   std::vector<Slot> slots;
+  bool complete = true;
 };
 
-Expanded expand_all(const std::vector<Config>& configs, size_t shard_index, size_t shard_count) {
+Expanded expand_all(const std::vector<Config>& configs, size_t shard_index, size_t shard_count,
+                    size_t max_slots = SIZE_MAX) {
   Expanded e;
   size_t global = 0;
-  for (size_t ci = 0; ci < configs.size(); ++ci) {
+  for (size_t ci = 0; ci < configs.size() && e.complete; ++ci) {
     e.plans.push_back(config_plans(configs[ci]));
-    for (const auto& p : expand_points(configs[ci], e.plans.back()))
+    const ConfigPlans& cp = e.plans.back();
+    e.complete = visit_points(configs[ci], cp, [&](const PlannedPoint& p) {
       if (global++ % shard_count == shard_index)
-        e.slots.push_back({ci, p.plan, p.at, point_name({e.plans.back().plans[p.plan].key, p.at})});
+        e.slots.push_back({ci, p.plan, p.at, point_name({cp.plans[p.plan].key, p.at})});
+      return e.slots.size() <= max_slots;
+    });
   }
   return e;
 }
@@ -128,11 +135,110 @@ std::pair<std::vector<BufferPlan>, std::map<bool, size_t>> buffer_plans(const Ex
   return {plans, index};
 }
 
+/// Says which points were not measured as asked (at most 10 lines on stderr) and
+/// records each in context.incomplete_points: point, why (the signal when a worker
+/// was killed), the repetitions measured and asked for.
+void report_incomplete(const std::vector<IncompletePoint>& points, RunDoc& doc) {
+  if (points.empty()) return;
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (size_t k = 0; k < points.size(); ++k) {
+    const IncompletePoint& p = points[k];
+    list.push_back({{"point", p.point}, {"message", p.why.message}, {"signal", p.why.signal},
+                    {"repetitions", p.repetitions}, {"repetitions_asked", p.asked}});
+    if (k < 10)
+      std::fprintf(stderr, "kex: warning: %s: %s; %zu of %u repetitions measured\n", p.point.c_str(),
+                   p.why.message.c_str(), p.repetitions, p.asked);
+  }
+  if (points.size() > 10)
+    std::fprintf(stderr, "kex: warning: ... and %zu more points not measured as asked (context.incomplete_points)\n",
+                 points.size() - 10);
+  doc.context.rest["incomplete_points"] = list;
+}
+
+/// The finished passes of the seed harness of config `c` (--repeat N: the program
+/// run N times, as the seed authors ran theirs): those the resumed journal holds,
+/// then new ones, each journaled the moment it ends. A pass a stop cut short is not
+/// one: it has fewer Results than the list has kernels, and is dropped.
+std::vector<SeedRun> seed_harness_passes(const Config& c, const RunOptions& opt) {
+  std::vector<SeedRun> passes;
+  if (opt.resume) {
+    std::map<uint32_t, const SeedRun*> journaled;  // the first line of each pass number
+    for (const auto& [source, pass, run] : opt.resume->seed_passes)
+      if (source == c.source) journaled.emplace(pass, &run);
+    for (uint32_t k = 1; k <= c.repeat && journaled.count(k); ++k) passes.push_back(*journaled.at(k));
+  }
+  if (passes.size() >= c.repeat) return passes;
+  const std::vector<const Preset*> list = resolve_presets(c.presets, c.source);
+  const auto kernels = size_t(std::count_if(list.begin(), list.end(), [](const Preset* p) { return p != nullptr; }));
+  PresetOptions po;
+  po.fsave = c.preset_fsave;
+  if (opt.progress) {
+    std::string which;  // with --repeat: the passes this session runs
+    if (c.repeat > 1) {
+      const std::string first = std::to_string(passes.size() + 1), all = std::to_string(c.repeat);
+      which = passes.size() + 1 == c.repeat ? " (pass " + first + " of " + all : " (passes " + first + ".." + all + " of " + all;
+      if (passes.size() == 1) which += "; pass 1 is in the journal";
+      if (passes.size() > 1) which += "; passes 1.." + std::to_string(passes.size()) + " are in the journal";
+      which += ")";
+    }
+    std::fprintf(stderr, "kex: %s: running presets under the %s harness%s\n", c.source.c_str(),
+                 std::string(to_string(c.harness)).c_str(), which.c_str());
+  }
+  while (passes.size() < c.repeat && !(opt.stop && *opt.stop)) {
+    SeedRun pass = run_seed_harness(list, c.harness, po, opt.stop);
+    if (pass.results.size() < kernels) break;  // cut short by a stop
+    if (opt.journal) opt.journal->seed_pass(c.source, uint32_t(passes.size() + 1), pass);
+    passes.push_back(std::move(pass));
+  }
+  return passes;
+}
+
+/// Passes as one run: the first pass's Results, each later pass one more repetition
+/// of them (the same kernels in the same order); a kernel that did not run in a pass
+/// adds nothing. `passes` is not empty.
+SeedRun merge_passes(std::vector<SeedRun> passes) {
+  SeedRun run = std::move(passes.front());
+  for (size_t k = 1; k < passes.size(); ++k)
+    for (size_t i = 0; i < run.results.size() && i < passes[k].results.size(); ++i)
+      if (run.results[i].ok() && passes[k].results[i].ok())
+        for (const Repetition& rep : passes[k].results[i].reps) run.results[i].reps.push_back(rep);
+  return run;
+}
+
+/// Every config's seed harness (fastc, xmm64, hahn), in order; its Results go into
+/// out.doc.results and the run into out.seed_runs, also when a stop leaves it with
+/// fewer passes than asked. False when a stop ended them (the rest did not run).
+bool run_seed_harnesses(const std::vector<Config>& configs, const RunOptions& opt, SweepRun& out) {
+  for (const Config& c : configs) {
+    if (opt.stop && *opt.stop) return false;
+    if (c.presets.empty() || c.harness == Harness::kex) continue;
+    if (opt.resume) {  // a whole run journaled in one line (an earlier kex)
+      auto it = std::find_if(opt.resume->seed_runs.begin(), opt.resume->seed_runs.end(),
+                             [&](const auto& sr) { return sr.first == c.source; });
+      if (it != opt.resume->seed_runs.end()) {
+        for (const auto& r : it->second.results) out.doc.results.push_back(r);
+        out.seed_runs.push_back(*it);
+        continue;
+      }
+    }
+    std::vector<SeedRun> passes = seed_harness_passes(c, opt);
+    const bool complete = passes.size() >= c.repeat;
+    if (!passes.empty()) {
+      SeedRun run = merge_passes(std::move(passes));
+      for (const auto& r : run.results) out.doc.results.push_back(r);
+      out.seed_runs.emplace_back(c.source, std::move(run));
+    }
+    if (!complete) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
-SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
-  const Expanded e = expand_all(configs, opt.shard_index, opt.shard_count);
+SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt, size_t max_points) {
+  const Expanded e = expand_all(configs, opt.shard_index, opt.shard_count, max_points);
   SweepPlan p;
+  p.complete = e.complete;
   for (const auto& s : e.slots) {
     p.names.push_back(s.name);
     const Policy& pol = configs[s.config].policy;
@@ -312,7 +418,8 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
   // 5. Measure: every (point, repetition) once, in a random order over the whole
   //    sweep, in a supervised worker; what an earlier run finished is not redone.
   std::vector<std::vector<Repetition>> reps(jobs.size());
-  std::vector<std::optional<Status>> died(jobs.size());
+  std::vector<std::optional<Status>> died(jobs.size());  // the kernel killed its worker: the point failed
+  std::vector<std::optional<Status>> lost(jobs.size());  // not measured as asked, not by its kernel's fault
   if (opt.resume)
     for (size_t j = 0; j < jobs.size(); ++j)
       if (auto it = opt.resume->reps.find(jobs[j].name); it != opt.resume->reps.end()) reps[j] = it->second;
@@ -357,6 +464,10 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
       died[t.point] = s;
       progress.step(jobs[t.point].name + " FAILED: " + s.message);
     };
+    ev.lost = [&](const Task& t, const Status& s) {
+      if (!lost[t.point]) lost[t.point] = s;
+      progress.step(jobs[t.point].name + " NOT MEASURED: " + s.message);
+    };
     ev.sentinel = [&](const SentinelReading& r, const std::vector<Task>& window, bool requeued) {
       doc.context.rest["sentinel_readings"].push_back({{"l1_ticks_per_kib", r.l1_ticks_per_kib},
                                                        {"mem_ticks_per_kib", r.mem_ticks_per_kib},
@@ -396,6 +507,16 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
     if (died[j]) {
       final_result[i] = make_result(kp, s.at, *died[j], {}, places[i].placed, b.info);
       if (opt.journal) opt.journal->result(*final_result[i]);
+    } else if (lost[j]) {
+      // The repetitions it finished stand; without one, the point is an error in this
+      // run's output, but not in the journal: a resume measures it again.
+      out.incomplete.push_back({s.name, *lost[j], reps[j].size(), protocol.repetitions});
+      if (!reps[j].empty()) {
+        measured[i] = make_result(kp, s.at, {}, reps[j], places[i].placed, b.info);
+        have[i] = true;
+      } else {
+        final_result[i] = make_result(kp, s.at, *lost[j], {}, places[i].placed, b.info);
+      }
     } else if (!reps[j].empty()) {
       measured[i] = make_result(kp, s.at, {}, reps[j], places[i].placed, b.info);
       have[i] = true;
@@ -405,6 +526,7 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
     if (final_result[i]) doc.results.push_back(*final_result[i]);
     else if (have[i]) doc.results.push_back(measured[i]);
   }
+  report_incomplete(out.incomplete, doc);
   // Sentinel and protocol facts for the context (the noise of the run).
   {
     nlohmann::ordered_json p;
@@ -447,38 +569,7 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
   // Seed harnesses (fastc, hahn) and the segment table run once, in shard 0 only.
   if (opt.shard_index == 0 && !out.abandoned) {
     pin_thread_to(cpu);
-    for (const Config& c : configs) {
-      if (interrupted || stopped()) { interrupted = true; break; }
-      if (c.presets.empty() || c.harness == Harness::kex) continue;
-      if (opt.resume) {
-        auto it = std::find_if(opt.resume->seed_runs.begin(), opt.resume->seed_runs.end(),
-                               [&](const auto& sr) { return sr.first == c.source; });
-        if (it != opt.resume->seed_runs.end()) {
-          for (const auto& r : it->second.results) doc.results.push_back(r);
-          out.seed_runs.push_back(*it);
-          continue;
-        }
-      }
-      PresetOptions po;
-      po.fsave = c.preset_fsave;
-      if (opt.progress)
-        std::fprintf(stderr, "kex: %s: running presets under the %s harness\n", c.source.c_str(),
-                     std::string(to_string(c.harness)).c_str());
-      // The program run `repeat` times, as the seed authors ran theirs; each later
-      // pass is one more repetition of the first pass's Result (same kernels, same order).
-      SeedRun sr = run_seed_harness(resolve_presets(c.presets, c.source), c.harness, po, opt.stop);
-      for (uint32_t pass = 1; pass < c.repeat && !stopped(); ++pass) {
-        SeedRun more = run_seed_harness(resolve_presets(c.presets, c.source), c.harness, po, opt.stop);
-        if (stopped()) break;
-        for (size_t i = 0; i < sr.results.size() && i < more.results.size(); ++i)
-          if (sr.results[i].ok() && more.results[i].ok())
-            for (const Repetition& rep : more.results[i].reps) sr.results[i].reps.push_back(rep);
-      }
-      if (stopped()) { interrupted = true; break; }
-      for (const auto& r : sr.results) doc.results.push_back(r);
-      if (opt.journal) opt.journal->seed_run(c.source, sr);
-      out.seed_runs.emplace_back(c.source, std::move(sr));
-    }
+    interrupted = interrupted || stopped() || !run_seed_harnesses(configs, opt, out);
     for (const Config& c : configs) {
       if (!c.segments.enabled) continue;
       if (interrupted || stopped()) { interrupted = true; break; }

@@ -2,6 +2,7 @@
 // repetitions interleaved) -> Results.
 #pragma once
 #include <csignal>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,12 +24,24 @@ struct RunOptions {
   const JournalState* resume = nullptr;     ///< work an earlier run of the same configs did: not redone
 };
 
+/// A point the run could not measure as asked for a reason outside its kernel: its
+/// buffers could not be mapped (a memory limit), or its worker was killed from
+/// outside or exited while measuring it. The repetitions it finished are in its Result.
+struct IncompletePoint {
+  std::string point;
+  Status why;               ///< the message, and the signal that killed the worker (0: none)
+  size_t repetitions = 0;   ///< measured
+  uint32_t asked = 0;
+};
+
 /// A finished sweep: the run, and each seed-harness run (with the config it came
 /// from) whose Results are also in doc.results, for the seed-table writer.
 struct SweepRun {
   RunDoc doc;
   std::vector<std::pair<std::string, SeedRun>> seed_runs;
   bool abandoned = false;  ///< a second stop: nothing should be written but the journal
+  /// Said on stderr and in context.incomplete_points: the run did not do all it was asked.
+  std::vector<IncompletePoint> incomplete;
 };
 
 /// Runs every config's points (this shard's share): one Result per point, skipped
@@ -43,7 +56,12 @@ struct SweepPlan {
   double estimate_s = 0;           ///< expected measuring time (half the time cap per task plus the warm-up)
   double worst_s = 0;              ///< every task at its time cap
   uint64_t buffer_bytes = 0;       ///< the measuring process's buffers
+  bool complete = true;            ///< false: counting stopped past max_points; the figures are of those only
 };
-SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt);
+/// Plans this shard's points without measuring anything. With `max_points`, the
+/// count stops as soon as it is past it (the run is certainly too large: a grid of
+/// 10^7 points is known to be in milliseconds, not after naming every point): then
+/// `names` holds the first max_points + 1 points and complete is false.
+SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt, size_t max_points = SIZE_MAX);
 
 }  // namespace kex

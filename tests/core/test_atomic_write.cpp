@@ -270,7 +270,7 @@ TEST_CASE("a write that hits a file size limit leaves the old file intact and no
     return 0;
   });
   CHECK(r.status == 2);
-  CHECK(r.msg == p + ": write failed (File too large); nothing was written");
+  CHECK(r.msg == p + ": write failed (File too large; the file-size limit (ulimit -f) is 4 KiB); nothing was written");
   CHECK(slurp(p) == "old results\n");
   CHECK(entries(d.path) == std::set<std::string>{"keep.json"});
 }
