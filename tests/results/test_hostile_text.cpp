@@ -179,6 +179,59 @@ TEST_CASE("summary and layout tables: kernel names and skip reasons escaped - cu
   CHECK(checked == 2 * synth::sizes().size());
 }
 
+TEST_CASE("CSV: a cell that begins with a formula character is quoted with a leading ' - numbers stay numbers" *
+          doctest::test_suite("text")) {
+  RunDoc run = hostile_run();
+  for (Result& r : run.results)
+    if (r.point.kernel == "memcpy" && r.point.at.size == 256) r.point.at.layout.distance = -64;
+  const std::string csv = to_csv({run});
+  // One record per line, no raw control byte in any (RFC 4180 quoting alone would keep
+  // the newline and CR inside the quotes; a terminal showing the file would obey them).
+  std::vector<std::string> records;
+  for (size_t p = 0; p < csv.size();) {
+    const size_t e = csv.find("\r\n", p);
+    REQUIRE(e != std::string::npos);
+    records.push_back(csv.substr(p, e - p));
+    p = e + 2;
+  }
+  CHECK(records.size() == run.results.size() + 1);
+  for (const auto& r : records) CHECK_MESSAGE(terminal_text(r) == r, r);
+  const std::string kernel_cell =
+      "\"'=HYPERLINK(\"\"http://x.example/\"\",\"\"click\"\")\\x1b[2J\\nFORGED 1.00 1.00 1.0000 1/1 n/a  same"
+      "\\rFORGED\\u009b2J";
+  CHECK(csv.find("\r\n" + kernel_cell + "/256\"," + kernel_cell + "\",generated,256,ok,,") != std::string::npos);
+  CHECK(csv.find(",skipped,\"'-lacks avx512f\\x1b[2J\\nFORGED") != std::string::npos);
+  // The negative distance is a number: no quote, no '.
+  std::vector<std::string> header;
+  for (size_t p = 0, e; p <= records[0].size(); p = e + 1) {
+    e = records[0].find(',', p);
+    if (e == std::string::npos) e = records[0].size();
+    header.push_back(records[0].substr(p, e - p));
+  }
+  const size_t col = size_t(std::find(header.begin(), header.end(), "distance") - header.begin());
+  REQUIRE(col < header.size());
+  size_t found = 0;
+  for (const auto& r : records)
+    if (r.rfind("memcpy/256/dist:-64,", 0) == 0) {
+      std::vector<std::string> cells;
+      for (size_t p = 0, e; p <= r.size(); p = e + 1) {
+        e = r.find(',', p);
+        if (e == std::string::npos) e = r.size();
+        cells.push_back(r.substr(p, e - p));
+      }
+      REQUIRE(cells.size() == header.size());
+      CHECK(cells[col] == "-64");
+      ++found;
+    }
+  CHECK(found == 1);
+  // Several machines: the machine column (the CPU model) is text like any other.
+  synth::Options ob;
+  ob.cpu = "Synthetic CPU B";
+  const std::string two = to_csv({run, synth::run(ob)});
+  CHECK(two.find("\r\n\"'=HYPERLINK(\"\"http://x.example/\"\",\"\"click\"\") CPU\\x1b[2J") != std::string::npos);
+  CHECK(two.find("\r\n\"Synthetic CPU B [26/2/1] L1d 48 KiB, L2 1 MiB, LLC 32 MiB\",") != std::string::npos);
+}
+
 namespace {
 
 /// kex with `args`: its exit status, stdout and stderr together.
