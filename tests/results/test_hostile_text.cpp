@@ -276,6 +276,15 @@ TEST_CASE("kex compare, merge, crossovers and export print a hostile file's text
     check_terminal_safe(r.text);
     CHECK(r.text.find("\nM1 evil\\x1b[2J\\nFORGED") != std::string::npos);
   }
+  {  // a warning that names the files
+    nlohmann::json other = synth::results(ob);
+    other["context"]["config"] = {{{"source", "x.json"}, {"config", {{"sizes", {4096}}}}}};
+    spit(d / "c.json", other.dump());
+    const ShellOut r = kex_cli("merge -q " + quoted(a) + " " + d / "c.json" + " -o " + d / "m3.json");
+    CHECK(r.status == 0);
+    CHECK(r.text == "kex: warning: " + d.path + "/a\\x1b[2J\\nFORGED\\rFORGED\\u009b2J.json and " + d / "c.json" +
+                        " were run from different configs\n");
+  }
   {
     const ShellOut r = kex_cli("crossovers " + quoted(a));
     CHECK(r.status == 0);
