@@ -114,6 +114,19 @@ TEST_CASE("compare: host names, CPU models, file names and point names escaped -
   CHECK(lines_starting(out, "summary: ").size() == 1);
 }
 
+TEST_CASE("compare: a name longer than a row's buffer keeps its row whole" * doctest::test_suite("text")) {
+  const std::string longer = "copy/" + std::string(600, 'x');
+  RunDoc a = synth::run(), b = synth::run();
+  for (RunDoc* d : {&a, &b})
+    for (Result& r : d->results)
+      if (r.point.kernel == kVictim) r.point.kernel = longer;
+  const std::string out = format_comparison(compare_results(a, b), "a", "b");
+  const auto rows = lines_starting(out, longer + "/");
+  CHECK(rows.size() == synth::sizes().size());
+  for (const auto& r : rows) CHECK_MESSAGE(r.size() > 650, r);
+  for (const auto& r : rows) CHECK(r.substr(r.size() - 6) == "  same");
+}
+
 TEST_CASE("merge's machine table: CPU models, hosts and kernel names escaped - rows aligned by columns" *
           doctest::test_suite("text")) {
   synth::Options ob;
