@@ -5,6 +5,7 @@
 
 #include "src/cli/cli.hpp"
 #include "src/core/output.hpp"
+#include "src/core/terminal_text.hpp"
 #include "src/results/compare.hpp"
 #include "src/results/results.hpp"
 
@@ -83,20 +84,23 @@ Action add_compare_command(CLI::App& app) {
     const Comparison c = compare_results(a, b, args->opt);
     std::string text = format_comparison(c, args->a + " (" + run_label(a.context) + ")",
                                          args->b + " (" + run_label(b.context) + ")");
-    if (args->quiet) text = text.substr(text.find("summary: "));
+    // -q: from kex's summary line on (the last line that starts so; a row could start
+    // with a name "summary: ...", and no name reaches the lines after it).
+    if (args->quiet) text = text.substr(text.rfind("\nsummary: ") + 1);
     write_stdout(text);
     if (gated) {
       auto bad = regressions(c, slowdown);
       for (const auto* r : bad)
         if (r->by_ci)  // one repetition a side: the CIs decided, there is no p
-          std::printf("regression: %s: B takes %.4fx A's time (speedup %.4f), CIs apart\n", r->name.c_str(),
-                      1 / r->speedup, r->speedup);
+          std::printf("regression: %s: B takes %.4fx A's time (speedup %.4f), CIs apart\n",
+                      terminal_text(r->name).c_str(), 1 / r->speedup, r->speedup);
         else
-          std::printf("regression: %s: B takes %.4fx A's time (speedup %.4f), p %.3g\n", r->name.c_str(),
-                      1 / r->speedup, r->speedup, r->p_adjusted);
+          std::printf("regression: %s: B takes %.4fx A's time (speedup %.4f), p %.3g\n",
+                      terminal_text(r->name).c_str(), 1 / r->speedup, r->speedup, r->p_adjusted);
       // A gate that compared nothing, or lost entries, must not pass silently.
       for (const auto& n : c.only_a)
-        std::printf("regression: %s: measured in A, not in B (failed, skipped or missing)\n", n.c_str());
+        std::printf("regression: %s: measured in A, not in B (failed, skipped or missing)\n",
+                    terminal_text(n).c_str());
       if (c.rows.empty()) std::printf("regression: no entries matched; nothing was compared\n");
       if (!bad.empty() || !c.only_a.empty() || c.rows.empty()) return 1;
     }

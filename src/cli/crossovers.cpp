@@ -4,6 +4,7 @@
 
 #include "src/cli/cli.hpp"
 #include "src/core/output.hpp"
+#include "src/core/terminal_text.hpp"
 #include "src/results/crossover.hpp"
 #include "src/results/results.hpp"
 
@@ -29,7 +30,7 @@ Action add_crossovers_command(CLI::App& app) {
     for (size_t i = 0; i < docs.size(); ++i)
       for (const auto& run : docs[i]) {
         const std::string& f = a->files[i];
-        std::printf("%s: %s\n", f.c_str(), run_label(run.context).c_str());
+        std::printf("%s: %s\n", terminal_text(f).c_str(), terminal_text(run_label(run.context)).c_str());
         std::string text = format_crossovers(find_crossovers(run, a->cache, a->margin));
         write_stdout(text);
       }

@@ -6,6 +6,7 @@
 
 #include "src/cli/cli.hpp"
 #include "src/core/output.hpp"
+#include "src/core/terminal_text.hpp"
 #include "src/core/cpu_features.hpp"
 #include "src/core/version.hpp"
 #include "src/run/counters.hpp"
@@ -83,8 +84,11 @@ Action add_info_command(CLI::App& app) {
       return 0;
     }
     std::printf("kex:            %s\n", kex_version_line().c_str());
-    std::printf("cpu:            %s (%s, family %d model %d stepping %d, microcode %s)\n", m.model_name.c_str(),
-                m.vendor.c_str(), m.family, m.model, m.stepping, m.microcode.empty() ? "unknown" : m.microcode.c_str());
+    // Text the machine reports (CPUID strings, /proc, sysfs, uname; a hypervisor chooses
+    // its signature) is escaped for the terminal like text from a file.
+    const auto t = [](const std::string& s) { return terminal_text(s); };
+    std::printf("cpu:            %s (%s, family %d model %d stepping %d, microcode %s)\n", t(m.model_name).c_str(),
+                t(m.vendor).c_str(), m.family, m.model, m.stepping, m.microcode.empty() ? "unknown" : t(m.microcode).c_str());
     std::string feats = feature_list(m.feature_set);
     if (m.features.fsgsbase_enabled) feats += ", fsgsbase(hwcap2)";
     std::printf("features:       %s\n", feats.c_str());
@@ -97,11 +101,11 @@ Action add_info_command(CLI::App& app) {
                 yes_no(Feature::fsrm).c_str(), yes_no(Feature::fzlrm).c_str(), yes_no(Feature::fsrs).c_str(),
                 yes_no(Feature::fsrcs).c_str(), yes_no(Feature::clzero).c_str(), yes_no(Feature::movdir64b).c_str(),
                 yes_no(Feature::movdiri).c_str());
-    std::printf("caches:         CPU %d, from %s\n", m.cache_cpu, m.caches.source.empty() ? "nowhere" : m.caches.source.c_str());
+    std::printf("caches:         CPU %d, from %s\n", m.cache_cpu, m.caches.source.empty() ? "nowhere" : t(m.caches.source).c_str());
     for (const auto& l : m.cache_levels.levels) std::printf("                %s\n", cache_line(l).c_str());
     std::printf("numa:           %d node%s; CPU %d on node %d\n", m.numa_nodes, m.numa_nodes == 1 ? "" : "s", m.cache_cpu,
                 m.numa_node);
-    std::printf("tsc:            %.3f MHz, %s; /proc/cpuinfo says %.3f MHz\n", m.tsc_hz / 1e6, m.tsc_source.c_str(),
+    std::printf("tsc:            %.3f MHz, %s; /proc/cpuinfo says %.3f MHz\n", m.tsc_hz / 1e6, t(m.tsc_source).c_str(),
                 m.cpuinfo_mhz);
     std::printf("core cycles:    %.2f per TSC tick (estimated, imul chain)\n", core_cycles_per_tick());
     std::printf("pmu:            %s\n", m.pmu_available ? "available (perf_event_open cycles)" : pmu_status().message.c_str());
@@ -111,19 +115,19 @@ Action add_info_command(CLI::App& app) {
     std::string pmus;
     for (const auto& p : pfm_pmu_names()) pmus += (pmus.empty() ? "" : ", ") + p;
     std::printf("libpfm4 tables: %s\n", pmus.empty() ? "none" : pmus.c_str());
-    std::printf("kernel:         %s %s\n", m.kernel.c_str(), m.kernel_version.c_str());
+    std::printf("kernel:         %s %s\n", t(m.kernel).c_str(), t(m.kernel_version).c_str());
     if (m.hypervisor.empty()) std::printf("virtualization: none detected\n");
-    else std::printf("virtualization: %s (CPUID signature \"%s\")\n", m.hypervisor.c_str(), m.hypervisor_signature.c_str());
+    else std::printf("virtualization: %s (CPUID signature \"%s\")\n", t(m.hypervisor).c_str(), t(m.hypervisor_signature).c_str());
     if (m.scaling_governors.empty()) std::printf("cpu scaling:    disabled (no cpufreq governors)\n");
     else {
       std::string g;
-      for (const auto& s : m.scaling_governors) g += (g.empty() ? "" : " ") + s;
+      for (const auto& s : m.scaling_governors) g += (g.empty() ? "" : " ") + t(s);
       std::printf("cpu scaling:    %s (%s)\n", scaling.enabled ? "enabled" : "disabled", g.c_str());
     }
     if (scaling.enabled) std::printf("%s\n", kCpuScalingWarning);
     if (load.size() == 3) std::printf("load average:   %.2f, %.2f, %.2f\n", load[0], load[1], load[2]);
     else std::printf("load average:   unknown\n");
-    std::printf("thp:            %s\n", m.thp.c_str());
+    std::printf("thp:            %s\n", t(m.thp).c_str());
     std::printf("cpus:           %d online; allowed %s; a run pins to CPU %d\n", m.num_cpus, cpu_list_text(allowed).c_str(),
                 *cpu ? **cpu : default_pin_cpu());
     return 0;

@@ -10,19 +10,12 @@
 #include "src/cli/cli.hpp"
 #include "src/core/limits.hpp"
 #include "src/core/output.hpp"
+#include "src/core/terminal_text.hpp"
 #include "src/core/version.hpp"
 
 namespace {
 /// Error text on one line: control characters (a newline typed into a name) are escaped.
-std::string one_line(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '\n') out += "\\n";
-    else if (static_cast<unsigned char>(c) < 0x20) out += '?';
-    else out += c;
-  }
-  return out;
-}
+std::string one_line(const std::string& s) { return kex::terminal_text(s); }
 
 /// The exit status after stdout is flushed and closed: 2 with one line when output
 /// was lost (unless a failure was already reported with 2).

@@ -6,6 +6,7 @@
 #include "src/core/error.hpp"
 #include "src/cli/cli.hpp"
 #include "src/core/output.hpp"
+#include "src/core/terminal_text.hpp"
 #include "src/results/crossover.hpp"
 #include "src/results/merge.hpp"
 #include "src/model/result_json.hpp"
@@ -34,14 +35,14 @@ Action add_merge_command(CLI::App& app) {
     for (const auto& f : a->files) in.push_back({f, load_results(f)});
     std::vector<std::string> warnings;
     const std::vector<RunDoc> merged = merge_results(in, &warnings);
-    for (const auto& w : warnings) std::fprintf(stderr, "kex: warning: %s\n", w.c_str());
+    for (const auto& w : warnings) std::fprintf(stderr, "kex: warning: %s\n", terminal_text(w).c_str());
     check_output_path(a->out, a->force);
     const std::string table = machine_table(merged, a->filter, a->per_point);  // validates --filter first
     write_file_atomic(a->out, to_json(merged).dump(1) + "\n", a->force);
     if (quiet()) return 0;  // -q: the merged file only
     write_stdout(table);
     for (size_t i = 0; i < merged.size(); ++i) {
-      std::printf("\nM%zu %s\n", i + 1, run_label(merged[i].context).c_str());
+      std::printf("\nM%zu %s\n", i + 1, terminal_text(run_label(merged[i].context)).c_str());
       std::string t = format_crossovers(find_crossovers(merged[i]));
       write_stdout(t);
     }

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "src/core/significance.hpp"
+#include "src/core/terminal_text.hpp"
 #include "src/model/noise.hpp"
 #include "src/model/filter.hpp"
 #include "src/results/results.hpp"
@@ -161,37 +162,53 @@ std::vector<const CompareRow*> regressions(const Comparison& c, double slowdown)
   return out;
 }
 
-std::string format_comparison(const Comparison& c, const std::string& a_label, const std::string& b_label) {
+namespace {
+
+/// The table: its header and one row per matched point. Names come from the files:
+/// escaped, and padded by the columns they take.
+std::string comparison_rows(const Comparison& c) {
+  std::vector<std::string> names;
   size_t w = 9;
-  for (const auto& r : c.rows) w = std::max(w, r.name.size());
+  for (const auto& r : c.rows) {
+    names.push_back(terminal_text(r.name));
+    w = std::max(w, display_width(names.back()));
+  }
+  const bool best = c.statistic == Statistic::best;
+  std::string o;
+  char buf[256];
+  std::snprintf(buf, sizeof buf, " %13s %13s %9s %5s %9s  %s\n", best ? "A best ns" : "A median ns",
+                best ? "B best ns" : "B median ns", "speedup", "reps", "p (adj)", "verdict");
+  o += pad_right("benchmark", w) + buf;
+  for (size_t i = 0; i < c.rows.size(); ++i) {
+    const CompareRow& r = c.rows[i];
+    const char* v = r.verdict == Verdict::same ? "same" : r.verdict == Verdict::faster ? "B faster" : "B slower";
+    char p[32];
+    if (r.by_ci) std::snprintf(p, sizeof p, "%9s", !r.ci_overlap ? "n/a" : *r.ci_overlap ? "CIs over" : "CIs apart");
+    else std::snprintf(p, sizeof p, "%9.3g", r.p_adjusted);
+    char reps[48];
+    std::snprintf(reps, sizeof reps, "%zu/%zu", r.a_reps, r.b_reps);
+    std::snprintf(buf, sizeof buf, " %13.2f %13.2f %9.4f %5s %s  %s\n", r.a_ns, r.b_ns, r.speedup, reps, p, v);
+    o += pad_right(names[i], w) + buf;  // the name outside buf: a long one is never cut off with the row's end
+  }
+  return o;
+}
+
+}  // namespace
+
+std::string format_comparison(const Comparison& c, const std::string& a_label, const std::string& b_label) {
   std::ostringstream o;
   char buf[512];
   const char* corr = c.correction == Correction::benjamini_hochberg ? "Benjamini-Hochberg"
                      : c.correction == Correction::holm           ? "Holm"
                                                                   : "no";
   const bool best = c.statistic == Statistic::best;
-  o << "A: " << a_label << "\nB: " << b_label << "\n";
+  o << "A: " << terminal_text(a_label) << "\nB: " << terminal_text(b_label) << "\n";
   std::snprintf(buf, sizeof buf,
                 "speedup = A time / B time = B throughput / A throughput (> 1: B is faster); p = Mann-Whitney U over "
                 "the repetition %s, %s-corrected; a point differs when p < %g and the speedup is off 1 by at "
                 "least %.1f%%\n",
                 best ? "fastest samples" : "medians", corr, c.alpha, c.min_effect * 100);
-  o << buf;
-  std::snprintf(buf, sizeof buf, "%-*s %13s %13s %9s %5s %9s  %s\n", int(w), "benchmark",
-                best ? "A best ns" : "A median ns", best ? "B best ns" : "B median ns", "speedup", "reps", "p (adj)",
-                "verdict");
-  o << buf;
-  for (const auto& r : c.rows) {
-    const char* v = r.verdict == Verdict::same ? "same" : r.verdict == Verdict::faster ? "B faster" : "B slower";
-    char p[32];
-    if (r.by_ci) std::snprintf(p, sizeof p, "%9s", !r.ci_overlap ? "n/a" : *r.ci_overlap ? "CIs over" : "CIs apart");
-    else std::snprintf(p, sizeof p, "%9.3g", r.p_adjusted);
-    char reps[16];
-    std::snprintf(reps, sizeof reps, "%zu/%zu", r.a_reps, r.b_reps);
-    std::snprintf(buf, sizeof buf, "%-*s %13.2f %13.2f %9.4f %5s %s  %s\n", int(w), r.name.c_str(), r.a_ns, r.b_ns,
-                  r.speedup, reps, p, v);
-    o << buf;
-  }
+  o << buf << comparison_rows(c);
   char beyond_buf[96] = "";
   if (c.min_effect_beyond_l2 > 0)
     std::snprintf(beyond_buf, sizeof beyond_buf, ", %.1f%% beyond the L2 (the memory read's shift)",

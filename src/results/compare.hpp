@@ -95,7 +95,9 @@ bool intervals_overlap(double lo1, double hi1, double lo2, double hi2);
 std::vector<const CompareRow*> regressions(const Comparison&, double slowdown);
 
 /// The table `kex compare` prints: a header saying the direction, one line per
-/// row, then the counts and the geometric mean.
+/// row, then the counts and the geometric mean. The labels and point names come from
+/// the files and are escaped for a terminal (terminal_text), the name column padded by
+/// display width; only kex's own summary line starts with "summary: " after a newline.
 std::string format_comparison(const Comparison&, const std::string& a_label, const std::string& b_label);
 
 }  // namespace kex

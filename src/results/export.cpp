@@ -3,7 +3,9 @@
 #include <cstdio>
 #include <map>
 #include <sstream>
+#include <string_view>
 
+#include "src/core/terminal_text.hpp"
 #include "src/model/result_json.hpp"
 #include "src/results/results.hpp"
 
@@ -101,9 +103,17 @@ json to_gbench(const std::vector<RunDoc>& runs) {
 
 namespace {
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string o = "\"";
+/// A text cell, RFC 4180: quoted when it holds a comma, a quote or a line break. A cell
+/// that begins with a formula character (= + - @, or tab or CR, after OWASP's advice on
+/// CSV injection) gets a leading ' inside the quotes, which spreadsheets take as "this
+/// is text": a kernel name "=HYPERLINK(...)" from someone's results file is never run.
+/// Control characters are escaped as on a terminal (terminal_text): a CSV is also read
+/// with cat and column, and no name kex writes holds one.
+std::string csv_text(const std::string& raw) {
+  const std::string s = terminal_text(raw);
+  const bool formula = !s.empty() && std::string_view("=+-@\t\r").find(s.front()) != std::string_view::npos;
+  if (!formula && s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string o = formula ? "\"'" : "\"";
   for (char c : s) {
     if (c == '"') o += '"';
     o += c;
@@ -111,9 +121,11 @@ std::string csv_field(const std::string& s) {
   return o + "\"";
 }
 
-std::string cell(const json& v) {
+/// A cell of a JSON value: numbers and booleans as they are (a negative number is a
+/// number, not a formula), strings as text cells.
+std::string csv_cell(const json& v) {
   if (v.is_null()) return "";
-  if (v.is_string()) return v.get<std::string>();
+  if (v.is_string()) return csv_text(v.get<std::string>());
   if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
   if (v.is_number_integer()) return std::to_string(v.get<int64_t>());
   if (v.is_number()) {
@@ -121,7 +133,7 @@ std::string cell(const json& v) {
     std::snprintf(buf, sizeof buf, "%.9g", v.get<double>());
     return buf;
   }
-  return v.dump();
+  return csv_text(v.dump());
 }
 
 }  // namespace
@@ -148,23 +160,23 @@ std::string to_csv(const std::vector<RunDoc>& runs) {
   for (const RunDoc& run : runs)
     for (const Result& r : run.results) {
       const json e = to_json(r);
-      std::vector<std::string> row;
-      if (has_machine) row.push_back(machine_key(run.context.machine));
-      row.push_back(r.name());
-      row.push_back(r.point.kernel);
+      std::vector<std::string> row;  // finished cells
+      if (has_machine) row.push_back(csv_text(machine_key(run.context.machine)));
+      row.push_back(csv_text(r.name()));
+      row.push_back(csv_text(r.point.kernel));
       row.push_back(std::string(to_string(r.kind)));
       row.push_back(std::to_string(r.point.at.size));
       row.push_back(r.status.kind == StatusKind::error     ? "error"
                     : r.status.kind == StatusKind::skipped ? "skipped"
                     : r.ok()                               ? "ok"
                                                            : "no time");
-      row.push_back(r.status.message);
-      for (auto c : param_cols) row.push_back(cell(e["params"].value(c, json())));
+      row.push_back(csv_text(r.status.message));
+      for (auto c : param_cols) row.push_back(csv_cell(e["params"].value(c, json())));
       json stats = e.value("stats", json::object());
       if (r.seed) stats["cycles_per_page"] = r.seed->printed_ticks;
-      for (auto c : stat_cols) row.push_back(cell(stats.value(c, json())));
-      row.push_back(r.preset ? r.preset->printed : "");
-      for (size_t i = 0; i < row.size(); ++i) o << (i ? "," : "") << csv_field(row[i]);
+      for (auto c : stat_cols) row.push_back(csv_cell(stats.value(c, json())));
+      row.push_back(csv_text(r.preset ? r.preset->printed : ""));
+      for (size_t i = 0; i < row.size(); ++i) o << (i ? "," : "") << row[i];
       o << "\r\n";
     }
   return o.str();

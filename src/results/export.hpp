@@ -23,7 +23,10 @@ nlohmann::json to_gbench(const std::vector<RunDoc>& runs);
 
 /// CSV (RFC 4180, header row first): one row per point, measured or not, with its
 /// parameters, every coordinate, where it ran, statistics (ns and GB/s) and
-/// status. Several machines get a "machine" column.
+/// status. Several machines get a "machine" column. A text cell that begins with
+/// = + - @, tab or CR is written quoted with a leading ' (a spreadsheet takes it as
+/// text, never as a formula); numbers are written as numbers, negative ones too.
+/// Control characters in text are escaped (terminal_text).
 std::string to_csv(const std::vector<RunDoc>& runs);
 
 }  // namespace kex

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "src/core/error.hpp"
+#include "src/core/terminal_text.hpp"
 #include "src/model/noise.hpp"
 #include "src/model/filter.hpp"
 #include "src/results/results.hpp"
@@ -231,15 +232,15 @@ std::string machine_table(const std::vector<RunDoc>& runs, const std::string& fi
     if (!ctx.merged_from.empty())
       for (const auto& f : ctx.merged_from) hosts.insert(f.host_name);
     else hosts.insert(ctx.host_name);
-    std::string hs;
-    for (const auto& h : hosts) hs += (hs.empty() ? "" : ", ") + h;
+    std::string hs;  // host names and CPU models come from the files: escaped
+    for (const auto& h : hosts) hs += (hs.empty() ? "" : ", ") + terminal_text(h);
     size_t ok = 0;
     for (const auto& r : runs[i].results) ok += r.ok();
     std::string shards = ctx.shard_count == 1 ? "complete" : std::to_string(ctx.merged_shards.size()) + " of " +
                                                                  std::to_string(ctx.shard_count) + " shards";
-    std::snprintf(buf, sizeof buf, "  M%zu  %s\n      hosts: %s; %zu of %zu entries measured; shards: %s\n", i + 1,
-                  machine_key(ctx.machine).c_str(), hs.c_str(), ok, runs[i].results.size(), shards.c_str());
-    o << buf;
+    std::snprintf(buf, sizeof buf, "; %zu of %zu entries measured; shards: %s\n", ok, runs[i].results.size(),
+                  shards.c_str());
+    o << "  M" << i + 1 << "  " << terminal_text(machine_key(ctx.machine)) << "\n      hosts: " << hs << buf;
   }
   // row (kernel and condition, or point name) -> per machine: size -> GB/s
   std::vector<std::string> order;
@@ -256,12 +257,11 @@ std::string machine_table(const std::vector<RunDoc>& runs, const std::string& fi
       it->second[i][r.point.at.size] = median_gbps(r);
     }
   size_t w = per_point ? 9 : 6;
-  for (const auto& k : order) w = std::max(w, k.size());
+  for (const auto& k : order) w = std::max(w, display_width(terminal_text(k)));  // names come from the files
   o << "\n"
     << (per_point ? "median GB/s per entry" : "GB/s per kernel: geometric mean of median GB/s over the sizes every machine measured")
     << " (10^9 bytes/s; - = not measured; M2/M1 > 1: M2 is faster):\n";
-  std::snprintf(buf, sizeof buf, "%-*s", int(w), per_point ? "benchmark" : "kernel");
-  o << buf;
+  o << pad_right(per_point ? "benchmark" : "kernel", w);
   for (size_t i = 0; i < runs.size(); ++i) {
     std::snprintf(buf, sizeof buf, " %10s", ("M" + std::to_string(i + 1)).c_str());
     o << buf;
@@ -291,8 +291,7 @@ std::string machine_table(const std::vector<RunDoc>& runs, const std::string& fi
       for (uint64_t s : common) ls += std::log(per[i].at(s));
       vals[i] = std::exp(ls / double(common.size()));
     }
-    std::snprintf(buf, sizeof buf, "%-*s", int(w), k.c_str());
-    o << buf;
+    o << pad_right(terminal_text(k), w);
     for (double v : vals) {
       if (std::isnan(v)) std::snprintf(buf, sizeof buf, " %10s", "-");
       else std::snprintf(buf, sizeof buf, " %10.3f", v);

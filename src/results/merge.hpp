@@ -28,7 +28,8 @@ std::vector<RunDoc> merge_results(const std::vector<MergeInput>& inputs, std::ve
 /// one row per kernel and condition (geometric mean of median GB/s over the
 /// sizes every machine measured; with `per_point`, one row per point) and one
 /// column per machine. `filter` (parse_name_filter: a regex, a leading - inverts) keeps
-/// matching row names.
+/// matching row names. Host names, CPU models and names are escaped for a terminal
+/// (terminal_text), the first column padded by display width.
 std::string machine_table(const std::vector<RunDoc>& machines, const std::string& filter = "", bool per_point = false);
 
 }  // namespace kex

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <set>
 
+#include "src/core/terminal_text.hpp"
+
 namespace kex {
 
 namespace {
@@ -53,18 +55,17 @@ std::string buffer_note(const SeedHeader& hd) {
 std::string format_seed_line(const PresetFacts& p, Op op, Harness h, double cycles, double mbs,
                              std::string_view label) {
   const bool clear = op == Op::clear;
-  std::string name(label);
-  if (name.empty()) name = h == Harness::hahn ? p.hahn_printed : p.printed;
-  char buf[512];
+  // The name may come from a results file or a journal: escaped for the terminal.
+  std::string name = terminal_text(label.empty() ? (h == Harness::hahn ? p.hahn_printed : p.printed) : label);
+  char buf[128];  // the figures; the name stays outside, so a long one never cuts the line
+  std::string line = std::string(op_word(op)) + (h == Harness::hahn ? " by '" : " function '") + name + "'";
   if (h == Harness::hahn) {
     const unsigned long long c = cycles > 0 ? static_cast<unsigned long long>(cycles) : 0;
-    snprintf(buf, sizeof buf, "%s by '%s'%s\t took %4llu cycles (%0.1f MB/s)", op_word(op), name.c_str(),
-             clear ? "  " : "", c, mbs);
+    snprintf(buf, sizeof buf, "%s\t took %4llu cycles (%0.1f MB/s)", clear ? "  " : "", c, mbs);
   } else {
-    snprintf(buf, sizeof buf, "%s function '%s'\t took %4lli cycles per page", op_word(op), name.c_str(),
-             static_cast<long long>(cycles));
+    snprintf(buf, sizeof buf, "\t took %4lli cycles per page", static_cast<long long>(cycles));
   }
-  std::string line = buf;
+  line += buf;
   if (h == Harness::kex && mbs > 0) {
     snprintf(buf, sizeof buf, " (%.1f MB/s)", mbs);
     line += buf;
@@ -132,22 +133,20 @@ std::string seed_table_text(const SeedRun& run, SeedText mode) {
     const char* protocol = hd.harness == Harness::hahn    ? "Hahn's athlon.c protocol"
                            : hd.harness == Harness::xmm64 ? "LaHaise's xmm64.c protocol: fast.c v1.6's passes"
                                                           : "fast.c v1.6 protocol";
-    snprintf(line, sizeof line,
-             "# kex seed harness '%s' (%s). Cycles are TSC ticks (TSC %.3f MHz, %s); no core-cycle counter "
-             "is read (PMU %s).\n",
-             std::string(to_string(hd.harness)).c_str(), protocol, hd.tsc_mhz, hd.tsc_source.c_str(),
-             hd.pmu_available ? "available but unused" : "not available");
-    out += line;
-    snprintf(line, sizeof line, "# %s, pinned to CPU %d; fsave/frstor %s.\n", hd.cpu_model.c_str(), hd.pinned_cpu,
+    snprintf(line, sizeof line, "# kex seed harness '%s' (%s). Cycles are TSC ticks (TSC %.3f MHz, ",
+             std::string(to_string(hd.harness)).c_str(), protocol, hd.tsc_mhz);
+    out += line + terminal_text(hd.tsc_source) + "); no core-cycle counter is read (PMU " +
+           (hd.pmu_available ? "available but unused" : "not available") + ").\n";
+    snprintf(line, sizeof line, ", pinned to CPU %d; fsave/frstor %s.\n", hd.pinned_cpu,
              hd.fsave ? "kept inside the timed kernels" : "dropped (switch off)");
-    out += line;
+    out += "# " + terminal_text(hd.cpu_model) + line;
     out += buffer_note(hd);
     std::vector<std::string> subs;
     for (const auto& r : run.results)
       if (r.preset)
         for (const auto& s : r.preset->substitutions)
           if (std::find(subs.begin(), subs.end(), s) == subs.end()) subs.push_back(s);
-    for (const auto& s : subs) out += "# substitution on this CPU: " + s + "\n";
+    for (const auto& s : subs) out += "# substitution on this CPU: " + terminal_text(s) + "\n";
   }
   out += banner(hd);
   for (Op op : {Op::clear, Op::copy}) {
@@ -163,17 +162,17 @@ std::string seed_table_text(const SeedRun& run, SeedText mode) {
         if (fast_c) out += op == Op::clear ? "clear_page() tests \n" : "copy_page() tests \n";
         any = true;
       }
-      const std::string& label = r.seed->label;
+      const std::string& label = r.seed->label;  // printed through terminal_text below
       if (r.status.message == "test invalid; timer overflow") {
         out += "test invalid; timer overflow ";  // the programs' line names no kernel
-        if (notes) out += "\t('" + label + "')";
+        if (notes) out += "\t('" + terminal_text(label) + "')";
         out += "\n";
         continue;
       }
       if (!ran) {
-        snprintf(line, sizeof line, "%s %s '%s'\t %s: %s\n", op_word(op), fast_c ? "function" : "by", label.c_str(),
-                 r.status.kind == StatusKind::skipped ? "skipped" : "ERROR", r.status.message.c_str());
-        out += line;
+        out += std::string(op_word(op)) + (fast_c ? " function '" : " by '") + terminal_text(label) + "'\t " +
+               (r.status.kind == StatusKind::skipped ? "skipped" : "ERROR") + ": " + terminal_text(r.status.message) +
+               "\n";
         continue;
       }
       out += format_seed_line(*r.preset, op, hd.harness, double(r.seed->printed_ticks), r.seed->mb_per_s, label);
@@ -186,7 +185,7 @@ std::string seed_table_text(const SeedRun& run, SeedText mode) {
         for (const Result& q : run.results)
           if (q.preset && q.preset->id != r.preset->id && q.op == op &&
               (q.preset->printed == r.preset->printed || q.preset->hahn_printed == label)) {
-            out += "\t(" + r.preset->id + ")";
+            out += "\t(" + terminal_text(r.preset->id) + ")";
             break;
           }
       }
@@ -203,7 +202,7 @@ std::string kex_seed_text(const RunDoc& doc) {
   std::set<std::string> subs;
   for (const Result& r : doc.results) {
     if (r.kind != KernelKind::preset || !r.preset || r.point.at.harness != Harness::kex) continue;
-    for (const auto& s : r.preset->substitutions) subs.insert(s);
+    for (const auto& s : r.preset->substitutions) subs.insert(terminal_text(s));
     if (!r.ok() || r.point.at.size != 4096) continue;
     const Aggregate a = aggregate(r);
     const double ticks = a.median_ns * r.tsc_hz / 1e9;
@@ -214,7 +213,7 @@ std::string kex_seed_text(const RunDoc& doc) {
     Point bare{r.point.kernel, {}};
     bare.at.size = 4096;
     const std::string full = point_name(r.point), plain = point_name(bare);
-    if (full != plain) line += "\t(" + full.substr(plain.size() + 1) + ")";
+    if (full != plain) line += "\t(" + terminal_text(full.substr(plain.size() + 1)) + ")";
     (r.op == Op::clear ? clear : copy) += line + "\n";
   }
   if (clear.empty() && copy.empty()) return {};

@@ -33,7 +33,8 @@ enum class SeedText {
 ///   kex:          the fastc line, plus " (X MB/s)" when mb_per_s > 0.
 /// cycles_per_page is truncated to an integer as the seeds printed it; mb_per_s is MB/s
 /// of 2^20 bytes. `label` replaces the printed name (e.g. "warm up run"); otherwise hahn
-/// prints the preset's hahn_printed name and the others its printed name. No annotation.
+/// prints the preset's hahn_printed name and the others its printed name, escaped for a
+/// terminal (terminal_text). No annotation.
 std::string format_seed_line(const PresetFacts& p, Op op, Harness h, double cycles_per_page, double mb_per_s,
                              std::string_view label = {});
 
@@ -41,7 +42,8 @@ std::string format_seed_line(const PresetFacts& p, Op op, Harness h, double cycl
 /// "clear_page() tests " section, an empty line, the "copy_page() tests " section;
 /// xmm64: the same under "SSE test program ... buffer = 0x..."; hahn: "N.NNN MHz", the
 /// clear lines, an empty line, the copy lines); a section without kernels is left out.
-/// Annotated by default (see SeedText).
+/// Annotated by default (see SeedText). Labels, messages, substitutions and the CPU
+/// model are escaped for a terminal (terminal_text).
 std::string seed_table_text(const SeedRun& run, SeedText mode = SeedText::annotated);
 
 /// Each pass of a seed-harness run repeated N times (config "repeat", --repeat):

@@ -6,6 +6,7 @@
 #include <set>
 #include <tuple>
 
+#include "src/core/terminal_text.hpp"
 #include "src/core/units.hpp"
 #include "src/model/noise.hpp"
 #include "src/results/results.hpp"
@@ -75,11 +76,11 @@ std::string summary_table(const RunDoc& run) {
              op == Op::copy ? "memcpy" : "memset", "ratio", op == Op::copy ? "rep movsb" : "rep stosb");
     s += line;
     for (const auto& [size, r] : blocks[key]) {
-      std::string best = r.best.empty() ? "-" : r.best;
-      if (best.size() > 60) best = best.substr(0, 57) + "...";
+      // A name from a results file: escaped, cut and padded by the columns it takes.
+      const std::string best = pad_right(clip(r.best.empty() ? "-" : terminal_text(r.best), 60), 60);
       char ratio[16] = "-";
       if (r.libc > 0 && r.best_gbps > 0) snprintf(ratio, sizeof ratio, "%.2fx", r.best_gbps / r.libc);
-      snprintf(line, sizeof line, "%16s %-60s %9s %9s %7s %9s\n", format_bytes(size).c_str(), best.c_str(),
+      snprintf(line, sizeof line, "%16s %s %9s %9s %7s %9s\n", format_bytes(size).c_str(), best.c_str(),
                num(r.best_gbps).c_str(), num(r.libc).c_str(), ratio, num(r.rep).c_str());
       s += line;
     }
@@ -95,8 +96,7 @@ std::string summary_table(const RunDoc& run) {
     std::stable_sort(reasons.begin(), reasons.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     std::string why;
     for (size_t i = 0; i < reasons.size() && i < 3; ++i)
-      why += (i ? "; " : "") + (reasons[i].second.size() > 90 ? reasons[i].second.substr(0, 87) + "..." : reasons[i].second) +
-             " (" + std::to_string(reasons[i].first) + ")";
+      why += (i ? "; " : "") + clip(terminal_text(reasons[i].second), 90) + " (" + std::to_string(reasons[i].first) + ")";
     if (reasons.size() > 3) why += "; " + std::to_string(reasons.size() - 3) + " other reasons";
     s += std::to_string(skipped) + " point" + (skipped == 1 ? "" : "s") + " skipped" + (why.empty() ? "" : ": " + why) +
          "; " + std::to_string(failed) + " failed (see skip_message and error_message in the JSON)\n";
@@ -164,13 +164,12 @@ std::string layout_table(const RunDoc& run) {
     std::sort(cols.begin(), cols.end(), [&](size_t a, size_t b) { return g.columns[a] < g.columns[b]; });
     const bool wide = cols.size() > 12;
     size_t kw = 24, cw = 8;
-    for (const auto& k : g.rows) kw = std::max(kw, k.size());
+    for (const auto& k : g.rows) kw = std::max(kw, display_width(terminal_text(k)));
     for (size_t c : cols) cw = std::max(cw, layout_label(g.columns[c]).size());
     snprintf(buf, sizeof buf, "\n%s %s%s%s\n", std::string(to_string(op)).c_str(), format_bytes(size).c_str(),
              cond.empty() ? "" : ", ", cond.c_str());
     s += buf;
-    snprintf(buf, sizeof buf, "%-*s", int(kw), "kernel");
-    s += buf;
+    s += pad_right("kernel", kw);
     if (wide) {
       s += "      worst  (layout)              best  (layout)            ";
     } else {
@@ -184,8 +183,7 @@ std::string layout_table(const RunDoc& run) {
       size_t measured = 0;
       for (size_t c : cols) measured += g.gbps.count({k, c});
       if (measured < 2) continue;  // a kernel measured at one layout only says nothing about layouts
-      snprintf(buf, sizeof buf, "%-*s", int(kw), k.c_str());
-      s += buf;
+      s += pad_right(terminal_text(k), kw);  // a kernel name from a results file
       double lo = 0, hi = 0;
       size_t at_lo = 0, at_hi = 0;
       bool any = false;

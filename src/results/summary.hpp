@@ -11,13 +11,14 @@ namespace kex {
 /// GB/s), its GB/s, libc's GB/s at the same condition and the ratio fastest/libc,
 /// and rep movsb/stosb; then counts of skipped and failed points. A ratio thus
 /// always compares kernels measured under the same conditions. "" when nothing
-/// was measured.
+/// was measured. Kernel names and skip reasons are escaped for a terminal
+/// (terminal_text) and cut and padded by display width.
 std::string summary_table(const RunDoc& run);
 
 /// When the run sweeps a layout axis (src_offset, dst_offset, distance,
 /// huge_pages): per op, other conditions and size, each kernel's GB/s across the
 /// layout values (columns; above 12 values: the worst and best with where), and
-/// worst/best. "" when no layout axis is swept.
+/// worst/best. "" when no layout axis is swept. Kernel names as in summary_table.
 std::string layout_table(const RunDoc& run);
 
 /// The run's noise (context.protocol.noise) in one line: the sentinel's spread

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "generators/presets/presets.hpp"
+#include "src/core/terminal_text.hpp"
 #include "src/results/seed_text.hpp"
 #include "tests/support/golden.hpp"
 #include "tests/support/seed_golden.hpp"
@@ -170,4 +171,32 @@ TEST_CASE("seed passes: each repetition is one pass with the figure the program 
   CHECK(seed_table_text(run).find("took 1012 cycles per page  [3 runs: min 1012, max 1090, spread 7.7%]") !=
         std::string::npos);
   CHECK(seed_passes(golden::seed_run()).size() == 1);
+}
+
+TEST_CASE("seed tables print labels, messages and the CPU model of a file escaped" * doctest::test_suite("seedtext")) {
+  const std::string payload = "\x1b[2J\nFORGED took 1 cycles per page\r\xc2\x9b";
+  for (Harness h : {Harness::fastc, Harness::hahn}) {
+    SeedRun run = synth_run(h == Harness::hahn ? "hahn" : "xmm64", h);
+    run.header.cpu_model = "CPU" + payload;
+    run.header.tsc_source = "tsc" + payload;
+    run.results[0].seed->label = "label" + payload;
+    run.results[1].status = {StatusKind::skipped, "lacks" + payload, 0, std::nullopt};
+    run.results[2].status = {StatusKind::error, "test invalid; timer overflow", 0, std::nullopt};
+    run.results[2].seed->label = "overflow" + payload;
+    for (SeedText mode : {SeedText::exact, SeedText::annotated}) {
+      const std::string out = seed_table_text(run, mode);
+      for (std::string l : golden::lines(out)) {
+        std::erase(l, '\t');  // the programs' own tabs
+        CHECK_MESSAGE(terminal_text(l) == l, l);
+        CHECK(l.rfind("FORGED", 0) == std::string::npos);
+      }
+      const std::string shown = "\\x1b[2J\\nFORGED took 1 cycles per page\\r\\u009b";
+      CHECK(out.find("'label" + shown + "'") != std::string::npos);
+      if (mode == SeedText::exact) continue;
+      CHECK(out.find("# CPU" + shown + ", pinned to CPU 0") != std::string::npos);
+      CHECK(out.find("(TSC 2000.000 MHz, tsc" + shown + ")") != std::string::npos);
+      CHECK(out.find("\t skipped: lacks" + shown + "\n") != std::string::npos);
+      CHECK(out.find("\t('overflow" + shown + "')") != std::string::npos);
+    }
+  }
 }

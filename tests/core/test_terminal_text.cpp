@@ -1,0 +1,85 @@
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "src/core/terminal_text.hpp"
+
+using namespace kex;
+
+namespace {
+/// No byte a terminal obeys: no C0 control, no DEL, and valid UTF-8 without C1 controls
+/// (in UTF-8 a C1 control is 0xc2 followed by 0x80..0x9f).
+bool terminal_safe(const std::string& s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (b < 0x20 || b == 0x7f) return false;
+    if (b == 0xc2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) <= 0x9f) return false;
+  }
+  return terminal_text(s) == s;  // nothing left to escape: valid UTF-8 too
+}
+}  // namespace
+
+TEST_CASE("terminal_text: C0 controls and DEL become visible escapes" * doctest::test_suite("text")) {
+  CHECK(terminal_text("plain host-01.example") == "plain host-01.example");
+  CHECK(terminal_text("a\nb") == "a\\nb");
+  CHECK(terminal_text("a\tb\rc") == "a\\tb\\rc");
+  CHECK(terminal_text("\x1b[2Jgone") == "\\x1b[2Jgone");
+  CHECK(terminal_text(std::string("nul\0byte", 8)) == "nul\\x00byte");
+  CHECK(terminal_text("\x07\x08\x1f\x7f") == "\\x07\\x08\\x1f\\x7f");
+  CHECK(terminal_text("back\\slash") == "back\\slash");  // kept: regexes in error lines stay readable
+  for (int c = 0; c < 0x20; ++c) CHECK_MESSAGE(terminal_safe(terminal_text(std::string(1, char(c)))), c);
+}
+
+TEST_CASE("terminal_text: C1 controls, bidirectional controls and separators as \\u escapes" * doctest::test_suite("text")) {
+  CHECK(terminal_text("\xc2\x9b"
+                      "2J") == "\\u009b2J");                         // U+009B CSI
+  CHECK(terminal_text("\xc2\x80\xc2\x9f") == "\\u0080\\u009f");       // the C1 range's ends
+  CHECK(terminal_text("\xc2\xa0") == "\xc2\xa0");                     // U+00A0 is printable: kept
+  CHECK(terminal_text("abc\xe2\x80\xae" "fed") == "abc\\u202efed");   // RIGHT-TO-LEFT OVERRIDE
+  CHECK(terminal_text("\xe2\x81\xa6x\xe2\x81\xa9") == "\\u2066x\\u2069");
+  CHECK(terminal_text("\xe2\x80\xa8") == "\\u2028");                  // LINE SEPARATOR
+  CHECK(terminal_text("\xd8\x9c") == "\\u061c");                      // ARABIC LETTER MARK
+}
+
+TEST_CASE("terminal_text: valid printable UTF-8 is kept" * doctest::test_suite("text")) {
+  for (const char* s : {"Nützel", "AMD Ryzen™ 9", "日本語のホスト", "Ελληνικά", "emoji 🚀", "e\xcc\x81"})
+    CHECK_MESSAGE(terminal_text(s) == s, s);
+}
+
+TEST_CASE("terminal_text: every byte of invalid UTF-8 as \\x" * doctest::test_suite("text")) {
+  CHECK(terminal_text("\xff") == "\\xff");
+  CHECK(terminal_text("a\x80z") == "a\\x80z");                     // a stray continuation byte
+  CHECK(terminal_text("\xc3") == "\\xc3");                         // truncated at the end
+  CHECK(terminal_text("\xe6\x97x") == "\\xe6\\x97x");              // truncated inside
+  CHECK(terminal_text("\xc0\xaf") == "\\xc0\\xaf");                // overlong '/'
+  CHECK(terminal_text("\xe0\x80\x9b") == "\\xe0\\x80\\x9b");       // overlong CSI
+  CHECK(terminal_text("\xed\xa0\x80") == "\\xed\\xa0\\x80");       // a surrogate
+  CHECK(terminal_text("\xf4\x90\x80\x80") == "\\xf4\\x90\\x80\\x80");  // beyond U+10FFFF
+  CHECK(terminal_text("\xf8\x88\x80\x80\x80") == "\\xf8\\x88\\x80\\x80\\x80");
+  CHECK(terminal_text("\xf0\x9f\x9a\x80") == "\xf0\x9f\x9a\x80");  // U+1F680 itself is fine
+  // Any byte string comes out terminal-safe.
+  std::string all;
+  for (int b = 0; b < 256; ++b) all += char(b);
+  CHECK(terminal_safe(terminal_text(all)));
+  CHECK(terminal_safe(terminal_text(all + "\xc2")));
+}
+
+TEST_CASE("display_width, pad_right and clip count columns, not bytes" * doctest::test_suite("text")) {
+  CHECK(display_width("") == 0);
+  CHECK(display_width("copy/sse") == 8);
+  CHECK(display_width("Nützel") == 6);
+  CHECK(display_width("日本") == 4);
+  CHECK(display_width("e\xcc\x81") == 1);  // e + COMBINING ACUTE ACCENT
+  CHECK(display_width("🚀") == 2);
+  CHECK(display_width("\\x1b[2J") == 7);
+  CHECK(pad_right("ab", 4) == "ab  ");
+  CHECK(pad_right("Nützel", 8) == "Nützel  ");
+  CHECK(pad_right("日本", 6) == "日本  ");
+  CHECK(pad_right("toolong", 3) == "toolong");
+  CHECK(clip("short", 5) == "short");
+  CHECK(clip("abcdefgh", 6) == "abc...");
+  CHECK(clip("ü日本語x", 6) == "ü日...");
+  CHECK(clip("ü日本語x", 5) == "ü...");      // a wide character that does not fit is left out whole
+  CHECK(clip("üüüüüüü", 6) == "üüü...");     // never inside a UTF-8 sequence
+  CHECK(terminal_safe(clip(terminal_text("\xc2\x9b\xc2\x9b\xc2\x9b"), 5)));
+}
