@@ -36,10 +36,12 @@ sanitize: deps
 	@cmake --build build-asan -j $(JOBS)
 	cd build-asan && $(SAN_ENV) ctest --output-on-failure -j $(JOBS)
 
-# libFuzzer on config and kernel-name parsing, FUZZ_SECONDS per target (build-fuzz/).
+# libFuzzer on config, name and number parsing, the results and journal readers and the
+# plot writer, FUZZ_SECONDS per target, FUZZ_TARGETS (e.g. "results plot") to pick (build-fuzz/).
+FUZZ_TARGETS ?=
 fuzz: deps
 	@./.ci/install-deps $(FUZZ_DEBS)
-	JOBS=$(JOBS) tests/fuzz/run.sh $(FUZZ_SECONDS)
+	JOBS=$(JOBS) TARGETS="$(FUZZ_TARGETS)" tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 clean:
 	rm -rf build build-asan build-fuzz
