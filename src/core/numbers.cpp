@@ -25,13 +25,14 @@ int digit_value(char c, int base) {
 
 }  // namespace
 
-long long parse_integer(std::string_view text, long long lo, long long hi) {
-  const std::string range = std::to_string(lo) + ".." + std::to_string(hi);
-  const std::string allowed = "allowed: an integer in " + range + " (decimal with an optional '-', or 0x hex)";
-  auto fail = [&](const std::string& why) -> NumberError { return NumberError(quoted(text) + ": " + why + "; " + allowed); };
+namespace {
 
+/// The grammar's checks and the magnitude of `text` (without its sign), saturated
+/// just above `limit` so no input overflows; `fail` builds the error.
+template <class Fail>
+uint64_t magnitude(std::string_view text, bool allow_minus, bool& neg, uint64_t limit, bool& too_big, Fail fail) {
   std::string_view d = text;
-  const bool neg = !d.empty() && d[0] == '-';
+  neg = allow_minus && !d.empty() && d[0] == '-';
   if (neg) d.remove_prefix(1);
   int base = 10;
   if (d.size() >= 2 && d[0] == '0' && (d[1] == 'x' || d[1] == 'X')) {
@@ -48,20 +49,31 @@ long long parse_integer(std::string_view text, long long lo, long long hi) {
                                                     std::string(rest) + " for hex";
     throw fail("a leading zero is not allowed (it is not read as octal" + hint + ")");
   }
-
-  // The magnitude in unsigned arithmetic, saturating just above 2^63 (the largest
-  // magnitude of a long long, LLONG_MIN's), so no input overflows.
-  constexpr uint64_t kLimit = uint64_t(1) << 63;
   uint64_t mag = 0;
-  bool too_big = false;
+  too_big = false;
   for (char c : d) {
-    uint64_t v = static_cast<uint64_t>(digit_value(c, base));
-    if (mag > (kLimit - v) / static_cast<uint64_t>(base)) {
+    const uint64_t v = static_cast<uint64_t>(digit_value(c, base));
+    if (mag > (limit - v) / static_cast<uint64_t>(base)) {
       too_big = true;
       break;
     }
     mag = mag * static_cast<uint64_t>(base) + v;
   }
+  return mag;
+}
+
+}  // namespace
+
+long long parse_integer(std::string_view text, long long lo, long long hi) {
+  const std::string range = std::to_string(lo) + ".." + std::to_string(hi);
+  const std::string allowed = "allowed: an integer in " + range + " (decimal with an optional '-', or 0x hex)";
+  auto fail = [&](const std::string& why) -> NumberError { return NumberError(quoted(text) + ": " + why + "; " + allowed); };
+
+  // The magnitude in unsigned arithmetic, saturating just above 2^63 (the largest
+  // magnitude of a long long, LLONG_MIN's), so no input overflows.
+  constexpr uint64_t kLimit = uint64_t(1) << 63;
+  bool neg = false, too_big = false;
+  const uint64_t mag = magnitude(text, true, neg, kLimit, too_big, fail);
   if (too_big || (!neg && mag > static_cast<uint64_t>(std::numeric_limits<long long>::max())))
     throw fail("out of range");
   // -2^63 is representable; the cast avoids negating LLONG_MIN.
@@ -69,6 +81,17 @@ long long parse_integer(std::string_view text, long long lo, long long hi) {
                               : static_cast<long long>(mag);
   if (value < lo || value > hi) throw fail("out of range");
   return value;
+}
+
+unsigned long long parse_unsigned(std::string_view text, unsigned long long lo, unsigned long long hi) {
+  const std::string allowed =
+      "allowed: an integer in " + std::to_string(lo) + ".." + std::to_string(hi) + " (decimal, or 0x hex)";
+  auto fail = [&](const std::string& why) -> NumberError { return NumberError(quoted(text) + ": " + why + "; " + allowed); };
+  if (!text.empty() && text[0] == '-') throw fail(text.size() > 1 ? "negative" : "no digits");
+  bool neg = false, too_big = false;
+  const uint64_t mag = magnitude(text, false, neg, std::numeric_limits<uint64_t>::max(), too_big, fail);
+  if (too_big || mag < lo || mag > hi) throw fail("out of range");
+  return mag;
 }
 
 }  // namespace kex

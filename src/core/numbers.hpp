@@ -23,4 +23,9 @@ struct NumberError : std::invalid_argument {
 /// beyond long long. Throws NumberError.
 long long parse_integer(std::string_view text, long long lo, long long hi);
 
+/// The same grammar without the '-', for values up to 2^64-1 (a seed): an integer
+/// in [lo, hi]. "-1" is refused as negative, never read as 2^64-1; "1e23" and
+/// "18446744073709551616" are refused. Throws NumberError.
+unsigned long long parse_unsigned(std::string_view text, unsigned long long lo, unsigned long long hi);
+
 }  // namespace kex

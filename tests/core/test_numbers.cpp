@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <climits>
+#include <cstdint>
 #include <string>
 
 #include "src/core/numbers.hpp"
@@ -68,4 +69,29 @@ TEST_CASE("parse_integer range-checks values beyond long long without overflow")
   // A range narrower than the type: LLONG_MIN is refused, not negated.
   CHECK(error_of("-9223372036854775808", 1, 8192) == "'-9223372036854775808': out of range; allowed: an integer in "
                                                      "1..8192 (decimal with an optional '-', or 0x hex)");
+}
+
+TEST_CASE("parse_unsigned reads 0..2^64-1 in the same grammar and never wraps a negative or a larger number") {
+  CHECK(parse_unsigned("0", 0, UINT64_MAX) == 0);
+  CHECK(parse_unsigned("18446744073709551615", 0, UINT64_MAX) == UINT64_MAX);
+  CHECK(parse_unsigned("0xffffffffffffffff", 0, UINT64_MAX) == UINT64_MAX);
+  CHECK(parse_unsigned("42", 1, 100) == 42);
+  auto err = [](const std::string& t) {
+    try {
+      parse_unsigned(t, 0, UINT64_MAX);
+    } catch (const NumberError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string allowed = "; allowed: an integer in 0..18446744073709551615 (decimal, or 0x hex)";
+  CHECK(err("-1") == "'-1': negative" + allowed);
+  CHECK(err("-") == "'-': no digits" + allowed);
+  CHECK(err("18446744073709551616") == "'18446744073709551616': out of range" + allowed);
+  CHECK(err("0x10000000000000000") == "'0x10000000000000000': out of range" + allowed);
+  CHECK(err("1e23") == "'1e23': not an integer" + allowed);
+  CHECK(err("+1") == "'+1': not an integer" + allowed);
+  CHECK(err("") == "'': no number" + allowed);
+  CHECK(err("012") == "'012': a leading zero is not allowed (it is not read as octal; write 12, or 0x12 for hex)" +
+                          allowed);
 }
