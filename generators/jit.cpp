@@ -2,13 +2,11 @@
 
 #include <stdexcept>
 
+#include "src/core/hash.hpp"
+
 namespace kex {
 
-uint64_t fnv1a(const uint8_t* p, size_t n) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
-  return h;
-}
+uint64_t fnv1a(const uint8_t* p, size_t n) { return fnv1a64({reinterpret_cast<const char*>(p), n}); }
 
 namespace {
 constexpr size_t kScratchBytes = 1 << 18;  // largest single kernel
