@@ -8,6 +8,7 @@
 
 #include "src/core/error.hpp"
 #include "src/model/noise.hpp"
+#include "src/model/result_check.hpp"
 #include "src/model/result_json.hpp"
 
 namespace kex {
@@ -47,20 +48,8 @@ void check_measured(const RunDoc& d) {
   for (const Result& r : d.results) {
     if (!r.ok()) continue;
     const std::string at = "benchmarks/" + r.name();
-    if (!(std::isfinite(r.tsc_hz) && r.tsc_hz >= 1e6 && r.tsc_hz <= 1e11))
-      throw InputError(at, "TSC rate " + std::to_string(r.tsc_hz) + " Hz: expected 1e6 to 1e11 (context.machine.tsc_hz)");
-    for (size_t i = 0; i < r.reps.size(); ++i) {
-      const Repetition& rep = r.reps[i];
-      const std::string w = at + "/reps/" + std::to_string(i);
-      const SampleStats& s = rep.per_call;
-      if (!(std::isfinite(s.median) && s.median > 0 && s.median < 1e15))
-        throw InputError(w + "/median_ticks", std::to_string(s.median) + ": expected a time > 0 and < 1e15 ticks");
-      for (double v : {s.min, s.p10, s.p90, s.max, s.ci_low, s.ci_high})
-        if (!(std::isfinite(v) && v >= 0 && v < 1e15))
-          throw InputError(w, "a tick statistic of " + std::to_string(v) + ": expected >= 0 and < 1e15");
-      if (s.n == 0) throw InputError(w + "/n", "0: expected at least one sample");
-      if (rep.calls_per_sample == 0) throw InputError(w + "/calls_per_sample", "0: expected at least 1");
-    }
+    check_tsc_rate(r.tsc_hz, at);
+    for (size_t i = 0; i < r.reps.size(); ++i) check_repetition(r.reps[i], at + "/reps/" + std::to_string(i));
   }
 }
 
