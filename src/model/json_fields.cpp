@@ -1,0 +1,123 @@
+#include "src/model/json_fields.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "src/core/error.hpp"
+
+namespace kex {
+
+using nlohmann::json;
+
+bool printable(std::string_view s) {
+  for (char c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return false;
+  return true;
+}
+
+namespace {
+
+std::string shown(const json& value) {
+  std::string v = value.dump();  // JSON text: a control character in it is escaped
+  return v.size() > 60 ? v.substr(0, 57) + "..." : v;
+}
+
+/// The text `x` at `at` under `rule`, or an InputError naming `at` and the value.
+std::string checked_text(const json& x, const std::string& at, const TextRule& rule) {
+  if (!x.is_string()) throw InputError(at, shown(x) + ": expected a string");
+  const std::string& s = x.get_ref<const std::string&>();
+  if (s.size() > rule.max_bytes)
+    throw InputError(at, shown(x) + ": longer than " + std::to_string(rule.max_bytes) + " bytes");
+  if (!printable(s)) throw InputError(at, shown(x) + ": a control character: not allowed in a text");
+  if (rule.valid && !rule.valid(s)) throw InputError(at, shown(x) + ": allowed: " + rule.allowed);
+  return s;
+}
+
+}  // namespace
+
+FieldReader::FieldReader(const json& j, std::string where) : j_(j), where_(std::move(where)) {
+  if (!j_.is_object()) throw InputError(where_, shown(j_) + ": expected an object");
+}
+
+void FieldReader::fail(const std::string& key, const json& value, const std::string& allowed) const {
+  throw InputError(path(key), shown(value) + ": " + allowed);
+}
+
+void FieldReader::finish() const {
+  for (auto it = j_.begin(); it != j_.end(); ++it)
+    if (!named_.count(it.key())) {
+      std::string list;
+      for (const auto& k : named_) list += (list.empty() ? "" : ", ") + k;
+      throw InputError(path(printable(it.key()) ? it.key() : json(it.key()).dump()),
+                       "unknown key (allowed: " + list + ")");
+    }
+}
+
+const json& FieldReader::at(const char* key) {
+  named_.insert(key);
+  if (!j_.contains(key)) throw InputError(path(key), "missing");
+  return j_[key];
+}
+
+const json& FieldReader::list_at(const char* key, size_t min_items, size_t max_items) {
+  const json& a = at(key);
+  if (!a.is_array() || a.size() < min_items || a.size() > max_items)
+    fail(key, a,
+         "expected a list of " + std::to_string(min_items) + " to " + std::to_string(max_items) + " entries");
+  return a;
+}
+
+
+void FieldReader::text(const char* key, std::string& v, const TextRule& rule) {
+  v = checked_text(at(key), path(key), rule);
+}
+
+void FieldReader::flag(const char* key, bool& v) {
+  const json& x = at(key);
+  if (!x.is_boolean()) fail(key, x, "expected true or false");
+  v = x.get<bool>();
+}
+
+int64_t FieldReader::signed_in(const char* key, int64_t lo, int64_t hi) {
+  const json& x = at(key);
+  const std::string range = "expected an integer in " + std::to_string(lo) + ".." + std::to_string(hi);
+  if (!x.is_number_integer() || (x.is_number_unsigned() && x.get<uint64_t>() > uint64_t(INT64_MAX))) fail(key, x, range);
+  const int64_t v = x.get<int64_t>();
+  if (v < lo || v > hi) fail(key, x, range);
+  return v;
+}
+
+uint64_t FieldReader::unsigned_in(const char* key, uint64_t lo, uint64_t hi) {
+  const json& x = at(key);
+  const std::string range = "expected an integer in " + std::to_string(lo) + ".." + std::to_string(hi);
+  if (!x.is_number_unsigned() && !(x.is_number_integer() && x.get<int64_t>() >= 0)) fail(key, x, range);
+  const uint64_t v = x.get<uint64_t>();
+  if (v < lo || v > hi) fail(key, x, range);
+  return v;
+}
+
+void FieldReader::real(const char* key, double& v, double lo, double hi) {
+  const json& x = at(key);
+  std::ostringstream range;
+  range << "expected a number in " << lo << ".." << hi;
+  if (!x.is_number()) fail(key, x, range.str());
+  const double d = x.get<double>();
+  if (!(std::isfinite(d) && d >= lo && d <= hi)) fail(key, x, range.str());
+  v = d;
+}
+
+void FieldReader::texts(const char* key, std::vector<std::string>& v, size_t max_items, const TextRule& rule) {
+  const json& a = list_at(key, 0, max_items);
+  v.clear();
+  for (size_t i = 0; i < a.size(); ++i) v.push_back(checked_text(a[i], path(key) + "/" + std::to_string(i), rule));
+}
+
+void FieldReader::object_value(const char* key, json& v) {
+  const json& x = at(key);
+  if (!x.is_object()) fail(key, x, "expected an object");
+  v = x;
+}
+
+void FieldReader::array_value(const char* key, json& v, size_t max_items) { v = list_at(key, 0, max_items); }
+
+}  // namespace kex
