@@ -31,6 +31,10 @@ uint64_t max_config_size() {
 
 namespace {
 
+std::string too_long_text() {
+  return "longer than " + std::to_string(kMaxConfigBytes >> 20) + " MiB: a config is at most that";
+}
+
 /// Walks the config with the current JSON path, so every error names file and path.
 struct Reader {
   const std::string& source;
@@ -418,6 +422,7 @@ Config parse_config(const std::string& text, const std::string& source) {
   Config c;
   c.source = source;
   Reader r{source};
+  if (text.size() > kMaxConfigBytes) throw InputError(source + ": " + too_long_text());
   if (json_depth(text) > 64) throw InputError(source + ": JSON nested deeper than 64 levels; a kex config needs at most 5");
   // Duplicate keys: nlohmann keeps the last silently, so track keys per open object.
   std::vector<std::set<std::string>> open_keys;
@@ -577,11 +582,13 @@ Config load_config(const std::string& path) {
   struct stat st;
   if (stat(path.c_str(), &st) != 0) throw InputError(path + ": cannot read config (" + std::strerror(errno) + ")");
   if (!S_ISREG(st.st_mode)) throw InputError(path + ": not a regular file (a JSON config is needed)");
-  std::ifstream f(path);
+  if (uint64_t(st.st_size) > kMaxConfigBytes) throw InputError(path + ": " + too_long_text());
+  std::ifstream f(path, std::ios::binary);
   if (!f) throw InputError(path + ": cannot read config (" + std::strerror(errno) + ")");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return parse_config(ss.str(), path);
+  std::string text(kMaxConfigBytes + 1, '\0');  // a file that grows meanwhile is read no further
+  f.read(text.data(), std::streamsize(text.size()));
+  text.resize(size_t(f.gcount()));
+  return parse_config(text, path);
 }
 
 }  // namespace kex

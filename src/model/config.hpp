@@ -90,12 +90,17 @@ struct Config {
   std::optional<NameFilter> filter;
 };
 
+/// The longest config kex reads (a file, stdin, a journal's copy): 16 MiB.
+constexpr size_t kMaxConfigBytes = size_t(16) << 20;
+
 /// Parses and validates a config. Errors throw InputError with one line:
 /// "<source>: <JSON path>: <value>: <what is allowed>", or the parse position
-/// ("<source>:<line>:<column>: <parser message>") for malformed JSON.
+/// ("<source>:<line>:<column>: <parser message>") for malformed JSON, or a text
+/// above kMaxConfigBytes.
 Config parse_config(const std::string& text, const std::string& source);
 
-/// Reads `path` (InputError if unreadable) and parses it; "built-in:NAME" reads an embedded config.
+/// Reads `path` (InputError if unreadable, not a regular file or above
+/// kMaxConfigBytes, read no further than that) and parses it; "built-in:NAME" reads an embedded config.
 Config load_config(const std::string& path);
 
 /// Largest buffer a config may ask for: a quarter of MemAvailable (sizes,
