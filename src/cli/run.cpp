@@ -1,4 +1,5 @@
-// `kex run [CONFIG...]`: the main job (built-in default sweep without a config).
+// `kex run [CONFIG...]`: the main job (built-in default sweep without a config),
+// and `kex run --resume JOURNAL`, which finishes a run its journal belongs to.
 #include <sys/stat.h>
 
 #include <csignal>
@@ -11,6 +12,7 @@
 #include "src/cli/cli.hpp"
 #include "src/cli/selection.hpp"
 #include "src/core/output.hpp"
+#include "src/core/version.hpp"
 #include "src/model/config.hpp"
 #include "src/results/export.hpp"
 #include "src/results/plot.hpp"
@@ -33,6 +35,7 @@
 #include <iostream>
 #include <iterator>
 #include <memory>
+#include <random>
 
 namespace kex {
 
@@ -52,16 +55,30 @@ struct RunArgs {
   std::vector<std::string> presets;
   std::string harness = "kex";
   std::string repeat;  ///< --repeat N (seed harnesses), checked by hand for one clear line
+  std::string seed;    ///< --seed S, checked by hand: 0..2^64-1, never wrapped
   std::string format = "json";
   bool force = false, no_fsave = false, segments_seed_exact = false;
   uint32_t repetitions = 0;
-  uint64_t seed = 0;
   int cpu = -1;
   bool no_shuffle = false, no_sentinel = false, list = false, allow_large = false, no_journal = false;
-  bool seed_exact = false, no_plot = false;
+  bool seed_exact = false, no_plot = false, resume_any_build = false;
   std::string graph_dir;
   std::string filter, sizes, cache, counters;
   std::vector<std::string> layout;
+};
+
+/// A run once its arguments, or its journal, are read: what it measures and where it writes.
+struct RunSetup {
+  std::vector<Config> configs;
+  Protocol protocol;
+  std::string out, plot_dir, graph_dir, format = "json", filter;
+  size_t shard_index = 0, shard_count = 1;
+  std::string run_id;                   ///< the results' context.run_id (a resume keeps the journal's)
+  std::unique_ptr<Journal> journal;     ///< a resume's (locked) journal; a fresh run's is created later
+  std::optional<JournalState> resumed;  ///< what the journal says was done
+  bool replace = false;                 ///< the output may be replaced (--force, or a resume's own partial output)
+  bool replace_figures = false;         ///< files in the plot folder may be replaced (--force, or a resume's own)
+  std::string counters_where = "--counters";  ///< where the counter names came from, for errors
 };
 
 bool dir_has_entries(const std::string& dir) {
@@ -108,6 +125,15 @@ std::pair<size_t, size_t> parse_shard(const std::string& s) {
   }
 }
 
+/// --seed S: a whole number 0..2^64-1 as typed ("-1" and "1e23" are refused, not wrapped).
+uint64_t seed_option(const std::string& text) {
+  try {
+    return parse_unsigned(text, 0, UINT64_MAX);
+  } catch (const NumberError& e) {
+    throw InputError(std::string("--seed: ") + e.what());
+  }
+}
+
 /// The run-wide protocol: built-in defaults, then the first config that sets a
 /// field, then the command line.
 Protocol make_protocol(const std::vector<Config>& configs, const RunArgs& a, const CLI::App& cmd) {
@@ -124,7 +150,7 @@ Protocol make_protocol(const std::vector<Config>& configs, const RunArgs& a, con
     if (r.remeasure_budget) p.sentinel.budget = *r.remeasure_budget;
   }
   if (cmd.count("--repetitions")) p.repetitions = a.repetitions;
-  if (cmd.count("--seed")) p.seed = a.seed;
+  if (cmd.count("--seed")) p.seed = seed_option(a.seed);
   if (a.no_shuffle) p.shuffle = false;
   if (a.no_sentinel) p.sentinel.enabled = false;
   if (cmd.count("--cpu")) p.cpu = a.cpu;
@@ -140,28 +166,6 @@ Protocol make_protocol(const std::vector<Config>& configs, const RunArgs& a, con
   return p;
 }
 
-nlohmann::json protocol_json(const Protocol& p) {
-  return {{"repetitions", p.repetitions}, {"shuffle", p.shuffle}, {"seed", p.seed}, {"cpu", p.cpu},
-          {"sentinel", p.sentinel.enabled}, {"sentinel_every", p.sentinel.every},
-          {"sentinel_threshold", p.sentinel.threshold}, {"remeasure_budget", p.sentinel.budget},
-          {"task_timeout_s", p.task_timeout_s}, {"counters", p.counters}};
-}
-
-Protocol protocol_from(const nlohmann::json& j) {
-  Protocol p;
-  p.repetitions = j.value("repetitions", 1u);
-  p.shuffle = j.value("shuffle", true);
-  p.seed = j.value("seed", uint64_t(1));
-  p.cpu = j.value("cpu", -1);
-  p.sentinel.enabled = j.value("sentinel", true);
-  p.sentinel.every = j.value("sentinel_every", 8u);
-  p.sentinel.threshold = j.value("sentinel_threshold", 0.15);
-  p.sentinel.budget = j.value("remeasure_budget", 0.25);
-  p.task_timeout_s = j.value("task_timeout_s", 60u);
-  p.counters = j.value("counters", std::vector<std::string>());
-  return p;
-}
-
 /// --repeat N: a whole number 1..1000, for a seed harness only.
 uint32_t repeat_count(const std::string& text, const std::string& harness) {
   if (harness == "kex")
@@ -173,19 +177,65 @@ uint32_t repeat_count(const std::string& text, const std::string& harness) {
   }
 }
 
-/// Whether `path` is the partial output of the run being resumed: a results file
-/// whose context says interrupted, with the run's seed. Anything else (missing,
-/// unreadable, another run's) is not.
-bool own_partial_output(const std::string& path, uint64_t seed) {
-  std::ifstream in(path);
-  if (!in) return false;
-  try {
-    const nlohmann::json doc = nlohmann::json::parse(in);
-    const nlohmann::json& c = doc.at("context");
-    return c.value("interrupted", false) && c.at("protocol").value("seed", uint64_t(0)) == seed;
-  } catch (const std::exception&) {
-    return false;
+/// A config on stdin, read to at most kMaxConfigBytes (`kex run - < /dev/zero` must end).
+std::string read_stdin_config() {
+  std::string text;
+  char buf[1 << 16];
+  while (std::cin.read(buf, sizeof buf) || std::cin.gcount() > 0) {
+    text.append(buf, size_t(std::cin.gcount()));
+    if (text.size() > kMaxConfigBytes)
+      throw InputError("-: the config on stdin is longer than " + std::to_string(kMaxConfigBytes >> 20) +
+                       " MiB (a config is at most that); not read further");
   }
+  if (std::cin.bad()) throw InputError("-: cannot read a config from stdin");
+  return text;
+}
+
+/// Whether `path` is a regular file holding exactly the bytes `p` records.
+bool holds(const std::string& path, const PartialFile& p) {
+  struct stat st;
+  if (lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || uint64_t(st.st_size) != p.bytes) return false;
+  std::ifstream in(path, std::ios::binary);
+  std::string text(p.bytes, '\0');
+  if (!in.read(text.data(), std::streamsize(text.size())) || in.peek() != std::char_traits<char>::eof()) return false;
+  return partial_file(p.name, text) == p;
+}
+
+/// Whether `path` holds exactly the partial output the journal records (an
+/// interrupted session of this run wrote it): only then may a resume replace it
+/// without --force. Anything else (missing, another run's, edited) is not its own.
+bool own_partial_output(const std::string& path, const std::optional<PartialFile>& p) { return p && holds(path, *p); }
+
+/// Whether every entry of `dir` is a figure an interrupted session of this run drew,
+/// byte for byte (then a resume draws over them without --force).
+bool own_partial_figures(const std::string& dir, const std::vector<PartialFile>& figures) {
+  DIR* d = opendir(dir.c_str());
+  if (!d) return false;
+  bool own = true, any = false;
+  while (dirent* e = readdir(d)) {
+    const std::string name = e->d_name;
+    if (name == "." || name == "..") continue;
+    any = true;
+    auto it = std::find_if(figures.begin(), figures.end(), [&](const PartialFile& f) { return f.name == name; });
+    if (it == figures.end() || !holds(dir + "/" + name, *it)) {
+      own = false;
+      break;
+    }
+  }
+  closedir(d);
+  return own && any;
+}
+
+/// The records of `files` (paths) as they are now.
+std::vector<PartialFile> partial_files(const std::vector<std::string>& files) {
+  std::vector<PartialFile> out;
+  for (const std::string& f : files) {
+    std::ifstream in(f, std::ios::binary);
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    if (in.bad()) continue;
+    out.push_back(partial_file(f.substr(f.rfind('/') + 1), text));
+  }
+  return out;
 }
 
 std::string duration_text(double s) {
@@ -196,365 +246,511 @@ std::string duration_text(double s) {
   return b;
 }
 
+/// A fresh run id: 16 hex digits (the results' context.run_id, kept in the journal).
+std::string new_run_id() {
+  std::random_device rd;
+  char id[17];
+  std::snprintf(id, sizeof id, "%08x%08x", unsigned(rd()), unsigned(rd()));
+  return id;
+}
+
+/// What the final messages say of the journal: how to resume, or why one cannot.
+std::string journal_note(const Journal* j, const std::string& how) {
+  if (!j) return "";
+  if (j->resumable()) return "; " + how + " kex run --resume " + j->path();
+  if (j->failed()) return "; its journal " + j->path() + " is incomplete (a write failed): the run cannot be resumed";
+  return "; its journal " + j->path() + " was removed during the run: the run cannot be resumed";
+}
+
+// ---- a fresh run: configs and outputs from the command line ------------------
+
+/// The configs the arguments name, in order: files (- for stdin), then the kernel
+/// names as one more config, then --preset; the built-in default without any.
+std::vector<Config> configs_from_arguments(RunArgs& a, const CLI::App& cmd) {
+  std::vector<Config> configs;
+  // Each argument is a config or a kernel name (selection.hpp: is_config_argument); the
+  // names become one more config, after the files.
+  NamedKernels names;
+  for (size_t i = 0; i < a.configs.size(); ++i) {
+    const std::string& arg = a.configs[i];
+    if (!is_config_argument(arg)) {
+      add_kernel_name(names, arg);
+      continue;
+    }
+    for (size_t j = 0; j < i; ++j)
+      if (a.configs[j] == arg) throw InputError(arg + ": config given twice");
+    configs.push_back(arg == "-" ? parse_config(read_stdin_config(), "stdin") : load_config(arg));
+  }
+  const json sizes = a.sizes.empty() && !cmd.count("--sizes") ? json() : sizes_option(a.sizes);
+  const json cache = a.cache.empty() && !cmd.count("--cache") ? json() : cache_option(a.cache);
+  const json layout = a.layout.empty() ? json() : layout_option(a.layout);
+  if (names.empty())
+    for (const char* opt : {"--sizes", "--cache", "--layout"})
+      if (cmd.count(opt))
+        throw InputError(std::string(opt) + ": applies to kernels named as arguments (e.g. kex run "
+                         "copy/avx/unroll:256 memcpy " + opt + " ...); a config file sets its own axes");
+  if (!names.empty()) configs.push_back(names_config(names, sizes, cache, layout));
+  if (a.presets.empty() && a.no_fsave) throw InputError("--no-fsave: applies to --preset kernels; give --preset NAME...");
+  if (a.presets.empty() && a.harness != "kex")
+    throw InputError("--harness " + a.harness + ": applies to --preset kernels; give --preset NAME...");
+  if (!a.repeat.empty() && a.presets.empty())
+    throw InputError("--repeat: applies to --preset kernels under a seed harness; give --preset NAME...");
+  if ((a.seed_exact || !a.repeat.empty()) && !cmd.count("--harness"))
+    if (auto own = preset_sets_harness(a.presets)) a.harness = std::string(to_string(*own));
+  if (!a.presets.empty()) {
+    // libc's page copy and clear (memcpy, memset, rep movsb/stosb) at one page under kex's
+    // protocol beside them, so every preset table and figure has its baselines from this run.
+    json raw = {{"presets", a.presets}, {"harness", a.harness}, {"sizes", {4096}}, {"baselines", true}};
+    if (a.no_fsave) raw["preset_options"] = {{"fsave", false}};
+    if (!a.repeat.empty()) raw["repeat"] = repeat_count(a.repeat, a.harness);
+    configs.push_back(parse_config(raw.dump(), "--preset"));
+  }
+  if (configs.empty()) configs.push_back(load_config("built-in:default.json"));
+  return configs;
+}
+
+/// A fresh run from its arguments: configs, protocol, where the results and figures go.
+void fresh_setup(RunArgs& a, const CLI::App& cmd, RunSetup& s) {
+  if (a.resume_any_build) throw InputError("--resume-any-build: applies to --resume JOURNAL");
+  s.configs = configs_from_arguments(a, cmd);
+  s.protocol = make_protocol(s.configs, a, cmd);
+  s.format = a.format;
+  s.filter = a.filter;
+  if (!a.shard.empty()) std::tie(s.shard_index, s.shard_count) = parse_shard(a.shard);
+  s.run_id = new_run_id();
+  s.out = a.out.empty() ? s.configs.front().out_json : a.out;
+  s.plot_dir = a.plot_dir.empty() ? s.configs.front().plot_dir : a.plot_dir;
+  if (s.out.empty()) {  // a name of kex's own: the figures go beside it, as a newcomer expects a picture
+    char stamp[32];
+    time_t now = time(nullptr);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime(&now));
+    s.out = std::string("kex-results-") + stamp + ".json";
+    if (s.plot_dir.empty()) s.plot_dir = std::string("kex-results-") + stamp + "-plots";
+  }
+  if (a.no_plot) s.plot_dir.clear();
+  s.graph_dir = a.graph_dir.empty() ? s.configs.front().graph_dir : a.graph_dir;
+  s.replace = s.replace_figures = a.force;
+}
+
+/// The journal header of a fresh run (it must not be written with --no-journal or -o -).
+JournalHeader journal_header(const RunSetup& s) {
+  JournalHeader h;
+  h.kex_version = std::string(kex_version());
+  h.git_commit = std::string(kex_git_commit());
+  h.run_id = s.run_id;
+  h.machine = machine_key(this_machine());
+  h.format = s.format;
+  h.shard_index = s.shard_index;
+  h.shard_count = s.shard_count;
+  h.filter = s.filter;
+  h.drew_figures = !s.plot_dir.empty();
+  h.output_name = s.out.substr(s.out.rfind('/') + 1);
+  h.protocol = s.protocol;
+  h.configs = s.configs;
+  return h;
+}
+
+// ---- a resume: the run from its journal, outputs from its name ---------------
+
+/// "<stem>-plots" beside `out` (its name without the extension), as a fresh run's default.
+std::string plots_beside(const std::string& out) {
+  const size_t slash = out.rfind('/'), dot = out.rfind('.');
+  const size_t name_at = slash == std::string::npos ? 0 : slash + 1;
+  return (dot != std::string::npos && dot > name_at ? out.substr(0, dot) : out) + "-plots";
+}
+
+/// Options that would change what the run measures: the journal says that.
+void refuse_run_options(const CLI::App& cmd) {
+  for (const char* opt : {"CONFIG", "--preset", "--shard", "--repetitions", "--seed", "--format", "--cpu", "--harness",
+                          "--repeat", "--filter", "--sizes", "--cache", "--layout", "--counters", "--no-shuffle",
+                          "--no-sentinel", "--no-fsave", "--no-journal"})
+    if (cmd.count(opt)) throw InputError(std::string(opt) + ": not with --resume (the journal says what the run was)");
+}
+
+/// A journal of another build mixes repetitions of different code under one name.
+void check_same_build(const JournalHeader& h, const std::string& journal, bool any_build) {
+  if (any_build || (h.kex_version == kex_version() && h.git_commit == kex_git_commit())) return;
+  throw InputError("--resume: " + journal + ": written by kex " + h.kex_version + " (git " + h.git_commit +
+                   "); this is kex " + std::string(kex_version()) + " (git " + std::string(kex_git_commit()) +
+                   "): the run would mix repetitions of two builds; pass --resume-any-build to accept that");
+}
+
+/// The resumed run's output: -o when given (the user's choice), else the journal's
+/// own name; never the journal itself.
+std::string resume_output(const RunArgs& a, const CLI::App& cmd, const JournalState& st) {
+  const std::string out = cmd.count("--output") ? a.out : output_for_journal(a.resume, st.header.output_name);
+  struct stat o, j;
+  if (out == a.resume || (stat(out.c_str(), &o) == 0 && stat(a.resume.c_str(), &j) == 0 && o.st_dev == j.st_dev &&
+                          o.st_ino == j.st_ino))
+    throw InputError("-o: " + out + ": is the journal being resumed; give another results file");
+  return out;
+}
+
+/// A resume: the journal locked and read, its run checked against this build and
+/// machine; the outputs from its name and the command line, never from its content.
+void resume_setup(const RunArgs& a, const CLI::App& cmd, RunSetup& s) {
+  refuse_run_options(cmd);
+  s.journal = std::make_unique<Journal>(a.resume);  // InputError at once when a live kex holds it
+  s.resumed = s.journal->read();
+  const JournalHeader& h = s.resumed->header;
+  check_same_build(h, a.resume, a.resume_any_build);
+  const std::string here = machine_key(this_machine());
+  if (here != h.machine)
+    throw InputError("--resume: " + a.resume + ": the run was on " + h.machine + "; this machine is " + here);
+  s.configs = h.configs;
+  s.protocol = h.protocol;
+  s.format = h.format;
+  s.filter = h.filter;
+  s.shard_index = h.shard_index;
+  s.shard_count = h.shard_count;
+  s.run_id = h.run_id;
+  s.counters_where = a.resume + ":1: /header/protocol/counters";
+  s.out = resume_output(a, cmd, *s.resumed);
+  s.plot_dir = cmd.count("--plot-dir") ? a.plot_dir : h.drew_figures && !a.no_plot ? plots_beside(s.out) : "";
+  s.graph_dir = a.graph_dir;  // only when asked now: a config's outputs.graph_dir is a path from the journal
+  s.replace = a.force || own_partial_output(s.out, s.resumed->partial);
+  s.replace_figures = a.force || (!s.plot_dir.empty() && own_partial_figures(s.plot_dir, s.resumed->partial_figures));
+}
+
+// ---- the steps every run takes ------------------------------------------------
+
+/// Checks the plans and opens the counters once (unknown names fail here; what
+/// cannot count on this machine is said once). Returns the counters' record.
+json check_plans_and_counters(const RunSetup& s) {
+  for (const auto& c : s.configs) config_plans(c);  // unknown presets and baselines fail before any run
+  json counters_json;
+  if (s.protocol.counters.empty()) return counters_json;
+  const CounterSet probe = open_counters(s.protocol.counters, s.counters_where);
+  if (!probe.note().empty()) std::fprintf(stderr, "kex: %s\n", probe.note().c_str());
+  counters_json = json::array();
+  for (const Counter& c : probe.counters()) {
+    counters_json.push_back({{"name", c.name}, {"event", c.event}, {"hardware", c.hardware}, {"ok", c.ok},
+                             {"reason", c.reason}});
+    if (!c.ok && !(c.hardware && !probe.note().empty()))
+      std::fprintf(stderr, "kex: --counters: %s: not counted (%s)\n", c.name.c_str(), c.reason.c_str());
+  }
+  return counters_json;
+}
+
+/// --filter on every config (a seed harness runs its table whole).
+void apply_filter(RunSetup& s, bool given) {
+  if (s.filter.empty() && !given) return;
+  const NameFilter f = parse_name_filter(s.filter, "--filter");
+  for (auto& c : s.configs) {
+    if (!c.presets.empty() && c.harness != Harness::kex)
+      throw InputError("--filter: a seed harness (" + std::string(to_string(c.harness)) + ", " + c.source +
+                       ") runs its program's table whole; filter kernels under the kex harness");
+    c.filter = f;
+  }
+}
+
+/// Pins to the protocol's CPU: InputError naming --cpu, or the journal's field, and the CPUs allowed.
+void pin_worker_cpu(const RunSetup& s, const RunArgs& a) {
+  if (s.protocol.cpu < 0) return;
+  try {
+    pin_to_cpu(s.protocol.cpu);
+  } catch (const InputError& e) {
+    if (!s.resumed) throw;
+    throw InputError(a.resume + ":1: /header/protocol/cpu", e.what());
+  }
+}
+
+/// The size of the run, before anything runs: --list prints it (returns true: done),
+/// and a run above the limits is refused.
+bool plan_or_list(const RunSetup& s, const RunOptions& opt, const RunArgs& a) {
+  // Without --allow-large the count stops past the task limit: a grid of 10^7 points
+  // is refused at once, not after naming them all.
+  const size_t max_points = a.list || a.allow_large ? SIZE_MAX : 100000 / s.protocol.repetitions;
+  const SweepPlan sp = plan_sweep(s.configs, opt, max_points);
+  if (!sp.complete)
+    throw InputError("run: more than " + std::to_string(max_points) + " points x " +
+                     std::to_string(s.protocol.repetitions) +
+                     " repetitions: above 100000 tasks; pass --allow-large to run it (or --list to see the points)");
+  if (sp.names.empty() && !s.filter.empty()) {
+    std::vector<Config> unfiltered = s.configs;
+    for (auto& c : unfiltered) c.filter.reset();
+    if (const size_t n = plan_sweep(unfiltered, opt).names.size(); n > 0)
+      throw InputError("--filter: '" + s.filter + "': matches none of the " + std::to_string(n) +
+                       " points of the run (kex run --list without --filter prints them)");
+  }
+  if (a.list) {
+    for (const auto& n : sp.names) std::printf("%s\n", n.c_str());
+    std::printf("# %zu points x %u repetitions = %zu tasks; estimated %s (at most %s); buffers %s\n", sp.names.size(),
+                s.protocol.repetitions, sp.tasks, duration_text(sp.estimate_s).c_str(),
+                duration_text(sp.worst_s).c_str(), format_bytes(sp.buffer_bytes).c_str());
+    return true;
+  }
+  if ((sp.tasks > 100000 || sp.estimate_s > 7200) && !a.allow_large)
+    throw InputError("run: " + std::to_string(sp.names.size()) + " points x " + std::to_string(s.protocol.repetitions) +
+                     " repetitions = " + std::to_string(sp.tasks) + " tasks, estimated " +
+                     duration_text(sp.estimate_s) + " (at most " + duration_text(sp.worst_s) +
+                     "): above 100000 tasks or 2 hours; pass --allow-large to run it (or --list to see the points)");
+  if (sp.buffer_bytes > 2 * max_config_size())
+    throw InputError("run: the buffers need " + format_bytes(sp.buffer_bytes) + "; this machine has " +
+                     format_bytes(4 * max_config_size()) + " available");
+  return false;
+}
+
+/// What the run prints and checks about its outputs, found before the sweep.
+struct OutputKinds {
+  bool seed_exact = false, asami = false;
+};
+
+/// Refuses before spending minutes on the sweep: outputs that cannot be written or
+/// would replace the user's files, and printing options with nothing to print.
+OutputKinds check_outputs(const RunSetup& s, const RunArgs& a) {
+  OutputKinds k;
+  k.seed_exact = a.seed_exact;
+  bool seed_harness = false;
+  for (const auto& c : s.configs) {
+    k.seed_exact |= c.seed_exact;
+    seed_harness |= !c.presets.empty() && c.harness != Harness::kex;
+    for (const Preset* p : resolve_presets(c.presets, c.source)) k.asami |= p->family == "asami";
+  }
+  const bool to_stdout = s.out == "-";
+  if (k.seed_exact && to_stdout) throw InputError("--seed-exact: stdout carries the seed tables; give -o FILE for the JSON");
+  if (k.seed_exact && !seed_harness && !k.asami)
+    throw InputError("--seed-exact: nothing a seed program printed: give --preset with --harness fastc|xmm64|hahn "
+                     "(or a seed set: fastc, spraul, xmm64, hahn), or Asami's presets (configs/asami.json)");
+  if (!s.graph_dir.empty() && !k.asami)
+    throw InputError("--graph: " + s.graph_dir + ": Asami's runtests graph needs asami presets (configs/asami.json)");
+  if (!to_stdout) check_output_path(s.out, s.replace);
+  if (!s.plot_dir.empty()) check_plot_dir(s.plot_dir, s.replace_figures);
+  if (!s.graph_dir.empty()) check_plot_dir(s.graph_dir, a.force, "--graph");
+  return k;
+}
+
+/// The results in the run's format.
+std::string results_text(const RunDoc& run, const std::string& format) {
+  return format == "gbench" ? to_gbench({run}).dump(1) + "\n"
+         : format == "csv"  ? to_csv({run})
+                            : to_json(run).dump(1) + "\n";
+}
+
+/// Writes the results (atomically; stdout for -o -). An interrupted run records in
+/// its journal what it wrote, so that its resume knows the file for its own.
+void write_results(const RunSetup& s, const RunDoc& run) {
+  const std::string body = results_text(run, s.format);
+  try {
+    if (s.out == "-") write_stdout(body);
+    else write_file_atomic(s.out, body, s.replace);
+  } catch (const InputError& e) {
+    if (s.journal) throw InputError(std::string(e.what()) + journal_note(s.journal.get(), "the journal keeps the run:"));
+    throw;
+  }
+  if (s.journal && run.context.interrupted && s.out != "-")
+    s.journal->partial_output(partial_file(s.out.substr(s.out.rfind('/') + 1), body));
+}
+
+/// The tables a run prints after writing: seed tables, Asami's, the segment table,
+/// the summary. With --seed-exact stdout carries only what the seed programs printed.
+void print_tables(const SweepRun& sweep, const RunDoc& run, const OutputKinds& k, const RunArgs& a, FILE*& text) {
+  const bool chatter = !quiet();  // -q: the files and the output asked for by name only
+  if (k.seed_exact) {
+    size_t silent = 0;
+    for (const auto& [source, seed] : sweep.seed_runs) {
+      for (const SeedRun& pass : seed_passes(seed))  // as if the program had been run N times
+        std::fputs(seed_table_text(pass, SeedText::exact).c_str(), stdout);
+      for (const auto& r : seed.results) silent += r.status.kind != StatusKind::ok;
+    }
+    std::fputs(runtests_text(run, SeedText::exact).c_str(), stdout);
+    if (silent)
+      std::fprintf(stderr, "kex: --seed-exact: %zu kernel%s did not run and %s no line (see the results file)\n", silent,
+                   silent == 1 ? "" : "s", silent == 1 ? "has" : "have");
+    text = stderr;
+  } else if (chatter) {
+    for (const auto& t : run.context.seed_tables) std::fprintf(text, "\n%s", t.text.c_str());
+    if (std::string rt = runtests_text(run); !rt.empty()) std::fprintf(text, "\n%s", rt.c_str());
+  }
+  if (chatter)
+    if (std::string kex_seed = kex_seed_text(run); !kex_seed.empty()) std::fprintf(text, "\n%s", kex_seed.c_str());
+  if (run.context.segments && (chatter || a.segments_seed_exact))
+    std::fprintf(text, "\n%s", (a.segments_seed_exact ? format_segment_seed_text(*run.context.segments)
+                                                      : format_segment_table(*run.context.segments)).c_str());
+  if (chatter) {
+    if (std::string table = summary_table(run); !table.empty()) std::fputs(table.c_str(), text);
+    if (std::string lt = layout_table(run); !lt.empty()) std::fputs(lt.c_str(), text);
+    if (std::string ns = noise_summary(run); !ns.empty()) std::fputs(ns.c_str(), text);
+  }
+}
+
+/// The figures and Asami's graph files, where this run was told to draw them. An
+/// interrupted run records its figures in the journal, as it does its results.
+void write_figures(const RunSetup& s, const RunDoc& run, bool force, FILE* text) {
+  const bool chatter = !quiet();
+  if (!s.plot_dir.empty()) {
+    PlotOptions po;
+    po.force = s.replace_figures;
+    auto files = write_plots({run}, s.plot_dir, po);
+    if (s.journal && run.context.interrupted) s.journal->partial_figures(partial_files(files));
+    if (chatter)
+      std::fprintf(text, "\nplots: %zu files in %s%s\n", files.size(), s.plot_dir.c_str(),
+                   find_gnuplot().empty() ? " (gnuplot not installed: .dat/.gp only)" : "");
+  }
+  if (!s.graph_dir.empty()) {
+    auto files = write_runtests_graph(run, s.graph_dir, force);
+    if (chatter)
+      std::fprintf(text, "\nruntests graph: %zu files in %s (gnuplot: load '%s/plot.gp')\n", files.size(),
+                   s.graph_dir.c_str(), s.graph_dir.c_str());
+  }
+}
+
+/// Runs the sweep with the journal; the finished run (or nullopt after a second stop).
+std::optional<SweepRun> measure(RunSetup& s, RunOptions& opt, const RunArgs& a) {
+  if (!s.resumed && s.out != "-" && !a.no_journal)
+    s.journal = std::make_unique<Journal>(journal_path(s.out), journal_header(s));
+  opt.journal = s.journal.get();
+  opt.resume = s.resumed ? &*s.resumed : nullptr;
+  if (cpu_scaling().enabled && !quiet()) std::fprintf(stderr, "%s\n", kCpuScalingWarning);
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
+  SweepRun sweep = run_sweep(s.configs, opt);
+  if (s.journal) s.journal->sync();
+  if (sweep.abandoned) {
+    std::fprintf(stderr, "kex: stopped at once; nothing written%s\n",
+                 journal_note(s.journal.get(), "the journal keeps every finished repetition:").c_str());
+    return std::nullopt;
+  }
+  return sweep;
+}
+
+void add_cli_options(CLI::App* cmd, RunArgs& a);
+
 }  // namespace
 
 Action add_run_command(CLI::App& app) {
   auto a = std::make_shared<RunArgs>();
   auto* cmd = app.add_subcommand("run", "Run a sweep: generate, verify and time kernels; write results JSON");
-  cmd->add_option("CONFIG", a->configs,
-                  "Config files (JSON; - reads one from stdin) or kernel names: an argument that is -, built-in:NAME, "
-                  "an existing path or ends in .json is a config, anything else a kernel name (a spec such as "
-                  "copy/avx/unroll:256, a preset or preset set such as faster_copy or fastc, or a baseline: memcpy, "
-                  "memset, rep_movsb, rep_stosb). None: the built-in default sweep");
-  cmd->add_option("--sizes", a->sizes,
-                  "Sizes of the kernels named as arguments: a list 4KiB,64KiB; A..B = A, 2A, 4A, ... and B; "
-                  "A..B:N = N sizes per octave (default 256..64MiB x4; presets alone: 4096)")
-      ->type_name("LIST");
-  cmd->add_option("--cache", a->cache, "Cache modes of the kernels named as arguments: warm, cold or warm,cold")
-      ->type_name("LIST");
-  cmd->add_option("--layout", a->layout,
-                  "Layout of the kernels named as arguments, as point-name tokens joined by /: src:N, dst:N, dist:D "
-                  "(signed, or none), nohuge, each with a list, e.g. src:0,1/dist:0,64,4160 (repeatable)")
-      ->type_name("TOKENS")
-      ->expected(1);
-  cmd->add_option("--filter", a->filter,
-                  "Run only the points whose full name matches this regex (RE2 syntax) (a leading - runs those that do "
-                  "not), before anything is generated; baselines follow the kernel points kept")
-      ->type_name("REGEX");
-  cmd->add_option("-o,--output", a->out,
-                  "Results JSON; - for stdout (default: outputs.json of the config, else kex-results-DATE.json)");
-  auto* plot_dir = cmd->add_option("--plot-dir", a->plot_dir,
-                                   "Also write gnuplot .dat/.gp files (and PNG/SVG) into DIR (default, when the "
-                                   "results get the automatic name kex-results-DATE.json: kex-results-DATE-plots/)");
-  cmd->add_flag("--no-plot", a->no_plot, "Write no figures (not even beside an automatically named results file)")
-      ->excludes(plot_dir);
-  cmd->add_option("--preset", a->presets, "Run named preset kernels (see `kex list presets`)");
-  cmd->add_option("--harness", a->harness,
-                  "Harness for presets: kex (robust statistics), or a seed program's own: fastc, xmm64, hahn")
-      ->check(CLI::IsMember({"kex", "fastc", "xmm64", "hahn"}));
-  cmd->add_flag("--seed-exact", a->seed_exact,
-                "Print only what the seed programs printed (no # lines, no notes; the rest goes to stderr); "
-                "with --preset SET and no --harness, the set's own program");
-  cmd->add_option("--graph", a->graph_dir,
-                  "Also write Asami's runtests -graph files into DIR: a data file per function and plot.gp");
-  cmd->add_option("--repeat", a->repeat,
-                  "With --preset and a seed harness: run the single-pass program N times (1..1000)");
-  cmd->add_flag("--no-fsave", a->no_fsave, "With --preset: drop the fsave/frstor the original kernels timed");
-  cmd->add_option("--format", a->format,
-                  "Format of the -o file: json (kex results), gbench (for Google Benchmark's compare.py), csv")
-      ->check(CLI::IsMember({"json", "gbench", "csv"}));
-  cmd->add_option("--shard", a->shard, "Run only shard I of N (I/N) of the points, for kex merge");
-  cmd->add_option("--repetitions", a->repetitions,
-                  "Measure each point N times, the repetitions in a random order over the whole sweep (default 3, "
-                  "or the config's \"repetitions\")")
-      ->check(CLI::Range(1u, 1000u));
-  cmd->add_option("--seed", a->seed, "Seed of the random order (default: a fresh one, recorded in the results)");
-  cmd->add_flag("--no-shuffle", a->no_shuffle, "Measure in config order, each point's repetitions in turn");
-  cmd->add_flag("--no-sentinel", a->no_sentinel, "No sentinel readings, no re-measurement of disturbed windows");
-  cmd->add_option("--counters", a->counters,
-                  "Count these events in each repetition's timed samples, reported per operation and per byte: kex "
-                  "names (cycles, instructions, l1d-misses, l2-misses, llc-misses, dram-fills, "
-                  "l2-prefetch-misses-l3) or libpfm4 event names, comma-separated (kex info lists them). Without a "
-                  "PMU the hardware ones are noted once and left out; software ones still count")
-      ->type_name("LIST");
-  cmd->add_option("--cpu", a->cpu, "Pin the measuring process to this CPU (default: the last CPU allowed)")
-      ->check(CLI::Range(0, 4095));
-  cmd->add_flag("--list,--dry-run", a->list, "Print the points the run would measure, their count and an estimated "
-                                              "time, and exit");
-  cmd->add_flag("--allow-large", a->allow_large, "Run even above 100000 tasks or an estimated 2 hours");
-  cmd->add_option("--resume", a->resume,
-                  "Finish the run a journal belongs to: measure only what it lacks and write the complete result");
-  cmd->add_flag("--no-journal", a->no_journal, "Keep no journal (a killed run cannot be resumed)");
-  cmd->add_flag("--segments-seed-exact", a->segments_seed_exact,
-                "Print the segment table as Jeremy's program did (as `kex segments --seed-exact`)");
-  cmd->add_flag("--force", a->force, "Overwrite existing output files");
+  add_cli_options(cmd, *a);
   return [a, cmd]() -> int {
     if (cmd->count("--output") && a->out.empty()) throw InputError("-o: an empty path; give a file name or - for stdout");
-    std::vector<Config> configs;
-    std::optional<JournalState> resumed;
-    Protocol protocol;
-    if (!a->resume.empty()) {
-      for (const char* opt : {"CONFIG", "--preset", "--output", "--plot-dir", "--shard", "--repetitions", "--seed",
-                              "--format", "--cpu", "--harness", "--repeat", "--filter", "--sizes", "--cache", "--layout",
-                              "--counters"})
-        if (cmd->count(opt))
-          throw InputError(std::string(opt) + ": not with --resume (the journal says what the run was)");
-      resumed = read_journal(a->resume);
-      const nlohmann::json& h = resumed->header;
-      try {
-        for (const auto& c : h.at("configs"))
-          configs.push_back(parse_config(c.at("config").dump(), c.at("source").get<std::string>()));
-        protocol = protocol_from(h.at("protocol"));
-        (void)h.at("output").get<std::string>();
-      } catch (const nlohmann::json::exception& e) {
-        throw InputError("--resume: " + a->resume + ": not a journal kex can resume (its header: " + e.what() + ")");
-      }
-      const std::string here = machine_key(this_machine()), there = h.value("machine", std::string());
-      if (here != there)
-        throw InputError("--resume: " + a->resume + ": the run was on " + there + "; this machine is " + here);
-      a->out = h.value("output", std::string());
-      a->format = h.value("format", std::string("json"));
-      a->plot_dir = h.value("plot_dir", std::string());
-      a->force = h.value("force", false);
-      a->shard = h.value("shard", std::string());
-      a->filter = h.value("filter", std::string());
-    } else {
-      // Each argument is a config or a kernel name (selection.hpp: is_config_argument); the
-      // names become one more config, after the files.
-      NamedKernels names;
-      for (size_t i = 0; i < a->configs.size(); ++i) {
-        const std::string& arg = a->configs[i];
-        if (!is_config_argument(arg)) {
-          add_kernel_name(names, arg);
-          continue;
-        }
-        for (size_t j = 0; j < i; ++j)
-          if (a->configs[j] == arg) throw InputError(arg + ": config given twice");
-        if (arg == "-") {
-          const std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-          if (std::cin.bad()) throw InputError("-: cannot read a config from stdin");
-          configs.push_back(parse_config(text, "stdin"));
-        } else {
-          configs.push_back(load_config(arg));
-        }
-      }
-      const json sizes = a->sizes.empty() && !cmd->count("--sizes") ? json() : sizes_option(a->sizes);
-      const json cache = a->cache.empty() && !cmd->count("--cache") ? json() : cache_option(a->cache);
-      const json layout = a->layout.empty() ? json() : layout_option(a->layout);
-      if (names.empty())
-        for (const char* opt : {"--sizes", "--cache", "--layout"})
-          if (cmd->count(opt))
-            throw InputError(std::string(opt) + ": applies to kernels named as arguments (e.g. kex run "
-                             "copy/avx/unroll:256 memcpy " + opt + " ...); a config file sets its own axes");
-      if (!names.empty()) configs.push_back(names_config(names, sizes, cache, layout));
-      if (a->presets.empty() && a->no_fsave)
-        throw InputError("--no-fsave: applies to --preset kernels; give --preset NAME...");
-      if (a->presets.empty() && a->harness != "kex")
-        throw InputError("--harness " + a->harness + ": applies to --preset kernels; give --preset NAME...");
-      if (!a->repeat.empty() && a->presets.empty())
-        throw InputError("--repeat: applies to --preset kernels under a seed harness; give --preset NAME...");
-      if ((a->seed_exact || !a->repeat.empty()) && !cmd->count("--harness"))
-        if (auto own = preset_sets_harness(a->presets)) a->harness = std::string(to_string(*own));
-      if (!a->presets.empty()) {
-        // libc's page copy and clear (memcpy, memset, rep movsb/stosb) at one page under kex's
-        // protocol beside them, so every preset table and figure has its baselines from this run.
-        nlohmann::json raw = {{"presets", a->presets}, {"harness", a->harness}, {"sizes", {4096}}, {"baselines", true}};
-        if (a->no_fsave) raw["preset_options"] = {{"fsave", false}};
-        if (!a->repeat.empty()) raw["repeat"] = repeat_count(a->repeat, a->harness);
-        configs.push_back(parse_config(raw.dump(), "--preset"));
-      }
-      if (configs.empty()) configs.push_back(load_config("built-in:default.json"));
-      protocol = make_protocol(configs, *a, *cmd);
-    }
-    for (const auto& c : configs) config_plans(c);  // unknown presets and baselines fail before any run
-    // Counters: unknown names fail here; what cannot count on this machine is said once.
-    nlohmann::json counters_json;
-    if (!protocol.counters.empty()) {
-      const CounterSet probe = open_counters(protocol.counters, "--counters");
-      if (!probe.note().empty()) std::fprintf(stderr, "kex: %s\n", probe.note().c_str());
-      counters_json = nlohmann::json::array();
-      for (const Counter& c : probe.counters()) {
-        counters_json.push_back({{"name", c.name}, {"event", c.event}, {"hardware", c.hardware}, {"ok", c.ok},
-                                 {"reason", c.reason}});
-        if (!c.ok && !(c.hardware && !probe.note().empty()))
-          std::fprintf(stderr, "kex: --counters: %s: not counted (%s)\n", c.name.c_str(), c.reason.c_str());
-      }
-    }
-    if (!a->filter.empty() || cmd->count("--filter")) {
-      const NameFilter f = parse_name_filter(a->filter, "--filter");
-      for (auto& c : configs) {
-        if (!c.presets.empty() && c.harness != Harness::kex)
-          throw InputError("--filter: a seed harness (" + std::string(to_string(c.harness)) + ", " + c.source +
-                           ") runs its program's table whole; filter kernels under the kex harness");
-        c.filter = f;
-      }
-    }
-    auto [shard_i, shard_n] = a->shard.empty() ? std::pair<size_t, size_t>{0, 1} : parse_shard(a->shard);
-    if (protocol.cpu >= 0) pin_to_cpu(protocol.cpu);  // InputError naming --cpu and the CPUs allowed
-
+    RunSetup s;
+    if (a->resume.empty()) fresh_setup(*a, *cmd, s);
+    else resume_setup(*a, *cmd, s);
+    const json counters_json = check_plans_and_counters(s);
+    apply_filter(s, cmd->count("--filter") > 0);
+    pin_worker_cpu(s, *a);
     RunOptions opt;
-    opt.shard_index = shard_i;
-    opt.shard_count = shard_n;
+    opt.shard_index = s.shard_index;
+    opt.shard_count = s.shard_count;
     opt.stop = &g_stop;
     opt.progress = !quiet();
-    opt.protocol = protocol;
-
-    // The size of the run, before anything runs. Without --allow-large the count stops
-    // past the task limit: a grid of 10^7 points is refused at once, not after naming them all.
-    const size_t max_points = a->list || a->allow_large ? SIZE_MAX : 100000 / protocol.repetitions;
-    const SweepPlan sp = plan_sweep(configs, opt, max_points);
-    if (!sp.complete)
-      throw InputError("run: more than " + std::to_string(max_points) + " points x " +
-                       std::to_string(protocol.repetitions) +
-                       " repetitions: above 100000 tasks; pass --allow-large to run it (or --list to see the points)");
-    if (sp.names.empty() && !a->filter.empty()) {
-      std::vector<Config> unfiltered = configs;
-      for (auto& c : unfiltered) c.filter.reset();
-      if (const size_t n = plan_sweep(unfiltered, opt).names.size(); n > 0)
-        throw InputError("--filter: '" + a->filter + "': matches none of the " + std::to_string(n) +
-                         " points of the run (kex run --list without --filter prints them)");
-    }
-    if (a->list) {
-      for (const auto& n : sp.names) std::printf("%s\n", n.c_str());
-      std::printf("# %zu points x %u repetitions = %zu tasks; estimated %s (at most %s); buffers %s\n",
-                  sp.names.size(), protocol.repetitions, sp.tasks, duration_text(sp.estimate_s).c_str(),
-                  duration_text(sp.worst_s).c_str(), format_bytes(sp.buffer_bytes).c_str());
-      return 0;
-    }
-    if ((sp.tasks > 100000 || sp.estimate_s > 7200) && !a->allow_large)
-      throw InputError("run: " + std::to_string(sp.names.size()) + " points x " + std::to_string(protocol.repetitions) +
-                       " repetitions = " + std::to_string(sp.tasks) + " tasks, estimated " +
-                       duration_text(sp.estimate_s) + " (at most " + duration_text(sp.worst_s) +
-                       "): above 100000 tasks or 2 hours; pass --allow-large to run it (or --list to see the points)");
-    if (sp.buffer_bytes > 2 * max_config_size())
-      throw InputError("run: the buffers need " + format_bytes(sp.buffer_bytes) + "; this machine has " +
-                       format_bytes(4 * max_config_size()) + " available");
-
-    std::string out = a->out;
-    if (out.empty()) out = configs.front().out_json;
-    std::string plot_dir = a->plot_dir.empty() ? configs.front().plot_dir : a->plot_dir;
-    if (out.empty()) {  // a name of kex's own: the figures go beside it, as a newcomer expects a picture
-      char stamp[32];
-      time_t now = time(nullptr);
-      strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime(&now));
-      out = std::string("kex-results-") + stamp + ".json";
-      if (plot_dir.empty()) plot_dir = std::string("kex-results-") + stamp + "-plots";
-    }
-    if (a->no_plot) plot_dir.clear();
-    const std::string graph_dir = a->graph_dir.empty() ? configs.front().graph_dir : a->graph_dir;
-    bool seed_exact = a->seed_exact, seed_harness = false, asami = false;
-    for (const auto& c : configs) {
-      seed_exact |= c.seed_exact;
-      seed_harness |= !c.presets.empty() && c.harness != Harness::kex;
-      for (const Preset* p : resolve_presets(c.presets, c.source)) asami |= p->family == "asami";
-    }
-    // Refuse before spending minutes on the sweep.
-    const bool to_stdout = out == "-";
-    if (seed_exact && to_stdout) throw InputError("--seed-exact: stdout carries the seed tables; give -o FILE for the JSON");
-    if (seed_exact && !seed_harness && !asami)
-      throw InputError("--seed-exact: nothing a seed program printed: give --preset with --harness fastc|xmm64|hahn "
-                       "(or a seed set: fastc, spraul, xmm64, hahn), or Asami's presets (configs/asami.json)");
-    if (!graph_dir.empty() && !asami)
-      throw InputError("--graph: " + graph_dir + ": Asami's runtests graph needs asami presets (configs/asami.json)");
-    // A resume replaces its own partial output (interrupted, same seed), never a file the user put there.
-    const bool replace = a->force || (resumed && own_partial_output(out, protocol.seed));
-    if (!to_stdout) check_output_path(out, replace);
-    if (!plot_dir.empty()) check_plot_dir(plot_dir, a->force);
-    if (!graph_dir.empty()) check_plot_dir(graph_dir, a->force, "--graph");
-
-    // The journal: every finished repetition, so a killed run can be resumed.
-    std::unique_ptr<Journal> journal;
-    if (resumed) {
-      journal = std::make_unique<Journal>(a->resume);
-    } else if (!to_stdout && !a->no_journal) {
-      nlohmann::json header;
-      header["output"] = out;
-      header["format"] = a->format;
-      header["plot_dir"] = plot_dir;
-      header["force"] = a->force;
-      header["shard"] = a->shard;
-      if (!a->filter.empty()) header["filter"] = a->filter;
-      header["protocol"] = protocol_json(protocol);
-      header["machine"] = machine_key(this_machine());
-      nlohmann::json cfgs = nlohmann::json::array();
-      for (const auto& c : configs) cfgs.push_back({{"source", c.source}, {"config", c.raw}});
-      header["configs"] = cfgs;
-      journal = std::make_unique<Journal>(journal_path(out), header);
-    }
-    opt.journal = journal.get();
-    opt.resume = resumed ? &*resumed : nullptr;
-
-    if (cpu_scaling().enabled && !quiet()) std::fprintf(stderr, "%s\n", kCpuScalingWarning);
-    std::signal(SIGINT, on_stop_signal);
-    std::signal(SIGTERM, on_stop_signal);
-    SweepRun sweep = run_sweep(configs, opt);
-    if (journal) journal->sync();
-    if (sweep.abandoned) {
-      std::fprintf(stderr, "kex: stopped at once; nothing written%s\n",
-                   journal ? ("; the journal keeps every finished repetition: kex run --resume " + journal->path()).c_str()
-                           : "");
-      return 130;
-    }
-    RunDoc& run = sweep.doc;
-    for (const auto& [source, seed] : sweep.seed_runs)
+    opt.protocol = s.protocol;
+    if (plan_or_list(s, opt, *a)) return 0;
+    const OutputKinds kinds = check_outputs(s, *a);
+    std::optional<SweepRun> sweep = measure(s, opt, *a);
+    if (!sweep) return 130;
+    RunDoc& run = sweep->doc;
+    run.context.run_id = s.run_id;  // the journal's: a resumed run is the same run
+    for (const auto& [source, seed] : sweep->seed_runs)
       run.context.seed_tables.push_back({source, seed.header.harness, seed_table_text(seed)});
-    run.context.rest["protocol"]["journal"] = journal ? journal->path() : "";
+    run.context.rest["protocol"]["journal"] = s.journal ? s.journal->path() : "";
     if (!counters_json.is_null()) run.context.rest["counters"] = counters_json;
-    if (!a->filter.empty()) run.context.rest["filter"] = a->filter;
-    const std::string body = a->format == "gbench" ? to_gbench({run}).dump(1) + "\n"
-                             : a->format == "csv"  ? to_csv({run})
-                                                   : to_json(run).dump(1) + "\n";
-    try {
-      if (to_stdout) write_stdout(body);
-      else write_file_atomic(out, body, replace);
-    } catch (const InputError& e) {
-      if (journal && !journal->failed())
-        throw InputError(std::string(e.what()) + "; the journal keeps the run: kex run --resume " + journal->path());
-      throw;
-    }
-    if (journal && !run.context.interrupted) journal->remove();
-    FILE* text = to_stdout ? stderr : stdout;  // with -o -, stdout carries only the JSON
-    const bool chatter = !quiet();               // -q: the files and the output asked for by name only
-    if (seed_exact) {  // stdout carries only what the seed programs printed; everything else goes to stderr
-      size_t silent = 0;
-      for (const auto& [source, seed] : sweep.seed_runs) {
-        for (const SeedRun& pass : seed_passes(seed))  // as if the program had been run N times
-          std::fputs(seed_table_text(pass, SeedText::exact).c_str(), stdout);
-        for (const auto& r : seed.results) silent += r.status.kind != StatusKind::ok;
-      }
-      std::fputs(runtests_text(run, SeedText::exact).c_str(), stdout);
-      if (silent)
-        std::fprintf(stderr, "kex: --seed-exact: %zu kernel%s did not run and %s no line (see the results file)\n",
-                     silent, silent == 1 ? "" : "s", silent == 1 ? "has" : "have");
-      text = stderr;
-    } else if (chatter) {
-      for (const auto& t : run.context.seed_tables) std::fprintf(text, "\n%s", t.text.c_str());
-      if (std::string rt = runtests_text(run); !rt.empty()) std::fprintf(text, "\n%s", rt.c_str());
-    }
-    if (chatter)
-      if (std::string kex_seed = kex_seed_text(run); !kex_seed.empty()) std::fprintf(text, "\n%s", kex_seed.c_str());
-    if (run.context.segments && (chatter || a->segments_seed_exact))
-      std::fprintf(text, "\n%s", (a->segments_seed_exact ? format_segment_seed_text(*run.context.segments)
-                                                         : format_segment_table(*run.context.segments)).c_str());
-    if (chatter) {
-      std::string table = summary_table(run);
-      if (!table.empty()) std::fputs(table.c_str(), text);
-      if (std::string lt = layout_table(run); !lt.empty()) std::fputs(lt.c_str(), text);
-      if (std::string ns = noise_summary(run); !ns.empty()) std::fputs(ns.c_str(), text);
-    }
-    if (!plot_dir.empty()) {
-      PlotOptions po;
-      po.force = a->force;
-      auto files = write_plots({run}, plot_dir, po);
-      if (chatter)
-        std::fprintf(text, "\nplots: %zu files in %s%s\n", files.size(), plot_dir.c_str(),
-                     find_gnuplot().empty() ? " (gnuplot not installed: .dat/.gp only)" : "");
-    }
-    if (!graph_dir.empty()) {
-      auto files = write_runtests_graph(run, graph_dir, a->force);
-      if (chatter)
-        std::fprintf(text, "\nruntests graph: %zu files in %s (gnuplot: load '%s/plot.gp')\n", files.size(),
-                     graph_dir.c_str(), graph_dir.c_str());
-    }
-    size_t n = run.results.size();
-    if (chatter)
-      std::fprintf(text, "\nresults: %s (%zu %s, %.1f s)\n", to_stdout ? "stdout" : out.c_str(), n,
-                   n == 1 ? "entry" : "entries", run.context.rest.value("elapsed_s", 0.0));
+    if (!s.filter.empty()) run.context.rest["filter"] = s.filter;
+    write_results(s, run);
+    if (s.journal && !run.context.interrupted) s.journal->remove();
+    FILE* text = s.out == "-" ? stderr : stdout;  // with -o -, stdout carries only the JSON
+    print_tables(*sweep, run, kinds, *a, text);
+    write_figures(s, run, a->force, text);
+    const size_t n = run.results.size();
+    const std::string where = s.out == "-" ? "stdout" : s.out;
+    if (!quiet())
+      std::fprintf(text, "\nresults: %s (%zu %s, %.1f s)\n", where.c_str(), n, n == 1 ? "entry" : "entries",
+                   run.context.rest.value("elapsed_s", 0.0));
     if (run.context.interrupted) {
-      std::fprintf(stderr, "kex: interrupted; the finished points were written to %s%s\n",
-                   to_stdout ? "stdout" : out.c_str(),
-                   journal ? ("; finish the run with kex run --resume " + journal->path()).c_str() : "");
+      std::fprintf(stderr, "kex: interrupted; the finished points were written to %s%s\n", where.c_str(),
+                   journal_note(s.journal.get(), "finish the run with").c_str());
       return 130;
     }
     // Exit status 3: the results are written, but points were not measured as asked for a
     // reason outside their kernels (a memory limit, a worker killed from outside).
-    if (!sweep.incomplete.empty()) {
+    if (!sweep->incomplete.empty()) {
       std::fprintf(stderr, "kex: %zu point%s not measured as asked (context.incomplete_points says why)\n",
-                   sweep.incomplete.size(), sweep.incomplete.size() == 1 ? " was" : "s were");
+                   sweep->incomplete.size(), sweep->incomplete.size() == 1 ? " was" : "s were");
       return 3;
     }
     return 0;
   };
 }
+
+namespace {
+
+void add_cli_options(CLI::App* cmd, RunArgs& a) {
+  cmd->add_option("CONFIG", a.configs,
+                  "Config files (JSON; - reads one from stdin) or kernel names: an argument that is -, built-in:NAME, "
+                  "an existing path or ends in .json is a config, anything else a kernel name (a spec such as "
+                  "copy/avx/unroll:256, a preset or preset set such as faster_copy or fastc, or a baseline: memcpy, "
+                  "memset, rep_movsb, rep_stosb). None: the built-in default sweep");
+  cmd->add_option("--sizes", a.sizes,
+                  "Sizes of the kernels named as arguments: a list 4KiB,64KiB; A..B = A, 2A, 4A, ... and B; "
+                  "A..B:N = N sizes per octave (default 256..64MiB x4; presets alone: 4096)")
+      ->type_name("LIST");
+  cmd->add_option("--cache", a.cache, "Cache modes of the kernels named as arguments: warm, cold or warm,cold")
+      ->type_name("LIST");
+  cmd->add_option("--layout", a.layout,
+                  "Layout of the kernels named as arguments, as point-name tokens joined by /: src:N, dst:N, dist:D "
+                  "(signed, or none), nohuge, each with a list, e.g. src:0,1/dist:0,64,4160 (repeatable)")
+      ->type_name("TOKENS")
+      ->expected(1);
+  cmd->add_option("--filter", a.filter,
+                  "Run only the points whose full name matches this regex (RE2 syntax) (a leading - runs those that do "
+                  "not), before anything is generated; baselines follow the kernel points kept")
+      ->type_name("REGEX");
+  cmd->add_option("-o,--output", a.out,
+                  "Results JSON; - for stdout (default: outputs.json of the config, else kex-results-DATE.json)");
+  auto* plot_dir = cmd->add_option("--plot-dir", a.plot_dir,
+                                   "Also write gnuplot .dat/.gp files (and PNG/SVG) into DIR (default, when the "
+                                   "results get the automatic name kex-results-DATE.json: kex-results-DATE-plots/)");
+  cmd->add_flag("--no-plot", a.no_plot, "Write no figures (not even beside an automatically named results file)")
+      ->excludes(plot_dir);
+  cmd->add_option("--preset", a.presets, "Run named preset kernels (see `kex list presets`)");
+  cmd->add_option("--harness", a.harness,
+                  "Harness for presets: kex (robust statistics), or a seed program's own: fastc, xmm64, hahn")
+      ->check(CLI::IsMember({"kex", "fastc", "xmm64", "hahn"}));
+  cmd->add_flag("--seed-exact", a.seed_exact,
+                "Print only what the seed programs printed (no # lines, no notes; the rest goes to stderr); "
+                "with --preset SET and no --harness, the set's own program");
+  cmd->add_option("--graph", a.graph_dir,
+                  "Also write Asami's runtests -graph files into DIR: a data file per function and plot.gp");
+  cmd->add_option("--repeat", a.repeat,
+                  "With --preset and a seed harness: run the single-pass program N times (1..1000)");
+  cmd->add_flag("--no-fsave", a.no_fsave, "With --preset: drop the fsave/frstor the original kernels timed");
+  cmd->add_option("--format", a.format,
+                  "Format of the -o file: json (kex results), gbench (for Google Benchmark's compare.py), csv")
+      ->check(CLI::IsMember({"json", "gbench", "csv"}));
+  cmd->add_option("--shard", a.shard, "Run only shard I of N (I/N) of the points, for kex merge");
+  cmd->add_option("--repetitions", a.repetitions,
+                  "Measure each point N times, the repetitions in a random order over the whole sweep (default 3, "
+                  "or the config's \"repetitions\")")
+      ->check(CLI::Range(1u, 1000u));
+  cmd->add_option("--seed", a.seed, "Seed of the random order, 0..2^64-1 (default: a fresh one, recorded in the results)")
+      ->type_name("UINT");
+  cmd->add_flag("--no-shuffle", a.no_shuffle, "Measure in config order, each point's repetitions in turn");
+  cmd->add_flag("--no-sentinel", a.no_sentinel, "No sentinel readings, no re-measurement of disturbed windows");
+  cmd->add_option("--counters", a.counters,
+                  "Count these events in each repetition's timed samples, reported per operation and per byte: kex "
+                  "names (cycles, instructions, l1d-misses, l2-misses, llc-misses, dram-fills, "
+                  "l2-prefetch-misses-l3) or libpfm4 event names, comma-separated (kex info lists them). Without a "
+                  "PMU the hardware ones are noted once and left out; software ones still count")
+      ->type_name("LIST");
+  cmd->add_option("--cpu", a.cpu, "Pin the measuring process to this CPU (default: the last CPU allowed)")
+      ->check(CLI::Range(0, 4095));
+  cmd->add_flag("--list,--dry-run", a.list, "Print the points the run would measure, their count and an estimated "
+                                              "time, and exit");
+  cmd->add_flag("--allow-large", a.allow_large, "Run even above 100000 tasks or an estimated 2 hours");
+  cmd->add_option("--resume", a.resume,
+                  "Finish the run a journal belongs to: measure only what it lacks and write the complete result to "
+                  "the journal's name without .journal (or -o FILE), its figures (if the run drew any) beside it "
+                  "(or --plot-dir DIR); refused while another kex uses the journal");
+  cmd->add_flag("--resume-any-build", a.resume_any_build,
+                "With --resume: accept a journal another build of kex wrote (its repetitions and this build's then "
+                "mix under one run)");
+  cmd->add_flag("--no-journal", a.no_journal, "Keep no journal (a killed run cannot be resumed)");
+  cmd->add_flag("--segments-seed-exact", a.segments_seed_exact,
+                "Print the segment table as Jeremy's program did (as `kex segments --seed-exact`)");
+  cmd->add_flag("--force", a.force, "Overwrite existing output files (also with --resume: only the command line says so)");
+}
+
+}  // namespace
 
 }  // namespace kex

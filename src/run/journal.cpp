@@ -1,19 +1,33 @@
 #include "src/run/journal.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstring>
-#include <fstream>
+#include <set>
 
 #include "src/core/error.hpp"
+#include "src/core/hash.hpp"
+#include "src/model/json_fields.hpp"
+#include "src/model/result_check.hpp"
 #include "src/model/result_json.hpp"
 
 namespace kex {
 
 namespace {
+
+/// The journal format this kex writes and reads (1: before headers were typed).
+constexpr int kJournalFormat = 2;
+/// Orders count tasks; an order at or above this is no order kex gave (and the next
+/// session's first order, one above the largest, must not wrap).
+constexpr uint64_t kOrderLimit = uint64_t(1) << 53;
+/// JSON nesting allowed in a line (kex's own lines nest fewer than 12 levels).
+constexpr int kMaxDepth = 64;
 
 double now_s() {
   timespec ts;
@@ -21,67 +35,408 @@ double now_s() {
   return double(ts.tv_sec) + ts.tv_nsec * 1e-9;
 }
 
-nlohmann::ordered_json seed_header_json(const SeedHeader& h) {
-  return {{"harness", to_string(h.harness)}, {"tsc_mhz", h.tsc_mhz},       {"tsc_source", h.tsc_source},
-          {"pmu_available", h.pmu_available}, {"cpu_model", h.cpu_model}, {"pinned_cpu", h.pinned_cpu},
-          {"fsave", h.fsave},                {"buffer_address", h.buffer_address}, {"hahn_mhz", h.hahn_mhz}};
+std::string hex64(uint64_t v) {
+  char b[17];
+  std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(v));
+  return b;
 }
 
-SeedHeader seed_header_from(const nlohmann::json& j) {
-  SeedHeader h;
-  h.harness = parse_harness(j.value("harness", "fastc")).value_or(Harness::fastc);
-  h.tsc_mhz = j.value("tsc_mhz", 0.0);
-  h.tsc_source = j.value("tsc_source", "");
-  h.pmu_available = j.value("pmu_available", false);
-  h.cpu_model = j.value("cpu_model", "");
-  h.pinned_cpu = j.value("pinned_cpu", -1);
-  h.fsave = j.value("fsave", true);
-  h.buffer_address = j.value("buffer_address", uint64_t(0));
-  h.hahn_mhz = j.value("hahn_mhz", 0.0);
-  return h;
+bool is_hex64(const std::string& s) {
+  return s.size() == 16 && s.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+std::string_view harness_name(Harness h) { return to_string(h); }
+
+/// A seed-harness run's header: one field table for the journal's writer and reader.
+template <class IO, class H>
+void map_seed_header(IO& io, H& h) {
+  io.choice("harness", h.harness, parse_harness, harness_name, "kex, fastc, hahn, xmm64");
+  io.real("tsc_mhz", h.tsc_mhz, 1, 1e5);
+  io.text("tsc_source", h.tsc_source, TextRule{256});
+  io.flag("pmu_available", h.pmu_available);
+  io.text("cpu_model", h.cpu_model, TextRule{1024});
+  io.whole("pinned_cpu", h.pinned_cpu, -1, 1 << 20);
+  io.flag("fsave", h.fsave);
+  io.whole("buffer_address", h.buffer_address, uint64_t(0), UINT64_MAX);
+  io.real("hahn_mhz", h.hahn_mhz, 0, 1e6);
+}
+
+template <class IO, class P>
+void map_partial(IO& io, P& p) {
+  io.text("name", p.name, TextRule{NAME_MAX, is_file_name, "a file name without a directory"});
+  io.whole("bytes", p.bytes, uint64_t(0), UINT64_MAX);
+  io.text("fnv1a", p.fnv1a, TextRule{16, is_hex64, "16 lowercase hex digits"});
+}
+
+/// The figures an interrupted session drew.
+struct FiguresLine {
+  std::vector<PartialFile> files;
+};
+
+template <class IO, class F>
+void map_figures_line(IO& io, F& f) {
+  io.list("files", f.files, 0, 1000000, [](auto& e, auto& p) { map_partial(e, p); });
+}
+
+/// A repetition's line: the point's name and the repetition's record (result_json.hpp).
+struct RepLine {
+  std::string point;
+  nlohmann::json data;
+};
+
+template <class IO, class R>
+void map_rep_line(IO& io, R& r) {
+  io.text("point", r.point);
+  io.object_value("data", r.data);
+}
+
+/// A seed-harness run's line: its config, header and results (result_json.hpp entries).
+struct SeedRunLine {
+  std::string source;
+  SeedHeader header;
+  nlohmann::json results;
+};
+
+template <class IO, class R>
+void map_seed_run_line(IO& io, R& r) {
+  io.text("source", r.source);
+  io.object("header", [&](auto& h) { map_seed_header(h, r.header); });
+  io.array_value("results", r.results, 1000000);
+}
+
+/// One pass of a seed harness run N times (--repeat N, 1..1000): its line.
+struct SeedPassLine {
+  std::string source;
+  uint32_t pass = 1;
+  SeedHeader header;
+  nlohmann::json results;
+};
+
+template <class IO, class R>
+void map_seed_pass_line(IO& io, R& r) {
+  io.text("source", r.source);
+  io.whole("pass", r.pass, 1u, 1000u);
+  io.object("header", [&](auto& h) { map_seed_header(h, r.header); });
+  io.array_value("results", r.results, 1000000);
+}
+
+template <class T, class Map>
+nlohmann::json written(const T& record, Map map) {
+  nlohmann::json j;
+  FieldWriter w(j);
+  map(w, record);
+  return j;
+}
+
+template <class T, class Map>
+T read_record(const nlohmann::json& j, const std::string& where, Map map) {
+  T record;
+  FieldReader r(j, where);
+  map(r, record);
+  r.finish();
+  return record;
+}
+
+/// The file name part of `path` and the directory part before it (with its '/').
+std::pair<std::string, std::string> split_path(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return {"", path};
+  return {path.substr(0, slash + 1), path.substr(slash + 1)};
+}
+
+/// The journal's file name for an output's file name (see journal_path).
+std::string journal_name(const std::string& name) {
+  constexpr size_t kSuffix = 8;  // ".journal"
+  if (name.size() + kSuffix <= NAME_MAX) return name + ".journal";
+  return name.substr(0, NAME_MAX - kSuffix - 17) + "-" + hex64(fnv1a64(name)) + ".journal";
+}
+
+/// The journal at `path` opened for reading (O_NONBLOCK: a FIFO put there does not
+/// hang the open), or InputError when it is not a regular file.
+int open_regular(const std::string& path, int flags) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0)
+    throw InputError(path + ": cannot read the journal (" + std::strerror(errno) + ")");
+  if (!S_ISREG(st.st_mode)) throw InputError(path + ": not a regular file: a journal kex wrote is needed");
+  const int fd = open(path.c_str(), flags | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0) throw InputError(path + ": cannot read the journal (" + std::strerror(errno) + ")");
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    throw InputError(path + ": not a regular file: a journal kex wrote is needed");
+  }
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  return fd;
+}
+
+/// Calls `each(line, number)` for each line of `fd` that ends in '\n', from the
+/// start; returns true when bytes without a newline follow the last one (a torn
+/// line). InputError for a read error or a line above kMaxJournalLineBytes.
+template <class Each>
+bool for_each_line(int fd, const std::string& path, Each each) {
+  std::string pending;
+  std::vector<char> buf(1 << 16);
+  size_t number = 0;
+  for (off_t at = 0;;) {
+    const ssize_t n = pread(fd, buf.data(), buf.size(), at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw InputError(path + ": cannot read the journal (" + std::strerror(errno) + ")");
+    if (n == 0) return !pending.empty();
+    at += n;
+    for (const char* p = buf.data(); p < buf.data() + n;) {
+      const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(buf.data() + n - p)));
+      const char* end = nl ? nl : buf.data() + n;
+      if (pending.size() + size_t(end - p) > kMaxJournalLineBytes)
+        throw InputError(path + ":" + std::to_string(number + 1) + ": longer than " +
+                         std::to_string(kMaxJournalLineBytes >> 20) + " MiB: not a line kex writes");
+      pending.append(p, end);
+      if (!nl) break;
+      each(pending, ++number);
+      pending.clear();
+      p = nl + 1;
+    }
+  }
+}
+
+/// The offset just past the last newline of `fd` (0 when there is none).
+off_t complete_prefix(int fd) {
+  struct stat st;
+  if (fstat(fd, &st) != 0) return 0;
+  char buf[4096];
+  for (off_t end = st.st_size; end > 0;) {
+    const off_t from = end > off_t(sizeof buf) ? end - off_t(sizeof buf) : 0;
+    const ssize_t n = pread(fd, buf, size_t(end - from), from);
+    if (n <= 0) return 0;
+    for (ssize_t i = n - 1; i >= 0; --i)
+      if (buf[i] == '\n') return from + i + 1;
+    end = from;
+  }
+  return 0;
+}
+
+// ---- reading the records -----------------------------------------------------
+
+/// The journal being read: its state so far, and each point's orders seen.
+struct Reading {
+  JournalState s;
+  std::map<std::string, std::set<uint64_t>> orders;
+};
+
+JournalHeader first_line(const nlohmann::json& j, const std::string& path) {
+  const std::string where = path + ":1";
+  if (!j.is_object() || !j.contains("kex_journal") || !j.contains("header"))
+    throw InputError(path + ": not a kex journal (its first line has no kex_journal header)");
+  const nlohmann::json& v = j["kex_journal"];
+  if (v == 1)
+    throw InputError(where, "a journal of an earlier kex (journal format 1): resume it with the kex that wrote it");
+  if (v != kJournalFormat)
+    throw InputError(where + ": /kex_journal", v.dump() + ": expected " + std::to_string(kJournalFormat) +
+                                                   " (the journal format of this kex)");
+  if (j.size() != 2) throw InputError(where, "expected only kex_journal and header in the first line");
+  return journal_header_from(j["header"], where + ": /header");
+}
+
+void add_rep(Reading& in, const nlohmann::json& v, const std::string& where) {
+  const RepLine rec = read_record<RepLine>(v, where, [](auto& io, auto& r) { map_rep_line(io, r); });
+  Repetition r = repetition_from_json(rec.data, where + "/data");
+  check_repetition(r, where + "/data");
+  if (r.order >= kOrderLimit)
+    throw InputError(where + "/data/order", std::to_string(r.order) + ": expected below 2^53 (orders count tasks)");
+  if (!in.orders[rec.point].insert(r.order).second)
+    throw InputError(where + "/data/order", std::to_string(r.order) + ": this point's repetition of that order is "
+                                            "journaled already (each repetition has an order of its own)");
+  in.s.reps[rec.point].push_back(std::move(r));
+}
+
+void add_result(Reading& in, const nlohmann::json& v, const std::string& where) {
+  Result r = result_from_json(v, 1e9, where);
+  if (r.ok())
+    throw InputError(where + "/status", "a measured point: a journal keeps measured points as repetitions, "
+                                        "results only for points that will not be measured");
+  in.s.results[r.name()] = std::move(r);
+}
+
+void mark_disturbed(Reading& in, const nlohmann::json& v, const std::string& where) {
+  if (!v.is_array()) throw InputError(where, "expected a list of [point, order]");
+  for (size_t i = 0; i < v.size(); ++i) {
+    const nlohmann::json& e = v[i];
+    if (!e.is_array() || e.size() != 2 || !e[0].is_string() || !e[1].is_number_unsigned())
+      throw InputError(where + "/" + std::to_string(i), e.dump().substr(0, 60) + ": expected [point, order]");
+    auto it = in.s.reps.find(e[0].get<std::string>());
+    if (it == in.s.reps.end()) continue;
+    for (auto& rep : it->second)
+      if (rep.order == e[1].get<uint64_t>()) rep.disturbed = true;
+  }
+}
+
+/// A seed-harness run from its line's header and results, each result checked as a
+/// results file's entry is.
+SeedRun seed_run_from(const SeedHeader& header, const nlohmann::json& results, const std::string& where) {
+  SeedRun run;
+  run.header = header;
+  for (size_t i = 0; i < results.size(); ++i) {
+    const std::string at = where + "/results/" + std::to_string(i);
+    Result r = result_from_json(results[i], run.header.tsc_mhz * 1e6, at);
+    if (r.ok())
+      for (size_t k = 0; k < r.reps.size(); ++k) check_repetition(r.reps[k], at + "/reps/" + std::to_string(k));
+    run.results.push_back(std::move(r));
+  }
+  return run;
+}
+
+void add_seed_run(Reading& in, const nlohmann::json& v, const std::string& where) {
+  const SeedRunLine rec = read_record<SeedRunLine>(v, where, [](auto& io, auto& r) { map_seed_run_line(io, r); });
+  in.s.seed_runs.emplace_back(rec.source, seed_run_from(rec.header, rec.results, where));
+}
+
+void add_seed_pass(Reading& in, const nlohmann::json& v, const std::string& where) {
+  const SeedPassLine rec = read_record<SeedPassLine>(v, where, [](auto& io, auto& r) { map_seed_pass_line(io, r); });
+  in.s.seed_passes.emplace_back(rec.source, rec.pass, seed_run_from(rec.header, rec.results, where));
+}
+
+/// One record line (after the header) into the state.
+void add_line(Reading& in, const nlohmann::json& j, const std::string& line_where) {
+  const std::string where = line_where + ": not a journal line: ";
+  if (!j.is_object() || j.size() != 1)
+    throw InputError(line_where, "not a journal line (expected one record {kind: ...})");
+  const std::string kind = j.begin().key();
+  const nlohmann::json& v = j.begin().value();
+  if (kind == "rep") add_rep(in, v, where + "/rep");
+  else if (kind == "result") add_result(in, v, where + "/result");
+  else if (kind == "disturbed") mark_disturbed(in, v, where + "/disturbed");
+  else if (kind == "seed_run") add_seed_run(in, v, where + "/seed_run");
+  else if (kind == "seed_pass") add_seed_pass(in, v, where + "/seed_pass");
+  else if (kind == "segments") {
+    if (!v.is_object()) throw InputError(where + "/segments", "expected an object (the segment table)");
+    in.s.segments = nlohmann::ordered_json(v);
+  } else if (kind == "partial") {
+    in.s.partial = read_record<PartialFile>(v, where + "/partial", [](auto& io, auto& p) { map_partial(io, p); });
+  } else if (kind == "partial_figures") {
+    in.s.partial_figures =
+        read_record<FiguresLine>(v, where + "/partial_figures", [](auto& io, auto& f) { map_figures_line(io, f); }).files;
+  } else {
+    throw InputError(line_where, "not a journal line (unknown kind; allowed: rep, result, disturbed, seed_run, "
+                                 "seed_pass, segments, partial, partial_figures)");
+  }
+}
+
+/// Refuses JSON nested deeper than any line kex writes (writing or reading a
+/// 100000-deep value back would recurse that deep).
+nlohmann::json::parser_callback_t depth_limit(const std::string& where) {
+  return [where](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+    if (depth > kMaxDepth)
+      throw InputError(where, "not a journal line (nested deeper than " + std::to_string(kMaxDepth) + " levels)");
+    return true;
+  };
+}
+
+JournalState read_fd(int fd, const std::string& path) {
+  Reading in;
+  bool any = false;
+  const bool torn = for_each_line(fd, path, [&](const std::string& text, size_t number) {
+    const std::string where = path + ":" + std::to_string(number);
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(text, depth_limit(where));
+    } catch (const nlohmann::json::exception&) {
+      throw InputError(where + ": not a journal line (malformed JSON)");
+    }
+    ++in.s.lines;
+    try {
+      if (number == 1) in.s.header = first_line(j, path);
+      else add_line(in, j, where);
+    } catch (const nlohmann::json::exception& e) {
+      throw InputError(where + ": not a journal line (" + e.what() + ")");
+    }
+    any = true;
+  });
+  if (!any) throw InputError(path + ": empty: not a kex journal");
+  in.s.torn_tail = torn;  // cut off by a kill: the repetition in flight
+  return std::move(in.s);
 }
 
 }  // namespace
 
-std::string journal_path(const std::string& output) {
-  if (output == "-" || output.empty()) return "kex-run.journal";
-  return output + ".journal";
+PartialFile partial_file(const std::string& name, const std::string& text) {
+  return {name, text.size(), hex64(fnv1a64(text))};
 }
 
-Journal::Journal(const std::string& path, const nlohmann::json& header) : path_(path) {
-  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0)
+std::string journal_path(const std::string& output) {
+  if (output == "-" || output.empty()) return "kex-run.journal";
+  const auto [dir, name] = split_path(output);
+  return dir + journal_name(name);
+}
+
+std::string output_for_journal(const std::string& journal, const std::string& output_name) {
+  const auto [dir, name] = split_path(journal);
+  // A name too long for NAME.journal: the header says which, and only when its
+  // journal name is this one (the header picks no other file).
+  if (output_name.size() + 8 > NAME_MAX && output_name.find('/') == std::string::npos &&
+      journal_name(output_name) == name)
+    return dir + output_name;
+  const std::string suffix = ".journal";
+  if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    const std::string out = name.substr(0, name.size() - suffix.size());
+    if (journal_name(out) == name) return dir.empty() && out == "-" ? "./-" : dir + out;
+  }
+  throw InputError(journal + ": not a journal name kex gives (OUT.journal, beside the results file OUT): kex cannot "
+                             "tell which file the run writes; rename it OUT.journal, or give -o OUT");
+}
+
+Journal::Journal(const std::string& path, const JournalHeader& header) : path_(path), tail_checked_(true) {
+  fd_ = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd_ < 0)
     throw InputError(path + ": cannot create the run's journal (" + std::strerror(errno) +
                      (errno == EEXIST ? "; an earlier run left it: resume it with kex run --resume " + path +
                                             ", or remove it"
-                                      : "") +
+                                      : errno == ENAMETOOLONG ? "; a shorter output name, or --no-journal" : "") +
                      ")");
-  f_ = fdopen(fd, "w");
-  line(nlohmann::json{{"kex_journal", 1}, {"header", header}});
+  if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    close(fd_);
+    throw InputError(path + ": in use by another kex (it holds the journal's lock)");
+  }
+  f_ = fdopen(fd_, "w");
+  line(nlohmann::json{{"kex_journal", kJournalFormat}, {"header", to_json(header)}});
   sync();
 }
 
 Journal::Journal(const std::string& path) : path_(path) {
-  // A line torn by a kill mid-write has no newline: cut it off first, or the next
-  // line would be appended to it and the journal could not be read again.
-  if (FILE* in = std::fopen(path.c_str(), "r")) {
-    long keep = 0, pos = 0;
-    for (int c; (c = std::fgetc(in)) != EOF;)
-      if (++pos, c == '\n') keep = pos;
-    std::fclose(in);
-    if (keep < pos && truncate(path.c_str(), keep) != 0)
-      throw InputError(path + ": cannot cut the journal's torn last line (" + std::strerror(errno) + ")");
+  fd_ = open_regular(path, O_RDWR | O_APPEND);
+  if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int err = errno;
+    close(fd_);
+    fd_ = -1;
+    if (err == EWOULDBLOCK)
+      throw InputError(path + ": in use: a live kex run or resume holds the journal's lock; nothing measured");
+    throw InputError(path + ": cannot lock the journal (" + std::strerror(err) + ")");
   }
-  f_ = std::fopen(path.c_str(), "a");
-  if (!f_) throw InputError(path + ": cannot append to the journal (" + std::strerror(errno) + ")");
+  f_ = fdopen(fd_, "a");
+  if (!f_) {
+    close(fd_);
+    fd_ = -1;
+    throw InputError(path + ": cannot append to the journal (" + std::strerror(errno) + ")");
+  }
 }
 
 Journal::~Journal() {
   if (f_) std::fclose(f_);
+  else if (fd_ >= 0) close(fd_);
+}
+
+JournalState Journal::read() const {
+  if (fd_ < 0) throw InputError(path_ + ": the journal is closed");
+  return read_fd(fd_, path_);
 }
 
 void Journal::line(const nlohmann::json& j) {
   if (!f_) return;
+  if (!tail_checked_) {
+    // A line torn by a kill mid-write has no newline: cut it off first, or the next
+    // line would be appended to it and the journal could not be read again.
+    tail_checked_ = true;
+    struct stat st;
+    const off_t keep = complete_prefix(fd_);
+    if (fstat(fd_, &st) != 0 || (keep < st.st_size && ftruncate(fd_, keep) != 0)) return fail();
+  }
   const std::string s = j.dump() + "\n";
   if (std::fwrite(s.data(), 1, s.size(), f_) != s.size() || std::fflush(f_) != 0) return fail();
   if (now_s() - last_sync_ >= 1.0) sync();
@@ -100,11 +455,19 @@ void Journal::fail() {
                std::strerror(errno));
   std::fclose(f_);
   f_ = nullptr;
+  fd_ = -1;
   failed_ = true;
 }
 
+bool Journal::resumable() const {
+  struct stat open_st, path_st;
+  return !failed_ && fd_ >= 0 && fstat(fd_, &open_st) == 0 && open_st.st_nlink > 0 &&
+         stat(path_.c_str(), &path_st) == 0 && path_st.st_dev == open_st.st_dev && path_st.st_ino == open_st.st_ino;
+}
+
 void Journal::repetition(const std::string& point, const Repetition& r) {
-  line(nlohmann::json{{"rep", {{"point", point}, {"data", to_json(r)}}}});
+  const RepLine rec{point, nlohmann::json(to_json(r))};
+  line(nlohmann::json{{"rep", written(rec, [](auto& io, auto& x) { map_rep_line(io, x); })}});
 }
 
 void Journal::result(const Result& r) { line(nlohmann::json{{"result", to_json(r)}}); }
@@ -116,102 +479,48 @@ void Journal::disturbed(const std::vector<std::pair<std::string, uint64_t>>& po)
 }
 
 void Journal::seed_run(const std::string& source, const SeedRun& run) {
-  nlohmann::json results = nlohmann::json::array();
-  for (const auto& r : run.results) results.push_back(nlohmann::json(to_json(r)));
-  line(nlohmann::json{{"seed_run", {{"source", source}, {"header", seed_header_json(run.header)}, {"results", results}}}});
+  SeedRunLine rec{source, run.header, nlohmann::json::array()};
+  for (const auto& r : run.results) rec.results.push_back(nlohmann::json(to_json(r)));
+  line(nlohmann::json{{"seed_run", written(rec, [](auto& io, auto& x) { map_seed_run_line(io, x); })}});
 }
 
 void Journal::seed_pass(const std::string& source, uint32_t pass, const SeedRun& run) {
-  nlohmann::json results = nlohmann::json::array();
-  for (const auto& r : run.results) results.push_back(nlohmann::json(to_json(r)));
-  line(nlohmann::json{{"seed_pass", {{"source", source}, {"pass", pass}, {"header", seed_header_json(run.header)},
-                                     {"results", results}}}});
+  SeedPassLine rec{source, pass, run.header, nlohmann::json::array()};
+  for (const auto& r : run.results) rec.results.push_back(nlohmann::json(to_json(r)));
+  line(nlohmann::json{{"seed_pass", written(rec, [](auto& io, auto& x) { map_seed_pass_line(io, x); })}});
 }
 
 void Journal::segments(const nlohmann::ordered_json& section) { line(nlohmann::json{{"segments", section}}); }
 
+void Journal::partial_output(const PartialFile& p) {
+  line(nlohmann::json{{"partial", written(p, [](auto& io, auto& x) { map_partial(io, x); })}});
+  sync();
+}
+
+void Journal::partial_figures(const std::vector<PartialFile>& files) {
+  const FiguresLine f{files};
+  line(nlohmann::json{{"partial_figures", written(f, [](auto& io, auto& x) { map_figures_line(io, x); })}});
+  sync();
+}
+
 void Journal::remove() {
   if (f_) std::fclose(f_);
+  else if (fd_ >= 0) close(fd_);
   f_ = nullptr;
+  fd_ = -1;
   ::unlink(path_.c_str());
 }
 
 JournalState read_journal(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot read the journal (" + std::strerror(errno) + ")");
-  JournalState s;
-  std::string text;
-  std::vector<std::string> lines;
-  while (std::getline(in, text)) lines.push_back(text);
-  // A line the kill cut off has no newline at its end: the file does not end in '\n'.
-  in.clear();
-  in.seekg(0, std::ios::end);
-  const auto size = in.tellg();
-  bool ends_with_newline = true;
-  if (size > 0) {
-    in.seekg(-1, std::ios::end);
-    ends_with_newline = in.get() == '\n';
+  const int fd = open_regular(path, O_RDONLY);
+  try {
+    JournalState s = read_fd(fd, path);
+    close(fd);
+    return s;
+  } catch (...) {
+    close(fd);
+    throw;
   }
-  if (lines.empty()) throw InputError(path + ": empty: not a kex journal");
-  for (size_t i = 0; i < lines.size(); ++i) {
-    const std::string where = path + ":" + std::to_string(i + 1);
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(lines[i]);
-    } catch (const nlohmann::json::parse_error&) {
-      if (i + 1 == lines.size() && !ends_with_newline) {
-        s.torn_tail = true;  // cut off by the kill: the repetition in flight
-        break;
-      }
-      throw InputError(where + ": not a journal line (malformed JSON)");
-    }
-    ++s.lines;
-    try {
-      if (i == 0) {
-        if (!j.is_object() || !j.contains("kex_journal") || !j.contains("header"))
-          throw InputError(path + ": not a kex journal (its first line has no kex_journal header)");
-        s.header = j["header"];
-        continue;
-      }
-      if (j.contains("rep")) {
-        const auto& r = j["rep"];
-        s.reps[r.at("point").get<std::string>()].push_back(repetition_from_json(r.at("data"), where));
-      } else if (j.contains("result")) {
-        const double hz = s.header.value("context", nlohmann::json::object())
-                              .value("machine", nlohmann::json::object())
-                              .value("tsc_hz", 1e9);
-        Result r = result_from_json(j["result"], hz, where);
-        s.results[r.name()] = r;
-      } else if (j.contains("disturbed")) {
-        for (const auto& e : j["disturbed"]) {
-          auto it = s.reps.find(e.at(0).get<std::string>());
-          if (it == s.reps.end()) continue;
-          for (auto& rep : it->second)
-            if (rep.order == e.at(1).get<uint64_t>()) rep.disturbed = true;
-        }
-      } else if (j.contains("seed_run")) {
-        const auto& sr = j["seed_run"];
-        SeedRun run;
-        run.header = seed_header_from(sr.at("header"));
-        const double hz = run.header.tsc_mhz * 1e6;
-        for (const auto& r : sr.at("results")) run.results.push_back(result_from_json(r, hz, where));
-        s.seed_runs.emplace_back(sr.at("source").get<std::string>(), std::move(run));
-      } else if (j.contains("seed_pass")) {
-        const auto& sp = j["seed_pass"];
-        SeedRun run;
-        run.header = seed_header_from(sp.at("header"));
-        for (const auto& r : sp.at("results")) run.results.push_back(result_from_json(r, run.header.tsc_mhz * 1e6, where));
-        s.seed_passes.emplace_back(sp.at("source").get<std::string>(), sp.at("pass").get<uint32_t>(), std::move(run));
-      } else if (j.contains("segments")) {
-        s.segments = nlohmann::ordered_json(j["segments"]);
-      } else {
-        throw InputError(where + ": unknown journal line");
-      }
-    } catch (const nlohmann::json::exception& e) {
-      throw InputError(where + ": not a journal line (" + e.what() + ")");
-    }
-  }
-  return s;
 }
 
 }  // namespace kex

@@ -243,7 +243,12 @@ TEST_CASE("kex run stopped by two SIGINTs writes nothing and leaves the existing
   CHECK(slurp(d / "out.json") == "the user's file\n");
   CHECK(count_lines(d / "out.json.journal", "{\"rep\":") >= 10);
   CHECK(none_left(d.path));
-  const ShellOut r = shell(kKex + " run -q --resume " + (d / "out.json.journal"));
+  // The user's file is still there: the resume replaces it only when told so now
+  // (the first run's --force is not in its journal).
+  ShellOut r = shell(kKex + " run -q --resume " + (d / "out.json.journal"));
+  CHECK(r.status == 2);
+  CHECK(slurp(d / "out.json") == "the user's file\n");
+  r = shell(kKex + " run -q --resume " + (d / "out.json.journal") + " --force");
   REQUIRE_MESSAGE(r.status == 0, r.text);
   check_complete(d);
 }

@@ -1,0 +1,99 @@
+#include "src/run/journal_header.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "src/core/error.hpp"
+#include "src/model/filter.hpp"
+#include "src/model/json_fields.hpp"
+
+namespace kex {
+
+namespace {
+
+bool is_format(const std::string& s) { return s == "json" || s == "gbench" || s == "csv"; }
+
+bool is_counter_name(const std::string& s) { return !s.empty() && s.find(',') == std::string::npos; }
+
+const TextRule kBuild{64};
+const TextRule kRunId{16, is_run_id, "16 lowercase hex digits"};
+const TextRule kFormat{8, is_format, "json, gbench, csv"};
+const TextRule kOutputName{255, is_file_name, "a file name without a directory"};
+const TextRule kCounter{128, is_counter_name, "an event name (kex info lists them)"};
+
+/// The protocol's fields, with the ranges the command line and configs allow.
+template <class IO, class P>
+void map_protocol(IO& io, P& p) {
+  io.whole("repetitions", p.repetitions, 1u, 1000u);
+  io.flag("shuffle", p.shuffle);
+  io.whole("seed", p.seed, uint64_t(0), UINT64_MAX);
+  io.whole("cpu", p.cpu, -1, 4095);
+  io.flag("sentinel", p.sentinel.enabled);
+  io.whole("sentinel_every", p.sentinel.every, 1u, 100000u);
+  io.real("sentinel_threshold", p.sentinel.threshold, 0.001, 10);
+  io.real("remeasure_budget", p.sentinel.budget, 0, 10);
+  io.whole("task_timeout_s", p.task_timeout_s, 1u, 86400u);
+  io.texts("counters", p.counters, 64, kCounter);
+}
+
+/// The header's one field table: to_json and journal_header_from both run it.
+template <class IO, class H>
+void map_header(IO& io, H& h) {
+  io.text("kex_version", h.kex_version, kBuild);
+  io.text("git_commit", h.git_commit, kBuild);
+  io.text("run_id", h.run_id, kRunId);
+  io.text("machine", h.machine, TextRule{1024});
+  io.text("format", h.format, kFormat);
+  io.object("shard", [&](auto& s) {
+    s.whole("index", h.shard_index, size_t(0), size_t(99999));
+    s.whole("count", h.shard_count, size_t(1), size_t(100000));
+  });
+  io.text("filter", h.filter);
+  io.flag("drew_figures", h.drew_figures);
+  io.text("output_name", h.output_name, kOutputName);
+  io.object("protocol", [&](auto& p) { map_protocol(p, h.protocol); });
+  io.list("configs", h.configs, 1, 1000, [](auto& e, auto& c) {
+    e.text("source", c.source);
+    e.object_value("config", c.raw);
+  });
+}
+
+}  // namespace
+
+bool is_file_name(const std::string& s) {
+  return !s.empty() && s != "." && s != ".." && s.find('/') == std::string::npos;
+}
+
+bool is_run_id(const std::string& s) {
+  if (s.size() != 16) return false;
+  for (char c : s)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
+nlohmann::json to_json(const JournalHeader& h) {
+  nlohmann::json j;
+  FieldWriter w(j);
+  map_header(w, h);
+  return j;
+}
+
+JournalHeader journal_header_from(const nlohmann::json& j, const std::string& where) {
+  JournalHeader h;
+  FieldReader r(j, where);
+  map_header(r, h);
+  r.finish();
+  if (h.shard_index >= h.shard_count)
+    throw InputError(where + "/shard/index", std::to_string(h.shard_index) + ": expected below the count, " +
+                                                 std::to_string(h.shard_count));
+  if (!h.filter.empty()) (void)parse_name_filter(h.filter, where + "/filter");
+  // Each config as a config file is read: its errors follow the config's place here.
+  for (size_t i = 0; i < h.configs.size(); ++i) {
+    Config& c = h.configs[i];
+    const std::string source = c.source;
+    c = parse_config(c.raw.dump(), where + "/configs/" + std::to_string(i) + "/config");
+    c.source = source;
+  }
+  return h;
+}
+
+}  // namespace kex

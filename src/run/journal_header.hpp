@@ -1,0 +1,50 @@
+// The first line of a run's journal: what the run was, so that `kex run --resume`
+// can finish it. It is data, never instructions: it holds no path a resume writes
+// to (the output is the journal's own name, journal.hpp output_for_journal) and no
+// --force; a resume takes those from its own command line.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "src/model/config.hpp"
+#include "src/run/supervisor.hpp"
+
+namespace kex {
+
+/// The journal header, typed. Every field is required when read.
+struct JournalHeader {
+  std::string kex_version;   ///< the build that wrote the journal (src/core/version.hpp)
+  std::string git_commit;
+  std::string run_id;        ///< 16 hex digits: the results' context.run_id, kept by a resume
+  std::string machine;       ///< machine_key of the machine the run measured on
+  std::string format = "json";  ///< of the results file: json, gbench or csv
+  size_t shard_index = 0, shard_count = 1;  ///< --shard I/N (0/1: the whole run)
+  std::string filter;        ///< --filter as given ("" for none), checked as --filter is
+  bool drew_figures = false; ///< the run wrote figures: a resume draws them beside its output
+  std::string output_name;   ///< the results file's name (no directory): only to find the output
+                             ///< of a journal whose name journal_path shortened
+  Protocol protocol;         ///< repetitions, order, sentinel, CPU, counters (first_order not kept)
+  std::vector<Config> configs;  ///< at least one, each read by parse_config
+};
+
+/// The header as its journal line holds it. The same field table as
+/// journal_header_from (docs/STYLE.md rule 16).
+nlohmann::json to_json(const JournalHeader& h);
+
+/// Reads a header written by to_json. InputError "<where>/<JSON path>: <value>:
+/// <what is allowed>" for a missing, unknown, mistyped or out-of-range field, with
+/// the ranges of the command line and of configs (repetitions 1..1000, a sentinel
+/// threshold of 0.001..10, ...); each config is parsed by parse_config (its errors
+/// behind the config's place), the filter compiled as --filter.
+JournalHeader journal_header_from(const nlohmann::json& j, const std::string& where);
+
+/// Whether `s` is a run id: 16 lowercase hex digits.
+bool is_run_id(const std::string& s);
+
+/// Whether `s` names a file in a folder: not empty, ".", ".." or holding a '/'.
+bool is_file_name(const std::string& s);
+
+}  // namespace kex

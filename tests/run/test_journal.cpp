@@ -1,0 +1,132 @@
+// The journal's names and header: journal_path and its inverse output_for_journal,
+// the header's one field table (written, read back equal; refusals name the field),
+// and read_journal's handling of a torn last line.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <functional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "src/core/error.hpp"
+#include "src/run/journal.hpp"
+#include "tests/support/tmpdir.hpp"
+
+using namespace kex;
+
+namespace {
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+JournalHeader sample_header() {
+  JournalHeader h;
+  h.kex_version = "0.1.0";
+  h.git_commit = "abc1234";
+  h.run_id = "0123456789abcdef";
+  h.machine = "Some CPU [25/1/1]";
+  h.format = "csv";
+  h.shard_index = 1;
+  h.shard_count = 3;
+  h.filter = "-/avx/";
+  h.drew_figures = true;
+  h.output_name = "out.csv";
+  h.protocol.repetitions = 5;
+  h.protocol.seed = UINT64_MAX;
+  h.protocol.cpu = 3;
+  h.protocol.sentinel.threshold = 0.2;
+  h.protocol.counters = {"cycles", "instructions"};
+  h.configs = {parse_config(R"({"sizes": [4096], "kernels": [{"op": "copy", "regs": "sse"}]})", "c.json")};
+  return h;
+}
+
+}  // namespace
+
+TEST_CASE("journal_path: OUT.journal beside OUT, a name too long for that shortened with a hash, and output_for_journal inverts it") {
+  CHECK(journal_path("out.json") == "out.json.journal");
+  CHECK(journal_path("d/e/out.json") == "d/e/out.json.journal");
+  CHECK(journal_path("-") == "kex-run.journal");
+  CHECK(output_for_journal("d/out.json.journal", "") == "d/out.json");
+  CHECK(output_for_journal("out.json.journal", "ignored.json") == "out.json");
+  CHECK(output_for_journal("-.journal", "") == "./-");  // a file named '-', never stdout
+  const std::string fits(247, 'a');  // 247 + ".journal" = 255 bytes
+  CHECK(journal_path("d/" + fits) == "d/" + fits + ".journal");
+  const std::string longer(248, 'b');
+  const std::string j = journal_path("d/" + longer);
+  CHECK(j.size() == 2 + 255);
+  CHECK(j.rfind("d/" + std::string(230, 'b') + "-", 0) == 0);
+  CHECK(j.substr(j.size() - 8) == ".journal");
+  CHECK(journal_path("d/" + longer) == j);  // the same name every time
+  CHECK(journal_path("d/" + longer + "x") != j);
+  CHECK(output_for_journal(j, longer) == "d/" + longer);
+  // The header's name counts only when it is the name this journal was made for;
+  // otherwise the journal's own name without ".journal" is the output.
+  CHECK(output_for_journal(j, longer + "x") == j.substr(0, j.size() - 8));
+  CHECK(output_for_journal(j, "../" + longer) == j.substr(0, j.size() - 8));
+  CHECK(error_of([] { output_for_journal("d/.journal", ""); }).find("not a journal name kex gives") != std::string::npos);
+  CHECK(error_of([] { output_for_journal("d/run.log", "x"); }).find("not a journal name kex gives") != std::string::npos);
+}
+
+TEST_CASE("the journal header is written and read by one field table: what is written reads back equal") {
+  const JournalHeader h = sample_header();
+  const nlohmann::json j = to_json(h);
+  const JournalHeader back = journal_header_from(j, "J:1: /header");
+  CHECK(to_json(back) == j);
+  CHECK(back.protocol.seed == UINT64_MAX);
+  CHECK(back.protocol.counters == h.protocol.counters);
+  CHECK(back.configs.size() == 1);
+  CHECK(back.configs[0].source == "c.json");
+  CHECK(back.configs[0].grids.size() == 1);
+  CHECK(back.shard_index == 1);
+  CHECK(back.drew_figures);
+  for (auto it = j.begin(); it != j.end(); ++it) {  // every key is required
+    nlohmann::json less = j;
+    less.erase(it.key());
+    CHECK(error_of([&] { journal_header_from(less, "J:1: /header"); }) == "J:1: /header/" + it.key() + ": missing");
+  }
+  nlohmann::json more = j;
+  more["force"] = true;
+  CHECK(error_of([&] { journal_header_from(more, "J:1: /header"); }).rfind("J:1: /header/force: unknown key (allowed: ", 0) == 0);
+  nlohmann::json bad = j;
+  bad["machine"] = "a\x1b[2Jb";
+  CHECK(error_of([&] { journal_header_from(bad, "J:1: /header"); }) ==
+        "J:1: /header/machine: \"a\\u001b[2Jb\": a control character: not allowed in a text");
+}
+
+TEST_CASE("read_journal: a record after the header is checked, a torn last line is ignored") {
+  TmpDir d;
+  const std::string path = d / "x.journal";
+  {
+    Journal j(path, sample_header());
+    Repetition r;
+    r.per_call.n = 3;
+    r.per_call.median = r.per_call.min = r.per_call.max = 100;
+    r.order = 7;
+    j.repetition("copy/sse/unroll:64/scratch:4/t/fwd/4096", r);
+    j.partial_output(partial_file("x.json", "abc"));
+  }
+  {
+    std::ofstream f(path, std::ios::app);
+    f << "{\"rep\":{\"poi";  // a kill mid-write
+  }
+  const JournalState s = read_journal(path);
+  CHECK(s.torn_tail);
+  CHECK(s.lines == 3);
+  REQUIRE(s.reps.size() == 1);
+  CHECK(s.reps.begin()->second.at(0).order == 7);
+  REQUIRE(s.partial);
+  CHECK(s.partial->bytes == 3);
+  CHECK(s.partial->fnv1a == "e71fa2190541574b");
+  CHECK(s.header.run_id == "0123456789abcdef");
+  // The lock: a second Journal on it is refused while the first holds it.
+  Journal held(path);
+  CHECK(error_of([&] { Journal again(path); }) ==
+        path + ": in use: a live kex run or resume holds the journal's lock; nothing measured");
+}
