@@ -293,6 +293,19 @@ void add_seed_pass(Reading& in, const nlohmann::json& v, const std::string& wher
   in.s.seed_passes.emplace_back(rec.source, rec.pass, seed_run_from(rec.header, rec.results, where));
 }
 
+/// The segment table's section (src/run/segments.hpp), in the shape its printers
+/// read: {"header": {"selectors": {...}, ...}, "cases": [{...}, ...], ...}.
+void add_segments(Reading& in, const nlohmann::json& v, const std::string& where) {
+  if (!v.is_object()) throw InputError(where, "expected an object (the segment table)");
+  if (!v.contains("header") || !v["header"].is_object()) throw InputError(where + "/header", "expected an object");
+  if (!v["header"].contains("selectors") || !v["header"]["selectors"].is_object())
+    throw InputError(where + "/header/selectors", "expected an object");
+  if (!v.contains("cases") || !v["cases"].is_array()) throw InputError(where + "/cases", "expected a list of cases");
+  for (size_t i = 0; i < v["cases"].size(); ++i)
+    if (!v["cases"][i].is_object()) throw InputError(where + "/cases/" + std::to_string(i), "expected an object");
+  in.s.segments = nlohmann::ordered_json(v);
+}
+
 /// One record line (after the header) into the state.
 void add_line(Reading& in, const nlohmann::json& j, const std::string& line_where) {
   const std::string where = line_where + ": not a journal line: ";
@@ -305,10 +318,8 @@ void add_line(Reading& in, const nlohmann::json& j, const std::string& line_wher
   else if (kind == "disturbed") mark_disturbed(in, v, where + "/disturbed");
   else if (kind == "seed_run") add_seed_run(in, v, where + "/seed_run");
   else if (kind == "seed_pass") add_seed_pass(in, v, where + "/seed_pass");
-  else if (kind == "segments") {
-    if (!v.is_object()) throw InputError(where + "/segments", "expected an object (the segment table)");
-    in.s.segments = nlohmann::ordered_json(v);
-  } else if (kind == "partial") {
+  else if (kind == "segments") add_segments(in, v, where + "/segments");
+  else if (kind == "partial") {
     in.s.partial = read_record<PartialFile>(v, where + "/partial", [](auto& io, auto& p) { map_partial(io, p); });
   } else if (kind == "partial_figures") {
     in.s.partial_figures =
@@ -324,7 +335,7 @@ void add_line(Reading& in, const nlohmann::json& j, const std::string& line_wher
 nlohmann::json::parser_callback_t depth_limit(const std::string& where) {
   return [where](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
     if (depth > kMaxDepth)
-      throw InputError(where, "not a journal line (nested deeper than " + std::to_string(kMaxDepth) + " levels)");
+      throw InputError(where, "nested deeper than " + std::to_string(kMaxDepth) + " levels: not a line kex writes");
     return true;
   };
 }

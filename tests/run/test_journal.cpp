@@ -125,6 +125,20 @@ TEST_CASE("read_journal: a record after the header is checked, a torn last line 
   CHECK(s.partial->bytes == 3);
   CHECK(s.partial->fnv1a == "e71fa2190541574b");
   CHECK(s.header.run_id == "0123456789abcdef");
+  // A segment table in a shape its printers cannot read, and JSON nested too deep.
+  const std::string broken = d / "broken.journal";
+  {
+    std::ofstream f(broken);
+    f << slurp(path).substr(0, slurp(path).find('\n') + 1) << "{\"segments\": {\"header\": {}, \"cases\": []}}\n";
+  }
+  CHECK(error_of([&] { read_journal(broken); }) ==
+        broken + ":2: not a journal line: /segments/header/selectors: expected an object");
+  {
+    std::ofstream f(broken);
+    f << slurp(path).substr(0, slurp(path).find('\n') + 1) << "{\"segments\": " << std::string(100, '[')
+      << std::string(100, ']') << "}\n";
+  }
+  CHECK(error_of([&] { read_journal(broken); }) == broken + ":2: nested deeper than 64 levels: not a line kex writes");
   // The lock: a second Journal on it is refused while the first holds it.
   Journal held(path);
   CHECK(error_of([&] { Journal again(path); }) ==
