@@ -4,6 +4,7 @@
 
 #include "src/cli/cli.hpp"
 #include "src/core/error.hpp"
+#include "src/core/terminal_text.hpp"
 #include "src/results/plot.hpp"
 #include "src/results/results.hpp"
 
@@ -52,7 +53,7 @@ Action add_plot_command(CLI::App& app) {
     o.render = !a->no_render;
     auto written = write_plots(docs, a->dir, o);
     if (!quiet())
-      for (const auto& w : written) std::printf("%s\n", w.c_str());
+      for (const auto& w : written) std::printf("%s\n", terminal_text(w).c_str());
     if (o.render && find_gnuplot().empty())
       std::fprintf(stderr, "kex: gnuplot not found on PATH: wrote .dat and .gp only (Debian: apt-get install gnuplot-nox)\n");
     return 0;

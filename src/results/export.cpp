@@ -35,8 +35,7 @@ json to_gbench(const std::vector<RunDoc>& runs) {
         continue;
       }
       const std::string kernel = prefix + r.point.kernel;
-      auto [fi, fresh] = family.emplace(kernel, int(family.size()));
-      (void)fresh;
+      const int family_index = family.emplace(kernel, int(family.size())).first->second;
       const int inst = instance[kernel]++;
       const Aggregate a = aggregate(r);
       const json e = to_json(r);
@@ -44,7 +43,7 @@ json to_gbench(const std::vector<RunDoc>& runs) {
       auto row = [&](const std::string& row_name, double ns) {
         json b;
         b["name"] = row_name;
-        b["family_index"] = fi->second;
+        b["family_index"] = family_index;
         b["per_family_instance_index"] = inst;
         b["run_name"] = name;
         b["run_type"] = "iteration";

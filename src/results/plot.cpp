@@ -18,6 +18,7 @@
 
 #include "src/core/atomic_write.hpp"
 #include "src/core/error.hpp"
+#include "src/core/terminal_text.hpp"
 #include "src/results/gnuplot_text.hpp"
 #include "src/results/render.hpp"
 #include "src/model/filter.hpp"
@@ -720,7 +721,9 @@ std::vector<std::string> write_plots(const std::vector<RunDoc>& docs, const std:
     if (!render) continue;
     for (const char* ext : {"png", "svg"}) {
       std::string warn = render_figure(gnuplot, dir, f.base + ".gp", ext, f.base + "." + ext, opts.force);
-      if (!warn.empty()) std::fprintf(stderr, "kex: gnuplot on %s/%s.gp: %s", dir.c_str(), f.base.c_str(), warn.c_str());
+      if (!warn.empty())  // gnuplot quotes script lines: one line, escaped like every text kex prints
+        std::fprintf(stderr, "kex: gnuplot on %s/%s.gp: %s\n", terminal_text(dir).c_str(), f.base.c_str(),
+                     terminal_text(warn.substr(0, warn.find_last_not_of('\n') + 1)).c_str());
       written.push_back(dir + "/" + f.base + "." + ext);
     }
   }

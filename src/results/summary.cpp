@@ -161,7 +161,8 @@ std::string layout_table(const RunDoc& run) {
     if (g.columns.size() < 2) continue;  // nothing swept under these conditions
     std::vector<size_t> cols(g.columns.size());
     for (size_t i = 0; i < cols.size(); ++i) cols[i] = i;
-    std::sort(cols.begin(), cols.end(), [&](size_t a, size_t b) { return g.columns[a] < g.columns[b]; });
+    const auto& columns = g.columns;  // clang 14 captures no structured binding
+    std::sort(cols.begin(), cols.end(), [&](size_t a, size_t b) { return columns[a] < columns[b]; });
     const bool wide = cols.size() > 12;
     size_t kw = 24, cw = 8;
     for (const auto& k : g.rows) kw = std::max(kw, display_width(terminal_text(k)));
