@@ -31,6 +31,7 @@
 #include "src/core/units.hpp"
 
 #include <algorithm>
+#include <set>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -455,6 +456,20 @@ void pin_worker_cpu(const RunSetup& s, const RunArgs& a) {
   }
 }
 
+/// Every point the journal holds work of is a point of the run its header describes:
+/// a journal whose lines belong to another run is refused (its work would be dropped, or
+/// a name from it would reach the results).
+void check_journal_points(const JournalState& st, const std::vector<std::string>& names, const std::string& journal) {
+  const std::set<std::string> run(names.begin(), names.end());
+  auto check = [&](const std::string& point, const char* what) {
+    if (!run.count(point))
+      throw InputError("--resume: " + journal + ": " + what + " of " + point +
+                       ", which the run its header describes does not measure: not this run's journal");
+  };
+  for (const auto& [point, reps] : st.reps) check(point, "repetitions");
+  for (const auto& [point, r] : st.results) check(point, "a result");
+}
+
 /// The size of the run, before anything runs: --list prints it (returns true: done),
 /// and a run above the limits is refused.
 bool plan_or_list(const RunSetup& s, const RunOptions& opt, const RunArgs& a) {
@@ -466,6 +481,7 @@ bool plan_or_list(const RunSetup& s, const RunOptions& opt, const RunArgs& a) {
     throw InputError("run: more than " + std::to_string(max_points) + " points x " +
                      std::to_string(s.protocol.repetitions) +
                      " repetitions: above 100000 tasks; pass --allow-large to run it (or --list to see the points)");
+  if (s.resumed) check_journal_points(*s.resumed, sp.names, s.journal->path());
   if (sp.names.empty() && !s.filter.empty()) {
     std::vector<Config> unfiltered = s.configs;
     for (auto& c : unfiltered) c.filter.reset();

@@ -46,4 +46,10 @@ std::optional<std::string> kernel_name_error(KernelKind kind, std::string_view k
   return "unknown kind";
 }
 
+bool is_kernel_name(std::string_view kernel) {
+  for (auto kind : {KernelKind::generated, KernelKind::baseline, KernelKind::preset})
+    if (!kernel_name_error(kind, kernel)) return true;
+  return false;
+}
+
 }  // namespace kex

@@ -25,4 +25,8 @@ bool is_preset_id(std::string_view id);
 /// allowed.
 std::optional<std::string> kernel_name_error(KernelKind kind, std::string_view kernel);
 
+/// Whether `kernel` is a kernel name of any kind (a journal's repetition names its
+/// point, not its kind).
+bool is_kernel_name(std::string_view kernel);
+
 }  // namespace kex

@@ -12,6 +12,7 @@
 #include <set>
 
 #include "src/core/error.hpp"
+#include "src/model/kernel_names.hpp"
 #include "src/core/hash.hpp"
 #include "src/model/json_fields.hpp"
 #include "src/model/result_check.hpp"
@@ -237,6 +238,12 @@ JournalHeader first_line(const nlohmann::json& j, const std::string& path) {
 
 void add_rep(Reading& in, const nlohmann::json& v, const std::string& where) {
   const RepLine rec = read_record<RepLine>(v, where, [](auto& io, auto& r) { map_rep_line(io, r); });
+  // The point's name reaches the run's tables and results: it must be a point name.
+  try {
+    if (!is_kernel_name(parse_point_name(rec.point).kernel)) throw std::invalid_argument("not a kernel name");
+  } catch (const std::invalid_argument& e) {
+    throw InputError(where + "/point", "'" + rec.point + "': not a point name (" + e.what() + ")");
+  }
   Repetition r = repetition_from_json(rec.data, where + "/data");
   check_repetition(r, where + "/data");
   if (r.order >= kOrderLimit)

@@ -112,3 +112,39 @@ TEST_CASE("hostile results: a name outside the grammar is refused by every reade
     CHECK(pwned(d.path).empty());
   }
 }
+
+TEST_CASE("hostile journals (tests/hostile/journals, made by make_journals.py): each refused with one line, nothing "
+          "measured, written or removed" * doctest::test_suite("hostile")) {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(std::string(KEX_SOURCE_DIR) + "/tests/hostile/journals"))
+    files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  REQUIRE(files.size() >= 15);
+  const std::string k = KEX_BINARY;
+  for (const auto& f : files) {
+    CAPTURE(f);
+    TmpDir d;
+    fs::create_directories(d / "run");
+    const std::string journal = d / "run/r.json.journal";
+    fs::copy_file(f, journal);
+    spit(d / "run/r.json", "USER FILE\n");  // what the journal's own name would write: the user's, not a partial output
+    spit(d / "victim.json", "VICTIM\n");
+    const std::string before = slurp(journal);
+    // --resume-any-build: the seed journal's build is not this one; every other check must still refuse.
+    const int rc = run_sh("cd " + sq(d / "run") + " && " + k + " run --resume r.json.journal --resume-any-build >" +
+                          d / "out" + " 2>" + d / "err");
+    CHECK(rc == 2);
+    const std::string err = slurp(d / "err");
+    CHECK(std::count(err.begin(), err.end(), '\n') == 1);
+    CHECK(err.rfind("kex: ", 0) == 0);
+    CHECK(err.find("r.json.journal") != std::string::npos);
+    CHECK(slurp(d / "out").empty());
+    CHECK(slurp(journal) == before);
+    CHECK(slurp(d / "run/r.json") == "USER FILE\n");
+    CHECK(slurp(d / "victim.json") == "VICTIM\n");
+    std::vector<std::string> left;
+    for (const auto& e : fs::recursive_directory_iterator(d.path)) left.push_back(e.path().filename());
+    std::sort(left.begin(), left.end());
+    CHECK(left == std::vector<std::string>{"err", "out", "r.json", "r.json.journal", "run", "victim.json"});
+  }
+}
