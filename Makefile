@@ -15,16 +15,20 @@ FUZZ_SECONDS ?= 60
 SAN_ENV := ASAN_OPTIONS=handle_segv=0:handle_sigbus=0:handle_sigill=0:handle_sigfpe=0:allow_user_segv_handler=1 \
            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: deps build run test sanitize fuzz clean
+.PHONY: deps configure build run test sanitize fuzz clean
 
 deps:
 	@./.ci/install-deps $(DEBS)
 
-build: deps
+configure: deps
 	@cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+
+build: configure
 	@cmake --build build -j $(JOBS)
 
-run: build
+# The run needs kex alone, not the tests.
+run: configure
+	@cmake --build build -j $(JOBS) --target kex
 	./build/kex run --force -o build/default-results.json --plot-dir build/plots
 
 test: build
