@@ -21,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/child.hpp"
 #include "tests/support/shell.hpp"
 
 #include "tests/support/tmpdir.hpp"
@@ -34,47 +35,7 @@ const std::string kKex = KEX_BINARY;
 const char* kFast = R"({"sizes": ["256", "1KiB", "4KiB", "16KiB", "64KiB"],
   "kernels": [{"op": ["copy", "clear"], "regs": ["sse", "gpr", "avx"]}], "max_time_per_point": 0.01})";
 
-/// kex started in a process group of its own, stderr (and stdout) to `log`.
-struct Child {
-  pid_t pid = -1;
-  Child(const std::vector<std::string>& args, const std::string& log) {
-    pid = fork();
-    if (pid == 0) {
-      setpgid(0, 0);
-      FILE* f = std::fopen(log.c_str(), "w");
-      dup2(fileno(f), 1);
-      dup2(fileno(f), 2);
-      std::vector<char*> argv;
-      argv.push_back(const_cast<char*>(kKex.c_str()));
-      for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-      argv.push_back(nullptr);
-      execv(kKex.c_str(), argv.data());
-      _exit(127);
-    }
-    setpgid(pid, pid);
-  }
-  /// Sends `signals` to the group in turn; the exit status and the seconds from the first signal to the exit.
-  std::pair<int, double> stop(std::initializer_list<int> signals) {
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int sig : signals) kill(-pid, sig);
-    const int status = wait();
-    return {status, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
-  }
-  /// The exit status (128 + signal when killed by one).
-  int wait() {
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-    }
-    pid = -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  }
-  ~Child() {
-    if (pid > 0) {
-      kill(-pid, SIGKILL);
-      wait();
-    }
-  }
-};
+using Child = KexChild;  // kex in a process group of its own, stdout and stderr to a log
 
 size_t count_lines(const std::string& path, const std::string& with) {
   std::ifstream in(path);
