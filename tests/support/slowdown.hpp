@@ -10,3 +10,7 @@ inline constexpr double kSlowdown = 4;
 #else
 inline constexpr double kSlowdown = 1;
 #endif
+
+/// True in the sanitizer build: its runtimes need a large address space (no ulimit -v)
+/// and file descriptors of their own (a test at ulimit -n 5 sees their failures, not kex's).
+inline constexpr bool kSanitized = kSlowdown > 1;
