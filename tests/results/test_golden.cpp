@@ -4,6 +4,7 @@
 
 #include "src/model/result_json.hpp"
 #include "src/results/export.hpp"
+#include "src/results/plot.hpp"
 #include "src/results/seed_text.hpp"
 #include "src/results/summary.hpp"
 #include "tests/support/golden.hpp"
@@ -36,4 +37,30 @@ TEST_CASE("round trip: JSON -> Result -> JSON is the same document, and the Resu
   REQUIRE(both.size() == 2);
   CHECK(both[1].context.machine.cpu_model == "Other CPU");
   CHECK(both[1].results == run.results);
+}
+
+TEST_CASE("golden: the plot writer's .dat and .gp of the fixed run, and of two runs with --ratio" *
+          doctest::test_suite("golden")) {
+  const RunDoc run = golden::run();
+  PlotOptions o;
+  o.render = false;
+  std::vector<std::string> names;
+  for (const auto& f : plot_figures({run}, o)) {
+    names.push_back(f.base);
+    CHECK(golden::check("plots/" + f.base + ".dat", f.dat) == "");
+    CHECK(golden::check("plots/" + f.base + ".gp", f.gp) == "");
+  }
+  CHECK(names == std::vector<std::string>{"copy-warm", "clear-warm", "heatmap-1", "heatmap-2", "heatmap-3", "heatmap-4",
+                                          "heatmap-5", "heatmap-6", "presets-clear", "presets-copy"});
+  RunDoc other = run;
+  other.context.host_name = "other";
+  for (auto& r : other.results)
+    for (auto& rep : r.reps) rep.per_call.median *= 1.25;
+  o.ratio = true;
+  o.labels = {"A", "B"};
+  for (const auto& f : plot_figures({run, other}, o))
+    if (f.base == "ratio-copy-warm") {
+      CHECK(golden::check("plots/two-runs-ratio-copy-warm.dat", f.dat) == "");
+      CHECK(golden::check("plots/two-runs-ratio-copy-warm.gp", f.gp) == "");
+    }
 }
