@@ -437,246 +437,285 @@ std::string find_gnuplot() {
   return "";
 }
 
-std::vector<PlotFigure> plot_figures(const std::vector<RunDoc>& docs, const PlotOptions& opts) {
-  const NameFilter name_filter = parse_name_filter(opts.filter, "--filter");
-  if (opts.best < 0) throw InputError("--best: " + std::to_string(opts.best) + ": a count >= 0 is needed (0: all)");
+namespace {
 
-  std::vector<Run> runs;
+/// The runs to draw, each with its label (--label, else host and CPU), labels made distinct.
+std::vector<Run> labelled_runs(const std::vector<RunDoc>& docs, const PlotOptions& opts) {
+  if (opts.best < 0) throw InputError("--best: " + std::to_string(opts.best) + ": a count >= 0 is needed (0: all)");
   if (!opts.labels.empty() && opts.labels.size() != docs.size())
     throw InputError("--label: " + std::to_string(opts.labels.size()) + " labels for " + std::to_string(docs.size()) +
                      " runs: give one label per results file");
   if (opts.ratio && docs.size() < 2)
     throw InputError("--ratio: needs two results files (B / A: the second against the first)");
+  std::vector<Run> runs;
   for (size_t i = 0; i < docs.size(); ++i)
     runs.push_back({&docs[i], opts.labels.empty() ? run_label(docs[i].context) : opts.labels[i]});
-  // Distinct labels when two runs share a host label.
-  {
-    std::map<std::string, int> seen;
-    for (auto& r : runs)
-      if (int n = seen[r.label]++; n > 0) r.label += " #" + std::to_string(n + 1);
-  }
-  const bool multi = runs.size() > 1;
+  std::map<std::string, int> seen;  // two runs with one host label: "#2"
+  for (auto& r : runs)
+    if (int n = seen[r.label]++; n > 0) r.label += " #" + std::to_string(n + 1);
+  return runs;
+}
 
-  // (op, cache, presets?) -> curves in first-seen order; presets get figures of their own.
+/// What the figures draw, gathered from every run in one pass.
+struct Gathered {
+  /// (op, cache, presets?) -> curves in first-seen order; presets get figures of their own.
   using FigKey = std::tuple<Op, CacheMode, bool>;
   std::vector<FigKey> fig_order;
   std::map<FigKey, std::vector<CurveData>> figs;
   std::map<FigKey, std::map<std::string, size_t>> index;
-  // Bars at one page: presets (by id, clears and copies apart) with the baselines beside them.
+  /// Bars at one page: presets (by id, clears and copies apart) with the baselines beside them.
   std::map<Op, std::vector<std::string>> bar_rows;
   std::map<Op, std::map<std::pair<std::string, size_t>, double>> bar_vals;
   std::vector<std::string> seg_rows;
   std::map<std::pair<std::string, size_t>, double> seg_vals;
-  // Heatmaps: (kernel, condition without the two axes) -> cells.
-  struct Heat {
-    std::string kernel, rest;
-    std::map<std::pair<std::string, std::string>, double> cells;  // (x value, y value)
-  };
+};
 
+/// A point at one page and default conditions (the seeds' unit): a bar of TSC ticks per
+/// page. Returns true when the point is drawn as a bar only (a preset).
+bool add_bar(Gathered& g, const Result& r, size_t run, const Aggregate& a) {
+  const Coords& at = r.point.at;
+  Coords page;
+  page.size = 4096;
+  page.harness = at.harness;
+  page.pass = at.pass;
+  if (at != page || !(r.kind == KernelKind::preset || (r.kind == KernelKind::baseline && at.harness == Harness::kex)))
+    return false;
+  std::string row = r.preset ? r.preset->printed + "  (" + r.preset->id + ")" : r.point.kernel + "  (baseline)";
+  if (at.harness != Harness::kex) row += " [" + std::string(to_string(at.harness)) + "]";
+  if (at.pass > 1) row += " #" + std::to_string(at.pass);
+  auto& rows = g.bar_rows[r.op];
+  if (std::find(rows.begin(), rows.end(), row) == rows.end()) rows.push_back(row);
+  g.bar_vals[r.op][{row, run}] = a.median_ns * r.tsc_hz / 1e9;
+  return r.kind == KernelKind::preset;
+}
+
+/// A point of kex's harness on its curve: one curve per kernel and condition (and run,
+/// with several). The filter sees the kernel and condition, never the run's label, so
+/// one pattern keeps the same curves of one file or of several; baselines always stay.
+void add_curve_point(Gathered& g, const Result& r, const Run& run, size_t ri, bool multi, const NameFilter& filter,
+                     const Aggregate& a) {
+  const Coords& at = r.point.at;
+  const bool baseline = r.kind == KernelKind::baseline;
+  std::string label = r.point.kernel;
+  Coords cond = condition(at);
+  cond.cache = CacheMode::warm;
+  if (const std::string c = condition_label(cond); !c.empty()) label += " @ " + c;
+  const std::string key = label;
+  if (!baseline && !filter.keep(key)) return;
+  if (multi) label += " @ " + run.label;
+  const auto fk = Gathered::FigKey(r.op, at.cache, r.kind == KernelKind::preset);
+  if (!g.figs.count(fk)) g.fig_order.push_back(fk);
+  auto& curves = g.figs[fk];
+  auto [it, fresh] = g.index[fk].emplace(label, curves.size());
+  if (fresh) curves.push_back(CurveData{label, baseline, key, panel_of(r), ri, {}});
+  curves[it->second].pts.push_back({double(at.size), gbps_at(at.size, a.median_ns), gbps_at(at.size, a.min_ns),
+                                    gbps_at(at.size, a.p90_ns), gbps_at(at.size, a.p10_ns)});
+}
+
+/// The segment table's measured cases: a bar of ns per iteration each.
+void add_segments(Gathered& g, const RunContext& c, size_t ri) {
+  if (!c.segments || !c.segments->is_object()) return;
+  for (const auto& s : c.segments->value("cases", nlohmann::ordered_json::array())) {
+    if (s.value("skipped", false) || !s.contains("ns_per_iteration") || !s["ns_per_iteration"].is_number()) continue;
+    std::string name = s.value("name", std::string("?"));
+    if (std::find(g.seg_rows.begin(), g.seg_rows.end(), name) == g.seg_rows.end()) g.seg_rows.push_back(name);
+    g.seg_vals[{name, ri}] = s["ns_per_iteration"].get<double>();
+  }
+}
+
+Gathered gather(const std::vector<Run>& runs, const NameFilter& filter) {
+  Gathered g;
   for (size_t ri = 0; ri < runs.size(); ++ri) {
-    const Run& run = runs[ri];
-    for (const Result& r : run.doc->results) {
+    for (const Result& r : runs[ri].doc->results) {
       if (!r.ok()) continue;
-      const Coords& at = r.point.at;
       const Aggregate a = aggregate(r);
-      // One page, default conditions: the seeds' unit, drawn as bars.
-      Coords page;
-      page.size = 4096;
-      page.harness = at.harness;
-      page.pass = at.pass;
-      if (at == page && (r.kind == KernelKind::preset || (r.kind == KernelKind::baseline && at.harness == Harness::kex))) {
-        std::string row = r.preset ? r.preset->printed + "  (" + r.preset->id + ")" : r.point.kernel + "  (baseline)";
-        if (at.harness != Harness::kex) row += " [" + std::string(to_string(at.harness)) + "]";
-        if (at.pass > 1) row += " #" + std::to_string(at.pass);
-        auto& rows = bar_rows[r.op];
-        if (std::find(rows.begin(), rows.end(), row) == rows.end()) rows.push_back(row);
-        bar_vals[r.op][{row, ri}] = a.median_ns * r.tsc_hz / 1e9;  // TSC ticks per page
-        if (r.kind == KernelKind::preset) continue;
-      }
-      if (at.harness != Harness::kex) continue;
-      const bool baseline = r.kind == KernelKind::baseline;
-      std::string label = r.point.kernel;
-      Coords cond = condition(at);
-      cond.cache = CacheMode::warm;
-      if (const std::string c = condition_label(cond); !c.empty()) label += " @ " + c;
-      const std::string key = label;
-      // The filter sees the curve's kernel and condition, never the run's label: one
-      // pattern keeps the same curves from one file or from several.
-      if (!baseline && !name_filter.keep(key)) continue;
-      if (multi) label += " @ " + run.label;
-      const auto fk = FigKey(r.op, at.cache, r.kind == KernelKind::preset);
-      if (!figs.count(fk)) fig_order.push_back(fk);
-      auto& curves = figs[fk];
-      auto [it, fresh] = index[fk].emplace(label, curves.size());
-      if (fresh) curves.push_back(CurveData{label, baseline, key, panel_of(r), ri, {}});
-      const double size = double(at.size);
-      Pt p{size, gbps_at(at.size, a.median_ns), gbps_at(at.size, a.min_ns), gbps_at(at.size, a.p90_ns),
-           gbps_at(at.size, a.p10_ns)};
-      curves[it->second].pts.push_back(p);
+      if (add_bar(g, r, ri, a) || r.point.at.harness != Harness::kex) continue;
+      add_curve_point(g, r, runs[ri], ri, runs.size() > 1, filter, a);
     }
-    if (run.doc->context.segments && run.doc->context.segments->is_object())
-      for (const auto& c : run.doc->context.segments->value("cases", nlohmann::ordered_json::array())) {
-        if (c.value("skipped", false) || !c.contains("ns_per_iteration") || !c["ns_per_iteration"].is_number()) continue;
-        std::string name = c.value("name", std::string("?"));
-        if (std::find(seg_rows.begin(), seg_rows.end(), name) == seg_rows.end()) seg_rows.push_back(name);
-        seg_vals[{name, ri}] = c["ns_per_iteration"].get<double>();
-      }
+    add_segments(g, runs[ri].doc->context, ri);
   }
+  return g;
+}
 
-  std::vector<Figure> out;
-  for (const auto& key : fig_order) {
-    auto curves = figs[key];
-    for (auto& c : curves) {
-      std::stable_sort(c.pts.begin(), c.pts.end(), [](const Pt& a, const Pt& b) { return a.size < b.size; });
-      std::vector<Pt> u;  // one point per size: the last one written wins
-      for (const auto& p : c.pts) {
-        if (!u.empty() && u.back().size == p.size) u.back() = p;
-        else u.push_back(p);
-      }
-      c.pts = std::move(u);
-    }
-    if (opts.best > 0) {
-      std::vector<size_t> gen;
-      for (size_t i = 0; i < curves.size(); ++i)
-        if (!curves[i].baseline) gen.push_back(i);
-      std::stable_sort(gen.begin(), gen.end(),
-                       [&](size_t a, size_t b) { return curves[a].score() > curves[b].score(); });
-      std::set<size_t> keep(gen.begin(), gen.begin() + std::min<size_t>(gen.size(), size_t(opts.best)));
-      std::vector<CurveData> kept;
-      for (size_t i = 0; i < curves.size(); ++i)
-        if (curves[i].baseline || keep.count(i)) kept.push_back(curves[i]);
-      curves = std::move(kept);
-    }
-    bool any_generated = std::any_of(curves.begin(), curves.end(), [](const CurveData& c) { return !c.baseline; });
-    if (curves.empty() || (!any_generated && name_filter.re)) continue;
-    const std::string op(to_string(std::get<0>(key))), cache(to_string(std::get<1>(key)));
-    const std::string base = op + "-" + cache + (std::get<2>(key) ? "-presets" : "");
-    if (opts.ratio) {
-      // B / A per kernel and size: a curve of run r > 0 against the same kernel and condition in run 0.
-      std::vector<CurveData> ratios;
-      for (const auto& c : curves) {
-        if (c.run == 0) continue;
-        auto a = std::find_if(curves.begin(), curves.end(), [&](const CurveData& x) { return x.run == 0 && x.key == c.key; });
-        if (a == curves.end()) continue;
-        CurveData q = c;
-        q.pts.clear();
-        for (const auto& p : c.pts)
-          for (const auto& pa : a->pts)
-            if (pa.size == p.size && pa.median > 0)
-              q.pts.push_back({p.size, p.median / pa.median, pa.best > 0 ? p.best / pa.best : 0,
-                               pa.p10 > 0 ? p.p10 / pa.p10 : 0, pa.p90 > 0 ? p.p90 / pa.p90 : 0});
-        if (runs.size() == 2) q.label = q.key;
-        if (!q.pts.empty()) ratios.push_back(std::move(q));
-      }
-      if (!ratios.empty()) out.push_back(bandwidth_figure("ratio-" + base, op, cache, std::get<2>(key), std::move(ratios), runs, true));
-    }
-    out.push_back(bandwidth_figure(base, op, cache, std::get<2>(key), std::move(curves), runs, false));
+/// One point per size (the last one written wins), in size order.
+void one_point_per_size(CurveData& c) {
+  std::stable_sort(c.pts.begin(), c.pts.end(), [](const Pt& a, const Pt& b) { return a.size < b.size; });
+  std::vector<Pt> u;
+  for (const auto& p : c.pts) {
+    if (!u.empty() && u.back().size == p.size) u.back() = p;
+    else u.push_back(p);
   }
+  c.pts = std::move(u);
+}
 
-  // Heatmaps over two swept axes (the first run only: one figure per kernel and condition).
-  if (!runs.empty()) {
-    const RunDoc& d = *runs.front().doc;
-    std::vector<Coords> measured;
-    for (const Result& r : d.results)
-      if (r.ok() && r.point.at.harness == Harness::kex) measured.push_back(r.point.at);
-    // x: size when it is swept (bandwidth against size reads left to right); y: the
-    // other swept axis with the most values; every other coordinate is a condition.
-    std::vector<std::pair<std::string, size_t>> cand;
-    for (const auto& a : swept_axes(measured))
-      if (a == "size" || a == "src_offset" || a == "dst_offset" || a == "distance" || a == "chunk") {
-        std::set<std::string> values;
-        for (const auto& c : measured) values.insert(axis_value(c, a));
-        cand.emplace_back(a, values.size());
-      }
-    std::stable_sort(cand.begin(), cand.end(), [](const auto& a, const auto& b) {
-      if ((a.first == "size") != (b.first == "size")) return a.first == "size";
-      return a.second > b.second;
-    });
-    std::vector<std::string> axes;
-    for (const auto& [a, n] : cand) axes.push_back(a);
-    if (!opts.heatmap.first.empty()) axes = {opts.heatmap.first, opts.heatmap.second};
-    if (axes.size() >= 2) {
-      const std::string xa = axes[0], ya = axes[1];
-      std::vector<Heat> heats;
-      std::set<uint64_t> xs_num, ys_num;
-      std::set<std::string> xs_txt, ys_txt;
-      for (const Result& r : d.results) {
-        if (!r.ok() || r.point.at.harness != Harness::kex) continue;
-        Coords rest = r.point.at;
-        auto blank = [&](const std::string& a) {
-          if (a == "size") rest.size = 0;
-          else if (a == "src_offset") rest.layout.src_offset = 0;
-          else if (a == "dst_offset") rest.layout.dst_offset = 0;
-          else if (a == "distance") rest.layout.distance.reset();
-          else if (a == "chunk") rest.chunk = 0;
-        };
-        blank(xa);
-        blank(ya);
-        rest.size = 0;
-        const std::string restl = condition_label(rest), label = r.point.kernel + (restl.empty() ? "" : " @ " + restl);
-        if (!name_filter.keep(label)) continue;
-        auto it = std::find_if(heats.begin(), heats.end(), [&](const Heat& h) { return h.kernel == r.point.kernel && h.rest == restl; });
-        if (it == heats.end()) it = heats.insert(heats.end(), Heat{r.point.kernel, restl, {}});
-        const std::string xv = axis_value(r.point.at, xa), yv = axis_value(r.point.at, ya);
-        it->cells[{xv, yv}] = median_gbps(r);
-        xs_txt.insert(xv);
-        ys_txt.insert(yv);
-      }
-      // Axis values in numeric order where they are numbers.
-      auto sorted = [](const std::set<std::string>& s) {
-        std::vector<std::string> v(s.begin(), s.end());
-        std::stable_sort(v.begin(), v.end(), [](const std::string& a, const std::string& b) {
-          char* ea = nullptr;
-          char* eb = nullptr;
-          const double x = std::strtod(a.c_str(), &ea), y = std::strtod(b.c_str(), &eb);
-          const bool na = *ea == 0 && !a.empty(), nb = *eb == 0 && !b.empty();
-          if (na != nb) return nb;  // words ("none", "whole") first
-          return na ? x < y : a < b;
-        });
-        return v;
-      };
-      const auto xs = sorted(xs_txt), ys = sorted(ys_txt);
-      auto unit = [](const std::string& a) {
-        return a == "size"       ? "bytes per operation"
-               : a == "distance" ? "dst - src, bytes; rel = mod 4096"
-               : a == "chunk"    ? "bytes per call"
-                                 : "bytes past a 2 MiB boundary";
-      };
-      size_t n = 0;
-      for (const auto& h : heats) {
-        if (++n > 48) break;  // a figure per kernel: enough to find the pattern; --filter picks others
-        std::map<std::pair<size_t, size_t>, double> cells;
-        for (const auto& [xy, g] : h.cells) {
-          const size_t xi = size_t(std::find(xs.begin(), xs.end(), xy.first) - xs.begin());
-          const size_t yi = size_t(std::find(ys.begin(), ys.end(), xy.second) - ys.begin());
-          cells[{xi, yi}] = g;
-        }
-        std::vector<std::string> xl = xs, yl = ys;
-        auto label = [](const std::string& axis, std::vector<std::string>& v) {
-          for (auto& s : v) {
-            if (axis == "size" && s != "0") s = human_bytes(std::stod(s));
-            // Far distances: the offset within the page is what 4 KiB aliasing sees.
-            if (axis == "distance" && s != "none") {
-              const long long d = std::stoll(s);
-              if (d >= 4096 || d <= -4096) s += " (rel " + std::to_string(((d % 4096) + 4096) % 4096) + ")";
-            }
-          }
-        };
-        label(xa, xl);
-        label(ya, yl);
-        std::string base = "heatmap-" + std::to_string(n);
-        std::string title = h.kernel + (h.rest.empty() ? "" : " @ " + h.rest) + ": GB/s by " + xa + " and " + ya;
-        out.push_back(heatmap_figure(base, title, xa + " (" + unit(xa) + ")", ya + " (" + unit(ya) + ")", xl, yl, cells));
-      }
+/// --best N: the N generated curves with the highest geometric-mean GB/s, and every baseline.
+std::vector<CurveData> best_curves(std::vector<CurveData> curves, int best) {
+  if (best <= 0) return curves;
+  std::vector<size_t> gen;
+  for (size_t i = 0; i < curves.size(); ++i)
+    if (!curves[i].baseline) gen.push_back(i);
+  std::stable_sort(gen.begin(), gen.end(), [&](size_t a, size_t b) { return curves[a].score() > curves[b].score(); });
+  std::set<size_t> keep(gen.begin(), gen.begin() + std::min<size_t>(gen.size(), size_t(best)));
+  std::vector<CurveData> kept;
+  for (size_t i = 0; i < curves.size(); ++i)
+    if (curves[i].baseline || keep.count(i)) kept.push_back(curves[i]);
+  return kept;
+}
+
+/// B / A per kernel and size: each curve of run r > 0 against the same kernel and condition in run 0.
+std::vector<CurveData> ratio_curves(const std::vector<CurveData>& curves, size_t runs) {
+  std::vector<CurveData> ratios;
+  for (const auto& c : curves) {
+    if (c.run == 0) continue;
+    auto a = std::find_if(curves.begin(), curves.end(), [&](const CurveData& x) { return x.run == 0 && x.key == c.key; });
+    if (a == curves.end()) continue;
+    CurveData q = c;
+    q.pts.clear();
+    for (const auto& p : c.pts)
+      for (const auto& pa : a->pts)
+        if (pa.size == p.size && pa.median > 0)
+          q.pts.push_back({p.size, p.median / pa.median, pa.best > 0 ? p.best / pa.best : 0,
+                           pa.p10 > 0 ? p.p10 / pa.p10 : 0, pa.p90 > 0 ? p.p90 / pa.p90 : 0});
+    if (runs == 2) q.label = q.key;
+    if (!q.pts.empty()) ratios.push_back(std::move(q));
+  }
+  return ratios;
+}
+
+/// The bandwidth figures (and with --ratio the speedup ones), one per op, cache mode and presets.
+void bandwidth_figures(const Gathered& g, const std::vector<Run>& runs, const PlotOptions& opts,
+                       const NameFilter& filter, std::vector<Figure>& out) {
+  for (const auto& key : g.fig_order) {
+    std::vector<CurveData> curves = g.figs.at(key);
+    for (auto& c : curves) one_point_per_size(c);
+    curves = best_curves(std::move(curves), opts.best);
+    const bool any_generated = std::any_of(curves.begin(), curves.end(), [](const CurveData& c) { return !c.baseline; });
+    if (curves.empty() || (!any_generated && filter.re)) continue;
+    const auto& [op_kind, cache_mode, presets] = key;
+    const std::string op(to_string(op_kind)), cache(to_string(cache_mode));
+    const std::string base = op + "-" + cache + (presets ? "-presets" : "");
+    if (opts.ratio)
+      if (auto ratios = ratio_curves(curves, runs.size()); !ratios.empty())
+        out.push_back(bandwidth_figure("ratio-" + base, op, cache, presets, std::move(ratios), runs, true));
+    out.push_back(bandwidth_figure(base, op, cache, presets, std::move(curves), runs, false));
+  }
+}
+
+/// The two swept axes a heatmap shows: x is size when it is swept (bandwidth against
+/// size reads left to right), y the other swept axis with the most values; every other
+/// coordinate is a condition. --heatmap X,Y overrides. Fewer than two: no heatmaps.
+std::vector<std::string> heatmap_axes(const RunDoc& d, const PlotOptions& opts) {
+  if (!opts.heatmap.first.empty()) return {opts.heatmap.first, opts.heatmap.second};
+  std::vector<Coords> measured;
+  for (const Result& r : d.results)
+    if (r.ok() && r.point.at.harness == Harness::kex) measured.push_back(r.point.at);
+  std::vector<std::pair<std::string, size_t>> cand;
+  for (const auto& a : swept_axes(measured))
+    if (a == "size" || a == "src_offset" || a == "dst_offset" || a == "distance" || a == "chunk") {
+      std::set<std::string> values;
+      for (const auto& c : measured) values.insert(axis_value(c, a));
+      cand.emplace_back(a, values.size());
+    }
+  std::stable_sort(cand.begin(), cand.end(), [](const auto& a, const auto& b) {
+    if ((a.first == "size") != (b.first == "size")) return a.first == "size";
+    return a.second > b.second;
+  });
+  std::vector<std::string> axes;
+  for (const auto& [a, n] : cand) axes.push_back(a);
+  return axes;
+}
+
+/// One heatmap's cells: (kernel, the condition without the two axes) -> (x value, y value) -> GB/s.
+struct Heat {
+  std::string kernel, rest;
+  std::map<std::pair<std::string, std::string>, double> cells;
+};
+
+/// Axis values in numeric order where they are numbers, words ("none", "whole") first.
+std::vector<std::string> axis_order(const std::set<std::string>& s) {
+  std::vector<std::string> v(s.begin(), s.end());
+  std::stable_sort(v.begin(), v.end(), [](const std::string& a, const std::string& b) {
+    char* ea = nullptr;
+    char* eb = nullptr;
+    const double x = std::strtod(a.c_str(), &ea), y = std::strtod(b.c_str(), &eb);
+    const bool na = *ea == 0 && !a.empty(), nb = *eb == 0 && !b.empty();
+    if (na != nb) return nb;
+    return na ? x < y : a < b;
+  });
+  return v;
+}
+
+/// Tic labels of an axis's values: sizes in binary units; far distances with the offset
+/// within the page, which is what 4 KiB aliasing sees.
+std::vector<std::string> axis_labels(const std::string& axis, std::vector<std::string> v) {
+  for (auto& s : v) {
+    if (axis == "size" && s != "0") s = human_bytes(std::stod(s));
+    if (axis == "distance" && s != "none") {
+      const long long d = std::stoll(s);
+      if (d >= 4096 || d <= -4096) s += " (rel " + std::to_string(((d % 4096) + 4096) % 4096) + ")";
     }
   }
+  return v;
+}
 
+const char* axis_unit(const std::string& a) {
+  return a == "size"       ? "bytes per operation"
+         : a == "distance" ? "dst - src, bytes; rel = mod 4096"
+         : a == "chunk"    ? "bytes per call"
+                           : "bytes past a 2 MiB boundary";
+}
+
+/// Heatmaps of GB/s over two swept axes of the first run: one per kernel and condition, at most 48.
+void heatmap_figures(const RunDoc& d, const PlotOptions& opts, const NameFilter& filter, std::vector<Figure>& out) {
+  const std::vector<std::string> axes = heatmap_axes(d, opts);
+  if (axes.size() < 2) return;
+  const std::string xa = axes[0], ya = axes[1];
+  std::vector<Heat> heats;
+  std::set<std::string> xs_txt, ys_txt;
+  for (const Result& r : d.results) {
+    if (!r.ok() || r.point.at.harness != Harness::kex) continue;
+    Coords rest = r.point.at;
+    for (const std::string& a : {xa, ya}) {
+      if (a == "src_offset") rest.layout.src_offset = 0;
+      else if (a == "dst_offset") rest.layout.dst_offset = 0;
+      else if (a == "distance") rest.layout.distance.reset();
+      else if (a == "chunk") rest.chunk = 0;
+    }
+    rest.size = 0;
+    const std::string restl = condition_label(rest), label = r.point.kernel + (restl.empty() ? "" : " @ " + restl);
+    if (!filter.keep(label)) continue;
+    auto it = std::find_if(heats.begin(), heats.end(), [&](const Heat& h) { return h.kernel == r.point.kernel && h.rest == restl; });
+    if (it == heats.end()) it = heats.insert(heats.end(), Heat{r.point.kernel, restl, {}});
+    const std::string xv = axis_value(r.point.at, xa), yv = axis_value(r.point.at, ya);
+    it->cells[{xv, yv}] = median_gbps(r);
+    xs_txt.insert(xv);
+    ys_txt.insert(yv);
+  }
+  const auto xs = axis_order(xs_txt), ys = axis_order(ys_txt);
+  const auto xl = axis_labels(xa, xs), yl = axis_labels(ya, ys);
+  size_t n = 0;
+  for (const auto& h : heats) {
+    if (++n > 48) break;  // a figure per kernel: enough to find the pattern; --filter picks others
+    std::map<std::pair<size_t, size_t>, double> cells;
+    for (const auto& [xy, gbps] : h.cells) {
+      const size_t xi = size_t(std::find(xs.begin(), xs.end(), xy.first) - xs.begin());
+      const size_t yi = size_t(std::find(ys.begin(), ys.end(), xy.second) - ys.begin());
+      cells[{xi, yi}] = gbps;
+    }
+    const std::string title = h.kernel + (h.rest.empty() ? "" : " @ " + h.rest) + ": GB/s by " + xa + " and " + ya;
+    out.push_back(heatmap_figure("heatmap-" + std::to_string(n), title, xa + " (" + axis_unit(xa) + ")",
+                                 ya + " (" + axis_unit(ya) + ")", xl, yl, cells));
+  }
+}
+
+/// The presets' bars (clears and copies, with the baselines of the same run) and the segment table's.
+void bar_figures(const Gathered& g, const std::vector<Run>& runs, std::vector<Figure>& out) {
   std::vector<std::string> run_labels;
   for (const auto& r : runs) run_labels.push_back(r.label);
   for (Op op : {Op::clear, Op::copy}) {
-    if (!bar_rows.count(op)) continue;
+    if (!g.bar_rows.count(op)) continue;
     bool any_preset = false, any_baseline = false;
-    for (const auto& row : bar_rows[op]) {
+    for (const auto& row : g.bar_rows.at(op)) {
       const bool baseline = row.find("(baseline)") != std::string::npos;
       any_preset |= !baseline;
       any_baseline |= baseline;
@@ -686,13 +725,25 @@ std::vector<PlotFigure> plot_figures(const std::vector<RunDoc>& docs, const Plot
     out.push_back(bar_figure("presets-" + std::string(to_string(op)),
                              "named presets, " + what + ": TSC ticks per 4096-byte page (fewer is faster)" +
                                  (any_baseline ? "\nlibc baselines from the same run" : "\nno baselines in this run"),
-                             "TSC ticks per page (median; seed harnesses: their single pass)", bar_rows[op], run_labels,
-                             bar_vals[op], "presets (" + what + "): TSC ticks per page, one column per run"));
+                             "TSC ticks per page (median; seed harnesses: their single pass)", g.bar_rows.at(op),
+                             run_labels, g.bar_vals.at(op), "presets (" + what + "): TSC ticks per page, one column per run"));
   }
-  if (!seg_rows.empty())
+  if (!g.seg_rows.empty())
     out.push_back(bar_figure("segments", "segment-override loads: time per loop iteration (fewer is faster)",
-                             "ns per iteration", seg_rows, run_labels, seg_vals,
+                             "ns per iteration", g.seg_rows, run_labels, g.seg_vals,
                              "segment-override load table: ns per iteration, one column per run"));
+}
+
+}  // namespace
+
+std::vector<PlotFigure> plot_figures(const std::vector<RunDoc>& docs, const PlotOptions& opts) {
+  const NameFilter filter = parse_name_filter(opts.filter, "--filter");
+  const std::vector<Run> runs = labelled_runs(docs, opts);
+  const Gathered g = gather(runs, filter);
+  std::vector<Figure> out;
+  bandwidth_figures(g, runs, opts, filter, out);
+  if (!runs.empty()) heatmap_figures(*runs.front().doc, opts, filter, out);
+  bar_figures(g, runs, out);
   return out;
 }
 
