@@ -1,11 +1,14 @@
 #include "src/run/journal.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <array>
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -372,6 +375,36 @@ JournalState read_fd(int fd, const std::string& path) {
   return std::move(in.s);
 }
 
+
+// A forked child (a measuring worker, a verifying process) must not keep a journal's
+// lock: a flock lock belongs to the open file, which fork shares, so a worker that
+// outlived a killed kex held the journal a moment longer and a resume right after
+// the kill was refused as "in use". Each child closes the journals at fork.
+std::array<std::atomic<int>, 8> g_journal_fds{-1, -1, -1, -1, -1, -1, -1, -1};
+
+void close_journals_in_child() {
+  for (auto& fd : g_journal_fds)
+    if (const int f = fd.load(); f >= 0) close(f);
+}
+
+/// Registers `fd` (locked) to be closed in every child forked from now on.
+void parent_only(int fd) {
+  static const int registered = pthread_atfork(nullptr, nullptr, close_journals_in_child);
+  (void)registered;
+  for (auto& slot : g_journal_fds) {
+    int empty = -1;
+    if (slot.compare_exchange_strong(empty, fd)) return;
+  }
+}
+
+/// `fd` is about to be closed: children need not close it any more.
+void forget_fd(int fd) {
+  for (auto& slot : g_journal_fds) {
+    int f = fd;
+    slot.compare_exchange_strong(f, -1);
+  }
+}
+
 }  // namespace
 
 PartialFile partial_file(const std::string& name, const std::string& text) {
@@ -412,6 +445,7 @@ Journal::Journal(const std::string& path, const JournalHeader& header) : path_(p
     close(fd_);
     throw InputError(path + ": in use by another kex (it holds the journal's lock)");
   }
+  parent_only(fd_);
   f_ = fdopen(fd_, "w");
   line(nlohmann::json{{"kex_journal", kJournalFormat}, {"header", to_json(header)}});
   sync();
@@ -427,8 +461,10 @@ Journal::Journal(const std::string& path) : path_(path) {
       throw InputError(path + ": in use: a live kex run or resume holds the journal's lock; nothing measured");
     throw InputError(path + ": cannot lock the journal (" + std::strerror(err) + ")");
   }
+  parent_only(fd_);
   f_ = fdopen(fd_, "a");
   if (!f_) {
+    forget_fd(fd_);
     close(fd_);
     fd_ = -1;
     throw InputError(path + ": cannot append to the journal (" + std::strerror(errno) + ")");
@@ -436,6 +472,7 @@ Journal::Journal(const std::string& path) : path_(path) {
 }
 
 Journal::~Journal() {
+  forget_fd(fd_);
   if (f_) std::fclose(f_);
   else if (fd_ >= 0) close(fd_);
 }
@@ -471,6 +508,7 @@ void Journal::fail() {
   // are still in memory and the final write is tried; say it once.
   std::fprintf(stderr, "kex: warning: %s: cannot write the journal (%s); measuring on without it\n", path_.c_str(),
                std::strerror(errno));
+  forget_fd(fd_);
   std::fclose(f_);
   f_ = nullptr;
   fd_ = -1;
@@ -522,6 +560,7 @@ void Journal::partial_figures(const std::vector<PartialFile>& files) {
 }
 
 void Journal::remove() {
+  forget_fd(fd_);
   if (f_) std::fclose(f_);
   else if (fd_ >= 0) close(fd_);
   f_ = nullptr;

@@ -3,6 +3,11 @@
 // and read_journal's handling of a torn last line.
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <fstream>
 #include <functional>
 #include <string>
@@ -143,4 +148,36 @@ TEST_CASE("read_journal: a record after the header is checked, a torn last line 
   Journal held(path);
   CHECK(error_of([&] { Journal again(path); }) ==
         path + ": in use: a live kex run or resume holds the journal's lock; nothing measured");
+}
+
+TEST_CASE("a forked child does not hold the journal's lock: a resume right after a kill is not refused as in use") {
+  TmpDir d;
+  const std::string path = d / "x.journal";
+  int ready[2], hold[2];
+  REQUIRE(pipe(ready) == 0);
+  REQUIRE(pipe(hold) == 0);
+  pid_t child = -1;
+  {
+    Journal j(path, sample_header());
+    child = fork();  // as a measuring worker is forked: it outlives the journal's owner below
+    REQUIRE(child >= 0);
+    if (child == 0) {
+      char c;
+      (void)!write(ready[1], "r", 1);
+      (void)!read(hold[0], &c, 1);  // until the parent has tried the lock
+      _exit(0);
+    }
+    char c;
+    REQUIRE(read(ready[0], &c, 1) == 1);
+  }  // the owner closes the journal; the child lives on
+  const int fd = open(path.c_str(), O_RDWR);
+  REQUIRE(fd >= 0);
+  CHECK(flock(fd, LOCK_EX | LOCK_NB) == 0);
+  close(fd);
+  CHECK(error_of([&] { Journal again(path); }).empty());
+  (void)!write(hold[1], "g", 1);
+  int status = 0;
+  waitpid(child, &status, 0);
+  CHECK(WIFEXITED(status));
+  for (int f : {ready[0], ready[1], hold[0], hold[1]}) close(f);
 }
