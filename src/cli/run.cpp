@@ -408,6 +408,11 @@ void resume_setup(const RunArgs& a, const CLI::App& cmd, RunSetup& s) {
   s.counters_where = a.resume + ":1: /header/protocol/counters";
   s.out = resume_output(a, cmd, *s.resumed);
   s.plot_dir = cmd.count("--plot-dir") ? a.plot_dir : h.drew_figures && !a.no_plot ? plots_beside(s.out) : "";
+  struct stat link;
+  if (!cmd.count("--plot-dir") && !s.plot_dir.empty() && lstat(s.plot_dir.c_str(), &link) == 0 && S_ISLNK(link.st_mode))
+    throw InputError("--resume: " + s.plot_dir +
+                     ": a symbolic link where the resume draws its figures (it could point anywhere, as one "
+                     "unpacked beside a journal can); remove it, or give --plot-dir DIR or --no-plot");
   s.graph_dir = a.graph_dir;  // only when asked now: a config's outputs.graph_dir is a path from the journal
   s.replace = a.force || own_partial_output(s.out, s.resumed->partial);
   s.replace_figures = a.force || (!s.plot_dir.empty() && own_partial_figures(s.plot_dir, s.resumed->partial_figures));

@@ -159,10 +159,15 @@ std::string journal_name(const std::string& name) {
 /// hang the open), or InputError when it is not a regular file.
 int open_regular(const std::string& path, int flags) {
   struct stat st;
+  // A journal kex appends to is the file named, not where a symbolic link there points
+  // (one unpacked with a journal could name any file that parses as one).
+  const bool writes = (flags & O_ACCMODE) != O_RDONLY;
+  if (writes && lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode))
+    throw InputError(path + ": a symbolic link: a resume appends to the journal itself; give the path of the file");
   if (stat(path.c_str(), &st) != 0)
     throw InputError(path + ": cannot read the journal (" + std::strerror(errno) + ")");
   if (!S_ISREG(st.st_mode)) throw InputError(path + ": not a regular file: a journal kex wrote is needed");
-  const int fd = open(path.c_str(), flags | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  const int fd = open(path.c_str(), flags | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (writes ? O_NOFOLLOW : 0));
   if (fd < 0) throw InputError(path + ": cannot read the journal (" + std::strerror(errno) + ")");
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     close(fd);

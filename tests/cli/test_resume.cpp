@@ -434,3 +434,42 @@ TEST_CASE("kex run killed with SIGKILL at random moments, resumed each time, end
   CHECK(!std::filesystem::exists(journal));
   CHECK(none_left(d.path));
 }
+
+TEST_CASE("a resume follows no symbolic link unpacked beside a journal: not the journal's, not its figures folder's" *
+          doctest::test_suite("cli")) {
+  TmpDir d;
+  spit(d / "c.json", kFast);
+  const std::string journal = d / "out.json.journal";
+  {
+    Child c({"run", d / "c.json", "-o", d / "out.json", "--plot-dir", d / "p", "--no-sentinel", "--repetitions", "2"},
+            d / "log1");
+    REQUIRE_MESSAGE(wait_for_reps(journal, 5), slurp(d / "log1"));
+    kill(-c.pid, SIGKILL);
+    CHECK(c.wait() == 128 + SIGKILL);
+  }
+  REQUIRE(slurp(journal).find("\"drew_figures\":true") != std::string::npos);  // a resume draws figures
+  std::filesystem::create_directory(d / "elsewhere");
+  std::filesystem::create_directory_symlink(d / "elsewhere", d / "out-plots");
+  const std::string before = slurp(journal);
+  ShellOut r = shell(kKex + " run -q --resume " + journal);
+  CHECK(r.status == 2);
+  CHECK_MESSAGE(r.text.find("out-plots: a symbolic link where the resume draws its figures") != std::string::npos, r.text);
+  CHECK(std::filesystem::is_empty(d / "elsewhere"));
+  CHECK(slurp(journal) == before);
+  CHECK(!std::filesystem::exists(d / "out.json"));
+  // The journal itself a link to a journal elsewhere: the target is not appended to.
+  std::filesystem::remove(d / "out-plots");
+  std::filesystem::create_directory(d / "link");
+  std::filesystem::create_symlink(journal, d / "link/out.json.journal");
+  r = shell(kKex + " run -q --resume " + (d / "link/out.json.journal"));
+  CHECK(r.status == 2);
+  CHECK_MESSAGE(r.text.find("out.json.journal: a symbolic link: a resume appends to the journal itself") !=
+                    std::string::npos,
+                r.text);
+  CHECK(slurp(journal) == before);
+  CHECK(!std::filesystem::exists(d / "link/out.json"));
+  // The journal named as it is resumes and finishes.
+  r = shell(kKex + " run -q --resume " + journal);
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  check_complete(d);
+}
