@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include "src/core/terminal_text.hpp"
 #include "src/core/atomic_write.hpp"
 #include "src/cli/cli.hpp"
 #include "src/cli/selection.hpp"
@@ -586,8 +587,10 @@ void print_tables(const SweepRun& sweep, const RunDoc& run, const OutputKinds& k
   if (chatter)
     if (std::string kex_seed = kex_seed_text(run); !kex_seed.empty()) std::fprintf(text, "\n%s", kex_seed.c_str());
   if (run.context.segments && (chatter || a.segments_seed_exact))
-    std::fprintf(text, "\n%s", (a.segments_seed_exact ? format_segment_seed_text(*run.context.segments)
-                                                      : format_segment_table(*run.context.segments)).c_str());
+    std::fprintf(text, "\n%s",  // a resumed table's strings come from its journal
+                 terminal_lines(a.segments_seed_exact ? format_segment_seed_text(*run.context.segments)
+                                                      : format_segment_table(*run.context.segments))
+                     .c_str());
   if (chatter) {
     if (std::string table = summary_table(run); !table.empty()) std::fputs(table.c_str(), text);
     if (std::string lt = layout_table(run); !lt.empty()) std::fputs(lt.c_str(), text);
@@ -605,14 +608,14 @@ void write_figures(const RunSetup& s, const RunDoc& run, bool force, FILE* text)
     auto files = write_plots({run}, s.plot_dir, po);
     if (s.journal && run.context.interrupted) s.journal->partial_figures(partial_files(files));
     if (chatter)
-      std::fprintf(text, "\nplots: %zu files in %s%s\n", files.size(), s.plot_dir.c_str(),
+      std::fprintf(text, "\nplots: %zu files in %s%s\n", files.size(), terminal_text(s.plot_dir).c_str(),
                    find_gnuplot().empty() ? " (gnuplot not installed: .dat/.gp only)" : "");
   }
   if (!s.graph_dir.empty()) {
     auto files = write_runtests_graph(run, s.graph_dir, force);
     if (chatter)
       std::fprintf(text, "\nruntests graph: %zu files in %s (gnuplot: load '%s/plot.gp')\n", files.size(),
-                   s.graph_dir.c_str(), s.graph_dir.c_str());
+                   terminal_text(s.graph_dir).c_str(), terminal_text(s.graph_dir).c_str());
   }
 }
 
@@ -674,7 +677,7 @@ Action add_run_command(CLI::App& app) {
     print_tables(*sweep, run, kinds, *a, text);
     write_figures(s, run, a->force, text);
     const size_t n = run.results.size();
-    const std::string where = s.out == "-" ? "stdout" : s.out;
+    const std::string where = s.out == "-" ? "stdout" : terminal_text(s.out);
     if (!quiet())
       std::fprintf(text, "\nresults: %s (%zu %s, %.1f s)\n", where.c_str(), n, n == 1 ? "entry" : "entries",
                    run.context.rest.value("elapsed_s", 0.0));

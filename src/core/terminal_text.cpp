@@ -150,4 +150,17 @@ std::string clip(std::string_view text, size_t width) {
   return out + "...";
 }
 
+std::string terminal_lines(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t at = 0; at < text.size();) {
+    const size_t nl = text.find('\n', at);
+    out += terminal_text(text.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at));
+    if (nl == std::string_view::npos) break;
+    out += '\n';
+    at = nl + 1;
+  }
+  return out;
+}
+
 }  // namespace kex

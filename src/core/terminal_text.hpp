@@ -18,6 +18,10 @@ namespace kex {
 /// a backslash. The result is valid UTF-8 without control characters.
 std::string terminal_text(std::string_view bytes);
 
+/// Multi-line text (a table kex formatted from a file's strings) with each line as
+/// terminal_text writes it, the '\n' between lines kept.
+std::string terminal_lines(std::string_view text);
+
 /// The columns a terminal gives `text` (valid UTF-8 as terminal_text returns it): 2 per
 /// East Asian wide or fullwidth character and emoji, 0 per mark of the common combining
 /// blocks, variation selector or zero-width character, 1 for every other character

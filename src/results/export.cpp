@@ -103,14 +103,17 @@ json to_gbench(const std::vector<RunDoc>& runs) {
 namespace {
 
 /// A text cell, RFC 4180: quoted when it holds a comma, a quote or a line break. A cell
-/// that begins with a formula character (= + - @, or tab or CR, after OWASP's advice on
+/// that begins with a formula character (= + - @, their fullwidth forms, or tab or CR, after OWASP's advice on
 /// CSV injection) gets a leading ' inside the quotes, which spreadsheets take as "this
 /// is text": a kernel name "=HYPERLINK(...)" from someone's results file is never run.
 /// Control characters are escaped as on a terminal (terminal_text): a CSV is also read
 /// with cat and column, and no name kex writes holds one.
 std::string csv_text(const std::string& raw) {
   const std::string s = terminal_text(raw);
-  const bool formula = !s.empty() && std::string_view("=+-@\t\r").find(s.front()) != std::string_view::npos;
+  // Fullwidth ＝ ＋ － ＠ (U+FF1D, U+FF0B, U+FF0D, U+FF20) too: some spreadsheets fold them to ASCII.
+  const bool formula = (!s.empty() && std::string_view("=+-@\t\r").find(s.front()) != std::string_view::npos) ||
+                       s.rfind("\xef\xbc\x9d", 0) == 0 || s.rfind("\xef\xbc\x8b", 0) == 0 ||
+                       s.rfind("\xef\xbc\x8d", 0) == 0 || s.rfind("\xef\xbc\xa0", 0) == 0;
   if (!formula && s.find_first_of(",\"\n\r") == std::string::npos) return s;
   std::string o = formula ? "\"'" : "\"";
   for (char c : s) {

@@ -428,10 +428,10 @@ std::string find_gnuplot() {
   while (start <= p.size()) {
     size_t end = p.find(':', start);
     if (end == std::string::npos) end = p.size();
-    std::string d = p.substr(start, end - start);
-    if (d.empty()) d = ".";
-    std::string cand = d + "/gnuplot";
-    if (is_executable(cand)) return cand;
+    const std::string d = p.substr(start, end - start);
+    // Only absolute entries: gnuplot runs in the figure folder, where "./gnuplot" (an
+    // empty or relative PATH entry) would be whatever file is there, not the one found here.
+    if (!d.empty() && d[0] == '/' && is_executable(d + "/gnuplot")) return d + "/gnuplot";
     start = end + 1;
   }
   return "";

@@ -44,7 +44,8 @@ std::vector<PlotFigure> plot_figures(const std::vector<RunDoc>& runs, const Plot
 /// a gnuplot failure.
 std::vector<std::string> write_plots(const std::vector<RunDoc>& runs, const std::string& dir, const PlotOptions& opts);
 
-/// Absolute path of `gnuplot` when it is on PATH, else "".
+/// The path of `gnuplot` in the first absolute PATH entry holding one, else "" (empty
+/// and relative entries are skipped: gnuplot runs in the figure folder).
 std::string find_gnuplot();
 
 }  // namespace kex

@@ -24,6 +24,8 @@ std::vector<RunDoc> load_results(const std::string& path) {
     doc = nlohmann::json::parse(in);
   } catch (const nlohmann::json::exception& e) {  // a syntax error, or a number beyond a double (1e400)
     throw InputError(path + ": not JSON: " + e.what());
+  } catch (const std::ios_base::failure&) {  // a read error: /proc/self/mem, a failing disk
+    throw InputError(path + ": cannot read: a results file from `kex run` is needed");
   }
   std::vector<RunDoc> docs;
   try {

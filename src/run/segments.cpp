@@ -714,7 +714,9 @@ namespace {
 
 std::string compact_hex(const nlohmann::ordered_json& v) {
   if (!v.is_string()) return "-";
-  unsigned x = std::stoul(v.get<std::string>(), nullptr, 16);
+  const std::string& t = v.get_ref<const std::string&>();  // from a file: anything
+  if (t.empty() || t.size() > 8 || t.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) return "?";
+  const unsigned x = static_cast<unsigned>(std::stoul(t, nullptr, 16));
   char b[16];
   snprintf(b, sizeof b, "%x", x);
   return b;

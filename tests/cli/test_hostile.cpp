@@ -148,3 +148,31 @@ TEST_CASE("hostile journals (tests/hostile/journals, made by make_journals.py): 
     CHECK(left == std::vector<std::string>{"err", "out", "r.json", "r.json.journal", "run", "victim.json"});
   }
 }
+
+TEST_CASE("an unreadable results file (/proc/self/mem) is one line and exit 2 in every reader" *
+          doctest::test_suite("hostile")) {
+  const std::string k = KEX_BINARY;
+  TmpDir d;
+  for (const std::string cmd : {"plot /proc/self/mem -o p --no-render", "export /proc/self/mem --format csv -o x.csv",
+                                "merge /proc/self/mem -o m.json", "crossovers /proc/self/mem"}) {
+    CAPTURE(cmd);
+    CHECK(run_sh("cd " + sq(d.path) + " && " + k + " " + cmd + " >/dev/null 2>err") == 2);
+    CHECK(slurp(d / "err") == "kex: /proc/self/mem: cannot read: a results file from `kex run` is needed\n");
+  }
+}
+
+TEST_CASE("kex plot runs no gnuplot from an empty or relative PATH entry (it would run the figure folder's)" *
+          doctest::test_suite("hostile")) {
+  const std::string k = KEX_BINARY;
+  TmpDir d;
+  fs::copy_file(kGolden, d / "golden.json");
+  fs::create_directory(d / "plot");
+  for (const std::string at : {"gnuplot", "plot/gnuplot"}) {
+    spit(d / at, "#!/bin/sh\ntouch pwned-path\n");
+    fs::permissions(d / at, fs::perms::owner_all);
+  }
+  run_sh("cd " + sq(d.path) + " && PATH=:.:/usr/bin " + k + " plot golden.json -o plot --force >/dev/null 2>err");
+  CHECK(pwned(d.path).empty());
+  CHECK(!fs::exists(d / "plot/pwned-path"));
+  CHECK(!fs::exists(d / "pwned-path"));
+}

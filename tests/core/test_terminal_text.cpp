@@ -83,3 +83,9 @@ TEST_CASE("display_width, pad_right and clip count columns, not bytes" * doctest
   CHECK(clip("üüüüüüü", 6) == "üüü...");     // never inside a UTF-8 sequence
   CHECK(terminal_safe(clip(terminal_text("\xc2\x9b\xc2\x9b\xc2\x9b"), 5)));
 }
+
+TEST_CASE("terminal_lines: each line escaped as terminal_text does, the line breaks kept" * doctest::test_suite("text")) {
+  CHECK(terminal_lines("a\x1b[2J\nb\x07\n") == "a\\x1b[2J\nb\\x07\n");
+  CHECK(terminal_lines("\xc2\x9b" "31m\rc") == "\\u009b31m\\rc");
+  CHECK(terminal_lines("") == "");
+}

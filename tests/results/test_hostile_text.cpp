@@ -245,6 +245,16 @@ TEST_CASE("CSV: a cell that begins with a formula character is quoted with a lea
   CHECK(two.find("\r\n\"Synthetic CPU B [26/2/1] L1d 48 KiB, L2 1 MiB, LLC 32 MiB\",") != std::string::npos);
 }
 
+TEST_CASE("CSV: a cell that begins with a fullwidth formula character is quoted with a leading ' too" *
+          doctest::test_suite("text")) {
+  for (const std::string lead : {"\uFF1D", "\uFF0B", "\uFF0D", "\uFF20"}) {
+    RunDoc run = hostile_run();
+    for (Result& r : run.results)
+      if (r.status.kind == StatusKind::skipped) r.status.message = lead + "SUM(A1)";
+    CHECK_MESSAGE(to_csv({run}).find(",skipped,\"'" + lead + "SUM(A1)\"") != std::string::npos, lead);
+  }
+}
+
 namespace {
 
 /// kex with `args`: its exit status, stdout and stderr together.

@@ -517,3 +517,12 @@ TEST_CASE("kex segments --seed-exact prints the seed's format and runs only the 
   CHECK(bad.status == 2);
   std::filesystem::remove_all(d);
 }
+
+TEST_CASE("a segment table from a file's section: a selector that is not hex prints '?', never throws" *
+          doctest::test_suite("segments")) {
+  nlohmann::ordered_json j = small_run().j;
+  j["header"]["selectors"]["ds"] = "zz";
+  j["header"]["selectors"]["ss"] = std::string(40, 'f');
+  const std::string t = format_segment_table(j);
+  CHECK(t.find("\nds=? ss=? ") != std::string::npos);
+}
