@@ -714,7 +714,8 @@ namespace {
 
 std::string compact_hex(const nlohmann::ordered_json& v) {
   if (!v.is_string()) return "-";
-  const std::string& t = v.get_ref<const std::string&>();  // from a file: anything
+  std::string t = v.get<std::string>();  // from a file: anything; kex writes "0x2b"
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t.erase(0, 2);
   if (t.empty() || t.size() > 8 || t.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) return "?";
   const unsigned x = static_cast<unsigned>(std::stoul(t, nullptr, 16));
   char b[16];
