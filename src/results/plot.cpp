@@ -126,41 +126,27 @@ std::string panel_of(const Result& r) {
   return "other";
 }
 
-/// Small multiples of one op and cache mode: a panel per register class (via
-/// gnuplot multiplot), each with its curves sorted by name in distinct colour and
-/// dash type pairs, the libc baselines (black, dashed) and the best-per-size
-/// envelope (thick grey) of every run; cache markers where the working set
-/// (copy: src + dst = 2 x size) equals L1d/L2/LLC. `ratio`: the curves are
-/// speedups (B / A) instead of GB/s, with a y = 1 reference line, no envelope.
-Figure bandwidth_figure(const std::string& base, const std::string& op, const std::string& cache, bool presets,
-                        std::vector<CurveData> curves, const std::vector<Run>& runs, bool ratio) {
-  Figure f;
-  f.base = base;
-  std::stable_sort(curves.begin(), curves.end(), [](const CurveData& a, const CurveData& b) { return a.label < b.label; });
-  double xmin = INFINITY, xmax = 0, ymax = 0, ymin = INFINITY;
-  for (const auto& c : curves)
-    for (const auto& p : c.pts) {
-      xmin = std::min(xmin, p.size);
-      xmax = std::max(xmax, p.size);
-      ymax = std::max(ymax, p.median);
-      ymin = std::min(ymin, p.median);
-    }
-  // The envelope of each run: the highest median GB/s over every curve of the run at each size.
+/// The envelope of each run: the highest median GB/s over every curve of the run at each size.
+std::vector<CurveData> envelopes(const std::vector<CurveData>& curves, const std::vector<Run>& runs) {
   std::vector<CurveData> env;
-  if (!ratio)
-    for (size_t r = 0; r < runs.size(); ++r) {
-      std::map<double, double> best;
-      for (const auto& c : curves)
-        if (c.run == r)
-          for (const auto& p : c.pts) best[p.size] = std::max(best[p.size], p.median);
-      if (best.empty()) continue;
-      CurveData e;
-      e.label = "best of all kernels per size (envelope)" + (runs.size() > 1 ? " @ " + runs[r].label : "");
-      e.run = r;
-      for (const auto& [s, g] : best) e.pts.push_back({s, g, g, g, g});
-      env.push_back(e);
-    }
+  for (size_t r = 0; r < runs.size(); ++r) {
+    std::map<double, double> best;
+    for (const auto& c : curves)
+      if (c.run == r)
+        for (const auto& p : c.pts) best[p.size] = std::max(best[p.size], p.median);
+    if (best.empty()) continue;
+    CurveData e;
+    e.label = "best of all kernels per size (envelope)" + (runs.size() > 1 ? " @ " + runs[r].label : "");
+    e.run = r;
+    for (const auto& [s, g] : best) e.pts.push_back({s, g, g, g, g});
+    env.push_back(e);
+  }
+  return env;
+}
 
+/// The .dat text: one block per curve, then one per envelope (gnuplot `index N`).
+std::string bandwidth_dat(const std::string& op, const std::string& cache, const std::vector<CurveData>& curves,
+                          const std::vector<CurveData>& env, bool ratio) {
   std::ostringstream d;
   d << "# kex " << (ratio ? "speedup curves (B GB/s / A GB/s)" : "bandwidth curves") << ": " << op << ", cache " << cache << "\n"
     << "# GB/s = 10^9 bytes per second; each byte " << (op == "clear" ? "cleared" : "copied") << " counted once\n"
@@ -176,20 +162,48 @@ Figure bandwidth_figure(const std::string& base, const std::string& op, const st
   };
   for (const auto& c : curves) write_block(c, c.baseline ? " (baseline)" : "");
   for (const auto& e : env) write_block(e, "");
-  f.dat = d.str();
+  return d.str();
+}
 
-  // Panels: one per register class in name order; libc baselines and the envelope in each.
+/// The x axis: powers of two from below the smallest size to above the largest,
+/// a tic every `step` powers; the y range of the medians.
+struct Axes {
+  double lo = 0, hi = 0, ymin = INFINITY, ymax = 0;
+  int span = 0, step = 1;
+};
+
+Axes bandwidth_axes(const std::vector<CurveData>& curves) {
+  Axes a;
+  double xmin = INFINITY, xmax = 0;
+  for (const auto& c : curves)
+    for (const auto& p : c.pts) {
+      xmin = std::min(xmin, p.size);
+      xmax = std::max(xmax, p.size);
+      a.ymax = std::max(a.ymax, p.median);
+      a.ymin = std::min(a.ymin, p.median);
+    }
+  a.lo = std::exp2(std::floor(std::log2(xmin)));
+  a.hi = std::exp2(std::ceil(std::log2(xmax)));
+  if (a.hi <= a.lo) a.hi = a.lo * 2;
+  a.span = int(std::lround(std::log2(a.hi / a.lo)));
+  a.step = a.span <= 12 ? 1 : a.span <= 24 ? 2 : 4;
+  return a;
+}
+
+/// Panels: one per register class in name order ("" alone when only baselines).
+std::vector<std::string> panel_names(const std::vector<CurveData>& curves) {
   std::vector<std::string> panels;
   for (const auto& c : curves)
     if (!c.panel.empty() && std::find(panels.begin(), panels.end(), c.panel) == panels.end()) panels.push_back(c.panel);
   std::sort(panels.begin(), panels.end());
   if (panels.empty()) panels.push_back("");
+  return panels;
+}
 
-  double lo = std::exp2(std::floor(std::log2(xmin))), hi = std::exp2(std::ceil(std::log2(xmax)));
-  if (hi <= lo) hi = lo * 2;
-  int span = int(std::lround(std::log2(hi / lo)));
-  int step = span <= 12 ? 1 : span <= 24 ? 2 : 4;
-
+/// The terminal: a panel's width fits its longest key entry, its height its key rows.
+std::string bandwidth_terminal(const std::string& base, const std::vector<std::string>& panels,
+                               const std::vector<CurveData>& curves, const std::vector<CurveData>& env, size_t cols,
+                               size_t rows) {
   size_t most = 0;  // legend rows of the fullest panel
   size_t longest = 0;
   for (const auto& p : panels) {
@@ -202,32 +216,28 @@ Figure bandwidth_figure(const std::string& base, const std::string& op, const st
     most = std::max(most, n);
   }
   for (const auto& e : env) longest = std::max(longest, e.label.size());
-  const size_t cols = panels.size() == 1 ? 1 : 2, rows = (panels.size() + cols - 1) / cols;
   const int key_w = int(std::min<size_t>(longest, 60) * 7 + 60);
   const int pw = 620 + key_w, ph = std::max(460, int(130 + 16 * std::min(most, kMaxKeyRows)));
+  return terminal_block(base, int(cols) * pw, int(rows) * ph + 60);
+}
+
+/// Labels, ranges, tics, grid and key of the bandwidth (or speedup) axes.
+std::string bandwidth_axes_text(const std::string& op, const Axes& a, bool ratio) {
   std::ostringstream g;
-  g << "# kex: " << op << (ratio ? " speedup" : " bandwidth") << " against size, cache " << cache << ". Data: " << f.base << ".dat\n"
-    << terminal_block(f.base, int(cols) * pw, int(rows) * ph + 60);
-  std::string hosts;
-  if (ratio) {
-    hosts = "speedup = B throughput / A throughput, > 1: B faster; A = " + runs.front().label + ", B = ";
-    for (size_t i = 1; i < runs.size(); ++i) hosts += (i > 1 ? ", " : "") + runs[i].label;
-  } else {
-    for (size_t i = 0; i < runs.size() && i < 3; ++i) hosts += (i ? "; " : "") + runs[i].label;
-    if (runs.size() > 3) hosts += "; ...";
-  }
   const std::string what = op == "clear" ? "cleared" : "copied";
   g << "set xlabel " << gp_string("size (bytes " + what + " per call, log2)") << "\n"
     << "set ylabel " << gp_string(ratio ? "speedup (B GB/s / A GB/s)" : "GB/s (1e9 bytes " + what + "/s)") << "\n"
     << "set logscale x 2\n"
-    << "set xrange [" << fmt(lo) << ":" << fmt(hi) << "]\n"
+    << "set xrange [" << fmt(a.lo) << ":" << fmt(a.hi) << "]\n"
     // Bandwidth from 0; speedups around 1, fitted to the data so a 3% effect is visible.
-    << (ratio ? "set yrange [" + fmt(std::min(ymin, 1.0) - 0.1 * std::max(0.05, std::max(ymax, 1.0) - std::min(ymin, 1.0))) +
-                    ":" + fmt(std::max(ymax, 1.0) + 0.1 * std::max(0.05, std::max(ymax, 1.0) - std::min(ymin, 1.0))) + "]\n"
-              : "set yrange [0:" + fmt(ymax * 1.1) + "]\n")
+    << (ratio ? "set yrange [" +
+                    fmt(std::min(a.ymin, 1.0) - 0.1 * std::max(0.05, std::max(a.ymax, 1.0) - std::min(a.ymin, 1.0))) +
+                    ":" + fmt(std::max(a.ymax, 1.0) + 0.1 * std::max(0.05, std::max(a.ymax, 1.0) - std::min(a.ymin, 1.0))) +
+                    "]\n"
+              : "set yrange [0:" + fmt(a.ymax * 1.1) + "]\n")
     << "set xtics (";
-  for (int e = 0; e <= span; e += step) {
-    double v = lo * std::exp2(e);
+  for (int e = 0; e <= a.span; e += a.step) {
+    double v = a.lo * std::exp2(e);
     g << (e ? ", " : "") << gp_string(short_bytes(v)) << " " << fmt(v);
   }
   g << ")\n"
@@ -235,8 +245,13 @@ Figure bandwidth_figure(const std::string& base, const std::string& op, const st
     << "set grid xtics ytics lc rgb \"#dddddd\" lt 1\n"
     << "set key outside right top vertical Left reverse width 1 font \",9\"\n";
   if (ratio) g << "set arrow from graph 0, first 1 to graph 1, first 1 nohead lw 1.5 lc rgb \"#000000\" back\n";
+  return g.str();
+}
 
-  // Cache markers where the working set crosses a cache: copies touch src + dst (2 x size).
+/// Cache markers where the working set crosses a cache (copies touch src + dst, 2 x
+/// size); the caches beyond the sizes measured named in one label.
+std::string cache_markers(const std::string& op, const std::vector<Run>& runs, double lo, double hi) {
+  std::ostringstream g;
   std::set<std::pair<std::string, double>> drawn;
   std::vector<std::string> offchart;
   for (size_t r = 0; r < runs.size(); ++r)
@@ -259,50 +274,92 @@ Figure bandwidth_figure(const std::string& base, const std::string& op, const st
     for (size_t i = 0; i < offchart.size(); ++i) t += (i ? ", " : "") + offchart[i];
     g << "set label " << gp_string(t) << " at graph 0.99, graph 0.02 right font \",9\" textcolor rgb \"#444444\" front\n";
   }
+  return g.str();
+}
 
-  const std::string title = std::string(presets ? "named presets: " : "") + op + (ratio ? " speedup, " : " bandwidth, ") +
-                            cache + " cache, median per size\n" + hosts;
-  g << "set multiplot layout " << rows << "," << cols << " title " << gp_string(title) << " font \",12\"\n";
-  const size_t nc = curves.size();
-  for (const auto& panel : panels) {
-    // Colour by kernel (the same kernel in every run alike), dash type by run; one
-    // run: colour and dash type both vary so no two curves in a panel look alike.
-    std::vector<std::string> kernels;
-    for (const auto& c : curves)
-      if (c.panel == panel && !c.panel.empty() && std::find(kernels.begin(), kernels.end(), c.key) == kernels.end())
-        kernels.push_back(c.key);
-    g << "set title " << gp_string(panel.empty() ? "baselines" : panel == "string" ? "string (rep movs/stos)" : panel) << "\n";
-    std::vector<std::string> items;
-    size_t titled = 0;
-    auto title = [&](const std::string& t) {
-      return ++titled <= kMaxKeyRows ? " title " + gp_string(t) : std::string(" notitle");
-    };
-    for (size_t e = 0; e < env.size(); ++e)
-      items.push_back(gp_string(f.base + ".dat") + " index " + std::to_string(nc + e) +
-                      " using 1:2 with lines lc rgb \"#b0b0b0\" lw 7 dt " + std::to_string(1 + int(env[e].run) % 4) +
-                      title(env[e].label));
-    for (size_t i = 0; i < nc; ++i) {
-      const auto& c = curves[i];
-      if (c.panel.empty()) {  // libc baseline: black, dashed, open circles
-        items.push_back(gp_string(f.base + ".dat") + " index " + std::to_string(i) +
-                        " using 1:2 with linespoints lc rgb \"#000000\" lw 2.5 dt " +
-                        std::to_string(2 + 2 * (int(c.run) % 2)) + " pt 6 ps 0.8" + title(c.label + " (libc)"));
-        continue;
-      }
-      if (c.panel != panel) continue;
-      const size_t k = size_t(std::find(kernels.begin(), kernels.end(), c.key) - kernels.begin());
-      const int dt = runs.size() > 1 ? 1 + int(c.run) % 4 : 1 + int(k / kNumColors) % 4;
-      items.push_back(gp_string(f.base + ".dat") + " index " + std::to_string(i) + " using 1:2 with linespoints lc rgb \"" +
-                      kColors[k % kNumColors] + "\" lw 2 dt " + std::to_string(dt) + " pt " +
-                      std::to_string(1 + int(k) % 13) + " ps 0.6" + title(c.label));
-    }
-    if (titled > kMaxKeyRows)
-      g << "set label 99 " << gp_string(std::to_string(titled - kMaxKeyRows) + " more curves have no key entry (--best N or --filter picks fewer)")
-        << " at graph 0.01, graph 0.98 left font \",9\" textcolor rgb \"#444444\" front\n";
-    g << "plot \\\n";
-    for (size_t i = 0; i < items.size(); ++i) g << "  " << items[i] << (i + 1 < items.size() ? ", \\\n" : "\n");
-    if (titled > kMaxKeyRows) g << "unset label 99\n";
+/// The figure's title line: the hosts of the runs, or which run is A and which B.
+std::string bandwidth_hosts(const std::vector<Run>& runs, bool ratio) {
+  std::string hosts;
+  if (ratio) {
+    hosts = "speedup = B throughput / A throughput, > 1: B faster; A = " + runs.front().label + ", B = ";
+    for (size_t i = 1; i < runs.size(); ++i) hosts += (i > 1 ? ", " : "") + runs[i].label;
+  } else {
+    for (size_t i = 0; i < runs.size() && i < 3; ++i) hosts += (i ? "; " : "") + runs[i].label;
+    if (runs.size() > 3) hosts += "; ...";
   }
+  return hosts;
+}
+
+/// One panel's plot command: the envelopes, the libc baselines (black, dashed) and its
+/// register class's curves. Colour by kernel (the same kernel in every run alike),
+/// dash type by run; one run: colour and dash type both vary so no two curves in a
+/// panel look alike. At most kMaxKeyRows key entries.
+std::string bandwidth_panel(const std::string& base, const std::string& panel, const std::vector<CurveData>& curves,
+                            const std::vector<CurveData>& env, size_t runs) {
+  std::ostringstream g;
+  const size_t nc = curves.size();
+  std::vector<std::string> kernels;
+  for (const auto& c : curves)
+    if (c.panel == panel && !c.panel.empty() && std::find(kernels.begin(), kernels.end(), c.key) == kernels.end())
+      kernels.push_back(c.key);
+  g << "set title " << gp_string(panel.empty() ? "baselines" : panel == "string" ? "string (rep movs/stos)" : panel) << "\n";
+  std::vector<std::string> items;
+  size_t titled = 0;
+  auto title = [&](const std::string& t) {
+    return ++titled <= kMaxKeyRows ? " title " + gp_string(t) : std::string(" notitle");
+  };
+  for (size_t e = 0; e < env.size(); ++e)
+    items.push_back(gp_string(base + ".dat") + " index " + std::to_string(nc + e) +
+                    " using 1:2 with lines lc rgb \"#b0b0b0\" lw 7 dt " + std::to_string(1 + int(env[e].run) % 4) +
+                    title(env[e].label));
+  for (size_t i = 0; i < nc; ++i) {
+    const auto& c = curves[i];
+    if (c.panel.empty()) {  // libc baseline: black, dashed, open circles
+      items.push_back(gp_string(base + ".dat") + " index " + std::to_string(i) +
+                      " using 1:2 with linespoints lc rgb \"#000000\" lw 2.5 dt " +
+                      std::to_string(2 + 2 * (int(c.run) % 2)) + " pt 6 ps 0.8" + title(c.label + " (libc)"));
+      continue;
+    }
+    if (c.panel != panel) continue;
+    const size_t k = size_t(std::find(kernels.begin(), kernels.end(), c.key) - kernels.begin());
+    const int dt = runs > 1 ? 1 + int(c.run) % 4 : 1 + int(k / kNumColors) % 4;
+    items.push_back(gp_string(base + ".dat") + " index " + std::to_string(i) + " using 1:2 with linespoints lc rgb \"" +
+                    kColors[k % kNumColors] + "\" lw 2 dt " + std::to_string(dt) + " pt " +
+                    std::to_string(1 + int(k) % 13) + " ps 0.6" + title(c.label));
+  }
+  if (titled > kMaxKeyRows)
+    g << "set label 99 " << gp_string(std::to_string(titled - kMaxKeyRows) + " more curves have no key entry (--best N or --filter picks fewer)")
+      << " at graph 0.01, graph 0.98 left font \",9\" textcolor rgb \"#444444\" front\n";
+  g << "plot \\\n";
+  for (size_t i = 0; i < items.size(); ++i) g << "  " << items[i] << (i + 1 < items.size() ? ", \\\n" : "\n");
+  if (titled > kMaxKeyRows) g << "unset label 99\n";
+  return g.str();
+}
+
+/// Small multiples of one op and cache mode: a panel per register class (via
+/// gnuplot multiplot), each with its curves sorted by name in distinct colour and
+/// dash type pairs, the libc baselines (black, dashed) and the best-per-size
+/// envelope (thick grey) of every run; cache markers where the working set
+/// (copy: src + dst = 2 x size) equals L1d/L2/LLC. `ratio`: the curves are
+/// speedups (B / A) instead of GB/s, with a y = 1 reference line, no envelope.
+Figure bandwidth_figure(const std::string& base, const std::string& op, const std::string& cache, bool presets,
+                        std::vector<CurveData> curves, const std::vector<Run>& runs, bool ratio) {
+  Figure f;
+  f.base = base;
+  std::stable_sort(curves.begin(), curves.end(), [](const CurveData& a, const CurveData& b) { return a.label < b.label; });
+  const std::vector<CurveData> env = ratio ? std::vector<CurveData>{} : envelopes(curves, runs);
+  f.dat = bandwidth_dat(op, cache, curves, env, ratio);
+  const std::vector<std::string> panels = panel_names(curves);
+  const Axes axes = bandwidth_axes(curves);
+  const size_t cols = panels.size() == 1 ? 1 : 2, rows = (panels.size() + cols - 1) / cols;
+  std::ostringstream g;
+  g << "# kex: " << op << (ratio ? " speedup" : " bandwidth") << " against size, cache " << cache << ". Data: " << f.base << ".dat\n"
+    << bandwidth_terminal(f.base, panels, curves, env, cols, rows) << bandwidth_axes_text(op, axes, ratio)
+    << cache_markers(op, runs, axes.lo, axes.hi);
+  const std::string title = std::string(presets ? "named presets: " : "") + op + (ratio ? " speedup, " : " bandwidth, ") +
+                            cache + " cache, median per size\n" + bandwidth_hosts(runs, ratio);
+  g << "set multiplot layout " << rows << "," << cols << " title " << gp_string(title) << " font \",12\"\n";
+  for (const auto& panel : panels) g << bandwidth_panel(f.base, panel, curves, env, runs.size());
   g << "unset multiplot\n";
   f.gp = g.str();
   return f;
