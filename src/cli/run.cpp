@@ -8,7 +8,6 @@
 #include <dirent.h>
 #include <unistd.h>
 
-#include "src/core/terminal_text.hpp"
 #include "src/core/atomic_write.hpp"
 #include "src/cli/cli.hpp"
 #include "src/cli/selection.hpp"
@@ -29,6 +28,7 @@
 #include "src/run/journal.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/sweep.hpp"
+#include "src/core/terminal_text.hpp"
 #include "src/core/units.hpp"
 
 #include <algorithm>

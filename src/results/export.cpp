@@ -1,5 +1,7 @@
 #include "src/results/export.hpp"
 
+#include <algorithm>
+
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -111,9 +113,10 @@ namespace {
 std::string csv_text(const std::string& raw) {
   const std::string s = terminal_text(raw);
   // Fullwidth ＝ ＋ － ＠ (U+FF1D, U+FF0B, U+FF0D, U+FF20) too: some spreadsheets fold them to ASCII.
-  const bool formula = (!s.empty() && std::string_view("=+-@\t\r").find(s.front()) != std::string_view::npos) ||
-                       s.rfind("\xef\xbc\x9d", 0) == 0 || s.rfind("\xef\xbc\x8b", 0) == 0 ||
-                       s.rfind("\xef\xbc\x8d", 0) == 0 || s.rfind("\xef\xbc\xa0", 0) == 0;
+  static constexpr std::string_view kFormulaStarts[] = {"=", "+", "-", "@", "\t", "\r",
+                                                        "\xef\xbc\x9d", "\xef\xbc\x8b", "\xef\xbc\x8d", "\xef\xbc\xa0"};
+  const bool formula = std::any_of(std::begin(kFormulaStarts), std::end(kFormulaStarts),
+                                   [&](std::string_view w) { return s.rfind(w, 0) == 0; });
   if (!formula && s.find_first_of(",\"\n\r") == std::string::npos) return s;
   std::string o = formula ? "\"'" : "\"";
   for (char c : s) {

@@ -380,7 +380,6 @@ JournalState read_fd(int fd, const std::string& path) {
   return std::move(in.s);
 }
 
-
 // A forked child (a measuring worker, a verifying process) must not keep a journal's
 // lock: a flock lock belongs to the open file, which fork shares, so a worker that
 // outlived a killed kex held the journal a moment longer and a resume right after
@@ -392,7 +391,8 @@ void close_journals_in_child() {
     if (const int f = fd.load(); f >= 0) close(f);
 }
 
-/// Registers `fd` (locked) to be closed in every child forked from now on.
+/// Registers `fd` (locked) to be closed in every child forked from now on (the first 8
+/// journals open at once; kex holds one).
 void parent_only(int fd) {
   static const int registered = pthread_atfork(nullptr, nullptr, close_journals_in_child);
   (void)registered;
