@@ -1,7 +1,6 @@
 #include "src/results/export.hpp"
 
 #include <algorithm>
-
 #include <cstdio>
 #include <map>
 #include <sstream>
