@@ -260,6 +260,18 @@ std::string bare_hex(uint16_t v) {
   return b;
 }
 
+/// A kernel spec of `v` on register `r`, restoring bases with wrfsbase/wrgsbase when
+/// `fsgsbase` (else arch_prctl).
+SegKernelSpec segment_spec(SegVariant v, SegReg r, bool fsgsbase) {
+  SegKernelSpec s;
+  s.variant = v;
+  s.seg = r;
+  s.use_fsgsbase = fsgsbase;
+  return s;
+}
+
+void append_modern_cases(std::vector<Case>& cs, const DataPage& page, bool fsgsbase);
+
 /// The cases in table order: per selector block the 2006 loop (`<none>`, then fs
 /// and gs for each entry selector), then the mixed loop per block and entry
 /// selector, then the modern costs.
@@ -267,13 +279,7 @@ std::vector<Case> build_cases(const SegmentOptions& o, const std::vector<Selecto
                               const std::vector<EntryChoice>& entries, const DataPage& page, bool clears_base,
                               bool fsgsbase) {
   std::vector<Case> cs;
-  auto base_spec = [&](SegVariant v, SegReg r) {
-    SegKernelSpec s;
-    s.variant = v;
-    s.seg = r;
-    s.use_fsgsbase = fsgsbase;
-    return s;
-  };
+  auto base_spec = [&](SegVariant v, SegReg r) { return segment_spec(v, r, fsgsbase); };
   auto selector_loop = [&](const SelectorBlock& b, SegVariant v, SegReg r, const EntryChoice* e) {
     Case c;
     const bool none = r == SegReg::none;
@@ -326,8 +332,14 @@ std::vector<Case> build_cases(const SegmentOptions& o, const std::vector<Selecto
     for (const auto& b : blocks)
       for (const auto& e : entries)
         for (SegReg r : {SegReg::fs, SegReg::gs}) selector_loop(b, SegVariant::mixed, r, &e);
-  if (!o.modern || o.seed_only) return cs;
+  if (o.modern && !o.seed_only) append_modern_cases(cs, page, fsgsbase);
+  return cs;
+}
 
+/// The modern costs: plain, fs- and gs-relative load latency and throughput at base 0
+/// and a non-zero base, and the null selector loads.
+void append_modern_cases(std::vector<Case>& cs, const DataPage& page, bool fsgsbase) {
+  auto base_spec = [&](SegVariant v, SegReg r) { return segment_spec(v, r, fsgsbase); };
   struct BaseChoice { const char* label; uint64_t base; };
   const BaseChoice bases[] = {{"base 0", 0}, {"non-zero base", page.addr(DataPage::kBase)}};
   for (SegVariant v : {SegVariant::latency, SegVariant::throughput}) {
@@ -366,7 +378,6 @@ std::vector<Case> build_cases(const SegmentOptions& o, const std::vector<Selecto
     c.fault_source = "null selector";
     cs.push_back(c);
   }
-  return cs;
 }
 
 // ---------------------------------------------------------------------------
@@ -511,32 +522,45 @@ uint64_t cputime_ns() {
 
 }  // namespace
 
-nlohmann::ordered_json run_segments(const SegmentOptions& o) {
-  if (o.iterations == 0) throw std::invalid_argument("segments: iterations must be >= 1");
-  if (o.repetitions < 1) throw std::invalid_argument("segments: repetitions must be >= 1");
-  const Machine& m = machine();
-  AffinityGuard affinity;
-  const int cpu = pin_to_one_cpu();
+namespace {
 
-  const uint16_t ds = read_ds(), ss = read_ss(), fs = read_fs(), gs = read_gs();
-  const uint64_t fs_base0 = get_base(ARCH_GET_FS), gs_base0 = get_base(ARCH_GET_GS);
-  const bool clears_base = null_selector_clears_base();
-  const bool fsgsbase = m.features.fsgsbase_enabled;
+/// The selectors the table reads and loads: the process's own on entry and the
+/// entries kex set up (0 where one could not be).
+struct Selectors {
+  uint16_t ds = 0, ss = 0, fs = 0, gs = 0;
+  uint16_t data = 0;  ///< ds, or ss where ds is null (64-bit processes run with ds = 0)
+  uint16_t ldt = 0, ldt_entry = 0, tls = 0, tls_entry = 0;
+  uint64_t fs_base = 0, gs_base = 0;  ///< glibc's bases on entry
+};
 
-  DataPage page;
-  *reinterpret_cast<uint64_t*>(page.p + DataPage::kChase) = page.addr(DataPage::kChase);
-  *reinterpret_cast<uint64_t*>(page.p + DataPage::kBase) = 0;
-  Descriptors desc(page);
+/// The process's selectors and bases, read before anything is set up.
+Selectors process_selectors() {
+  Selectors s;
+  s.ds = read_ds();
+  s.ss = read_ss();
+  s.fs = read_fs();
+  s.gs = read_gs();
+  s.fs_base = get_base(ARCH_GET_FS);
+  s.gs_base = get_base(ARCH_GET_GS);
+  s.data = s.ds ? s.ds : s.ss;
+  return s;
+}
 
-  // The data selector: ds, or ss where ds is null (64-bit processes run with ds = 0).
-  const uint16_t data_sel = ds ? ds : ss;
-  const uint16_t ldt_sel = kLdtEntry << 3 | 4 | 3, ldt_entry_sel = kLdtEntryEntry << 3 | 4 | 3;
-  const uint16_t tls_sel = desc.tls.ok() ? uint16_t(desc.tls.index << 3 | 3) : 0;
-  const uint16_t tls_entry_sel = desc.tls_entry.ok() ? uint16_t(desc.tls_entry.index << 3 | 3) : 0;
+/// The selectors of the LDT and GDT entries `desc` set up.
+void add_set_up_selectors(Selectors& s, const Descriptors& desc) {
+  s.ldt = kLdtEntry << 3 | 4 | 3;
+  s.ldt_entry = kLdtEntryEntry << 3 | 4 | 3;
+  s.tls = desc.tls.ok() ? uint16_t(desc.tls.index << 3 | 3) : 0;
+  s.tls_entry = desc.tls_entry.ok() ? uint16_t(desc.tls_entry.index << 3 | 3) : 0;
+}
+
+/// The blocks of the table: which selector each loads.
+std::vector<SelectorBlock> selector_blocks(const SegmentOptions& o, const Selectors& s, const DataPage& page,
+                                           const Descriptors& desc) {
   std::vector<SelectorBlock> blocks;
-  blocks.push_back({"data", "data selector", std::string("data selector ") + hex_selector(data_sel), data_sel, 0, ""});
-  blocks.push_back({"ldt", "LDT selector", "modify_ldt entry", ldt_sel, page.addr(DataPage::kTarget), desc.ldt.error});
-  blocks.push_back({"gdt-tls", "GDT selector", "set_thread_area entry", tls_sel, page.addr(DataPage::kTarget),
+  blocks.push_back({"data", "data selector", std::string("data selector ") + hex_selector(s.data), s.data, 0, ""});
+  blocks.push_back({"ldt", "LDT selector", "modify_ldt entry", s.ldt, page.addr(DataPage::kTarget), desc.ldt.error});
+  blocks.push_back({"gdt-tls", "GDT selector", "set_thread_area entry", s.tls, page.addr(DataPage::kTarget),
                     desc.tls.error});
   if (!o.seed_only || !desc.tls.ok())  // the seed-exact text's GDT block falls back to it
     blocks.push_back({"gdt-cpunode", "GDT CPU/node selector", "GDT selector 0x7b", kCpuNodeSelector, 0, ""});
@@ -544,16 +568,190 @@ nlohmann::ordered_json run_segments(const SegmentOptions& o) {
     blocks.push_back({"gdt-code64", "GDT 64-bit code selector", "GDT selector 0x33", kUserCs64, 0, ""});
     blocks.push_back({"gdt-code32", "GDT 32-bit code selector", "GDT selector 0x23", kUserCs32, 0, ""});
   }
+  return blocks;
+}
+
+/// The selectors a tested register holds on entry to a loop.
+std::vector<EntryChoice> entry_choices(const Selectors& s, const DataPage& page, const Descriptors& desc) {
   const uint64_t restored = page.addr(DataPage::kRestoredTarget);
-  const std::vector<EntryChoice> entries = {
+  return {
       {"null", "null selector", 0, 0, ""},
-      {"data", "data selector " + hex_selector(data_sel), data_sel, 0, ""},
-      {"ldt", "modify_ldt entry", ldt_entry_sel, restored, desc.ldt_entry.error},
-      {"gdt-tls", "set_thread_area entry", tls_entry_sel, restored, desc.tls_entry.error},
+      {"data", "data selector " + hex_selector(s.data), s.data, 0, ""},
+      {"ldt", "modify_ldt entry", s.ldt_entry, restored, desc.ldt_entry.error},
+      {"gdt-tls", "set_thread_area entry", s.tls_entry, restored, desc.tls_entry.error},
       {"gdt-cpunode", "GDT selector 0x7b", kCpuNodeSelector, 0, ""},
   };
+}
 
-  std::vector<Case> cases = build_cases(o, blocks, entries, page, clears_base, fsgsbase);
+/// A case's identity in the section: name, register, selectors, variant, and its
+/// skip message when it is not measured.
+nlohmann::ordered_json case_json(const Case& c) {
+  nlohmann::ordered_json j;
+  j["name"] = c.name;
+  j["segment"] = seg_reg_name(c.spec.seg);
+  j["selector"] = c.selector ? nlohmann::ordered_json(hex_selector(*c.selector)) : nlohmann::ordered_json(nullptr);
+  j["selector_kind"] = c.kind;
+  j["variant"] = seg_variant_name(c.spec.variant);
+  if (c.entry) {
+    j["entry_selector"] = hex_selector(*c.entry);
+    j["entry_selector_kind"] = c.entry_kind;
+  }
+  if (c.spec.set_base && c.spec.variant != SegVariant::mixed) j["base"] = hex_addr(c.spec.base);
+  if (c.spec.variant == SegVariant::mixed)
+    j["restored_selector"] = hex_selector(*c.entry) + (*c.entry == 0 ? " (base 0)" : "");
+  if (!c.skip.empty()) {
+    j["skipped"] = true;
+    j["skip_message"] = c.skip;
+  }
+  return j;
+}
+
+/// A case's timed samples: TSC ticks per sample of `per_sample` iterations, the
+/// CLOCK_PROCESS_CPUTIME_ID nanoseconds around them; fewer than asked when a stop came.
+struct CaseSamples {
+  std::vector<uint64_t> ticks;
+  uint64_t cpu_ns = 0, per_sample = 0;
+  double cycles_per_tick = 0;  ///< core cycles per TSC tick, read after the warm-up
+};
+
+/// Times `fn` (case `c`) in `o.repetitions` samples with every signal blocked (no
+/// handler may run while fs is not glibc's); throws std::runtime_error when the case
+/// left the fs or gs base changed (after putting it back).
+CaseSamples measure_case(const Case& c, SegKernelFn fn, const SegmentOptions& o, uint64_t per_sample_wanted,
+                         double tsc_hz, const Selectors& sel) {
+  CaseSamples out;
+  const uint64_t passes = std::max<uint64_t>(1, (per_sample_wanted + c.spec.unroll - 1) / c.spec.unroll);
+  out.per_sample = passes * c.spec.unroll;
+  SegState st;
+  st.fs_base = sel.fs_base;
+  st.gs_base = sel.gs_base;
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &old);
+  // A sample is timed in chunks of about 20 ms (one TSC pair each, summed): after
+  // every chunk, also a sample's last, a pending SIGINT/SIGTERM ends the table, so
+  // no case holds a stop longer than a chunk whatever its iteration count. The
+  // chunk starts at a few thousand iterations and follows the time the last took.
+  const double chunk_ticks = tsc_hz * kChunkSeconds;
+  uint64_t chunk = std::max<uint64_t>(1, 4096 / c.spec.unroll);
+  bool interrupted = false;  // a stop is pending: no further chunk
+  auto timed = [&](uint64_t n) {
+    uint64_t sum = 0, done = 0;
+    while (done < n && !interrupted) {
+      const uint64_t k = std::min(n - done, chunk);
+      const uint64_t t = fn(k, &st);
+      sum += t;
+      done += k;
+      if (k == chunk) chunk = next_chunk(chunk, t, chunk_ticks);
+      interrupted = stop_pending();
+    }
+    return done == n ? std::optional<uint64_t>(sum) : std::nullopt;
+  };
+  timed(std::max<uint64_t>(1, passes / 8));  // warm-up
+  out.cycles_per_tick = core_cycles_per_tick();
+  for (int r = 0; r < o.repetitions && !interrupted; ++r) {
+    // The seed's clock around each sample too: it timed its loops with
+    // CLOCK_PROCESS_CPUTIME_ID (docs/seed-kernels.md §8).
+    const uint64_t t0 = cputime_ns();
+    const std::optional<uint64_t> sample = timed(passes);
+    out.cpu_ns += cputime_ns() - t0;
+    if (sample) out.ticks.push_back(*sample);
+  }
+  // Unblocking delivers a pending stop: kex run's handler counts it (the table
+  // ends here), and without a handler (kex segments) the signal ends the process.
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  if (get_base(ARCH_GET_FS) != sel.fs_base || read_fs() != sel.fs) {
+    syscall(SYS_arch_prctl, ARCH_SET_FS, sel.fs_base);
+    throw std::runtime_error("segments: " + c.name + " left the fs base changed");
+  }
+  if (get_base(ARCH_GET_GS) != sel.gs_base || read_gs() != sel.gs) {
+    syscall(SYS_arch_prctl, ARCH_SET_GS, sel.gs_base);
+    throw std::runtime_error("segments: " + c.name + " left the gs base changed");
+  }
+  return out;
+}
+
+/// A measured case's figures: the fastest sample per iteration (ns, TSC ticks, and
+/// estimated core cycles), the median, the counts behind them.
+void add_figures(nlohmann::ordered_json& j, const CaseSamples& s, const Case& c, const SegmentOptions& o, double tsc_hz) {
+  const double cycles_per_tick = s.cycles_per_tick;
+  const uint64_t mn = *std::min_element(s.ticks.begin(), s.ticks.end());
+  const uint64_t med = median_of(s.ticks);
+  const double ticks = double(mn) / double(s.per_sample);
+  j["ns_per_iteration"] = ticks / tsc_hz * 1e9;
+  j["ticks_per_iteration"] = ticks;
+  j["est_cycles_per_iteration"] = ticks * cycles_per_tick;
+  j["cycles_method"] = "imul-chain estimate";
+  j["cycles_per_tick"] = cycles_per_tick;
+  j["repetitions"] = o.repetitions;
+  j["iterations_per_sample"] = s.per_sample;
+  j["unroll"] = c.spec.unroll;
+  j["min_ticks"] = mn;
+  j["median_ticks"] = med;
+  j["median_ns_per_iteration"] = double(med) / double(s.per_sample) / tsc_hz * 1e9;
+  j["timed_iterations"] = s.per_sample * uint64_t(o.repetitions);
+  j["cputime_ns"] = s.cpu_ns;
+}
+
+/// The section's header: the CPU, the selectors on entry and those set up (null
+/// where one could not be, with the reason), the clocks and the protocol.
+nlohmann::ordered_json segments_header(const Machine& m, const Selectors& s, const Descriptors& desc,
+                                       const SegmentOptions& o, int cpu, bool clears_base, bool fsgsbase) {
+  nlohmann::ordered_json h;
+  h["cpu_model"] = m.model_name;
+  h["mhz"] = m.cpuinfo_mhz > 0 ? m.cpuinfo_mhz : m.tsc_hz / 1e6;
+  const double mhz_after = cpuinfo_of(m.cache_cpu).mhz;  // the block "mhz" was read from
+  if (mhz_after > 0) h["mhz_after"] = mhz_after;
+  h["family"] = m.family;
+  h["model"] = m.model;
+  h["stepping"] = m.stepping;
+  auto sel_or_null = [](bool ok, uint16_t v) { return ok ? nlohmann::ordered_json(hex_selector(v)) : nullptr; };
+  h["selectors"] = {{"ds", hex_selector(s.ds)},
+                    {"ss", hex_selector(s.ss)},
+                    {"fs", hex_selector(s.fs)},
+                    {"gs", hex_selector(s.gs)},
+                    {"data", hex_selector(s.data)},
+                    {"ldt", sel_or_null(desc.ldt.ok(), s.ldt)},
+                    {"gdt", sel_or_null(desc.tls.ok(), s.tls)}};
+  if (!desc.ldt.ok()) h["ldt_error"] = desc.ldt.error;
+  if (!desc.tls.ok()) h["gdt_error"] = desc.tls.error;
+  h["entry_selectors"] = {{"null", hex_selector(0)},
+                          {"data", hex_selector(s.data)},
+                          {"ldt", sel_or_null(desc.ldt_entry.ok(), s.ldt_entry)},
+                          {"gdt-tls", sel_or_null(desc.tls_entry.ok(), s.tls_entry)},
+                          {"gdt-cpunode", hex_selector(kCpuNodeSelector)}};
+  if (!desc.ldt_entry.ok()) h["ldt_entry_error"] = desc.ldt_entry.error;
+  if (!desc.tls_entry.ok()) h["gdt_entry_error"] = desc.tls_entry.error;
+  h["timer"] = "TSC";
+  h["seed_clock"] = "CPUTIME";
+  h["tsc_hz"] = m.tsc_hz;
+  h["iterations"] = o.iterations;
+  h["repetitions"] = o.repetitions;
+  h["cpu"] = cpu;
+  h["null_selector_clears_base"] = clears_base;
+  h["base_restore"] = fsgsbase ? "wrfsbase/wrgsbase" : "arch_prctl";
+  return h;
+}
+
+}  // namespace
+
+nlohmann::ordered_json run_segments(const SegmentOptions& o) {
+  if (o.iterations == 0) throw std::invalid_argument("segments: iterations must be >= 1");
+  if (o.repetitions < 1) throw std::invalid_argument("segments: repetitions must be >= 1");
+  const Machine& m = machine();
+  AffinityGuard affinity;
+  const int cpu = pin_to_one_cpu();
+  Selectors sel = process_selectors();
+  const bool clears_base = null_selector_clears_base();
+  const bool fsgsbase = m.features.fsgsbase_enabled;
+
+  DataPage page;
+  *reinterpret_cast<uint64_t*>(page.p + DataPage::kChase) = page.addr(DataPage::kChase);
+  *reinterpret_cast<uint64_t*>(page.p + DataPage::kBase) = 0;
+  Descriptors desc(page);
+  add_set_up_selectors(sel, desc);
+  std::vector<Case> cases = build_cases(o, selector_blocks(o, sel, page, desc), entry_choices(sel, page, desc), page,
+                                        clears_base, fsgsbase);
 
   // JIT every kernel up front, one arena, one mprotect (docs/methodology.md §1.6).
   CodeArena arena;
@@ -577,131 +775,19 @@ nlohmann::ordered_json run_segments(const SegmentOptions& o) {
   nlohmann::ordered_json jcases = nlohmann::ordered_json::array();
   for (auto& c : cases) {
     if (o.stop && *o.stop) break;  // signals are blocked inside a case; between cases a stop is seen
-    nlohmann::ordered_json j;
-    j["name"] = c.name;
-    j["segment"] = seg_reg_name(c.spec.seg);
-    j["selector"] = c.selector ? nlohmann::ordered_json(hex_selector(*c.selector)) : nlohmann::ordered_json(nullptr);
-    j["selector_kind"] = c.kind;
-    j["variant"] = seg_variant_name(c.spec.variant);
-    if (c.entry) {
-      j["entry_selector"] = hex_selector(*c.entry);
-      j["entry_selector_kind"] = c.entry_kind;
-    }
-    if (c.spec.set_base && c.spec.variant != SegVariant::mixed) j["base"] = hex_addr(c.spec.base);
-    if (c.spec.variant == SegVariant::mixed)
-      j["restored_selector"] = hex_selector(*c.entry) + (*c.entry == 0 ? " (base 0)" : "");
+    nlohmann::ordered_json j = case_json(c);
     if (!c.skip.empty()) {
-      j["skipped"] = true;
-      j["skip_message"] = c.skip;
       jcases.push_back(j);
       continue;
     }
-    const auto fn = arena.ref(c.kernel).as<SegKernelFn>();
-    const uint64_t passes = std::max<uint64_t>(1, (per_sample_wanted + c.spec.unroll - 1) / c.spec.unroll);
-    const uint64_t per_sample = passes * c.spec.unroll;
-    std::vector<uint64_t> samples;
-    uint64_t cpu_ns = 0;
-    SegState st;
-    st.fs_base = fs_base0;
-    st.gs_base = gs_base0;
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);  // no handler may run while fs is not glibc's
-    // A sample is timed in chunks of about 20 ms (one TSC pair each, summed): after
-    // every chunk, also a sample's last, a pending SIGINT/SIGTERM ends the table, so
-    // no case holds a stop longer than a chunk whatever its iteration count. The
-    // chunk starts at a few thousand iterations and follows the time the last took.
-    const double chunk_ticks = m.tsc_hz * kChunkSeconds;
-    uint64_t chunk = std::max<uint64_t>(1, 4096 / c.spec.unroll);
-    bool interrupted = false;  // a stop is pending: no further chunk
-    auto timed = [&](uint64_t n) {
-      uint64_t sum = 0, done = 0;
-      while (done < n && !interrupted) {
-        const uint64_t k = std::min(n - done, chunk);
-        const uint64_t t = fn(k, &st);
-        sum += t;
-        done += k;
-        if (k == chunk) chunk = next_chunk(chunk, t, chunk_ticks);
-        interrupted = stop_pending();
-      }
-      return done == n ? std::optional<uint64_t>(sum) : std::nullopt;
-    };
-    timed(std::max<uint64_t>(1, passes / 8));  // warm-up
-    const double cpt = core_cycles_per_tick();
-    for (int r = 0; r < o.repetitions && !interrupted; ++r) {
-      // The seed's clock around each sample too: it timed its loops with
-      // CLOCK_PROCESS_CPUTIME_ID (docs/seed-kernels.md §8).
-      const uint64_t t0 = cputime_ns();
-      const std::optional<uint64_t> sample = timed(passes);
-      cpu_ns += cputime_ns() - t0;
-      if (sample) samples.push_back(*sample);
-    }
-    // Unblocking delivers a pending stop: kex run's handler counts it (the table
-    // ends here), and without a handler (kex segments) the signal ends the process.
-    pthread_sigmask(SIG_SETMASK, &old, nullptr);
-    if (get_base(ARCH_GET_FS) != fs_base0 || read_fs() != fs) {
-      syscall(SYS_arch_prctl, ARCH_SET_FS, fs_base0);
-      throw std::runtime_error("segments: " + c.name + " left the fs base changed");
-    }
-    if (get_base(ARCH_GET_GS) != gs_base0 || read_gs() != gs) {
-      syscall(SYS_arch_prctl, ARCH_SET_GS, gs_base0);
-      throw std::runtime_error("segments: " + c.name + " left the gs base changed");
-    }
-    if (samples.size() < size_t(o.repetitions)) break;  // the case was cut short: it has no figure
-    const uint64_t mn = *std::min_element(samples.begin(), samples.end());
-    const uint64_t med = median_of(samples);
-    const double ticks = double(mn) / double(per_sample);
-    j["ns_per_iteration"] = ticks / m.tsc_hz * 1e9;
-    j["ticks_per_iteration"] = ticks;
-    j["est_cycles_per_iteration"] = ticks * cpt;
-    j["cycles_method"] = "imul-chain estimate";
-    j["cycles_per_tick"] = cpt;
-    j["repetitions"] = o.repetitions;
-    j["iterations_per_sample"] = per_sample;
-    j["unroll"] = c.spec.unroll;
-    j["min_ticks"] = mn;
-    j["median_ticks"] = med;
-    j["median_ns_per_iteration"] = double(med) / double(per_sample) / m.tsc_hz * 1e9;
-    j["timed_iterations"] = per_sample * uint64_t(o.repetitions);
-    j["cputime_ns"] = cpu_ns;
+    const CaseSamples s = measure_case(c, arena.ref(c.kernel).as<SegKernelFn>(), o, per_sample_wanted, m.tsc_hz, sel);
+    if (s.ticks.size() < size_t(o.repetitions)) break;  // the case was cut short: it has no figure
+    add_figures(j, s, c, o, m.tsc_hz);
     jcases.push_back(j);
   }
 
-  nlohmann::ordered_json h;
-  h["cpu_model"] = m.model_name;
-  h["mhz"] = m.cpuinfo_mhz > 0 ? m.cpuinfo_mhz : m.tsc_hz / 1e6;
-  const double mhz_after = cpuinfo_of(m.cache_cpu).mhz;  // the block "mhz" was read from
-  if (mhz_after > 0) h["mhz_after"] = mhz_after;
-  h["family"] = m.family;
-  h["model"] = m.model;
-  h["stepping"] = m.stepping;
-  auto sel_or_null = [](bool ok, uint16_t v) { return ok ? nlohmann::ordered_json(hex_selector(v)) : nullptr; };
-  h["selectors"] = {{"ds", hex_selector(ds)},
-                    {"ss", hex_selector(ss)},
-                    {"fs", hex_selector(fs)},
-                    {"gs", hex_selector(gs)},
-                    {"data", hex_selector(data_sel)},
-                    {"ldt", sel_or_null(desc.ldt.ok(), ldt_sel)},
-                    {"gdt", sel_or_null(desc.tls.ok(), tls_sel)}};
-  if (!desc.ldt.ok()) h["ldt_error"] = desc.ldt.error;
-  if (!desc.tls.ok()) h["gdt_error"] = desc.tls.error;
-  h["entry_selectors"] = {{"null", hex_selector(0)},
-                          {"data", hex_selector(data_sel)},
-                          {"ldt", sel_or_null(desc.ldt_entry.ok(), ldt_entry_sel)},
-                          {"gdt-tls", sel_or_null(desc.tls_entry.ok(), tls_entry_sel)},
-                          {"gdt-cpunode", hex_selector(kCpuNodeSelector)}};
-  if (!desc.ldt_entry.ok()) h["ldt_entry_error"] = desc.ldt_entry.error;
-  if (!desc.tls_entry.ok()) h["gdt_entry_error"] = desc.tls_entry.error;
-  h["timer"] = "TSC";
-  h["seed_clock"] = "CPUTIME";
-  h["tsc_hz"] = m.tsc_hz;
-  h["iterations"] = o.iterations;
-  h["repetitions"] = o.repetitions;
-  h["cpu"] = cpu;
-  h["null_selector_clears_base"] = clears_base;
-  h["base_restore"] = fsgsbase ? "wrfsbase/wrgsbase" : "arch_prctl";
   nlohmann::ordered_json out;
-  out["header"] = h;
+  out["header"] = segments_header(m, sel, desc, o, cpu, clears_base, fsgsbase);
   out["cases"] = jcases;
   return out;
 }
