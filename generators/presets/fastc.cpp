@@ -17,7 +17,6 @@ namespace {
 using namespace Xbyak;
 using namespace Xbyak::util;
 
-constexpr uint32_t kPage = 4096;
 
 // ---- rep-string page kernels (§3.1, §3.2, §3.5, §3.6) -------------------------------
 

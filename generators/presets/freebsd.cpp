@@ -31,7 +31,6 @@ namespace {
 using namespace Xbyak;
 using namespace Xbyak::util;
 
-constexpr int32_t kPage = 4096;
 
 const char* const kOld =
     "FreeBSD sys/amd64/amd64/support.S (\"Copyright (c) 2003 Peter Wemm\"), freebsd/freebsd-src file version of commit "
@@ -65,7 +64,7 @@ void movq_imm32(Gen& g, const Reg64& r, int32_t imm) {
 /// to the page end, 4 movnti of rax = 0 per 32 bytes while rdx counts up to 0; sfence.
 /// sse2_pagezero jumps over 0x90 padding that puts the loop on a 32-byte boundary.
 void movnti_pagezero(Gen& g, bool aligned_loop) {
-  movq_imm32(g, rdx, -kPage);
+  movq_imm32(g, rdx, -int32_t(kPage));
   g.sub(rdi, rdx);
   g.xor_(eax, eax);
   Label loop;
@@ -84,7 +83,7 @@ void movnti_pagezero(Gen& g, bool aligned_loop) {
 /// page end; prefetchnta of each 64-byte line of the source page, ascending; then 4
 /// pairs of (mov rax <- [from+rdx], movnti [to+rdx] <- rax) per 32 bytes; sfence.
 void old_pagecopy(Gen& g) {
-  movq_imm32(g, rax, -kPage);
+  movq_imm32(g, rax, -int32_t(kPage));
   g.mov(rdx, rax);
   g.sub(rsi, rax);  // from (rdi in FreeBSD)
   g.sub(rdi, rax);  // to (rsi in FreeBSD)

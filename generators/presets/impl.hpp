@@ -5,11 +5,15 @@
 #include <vector>
 
 #include "generators/presets/presets.hpp"
+#include "src/core/units.hpp"
 
 namespace kex::presets_detail {
 
 using Subs = std::vector<std::string>;
 using Gen = Xbyak::CodeGenerator;
+
+/// The page the seed kernels work on (copy_page, clear_page, fast.c's regions).
+inline constexpr uint32_t kPage = kPageBytes;
 
 /// Appends `s` unless it is already listed.
 void note_subst(Subs& subs, const std::string& s);

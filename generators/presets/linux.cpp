@@ -26,7 +26,6 @@ namespace {
 using namespace Xbyak;
 using namespace Xbyak::util;
 
-constexpr uint32_t kPage = 4096;
 
 const char* const kClearPage64 =
     "Linux arch/x86/lib/clear_page_64.S, torvalds/linux file version of commit "

@@ -19,7 +19,6 @@ namespace {
 using namespace Xbyak;
 using namespace Xbyak::util;
 
-constexpr uint32_t kPage = 4096;
 
 /// How the kernel version brackets its MMX use, and the user-space stand-in kex emits.
 enum class KernelFpu {

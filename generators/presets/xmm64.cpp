@@ -11,7 +11,6 @@ namespace {
 using namespace Xbyak;
 using namespace Xbyak::util;
 
-constexpr uint32_t kPage = 4096;
 
 const char* const kOriginRfc =
     "Benjamin LaHaise, RFC \"x86-64: Use SSE for copy_page and clear_page\", patch v2.6.12-rc4-xmm-2.diff, LKML "

@@ -21,6 +21,8 @@ rlim_t soft_limit(int resource) {
 
 }  // namespace
 
+std::string errno_text(int e) { return std::string(strerrorname_np(e)) + " (" + strerror(e) + ")"; }
+
 std::string limit_note(int err) {
   switch (err) {
     case EMFILE:

@@ -19,6 +19,9 @@ inline constexpr size_t kMinOpenFiles = 16;
 /// or EAGAIN without a finite limit.
 std::string limit_note(int err);
 
+/// "ENOENT (No such file or directory)": an errno's name and its text.
+std::string errno_text(int err);
+
 /// True for the errnos that mean a limit or a resource ran out (EMFILE, ENFILE,
 /// ENOMEM, EAGAIN, EFBIG, ENOSPC, EDQUOT): the environment's, not kex's, fault.
 bool is_limit_error(int err);

@@ -7,6 +7,9 @@
 
 namespace kex {
 
+/// The x86-64 base page: the seed programs' region, the aliasing period, the unit of mappings.
+inline constexpr uint32_t kPageBytes = 4096;
+
 /// Parses a non-negative byte count: digits with an optional binary unit B, K/KiB, M/MiB,
 /// G/GiB, T/TiB (case-insensitive, spaces allowed around). "KB"/"MB"/"GB" are refused
 /// as ambiguous. nullopt when malformed or > 2^62.

@@ -149,8 +149,8 @@ Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOption
     const double effect = c.min_effect_beyond_l2 > 0 && r.size > l2 ? c.min_effect_beyond_l2 : c.min_effect;
     const bool big = r.speedup >= 1 + effect || r.speedup <= 1 / (1 + effect);
     const bool significant = r.by_ci ? r.ci_overlap == std::optional<bool>(false) : r.p_adjusted < opt.alpha;
-    r.verdict = !(big && significant) ? Verdict::same : r.speedup > 1 ? Verdict::faster : Verdict::slower;
-    (r.verdict == Verdict::same ? c.same : r.verdict == Verdict::faster ? c.faster : c.slower)++;
+    r.verdict = !(big && significant) ? Change::same : r.speedup > 1 ? Change::faster : Change::slower;
+    (r.verdict == Change::same ? c.same : r.verdict == Change::faster ? c.faster : c.slower)++;
   }
   return c;
 }
@@ -158,7 +158,7 @@ Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOption
 std::vector<const CompareRow*> regressions(const Comparison& c, double slowdown) {
   std::vector<const CompareRow*> out;
   for (const auto& r : c.rows)
-    if (r.verdict == Verdict::slower && r.speedup > 0 && 1 / r.speedup > slowdown) out.push_back(&r);
+    if (r.verdict == Change::slower && r.speedup > 0 && 1 / r.speedup > slowdown) out.push_back(&r);
   return out;
 }
 
@@ -181,7 +181,7 @@ std::string comparison_rows(const Comparison& c) {
   o += pad_right("benchmark", w) + buf;
   for (size_t i = 0; i < c.rows.size(); ++i) {
     const CompareRow& r = c.rows[i];
-    const char* v = r.verdict == Verdict::same ? "same" : r.verdict == Verdict::faster ? "B faster" : "B slower";
+    const char* v = r.verdict == Change::same ? "same" : r.verdict == Change::faster ? "B faster" : "B slower";
     char p[32];
     if (r.by_ci) std::snprintf(p, sizeof p, "%9s", !r.ci_overlap ? "n/a" : *r.ci_overlap ? "CIs over" : "CIs apart");
     else std::snprintf(p, sizeof p, "%9.3g", r.p_adjusted);

@@ -30,7 +30,8 @@ struct CompareOptions {
   Correction correction = Correction::benjamini_hochberg;
 };
 
-enum class Verdict { same, faster, slower };
+/// What a compare row concludes: no difference shown, or B faster or slower than A.
+enum class Change { same, faster, slower };
 
 struct CompareRow {
   std::string name;
@@ -41,7 +42,7 @@ struct CompareRow {
   double p = 1, p_adjusted = 1;    ///< U test over the repetitions' figures (1 when a side has one repetition)
   std::optional<bool> ci_overlap;  ///< the 95% CIs of the medians (nullopt when a side has none)
   bool by_ci = false;              ///< a side had one repetition: the verdict used CI overlap instead
-  Verdict verdict = Verdict::same;
+  Change verdict = Change::same;
 };
 
 /// A sentinel figure that differs between the two runs by more than the runs'

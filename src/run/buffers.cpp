@@ -18,7 +18,6 @@ namespace kex {
 
 namespace {
 constexpr uint64_t k2M = 2ull << 20;
-constexpr uint64_t kPage = 4096;
 uint64_t round_up(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
 
 __attribute__((target("clflushopt"))) void flush_opt(const uint8_t* p, size_t n) {
@@ -27,7 +26,7 @@ __attribute__((target("clflushopt"))) void flush_opt(const uint8_t* p, size_t n)
 void flush_plain(const uint8_t* p, size_t n) {
   for (size_t i = 0; i < n; i += 64) __builtin_ia32_clflush(p + i);
 }
-uint32_t mod_page(int64_t x) { return static_cast<uint32_t>(((x % int64_t(kPage)) + int64_t(kPage)) % int64_t(kPage)); }
+uint32_t mod_page(int64_t x) { return static_cast<uint32_t>(((x % int64_t(kPageBytes)) + int64_t(kPageBytes)) % int64_t(kPageBytes)); }
 }  // namespace
 
 BufferPlan::BufferPlan(const std::vector<std::pair<Layout, uint64_t>>& layouts, uint32_t max_alignment,
@@ -46,8 +45,8 @@ BufferPlan::BufferPlan(const std::vector<std::pair<Layout, uint64_t>>& layouts, 
     }
   }
   a_off_ = round_up(below, k2M);
-  b_off_ = a_off_ + round_up(std::max(src_top, dist_top) + kPage, k2M);
-  bytes_ = round_up(b_off_ + dst_top + kPage, k2M);
+  b_off_ = a_off_ + round_up(std::max(src_top, dist_top) + kPageBytes, k2M);
+  bytes_ = round_up(b_off_ + dst_top + kPageBytes, k2M);
 }
 
 Place BufferPlan::place(const Layout& l, uint32_t alignment) const {

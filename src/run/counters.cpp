@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "src/core/error.hpp"
+#include "src/core/limits.hpp"
 
 namespace kex {
 
@@ -61,7 +62,6 @@ constexpr CounterAlias kAliases[] = {
      kL2PrefetchMissesL3},
 };
 
-std::string errno_text(int e) { return std::string(strerrorname_np(e)) + " (" + strerror(e) + ")"; }
 
 int perf_open(perf_event_attr* attr, int group_fd) {
   for (int retry = 0; retry < 5; ++retry) {  // interrupted opens are retried, as Google Benchmark does

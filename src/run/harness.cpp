@@ -27,7 +27,6 @@ namespace kex {
 namespace {
 
 constexpr size_t kMiB = 1 << 20;
-constexpr size_t kPage = 4096;
 
 /// Plain rdtsc, not serialised: fast.c read the TSC this way.
 inline uint64_t rdtsc_plain() {
@@ -77,7 +76,7 @@ double hahn_mhz() {
 struct Buffer {
   uint8_t* base = nullptr;
   size_t size = 0;
-  Buffer(size_t bytes, bool fill) : size(bytes + kPage) {
+  Buffer(size_t bytes, bool fill) : size(bytes + kPageBytes) {
     void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw_os_error("cannot map the seed harness's " + format_bytes(size) + " buffer", errno);
     base = static_cast<uint8_t*>(p);
@@ -88,7 +87,7 @@ struct Buffer {
   ~Buffer() { munmap(base, size); }
 };
 
-struct Slot {
+struct HarnessEntry {
   const Preset* p;
   bool first_of_op;
 };
@@ -183,7 +182,7 @@ SeedRun run_seed_harness(const std::vector<const Preset*>& list, Harness h, cons
       const size_t offset = plus8 ? 8 : 0;
       const size_t src_off = fast_c ? 8 * kMiB : 16 * kMiB;
       Coords at;
-      at.size = kPage;
+      at.size = kPageBytes;
       at.harness = h;
       at.pass = ++runs[p];
       SeedFigures f;
@@ -209,7 +208,7 @@ SeedRun run_seed_harness(const std::vector<const Preset*>& list, Harness h, cons
       const KernelFn fn = code.as<KernelFn>();
       uint8_t* const b = buf.base + offset;
       auto pass = [&](size_t n) {
-        for (size_t i = 0; i < n; ++i) fn(b + kPage * i, copy ? b + src_off + kPage * i : nullptr, kPage);
+        for (size_t i = 0; i < n; ++i) fn(b + kPageBytes * i, copy ? b + src_off + kPageBytes * i : nullptr, kPageBytes);
       };
       uint64_t t0, t1;
       if (fast_c) {
@@ -231,9 +230,9 @@ SeedRun run_seed_harness(const std::vector<const Preset*>& list, Harness h, cons
       Placement pl;
       pl.src_offset = copy ? int64_t(offset + src_off) : 0;
       pl.dst_offset = int64_t(offset);
-      pl.src_page_offset = copy ? uint32_t(offset % kPage) : 0;
-      pl.dst_page_offset = uint32_t(offset % kPage);
-      pl.relative_offset = copy ? uint32_t((kPage - (src_off % kPage)) % kPage) : 0;
+      pl.src_page_offset = copy ? uint32_t(offset % kPageBytes) : 0;
+      pl.dst_page_offset = uint32_t(offset % kPageBytes);
+      pl.relative_offset = copy ? uint32_t((kPageBytes - (src_off % kPageBytes)) % kPageBytes) : 0;
       if (t1 < t0) {
         run.results.push_back(make_result(g.plan, at, {StatusKind::error, "test invalid; timer overflow"}, {}, pl, info, f));
         continue;

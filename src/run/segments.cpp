@@ -22,6 +22,7 @@
 
 #include "generators/jit.hpp"
 #include "generators/segments.hpp"  // the JIT loops (same file name as this module's header)
+#include "src/core/limits.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/sandbox.hpp"
 
@@ -64,7 +65,6 @@ std::string hex_addr(uint64_t v) {
   return b;
 }
 
-std::string errno_text(int e) { return std::string(strerrorname_np(e)) + " (" + strerror(e) + ")"; }
 
 std::string signal_text(int sig, int si_code) {
   std::string s = std::string("SIG") + sigabbrev_np(sig);
@@ -393,7 +393,7 @@ struct AffinityGuard {
 };
 
 /// One descriptor installed for the run: its table index, or why it is missing.
-struct Slot {
+struct InstalledDescriptor {
   int index = -1;
   bool via_int80 = false;  ///< TLS slots: installed through the i386 entry point
   std::string error;
@@ -408,7 +408,7 @@ struct Slot {
 /// pair a 32-bit process saw on x86-64 in the seed (gs=63 gdt=6b).
 struct Descriptors {
   DataPage& page;
-  Slot ldt, ldt_entry, tls, tls_entry;
+  InstalledDescriptor ldt, ldt_entry, tls, tls_entry;
 
   explicit Descriptors(DataPage& pg) : page(pg) {
     install_ldt(ldt, kLdtEntry, DataPage::kLdtDesc, DataPage::kTarget);
@@ -419,12 +419,12 @@ struct Descriptors {
   }
 
   ~Descriptors() {
-    for (auto [s, off] : {std::pair<Slot*, size_t>{&ldt, DataPage::kLdtDesc}, {&ldt_entry, DataPage::kLdtEntryDesc}})
+    for (auto [s, off] : {std::pair<InstalledDescriptor*, size_t>{&ldt, DataPage::kLdtDesc}, {&ldt_entry, DataPage::kLdtEntryDesc}})
       if (s->ok()) {
         *page.desc(off) = empty_descriptor(unsigned(s->index));
         syscall(SYS_modify_ldt, 1, page.desc(off), sizeof(user_desc));
       }
-    for (auto [s, off] : {std::pair<Slot*, size_t>{&tls, DataPage::kTlsDesc}, {&tls_entry, DataPage::kTlsEntryDesc}})
+    for (auto [s, off] : {std::pair<InstalledDescriptor*, size_t>{&tls, DataPage::kTlsDesc}, {&tls_entry, DataPage::kTlsEntryDesc}})
       if (s->ok()) {
         *page.desc(off) = empty_descriptor(unsigned(s->index));
         if (s->via_int80) set_thread_area_int80(page.desc(off));
@@ -437,7 +437,7 @@ struct Descriptors {
  private:
   bool native_tls = false;
 
-  void install_ldt(Slot& s, unsigned entry, size_t desc_off, size_t base_off) {
+  void install_ldt(InstalledDescriptor& s, unsigned entry, size_t desc_off, size_t base_off) {
     // modify_ldt(1, &desc, sizeof desc): the interface the 2006 program used.
     *page.desc(desc_off) = data_descriptor(entry, static_cast<uint32_t>(page.addr(base_off)));
     if (syscall(SYS_modify_ldt, 1, page.desc(desc_off), sizeof(user_desc)) == 0) s.index = int(entry);
@@ -475,7 +475,7 @@ struct Descriptors {
     return "set_thread_area unavailable: " + native + "; " + why;
   }
 
-  void install_tls(Slot& s, size_t desc_off, size_t base_off, const std::string& no_tls) {
+  void install_tls(InstalledDescriptor& s, size_t desc_off, size_t base_off, const std::string& no_tls) {
     if (!no_tls.empty()) {
       s.error = no_tls;
       return;

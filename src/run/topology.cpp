@@ -14,6 +14,7 @@
 #include <mutex>
 
 #include "src/core/error.hpp"
+#include "src/core/limits.hpp"
 
 namespace kex {
 
@@ -364,7 +365,6 @@ int numa_node_of_cpu(int cpu) {
 
 namespace {
 
-std::string errno_text(int e) { return std::string(strerrorname_np(e)) + " (" + strerror(e) + ")"; }
 
 /// move_pages(2) with no target nodes: reports each page's node in `status`
 /// (or -errno). Returns 0, or the errno of the call itself.

@@ -1,5 +1,6 @@
 #include "src/run/verify.hpp"
 
+#include "src/core/units.hpp"
 #include "src/run/sandbox.hpp"
 
 #include <signal.h>
@@ -17,21 +18,20 @@ namespace kex {
 
 namespace {
 
-constexpr size_t kPage = 4096;
 
 /// [PROT_NONE page][cap bytes, read-write][PROT_NONE page]
 struct Guarded {
   uint8_t* base = nullptr;
   size_t cap = 0, total = 0;
   explicit Guarded(size_t bytes) {
-    cap = (bytes + kPage - 1) / kPage * kPage;
-    total = cap + 2 * kPage;
+    cap = (bytes + kPageBytes - 1) / kPageBytes * kPageBytes;
+    total = cap + 2 * kPageBytes;
     void* p = mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::runtime_error("verify: mmap failed");
-    base = static_cast<uint8_t*>(p) + kPage;
+    base = static_cast<uint8_t*>(p) + kPageBytes;
     mprotect(base, cap, PROT_READ | PROT_WRITE);
   }
-  ~Guarded() { munmap(base - kPage, total); }
+  ~Guarded() { munmap(base - kPageBytes, total); }
   uint8_t* begin() const { return base; }
   uint8_t* end() const { return base + cap; }
 };
@@ -102,19 +102,19 @@ std::string verify_overlap(const VerifyTarget& t, const VerifyLayout& l) {
   std::vector<uint64_t> sizes = l.sizes;
   if (sizes.empty()) sizes = verify_sizes(t);
   const uint64_t max_n = *std::max_element(sizes.begin(), sizes.end());
-  Guarded buf(max_n + ad + 3 * kPage);
+  Guarded buf(max_n + ad + 3 * kPageBytes);
   std::vector<uint8_t> want(buf.cap), start(buf.cap);
   fill_pattern_bytes(start.data(), start.size(), 7);
   for (uint64_t n : sizes) {
     for (int place = 0; place < 2; ++place) {
       // place 0: the lower region at the low guard; place 1: the upper region's end at the high guard.
       // src keeps its page offset; with a negative distance dst lies below it.
-      const uint64_t below = d < 0 ? (ad + kPage - 1) / kPage * kPage : 0;
-      uint8_t* s = buf.begin() + below + l.src_page_offset % kPage;
+      const uint64_t below = d < 0 ? (ad + kPageBytes - 1) / kPageBytes * kPageBytes : 0;
+      uint8_t* s = buf.begin() + below + l.src_page_offset % kPageBytes;
       if (place == 1) {
         uint8_t* top = (d < 0 ? s : s + d) + n;
         const uint64_t room = static_cast<uint64_t>(buf.end() - top);
-        s += room / kPage * kPage;  // keep the page offset
+        s += room / kPageBytes * kPageBytes;  // keep the page offset
       }
       uint8_t* dd = s + d;
       const size_t so = static_cast<size_t>(s - buf.begin()), doff = static_cast<size_t>(dd - buf.begin());
@@ -144,12 +144,12 @@ std::string verify_in_process(const VerifyTarget& t) {
   if (t.layout && t.layout->distance) return verify_overlap(t, *t.layout);
   const std::vector<uint64_t> sizes = t.layout ? layout_sizes(t) : verify_sizes(t);
   const uint64_t max_n = *std::max_element(sizes.begin(), sizes.end());
-  const size_t room = max_n + kPage + 256;
+  const size_t room = max_n + kPageBytes + 256;
   Guarded src(room), dst(room);
   fill_pattern_bytes(src.begin(), src.cap, 42);
   const uint32_t a = std::max<uint32_t>(1, t.alignment);
   std::vector<std::pair<uint32_t, uint32_t>> offsets = {{0, 0}, {1, 3}, {8, 0}, {0, 8}, {63, 1}, {16, 48}, {64, 64}, {7, 7}};
-  if (t.layout) offsets = {{t.layout->dst_page_offset % kPage, t.layout->src_page_offset % kPage}};
+  if (t.layout) offsets = {{t.layout->dst_page_offset % kPageBytes, t.layout->src_page_offset % kPageBytes}};
   for (uint64_t n : sizes) {
     for (auto [doff, soff] : offsets) {
       if (doff % a || soff % a) continue;
@@ -160,8 +160,8 @@ std::string verify_in_process(const VerifyTarget& t) {
         uint8_t* d = place == 0 ? dst.begin() + doff : dst.end() - n - doff;
         uint8_t* s = place == 0 ? src.begin() + soff : src.end() - n - soff;
         if (place == 1 && t.layout) {
-          d = dst.begin() + doff + (static_cast<size_t>(dst.end() - n - dst.begin()) - doff) / kPage * kPage;
-          s = src.begin() + soff + (static_cast<size_t>(src.end() - n - src.begin()) - soff) / kPage * kPage;
+          d = dst.begin() + doff + (static_cast<size_t>(dst.end() - n - dst.begin()) - doff) / kPageBytes * kPageBytes;
+          s = src.begin() + soff + (static_cast<size_t>(src.end() - n - src.begin()) - soff) / kPageBytes * kPageBytes;
         } else if (place == 1) {
           d -= reinterpret_cast<uintptr_t>(d) % a;
           s -= reinterpret_cast<uintptr_t>(s) % a;

@@ -30,16 +30,16 @@ TEST_CASE("compare: speedups - CI overlap and geometric mean on two hand-made fi
   CHECK(c.rows[0].speedup == doctest::Approx(0.5));  // B takes twice as long: half the throughput
   CHECK(c.rows[0].ci_overlap == std::optional<bool>(false));
   CHECK(c.rows[0].by_ci);
-  CHECK(c.rows[0].verdict == Verdict::slower);
+  CHECK(c.rows[0].verdict == Change::slower);
   CHECK(c.rows[1].name == "copy/avx/4096");
   CHECK(c.rows[1].speedup == doctest::Approx(1 / 1.01));
   CHECK(c.rows[1].ci_overlap == std::optional<bool>(true));
-  CHECK(c.rows[1].verdict == Verdict::same);
+  CHECK(c.rows[1].verdict == Change::same);
   CHECK(c.rows[2].name == "memcpy/4096");
   CHECK(c.rows[2].a_ns == doctest::Approx(10));
   CHECK(c.rows[2].speedup == doctest::Approx(2.0));
   CHECK(!c.rows[2].ci_overlap.has_value());
-  CHECK(c.rows[2].verdict == Verdict::same);  // no CI, one repetition: no evidence
+  CHECK(c.rows[2].verdict == Change::same);  // no CI, one repetition: no evidence
   CHECK(c.geomean_speedup == doctest::Approx(std::cbrt(0.5 / 1.01 * 2.0)));
   CHECK(c.slower == 1);
   CHECK(c.same == 2);
@@ -219,7 +219,7 @@ TEST_CASE("compare warns when the runs' sentinels say the machine was not in the
   CHECK_FALSE(mem_only.min_effect_from_state);
   size_t within = 0, beyond = 0;
   for (const auto& r : mem_only.rows) {
-    CHECK(r.verdict == (r.size <= (1u << 20) ? Verdict::slower : Verdict::same));
+    CHECK(r.verdict == (r.size <= (1u << 20) ? Change::slower : Change::same));
     (r.size <= (1u << 20) ? within : beyond)++;
   }
   CHECK(within > 0);
