@@ -47,6 +47,24 @@ double wall_seconds() {
   return tv.tv_sec + tv.tv_usec * 1e-6;
 }
 
+/// The seed programs' waits: fast.c's sleep(1) before each copy, athlon.c's 30
+/// calibration sleeps of 10-210 ms. KEX_SEED_TIMING=fast (a test seam: the tests that
+/// check a table's text set it, one real-time test per harness does not) sleeps 0 s and
+/// calibrates with 3 sleeps of 10 ms; results record the sleep (sleep_before_s) and the MHz.
+struct SeedWaits {
+  double fastc_sleep_s = 1;
+  int hahn_samples = 30;
+  double hahn_extra_s = 0.2;  ///< the random part of each calibration sleep, at most
+};
+
+const SeedWaits& seed_waits() {
+  static const SeedWaits w = [] {
+    const char* e = std::getenv("KEX_SEED_TIMING");
+    return e && std::string(e) == "fast" ? SeedWaits{0, 3, 0} : SeedWaits{};
+  }();
+  return w;
+}
+
 /// athlon.c's clock: 30 samples of (gettimeofday, cpuid, rdtsc, select() sleep of
 /// 10 ms + U(0,200) ms, cpuid, rdtsc, gettimeofday); least-squares slope of ticks on
 /// wall seconds. Returns MHz.
@@ -54,12 +72,12 @@ double hahn_mhz() {
   static const double mhz = [] {
     srand48(static_cast<long>(rdtsc_plain()));
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    const int n = 30;
+    const int n = seed_waits().hahn_samples;
     for (int i = 0; i < n; ++i) {
       double w0 = wall_seconds();
       cpuid_serialise();
       uint64_t t0 = rdtsc_plain();
-      timeval tv{0, static_cast<suseconds_t>(10000 + drand48() * 200000)};
+      timeval tv{0, static_cast<suseconds_t>(10000 + drand48() * seed_waits().hahn_extra_s * 1e6)};
       select(0, nullptr, nullptr, nullptr, &tv);
       cpuid_serialise();
       uint64_t t1 = rdtsc_plain();
@@ -192,7 +210,7 @@ SeedRun run_seed_harness(const std::vector<const Preset*>& list, Harness h, cons
       f.buffer_bytes = buf_bytes;
       f.src_minus_dst = copy ? src_off : 0;
       f.warm_up_pass = !fast_c;
-      f.sleep_before_s = fast_c && copy ? 1 : 0;
+      f.sleep_before_s = fast_c && copy ? seed_waits().fastc_sleep_s : 0;
       f.label = warm_label ? "warm up run" : !fast_c ? g.plan.preset->hahn_printed : p->printed;
       if (!fast_c && copy)
         f.note = "hahn copy figure is half the per-copy cost, as athlon.c printed it (delta/8192 for 4096 copies); "
@@ -213,7 +231,7 @@ SeedRun run_seed_harness(const std::vector<const Preset*>& list, Harness h, cons
       uint64_t t0, t1;
       if (fast_c) {
         if (copy)  // fast.c's sleep(1), in slices so a stop is answered at once
-          for (int ms = 0; ms < 1000 && !stopped(); ms += 50) usleep(50000);
+          for (int ms = 0; ms < int(f.sleep_before_s * 1000) && !stopped(); ms += 50) usleep(50000);
         if (stopped()) return run;
         t0 = rdtsc_plain();
         pass(pages);

@@ -32,7 +32,6 @@ bool exists(const std::string& p) {
   return stat(p.c_str(), &st) == 0;
 }
 
-const std::string kex = KEX_BINARY;
 const std::string src = KEX_SOURCE_DIR;
 const char* kSmall = R"({"sizes": ["256", "4KiB"], "kernels": [{"op": ["copy", "clear"], "regs": ["sse", "gpr"], "store": ["t", "nt"]},
   {"op": "copy", "regs": "avx512"}], "max_time_per_point": 0.02})";
@@ -47,7 +46,7 @@ std::string validate_cmd(const std::string& file, const std::string& schema) {
 TEST_CASE("kex run writes results that validate against the schema, no overwrite without --force" * doctest::test_suite("cli")) {
   auto d = tmpdir();
   write(d + "/small.json", kSmall);
-  auto r = shell(kex + " run " + d + "/small.json -o " + d + "/out.json");
+  auto r = shell(kKex + " run " + d + "/small.json -o " + d + "/out.json");
   REQUIRE_MESSAGE(r.status == 0, r.text);
   CHECK(r.text.find("fastest kernel") != std::string::npos);
   auto doc = nlohmann::json::parse(read(d + "/out.json"));
@@ -90,29 +89,29 @@ TEST_CASE("kex run writes results that validate against the schema, no overwrite
   CHECK_MESSAGE(v.text.find("valid") == 0, v.text);
 
   std::string before = read(d + "/out.json");
-  auto again = shell(kex + " run -q " + d + "/small.json -o " + d + "/out.json");
+  auto again = shell(kKex + " run -q " + d + "/small.json -o " + d + "/out.json");
   CHECK(again.status == 2);
   CHECK(again.text.find("exists; not overwriting it (use --force") != std::string::npos);
   CHECK(read(d + "/out.json") == before);
-  CHECK(shell(kex + " run -q --force " + d + "/small.json -o " + d + "/out.json").status == 0);
+  CHECK(shell(kKex + " run -q --force " + d + "/small.json -o " + d + "/out.json").status == 0);
 }
 
 TEST_CASE("bad configs exit 2 with one line and write nothing" * doctest::test_suite("cli")) {
   auto d = tmpdir();
   write(d + "/bad.json", R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "unrol": 64}]})");
-  auto r = shell(kex + " run " + d + "/bad.json -o " + d + "/out.json");
+  auto r = shell(kKex + " run " + d + "/bad.json -o " + d + "/out.json");
   CHECK(r.status == 2);
   CHECK(r.text == "kex: " + d + "/bad.json: /kernels/0/unrol: unknown key (allowed: align, block, cache, chunk, consume, "
                  "direction, fill, layout, op, pf_every, prefetch, prefill, regs, scratch, sizes, skip_invalid, store, "
                  "unroll)\n");
   CHECK_FALSE(exists(d + "/out.json"));
-  auto missing = shell(kex + " run " + d + "/nope.json -o " + d + "/out.json");
+  auto missing = shell(kKex + " run " + d + "/nope.json -o " + d + "/out.json");
   CHECK(missing.status == 2);
   CHECK(missing.text.find("nope.json: cannot read config") != std::string::npos);
-  auto shard = shell(kex + " run --shard 3/2 -o " + d + "/out.json");
+  auto shard = shell(kKex + " run --shard 3/2 -o " + d + "/out.json");
   CHECK(shard.status == 2);
   CHECK(shard.text.find("--shard: '3/2'") != std::string::npos);
-  CHECK(shell(kex + " frobnicate").status == 2);
+  CHECK(shell(kKex + " frobnicate").status == 2);
 }
 
 TEST_CASE("every config in configs/ validates against the config schema and parses" * doctest::test_suite("cli")) {
@@ -123,26 +122,26 @@ TEST_CASE("every config in configs/ validates against the config schema and pars
 }
 
 TEST_CASE("kex show prints the generated code, bad names exit 2" * doctest::test_suite("cli")) {
-  auto r = shell(kex + " show copy/sse/unroll:64/scratch:4/pf:nta@256/nt/fwd");
+  auto r = shell(kKex + " show copy/sse/unroll:64/scratch:4/pf:nta@256/nt/fwd");
   REQUIRE(r.status == 0);
   size_t nt = 0;
   for (size_t p = 0; (p = r.text.find("movntdq", p)) != std::string::npos; ++p) ++nt;
   CHECK(nt >= 4);
   CHECK(r.text.find("prefetchnta byte ptr [rsi + 0x100]") != std::string::npos);
   CHECK(r.text.find("sfence") != std::string::npos);
-  auto bad = shell(kex + " show copy/sse/unroll:24");
+  auto bad = shell(kKex + " show copy/sse/unroll:24");
   CHECK(bad.status == 2);
   CHECK(bad.text.find("unroll 24 is not a positive multiple of the sse width") != std::string::npos);
-  CHECK(shell(kex + " --version").text.find("kex ") == 0);
+  CHECK(shell(kKex + " --version").text.find("kex ") == 0);
 }
 
 TEST_CASE("kex show formats: hex, bin, a .s that reassembles, AT&T, bad values exit 2" * doctest::test_suite("cli")) {
   for (const char* name : {"linux/memcpy_orig", "fastc/fast_copy_page", "copy/avx/unroll:128/scratch:4/pf:nta@512/nt/bwd"}) {
     CAPTURE(name);
-    auto bin = shell(kex + " show " + name + " --format bin");
+    auto bin = shell(kKex + " show " + name + " --format bin");
     REQUIRE(bin.status == 0);
     REQUIRE(bin.text.size() > 16);
-    auto hex = shell(kex + " show " + name + " --format hex");
+    auto hex = shell(kKex + " show " + name + " --format hex");
     REQUIRE(hex.status == 0);
     std::string want;
     char buf[4];
@@ -155,7 +154,7 @@ TEST_CASE("kex show formats: hex, bin, a .s that reassembles, AT&T, bad values e
     for (const char* syn : {"intel", "att"}) {
       CAPTURE(syn);
       auto d = tmpdir();
-      auto s = shell(kex + " show " + name + " --format s --syntax " + syn + " > " + d + "/k.s");
+      auto s = shell(kKex + " show " + name + " --format s --syntax " + syn + " > " + d + "/k.s");
       REQUIRE(s.status == 0);
       std::string src = read(d + "/k.s");
       CHECK(src.find(std::string(syn) == "intel" ? "\t.intel_syntax noprefix\n" : "\t.att_syntax\n") != std::string::npos);
@@ -165,20 +164,20 @@ TEST_CASE("kex show formats: hex, bin, a .s that reassembles, AT&T, bad values e
       CHECK(read(d + "/k.bin") == bin.text);
     }
   }
-  auto att = shell(kex + " show linux/copy_page_regs --syntax att");
+  auto att = shell(kKex + " show linux/copy_page_regs --syntax att");
   REQUIRE(att.status == 0);
   CHECK(att.text.find("prefetcht0 0x140(%rsi)") != std::string::npos);
   CHECK(att.text.find("movq %rax, (%rdi)") != std::string::npos);
-  auto fmt = shell(kex + " show linux/copy_page --format nope");
+  auto fmt = shell(kKex + " show linux/copy_page --format nope");
   CHECK(fmt.status == 2);
   CHECK(fmt.text == "kex: --format: nope not in {listing,s,hex,bin} (see kex --help)\n");
-  auto syn = shell(kex + " show linux/copy_page --syntax gas");
+  auto syn = shell(kKex + " show linux/copy_page --syntax gas");
   CHECK(syn.status == 2);
   CHECK(syn.text == "kex: --syntax: gas not in {intel,att} (see kex --help)\n");
 }
 
 TEST_CASE("kex list presets shows the new families and the kernel with no source" * doctest::test_suite("cli")) {
-  auto r = shell(kex + " list presets");
+  auto r = shell(kKex + " list presets");
   REQUIRE(r.status == 0);
   for (const char* id : {"linux24/fast_clear_page_k7", "linux24/fast_copy_page_k7_2.4.0", "linux/clear_page_erms",
                          "linux/memcpy_orig", "freebsd/pagezero_std", "freebsd/pagecopy_movnti"})
@@ -186,10 +185,10 @@ TEST_CASE("kex list presets shows the new families and the kernel with no source
   CHECK(r.text.find("linux24, linux, freebsd, all)") != std::string::npos);
   CHECK(r.text.find("\n  asami/bruce_bcopy            not available: 'Bruce's code' (family asami): Asami's post") !=
         std::string::npos);
-  auto show = shell(kex + " show \"Bruce's code\"");
+  auto show = shell(kKex + " show \"Bruce's code\"");
   CHECK(show.status == 2);
   CHECK(show.text.find("kex: show: 'Bruce's code' (asami/bruce_bcopy) is not available: ") == 0);
-  auto one = shell(kex + " show freebsd/pagezero_movnti");
+  auto one = shell(kKex + " show freebsd/pagezero_movnti");
   REQUIRE(one.status == 0);
   CHECK(one.text.find("\"printed\": \"pagezero (movnti)\"") != std::string::npos);
   CHECK(one.text.find("\"aliases\": [\n    \"pagezero\"\n  ]") != std::string::npos);
@@ -201,13 +200,13 @@ TEST_CASE("sharded runs split the points deterministically" * doctest::test_suit
   write(d + "/small.json", kSmall);
   std::set<std::string> all, parts;
   for (int i = 0; i < 2; ++i) {
-    auto r = shell(kex + " run -q --shard " + std::to_string(i) + "/2 " + d + "/small.json -o " + d + "/s" + std::to_string(i) + ".json");
+    auto r = shell(kKex + " run -q --shard " + std::to_string(i) + "/2 " + d + "/small.json -o " + d + "/s" + std::to_string(i) + ".json");
     REQUIRE(r.status == 0);
     auto doc = nlohmann::json::parse(read(d + "/s" + std::to_string(i) + ".json"));
     CHECK(doc["context"]["shard"]["count"] == 2);
     for (const auto& e : doc["benchmarks"]) CHECK(parts.insert(e["name"].get<std::string>()).second);
   }
-  REQUIRE(shell(kex + " run -q " + d + "/small.json -o " + d + "/all.json").status == 0);
+  REQUIRE(shell(kKex + " run -q " + d + "/small.json -o " + d + "/all.json").status == 0);
   const auto whole = nlohmann::json::parse(read(d + "/all.json"));
   for (const auto& e : whole["benchmarks"]) all.insert(e["name"].get<std::string>());
   CHECK(all == parts);
@@ -218,7 +217,7 @@ TEST_CASE("SIGINT stops after the current point and keeps the finished points" *
   write(d + "/long.json", R"({"sizes": [{"from": 256, "to": "1MiB", "factor": 2}], "kernels": [{"op": "copy", "regs": ["sse", "avx", "gpr"],
     "unroll": [64, 128], "scratch": [1, 2]}], "max_time_per_point": 0.2, "precision": 0.0001})");
   // SIGINT once the first points are measured (the progress line says so), however loaded the machine is.
-  auto r = shell("(" + kex + " run " + d + "/long.json -o " + d + "/out.json 2>" + d + "/err & pid=$!; "
+  auto r = shell("(" + kKex + " run " + d + "/long.json -o " + d + "/out.json 2>" + d + "/err & pid=$!; "
               "for i in $(seq 600); do grep -q ' tasks (' " + d + "/err 2>/dev/null && break; sleep 0.05; done; "
               "kill -INT $pid; wait $pid; echo \"status $?\"; cat " + d + "/err)");
   CHECK(r.text.find("status 130") != std::string::npos);
@@ -233,7 +232,7 @@ TEST_CASE("presets under the kex harness and the segment table land in one resul
   auto d = tmpdir();
   write(d + "/p.json", R"({"presets": ["faster_copy", "xmm_clear", "asami/unroll:64/scratch:3/every:32"], "sizes": [4096, 8192, 1000],
     "baselines": ["memcpy"], "segments": {"iterations": 20000, "mixed": false}, "max_time_per_point": 0.02})");
-  auto r = shell(kex + " run " + d + "/p.json -o " + d + "/out.json");
+  auto r = shell(kKex + " run " + d + "/p.json -o " + d + "/out.json");
   REQUIRE_MESSAGE(r.status == 0, r.text);
   CHECK(r.text.find("copy_page function 'faster_copy'\t took") != std::string::npos);
   CHECK(r.text.find("clear_page function 'xmm_clear'\t took") != std::string::npos);
@@ -256,7 +255,7 @@ TEST_CASE("presets under the kex harness and the segment table land in one resul
   CHECK(doc["context"]["segments"]["cases"].size() > 5);
   auto v = shell(validate_cmd(d + "/out.json", src + "/configs/schema/results.schema.json"));
   CHECK_MESSAGE(v.text.find("valid") == 0, v.text);
-  auto bad = shell(kex + " run --preset no_such_kernel -o " + d + "/x.json");
+  auto bad = shell(kKex + " run --preset no_such_kernel -o " + d + "/x.json");
   CHECK(bad.status == 2);
   CHECK(bad.text.find("/presets/0: \"no_such_kernel\": unknown preset") != std::string::npos);
 }
@@ -264,12 +263,12 @@ TEST_CASE("presets under the kex harness and the segment table land in one resul
 TEST_CASE("kex run --segments-seed-exact prints the segment section as the seed did" * doctest::test_suite("cli")) {
   auto d = tmpdir();
   write(d + "/s.json", R"({"segments": {"iterations": 20000, "mixed": false, "modern": false}, "baselines": false})");
-  auto r = shell(kex + " run -q --segments-seed-exact " + d + "/s.json -o " + d + "/out.json");
+  auto r = shell(kKex + " run -q --segments-seed-exact " + d + "/s.json -o " + d + "/out.json");
   REQUIRE_MESSAGE(r.status == 0, r.text);
   CHECK(r.text.find(" CPUTIME \n   <none> with data selector: ") != std::string::npos);
   CHECK(r.text.find("\n   gs with GDT selector: ") != std::string::npos);
   CHECK(r.text.find(", entry ") == std::string::npos);
-  auto plain = shell(kex + " run " + d + "/s.json -o " + d + "/out2.json");
+  auto plain = shell(kKex + " run " + d + "/s.json -o " + d + "/out2.json");
   REQUIRE_MESSAGE(plain.status == 0, plain.text);
   CHECK(plain.text.find("   gs with data selector, entry gs=2b: ") != std::string::npos);
 }
@@ -282,15 +281,15 @@ TEST_CASE("bad inputs to the results commands and run options fail before any wo
   write(d + "/afile", "x");
   struct Case { std::string cmd, expect; };
   const Case cases[] = {
-      {kex + " compare /tmp " + d + "/typed.json", "kex: /tmp: not a regular file"},
-      {kex + " export " + d + "/typed.json --format csv -o -", "kex: " + d + "/typed.json: /benchmarks/0/time_unit: 5: expected a string"},
-      {kex + " plot " + d + "/named.json -o " + d + "/pl", "kex: " + d + "/named.json: /benchmarks/0/name: point name 'x' needs a kernel and then a size"},
-      {kex + " show ''", "kex: show: kernel name '' must start with op/regs"},
-      {kex + " run --preset '' -o " + d + "/p.json", "unknown preset"},
-      {kex + " run -q " + d + "/small.json -o " + d + "/o.json --plot-dir " + d + "/afile", "--plot-dir: " + d + "/afile: exists and is not a directory"},
-      {kex + " run -q " + d + "/small.json -o " + d + "/o.json --plot-dir " + d + "/afile/sub", "cannot be created"},
-      {kex + " segments --json " + d + "/no/dir.json", "directory " + d + "/no does not exist"},
-      {kex + " crossovers " + d + "/typed.json --cache hot", "--cache: hot not in {warm,cold}"},
+      {kKex + " compare /tmp " + d + "/typed.json", "kex: /tmp: not a regular file"},
+      {kKex + " export " + d + "/typed.json --format csv -o -", "kex: " + d + "/typed.json: /benchmarks/0/time_unit: 5: expected a string"},
+      {kKex + " plot " + d + "/named.json -o " + d + "/pl", "kex: " + d + "/named.json: /benchmarks/0/name: point name 'x' needs a kernel and then a size"},
+      {kKex + " show ''", "kex: show: kernel name '' must start with op/regs"},
+      {kKex + " run --preset '' -o " + d + "/p.json", "unknown preset"},
+      {kKex + " run -q " + d + "/small.json -o " + d + "/o.json --plot-dir " + d + "/afile", "--plot-dir: " + d + "/afile: exists and is not a directory"},
+      {kKex + " run -q " + d + "/small.json -o " + d + "/o.json --plot-dir " + d + "/afile/sub", "cannot be created"},
+      {kKex + " segments --json " + d + "/no/dir.json", "directory " + d + "/no does not exist"},
+      {kKex + " crossovers " + d + "/typed.json --cache hot", "--cache: hot not in {warm,cold}"},
   };
   for (const auto& c : cases) {
     auto r = shell(c.cmd);

@@ -23,7 +23,6 @@ size_t count_of(const std::string& hay, const std::string& needle) {
   return n;
 }
 
-const std::string kex_bin = KEX_BINARY;
 const std::string src_dir = KEX_SOURCE_DIR;
 
 }  // namespace
@@ -32,7 +31,7 @@ TEST_CASE("--counters: task-clock per operation agrees with the TSC time, cycles
           doctest::test_suite("cli")) {
   const TmpDir dir;
   const std::string& d = dir.path;
-  const ShellOut r = shell(kex_bin + " run copy/sse --sizes 4KiB,256KiB --repetitions 2 --no-sentinel --counters "
+  const ShellOut r = shell(kKex + " run copy/sse --sizes 4KiB,256KiB --repetitions 2 --no-sentinel --counters "
                        "cycles,perf::PERF_COUNT_SW_TASK_CLOCK -o " + d + "/c.json");
   REQUIRE_MESSAGE(r.status == 0, r.text);
   std::ifstream in(d + "/c.json");
@@ -84,11 +83,11 @@ TEST_CASE("--counters: task-clock per operation agrees with the TSC time, cycles
 }
 
 TEST_CASE("--counters: an unknown or empty name fails before any work, naming the option" * doctest::test_suite("cli")) {
-  ShellOut r = shell(kex_bin + " run copy/sse --sizes 4KiB --counters no_such_event_anywhere --list");
+  ShellOut r = shell(kKex + " run copy/sse --sizes 4KiB --counters no_such_event_anywhere --list");
   CHECK(r.status == 2);
   CHECK(r.text.find("--counters: unknown counter \"no_such_event_anywhere\"") != std::string::npos);
   CHECK(r.text.find("copy/sse") == std::string::npos);  // nothing listed: it failed first
-  r = shell(kex_bin + " run copy/sse --sizes 4KiB --counters cycles,,instructions --list");
+  r = shell(kKex + " run copy/sse --sizes 4KiB --counters cycles,,instructions --list");
   CHECK(r.status == 2);
   CHECK(r.text.find("--counters: 'cycles,,instructions': an empty name") != std::string::npos);
 }

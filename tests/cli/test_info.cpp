@@ -13,6 +13,7 @@
 #include "src/core/version.hpp"
 #include "src/run/counters.hpp"
 #include "src/run/machine.hpp"
+#include "tests/support/shell.hpp"
 
 using namespace kex;
 
@@ -32,7 +33,6 @@ Out run(const std::string& cmd) {
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
   return r;
 }
-const std::string kKex = KEX_BINARY;
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 }  // namespace
 

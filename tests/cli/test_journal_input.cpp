@@ -28,22 +28,16 @@
 
 namespace {
 
-const std::string kKex = KEX_BINARY;
-
-/// Waits (at most 20 s) until the journal holds at least `reps` repetitions.
-bool wait_for_reps(const std::string& journal, size_t reps) {
-  return wait_until([&] { return lines_with(journal, "{\"rep\":") >= reps; });
-}
 
 // 50 small, fast points, 2 repetitions each, no sentinel: about a second.
-const char* kFast = R"({"sizes": ["256", "1KiB", "4KiB", "16KiB", "64KiB"],
+const char* kFastTwoReps = R"({"sizes": ["256", "1KiB", "4KiB", "16KiB", "64KiB"],
   "kernels": [{"op": ["copy", "clear"], "regs": ["sse", "gpr", "avx"]}], "max_time_per_point": 0.01,
   "repetitions": 2, "protocol": {"sentinel": false}})";
 
-/// A run of kFast writing `out` (in `d`), killed with SIGKILL once a few repetitions are
+/// A run of kFastTwoReps writing `out` (in `d`), killed with SIGKILL once a few repetitions are
 /// journaled: its journal remains, its output was never written.
 void killed_run(const TmpDir& d, const std::string& out = "out.json", const std::vector<std::string>& extra = {}) {
-  spit(d / "c.json", kFast);
+  spit(d / "c.json", kFastTwoReps);
   std::vector<std::string> args = {"run", d / "c.json", "-o", d / out};
   args.insert(args.end(), extra.begin(), extra.end());
   KexChild c(args, d / "log-killed");
@@ -167,7 +161,7 @@ TEST_CASE("kex run --resume draws figures beside its output when the run drew an
 TEST_CASE("kex run --resume of an interrupted run draws over the figures that run drew, and only over those" *
           doctest::test_suite("cli")) {
   TmpDir d;
-  spit(d / "c.json", kFast);
+  spit(d / "c.json", kFastTwoReps);
   {
     KexChild c({"run", d / "c.json", "-o", d / "out.json", "--plot-dir", d / "out-plots"}, d / "log");
     REQUIRE(wait_for_reps(d / "out.json.journal", 10));
@@ -361,7 +355,7 @@ TEST_CASE("the journal reader applies the results reader's checks, and a resume 
 TEST_CASE("an interrupted --format csv run resumes, and its partial output once edited is kept" *
           doctest::test_suite("cli")) {
   TmpDir d;
-  spit(d / "c.json", kFast);
+  spit(d / "c.json", kFastTwoReps);
   {
     KexChild c({"run", d / "c.json", "-o", d / "out.csv", "--format", "csv"}, d / "log");
     REQUIRE(wait_for_reps(d / "out.csv.journal", 10));
@@ -417,7 +411,7 @@ TEST_CASE("a 255-byte output name keeps a journal (its name shortened with a has
 TEST_CASE("when the output's folder or the journal is removed during a run, kex does not point to a journal that is gone" *
           doctest::test_suite("cli")) {
   TmpDir d;
-  spit(d / "c.json", kFast);
+  spit(d / "c.json", kFastTwoReps);
   std::filesystem::create_directory(d / "sub");
   {
     KexChild c({"run", d / "c.json", "-o", d / "sub/out.json"}, d / "log1");

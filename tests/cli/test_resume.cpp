@@ -29,30 +29,12 @@
 
 namespace {
 
-const std::string kKex = KEX_BINARY;
 
 // 50 small, fast points.
 const char* kFast = R"({"sizes": ["256", "1KiB", "4KiB", "16KiB", "64KiB"],
   "kernels": [{"op": ["copy", "clear"], "regs": ["sse", "gpr", "avx"]}], "max_time_per_point": 0.01})";
 
 using Child = KexChild;  // kex in a process group of its own, stdout and stderr to a log
-
-size_t count_lines(const std::string& path, const std::string& with) {
-  std::ifstream in(path);
-  std::string l;
-  size_t n = 0;
-  while (std::getline(in, l)) n += l.find(with) != std::string::npos;
-  return n;
-}
-
-/// Waits (at most 20 s) until the journal holds at least `reps` repetitions.
-bool wait_for_reps(const std::string& journal, size_t reps) {
-  for (int i = 0; i < 2000; ++i) {
-    if (count_lines(journal, "{\"rep\":") >= reps) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return false;
-}
 
 /// Processes whose command line mentions `needle` (a test's temporary directory).
 std::vector<pid_t> processes_with(const std::string& needle) {
@@ -122,7 +104,7 @@ void killed_run(const TmpDir& d, size_t reps) {
   kill(-c.pid, SIGKILL);
   CHECK(c.wait() == 128 + SIGKILL);
   REQUIRE(!std::filesystem::exists(d / "out.json"));
-  REQUIRE(count_lines(d / "out.json.journal", "{\"rep\":") < 100);  // not done
+  REQUIRE(lines_with(d / "out.json.journal", "{\"rep\":") < 100);  // not done
 }
 
 void check_complete(const TmpDir& d) {
@@ -154,7 +136,7 @@ void check_complete(const TmpDir& d) {
 TEST_CASE("kex run killed with SIGKILL resumes from its journal, measuring nothing twice" * doctest::test_suite("cli")) {
   TmpDir d;
   killed_run(d, 10);
-  const size_t journaled = count_lines(d / "out.json.journal", "{\"rep\":");
+  const size_t journaled = lines_with(d / "out.json.journal", "{\"rep\":");
   CHECK(none_left(d.path));  // the worker died with its group
   const ShellOut r = shell(kKex + " run -q --resume " + (d / "out.json.journal"));
   REQUIRE_MESSAGE(r.status == 0, r.text);
@@ -202,7 +184,7 @@ TEST_CASE("kex run stopped by two SIGINTs writes nothing and leaves the existing
   const std::string log = slurp(d / "log1");
   CHECK_MESSAGE(log.find("nothing written") != std::string::npos, log);
   CHECK(slurp(d / "out.json") == "the user's file\n");
-  CHECK(count_lines(d / "out.json.journal", "{\"rep\":") >= 10);
+  CHECK(lines_with(d / "out.json.journal", "{\"rep\":") >= 10);
   CHECK(none_left(d.path));
   // The user's file is still there: the resume replaces it only when told so now
   // (the first run's --force is not in its journal).
@@ -224,7 +206,7 @@ TEST_CASE("kex run --resume ignores a torn last journal line, also when resumed 
   }
   // Resumed, and stopped again by a SIGINT: the journal must stay readable.
   Child c({"run", "--resume", journal}, d / "log2");
-  const size_t before = count_lines(journal, "{\"rep\":");
+  const size_t before = lines_with(journal, "{\"rep\":");
   REQUIRE(wait_for_reps(journal, before + 5));
   kill(-c.pid, SIGINT);
   CHECK(c.wait() == 130);
@@ -424,7 +406,7 @@ TEST_CASE("kex run killed with SIGKILL at random moments, resumed each time, end
   }
   CHECK(none_left(d.path));
   REQUIRE(!std::filesystem::exists(d / "out.json"));
-  const size_t journaled = count_lines(journal, "{\"rep\":");
+  const size_t journaled = lines_with(journal, "{\"rep\":");
   REQUIRE(journaled < 100);
   const ShellOut r = shell(kKex + " run -q --resume " + journal);
   REQUIRE_MESSAGE(r.status == 0, r.text);

@@ -34,7 +34,6 @@ std::vector<std::string> lines_of(const std::string& s) {
   return out;
 }
 
-const std::string kex_bin = KEX_BINARY;
 
 }  // namespace
 
@@ -48,7 +47,7 @@ TEST_CASE("--sizes: lists, doubling ranges and steps per octave" * doctest::test
 }
 
 TEST_CASE("names on the command line become points with the axes given" * doctest::test_suite("cli")) {
-  auto r = shell(kex_bin + " run copy/avx/unroll:256 memcpy --sizes 4KiB,64KiB --cache warm,cold --layout dst:0,15 --list");
+  auto r = shell(kKex + " run copy/avx/unroll:256 memcpy --sizes 4KiB,64KiB --cache warm,cold --layout dst:0,15 --list");
   REQUIRE_MESSAGE(r.status == 0, r.text);
   const auto names = lines_of(r.text);
   // 2 kernels x 2 sizes x 2 cache modes x 2 dst offsets.
@@ -56,28 +55,28 @@ TEST_CASE("names on the command line become points with the axes given" * doctes
   CHECK(std::count(names.begin(), names.end(), "copy/avx/unroll:256/scratch:4/t/fwd/65536/dst:15/cold") == 1);
   CHECK(std::count(names.begin(), names.end(), "memcpy/4096") == 1);
   // A preset set alone runs at one page.
-  r = shell(kex_bin + " run linux24 --list");
+  r = shell(kKex + " run linux24 --list");
   REQUIRE_MESSAGE(r.status == 0, r.text);
   for (const auto& n : lines_of(r.text)) CHECK_MESSAGE(n.find("/4096") != std::string::npos, n);
   // Axes options without names are refused, naming the option.
-  r = shell(kex_bin + " run --sizes 4KiB --list");
+  r = shell(kKex + " run --sizes 4KiB --list");
   CHECK(r.status == 2);
   CHECK(r.text.find("--sizes: applies to kernels named as arguments") != std::string::npos);
-  r = shell(kex_bin + " run copy/avx/unroll:7");
+  r = shell(kKex + " run copy/avx/unroll:7");
   CHECK(r.status == 2);
   CHECK(r.text.find("copy/avx/unroll:7: not a config file and not a kernel name") != std::string::npos);
 }
 
 TEST_CASE("--filter keeps the points whose name matches, '-' keeps the others" * doctest::test_suite("cli")) {
-  auto all = lines_of(shell(kex_bin + " run copy/sse copy/avx memcpy --sizes 4KiB,64KiB --list").text);
-  auto kept = lines_of(shell(kex_bin + " run copy/sse copy/avx memcpy --sizes 4KiB,64KiB --filter /avx/ --list").text);
-  auto rest = lines_of(shell(kex_bin + " run copy/sse copy/avx memcpy --sizes 4KiB,64KiB --filter -/avx/ --list").text);
+  auto all = lines_of(shell(kKex + " run copy/sse copy/avx memcpy --sizes 4KiB,64KiB --list").text);
+  auto kept = lines_of(shell(kKex + " run copy/sse copy/avx memcpy --sizes 4KiB,64KiB --filter /avx/ --list").text);
+  auto rest = lines_of(shell(kKex + " run copy/sse copy/avx memcpy --sizes 4KiB,64KiB --filter -/avx/ --list").text);
   REQUIRE(all.size() == 6);
   // The avx points, and the memcpy baseline at their sizes.
   CHECK(kept.size() == 4);
   for (const auto& n : kept) CHECK_MESSAGE((n.find("/avx/") != std::string::npos || n.rfind("memcpy", 0) == 0), n);
   for (const auto& n : rest) CHECK(n.find("/avx/") == std::string::npos);
-  auto none = shell(kex_bin + " run copy/sse --sizes 4KiB --filter nothing-matches --list");
+  auto none = shell(kKex + " run copy/sse --sizes 4KiB --filter nothing-matches --list");
   CHECK(none.status == 2);
   CHECK(none.text.find("matches none of the 3 points") != std::string::npos);
   const auto f = kex::parse_name_filter("-^copy/", "--filter");
@@ -95,7 +94,7 @@ TEST_CASE("--filter patterns: RE2's syntax, matched without backtracking, errors
   CHECK(kex::parse_name_filter(R"(/unroll:\d+/scratch:(?:2|4)/)", "--filter").keep("copy/sse/unroll:64/scratch:4/t/fwd/4096"));
   CHECK(kex::parse_name_filter("", "--filter").keep("anything"));
   // What RE2 does not take is refused by name, not matched some other way.
-  const auto r = shell(kex_bin + " run copy/sse --sizes 4KiB --filter '(sse)/\\1' --list");
+  const auto r = shell(kKex + " run copy/sse --sizes 4KiB --filter '(sse)/\\1' --list");
   CHECK(r.status == 2);
   CHECK_MESSAGE(r.text.find("kex: --filter: '(sse)/\\1': not a regular expression (RE2 syntax") == 0, r.text);
   CHECK(std::count(r.text.begin(), r.text.end(), '\n') == 1);
@@ -105,7 +104,7 @@ TEST_CASE("a config on stdin, -q writes the file and prints nothing" * doctest::
   const TmpDir dir;
   const std::string& d = dir.path;
   auto r = shell("echo '{\"sizes\":[4096],\"kernels\":[{\"op\":\"clear\",\"regs\":\"sse\"}],\"baselines\":false,"
-              "\"max_time_per_point\":0.01}' | " + kex_bin + " run - -q --repetitions 1 --no-sentinel -o " + d + "/o.json");
+              "\"max_time_per_point\":0.01}' | " + kKex + " run - -q --repetitions 1 --no-sentinel -o " + d + "/o.json");
   REQUIRE_MESSAGE(r.status == 0, r.text);
   CHECK(r.text.empty());
   std::ifstream in(d + "/o.json");
@@ -117,7 +116,7 @@ TEST_CASE("a config on stdin, -q writes the file and prints nothing" * doctest::
 TEST_CASE("kex run without -o names its results and writes the figures beside them, unless --no-plot" *
           doctest::test_suite("cli")) {
   TmpDir d;
-  const std::string run = "cd " + d.path + " && " + kex_bin + " run copy/gpr memcpy --sizes 4KiB,64KiB -q --no-sentinel";
+  const std::string run = "cd " + d.path + " && " + kKex + " run copy/gpr memcpy --sizes 4KiB,64KiB -q --no-sentinel";
   ShellOut r = shell(run);
   REQUIRE_MESSAGE(r.status == 0, r.text);
   std::vector<std::string> names;
@@ -144,10 +143,10 @@ TEST_CASE("kex run without -o names its results and writes the figures beside th
 
 TEST_CASE("kex run --preset measures libc's page copy and clear beside the presets, under any harness" *
           doctest::test_suite("cli")) {
-  ShellOut r = shell(kex_bin + " run --preset fastc/normal_copy_page --list");
+  ShellOut r = shell(kKex + " run --preset fastc/normal_copy_page --list");
   REQUIRE_MESSAGE(r.status == 0, r.text);
   CHECK(lines_of(r.text) == std::vector<std::string>{"fastc/normal_copy_page/4096", "memcpy/4096", "rep_movsb/4096"});
-  r = shell(kex_bin + " run --preset fastc --harness fastc --list");
+  r = shell(kKex + " run --preset fastc --harness fastc --list");
   REQUIRE_MESSAGE(r.status == 0, r.text);
   CHECK(lines_of(r.text) == std::vector<std::string>{"memcpy/4096", "memset/4096", "rep_movsb/4096", "rep_stosb/4096"});
 }

@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/shell.hpp"
 #include "tests/support/tmpdir.hpp"
 
 namespace {
 
-const std::string kex = KEX_BINARY;
 const std::string src = KEX_SOURCE_DIR;
 
 struct Run {
@@ -20,7 +20,7 @@ struct Run {
 /// Runs `args` under sh with stdout redirected as `redirect` ("> /dev/full", ">&-").
 Run kex_with_stdout(const std::string& args, const std::string& redirect) {
   TmpDir d;
-  int st = run_sh(kex + " " + args + " " + redirect + " 2>" + d / "err");
+  int st = run_sh(kKex + " " + args + " " + redirect + " 2>" + d / "err");
   return {st, slurp(d / "err")};
 }
 
@@ -42,7 +42,7 @@ TEST_CASE("every stdout writer fails with one line and status 2 on /dev/full" * 
     CHECK(r.status == 2);
     CHECK(r.err == kFull);
     // The same command with a working stdout succeeds: the failure is the lost output.
-    CHECK(run_sh(kex + " " + args + " >/dev/null 2>&1") == 0);
+    CHECK(run_sh(kKex + " " + args + " >/dev/null 2>&1") == 0);
   }
 }
 

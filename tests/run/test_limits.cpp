@@ -25,7 +25,6 @@
 
 namespace {
 
-const std::string kKex = KEX_BINARY;
 
 size_t lines(const std::string& text) { return size_t(std::count(text.begin(), text.end(), '\n')); }
 

@@ -20,7 +20,6 @@
 
 namespace {
 
-const std::string kKex = KEX_BINARY;
 
 /// The entries of a results file whose params.harness is `harness`.
 std::vector<nlohmann::json> entries_of(const nlohmann::json& doc, const std::string& harness) {

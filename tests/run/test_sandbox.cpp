@@ -12,9 +12,10 @@
 
 using namespace kex;
 
+#include "tests/support/selectors.hpp"
+
 namespace {
 
-uint16_t ss_selector() { uint16_t v; asm volatile("mov %%ss, %0" : "=r"(v)); return v; }
 
 // fault_with_fs_broken(selector): loads the selector into fs (so fs's base is 0
 // and TLS is gone), then reads address 0x10 at the instruction labelled

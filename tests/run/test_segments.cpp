@@ -23,6 +23,7 @@
 #include "generators/jit.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/segments.hpp"
+#include "tests/support/selectors.hpp"
 #include "tests/support/shell.hpp"
 #include "tests/support/tmpdir.hpp"
 
@@ -37,7 +38,6 @@ uint64_t base_of(int code) {
 }
 uint16_t fs_selector() { uint16_t v; asm volatile("mov %%fs, %0" : "=r"(v)); return v; }
 uint16_t gs_selector() { uint16_t v; asm volatile("mov %%gs, %0" : "=r"(v)); return v; }
-uint16_t ss_selector() { uint16_t v; asm volatile("mov %%ss, %0" : "=r"(v)); return v; }
 
 thread_local int tls_value = 0;
 

@@ -100,3 +100,8 @@ inline size_t lines_with(const std::string& path, const std::string& with) {
   while (std::getline(in, l)) n += l.find(with) != std::string::npos;
   return n;
 }
+
+/// Waits (at most 20 s) until the journal holds at least `reps` repetitions.
+inline bool wait_for_reps(const std::string& journal, size_t reps) {
+  return wait_until([&] { return lines_with(journal, "{\"rep\":") >= reps; });
+}

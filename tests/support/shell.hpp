@@ -5,6 +5,9 @@
 #include <cstdio>
 #include <string>
 
+/// The kex binary under test (built beside the tests).
+inline const std::string kKex = KEX_BINARY;
+
 /// The exit status (128 + signal when killed by one) and the output of a command.
 struct ShellOut {
   int status = 0;
