@@ -63,6 +63,7 @@ struct RunArgs {
   uint32_t repetitions = 0;
   int cpu = -1;
   bool no_shuffle = false, no_sentinel = false, list = false, allow_large = false, no_journal = false;
+  bool separate = false;
   bool seed_exact = false, no_plot = false, resume_any_build = false;
   std::string graph_dir;
   std::string filter, sizes, cache, counters;
@@ -150,7 +151,12 @@ Protocol make_protocol(const std::vector<Config>& configs, const RunArgs& a, con
     if (r.sentinel_every) p.sentinel.every = *r.sentinel_every;
     if (r.sentinel_threshold) p.sentinel.threshold = *r.sentinel_threshold;
     if (r.remeasure_budget) p.sentinel.budget = *r.remeasure_budget;
+    if (r.paired) p.paired = *r.paired;
+    if (r.round_samples) p.round.samples = *r.round_samples;
+    if (r.round_block) p.round.block = *r.round_block;
+    if (r.round_sample_us) p.round.sample_us = *r.round_sample_us;
   }
+  if (a.separate) p.paired = false;
   if (cmd.count("--repetitions")) p.repetitions = a.repetitions;
   if (cmd.count("--seed")) p.seed = seed_option(a.seed);
   if (a.no_shuffle) p.shuffle = false;
@@ -162,6 +168,7 @@ Protocol make_protocol(const std::vector<Config>& configs, const RunArgs& a, con
     p.counters.push_back(a.counters.substr(i, j - i));
     i = j + 1;
   }
+  if (!p.counters.empty()) p.paired = false;  // counters count one point's own samples: each alone
   // Without a seed, a fresh one per run (recorded: the order can be replayed).
   if (!cmd.count("--seed") && std::none_of(configs.begin(), configs.end(), [](const Config& c) { return c.protocol.seed; }))
     p.seed = (uint64_t(time(nullptr)) << 20) ^ uint64_t(getpid());
@@ -750,6 +757,9 @@ void add_cli_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("--seed", a.seed, "Seed of the random order, 0..2^64-1 (default: a fresh one, recorded in the results)")
       ->type_name("UINT");
   cmd->add_flag("--no-shuffle", a.no_shuffle, "Measure in config order, each point's repetitions in turn");
+  cmd->add_flag("--separate", a.separate,
+                "Measure each repetition of a point alone (adaptive, to a precision), not in rounds with the "
+                "points it is compared with (the config's protocol.pairing)");
   cmd->add_flag("--no-sentinel", a.no_sentinel, "No sentinel readings, no re-measurement of disturbed windows");
   cmd->add_option("--counters", a.counters,
                   "Count these events in each repetition's timed samples, reported per operation and per byte: kex "

@@ -516,7 +516,20 @@ Config parse_config(const std::string& text, const std::string& source) {
     c.protocol.repetitions = static_cast<uint32_t>(r.uint(j["repetitions"], "/repetitions", 1, 1000));
   if (j.contains("protocol")) {
     const json& p = j["protocol"];
-    r.keys(p, "/protocol", {"seed", "shuffle", "sentinel", "sentinel_every", "sentinel_threshold", "remeasure_budget"});
+    r.keys(p, "/protocol", {"seed", "shuffle", "sentinel", "sentinel_every", "sentinel_threshold", "remeasure_budget",
+                            "pairing", "round_samples", "round_block", "round_sample_us"});
+    if (p.contains("pairing")) {
+      const json& v = p["pairing"];
+      if (!v.is_string() || (v.get<std::string>() != "rounds" && v.get<std::string>() != "separate"))
+        r.fail("/protocol/pairing", v, "allowed: \"rounds\" (a group's points measured together), \"separate\"");
+      c.protocol.paired = v.get<std::string>() == "rounds";
+    }
+    if (p.contains("round_samples"))
+      c.protocol.round_samples = static_cast<uint32_t>(r.uint(p["round_samples"], "/protocol/round_samples", 2, 1000));
+    if (p.contains("round_block"))
+      c.protocol.round_block = static_cast<uint32_t>(r.uint(p["round_block"], "/protocol/round_block", 1, 1000));
+    if (p.contains("round_sample_us"))
+      c.protocol.round_sample_us = r.number(p["round_sample_us"], "/protocol/round_sample_us", 5, 10000);
     if (p.contains("seed")) c.protocol.seed = r.uint(p["seed"], "/protocol/seed", 0, UINT64_MAX >> 1);
     if (p.contains("shuffle")) c.protocol.shuffle = r.boolean(p["shuffle"], "/protocol/shuffle");
     if (p.contains("sentinel")) c.protocol.sentinel = r.boolean(p["sentinel"], "/protocol/sentinel");

@@ -59,6 +59,10 @@ struct ProtocolRequest {
   std::optional<uint32_t> sentinel_every;   ///< tasks between readings
   std::optional<double> sentinel_threshold; ///< relative slowdown that flags a window
   std::optional<double> remeasure_budget;   ///< re-measured tasks at most this fraction of all tasks
+  std::optional<bool> paired;               ///< "pairing": "rounds" (true) or "separate" (false)
+  std::optional<uint32_t> round_samples;    ///< timed samples of each member per round
+  std::optional<uint32_t> round_block;      ///< consecutive samples of a member per visit
+  std::optional<double> round_sample_us;    ///< target length of a sample in a round (µs)
 };
 
 /// `segments` section: run the segment-override table with the sweep.

@@ -64,6 +64,8 @@ struct Repetition {
   double seconds = 0;                   ///< wall time, warm-up included
   double steal_s = 0;                   ///< time the hypervisor gave the pinned CPU to others (/proc/stat steal)
   uint64_t order = 0;                   ///< position of this repetition in the run's measuring order
+  uint64_t round = 0;                   ///< the round it was measured in, with the other members of its group
+                                        ///< (unique in a run; 0: measured alone)
   std::string previous;                 ///< the point measured just before it ("" for the first)
   bool disturbed = false;               ///< the sentinel after it deviated: re-measured when the budget allowed
   std::vector<CounterReading> counters; ///< the counters that counted, in request order (none unless asked)

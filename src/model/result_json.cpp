@@ -7,6 +7,7 @@
 
 #include "src/core/error.hpp"
 #include "src/model/kernel_names.hpp"
+#include "src/model/paired.hpp"
 #include "src/core/stats.hpp"
 
 namespace kex {
@@ -130,6 +131,7 @@ ordered_json to_json(const Repetition& r) {
   j["seconds"] = r.seconds;
   j["steal_s"] = r.steal_s;
   j["order"] = r.order;
+  if (r.round) j["round"] = r.round;
   j["previous"] = r.previous;
   j["disturbed"] = r.disturbed;
   if (!r.counters.empty()) {
@@ -155,6 +157,7 @@ Repetition rep_from(const In& in) {
   r.seconds = in.number_or("seconds", 0);
   r.steal_s = in.number_or("steal_s", 0);
   r.order = in.uint_or("order", 0);
+  r.round = in.uint_or("round", 0);
   r.previous = in.str_or("previous", "");
   r.disturbed = in.boolean_or("disturbed", false);
   if (in.has("counters")) {
@@ -715,12 +718,56 @@ RunContext context_from_json(const json& j, const std::string& where) {
   return c;
 }
 
+namespace {
+
+ordered_json ratio_json(const PairedRatio& r) {
+  return {{"ratio", r.ratio}, {"low", r.low}, {"high", r.high}, {"rounds", r.rounds}};
+}
+
+/// The answers of a run's groups, written for readers outside kex (kex reads them
+/// back from the repetitions' rounds, not from here).
+ordered_json groups_json(const RunDoc& d) {
+  ordered_json list = ordered_json::array();
+  for (const GroupAnswer& g : answer_groups(d)) {
+    ordered_json j;
+    j["group"] = group_label(g.key);
+    j["op"] = to_string(g.key.op);
+    j["size"] = g.key.at.size;
+    j["rounds"] = g.rounds;
+    j["resolution"] = g.resolution;
+    j["winner"] = d.results[g.members[0].result].name();
+    ordered_json ties = ordered_json::array();
+    for (const RankedMember& m : g.members)
+      if (m.tie) ties.push_back(d.results[m.result].name());
+    j["ties"] = ties;
+    const auto next = g.next();
+    j["next"] = next ? ordered_json(d.results[g.members[*next].result].name()) : ordered_json(nullptr);
+    j["lead"] = next ? ratio_json(g.members[*next].vs_winner) : ordered_json(nullptr);
+    ordered_json members = ordered_json::array();
+    for (const RankedMember& m : g.members) {
+      ordered_json e;
+      e["name"] = d.results[m.result].name();
+      e["score"] = m.score;
+      e["tie"] = m.tie;
+      e["vs_winner"] = ratio_json(m.vs_winner);
+      if (m.vs_libc) e["vs_libc"] = ratio_json(*m.vs_libc);
+      members.push_back(std::move(e));
+    }
+    j["members"] = members;
+    list.push_back(std::move(j));
+  }
+  return list;
+}
+
+}  // namespace
+
 ordered_json to_json(const RunDoc& d) {
   ordered_json doc;
   doc["context"] = to_json(d.context);
   ordered_json b = ordered_json::array();
   for (const auto& r : d.results) b.push_back(to_json(r));
   doc["benchmarks"] = b;
+  if (ordered_json g = groups_json(d); !g.empty()) doc["groups"] = g;
   return doc;
 }
 
@@ -746,7 +793,15 @@ ordered_json to_json(const std::vector<RunDoc>& machines) {
   ctx["library_build_type"] = c0.rest.value("library_build_type", "release");
   ctx["merged"] = true;
   ctx["machines"] = list;
-  return {{"context", ctx}, {"benchmarks", benches}};
+  ordered_json groups = ordered_json::array();
+  for (const auto& d : machines)
+    for (ordered_json g : groups_json(d)) {
+      g["machine"] = machine_key(d.context.machine);
+      groups.push_back(std::move(g));
+    }
+  ordered_json doc = {{"context", ctx}, {"benchmarks", benches}};
+  if (!groups.empty()) doc["groups"] = groups;
+  return doc;
 }
 
 std::vector<RunDoc> docs_from_json(const json& doc, const std::string& where) {

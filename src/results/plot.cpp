@@ -167,13 +167,13 @@ std::string bandwidth_dat(const std::string& op, const std::string& cache, const
 
 /// The x axis: powers of two from below the smallest size to above the largest,
 /// a tic every `step` powers; the y range of the medians.
-struct Axes {
+struct FigureAxes {
   double lo = 0, hi = 0, ymin = INFINITY, ymax = 0;
   int span = 0, step = 1;
 };
 
-Axes bandwidth_axes(const std::vector<CurveData>& curves) {
-  Axes a;
+FigureAxes bandwidth_axes(const std::vector<CurveData>& curves) {
+  FigureAxes a;
   double xmin = INFINITY, xmax = 0;
   for (const auto& c : curves)
     for (const auto& p : c.pts) {
@@ -222,7 +222,7 @@ std::string bandwidth_terminal(const std::string& base, const std::vector<std::s
 }
 
 /// Labels, ranges, tics, grid and key of the bandwidth (or speedup) axes.
-std::string bandwidth_axes_text(const std::string& op, const Axes& a, bool ratio) {
+std::string bandwidth_axes_text(const std::string& op, const FigureAxes& a, bool ratio) {
   std::ostringstream g;
   const std::string what = op == "clear" ? "cleared" : "copied";
   g << "set xlabel " << gp_string("size (bytes " + what + " per call, log2)") << "\n"
@@ -350,7 +350,7 @@ Figure bandwidth_figure(const std::string& base, const std::string& op, const st
   const std::vector<CurveData> env = ratio ? std::vector<CurveData>{} : envelopes(curves, runs);
   f.dat = bandwidth_dat(op, cache, curves, env, ratio);
   const std::vector<std::string> panels = panel_names(curves);
-  const Axes axes = bandwidth_axes(curves);
+  const FigureAxes axes = bandwidth_axes(curves);
   const size_t cols = panels.size() == 1 ? 1 : 2, rows = (panels.size() + cols - 1) / cols;
   std::ostringstream g;
   g << "# kex: " << op << (ratio ? " speedup" : " bandwidth") << " against size, cache " << cache << ". Data: " << f.base << ".dat\n"

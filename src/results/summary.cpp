@@ -9,11 +9,18 @@
 #include "src/core/terminal_text.hpp"
 #include "src/core/units.hpp"
 #include "src/model/noise.hpp"
+#include "src/model/paired.hpp"
 #include "src/results/results.hpp"
 
 namespace kex {
 
 namespace {
+
+/// `text` after spaces up to `width` columns (right-aligned, as "%*s").
+std::string pad_left(const std::string& text, size_t width) {
+  const size_t w = display_width(text);
+  return w >= width ? text : std::string(width - w, ' ') + text;
+}
 
 std::string num(double v) {
   char b[32] = "-";
@@ -32,9 +39,126 @@ std::string layout_label(const Layout& l) {
   return s.empty() ? "default" : s;
 }
 
+/// "1.10x", or "same" when the interval holds 1: the winner's speed over libc's, from
+/// their time ratio in the same rounds, with its interval.
+std::string speedup_text(const PairedRatio& time_ratio) {
+  if (time_ratio.rounds == 0 || time_ratio.ratio <= 0) return "-";
+  char b[64];
+  if (time_ratio.covers_one()) {
+    std::snprintf(b, sizeof b, "same [%.2f-%.2f]", 1 / time_ratio.high, 1 / time_ratio.low);
+  } else {
+    std::snprintf(b, sizeof b, "%.2fx [%.2f-%.2f]", 1 / time_ratio.ratio, 1 / time_ratio.high, 1 / time_ratio.low);
+  }
+  return b;
+}
+
+/// "+8.4% [7.9-9.1]": how much slower the next kernel is, with its interval.
+std::string lead_text(const PairedRatio& r) {
+  char b[64];
+  std::snprintf(b, sizeof b, "+%.1f%% [%.1f-%.1f]", (r.ratio - 1) * 100, (r.low - 1) * 100, (r.high - 1) * 100);
+  return b;
+}
+
+/// "143.46 ±0.3%": a GB/s figure and the half-width of its interval over rounds.
+std::string gbps_pm(const Result& r) {
+  const Aggregate a = aggregate(r);
+  char b[48];
+  if (a.median_ns <= 0) return "-";
+  const double half = (a.ci_high_ns - a.ci_low_ns) / 2 / a.median_ns * 100;
+  std::snprintf(b, sizeof b, half < 10 ? "%.2f \u00b1%.1f%%" : "%.2f \u00b1%.0f%%", gbps_at(r.point.at.size, a.median_ns),
+                half);
+  return b;
+}
+
+/// The paired table: one block per op and condition, a row per size, from the
+/// group's answer in its rounds.
+std::string paired_table(const RunDoc& run, const std::vector<GroupAnswer>& answers) {
+  struct Block {
+    Op op;
+    std::string cond;
+    std::vector<const GroupAnswer*> rows;
+  };
+  std::vector<Block> blocks;
+  for (const GroupAnswer& g : answers) {
+    const std::string cond = condition_label(condition(g.key.at)) +
+                             (g.key.fill ? (condition_label(condition(g.key.at)).empty() ? "" : "/") +
+                                               std::string("fill:") + std::to_string(g.key.fill)
+                                         : "");
+    auto b = std::find_if(blocks.begin(), blocks.end(), [&](const Block& x) { return x.op == g.key.op && x.cond == cond; });
+    if (b == blocks.end()) b = blocks.insert(blocks.end(), {g.key.op, cond, {}});
+    b->rows.push_back(&g);
+  }
+  std::stable_sort(blocks.begin(), blocks.end(), [](const Block& a, const Block& b) {
+    return std::make_tuple(a.op, a.cond.size(), a.cond) < std::make_tuple(b.op, b.cond.size(), b.cond);
+  });
+  std::string s;
+  for (Block& b : blocks) {
+    std::sort(b.rows.begin(), b.rows.end(), [](const GroupAnswer* x, const GroupAnswer* y) { return x->key.at.size < y->key.at.size; });
+    size_t kw = 14;
+    for (const GroupAnswer* g : b.rows)
+      kw = std::max(kw, std::min<size_t>(60, display_width(terminal_text(run.results[g->members[0].result].point.kernel))));
+    const bool copy = b.op == Op::copy;
+    s += "\n" + std::string(to_string(b.op)) + " (" + (b.cond.empty() ? "warm" : b.cond) + ")\n" + pad_left("size", 9) +
+         " " + pad_right("fastest kernel", kw) + pad_left("GB/s", 15) + "  " + pad_right("ties", 4) + "  " +
+         pad_right("lead over the next", 22) + pad_left(copy ? "memcpy" : "memset", 8) + "  " +
+         pad_right(copy ? "fastest/memcpy" : "fastest/memset", 20) + pad_left(copy ? "rep movsb" : "rep stosb", 10) + "\n";
+    for (const GroupAnswer* g : b.rows) {
+      const RankedMember& w = g->members[0];
+      const Result& wr = run.results[w.result];
+      double libc = 0, rep = 0;
+      for (const RankedMember& m : g->members) {
+        const Result& r = run.results[m.result];
+        if (r.libc) libc = median_gbps(r);
+        else if (r.kind == KernelKind::baseline) rep = median_gbps(r);
+      }
+      const auto next = g->next();
+      s += pad_left(format_bytes(g->key.at.size), 9) + " " + pad_right(clip(terminal_text(wr.point.kernel), kw), kw) +
+           pad_left(gbps_pm(wr), 15) + "  " + pad_right(std::to_string(g->ties()), 4) + "  " +
+           pad_right(next ? lead_text(g->members[*next].vs_winner) : "-", 22) + pad_left(num(libc), 8) + "  " +
+           pad_right(w.vs_libc ? speedup_text(*w.vs_libc) : "-", 20) + pad_left(num(rep), 10) + "\n";
+    }
+  }
+  const size_t rounds = answers.empty() ? 0 : answers.front().rounds;
+  s += "\nPaired rounds (" + std::to_string(rounds) +
+       " per group): each round measures a group's kernels back to back, so every ratio compares times taken in "
+       "the same window. GB/s = 1e9 bytes/s of the median time over rounds, \u00b1 its 95% interval; ties = kernels "
+       "not shown slower than the fastest by more than 1% (95% interval over rounds; libc and rep included); lead = "
+       "the next kernel's time over the fastest's; fastest/libc = speed ratio in the same rounds, \"same\" when its "
+       "interval holds 1.\n";
+  return s;
+}
+
+/// Skipped and failed points: counts and the commonest reasons.
+std::string skipped_line(const RunDoc& run) {
+  size_t skipped = 0, failed = 0;
+  std::map<std::string, size_t> skip_reasons;  // the message -> points
+  for (const Result& r : run.results) {
+    if (r.status.kind == StatusKind::skipped) {
+      ++skipped;
+      ++skip_reasons[r.status.message];
+    }
+    failed += r.status.kind == StatusKind::error;
+  }
+  if (!skipped && !failed) return {};
+  // The commonest reasons by name ("this CPU lacks avx512f"), so a figure with a
+  // kernel missing says why; the rest are in the JSON.
+  std::vector<std::pair<size_t, std::string>> reasons;
+  for (const auto& [m, n] : skip_reasons) reasons.emplace_back(n, m);
+  // ties stay in message order (the map's), so the line is the same on every machine
+  std::stable_sort(reasons.begin(), reasons.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::string why;
+  for (size_t i = 0; i < reasons.size() && i < 3; ++i)
+    why += (i ? "; " : "") + clip(terminal_text(reasons[i].second), 90) + " (" + std::to_string(reasons[i].first) + ")";
+  if (reasons.size() > 3) why += "; " + std::to_string(reasons.size() - 3) + " other reasons";
+  return std::to_string(skipped) + " point" + (skipped == 1 ? "" : "s") + " skipped" + (why.empty() ? "" : ": " + why) +
+         "; " + std::to_string(failed) + " failed (see skip_message and error_message in the JSON)\n";
+}
+
 }  // namespace
 
 std::string summary_table(const RunDoc& run) {
+  if (const std::vector<GroupAnswer> answers = answer_groups(run); !answers.empty())
+    return paired_table(run, answers) + skipped_line(run);
   struct Row {
     std::string best;
     double best_gbps = 0, libc = 0, rep = 0;
@@ -42,15 +166,7 @@ std::string summary_table(const RunDoc& run) {
   // (op, condition label) -> size -> row; conditions in first-seen order.
   std::vector<std::pair<Op, std::string>> order;
   std::map<std::pair<Op, std::string>, std::map<uint64_t, Row>> blocks;
-  size_t skipped = 0, failed = 0;
-  std::map<std::string, size_t> skip_reasons;  // the message -> points
   for (const Result& r : run.results) {
-    if (r.status.kind == StatusKind::skipped) {
-      ++skipped;
-      ++skip_reasons[r.status.message];
-      continue;
-    }
-    if (r.status.kind == StatusKind::error) { ++failed; continue; }
     if (!r.ok() || r.point.at.harness != Harness::kex) continue;
     const auto key = std::make_pair(r.op, condition_label(condition(r.point.at)));
     if (!blocks.count(key)) order.push_back(key);
@@ -87,20 +203,7 @@ std::string summary_table(const RunDoc& run) {
   }
   s += "\nGB/s = 1e9 bytes/s of the median time per operation, bytes counted once; ratio = fastest GB/s / libc GB/s "
        "at the same conditions (> 1: the fastest kernel beats libc).\n";
-  if (skipped || failed) {
-    // The commonest reasons by name ("this CPU lacks avx512f"), so a figure with a
-    // kernel missing says why; the rest are in the JSON.
-    std::vector<std::pair<size_t, std::string>> reasons;
-    for (const auto& [m, n] : skip_reasons) reasons.emplace_back(n, m);
-    // ties stay in message order (the map's), so the line is the same on every machine
-    std::stable_sort(reasons.begin(), reasons.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-    std::string why;
-    for (size_t i = 0; i < reasons.size() && i < 3; ++i)
-      why += (i ? "; " : "") + clip(terminal_text(reasons[i].second), 90) + " (" + std::to_string(reasons[i].first) + ")";
-    if (reasons.size() > 3) why += "; " + std::to_string(reasons.size() - 3) + " other reasons";
-    s += std::to_string(skipped) + " point" + (skipped == 1 ? "" : "s") + " skipped" + (why.empty() ? "" : ": " + why) +
-         "; " + std::to_string(failed) + " failed (see skip_message and error_message in the JSON)\n";
-  }
+  s += skipped_line(run);
   return s;
 }
 

@@ -25,8 +25,9 @@ namespace kex {
 
 namespace {
 
-/// The journal format this kex writes and reads (1: before headers were typed).
-constexpr int kJournalFormat = 2;
+/// The journal format this kex writes and reads (1: before headers were typed; 2: before
+/// paired rounds, whose header has no pairing and whose repetitions no round).
+constexpr int kJournalFormat = 3;
 /// Orders count tasks; an order at or above this is no order kex gave (and the next
 /// session's first order, one above the largest, must not wrap).
 constexpr uint64_t kOrderLimit = uint64_t(1) << 53;

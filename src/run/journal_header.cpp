@@ -33,6 +33,10 @@ void map_protocol(IO& io, P& p) {
   io.real("remeasure_budget", p.sentinel.budget, 0, 10);
   io.whole("task_timeout_s", p.task_timeout_s, 1u, 86400u);
   io.texts("counters", p.counters, 64, kCounter);
+  io.flag("paired", p.paired);
+  io.whole("round_samples", p.round.samples, 2u, 1000u);
+  io.whole("round_block", p.round.block, 1u, 1000u);
+  io.real("round_sample_us", p.round.sample_us, 5, 10000);
 }
 
 /// The header's one field table: to_json and journal_header_from both run it.

@@ -105,6 +105,111 @@ void run_operation(const Operation& op) {
   if (op.at.consume) g_sink = sink;
 }
 
+namespace {
+
+/// The untimed part of a sample: prefill the destination, flush src and dst (cold).
+void prepare_sample(const Operation& op) {
+  if (op.at.prefill) memset(op.dst, *op.at.prefill, op.at.size);
+  if (op.at.cache == CacheMode::cold) {
+    if (op.src) Buffers::flush(op.src, op.at.size);
+    Buffers::flush(op.dst, op.at.size);
+  }
+}
+
+/// One timed sample of `calls` operations, the timer pair subtracted where it matters
+/// (> 0.1% of the sample).
+uint64_t timed_sample(const Operation& op, uint32_t calls, uint64_t overhead) {
+  prepare_sample(op);
+  const uint64_t a = tsc_fenced();
+  for (uint32_t c = 0; c < calls; ++c) run_operation(op);
+  uint64_t t = tsc_fenced() - a;
+  if (overhead * 1000 > t) t = t > overhead ? t - overhead : 0;
+  return t;
+}
+
+/// A member's plan from the fastest of two calls after a warm-up call: calls to make a
+/// sample of about sample_us, samples to fill about member_us (1 .. policy.samples),
+/// settling calls of about settle_us (none for calls over 1 ms).
+MemberPlan plan_member(const Operation& op, const RoundPolicy& p, double hz) {
+  // Warm the member up (its code and data after the others ran), then time two calls.
+  prepare_sample(op);
+  run_operation(op);
+  uint64_t one = ~0ull;
+  for (int i = 0; i < 2; ++i) {
+    prepare_sample(op);
+    const uint64_t a = tsc_fenced();
+    run_operation(op);
+    one = std::min(one, tsc_fenced() - a);
+  }
+  const double one_ticks = std::max<double>(double(one), 1);
+  MemberPlan m;
+  const bool cold = op.at.cache == CacheMode::cold;
+  m.calls = cold ? 1 : static_cast<uint32_t>(std::clamp(p.sample_us * 1e-6 * hz / one_ticks, 1.0, 1e7));
+  const double sample_ticks = one_ticks * m.calls;
+  m.samples = static_cast<uint32_t>(std::clamp(p.member_us * 1e-6 * hz / sample_ticks, 1.0, double(std::max(p.samples, 1u))));
+  m.settle = one_ticks > 1e-3 * hz ? 0 : static_cast<uint32_t>(std::clamp(p.settle_us * 1e-6 * hz / one_ticks, 1.0, 64.0));
+  return m;
+}
+
+}  // namespace
+
+std::vector<Repetition> measure_round(const std::vector<Operation>& ops, std::vector<MemberPlan>& plan,
+                                      const RoundPolicy& policy, volatile uint32_t* running) {
+  const double hz = machine().tsc_hz;
+  const uint64_t overhead = timer_overhead_ticks();
+  const size_t n = ops.size();
+  std::vector<Repetition> reps(n);
+  std::vector<std::vector<double>> per_call(n);
+  auto run_as = [&](size_t i) {
+    if (running) *running = uint32_t(i + 1);
+  };
+  const uint64_t start = tsc_fenced();
+  plan.resize(n);
+  for (size_t i = 0; i < n; ++i)
+    if (plan[i].calls == 0) {
+      run_as(i);
+      plan[i] = plan_member(ops[i], policy, hz);
+    }
+  const double cycles_per_tick = core_cycles_per_tick();
+  const uint64_t cs0 = context_switches().read_value(), mig0 = migrations().read_value();
+  const uint32_t block = std::max(policy.block, 1u);
+  uint32_t most = 0;
+  for (const MemberPlan& m : plan) most = std::max(most, m.samples);
+  for (uint32_t visit = 0; visit * block < most; ++visit) {
+    for (size_t k = 0; k < n; ++k) {
+      const size_t i = (k + visit) % n;  // rotate: each member follows a different one each visit
+      const Operation& op = ops[i];
+      const MemberPlan& m = plan[i];
+      if (reps[i].sample_ticks.size() >= m.samples) continue;
+      run_as(i);
+      for (uint32_t s = 0; s < m.settle; ++s) {
+        prepare_sample(op);
+        run_operation(op);
+      }
+      for (uint32_t b = 0; b < block && reps[i].sample_ticks.size() < m.samples; ++b) {
+        const uint64_t t = timed_sample(op, m.calls, overhead);
+        reps[i].sample_ticks.push_back(t);
+        per_call[i].push_back(double(t) / m.calls);
+      }
+    }
+  }
+  if (running) *running = 0;
+  const uint64_t cs = context_switches().read_value() - cs0, mig = migrations().read_value() - mig0;
+  const double seconds = double(tsc_fenced() - start) / hz;
+  for (size_t i = 0; i < n; ++i) {
+    Repetition& r = reps[i];
+    r.calls_per_sample = plan[i].calls;
+    r.per_call = summarize(per_call[i]);
+    r.stop_reason = "round";
+    r.cycles_per_tick = cycles_per_tick;
+    r.cycles_method = "imul-chain estimate";
+    r.context_switches = cs;
+    r.migrations = mig;
+    r.seconds = seconds / double(n);
+  }
+  return reps;
+}
+
 Repetition measure(const Operation& op, const Policy& policy, const volatile std::sig_atomic_t* stop,
                    CounterSet* counters) {
   Repetition m;

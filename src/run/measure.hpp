@@ -39,6 +39,37 @@ class CounterSet;
 Repetition measure(const Operation& op, const Policy& policy, const volatile std::sig_atomic_t* stop,
                    CounterSet* counters = nullptr);
 
+/// How a round measures each of its members (paired rounds: the members of a group
+/// measured back to back in one short window, so that a comparison between them sees
+/// one state of the machine; docs/methodology.md "Paired rounds").
+struct RoundPolicy {
+  uint32_t samples = 8;     ///< timed samples of each member per round (fewer, at least 1, for long operations)
+  uint32_t block = 1;       ///< consecutive samples of a member per visit: the members take turns every block samples
+  double sample_us = 50;    ///< target length of a sample: calls per sample from the fastest warm-up call
+  double member_us = 1000;  ///< a member's samples in one round last about this long at most (then fewer samples)
+  double settle_us = 10;    ///< untimed operations of a member before each visit (at least one, none when
+                            ///< one operation takes over 1 ms: nothing of the last member's state is left)
+};
+
+/// How one member is sampled in every round: fixed at its first round, so that all its
+/// rounds time the same number of calls.
+struct MemberPlan {
+  uint32_t calls = 0;    ///< operations per sample (0: not planned yet)
+  uint32_t samples = 1;  ///< samples per round
+  uint32_t settle = 1;   ///< untimed operations before each visit
+};
+
+/// Measures one round: a member of `ops` whose plan (plans[i], same order) is not set
+/// yet is warmed up and planned first; then the members take turns, in the order of
+/// `ops` rotated by one member each visit: each visit settles the member (untimed
+/// operations after the previous member ran) and takes `block` samples, until each has
+/// its samples. Returns one Repetition per member, in the order of `ops` (stop_reason
+/// "round", the cycles estimate of the round). `running`, when given, holds the index
+/// + 1 of the member whose code runs (0 between members): what a supervisor reads
+/// after the worker died.
+std::vector<Repetition> measure_round(const std::vector<Operation>& ops, std::vector<MemberPlan>& plans,
+                                      const RoundPolicy& policy, volatile uint32_t* running = nullptr);
+
 /// Median ticks of an empty `lfence;rdtsc;lfence` pair (subtracted from samples).
 uint64_t timer_overhead_ticks();
 

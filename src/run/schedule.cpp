@@ -35,6 +35,35 @@ std::vector<Task> shuffled_tasks(const std::vector<uint32_t>& group, uint32_t re
   return t;
 }
 
+std::vector<Task> round_tasks(const std::vector<std::vector<uint32_t>>& groups, uint32_t rounds, uint64_t seed,
+                              uint64_t first_id) {
+  // The order of the rounds: every (group, round) once, shuffled, no group twice in a
+  // row where avoidable: shuffled_tasks over the groups as "points".
+  std::vector<uint32_t> self(groups.size());
+  for (uint32_t g = 0; g < self.size(); ++g) self[g] = g;
+  const std::vector<Task> order = shuffled_tasks(self, rounds, seed);
+  std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ull);  // the member orders: a stream of their own
+  std::vector<Task> out;
+  out.reserve(order.size());
+  uint64_t id = first_id;
+  for (const Task& o : order) {
+    const std::vector<uint32_t>& m = groups[o.point];
+    if (m.empty()) continue;
+    Task t;
+    t.rep = o.rep;
+    t.round = id++;
+    t.members = m;
+    for (size_t i = t.members.size(); i > 1; --i) {
+      std::uniform_int_distribution<size_t> pick(0, i - 1);
+      std::swap(t.members[i - 1], t.members[pick(rng)]);
+    }
+    t.point = t.members.front();
+    if (t.members.size() == 1) t.members.clear();
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
 std::string task_group(const std::string& family, uint64_t size) { return family + "@" + std::to_string(size); }
 
 size_t adjacent_conflicts(const std::vector<Task>& order, const std::vector<uint32_t>& group) {

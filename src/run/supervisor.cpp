@@ -2,15 +2,18 @@
 
 #include <poll.h>
 #include <sched.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -74,8 +77,12 @@ void send(int fd, Kind kind, const std::string& payload) {
   if (!write_all(fd, &f, sizeof f) || !write_all(fd, payload.data(), payload.size())) _exit(3);
 }
 
-nlohmann::json task_json(const Task& t) { return nlohmann::json::array({t.point, t.rep}); }
-Task task_from(const nlohmann::json& j) { return {j.at(0).get<uint32_t>(), j.at(1).get<uint32_t>()}; }
+nlohmann::json task_json(const Task& t) { return nlohmann::json::array({t.point, t.rep, t.round}); }
+/// A task (or a round's member) as a frame names it: the queue it came from is the
+/// supervisor's own, so point, repetition and round identify it.
+Task task_from(const nlohmann::json& j) {
+  return {j.at(0).get<uint32_t>(), j.at(1).get<uint32_t>(), {}, j.at(2).get<uint64_t>()};
+}
 
 void pin(int cpu) {
   if (cpu < 0) return;
@@ -134,9 +141,57 @@ BufferPlacement placement_of(const PlanBuffers& b, const BufferPlan& plan) {
   return p;
 }
 
+/// In the worker: one task measured; returns its repetitions (point, repetition), each
+/// with its order, round and predecessor; sends kUnmapped for a member whose buffers
+/// could not be mapped (the others are measured without it).
+std::vector<std::pair<uint32_t, Repetition>> measure_task(int fd, size_t i, const Task& t,
+                                                          const std::vector<MeasureJob>& jobs,
+                                                          const std::vector<std::unique_ptr<PlanBuffers>>& bufs,
+                                                          const Protocol& pr, const volatile std::sig_atomic_t* stop,
+                                                          CounterSet& counters, volatile uint32_t* running,
+                                                          std::map<uint32_t, MemberPlan>& plans) {
+  std::vector<uint32_t> members;
+  std::vector<Operation> ops;
+  for (uint32_t p : t.points()) {
+    const MeasureJob& j = jobs[p];
+    const Place pl = bufs[j.buffer_plan]->place(j.at.layout, j.at.size, j.alignment);
+    if (!pl.refusal.empty()) {  // this point's buffers could not be mapped: the others go on
+      send(fd, kUnmapped, nlohmann::json{{"i", i}, {"task", task_json(t.member(p))}, {"message", pl.refusal}}.dump());
+      continue;
+    }
+    members.push_back(p);
+    ops.push_back({j.fn, pl.dst, j.copy ? pl.src : nullptr, j.at});
+  }
+  std::vector<std::pair<uint32_t, Repetition>> out;
+  if (members.empty()) return out;
+  send(fd, kStart, nlohmann::json{{"i", i}, {"task", task_json(t)}}.dump());
+  const double steal0 = steal_seconds(pr.cpu);
+  alarm(pr.task_timeout_s);
+  if (t.round == 0) {
+    *running = 1;
+    out.push_back({members[0], measure(ops[0], jobs[members[0]].policy, stop, pr.counters.empty() ? nullptr : &counters)});
+    *running = 0;
+  } else {
+    std::vector<MemberPlan> plan;  // each point's plan from its first round in this worker
+    for (uint32_t p : members) plan.push_back(plans[p]);
+    std::vector<Repetition> reps = measure_round(ops, plan, pr.round, running);
+    for (size_t k = 0; k < members.size(); ++k) {
+      plans[members[k]] = plan[k];
+      out.push_back({members[k], std::move(reps[k])});
+    }
+  }
+  alarm(0);
+  const double steal = (steal_seconds(pr.cpu) - steal0) / double(out.size());
+  for (auto& [p, rep] : out) {
+    rep.steal_s = steal;
+    rep.round = t.round;
+  }
+  return out;
+}
+
 [[noreturn]] void worker_main(int fd, const std::vector<MeasureJob>& jobs, const std::vector<BufferPlan>& plans,
-                              std::vector<Task> queue, size_t start, size_t budget, const Protocol& pr,
-                              const volatile std::sig_atomic_t* stop) {
+                              std::vector<Task> queue, size_t start, uint64_t first_order, size_t budget,
+                              const Protocol& pr, const volatile std::sig_atomic_t* stop, volatile uint32_t* running) {
   g_worker_fd = fd;
   struct sigaction sa {};
   sa.sa_sigaction = on_worker_fault;
@@ -174,46 +229,48 @@ BufferPlacement placement_of(const PlanBuffers& b, const BufferPlan& plan) {
       return nlohmann::json{{"l1_ticks_per_kib", r.l1_ticks_per_kib}, {"mem_ticks_per_kib", r.mem_ticks_per_kib},
                             {"at_s", r.at_s}, {"after_task", r.after_task}, {"disturbed", r.disturbed}};
     };
+    uint64_t order = first_order;  // of the next repetition: unique over the run and its resumes
     if (sentinel) {
       // A first reading sets the baseline before anything is measured.
-      SentinelReading r = reading(pr.first_order + start);
+      SentinelReading r = reading(order);
       send(fd, kSentinel, nlohmann::json{{"reading", reading_json(r)}, {"window", nlohmann::json::array()},
                                          {"requeued", false}}.dump());
     }
     std::vector<Task> window;
     std::string previous;
+    std::map<uint32_t, MemberPlan> plans;
     for (size_t i = start; i < queue.size(); ++i) {
       if (stop && *stop) break;
-      const Task t = queue[i];
-      const MeasureJob& j = jobs[t.point];
-      const Place pl = bufs[j.buffer_plan]->place(j.at.layout, j.at.size, j.alignment);
-      if (!pl.refusal.empty()) {  // this point's buffers could not be mapped: the others go on
-        send(fd, kUnmapped, nlohmann::json{{"i", i}, {"task", task_json(t)}, {"message", pl.refusal}}.dump());
-      } else {
-        send(fd, kStart, nlohmann::json{{"i", i}, {"task", task_json(t)}}.dump());
-        const Operation op{j.fn, pl.dst, j.copy ? pl.src : nullptr, j.at};
-        const double steal0 = steal_seconds(pr.cpu);
-        alarm(pr.task_timeout_s);
-        Repetition rep = measure(op, j.policy, stop, pr.counters.empty() ? nullptr : &counters);
-        alarm(0);
-        rep.steal_s = steal_seconds(pr.cpu) - steal0;
-        rep.order = pr.first_order + i;
-        rep.previous = previous;
-        previous = j.name;
-        send(fd, kDone, nlohmann::json{{"i", i}, {"task", task_json(t)}, {"rep", to_json(rep)}}.dump());
+      const Task& t = queue[i];
+      auto reps = measure_task(fd, i, t, jobs, bufs, pr, stop, counters, running, plans);
+      if (!reps.empty()) {
+        nlohmann::json done = nlohmann::json::array();
+        for (auto& [p, rep] : reps) {
+          rep.order = order++;
+          rep.previous = previous;
+          previous = jobs[p].name;
+          done.push_back({{"task", task_json(t.member(p))}, {"rep", to_json(rep)}});
+        }
+        send(fd, kDone, nlohmann::json{{"i", i}, {"done", done}}.dump());
         window.push_back(t);
+      } else {
+        send(fd, kDone, nlohmann::json{{"i", i}, {"done", nlohmann::json::array()}}.dump());
       }
       const bool last = i + 1 == queue.size();
       if (sentinel && !window.empty() && (window.size() >= pr.sentinel.every || last)) {
-        SentinelReading r = reading(pr.first_order + i + 1);
+        SentinelReading r = reading(order);
+        // A round is not measured again: its members were compared in their own window,
+        // which a disturbance shares; the sentinel marks them for the absolute figures.
+        const bool rounds = std::any_of(window.begin(), window.end(), [](const Task& x) { return x.round != 0; });
         bool requeued = false;
-        if (r.disturbed && budget >= window.size()) {
+        if (r.disturbed && !rounds && budget >= window.size()) {
           queue.insert(queue.end(), window.begin(), window.end());
           budget -= window.size();
           requeued = true;
         }
-        nlohmann::json w = nlohmann::json::array();
-        for (const Task& x : window) w.push_back(task_json(x));
+        nlohmann::json w = nlohmann::json::array();  // a repetition each: the members of a round
+        for (const Task& x : window)
+          for (uint32_t p : x.points()) w.push_back(task_json(x.member(p)));
         send(fd, kSentinel, nlohmann::json{{"reading", reading_json(r)}, {"window", w}, {"requeued", requeued}}.dump());
         window.clear();
       }
@@ -273,7 +330,16 @@ class Supervision {
   Supervision(const std::vector<MeasureJob>& jobs, const std::vector<BufferPlan>& plans, std::vector<Task> queue,
               const Protocol& pr, const SupervisorEvents& ev, const volatile std::sig_atomic_t* stop)
       : jobs_(jobs), plans_(plans), queue_(std::move(queue)), pr_(pr), ev_(ev), stop_(stop),
-        budget_(static_cast<size_t>(pr.sentinel.budget * double(queue_.size()))) {}
+        budget_(static_cast<size_t>(pr.sentinel.budget * double(queue_.size()))), next_order_(pr.first_order) {
+    // A word the worker and this process share: which member of its task the worker is
+    // running (index + 1; 0 between members), read when the worker dies.
+    void* page = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (page == MAP_FAILED) throw_os_error("cannot map the page shared with the measuring worker", errno);
+    running_ = static_cast<volatile uint32_t*>(page);
+  }
+  ~Supervision() { munmap(const_cast<uint32_t*>(running_), 4096); }
+  Supervision(const Supervision&) = delete;
+  Supervision& operator=(const Supervision&) = delete;
 
   SupervisedRun run() {
     const auto t0 = std::chrono::steady_clock::now();
@@ -305,13 +371,14 @@ class Supervision {
     }
     if (pid == 0) {
       close(fds[0]);
-      worker_main(fds[1], jobs_, plans_, queue_, cursor_, budget_, pr_, stop_);
+      worker_main(fds[1], jobs_, plans_, queue_, cursor_, next_order_, budget_, pr_, stop_, running_);
     }
     close(fds[1]);
     ++res_.workers;
     cpu_set_t others;
     if (other_cpus(pr_.cpu, others)) sched_setaffinity(0, sizeof others, &others);
     WorkerLog w;
+    *running_ = 0;
     const bool killed = follow(fds[0], pid, w);
     close(fds[0]);
     int status = 0;
@@ -377,10 +444,13 @@ class Supervision {
     } else if (kind == kStart) {
       w.inflight = m.at("i").get<size_t>();
     } else if (kind == kDone) {
-      Repetition rep = repetition_from_json(m.at("rep"), "worker");
-      res_.measured_s += rep.seconds;
-      ++res_.tasks_done;
-      if (ev_.done) ev_.done(task_from(m.at("task")), rep);
+      for (const auto& d : m.at("done")) {
+        Repetition rep = repetition_from_json(d.at("rep"), "worker");
+        res_.measured_s += rep.seconds;
+        ++res_.tasks_done;
+        next_order_ = std::max(next_order_, rep.order + 1);
+        if (ev_.done) ev_.done(task_from(d.at("task")), rep);
+      }
       finished(m.at("i").get<size_t>(), w);
     } else if (kind == kUnmapped) {
       lost(task_from(m.at("task")), {StatusKind::error, m.at("message").get<std::string>()});
@@ -444,7 +514,11 @@ class Supervision {
       cursor_ = queue_.size();
       return;
     }
-    const Task bad = queue_[at];
+    // The member the worker was running when it died (a round's members: the shared word).
+    const Task task = queue_[at];
+    const std::vector<uint32_t> points = task.points();
+    const uint32_t k = *running_;
+    const Task bad = task.member(k >= 1 && k <= points.size() ? points[k - 1] : points.front());
     const MeasureJob& j = jobs_[bad.point];
     if (w.fault) {
       SandboxOutcome o;
@@ -461,10 +535,20 @@ class Supervision {
       lost(bad, {StatusKind::error, "the measuring worker " + death_text(status, w) + " while measuring this point",
                  WIFSIGNALED(status) ? WTERMSIG(status) : 0});
     }
-    // The point it died on is not measured again; the rest goes on.
+    // The point it died on is not measured again: it leaves every task still to do (a
+    // round it was in, the one in flight included, is measured without it); the rest goes on.
     std::vector<Task> rest(queue_.begin(), queue_.begin() + long(at));
-    for (size_t i = at + 1; i < queue_.size(); ++i)
-      if (queue_[i].point != bad.point) rest.push_back(queue_[i]);
+    for (size_t i = at; i < queue_.size(); ++i) {
+      Task t = queue_[i];
+      if (t.members.empty()) {
+        if (t.point != bad.point) rest.push_back(std::move(t));
+        continue;
+      }
+      std::erase(t.members, bad.point);
+      if (t.members.empty()) continue;
+      t.point = t.members.front();
+      rest.push_back(std::move(t));
+    }
     queue_ = std::move(rest);
     cursor_ = at;
   }
@@ -485,6 +569,8 @@ class Supervision {
   const SupervisorEvents& ev_;
   const volatile std::sig_atomic_t* stop_;
   size_t budget_;
+  uint64_t next_order_;     ///< the order of the next repetition (a new worker goes on from it)
+  volatile uint32_t* running_ = nullptr;  ///< shared with the worker: the member it runs (index + 1)
   size_t cursor_ = 0;       ///< first task the current worker has not finished
   size_t idle_deaths_ = 0;  ///< workers in a row that died with no task in flight and none finished
   SupervisedRun res_;

@@ -16,6 +16,7 @@
 #include "src/model/point.hpp"
 #include "src/model/result.hpp"
 #include "src/run/buffers.hpp"
+#include "src/run/measure.hpp"
 #include "src/run/schedule.hpp"
 #include "src/run/sentinel.hpp"
 
@@ -37,8 +38,13 @@ struct MeasureJob {
 
 /// The run-wide measuring protocol.
 struct Protocol {
-  uint32_t repetitions = 1;       ///< each point measured this many times
-  bool shuffle = true;            ///< repetitions in a random order over the whole sweep
+  uint32_t repetitions = 1;       ///< each point measured this many times (paired: rounds of its group)
+  /// The points a user compares (a group: same op, fill, size and conditions, baselines
+  /// included) measured together in short rounds, each round every member back to back;
+  /// false: each repetition of a point alone, adaptively (the `separate` protocol).
+  bool paired = true;
+  RoundPolicy round;              ///< how a round measures each member
+  bool shuffle = true;            ///< repetitions (rounds) in a random order over the whole sweep
   uint64_t seed = 1;              ///< of the order
   SentinelPolicy sentinel;
   unsigned task_timeout_s = 60;   ///< a repetition taking longer kills the worker (the point fails)

@@ -13,6 +13,7 @@
 #include "generators/jit.hpp"
 #include "src/core/units.hpp"
 #include "src/model/expand.hpp"
+#include "src/model/group.hpp"
 #include "src/model/noise.hpp"
 #include "src/run/buffers.hpp"
 #include "src/run/context.hpp"
@@ -233,6 +234,70 @@ bool run_seed_harnesses(const std::vector<Config>& configs, const RunOptions& op
   return true;
 }
 
+/// The order of a separate run: every (point, repetition) once, shuffled or in turn;
+/// resumed, only the repetitions each point still lacks (undisturbed ones count).
+std::vector<Task> separate_order(const std::vector<uint32_t>& groups, const std::vector<std::vector<Repetition>>& reps,
+                                 const Protocol& protocol, bool resumed) {
+  const std::vector<Task> order = protocol.shuffle ? shuffled_tasks(groups, protocol.repetitions, protocol.seed)
+                                                   : ordered_tasks(groups.size(), protocol.repetitions);
+  if (!resumed) return order;
+  std::vector<uint32_t> need(groups.size());
+  for (size_t j = 0; j < groups.size(); ++j) {
+    size_t have = 0;
+    for (const auto& r : reps[j]) have += !r.disturbed;
+    need[j] = protocol.repetitions > have ? uint32_t(protocol.repetitions - have) : 0;
+  }
+  std::vector<Task> kept;
+  for (const Task& t : order)
+    if (need[t.point] > 0) {
+      --need[t.point];
+      kept.push_back(t);
+    }
+  return kept;
+}
+
+/// The rounds of a paired run: `repetitions` rounds of each group, spread over the run
+/// (or group by group without shuffling), ids from `first_round`; resumed, each group's
+/// rounds minus those the journal holds complete (a repetition of every member).
+std::vector<Task> paired_order(const std::vector<std::vector<uint32_t>>& pair_groups,
+                               const std::vector<std::vector<Repetition>>& reps, const Protocol& protocol,
+                               uint64_t first_round) {
+  std::vector<uint32_t> need(pair_groups.size(), protocol.repetitions);
+  for (size_t g = 0; g < pair_groups.size(); ++g) {
+    std::map<uint64_t, size_t> members_in;  // round -> members of this group with a repetition in it
+    for (uint32_t j : pair_groups[g])
+      for (const Repetition& r : reps[j])
+        if (r.round) ++members_in[r.round];
+    uint32_t complete = 0;
+    for (const auto& [round, n] : members_in) complete += n == pair_groups[g].size();
+    need[g] -= std::min(need[g], complete);
+  }
+  std::vector<Task> all;
+  if (protocol.shuffle) {
+    all = round_tasks(pair_groups, protocol.repetitions, protocol.seed, 0);
+  } else {
+    for (size_t g = 0; g < pair_groups.size(); ++g)
+      for (uint32_t r = 0; r < protocol.repetitions; ++r) {
+        Task t{pair_groups[g].front(), r, pair_groups[g], 0};
+        if (t.members.size() == 1) t.members.clear();
+        all.push_back(std::move(t));
+      }
+  }
+  std::vector<Task> kept;
+  uint64_t id = first_round;
+  for (Task& t : all) {
+    const auto g = std::find_if(pair_groups.begin(), pair_groups.end(), [&](const auto& m) {
+      return std::find(m.begin(), m.end(), t.point) != m.end();
+    });
+    uint32_t& n = need[size_t(g - pair_groups.begin())];
+    if (n == 0) continue;
+    --n;
+    t.round = id++;
+    kept.push_back(std::move(t));
+  }
+  return kept;
+}
+
 }  // namespace
 
 SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt, size_t max_points) {
@@ -368,6 +433,8 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
   std::vector<size_t> job_slot;
   std::vector<uint32_t> groups;
   std::map<std::string, uint32_t> group_ids;
+  std::vector<std::vector<uint32_t>> pair_groups;  // the jobs of each group, for paired rounds
+  std::map<GroupKey, uint32_t> pair_ids;
   if (!stopped()) {
     for (size_t i = 0; i < e.slots.size(); ++i) {
       const Slot& s = e.slots[i];
@@ -412,6 +479,11 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
       auto [gi, fresh] = group_ids.emplace(task_group(family_of(kp), s.at.size), uint32_t(group_ids.size()));
       (void)fresh;
       groups.push_back(gi->second);
+      // The paired group: points of kex's harness doing the same thing under the same conditions.
+      const auto key = group_of(kp.op, kp.fill, s.at);
+      auto [pi, fresh_p] = pair_ids.emplace(*key, uint32_t(pair_groups.size()));
+      if (fresh_p) pair_groups.emplace_back();
+      pair_groups[pi->second].push_back(uint32_t(jobs.size() - 1));
     }
   }
 
@@ -423,29 +495,19 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
   if (opt.resume)
     for (size_t j = 0; j < jobs.size(); ++j)
       if (auto it = opt.resume->reps.find(jobs[j].name); it != opt.resume->reps.end()) reps[j] = it->second;
-  std::vector<Task> order = protocol.shuffle ? shuffled_tasks(groups, protocol.repetitions, protocol.seed)
-                                             : ordered_tasks(jobs.size(), protocol.repetitions);
-  std::vector<Task> todo = order;
-  if (opt.resume) {  // only the missing repetitions of each point, in the same order
-    // This session's orders follow the journal's (a disturbed window marks only its own).
-    for (const auto& rs : reps)
-      for (const auto& r : rs) protocol.first_order = std::max(protocol.first_order, r.order + 1);
-    std::map<uint32_t, uint32_t> need;
-    for (size_t j = 0; j < jobs.size(); ++j) {
-      size_t have = 0;
-      for (const auto& r : reps[j]) have += !r.disturbed;
-      need[uint32_t(j)] = protocol.repetitions > have ? uint32_t(protocol.repetitions - have) : 0;
+  // This session's orders and rounds follow the journal's (a disturbed window marks only
+  // its own repetitions; a round pairs only its own).
+  uint64_t first_round = 1;
+  for (const auto& rs : reps)
+    for (const auto& r : rs) {
+      protocol.first_order = std::max(protocol.first_order, r.order + 1);
+      first_round = std::max(first_round, r.round + 1);
     }
-    std::vector<Task> kept;
-    std::map<uint32_t, uint32_t> taken;
-    for (const Task& t : order)
-      if (taken[t.point] < need[t.point]) {
-        ++taken[t.point];
-        kept.push_back(t);
-      }
-    todo = kept;
-  }
-  Progress progress(opt.progress, todo.size());
+  std::vector<Task> todo = protocol.paired ? paired_order(pair_groups, reps, protocol, first_round)
+                                           : separate_order(groups, reps, protocol, opt.resume != nullptr);
+  size_t todo_reps = 0;
+  for (const Task& t : todo) todo_reps += t.points().size();
+  Progress progress(opt.progress, todo_reps);
   SupervisedRun sup;
   std::vector<double> sentinel_l1, sentinel_mem;
   size_t sentinel_disturbed = 0;

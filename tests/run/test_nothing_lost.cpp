@@ -71,11 +71,11 @@ TEST_CASE("kex run --repeat 3 stopped between seed-harness passes keeps the fini
 TEST_CASE("a measuring worker killed from outside keeps the repetitions it finished, the run says which point and how, "
           "and exits 3" * doctest::test_suite("nothing_lost")) {
   TmpDir d;
-  // Two points, 3 repetitions of at least 0.4 s each, in config order: point 4096's three first.
+  // Two points, 3 repetitions of at least 0.4 s each (each alone), in config order: point 4096's three first.
   spit(d / "c.json", R"({"sizes": [4096, 8192], "kernels": [{"op": "copy", "regs": "sse"}], "baselines": false,
                         "min_time_per_point": 0.4, "max_time_per_point": 0.4})");
   const std::string journal = d / "out.json.journal";
-  KexChild c({"run", d / "c.json", "-o", d / "out.json", "--repetitions", "3", "--no-shuffle", "--no-sentinel"},
+  KexChild c({"run", d / "c.json", "-o", d / "out.json", "--repetitions", "3", "--no-shuffle", "--no-sentinel", "--separate"},
              d / "log");
   REQUIRE_MESSAGE(wait_until([&] { return lines_with(journal, "{\"rep\":") >= 2; }, 30 * kSlowdown), slurp(d / "log"));
   const std::vector<pid_t> worker = c.children();  // the measuring worker, now on the third repetition

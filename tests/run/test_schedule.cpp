@@ -1,6 +1,7 @@
 // The measuring order and the sentinel's detector, on synthetic inputs.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -69,4 +70,50 @@ TEST_CASE("the detector flags a reading slower than its running baseline by more
   CHECK(d.baseline_l1() == doctest::Approx(80));
   auto was_normal = reading(100, 50);  // normal before, 25% above the new baseline now
   CHECK(d.add(was_normal));
+}
+
+TEST_CASE("rounds: every member of every group once per round, the order reproducible from the seed" *
+          doctest::test_suite("protocol")) {
+  // Groups of 5, 3, 1 and 8 points (a group of one is measured alone).
+  const std::vector<std::vector<uint32_t>> groups = {{0, 1, 2, 3, 4}, {5, 6, 7}, {8}, {9, 10, 11, 12, 13, 14, 15, 16}};
+  const auto a = round_tasks(groups, 20, 42, 7), b = round_tasks(groups, 20, 42, 7), c = round_tasks(groups, 20, 43, 7);
+  REQUIRE(a.size() == 4 * 20);
+  CHECK(a == b);
+  CHECK(a != c);
+  std::map<size_t, std::set<uint32_t>> rounds_of_group;  // group -> its round numbers
+  std::set<uint64_t> ids;
+  std::set<std::vector<uint32_t>> member_orders;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const Task& t = a[i];
+    CHECK(t.round == 7 + i);  // ids in measuring order, from the first id
+    CHECK(ids.insert(t.round).second);
+    const std::vector<uint32_t> pts = t.points();
+    CHECK(pts.front() == t.point);
+    // Exactly the members of one group, each once.
+    const auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& m) {
+      return std::find(m.begin(), m.end(), t.point) != m.end();
+    });
+    REQUIRE(g != groups.end());
+    std::vector<uint32_t> sorted = pts;
+    std::sort(sorted.begin(), sorted.end());
+    CHECK(sorted == *g);
+    CHECK(rounds_of_group[size_t(g - groups.begin())].insert(t.rep).second);
+    if (pts.size() == 1) CHECK(t.members.empty());  // a group of one: the point alone
+    if (g == groups.begin()) member_orders.insert(pts);
+    // No group twice in a row: the rounds of a group are spread over the run.
+    if (i) {
+      const auto& prev = a[i - 1].points();
+      CHECK(std::find(g->begin(), g->end(), prev.front()) == g->end());
+    }
+  }
+  for (const auto& [g, reps] : rounds_of_group) CHECK(reps.size() == 20);
+  CHECK(member_orders.size() > 10);  // the member order is shuffled per round
+}
+
+TEST_CASE("a task names its members: a round's member view, a point alone" * doctest::test_suite("protocol")) {
+  const Task alone{4, 2, {}, 0};
+  CHECK(alone.points() == std::vector<uint32_t>{4});
+  const Task round{3, 1, {3, 1, 2}, 9};
+  CHECK(round.points() == std::vector<uint32_t>{3, 1, 2});
+  CHECK(round.member(2) == Task{2, 1, {}, 9});
 }

@@ -14,9 +14,10 @@
 using namespace kex;
 
 namespace {
-RunDoc sweep(const std::string& config) {
+RunDoc sweep(const std::string& config, bool paired = true) {
   RunOptions o;
   o.progress = false;
+  o.protocol.paired = paired;
   return run_sweep({parse_config(config, "t.json")}, o).doc;
 }
 const Result* find(const RunDoc& d, const std::string& name) {
@@ -148,7 +149,8 @@ TEST_CASE("the context says where the buffers are: NUMA node and huge pages of e
 
 TEST_CASE("min_time_per_point: a repetition samples that long before the precision may stop it" * doctest::test_suite("sweep")) {
   const RunDoc doc = sweep(R"({"sizes": [256], "kernels": [{"op": "copy", "regs": "gpr"}], "baselines": false,
-    "precision": 0.5, "min_samples": 3, "max_time_per_point": 0.05, "min_time_per_point": 0.012})");
+    "precision": 0.5, "min_samples": 3, "max_time_per_point": 0.05, "min_time_per_point": 0.012})",
+                            /*paired=*/false);  // the policy of the separate protocol
   size_t reps = 0;
   for (const auto& r : doc.results)
     for (const auto& rep : r.reps) {
