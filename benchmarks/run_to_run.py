@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run-to-run agreement of kex's measuring protocol (issue 10's benchmark).
+"""Run-to-run agreement of kex's measuring protocol: how well two back-to-back runs agree.
 
 Runs the same sweep back to back in pairs, A then B, under each protocol asked
 for, quiet and with a competing memory-bandwidth load on another CPU, and prints
