@@ -11,7 +11,8 @@ per protocol and condition:
     since A and B are the same binary on the same machine, are all false calls;
   - each run's elapsed time and re-measured tasks.
 
-Figures, not a test: one pair proves little (docs/methodology.md section 6),
+Figures, not a test: one pair proves little
+(benchmarks/results/2026-12-01-zen4-second-machine.md),
 so --pairs N runs N pairs per cell and prints each pair and the median.
 
 Usage: benchmarks/run_to_run.py [--kex build/kex] [--config CONFIG] [--pairs 1]

@@ -152,7 +152,7 @@ kex::RunDoc two_state(double scale, const std::vector<bool>& fast_median, const 
 TEST_CASE("compare --statistic best: the fast state's figure, steady where the medians follow the state's share") {
   const std::vector<double> noise = {-0.004, 0.002, 0.0, 0.003, -0.002, 0.001, -0.001};
   // A ran while the fast state never lasted a repetition, B while it lasted (as in a minute
-  // of this VM's host: docs/methodology.md, "Two states").
+  // of this VM's host: benchmarks/results/2026-12-01-two-states.md).
   const kex::RunDoc a = two_state(1, {false, false, false, false, false, false, false}, noise);
   const kex::RunDoc b = two_state(1, {true, true, true, true, true, true, true}, noise);
   CompareOptions median_opt;
