@@ -253,6 +253,46 @@ inline RunDoc contender(const RunDoc& a) {
   return b;
 }
 
+/// A copy sweep from 4 KiB to 64 MiB (warm, default layout) with crossovers: the
+/// non-temporal loop wins from 4 MiB up, rep movsb in [16 KiB, 64 KiB] and at 64 MiB,
+/// prefetching helps in [64 KiB, 1 MiB]. A cold point and a far layout's point that
+/// would win everything are not at the conditions compared.
+inline RunDoc crossover_run() {
+  RunDoc d = run();
+  d.results.clear();
+  const uint64_t sizes[] = {4096, 16384, 65536, 262144, 1 << 20, 4 << 20, 16 << 20, 64 << 20};
+  struct Curve {
+    const char* kernel;
+    double gbps[8];
+  };
+  const Curve curves[] = {
+      {"copy/avx/unroll:128/scratch:4/t/fwd", {60, 70, 65, 40, 30, 14, 10, 9}},
+      {"copy/avx/unroll:128/scratch:4/nt/fwd", {20, 25, 28, 26, 24, 16, 14, 13}},
+      {"copy/avx/unroll:128/scratch:4/pf:nta@256/t/fwd", {55, 68, 66, 45, 33, 15, 11, 9.5}},
+      {"rep_movsb", {40, 75, 70, 38, 28, 15, 12, 14}},
+  };
+  for (const Curve& c : curves)
+    for (size_t i = 0; i < std::size(sizes); ++i) {
+      const double ticks = 2 * double(sizes[i]) / c.gbps[i];  // 2 GHz TSC
+      if (std::string(c.kernel) != "rep_movsb") {
+        d.results.push_back(generated(c.kernel, sizes[i], Layout{}, ticks));
+        continue;
+      }
+      Result r = generated("copy/string/unroll:1/t/fwd", sizes[i], Layout{}, ticks);
+      r.kind = KernelKind::baseline;
+      r.point.kernel = "rep_movsb";
+      r.code.reset();
+      d.results.push_back(r);
+    }
+  Result cold = generated("copy/avx/unroll:128/scratch:4/nt/fwd", 4096, Layout{}, 1);
+  cold.point.at.cache = CacheMode::cold;
+  d.results.push_back(cold);
+  Layout far;
+  far.distance = 4096 + 64;
+  d.results.push_back(generated("copy/avx/unroll:128/scratch:4/nt/fwd", 16384, far, 1));
+  return d;
+}
+
 /// Compares `text` with tests/golden/<name> (or rewrites it with KEX_UPDATE_GOLDEN=1).
 /// Returns "" when equal, else the first differing line of each.
 inline std::string check(const std::string& name, const std::string& text) {
