@@ -253,6 +253,25 @@ inline RunDoc contender(const RunDoc& a) {
   return b;
 }
 
+/// `d` with sentinel readings in its context (context.sentinel_readings, as a sweep
+/// writes them: every `window` tasks) and its noise record computed from them, the
+/// task counts and its results.
+inline RunDoc with_readings(RunDoc d, const std::vector<double>& l1, const std::vector<double>& mem,
+                            const std::vector<bool>& disturbed, size_t tasks, size_t remeasured) {
+  nlohmann::ordered_json readings = nlohmann::ordered_json::array();
+  size_t flagged = 0;
+  for (size_t i = 0; i < l1.size(); ++i) {
+    readings.push_back({{"l1_ticks_per_kib", l1[i]}, {"mem_ticks_per_kib", mem[i]}, {"at_s", 0.5 * double(i + 1)},
+                        {"after_task", 8 * (i + 1)}, {"disturbed", bool(disturbed[i])}, {"window", 8},
+                        {"requeued", bool(disturbed[i])}});
+    flagged += disturbed[i];
+  }
+  d.context.rest["sentinel_readings"] = readings;
+  d.context.rest["protocol"]["noise"] =
+      noise_to_json(compute_noise(l1, mem, flagged, tasks, remeasured, 0.25, tasks / 4, d.results));
+  return d;
+}
+
 /// A copy sweep from 4 KiB to 64 MiB (warm, default layout) with crossovers: the
 /// non-temporal loop wins from 4 MiB up, rep movsb in [16 KiB, 64 KiB] and at 64 MiB,
 /// prefetching helps in [64 KiB, 1 MiB]. A cold point and a far layout's point that
