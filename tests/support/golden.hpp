@@ -312,6 +312,21 @@ inline RunDoc crossover_run() {
   return d;
 }
 
+/// `run` split into `n` shards of one run (round robin over its points, as the shards
+/// of a sweep take turns), each from its own node of the same machine.
+inline std::vector<RunDoc> shards(const RunDoc& run, size_t n) {
+  std::vector<RunDoc> out(n);
+  for (size_t i = 0; i < n; ++i) {
+    out[i].context = run.context;
+    out[i].context.shard_index = i;
+    out[i].context.shard_count = n;
+    out[i].context.host_name = "golden-node" + std::to_string(i);
+    out[i].context.run_id = "00000000000005a" + std::to_string(i);
+  }
+  for (size_t i = 0; i < run.results.size(); ++i) out[i % n].results.push_back(run.results[i]);
+  return out;
+}
+
 /// Compares `text` with tests/golden/<name> (or rewrites it with KEX_UPDATE_GOLDEN=1).
 /// Returns "" when equal, else the first differing line of each.
 inline std::string check(const std::string& name, const std::string& text) {
