@@ -160,6 +160,24 @@ TEST_CASE("merge pools the runs' sentinel readings: the merged noise describes e
   CHECK(m2[0].context.rest["sentinel_readings"].size() == 1);
 }
 
+TEST_CASE("merge keeps the noise of runs without a sentinel: they took no readings, so none is missing") {
+  // kex run --no-sentinel: a noise record with 0 readings and no context.sentinel_readings.
+  std::vector<std::string> w;
+  kex::RunDoc a = with_readings({}, 40, 2), b = with_readings({}, 30, 0);
+  for (kex::RunDoc* d : {&a, &b}) d->context.rest.erase("sentinel_readings");
+  auto m = merge_results({{"a.json", {a}}, {"b.json", {b}}}, &w);
+  REQUIRE(m.size() == 1);
+  const std::optional<Noise> n = run_noise(m[0].context);
+  REQUIRE(n.has_value());
+  CHECK(n->readings == 0);
+  CHECK(n->tasks_measured == 70);
+  CHECK(n->remeasured_tasks == 2);
+  // A run that took readings but lists none (a file from before they were listed) still drops the record.
+  kex::RunDoc old = with_readings({18.9}, 40, 0);
+  old.context.rest.erase("sentinel_readings");
+  CHECK_FALSE(run_noise(merge_results({{"a.json", {a}}, {"old.json", {old}}}, &w)[0].context).has_value());
+}
+
 TEST_CASE("merge of two machines keeps each run and splits back") {
   synth::Options ob;
   ob.host = "beta";
