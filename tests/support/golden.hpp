@@ -7,10 +7,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
+#include "generators/presets/presets.hpp"
 #include "src/model/noise.hpp"
 #include "src/model/result_json.hpp"
 #include "src/model/seed.hpp"
@@ -312,6 +315,45 @@ inline RunDoc crossover_run() {
   return d;
 }
 
+/// A measured preset (its facts from the preset table) at `size` taking `ticks` per call.
+inline Result preset(const std::string& key, uint64_t size, double ticks) {
+  const Preset* p = find_preset(key);
+  if (!p) throw std::logic_error("golden::preset: no preset " + key);
+  Result r;
+  r.point = {key, {}};
+  r.point.at.size = size;
+  r.kind = KernelKind::preset;
+  r.op = p->op;
+  r.preset = preset_facts(*p, {}, true);
+  r.tsc_hz = 2.0e9;
+  r.reps.push_back(rep(ticks, 4, {uint64_t(ticks * 4), uint64_t(ticks * 4 * 1.02)}, "precision"));
+  return r;
+}
+
+/// Asami's experiment (seed 003) at four sizes, listed out of size order: two unroll
+/// presets, the FP copy and libc memcpy; a cold point and a skipped one that runtests
+/// leaves out.
+inline RunDoc asami_run() {
+  RunDoc d = run();
+  d.results.clear();
+  for (uint64_t size : {4096u, 32u, 64u, 128u})
+    for (const auto& [key, mib_s] : {std::pair{"asami/unroll:96/scratch:2/every:32", 90.0},
+                                     std::pair{"asami/unroll:96/scratch:3/every:0", 70.0},
+                                     std::pair{"asami/fp_copy", 110.0}, std::pair{"memcpy", 60.0}}) {
+      const double ticks = double(size) / ((mib_s + double(size) / 8) * (1 << 20)) * 2e9;
+      if (std::string(key) == "memcpy") d.results.push_back(baseline("memcpy", size, Layout{}, ticks));
+      else d.results.push_back(preset(key, size, ticks));
+    }
+  Result cold = preset("asami/fp_copy", 256, 100);
+  cold.point.at.cache = CacheMode::cold;
+  d.results.push_back(cold);
+  Result skipped = preset("asami/fp_copy", 512, 100);
+  skipped.reps.clear();
+  skipped.status = {StatusKind::skipped, "stopped after emit"};
+  d.results.push_back(skipped);
+  return d;
+}
+
 /// `run` split into `n` shards of one run (round robin over its points, as the shards
 /// of a sweep take turns), each from its own node of the same machine.
 inline std::vector<RunDoc> shards(const RunDoc& run, size_t n) {
@@ -332,6 +374,7 @@ inline std::vector<RunDoc> shards(const RunDoc& run, size_t n) {
 inline std::string check(const std::string& name, const std::string& text) {
   const std::string path = std::string(KEX_SOURCE_DIR) + "/tests/golden/" + name;
   if (std::getenv("KEX_UPDATE_GOLDEN")) {
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path());
     std::ofstream(path) << text;
     return "";
   }
