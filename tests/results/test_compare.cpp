@@ -8,6 +8,7 @@
 #include "src/model/result_json.hpp"
 #include "src/results/compare.hpp"
 #include "src/results/results.hpp"
+#include "tests/support/golden.hpp"
 #include "tests/support/synth.hpp"
 #include "tests/support/tmpdir.hpp"
 
@@ -354,4 +355,23 @@ TEST_CASE("kex compare: exit status 0 unless --fail-above finds a regression - b
   CHECK(none.rows.empty());
   CHECK(none.only_a.size() == none.only_b.size());
   CHECK(std::count(err.begin(), err.end(), '\n') == 1);
+}
+
+TEST_CASE("golden: kex compare's text of the fixed run against a contender, median and best" *
+          doctest::test_suite("golden")) {
+  // As `kex compare a.json b.json [--statistic best]` prints it, B = golden::contender:
+  // one repetition a side (CI verdicts; best has none), then eight (U tests; six a side
+  // cannot reach p < 0.01 over 15 rows with three differences after the correction).
+  const auto text = [](const RunDoc& a, const RunDoc& b, Statistic s) {
+    CompareOptions o;
+    o.statistic = s;
+    return format_comparison(compare_results(a, b, o), "a.json (" + run_label(a.context) + ")",
+                             "b.json (" + run_label(b.context) + ")");
+  };
+  const RunDoc a = golden::run(), b = golden::contender(a);
+  CHECK(golden::check("compare.txt", text(a, b, Statistic::median)) == "");
+  CHECK(golden::check("compare-best.txt", text(a, b, Statistic::best)) == "");
+  const RunDoc a8 = golden::repeated(a, 8), b8 = golden::repeated(b, 8);
+  CHECK(golden::check("compare-repeated.txt", text(a8, b8, Statistic::median)) == "");
+  CHECK(golden::check("compare-repeated-best.txt", text(a8, b8, Statistic::best)) == "");
 }
