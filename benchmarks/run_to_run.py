@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run-to-run agreement of kex's measuring protocol (issue 10's benchmark).
+"""Run-to-run agreement of kex's measuring protocol: how well two back-to-back runs agree.
 
 Runs the same sweep back to back in pairs, A then B, under each protocol asked
 for, quiet and with a competing memory-bandwidth load on another CPU, and prints
@@ -11,7 +11,8 @@ per protocol and condition:
     since A and B are the same binary on the same machine, are all false calls;
   - each run's elapsed time and re-measured tasks.
 
-Figures, not a test: one pair proves little (docs/methodology.md section 6),
+Figures, not a test: one pair proves little
+(benchmarks/results/2026-12-01-zen4-second-machine.md),
 so --pairs N runs N pairs per cell and prints each pair and the median.
 
 Usage: benchmarks/run_to_run.py [--kex build/kex] [--config CONFIG] [--pairs 1]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How fast kex answers a stop, in every phase (issue 9: "every phase answers within a second").
+"""How fast kex answers a stop, in every phase (each phase should answer within a second).
 
 Starts kex in each phase's setting, waits for the line that says the phase has
 begun (plus a delay), sends SIGINT (or SIGINT then SIGTERM: "stop at once") to

@@ -6,7 +6,8 @@
 // and the probe again; then it prints the distributions, the share of time in the
 // fast state (memcpy 1 KiB below 1.3x its 2nd percentile), each state's medians,
 // how long a state lasts, and how well the probe before a measurement predicts it.
-// A figure, not a test: docs/methodology.md, "Two states", gives what it printed here.
+// A figure, not a test: benchmarks/results/2026-12-01-two-states.md gives what it printed
+// on the Zen 3 VM (docs/methodology.md §6, "Two states", what was concluded).
 //
 // Build and run: make two_states (in build/) && build/two_states [SECONDS] [CPU]
 #include <immintrin.h>

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks that every #include "..." in the project points down the layers, and
-that every document a comment cites (docs/NAME.md) is in the repository, and
+that every document a comment cites (docs/NAME.md, benchmarks/results/NAME.md) is
+in the repository, and
 that no test case name holds a ';' (CMake splits the ctest name there, and the
 truncated --test-case filter then matches nothing: the test would pass unrun).
 
@@ -31,7 +32,7 @@ def main():
                 rel = os.path.relpath(os.path.join(d, f), root)
                 me = layer(rel)
                 for n, line in enumerate(open(os.path.join(d, f), encoding="utf-8"), 1):
-                    for doc in re.findall(r"\bdocs/[\w.-]+\.md", line):
+                    for doc in re.findall(r"\b(?:docs|benchmarks/results)/[\w.-]+\.md", line):
                         if not os.path.exists(os.path.join(root, doc)):
                             bad.append(f"{rel}:{n}: cites {doc}, which is not in the repository")
                     m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)

@@ -1,6 +1,6 @@
 // Named reference kernels: every copy/clear kernel of the seed posts, rebuilt from
-// docs/seed-kernels.md as JIT code (issue 3), and the kernels engineers compare them
-// against today (issue 11). One file per family of origin under generators/presets/:
+// docs/seed-kernels.md as JIT code, and the kernels engineers compare them against
+// today (docs/seed-kernels.md §11). One file per family of origin under generators/presets/:
 // fastc.cpp (fast.c v1.6, Hahn's athlon.c, Manfred's no_prefetch), xmm64.cpp (LaHaise's
 // SSE test and the 2005 x86-64 kernel routines), linux24.cpp (Linux 2.4 mmx.c: Athlon
 // page kernels and _mmx_memcpy), asami.cpp (Asami's bcopy package), linux.cpp (today's

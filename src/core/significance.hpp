@@ -1,5 +1,6 @@
 // Tests for "is B different from A" over repetitions (the unit of a comparison:
-// samples inside one repetition are not independent; docs/methodology.md §6).
+// samples inside one repetition are not independent;
+// benchmarks/results/2026-12-01-zen4-second-machine.md).
 #pragma once
 #include <cstddef>
 #include <vector>

@@ -1,7 +1,7 @@
 // Text from a file (a results file's host name, CPU model, kernel and point names,
 // messages, a file name) made safe for a terminal, and the columns it takes there:
 // results files come from other people, and a control character in a name must not
-// clear the screen, move the cursor or forge a table row (docs/STYLE.md rule 19).
+// clear the screen, move the cursor or forge a table row.
 #pragma once
 #include <cstddef>
 #include <string>

@@ -43,14 +43,15 @@ struct Policy {
   double max_time_per_point = 0.25; ///< seconds of sampling per point at most
   double min_time_per_point = 0;    ///< seconds of sampling before the precision may stop it: a
                                     ///< repetition then spans many flips of a two-state core
-                                    ///< (docs/methodology.md, "Two states")
+                                    ///< (benchmarks/results/2026-12-01-two-states.md)
   uint32_t min_samples = 11;
   uint32_t max_samples = 1001;
   double sample_us = 100;           ///< target duration of one sample (clamped to 20..1000 µs)
 };
 
-/// How a run spreads and checks its repetitions (docs/methodology.md §6): what a
-/// config asks for; unset fields take the command line's or the built-in defaults.
+/// How a run spreads and checks its repetitions (why: docs/methodology.md §6 and
+/// benchmarks/results/2026-12-01-zen4-second-machine.md): what a config asks for;
+/// unset fields take the command line's or the built-in defaults.
 struct ProtocolRequest {
   std::optional<uint32_t> repetitions;      ///< each point measured this many times
   std::optional<uint64_t> seed;             ///< of the random order

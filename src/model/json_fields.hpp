@@ -1,4 +1,4 @@
-// One field table per record serves writing and reading (docs/STYLE.md rule 16).
+// One field table per record serves writing and reading (so the two cannot drift apart).
 // A record's mapping is one function template over the IO, naming each key once
 // with what a reader accepts:
 //

@@ -1,7 +1,7 @@
-// The run's noise (issue 10): how much the sentinel spread, how many windows it
-// flagged, how much was re-measured, and how much the repetitions of a point
-// differed. Computed once by the sweep, written into context.protocol.noise,
-// read back typed for the summary.
+// The run's noise: how much the sentinel spread, how many windows it flagged, how
+// much was re-measured, and how much the repetitions of a point differed. Computed
+// once by the sweep, written into context.protocol.noise, read back typed for the
+// summary's noise line and for `kex compare` (a sentinel shift between two runs).
 #pragma once
 #include <cstddef>
 #include <optional>

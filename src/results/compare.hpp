@@ -18,7 +18,7 @@ enum class Correction { benjamini_hochberg, holm, none };
 /// What a side's figure is. median: the median of the repetition medians (the
 /// entry's figure everywhere else). best: the fastest sample over the repetitions,
 /// and per repetition its fastest sample for the U test: on a VM whose core runs
-/// in a fast and a slow state (docs/methodology.md, "Two states"), the fast
+/// in a fast and a slow state (benchmarks/results/2026-12-01-two-states.md), the fast
 /// state's figure, which two runs agree on far better than on the mixture.
 enum class Statistic { median, best };
 
@@ -48,8 +48,8 @@ struct CompareRow {
 /// A sentinel figure that differs between the two runs by more than the runs'
 /// sentinel threshold: the machine was not in the same state (the core shared
 /// with another tenant, memory bandwidth taken), so differences at the sizes it
-/// bears on may be the machine's, not the kernels' (docs/methodology.md,
-/// "Noise on the Zen 5 VM").
+/// bears on may be the machine's, not the kernels'
+/// (benchmarks/results/2026-12-01-zen5-noise.md).
 struct StateShift {
   std::string part;        ///< "L1 store loop" or "memory read"
   std::string affects;     ///< the points it bears on, in words

@@ -2,7 +2,8 @@
 // names come from results files other people wrote, and gnuplot runs `...` inside
 // double-quoted strings (and @macros outside them): text reaches a `.gp` script only
 // through gp_string(), a `#` comment only through gp_comment(), and a `.dat` data
-// file only through dat_string() / dat_comment() (docs/STYLE.md rule 19).
+// file only through dat_string() / dat_comment() (the README: results files come from
+// other people, so kex reads them as data, never as instructions).
 #pragma once
 #include <string>
 #include <string_view>

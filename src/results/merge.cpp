@@ -43,14 +43,17 @@ void merge_noise(const std::vector<Piece>& pieces, RunDoc& out) {
   for (const Piece& p : pieces) {
     const std::optional<Noise> n = run_noise(p.run.context);
     const auto& r = p.run.context.rest;
-    const bool has_readings = r.contains("sentinel_readings") && r["sentinel_readings"].is_array();
+    const bool listed = r.contains("sentinel_readings") && r["sentinel_readings"].is_array();
+    // A run without a sentinel (--no-sentinel) lists none and its record says it took none: none is missing.
+    const bool has_readings = listed || (n && n->readings == 0);
     every &= n && has_readings;
     if (!has_readings) continue;
-    for (const auto& x : r["sentinel_readings"]) {
-      readings.push_back(x);
-      if (x.contains("l1_ticks_per_kib") && x["l1_ticks_per_kib"].is_number()) l1.push_back(x["l1_ticks_per_kib"]);
-      if (x.contains("mem_ticks_per_kib") && x["mem_ticks_per_kib"].is_number()) mem.push_back(x["mem_ticks_per_kib"]);
-    }
+    if (listed)
+      for (const auto& x : r["sentinel_readings"]) {
+        readings.push_back(x);
+        if (x.contains("l1_ticks_per_kib") && x["l1_ticks_per_kib"].is_number()) l1.push_back(x["l1_ticks_per_kib"]);
+        if (x.contains("mem_ticks_per_kib") && x["mem_ticks_per_kib"].is_number()) mem.push_back(x["mem_ticks_per_kib"]);
+      }
     if (!n) continue;
     disturbed += n->disturbed;
     tasks += n->tasks_measured;

@@ -31,7 +31,7 @@ struct JournalHeader {
 };
 
 /// The header as its journal line holds it. The same field table as
-/// journal_header_from (docs/STYLE.md rule 16).
+/// journal_header_from (src/model/json_fields.hpp).
 nlohmann::json to_json(const JournalHeader& h);
 
 /// Reads a header written by to_json. InputError "<where>/<JSON path>: <value>:

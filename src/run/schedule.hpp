@@ -1,7 +1,7 @@
 // The order a run measures in: every (point, repetition) once, shuffled over the
 // whole sweep from a seed, so a disturbance that lasts seconds lands on a
 // scattered handful of repetitions instead of one kernel family at one size
-// (docs/methodology.md §6).
+// (benchmarks/results/2026-12-01-zen4-second-machine.md).
 #pragma once
 #include <cstdint>
 #include <string>

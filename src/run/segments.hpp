@@ -1,4 +1,4 @@
-// Segment-override loads (issue 4): Jeremy Fitzhardinge's 2006 segment test with
+// Segment-override loads (`kex segments`): Jeremy Fitzhardinge's 2006 segment test with
 // JIT loops, its "mixed" variant, and modern override/selector-load costs.
 // See docs/seed-kernels.md §8 and docs/methodology.md §3.
 #pragma once

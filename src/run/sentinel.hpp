@@ -1,7 +1,9 @@
 // The sentinel: a short fixed measurement taken every few points, sensitive to
 // what disturbs a shared machine (another tenant on the core or its SMT sibling,
 // memory-bandwidth load), and the detector that flags the windows around it as
-// disturbed when it deviates from its running baseline (docs/methodology.md §6).
+// disturbed when it deviates from its running baseline. Why a run needs one:
+// benchmarks/results/2026-12-01-zen4-second-machine.md; its buffer and threshold:
+// benchmarks/results/2026-12-01-sentinel-choice.md.
 #pragma once
 #include <cstdint>
 #include <deque>

@@ -44,7 +44,8 @@ struct Topology {
     hwloc_topology_set_icache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_ALL);
     hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
     // The x86 backend moves the calling thread to every CPU in turn to run CPUID
-    // there, so it waits on busy CPUs (4-38 ms here, docs/methodology.md §7); the
+    // there, so it waits on busy CPUs (4-38 ms here,
+    // benchmarks/results/2026-12-01-zen3-probes-and-counters.md); the
     // Linux backend reads sysfs in 3-4 ms.
     if (!with_x86) hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
     if (hwloc_topology_load(t) != 0) {

@@ -1,4 +1,4 @@
-// Disassembly (issue 11): listings keep true offsets and branch targets past the bytes
+// Disassembly (`kex show`): listings keep true offsets and branch targets past the bytes
 // Capstone 4 cannot decode (3DNow! prefetch, 0F 0D /0), checked against objdump; the
 // AT&T syntax; the hex form; and the `.s` form, which `as` (and llvm-mc, where it is
 // installed) must assemble back to exactly the JIT's bytes.

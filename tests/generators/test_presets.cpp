@@ -1,4 +1,4 @@
-// Named reference kernels (issue 3): byte-exact verification on 1, 2 and 17 regions,
+// Named reference kernels (generators/presets/, docs/seed-kernels.md): byte-exact verification on 1, 2 and 17 regions,
 // and a Capstone check of each preset's defining instructions against the spec
 // (docs/seed-kernels.md), driven by the expectation table below.
 #include <doctest/doctest.h>

@@ -8,6 +8,7 @@
 #include "src/model/result_json.hpp"
 #include "src/results/compare.hpp"
 #include "src/results/results.hpp"
+#include "tests/support/golden.hpp"
 #include "tests/support/synth.hpp"
 #include "tests/support/tmpdir.hpp"
 
@@ -152,7 +153,7 @@ kex::RunDoc two_state(double scale, const std::vector<bool>& fast_median, const 
 TEST_CASE("compare --statistic best: the fast state's figure, steady where the medians follow the state's share") {
   const std::vector<double> noise = {-0.004, 0.002, 0.0, 0.003, -0.002, 0.001, -0.001};
   // A ran while the fast state never lasted a repetition, B while it lasted (as in a minute
-  // of this VM's host: docs/methodology.md, "Two states").
+  // of this VM's host: benchmarks/results/2026-12-01-two-states.md).
   const kex::RunDoc a = two_state(1, {false, false, false, false, false, false, false}, noise);
   const kex::RunDoc b = two_state(1, {true, true, true, true, true, true, true}, noise);
   CompareOptions median_opt;
@@ -354,4 +355,23 @@ TEST_CASE("kex compare: exit status 0 unless --fail-above finds a regression - b
   CHECK(none.rows.empty());
   CHECK(none.only_a.size() == none.only_b.size());
   CHECK(std::count(err.begin(), err.end(), '\n') == 1);
+}
+
+TEST_CASE("golden: kex compare's text of the fixed run against a contender, median and best" *
+          doctest::test_suite("golden")) {
+  // As `kex compare a.json b.json [--statistic best]` prints it, B = golden::contender:
+  // one repetition a side (CI verdicts; best has none), then eight (U tests; six a side
+  // cannot reach p < 0.01 over 15 rows with three differences after the correction).
+  const auto text = [](const RunDoc& a, const RunDoc& b, Statistic s) {
+    CompareOptions o;
+    o.statistic = s;
+    return format_comparison(compare_results(a, b, o), "a.json (" + run_label(a.context) + ")",
+                             "b.json (" + run_label(b.context) + ")");
+  };
+  const RunDoc a = golden::run(), b = golden::contender(a);
+  CHECK(golden::check("compare.txt", text(a, b, Statistic::median)) == "");
+  CHECK(golden::check("compare-best.txt", text(a, b, Statistic::best)) == "");
+  const RunDoc a8 = golden::repeated(a, 8), b8 = golden::repeated(b, 8);
+  CHECK(golden::check("compare-repeated.txt", text(a8, b8, Statistic::median)) == "");
+  CHECK(golden::check("compare-repeated-best.txt", text(a8, b8, Statistic::best)) == "");
 }

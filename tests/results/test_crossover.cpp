@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "src/results/crossover.hpp"
+#include "tests/support/golden.hpp"
 #include "tests/support/synth.hpp"
 
 using namespace kex;
@@ -112,4 +113,10 @@ TEST_CASE("find_crossovers says what it could not compare") {
   CHECK(!x.nt_above.has_value());
   CHECK(suggested_tunables(x).empty());
   CHECK(format_crossovers(x).find("not measured") != std::string::npos);
+}
+
+TEST_CASE("golden: kex crossovers' text of a sweep with crossovers, and of the fixed run without them" *
+          doctest::test_suite("golden")) {
+  CHECK(golden::check("crossovers.txt", format_crossovers(find_crossovers(golden::crossover_run()))) == "");
+  CHECK(golden::check("crossovers-run.txt", format_crossovers(find_crossovers(golden::run()))) == "");
 }

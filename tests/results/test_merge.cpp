@@ -8,6 +8,7 @@
 #include "src/results/merge.hpp"
 #include "src/model/result_json.hpp"
 #include "src/results/results.hpp"
+#include "tests/support/golden.hpp"
 #include "tests/support/synth.hpp"
 #include "tests/support/tmpdir.hpp"
 
@@ -159,6 +160,24 @@ TEST_CASE("merge pools the runs' sentinel readings: the merged noise describes e
   CHECK(m2[0].context.rest["sentinel_readings"].size() == 1);
 }
 
+TEST_CASE("merge keeps the noise of runs without a sentinel: they took no readings, so none is missing") {
+  // kex run --no-sentinel: a noise record with 0 readings and no context.sentinel_readings.
+  std::vector<std::string> w;
+  kex::RunDoc a = with_readings({}, 40, 2), b = with_readings({}, 30, 0);
+  for (kex::RunDoc* d : {&a, &b}) d->context.rest.erase("sentinel_readings");
+  auto m = merge_results({{"a.json", {a}}, {"b.json", {b}}}, &w);
+  REQUIRE(m.size() == 1);
+  const std::optional<Noise> n = run_noise(m[0].context);
+  REQUIRE(n.has_value());
+  CHECK(n->readings == 0);
+  CHECK(n->tasks_measured == 70);
+  CHECK(n->remeasured_tasks == 2);
+  // A run that took readings but lists none (a file from before they were listed) still drops the record.
+  kex::RunDoc old = with_readings({18.9}, 40, 0);
+  old.context.rest.erase("sentinel_readings");
+  CHECK_FALSE(run_noise(merge_results({{"a.json", {a}}, {"old.json", {old}}}, &w)[0].context).has_value());
+}
+
 TEST_CASE("merge of two machines keeps each run and splits back") {
   synth::Options ob;
   ob.host = "beta";
@@ -239,4 +258,40 @@ TEST_CASE("examples/slurm-array.sh is valid bash and derives the shard from SLUR
   CHECK(run_sh("cd " + d.path + " && SLURM_ARRAY_TASK_ID=12 SLURM_ARRAY_TASK_MIN=10 SLURM_ARRAY_TASK_COUNT=4 "
                "SLURM_ARRAY_JOB_ID=99 KEX=" + d / "kex" + " bash " + script + " >" + d / "out") == 0);
   CHECK(slurp(d / "out") == "run --shard 2/4 -o results/99/shard-2-of-4.json\n");
+}
+
+TEST_CASE("golden: kex merge's document of three shards, of two runs of one config, of two machines" *
+          doctest::test_suite("golden")) {
+  const kex::RunDoc run = golden::run();
+  const auto merged = [](const std::vector<MergeInput>& in) {
+    std::vector<std::string> w;
+    const auto m = merge_results(in, &w);
+    CHECK(w.empty());
+    return m;
+  };
+  // The shards of the fixed run, each with its own sentinel readings, given in reverse order.
+  std::vector<kex::RunDoc> parts = golden::shards(run, 3);
+  for (size_t i = 0; i < parts.size(); ++i)
+    parts[i] = golden::with_readings(parts[i], {100.0 + double(i), 101}, {400, 404.0 + double(i)}, {false, i == 1}, 8,
+                                     i == 1 ? 2 : 0);
+  const auto shards = merged({{"shard-2.json", {parts[2]}}, {"shard-1.json", {parts[1]}}, {"shard-0.json", {parts[0]}}});
+  CHECK(golden::check("merge-shards.json", kex::to_json(shards).dump(1) + "\n") == "");
+  // Two runs of one config on one machine, pooled as repetitions: the second
+  // (golden::contender) lacks a point and measured one the first could not; their
+  // sentinel readings give the merged noise.
+  kex::RunDoc first = golden::with_readings(run, {100, 101, 99}, {400, 410, 395}, {false, false, false}, 16, 0);
+  kex::RunDoc second = golden::with_readings(golden::contender(run), {100, 130, 102}, {402, 600, 398},
+                                             {false, true, false}, 24, 8);
+  first.context.run_id = "0000000000000a01";
+  second.context.run_id = "0000000000000a02";
+  CHECK(golden::check("merge-pooled.json", kex::to_json(merged({{"a.json", {first}}, {"b.json", {second}}})).dump(1) +
+                                               "\n") == "");
+  // Two machines: the multi-machine document, and the table kex merge prints.
+  kex::RunDoc other = golden::contender(run);
+  other.context.machine.cpu_model = "Other CPU";
+  other.context.machine.l2_bytes = 1 << 20;
+  const auto machines = merged({{"golden.json", {run}}, {"other.json", {other}}});
+  REQUIRE(machines.size() == 2);
+  CHECK(golden::check("merge-machines.json", kex::to_json(machines).dump(1) + "\n") == "");
+  CHECK(golden::check("merge-machines.txt", machine_table(machines)) == "");
 }

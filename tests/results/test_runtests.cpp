@@ -4,6 +4,7 @@
 #include "generators/presets/presets.hpp"
 #include "src/core/error.hpp"
 #include "src/results/runtests.hpp"
+#include "tests/support/golden.hpp"
 #include "tests/support/seed_golden.hpp"
 #include "tests/support/tmpdir.hpp"
 
@@ -106,4 +107,22 @@ TEST_CASE("runtests -graph: a data file per function and plot.gp with a curve ea
   CHECK(write_runtests_graph(experiment(), dir, true).size() == 5);
   RunDoc none;
   CHECK_THROWS_AS(write_runtests_graph(none, t / "empty", false), InputError);
+}
+
+TEST_CASE("golden: runtests' tables and -graph files of Asami's experiment" * doctest::test_suite("golden")) {
+  const RunDoc doc = golden::asami_run();
+  CHECK(golden::check("runtests.txt", runtests_text(doc, SeedText::exact)) == "");
+  CHECK(golden::check("runtests-annotated.txt", runtests_text(doc)) == "");
+  TmpDir t;
+  const std::string dir = t / "graph";
+  std::vector<std::string> names;
+  for (const std::string& path : write_runtests_graph(doc, dir, false)) {
+    // The files name the directory they were written to: DIR in the golden files.
+    std::string text = slurp(path);
+    for (size_t at; (at = text.find(t.path)) != std::string::npos;) text.replace(at, t.path.size(), "DIR");
+    names.push_back(path.substr(dir.size() + 1));
+    CHECK(golden::check("runtests-graph/" + names.back(), text) == "");
+  }
+  CHECK(names == std::vector<std::string>{"unrolled_96_32_2.dat", "unrolled_96_0_3.dat", "FP_copy.dat", "memcpy.dat",
+                                          "plot.gp"});
 }
