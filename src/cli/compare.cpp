@@ -69,6 +69,10 @@ Action add_compare_command(CLI::App& app) {
                   "repetition its fastest, for the U test): far steadier from run to run on a VM whose core "
                   "shares its time with another guest")
       ->check(CLI::IsMember({"median", "best"}));
+  cmd->add_flag("--absolute", args->opt.absolute,
+                "Compare every point's absolute time; by default a point whose group both runs measured in paired "
+                "rounds is compared by its time relative to its group in the same rounds, so that a whole-machine "
+                "change between the runs cancels out");
   cmd->add_flag("-q,--quiet", args->quiet,
                 "Print only the summary line and what follows it (warnings, notes, regression lines)");
   return [args, gate, effect]() {

@@ -155,6 +155,8 @@ Protocol make_protocol(const std::vector<Config>& configs, const RunArgs& a, con
     if (r.round_samples) p.round.samples = *r.round_samples;
     if (r.round_block) p.round.block = *r.round_block;
     if (r.round_sample_us) p.round.sample_us = *r.round_sample_us;
+    if (r.round_settle_us) p.round.settle_us = *r.round_settle_us;
+    if (r.tasks_per_worker) p.tasks_per_worker = *r.tasks_per_worker;
   }
   if (a.separate) p.paired = false;
   if (cmd.count("--repetitions")) p.repetitions = a.repetitions;
@@ -601,6 +603,7 @@ void print_tables(const SweepRun& sweep, const RunDoc& run, const OutputKinds& k
   if (chatter) {
     if (std::string table = summary_table(run); !table.empty()) std::fputs(table.c_str(), text);
     if (std::string lt = layout_table(run); !lt.empty()) std::fputs(lt.c_str(), text);
+    if (std::string f = findings(run); !f.empty()) std::fputs(f.c_str(), text);
     if (std::string ns = noise_summary(run); !ns.empty()) std::fputs(ns.c_str(), text);
   }
 }

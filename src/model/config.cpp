@@ -517,7 +517,12 @@ Config parse_config(const std::string& text, const std::string& source) {
   if (j.contains("protocol")) {
     const json& p = j["protocol"];
     r.keys(p, "/protocol", {"seed", "shuffle", "sentinel", "sentinel_every", "sentinel_threshold", "remeasure_budget",
-                            "pairing", "round_samples", "round_block", "round_sample_us"});
+                            "pairing", "round_samples", "round_block", "round_sample_us", "round_settle_us", "tasks_per_worker"});
+    if (p.contains("round_settle_us"))
+      c.protocol.round_settle_us = r.number(p["round_settle_us"], "/protocol/round_settle_us", 0, 100000);
+    if (p.contains("tasks_per_worker"))
+      c.protocol.tasks_per_worker =
+          static_cast<uint32_t>(r.uint(p["tasks_per_worker"], "/protocol/tasks_per_worker", 0, 1000000));
     if (p.contains("pairing")) {
       const json& v = p["pairing"];
       if (!v.is_string() || (v.get<std::string>() != "rounds" && v.get<std::string>() != "separate"))

@@ -64,6 +64,8 @@ struct ProtocolRequest {
   std::optional<uint32_t> round_samples;    ///< timed samples of each member per round
   std::optional<uint32_t> round_block;      ///< consecutive samples of a member per visit
   std::optional<double> round_sample_us;    ///< target length of a sample in a round (µs)
+  std::optional<double> round_settle_us;    ///< untimed operations of a member before each of its turns (µs)
+  std::optional<uint32_t> tasks_per_worker; ///< tasks of one measuring worker (fresh buffers after); 0: one worker
 };
 
 /// `segments` section: run the segment-override table with the sweep.

@@ -10,11 +10,12 @@ namespace kex {
 
 namespace {
 
-/// (round, ticks per operation) of each counted repetition measured in a round.
+/// (round, ticks per operation) of each repetition measured in a round: the ones the
+/// sentinel flagged too, since a disturbance of the whole round leaves its ratios be.
 std::vector<std::pair<uint64_t, double>> round_times(const Result& r) {
   std::vector<std::pair<uint64_t, double>> v;
-  for (const Repetition* rep : counted_reps(r))
-    if (rep->round && rep->per_call.median > 0) v.emplace_back(rep->round, rep->per_call.median);
+  for (const Repetition& rep : r.reps)
+    if (rep.round && rep.per_call.median > 0) v.emplace_back(rep.round, rep.per_call.median);
   std::sort(v.begin(), v.end());
   return v;
 }

@@ -4,11 +4,14 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "src/core/significance.hpp"
+#include "src/core/stats.hpp"
 #include "src/core/terminal_text.hpp"
 #include "src/model/noise.hpp"
+#include "src/model/paired.hpp"
 #include "src/model/filter.hpp"
 #include "src/results/results.hpp"
 
@@ -32,6 +35,72 @@ double cv(const std::vector<double>& v) {
   double s = 0;
   for (double x : v) s += (x - m) * (x - m);
   return m > 0 ? std::sqrt(s / double(v.size() - 1)) / m : 0;
+}
+
+/// Each point's figure per round relative to the rest of its group in the same round:
+/// its time over the geometric mean time of the group's other points named in `names`
+/// (a round counts when it holds the point and at least one other). Points of groups
+/// with fewer than 3 such rounds are absent. Keyed by group, then point name.
+using RelativeFigures = std::map<GroupKey, std::map<std::string, std::vector<double>>>;
+RelativeFigures relative_figures(const std::map<std::string, const Result*>& m, const std::set<std::string>& names,
+                                 Statistic s) {
+  std::map<GroupKey, std::vector<const Result*>> groups;
+  for (const auto& [name, r] : m)
+    if (names.count(name))
+      if (const auto key = group_of(*r)) groups[*key].push_back(r);
+  RelativeFigures out;
+  auto figure = [&](const Repetition& rep) { return s == Statistic::best ? rep.per_call.min : rep.per_call.median; };
+  for (const auto& [key, members] : groups) {
+    if (members.size() < 2) continue;
+    // Per round: the sum of the log times and their count. Every repetition counts,
+    // the sentinel's flagged ones too: a round's ratios outlast its disturbance.
+    std::map<uint64_t, std::pair<double, size_t>> in_round;
+    for (const Result* r : members)
+      for (const Repetition& rep : r->reps)
+        if (rep.round && figure(rep) > 0) {
+          auto& x = in_round[rep.round];
+          x.first += std::log(figure(rep));
+          ++x.second;
+        }
+    for (const Result* r : members) {
+      std::vector<double> v;
+      for (const Repetition& rep : r->reps) {
+        const auto it = in_round.find(rep.round);
+        if (!rep.round || it == in_round.end() || it->second.second < 2 || figure(rep) <= 0) continue;
+        const double own = std::log(figure(rep));
+        v.push_back(std::exp(own - (it->second.first - own) / double(it->second.second - 1)));
+      }
+      if (v.size() >= 3) out[key][r->name()] = std::move(v);
+    }
+  }
+  return out;
+}
+
+/// The shift of a whole group between the runs: the median over its points of the
+/// ratio of their relative figures (B / A). A point that changed moves the others'
+/// references (its time is in their geometric means) by about its change over the
+/// group's size; this removes that, as long as fewer than half of the points changed.
+double group_shift(const std::map<std::string, std::vector<double>>& a,
+                   const std::map<std::string, std::vector<double>>& b) {
+  std::vector<double> shifts;
+  for (const auto& [name, va] : a)
+    if (auto it = b.find(name); it != b.end()) shifts.push_back(median(it->second) / median(va));
+  return shifts.empty() ? 1.0 : median(shifts);
+}
+
+/// The change a two-sided U test at `alpha` finds with 80% power between samples of
+/// these sizes and spreads (robust: 1.4826 x MAD of the logs), as a ratio - 1.
+double detectable_change(const std::vector<double>& a, const std::vector<double>& b, double alpha) {
+  auto spread = [](const std::vector<double>& v) {
+    std::vector<double> l;
+    for (double x : v) l.push_back(std::log(x));
+    const double m = median(l);
+    for (double& x : l) x = std::fabs(x - m);
+    return 1.4826 * median(l);
+  };
+  const double z = alpha <= 0.001 ? 3.29 : alpha <= 0.01 ? 2.58 : alpha <= 0.05 ? 1.96 : 1.64;
+  const double se = std::sqrt(std::pow(spread(a), 2) / double(a.size()) + std::pow(spread(b), 2) / double(b.size()));
+  return std::exp((z + 0.84) * se * std::sqrt(3.0 / M_PI)) - 1;  // the U test's efficiency: 3/pi of the t test's
 }
 
 }  // namespace
@@ -78,9 +147,30 @@ Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOption
   c.shifts = state_shifts(noise_a, noise_b, std::max(run_sentinel_threshold(a.context).value_or(0.15),
                                                      run_sentinel_threshold(b.context).value_or(0.15)));
   c.state_unknown = noise_a.has_value() != noise_b.has_value();
-  std::vector<double> noise, pvalues;
+  std::vector<double> noise, pvalues, detectable;
   double logsum = 0;
   bool any_power = false;
+  std::set<std::string> both;
+  for (const auto& name : order_a)
+    if (mb.count(name)) both.insert(name);
+  // Relative figures, B's divided by its group's shift (so that a point's own change is
+  // not seen in the others).
+  std::map<std::string, std::vector<double>> rel_a, rel_b;
+  if (!opt.absolute) {
+    RelativeFigures fa = relative_figures(ma, both, opt.statistic), fb = relative_figures(mb, both, opt.statistic);
+    for (auto& [key, ga] : fa) {
+      auto gb = fb.find(key);
+      if (gb == fb.end()) continue;
+      const double shift = group_shift(ga, gb->second);
+      for (auto& [name, v] : ga) {
+        auto vb = gb->second.find(name);
+        if (vb == gb->second.end()) continue;
+        for (double& x : vb->second) x /= shift;
+        rel_a[name] = std::move(v);
+        rel_b[name] = std::move(vb->second);
+      }
+    }
+  }
   for (const auto& name : order_a) {
     auto it = mb.find(name);
     if (it == mb.end()) {
@@ -89,10 +179,30 @@ Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOption
     }
     const Result& ra = *ma[name];
     const Result& rb = *it->second;
-    const Aggregate ga = aggregate(ra), gb = aggregate(rb);
     CompareRow row;
     row.name = name;
     row.size = ra.point.at.size;
+    if (rel_a.count(name) && rel_b.count(name)) {
+      // Relative to the group in the same rounds: the rounds are the unit.
+      const std::vector<double>& va = rel_a.at(name);
+      const std::vector<double>& vb = rel_b.at(name);
+      row.relative = true;
+      row.a_ns = median(va);
+      row.b_ns = median(vb);
+      row.speedup = row.a_ns / row.b_ns;
+      row.a_reps = va.size();
+      row.b_reps = vb.size();
+      row.p = mann_whitney_u(va, vb).p;
+      row.detectable = detectable_change(va, vb, opt.alpha);
+      detectable.push_back(row.detectable);
+      any_power |= smallest_p(va.size(), vb.size()) < opt.alpha;
+      pvalues.push_back(row.p);
+      logsum += std::log(row.speedup);
+      ++c.relative_rows;
+      c.rows.push_back(row);
+      continue;
+    }
+    const Aggregate ga = aggregate(ra), gb = aggregate(rb);
     const bool best = opt.statistic == Statistic::best;
     row.a_ns = best ? ga.min_ns : ga.median_ns;
     row.b_ns = best ? gb.min_ns : gb.median_ns;
@@ -120,6 +230,11 @@ Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOption
     std::nth_element(noise.begin(), noise.begin() + long(noise.size() / 2), noise.end());
     c.noise = noise[noise.size() / 2];
   }
+  c.relative_min_effect = opt.min_effect.value_or(kRelativeMinEffect);
+  if (!detectable.empty()) {
+    std::nth_element(detectable.begin(), detectable.begin() + long(detectable.size() / 2), detectable.end());
+    c.detectable = detectable[detectable.size() / 2];
+  }
   c.min_effect = opt.min_effect ? *opt.min_effect : std::max(0.01, 3 * c.noise);
   // A machine that was not in the same state in both runs moves the figures by about as
   // much as its sentinel moved: nothing smaller can be told from the kernels. The L1 loop
@@ -146,7 +261,9 @@ Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOption
   for (size_t i = 0; i < c.rows.size(); ++i) {
     CompareRow& r = c.rows[i];
     r.p_adjusted = adj[i];
-    const double effect = c.min_effect_beyond_l2 > 0 && r.size > l2 ? c.min_effect_beyond_l2 : c.min_effect;
+    const double effect = r.relative ? c.relative_min_effect
+                          : c.min_effect_beyond_l2 > 0 && r.size > l2 ? c.min_effect_beyond_l2
+                                                                      : c.min_effect;
     const bool big = r.speedup >= 1 + effect || r.speedup <= 1 / (1 + effect);
     const bool significant = r.by_ci ? r.ci_overlap == std::optional<bool>(false) : r.p_adjusted < opt.alpha;
     r.verdict = !(big && significant) ? Change::same : r.speedup > 1 ? Change::faster : Change::slower;
@@ -176,8 +293,10 @@ std::string comparison_rows(const Comparison& c) {
   const bool best = c.statistic == Statistic::best;
   std::string o;
   char buf[256];
-  std::snprintf(buf, sizeof buf, " %13s %13s %9s %5s %9s  %s\n", best ? "A best ns" : "A median ns",
-                best ? "B best ns" : "B median ns", "speedup", "reps", "p (adj)", "verdict");
+  const bool rel = c.relative_rows > 0;
+  std::snprintf(buf, sizeof buf, " %13s %13s %9s %5s %9s  %s\n", rel ? (best ? "A best" : "A") : best ? "A best ns" : "A median ns",
+                rel ? (best ? "B best" : "B") : best ? "B best ns" : "B median ns", "speedup", rel ? "n" : "reps", "p (adj)",
+                "verdict");
   o += pad_right("benchmark", w) + buf;
   for (size_t i = 0; i < c.rows.size(); ++i) {
     const CompareRow& r = c.rows[i];
@@ -187,7 +306,10 @@ std::string comparison_rows(const Comparison& c) {
     else std::snprintf(p, sizeof p, "%9.3g", r.p_adjusted);
     char reps[48];
     std::snprintf(reps, sizeof reps, "%zu/%zu", r.a_reps, r.b_reps);
-    std::snprintf(buf, sizeof buf, " %13.2f %13.2f %9.4f %5s %s  %s\n", r.a_ns, r.b_ns, r.speedup, reps, p, v);
+    char fa[32], fb[32];  // relative rows: times over the group's; the others in ns (marked when both kinds are shown)
+    std::snprintf(fa, sizeof fa, r.relative ? "%.4f rel" : rel ? "%.2f ns" : "%.2f", r.a_ns);
+    std::snprintf(fb, sizeof fb, r.relative ? "%.4f rel" : rel ? "%.2f ns" : "%.2f", r.b_ns);
+    std::snprintf(buf, sizeof buf, " %13s %13s %9.4f %5s %s  %s\n", fa, fb, r.speedup, reps, p, v);
     o += pad_right(names[i], w) + buf;  // the name outside buf: a long one is never cut off with the row's end
   }
   return o;
@@ -208,7 +330,17 @@ std::string format_comparison(const Comparison& c, const std::string& a_label, c
                 "the repetition %s, %s-corrected; a point differs when p < %g and the speedup is off 1 by at "
                 "least %.1f%%\n",
                 best ? "fastest samples" : "medians", corr, c.alpha, c.min_effect * 100);
-  o << buf << comparison_rows(c);
+  o << buf;
+  if (c.relative_rows) {
+    std::snprintf(buf, sizeof buf,
+                  "%zu points measured in paired rounds on both sides are compared relative to their group: \"rel\" = "
+                  "the point's time over the geometric mean time of the rest of its group in the same round (median "
+                  "over rounds; B's divided by its group's median shift); p = U test over the rounds; they differ when "
+                  "p < %g and the speedup is off 1 by at least %.1f%%\n",
+                  c.relative_rows, c.alpha, c.relative_min_effect * 100);
+    o << buf;
+  }
+  o << comparison_rows(c);
   char beyond_buf[96] = "";
   if (c.min_effect_beyond_l2 > 0)
     std::snprintf(beyond_buf, sizeof beyond_buf, ", %.1f%% beyond the L2 (the memory read's shift)",
@@ -230,6 +362,13 @@ std::string format_comparison(const Comparison& c, const std::string& a_label, c
                   "warning: the machine was not in the same state in the two runs: sentinel %s %.2f vs %.2f TSC ticks "
                   "per KiB (B %+.0f%%), %s: differences there may be the machine's, not the kernels'\n",
                   sh.part.c_str(), sh.a, sh.b, (sh.b / sh.a - 1) * 100, sh.affects.c_str());
+    o << buf;
+  }
+  if (c.relative_rows) {
+    std::snprintf(buf, sizeof buf,
+                  "power: with these rounds a relative change of about %.1f%% or more would be found 80%% of the time "
+                  "(median over the relative rows); smaller ones are below this comparison's resolution\n",
+                  c.detectable * 100);
     o << buf;
   }
   if (c.state_unknown)

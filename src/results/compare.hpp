@@ -28,6 +28,9 @@ struct CompareOptions {
   double alpha = 0.01;                 ///< significance level after the correction
   std::optional<double> min_effect;    ///< |speedup - 1| needed to call a difference; unset: from the noise
   Correction correction = Correction::benjamini_hochberg;
+  /// Compare each point's absolute time, not its time relative to its group in the
+  /// same rounds (what a paired run measures best).
+  bool absolute = false;
 };
 
 /// What a compare row concludes: no difference shown, or B faster or slower than A.
@@ -35,7 +38,10 @@ enum class Change { same, faster, slower };
 
 struct CompareRow {
   std::string name;
-  double a_ns = 0, b_ns = 0;       ///< ns per operation: the median, or the fastest (Statistic::best)
+  double a_ns = 0, b_ns = 0;       ///< ns per operation: the median, or the fastest (Statistic::best);
+                                   ///< relative rows: the time over its group's in the same rounds (median)
+  bool relative = false;           ///< each side's figure is relative to its group, from its rounds
+  double detectable = 0;           ///< relative rows: the change the U test would find 80% of the time at alpha
   double speedup = 0;              ///< a_ns / b_ns = B throughput / A throughput: > 1, B is faster
   uint64_t size = 0;               ///< bytes per operation (the point's size)
   size_t a_reps = 0, b_reps = 0;   ///< repetitions each side's figure comes from
@@ -67,6 +73,9 @@ struct Comparison {
   Correction correction = Correction::benjamini_hochberg;
   Statistic statistic = Statistic::median;  ///< the figure compared
   size_t faster = 0, slower = 0, same = 0;
+  size_t relative_rows = 0;                 ///< rows compared relative to their groups
+  double relative_min_effect = 0;           ///< the effect those rows need
+  double detectable = 0;                    ///< median over relative rows of the change they could detect
   bool underpowered = false;                ///< no row had enough repetitions to reach alpha
   std::vector<StateShift> shifts;           ///< sentinel figures the two runs differ on (none when either lacks them)
   bool min_effect_from_state = false;       ///< the default min effect was raised to the L1 loop's shift
@@ -82,11 +91,25 @@ std::vector<StateShift> state_shifts(const std::optional<Noise>& a, const std::o
 
 /// Matches measured points of `a` and `b` by canonical name (every coordinate is
 /// in it, so points of different layouts never pair up) and compares them. Points
-/// skipped or failed on a side count as absent there. The default minimum effect
-/// is 3 x the noise (at least 1%), raised to the runs' sentinel shifts |B/A - 1|
-/// (a machine in another state moves the figures about that much): the L1 loop's
-/// for every point, the memory read's for points larger than A's L2.
+/// skipped or failed on a side count as absent there.
+///
+/// A point whose group was measured in paired rounds on both sides (at least 3 rounds
+/// with 2 of the points both runs have) is compared relative to its group: each round
+/// gives its time over the geometric mean time of the group's other points in the same
+/// round, B's divided by the group's median shift between the runs (a point that changed
+/// moves the others' references a little), and the U test runs over rounds; a change of
+/// the whole machine between the runs cancels out.
+/// Its default minimum effect is kRelativeMinEffect. The other points (or all, with
+/// opt.absolute) are compared by their absolute times over repetitions; their default
+/// minimum effect is 3 x the noise (at least 1%), raised to the runs' sentinel shifts
+/// |B/A - 1| (a machine in another state moves the figures about that much): the L1
+/// loop's for every point, the memory read's for points larger than A's L2.
 Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOptions& opt = {});
+
+/// The smallest change a relative comparison calls by default: two runs of the same
+/// binary differ by about this much in a point's time relative to its group
+/// (docs/methodology.md, "Paired rounds").
+inline constexpr double kRelativeMinEffect = 0.03;
 
 /// True when two closed intervals share a point.
 bool intervals_overlap(double lo1, double hi1, double lo2, double hi2);

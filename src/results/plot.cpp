@@ -293,9 +293,10 @@ std::string bandwidth_hosts(const std::vector<Run>& runs, bool ratio) {
 /// One panel's plot command: the envelopes, the libc baselines (black, dashed) and its
 /// register class's curves. Colour by kernel (the same kernel in every run alike),
 /// dash type by run; one run: colour and dash type both vary so no two curves in a
-/// panel look alike. At most kMaxKeyRows key entries.
+/// panel look alike. At most kMaxKeyRows key entries. `bands`: each curve over the
+/// band of its p10..p90 GB/s.
 std::string bandwidth_panel(const std::string& base, const std::string& panel, const std::vector<CurveData>& curves,
-                            const std::vector<CurveData>& env, size_t runs) {
+                            const std::vector<CurveData>& env, size_t runs, bool bands) {
   std::ostringstream g;
   const size_t nc = curves.size();
   std::vector<std::string> kernels;
@@ -314,7 +315,14 @@ std::string bandwidth_panel(const std::string& base, const std::string& panel, c
                     title(env[e].label));
   for (size_t i = 0; i < nc; ++i) {
     const auto& c = curves[i];
+    // Each curve's spread: the band between its p10 and p90 GB/s (columns 4 and 5), under the line.
+    auto band = [&](const char* colour) {
+      items.push_back(gp_string(base + ".dat") + " index " + std::to_string(i) +
+                      " using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb \"" + colour +
+                      "\" notitle");
+    };
     if (c.panel.empty()) {  // libc baseline: black, dashed, open circles
+      if (bands) band("#000000");
       items.push_back(gp_string(base + ".dat") + " index " + std::to_string(i) +
                       " using 1:2 with linespoints lc rgb \"#000000\" lw 2.5 dt " +
                       std::to_string(2 + 2 * (int(c.run) % 2)) + " pt 6 ps 0.8" + title(c.label + " (libc)"));
@@ -323,6 +331,7 @@ std::string bandwidth_panel(const std::string& base, const std::string& panel, c
     if (c.panel != panel) continue;
     const size_t k = size_t(std::find(kernels.begin(), kernels.end(), c.key) - kernels.begin());
     const int dt = runs > 1 ? 1 + int(c.run) % 4 : 1 + int(k / kNumColors) % 4;
+    if (bands) band(kColors[k % kNumColors]);
     items.push_back(gp_string(base + ".dat") + " index " + std::to_string(i) + " using 1:2 with linespoints lc rgb \"" +
                     kColors[k % kNumColors] + "\" lw 2 dt " + std::to_string(dt) + " pt " +
                     std::to_string(1 + int(k) % 13) + " ps 0.6" + title(c.label));
@@ -359,7 +368,7 @@ Figure bandwidth_figure(const std::string& base, const std::string& op, const st
   const std::string title = std::string(presets ? "named presets: " : "") + op + (ratio ? " speedup, " : " bandwidth, ") +
                             cache + " cache, median per size\n" + bandwidth_hosts(runs, ratio);
   g << "set multiplot layout " << rows << "," << cols << " title " << gp_string(title) << " font \",12\"\n";
-  for (const auto& panel : panels) g << bandwidth_panel(f.base, panel, curves, env, runs.size());
+  for (const auto& panel : panels) g << bandwidth_panel(f.base, panel, curves, env, runs.size(), !ratio);
   g << "unset multiplot\n";
   f.gp = g.str();
   return f;

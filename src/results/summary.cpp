@@ -10,6 +10,7 @@
 #include "src/core/units.hpp"
 #include "src/model/noise.hpp"
 #include "src/model/paired.hpp"
+#include "src/model/spec.hpp"
 #include "src/results/results.hpp"
 
 namespace kex {
@@ -80,10 +81,12 @@ std::string paired_table(const RunDoc& run, const std::vector<GroupAnswer>& answ
   };
   std::vector<Block> blocks;
   for (const GroupAnswer& g : answers) {
-    const std::string cond = condition_label(condition(g.key.at)) +
-                             (g.key.fill ? (condition_label(condition(g.key.at)).empty() ? "" : "/") +
-                                               std::string("fill:") + std::to_string(g.key.fill)
-                                         : "");
+    std::string cond = condition_label(condition(g.key.at));
+    if (g.key.fill) {
+      char fill[16];
+      std::snprintf(fill, sizeof fill, "fill:0x%02x", g.key.fill);
+      cond += (cond.empty() ? "" : "/") + std::string(fill);
+    }
     auto b = std::find_if(blocks.begin(), blocks.end(), [&](const Block& x) { return x.op == g.key.op && x.cond == cond; });
     if (b == blocks.end()) b = blocks.insert(blocks.end(), {g.key.op, cond, {}});
     b->rows.push_back(&g);
@@ -115,7 +118,8 @@ std::string paired_table(const RunDoc& run, const std::vector<GroupAnswer>& answ
       s += pad_left(format_bytes(g->key.at.size), 9) + " " + pad_right(clip(terminal_text(wr.point.kernel), kw), kw) +
            pad_left(gbps_pm(wr), 15) + "  " + pad_right(std::to_string(g->ties()), 4) + "  " +
            pad_right(next ? lead_text(g->members[*next].vs_winner) : "-", 22) + pad_left(num(libc), 8) + "  " +
-           pad_right(w.vs_libc ? speedup_text(*w.vs_libc) : "-", 20) + pad_left(num(rep), 10) + "\n";
+           pad_right(wr.libc ? "(libc is fastest)" : w.vs_libc ? speedup_text(*w.vs_libc) : "-", 20) +
+           pad_left(num(rep), 10) + "\n";
     }
   }
   const size_t rounds = answers.empty() ? 0 : answers.front().rounds;
@@ -314,6 +318,124 @@ std::string layout_table(const RunDoc& run) {
     }
   }
   return s;
+}
+
+namespace {
+
+/// Sizes as a range: "4 KiB" or "4 KiB..64 KiB" (sorted, at least one).
+std::string size_range(std::vector<uint64_t> sizes) {
+  std::sort(sizes.begin(), sizes.end());
+  return sizes.size() == 1 ? format_bytes(sizes[0]) : format_bytes(sizes.front()) + ".." + format_bytes(sizes.back());
+}
+
+/// One finding per kernel: the sizes it holds at, the extreme factor, the values it names.
+struct Finding {
+  std::vector<uint64_t> sizes;
+  double factor = 1;
+  std::set<std::string> worst, best;  ///< layout labels or fill figures
+  double worst_gbps = 0, best_gbps = 0;  ///< at the size of the extreme factor
+};
+
+std::string layout_findings(const RunDoc& run) {
+  // (kernel, op, size, conditions without the layout) -> (layout label, GB/s)
+  std::map<std::tuple<std::string, Op, uint64_t, std::string>, std::vector<std::pair<std::string, double>>> cells;
+  for (const Result& r : run.results) {
+    if (!r.ok() || r.point.at.harness != Harness::kex) continue;
+    Coords rest = condition(r.point.at);
+    rest.layout = Layout{};
+    cells[{r.point.kernel, r.op, r.point.at.size, condition_label(rest)}].emplace_back(
+        layout_label(r.point.at.layout), median_gbps(r));
+  }
+  std::map<std::string, Finding> by_kernel;
+  std::vector<std::string> order;
+  for (const auto& [key, v] : cells) {
+    if (v.size() < 2) continue;
+    auto by_gbps = [](const auto& a, const auto& b) { return a.second < b.second; };
+    const auto lo = std::min_element(v.begin(), v.end(), by_gbps), hi = std::max_element(v.begin(), v.end(), by_gbps);
+    if (lo->second <= 0 || hi->second < 2 * lo->second) continue;
+    const std::string& kernel = std::get<0>(key);
+    if (!by_kernel.count(kernel)) order.push_back(kernel);
+    Finding& f = by_kernel[kernel];
+    f.sizes.push_back(std::get<2>(key));
+    // Every layout below half the best is named (aliasing hits a range of distances).
+    for (const auto& [label, g] : v)
+      if (g * 2 <= hi->second) f.worst.insert(label);
+    f.best.insert(hi->first);
+    f.factor = std::max(f.factor, hi->second / lo->second);
+  }
+  std::string s;
+  for (const std::string& k : order) {
+    const Finding& f = by_kernel[k];
+    std::string worst;
+    size_t n = 0;
+    for (const std::string& w : f.worst) {
+      if (n++ == 4) {
+        worst += " and " + std::to_string(f.worst.size() - 4) + " more";
+        break;
+      }
+      worst += (n > 1 ? ", " : "") + w;
+    }
+    char factor[32];
+    std::snprintf(factor, sizeof factor, "%.1fx", f.factor);
+    s += "layout cliff: " + terminal_text(k) + " at " + size_range(f.sizes) + ": up to " + factor +
+         " slower at " + worst + " than at its best layout (" + *f.best.begin() + ")\n";
+  }
+  return s;
+}
+
+/// A clear spec's name without its fill token: the kernel the fill is a coordinate of.
+std::string without_fill(const KernelSpec& spec) {
+  KernelSpec k = spec;
+  k.fill = 0;
+  return spec_name(k);
+}
+
+std::string fill_findings(const RunDoc& run) {
+  // (kernel without fill, size, conditions) -> (fill, GB/s)
+  std::map<std::tuple<std::string, uint64_t, std::string>, std::vector<std::pair<uint8_t, double>>> cells;
+  for (const Result& r : run.results) {
+    if (!r.ok() || r.op != Op::clear || !r.spec || r.point.at.harness != Harness::kex) continue;
+    cells[{without_fill(*r.spec), r.point.at.size, condition_label(condition(r.point.at))}].emplace_back(r.spec->fill,
+                                                                                                        median_gbps(r));
+  }
+  std::map<std::string, Finding> by_kernel;
+  std::vector<std::string> order;
+  for (const auto& [key, v] : cells) {
+    if (v.size() < 2) continue;
+    auto by_gbps = [](const auto& a, const auto& b) { return a.second < b.second; };
+    const auto lo = std::min_element(v.begin(), v.end(), by_gbps), hi = std::max_element(v.begin(), v.end(), by_gbps);
+    if (lo->second <= 0 || hi->second < 1.25 * lo->second) continue;
+    const std::string& kernel = std::get<0>(key);
+    if (!by_kernel.count(kernel)) order.push_back(kernel);
+    Finding& f = by_kernel[kernel];
+    f.sizes.push_back(std::get<1>(key));
+    if (hi->second / lo->second >= f.factor) {
+      f.factor = hi->second / lo->second;
+      char b[64];
+      std::snprintf(b, sizeof b, "0x%02x", hi->first);
+      f.best = {b};
+      std::snprintf(b, sizeof b, "0x%02x", lo->first);
+      f.worst = {b};
+      f.best_gbps = hi->second;
+      f.worst_gbps = lo->second;
+    }
+  }
+  std::string s;
+  char b[256];
+  for (const std::string& k : order) {
+    const Finding& f = by_kernel[k];
+    std::snprintf(b, sizeof b, ": %.1f GB/s with fill %s, %.1f GB/s with %s (%.1fx)\n", f.best_gbps, f.best.begin()->c_str(),
+                  f.worst_gbps, f.worst.begin()->c_str(), f.factor);
+    s += "fill effect: " + terminal_text(k) + " at " + size_range(f.sizes) + b;
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string findings(const RunDoc& run) {
+  const std::string s = layout_findings(run) + fill_findings(run);
+  return s.empty() ? s : "\nwhat the data shows:\n" + s;
 }
 
 std::string noise_summary(const RunDoc& run) {

@@ -21,6 +21,13 @@ std::string summary_table(const RunDoc& run);
 /// worst/best. "" when no layout axis is swept. Kernel names as in summary_table.
 std::string layout_table(const RunDoc& run);
 
+/// What the data shows, said in words, a line each: a layout cliff (a kernel whose
+/// GB/s at its worst layout is below half its best under otherwise equal conditions:
+/// the kernel, the sizes, the worst layout values and the factor) and a fill effect
+/// (a clear kernel whose GB/s with one fill byte differs from another by more than
+/// 1.25x: the kernel, the sizes, both figures). "" when there is nothing to say.
+std::string findings(const RunDoc& run);
+
 /// The run's noise (context.protocol.noise) in one line: the sentinel's spread
 /// (half the p10..p90 range over the median), disturbed windows, re-measured
 /// tasks against the budget, the median repetition cv. "" when the run has none.

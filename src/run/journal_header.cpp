@@ -37,6 +37,8 @@ void map_protocol(IO& io, P& p) {
   io.whole("round_samples", p.round.samples, 2u, 1000u);
   io.whole("round_block", p.round.block, 1u, 1000u);
   io.real("round_sample_us", p.round.sample_us, 5, 10000);
+  io.real("round_settle_us", p.round.settle_us, 0, 100000);
+  io.whole("tasks_per_worker", p.tasks_per_worker, 0u, 1000000u);
 }
 
 /// The header's one field table: to_json and journal_header_from both run it.

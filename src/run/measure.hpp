@@ -44,7 +44,7 @@ Repetition measure(const Operation& op, const Policy& policy, const volatile std
 /// one state of the machine; docs/methodology.md "Paired rounds").
 struct RoundPolicy {
   uint32_t samples = 8;     ///< timed samples of each member per round (fewer, at least 1, for long operations)
-  uint32_t block = 1;       ///< consecutive samples of a member per visit: the members take turns every block samples
+  uint32_t block = 2;       ///< consecutive samples of a member per visit: the members take turns every block samples
   double sample_us = 50;    ///< target length of a sample: calls per sample from the fastest warm-up call
   double member_us = 1000;  ///< a member's samples in one round last about this long at most (then fewer samples)
   double settle_us = 10;    ///< untimed operations of a member before each visit (at least one, none when

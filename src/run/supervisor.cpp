@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 
@@ -37,7 +38,11 @@ namespace {
 /// Frames from the worker: a task started, finished, or could not be measured
 /// (its buffers are not mapped); a sentinel reading; a fault (from the signal
 /// handler); where the buffers were mapped; why the worker cannot go on (then it exits).
-enum Kind : uint32_t { kStart = 1, kDone = 2, kSentinel = 3, kFault = 4, kBuffers = 5, kUnmapped = 6, kFatal = 7 };
+/// kRetire: the worker measured its share (Protocol::tasks_per_worker) and exits; a new
+/// worker with fresh buffer mappings goes on from the next task.
+enum Kind : uint32_t {
+  kStart = 1, kDone = 2, kSentinel = 3, kFault = 4, kBuffers = 5, kUnmapped = 6, kFatal = 7, kRetire = 8
+};
 
 struct Frame {
   uint32_t kind;
@@ -115,6 +120,32 @@ std::unique_ptr<Sentinel> map_sentinel(uint64_t mem_bytes) {
                      limit_note(err) + "); raise the limit or run with --no-sentinel");
   }
 }
+
+/// In the worker: 0..15 huge pages (drawn from the run's seed and the task it starts
+/// at), THP-advised and touched, held for the worker's life; none when they cannot be
+/// mapped (the buffers then go where they go).
+struct Spacer {
+  void* base = nullptr;
+  size_t bytes = 0;
+  Spacer(uint64_t seed, size_t start) {
+    std::mt19937_64 rng(seed ^ (0x94d049bb133111ebull * (start + 1)));
+    bytes = size_t(rng() % 16) << 21;
+    if (bytes == 0) return;
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+      bytes = 0;
+      return;
+    }
+    madvise(p, bytes, MADV_HUGEPAGE);
+    std::memset(p, 0x5a, bytes);
+    base = p;
+  }
+  ~Spacer() {
+    if (base) munmap(base, bytes);
+  }
+  Spacer(const Spacer&) = delete;
+  Spacer& operator=(const Spacer&) = delete;
+};
 
 /// In the worker: every buffer plan mapped as far as the address space allows, each
 /// for the points (jobs) that use it.
@@ -210,6 +241,10 @@ std::vector<std::pair<uint32_t, Repetition>> measure_task(int fd, size_t i, cons
     // The sentinel first: it is small, and every task needs it.
     std::unique_ptr<Sentinel> sentinel;
     if (pr.sentinel.enabled) sentinel = map_sentinel(pr.sentinel.mem_bytes);
+    // A spacer of 0..15 huge pages before the buffers, different for each worker: a new
+    // worker's buffers do not simply get the pages the last one freed, so the rounds of a
+    // run see several physical layouts (the L3 slices and DRAM channels of every line).
+    const Spacer spacer(pr.seed, start);
     const std::vector<std::unique_ptr<PlanBuffers>> bufs = map_buffers(jobs, plans);
     nlohmann::ordered_json where = nlohmann::ordered_json::array();  // the buffers as mapped (prefaulted, so placed)
     for (size_t k = 0; k < bufs.size(); ++k) where.push_back(to_json(placement_of(*bufs[k], plans[k])));
@@ -241,6 +276,10 @@ std::vector<std::pair<uint32_t, Repetition>> measure_task(int fd, size_t i, cons
     std::map<uint32_t, MemberPlan> plans;
     for (size_t i = start; i < queue.size(); ++i) {
       if (stop && *stop) break;
+      if (pr.tasks_per_worker && i >= start + pr.tasks_per_worker) {  // its share is done: a fresh worker goes on
+        send(fd, kRetire, nlohmann::json{{"next", i}}.dump());
+        _exit(0);
+      }
       const Task& t = queue[i];
       auto reps = measure_task(fd, i, t, jobs, bufs, pr, stop, counters, running, plans);
       if (!reps.empty()) {
@@ -322,6 +361,7 @@ struct WorkerLog {
   std::optional<std::string> fatal;
   bool fatal_input = false;        ///< the fatal error is the user's to fix (a limit)
   size_t finished = 0;             ///< tasks it finished (measured, or refused for unmapped buffers)
+  bool retired = false;            ///< it measured its share and left the rest to a new worker
 };
 
 /// One supervised measuring phase: workers started in turn until the queue is done.
@@ -386,6 +426,7 @@ class Supervision {
     }
     if (killed) return false;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+      if (w.retired && !(stop_ && *stop_)) return true;  // a fresh worker takes the rest
       if (stop_ && *stop_) res_.stopped = true;
       return false;  // the worker finished its queue (or stopped after a task)
     }
@@ -457,6 +498,8 @@ class Supervision {
       finished(m.at("i").get<size_t>(), w);
     } else if (kind == kSentinel) {
       sentinel(m);
+    } else if (kind == kRetire) {
+      w.retired = true;
     } else if (kind == kFatal) {
       w.fatal = m.at("message").get<std::string>();
       w.fatal_input = m.at("input").get<bool>();

@@ -44,6 +44,10 @@ struct Protocol {
   /// false: each repetition of a point alone, adaptively (the `separate` protocol).
   bool paired = true;
   RoundPolicy round;              ///< how a round measures each member
+  /// Tasks each measuring worker does before a fresh one (new buffer mappings after a
+  /// spacer of 0..15 huge pages) takes over: the run samples several physical layouts,
+  /// which a process keeps for its whole life. 0: one worker for the whole run.
+  uint32_t tasks_per_worker = 0;
   bool shuffle = true;            ///< repetitions (rounds) in a random order over the whole sweep
   uint64_t seed = 1;              ///< of the order
   SentinelPolicy sentinel;

@@ -65,6 +65,18 @@ struct Built {
   Status status;  ///< not ok: the plan cannot be measured anywhere
 };
 
+/// Says so on stderr when other work already keeps the machine's CPUs busy (a load
+/// average of 1 or more before kex measures): every figure will be noisier, absolute
+/// ones most (the paired ratios compare kernels inside one round and hold better).
+void warn_if_busy(bool say) {
+  const std::vector<double> load = load_average();
+  if (!say || load.empty() || load[0] < 1) return;
+  std::fprintf(stderr,
+               "kex: warning: the machine is busy before the run (load average %.2f over the last minute on %ld CPUs): "
+               "absolute figures will vary more than usual; the paired ratios hold better\n",
+               load[0], sysconf(_SC_NPROCESSORS_ONLN));
+}
+
 /// Overlapping regions need memmove semantics at this distance.
 bool overlaps(const Coords& at) {
   if (!at.layout.distance) return false;
@@ -329,6 +341,7 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
   const Expanded e = expand_all(configs, opt.shard_index, opt.shard_count);
   const size_t planned = e.slots.size();
   const auto t_start = std::chrono::steady_clock::now();
+  warn_if_busy(opt.progress);
 
   // 1. JIT everything up front into one W^X arena per config (never inside a timed region).
   std::vector<std::vector<Built>> built(configs.size());

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <random>
 
 #include <nlohmann/json.hpp>
 
@@ -374,4 +375,75 @@ TEST_CASE("golden: kex compare's text of the fixed run against a contender, medi
   const RunDoc a8 = golden::repeated(a, 8), b8 = golden::repeated(b, 8);
   CHECK(golden::check("compare-repeated.txt", text(a8, b8, Statistic::median)) == "");
   CHECK(golden::check("compare-repeated-best.txt", text(a8, b8, Statistic::best)) == "");
+}
+
+namespace {
+
+/// A run of one paired group at 4096 bytes: each kernel's time in each of `rounds`
+/// rounds is base x the round's machine state x the run's state x a little noise.
+RunDoc paired_run(const std::vector<std::pair<std::string, double>>& kernels, double run_state, uint64_t seed,
+                  size_t rounds = 20) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> state(0.8, 1.6);
+  std::normal_distribution<double> noise(0, 0.004);
+  std::vector<double> s(rounds);
+  for (double& x : s) x = state(rng) * run_state;
+  RunDoc d;
+  for (const auto& [name, base] : kernels) {
+    Result r;
+    r.spec = parse_spec_name(name);
+    r.op = r.spec->op;
+    r.point = {name, {}};
+    r.point.at.size = 4096;
+    r.tsc_hz = 1e9;
+    for (size_t k = 0; k < rounds; ++k) {
+      Repetition rep;
+      rep.per_call.n = 8;
+      rep.per_call.median = rep.per_call.min = base * s[k] * std::exp(noise(rng));
+      rep.round = k + 1;
+      r.reps.push_back(rep);
+    }
+    d.results.push_back(r);
+  }
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("compare relative to the group: a whole-machine change cancels, a kernel's own change is called") {
+  const std::vector<std::pair<std::string, double>> a = {{"copy/sse/unroll:64/scratch:4/t/fwd", 100},
+                                                         {"copy/avx/unroll:128/scratch:4/t/fwd", 80},
+                                                         {"copy/gpr/unroll:64/scratch:8/t/fwd", 150},
+                                                         {"copy/avx512/unroll:256/scratch:4/t/fwd", 70}};
+  std::vector<std::pair<std::string, double>> b = a;
+  b[1].second = 80 * 1.10;  // avx 10% slower relative to the others
+  // Run B's machine is 30% slower throughout (another state for the whole run).
+  const RunDoc ra = paired_run(a, 1.0, 1), rb = paired_run(b, 1.3, 2);
+  const Comparison rel = compare_results(ra, rb);
+  REQUIRE(rel.rows.size() == 4);
+  CHECK(rel.relative_rows == 4);
+  CHECK(rel.relative_min_effect == doctest::Approx(kRelativeMinEffect));
+  for (const CompareRow& r : rel.rows) {
+    CAPTURE(r.name);
+    CHECK(r.relative);
+    CHECK(r.a_reps == 20);
+    const bool avx = r.name.find("copy/avx/") == 0;
+    CHECK(r.verdict == (avx ? Change::slower : Change::same));
+    // 10% slower, seen a little larger: its change also moved its group's shift by 1/4 of it.
+    if (avx) CHECK(r.speedup == doctest::Approx(1 / 1.10).epsilon(0.04));
+    CHECK(r.detectable < 0.02);  // 20 rounds of 0.4% noise: a 2% change would be found
+  }
+  CHECK(rel.slower == 1);
+  // Absolute: the machine's 30% is every kernel's.
+  CompareOptions abs;
+  abs.absolute = true;
+  abs.min_effect = 0.05;
+  const Comparison c = compare_results(ra, rb, abs);
+  CHECK(c.relative_rows == 0);
+  CHECK(c.slower == 4);
+  const std::string text = format_comparison(rel, "a", "b");
+  CHECK(text.find("4 points measured in paired rounds on both sides are compared relative to their group") !=
+        std::string::npos);
+  CHECK(text.find("power: with these rounds a relative change of about") != std::string::npos);
+  CHECK(text.find("0.9") != std::string::npos);
 }

@@ -26,3 +26,61 @@ TEST_CASE("golden: the noise summary line with sentinel readings and re-measured
   none.context.rest.erase("protocol");
   CHECK(noise_summary(none) == "");
 }
+
+TEST_CASE("what the data shows: a layout cliff and a fill effect, said in a line each" * doctest::test_suite("golden")) {
+  RunDoc run;
+  auto dist = [](int64_t d) {
+    Layout l;
+    l.distance = d;
+    return l;
+  };
+  // memcpy at 4 and 16 KiB: 21x slower at distances 1..3 (4 KiB aliasing), steady elsewhere.
+  for (uint64_t size : {4096u, 16384u}) {
+    for (int64_t d : {65536, 65537, 65538, 65539, 69632})
+      run.results.push_back(golden::baseline("memcpy", size, dist(d), d >= 65537 && d <= 65539 ? 2100 : 100));
+  }
+  // A steady kernel beside it says nothing.
+  for (int64_t d : {65536, 65537}) run.results.push_back(golden::generated("copy/avx", 4096, dist(d), 60));
+  // A non-temporal clear: 42 GB/s with zeros, 9.7 with 0xaa, at 16 MiB (1e9 B/s = bytes per ns).
+  const uint64_t mib16 = 16u << 20;
+  run.results.push_back(golden::generated("clear/avx/nt", mib16, {}, double(mib16) / 42 * 2));
+  run.results.push_back(golden::generated("clear/avx/nt/fill:0xaa", mib16, {}, double(mib16) / 9.7 * 2));
+  // A temporal clear whose fill does not matter (within 1.25x).
+  run.results.push_back(golden::generated("clear/avx", mib16, {}, 1000));
+  run.results.push_back(golden::generated("clear/avx/fill:0xaa", mib16, {}, 1100));
+  CHECK(findings(run) ==
+        "\nwhat the data shows:\n"
+        "layout cliff: memcpy at 4 KiB..16 KiB: up to 21.0x slower at dist:65537, dist:65538, dist:65539 than at its "
+        "best layout (dist:65536)\n"
+        "fill effect: clear/avx/unroll:128/scratch:4/nt/fwd at 16 MiB: 42.0 GB/s with fill 0x00, 9.7 GB/s with 0xaa "
+        "(4.3x)\n");
+  CHECK(findings(golden::run()) == "");
+}
+
+TEST_CASE("golden: the paired summary table (winner, ties, lead, ratio to libc with intervals)" *
+          doctest::test_suite("golden")) {
+  // Two groups of four (copy at 4 KiB and 1 MiB), 12 rounds; each round's times are the
+  // kernel's time x a machine state shared by the round x a fixed, small, per-kernel wobble.
+  const std::vector<double> state = {1.0, 1.7, 1.1, 1.0, 1.6, 1.2, 1.0, 1.05, 1.7, 1.0, 1.3, 1.1};
+  auto paired = [&](Result r, double ticks, double wobble) {
+    r.reps.clear();
+    for (size_t k = 0; k < state.size(); ++k) {
+      const double t = ticks * state[k] * (1 + wobble * ((k * 7) % 5 - 2.0) / 2);
+      Repetition rep = golden::rep(t, 8, {uint64_t(t * 8), uint64_t(t * 8)}, "round");
+      rep.round = k + 1;
+      r.reps.push_back(rep);
+    }
+    return r;
+  };
+  RunDoc run = golden::run();
+  run.results.clear();
+  for (uint64_t size : {4096u, 1u << 20}) {
+    const double s = size == 4096 ? 1 : 256;
+    run.results.push_back(paired(golden::generated("copy/avx", size, {}, 60 * s), 60 * s, 0.004));
+    run.results.push_back(paired(golden::generated("copy/avx512", size, {}, 60.3 * s), 60.3 * s, 0.004));
+    run.results.push_back(paired(golden::generated("copy/sse", size, {}, 90 * s), 90 * s, 0.004));
+    run.results.push_back(paired(golden::baseline("memcpy", size, {}, (size == 4096 ? 75 : 59) * s),
+                                 (size == 4096 ? 75 : 59) * s, 0.02));
+  }
+  CHECK(golden::check("summary-paired.txt", summary_table(run)) == "");
+}

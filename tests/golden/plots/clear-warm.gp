@@ -24,6 +24,8 @@ set multiplot layout 1,1 title "clear bandwidth, warm cache, median per size\012
 set title "avx"
 plot \
   "clear-warm.dat" index 2 using 1:2 with lines lc rgb "#b0b0b0" lw 7 dt 1 title "best of all kernels per size (envelope)", \
+  "clear-warm.dat" index 0 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#1f77b4" notitle, \
   "clear-warm.dat" index 0 using 1:2 with linespoints lc rgb "#1f77b4" lw 2 dt 1 pt 1 ps 0.6 title "clear/avx/unroll:128/scratch:4/t/fwd", \
+  "clear-warm.dat" index 1 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#000000" notitle, \
   "clear-warm.dat" index 1 using 1:2 with linespoints lc rgb "#000000" lw 2.5 dt 2 pt 6 ps 0.8 title "memset (libc)"
 unset multiplot

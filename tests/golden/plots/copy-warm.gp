@@ -26,15 +26,23 @@ set multiplot layout 1,2 title "copy bandwidth, warm cache, median per size\012g
 set title "avx"
 plot \
   "copy-warm.dat" index 6 using 1:2 with lines lc rgb "#b0b0b0" lw 7 dt 1 title "best of all kernels per size (envelope)", \
+  "copy-warm.dat" index 0 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#1f77b4" notitle, \
   "copy-warm.dat" index 0 using 1:2 with linespoints lc rgb "#1f77b4" lw 2 dt 1 pt 1 ps 0.6 title "copy/avx/unroll:128/scratch:4/t/fwd", \
+  "copy-warm.dat" index 1 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#d62728" notitle, \
   "copy-warm.dat" index 1 using 1:2 with linespoints lc rgb "#d62728" lw 2 dt 1 pt 2 ps 0.6 title "copy/avx/unroll:128/scratch:4/t/fwd @ dist:4160", \
+  "copy-warm.dat" index 4 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#000000" notitle, \
   "copy-warm.dat" index 4 using 1:2 with linespoints lc rgb "#000000" lw 2.5 dt 2 pt 6 ps 0.8 title "memcpy (libc)", \
+  "copy-warm.dat" index 5 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#000000" notitle, \
   "copy-warm.dat" index 5 using 1:2 with linespoints lc rgb "#000000" lw 2.5 dt 2 pt 6 ps 0.8 title "memcpy @ dist:4160 (libc)"
 set title "string (rep movs/stos)"
 plot \
   "copy-warm.dat" index 6 using 1:2 with lines lc rgb "#b0b0b0" lw 7 dt 1 title "best of all kernels per size (envelope)", \
+  "copy-warm.dat" index 2 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#1f77b4" notitle, \
   "copy-warm.dat" index 2 using 1:2 with linespoints lc rgb "#1f77b4" lw 2 dt 1 pt 1 ps 0.6 title "copy/string/unroll:1/t/fwd", \
+  "copy-warm.dat" index 3 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#d62728" notitle, \
   "copy-warm.dat" index 3 using 1:2 with linespoints lc rgb "#d62728" lw 2 dt 1 pt 2 ps 0.6 title "copy/string/unroll:1/t/fwd @ dist:4160", \
+  "copy-warm.dat" index 4 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#000000" notitle, \
   "copy-warm.dat" index 4 using 1:2 with linespoints lc rgb "#000000" lw 2.5 dt 2 pt 6 ps 0.8 title "memcpy (libc)", \
+  "copy-warm.dat" index 5 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#000000" notitle, \
   "copy-warm.dat" index 5 using 1:2 with linespoints lc rgb "#000000" lw 2.5 dt 2 pt 6 ps 0.8 title "memcpy @ dist:4160 (libc)"
 unset multiplot
