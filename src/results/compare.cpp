@@ -230,7 +230,20 @@ Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOption
     std::nth_element(noise.begin(), noise.begin() + long(noise.size() / 2), noise.end());
     c.noise = noise[noise.size() / 2];
   }
-  c.relative_min_effect = opt.min_effect.value_or(kRelativeMinEffect);
+  // Between two runs the points move by more than their rounds say: each run's state
+  // (its physical pages, its share of the core and the caches over the whole run) shifts
+  // the kernels' standing in their groups, which no interval inside a run can show. Most
+  // points did not change, so the spread of their shifts is the null (an empirical null,
+  // robust: 1.4826 x the MAD of the log shifts); a point is called beyond 3 of those.
+  std::vector<double> shifts;
+  for (const CompareRow& r : c.rows)
+    if (r.relative && r.speedup > 0) shifts.push_back(std::log(r.speedup));
+  if (shifts.size() >= 10) {
+    const double m = median(shifts);
+    for (double& x : shifts) x = std::fabs(x - m);
+    c.between_runs = std::exp(1.4826 * median(shifts)) - 1;
+  }
+  c.relative_min_effect = opt.min_effect.value_or(std::max(kRelativeMinEffect, std::exp(3 * std::log1p(c.between_runs)) - 1));
   if (!detectable.empty()) {
     std::nth_element(detectable.begin(), detectable.begin() + long(detectable.size() / 2), detectable.end());
     c.detectable = detectable[detectable.size() / 2];
@@ -362,6 +375,18 @@ std::string format_comparison(const Comparison& c, const std::string& a_label, c
                   "warning: the machine was not in the same state in the two runs: sentinel %s %.2f vs %.2f TSC ticks "
                   "per KiB (B %+.0f%%), %s: differences there may be the machine's, not the kernels'\n",
                   sh.part.c_str(), sh.a, sh.b, (sh.b / sh.a - 1) * 100, sh.affects.c_str());
+    o << buf;
+  }
+  if (c.relative_rows && c.between_runs > 0) {
+    std::snprintf(buf, sizeof buf,
+                  "between the runs: the points' standing in their groups moved by %.1f%% (robust spread over %zu "
+                  "points), more than their rounds show (the state of each run as a whole); %s\n",
+                  c.between_runs * 100, c.relative_rows,
+                  c.relative_min_effect > kRelativeMinEffect
+                      ? ("so a point is called only beyond " + std::to_string(int(std::lround(c.relative_min_effect * 100))) +
+                         "% (3 of that spread); merge several runs a side for finer calls")
+                            .c_str()
+                      : "within the 3% minimum effect");
     o << buf;
   }
   if (c.relative_rows) {

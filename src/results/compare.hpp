@@ -75,6 +75,8 @@ struct Comparison {
   size_t faster = 0, slower = 0, same = 0;
   size_t relative_rows = 0;                 ///< rows compared relative to their groups
   double relative_min_effect = 0;           ///< the effect those rows need
+  double between_runs = 0;                  ///< robust spread of those rows' shifts (1.4826 x MAD of the logs):
+                                            ///< how much the runs moved the points' standing (0: under 10 rows)
   double detectable = 0;                    ///< median over relative rows of the change they could detect
   bool underpowered = false;                ///< no row had enough repetitions to reach alpha
   std::vector<StateShift> shifts;           ///< sentinel figures the two runs differ on (none when either lacks them)
@@ -99,15 +101,17 @@ std::vector<StateShift> state_shifts(const std::optional<Noise>& a, const std::o
 /// round, B's divided by the group's median shift between the runs (a point that changed
 /// moves the others' references a little), and the U test runs over rounds; a change of
 /// the whole machine between the runs cancels out.
-/// Its default minimum effect is kRelativeMinEffect. The other points (or all, with
+/// Its default minimum effect is the larger of kRelativeMinEffect and 3 x the spread of
+/// all relative rows' shifts between the runs (an empirical null: most points did not
+/// change, and how far they moved is the runs' own disagreement). The other points (or all, with
 /// opt.absolute) are compared by their absolute times over repetitions; their default
 /// minimum effect is 3 x the noise (at least 1%), raised to the runs' sentinel shifts
 /// |B/A - 1| (a machine in another state moves the figures about that much): the L1
 /// loop's for every point, the memory read's for points larger than A's L2.
 Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOptions& opt = {});
 
-/// The smallest change a relative comparison calls by default: two runs of the same
-/// binary differ by about this much in a point's time relative to its group
+/// The smallest change a relative comparison calls by default; it calls only beyond 3 x
+/// the runs' own spread when that is larger, as it is between most runs of a shared VM
 /// (docs/methodology.md, "Paired rounds").
 inline constexpr double kRelativeMinEffect = 0.03;
 

@@ -447,3 +447,27 @@ TEST_CASE("compare relative to the group: a whole-machine change cancels, a kern
   CHECK(text.find("power: with these rounds a relative change of about") != std::string::npos);
   CHECK(text.find("0.9") != std::string::npos);
 }
+
+TEST_CASE("compare relative to the group: the runs' own disagreement sets the minimum effect (an empirical null)") {
+  // 16 kernels; run B moves each one's standing by a run-level 0..±8% (no round shows
+  // that), and one kernel by 40%: only that one is called.
+  std::vector<std::pair<std::string, double>> a, b;
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> run_level(-0.08, 0.08);
+  for (uint32_t k = 0; k < 16; ++k) {
+    const std::string name = "copy/avx/unroll:" + std::to_string(32 * (k + 1)) + "/scratch:2/t/fwd";
+    a.push_back({name, 100.0 + k});
+    b.push_back({name, (100.0 + k) * (1 + run_level(rng)) * (k == 5 ? 1.4 : 1.0)});
+  }
+  const Comparison c = compare_results(paired_run(a, 1.0, 4), paired_run(b, 1.0, 5));
+  CHECK(c.relative_rows == 16);
+  CHECK(c.between_runs > 0.02);
+  CHECK(c.between_runs < 0.08);
+  CHECK(c.relative_min_effect == doctest::Approx(std::pow(1 + c.between_runs, 3) - 1));
+  CHECK(c.slower == 1);
+  CHECK(c.faster == 0);
+  for (const CompareRow& r : c.rows) CHECK((r.verdict == Change::slower) == (r.name.find("unroll:192/") != std::string::npos));
+  const std::string text = format_comparison(c, "a", "b");
+  CHECK(text.find("between the runs: the points' standing in their groups moved by") != std::string::npos);
+  CHECK(text.find("so a point is called only beyond") != std::string::npos);
+}
