@@ -121,139 +121,104 @@ std::vector<StateShift> state_shifts(const std::optional<Noise>& na, const std::
   return out;
 }
 
-Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOptions& opt) {
-  const NameFilter name_filter = parse_name_filter(opt.filter, "--filter");
-  auto index = [&](const RunDoc& doc) {
-    std::vector<std::string> order;
-    std::map<std::string, const Result*> m;
-    for (const Result& r : doc.results) {
-      const std::string name = r.name();
-      if (!name_filter.keep(name)) continue;
-      if (!r.ok() || m.count(name)) continue;
-      m[name] = &r;
-      order.push_back(name);
-    }
-    return std::make_pair(order, m);
-  };
-  auto [order_a, ma] = index(a);
-  auto [order_b, mb] = index(b);
-  Comparison c;
-  c.alpha = opt.alpha;
-  c.correction = opt.correction;
-  c.statistic = opt.statistic;
-  // The larger of the thresholds the two runs' sentinels flagged their own windows with
-  // (the same answer whichever side is A).
-  const std::optional<Noise> noise_a = run_noise(a.context), noise_b = run_noise(b.context);
-  c.shifts = state_shifts(noise_a, noise_b, std::max(run_sentinel_threshold(a.context).value_or(0.15),
-                                                     run_sentinel_threshold(b.context).value_or(0.15)));
-  c.state_unknown = noise_a.has_value() != noise_b.has_value();
-  std::vector<double> noise, pvalues, detectable;
-  double logsum = 0;
-  bool any_power = false;
+namespace {
+
+/// A run's measured points that pass the filter, by name, and their order.
+struct Indexed {
+  std::vector<std::string> order;
+  std::map<std::string, const Result*> by_name;
+};
+
+Indexed index_run(const RunDoc& doc, const NameFilter& filter) {
+  Indexed x;
+  for (const Result& r : doc.results) {
+    const std::string name = r.name();
+    if (!filter.keep(name) || !r.ok() || x.by_name.count(name)) continue;
+    x.by_name[name] = &r;
+    x.order.push_back(name);
+  }
+  return x;
+}
+
+/// Each side's relative figures of the points both runs have, B's divided by its
+/// group's shift (so that a point's own change is not seen in the others).
+std::pair<std::map<std::string, std::vector<double>>, std::map<std::string, std::vector<double>>> paired_figures(
+    const Indexed& a, const Indexed& b, Statistic statistic) {
   std::set<std::string> both;
-  for (const auto& name : order_a)
-    if (mb.count(name)) both.insert(name);
-  // Relative figures, B's divided by its group's shift (so that a point's own change is
-  // not seen in the others).
+  for (const auto& name : a.order)
+    if (b.by_name.count(name)) both.insert(name);
   std::map<std::string, std::vector<double>> rel_a, rel_b;
-  if (!opt.absolute) {
-    RelativeFigures fa = relative_figures(ma, both, opt.statistic), fb = relative_figures(mb, both, opt.statistic);
-    for (auto& [key, ga] : fa) {
-      auto gb = fb.find(key);
-      if (gb == fb.end()) continue;
-      const double shift = group_shift(ga, gb->second);
-      for (auto& [name, v] : ga) {
-        auto vb = gb->second.find(name);
-        if (vb == gb->second.end()) continue;
-        for (double& x : vb->second) x /= shift;
-        rel_a[name] = std::move(v);
-        rel_b[name] = std::move(vb->second);
-      }
+  RelativeFigures fa = relative_figures(a.by_name, both, statistic), fb = relative_figures(b.by_name, both, statistic);
+  for (auto& [key, ga] : fa) {
+    auto gb = fb.find(key);
+    if (gb == fb.end()) continue;
+    const double shift = group_shift(ga, gb->second);
+    for (auto& [name, v] : ga) {
+      auto vb = gb->second.find(name);
+      if (vb == gb->second.end()) continue;
+      for (double& x : vb->second) x /= shift;
+      rel_a[name] = std::move(v);
+      rel_b[name] = std::move(vb->second);
     }
   }
-  for (const auto& name : order_a) {
-    auto it = mb.find(name);
-    if (it == mb.end()) {
-      c.only_a.push_back(name);
-      continue;
-    }
-    const Result& ra = *ma[name];
-    const Result& rb = *it->second;
-    CompareRow row;
-    row.name = name;
-    row.size = ra.point.at.size;
-    if (rel_a.count(name) && rel_b.count(name)) {
-      // Relative to the group in the same rounds: the rounds are the unit.
-      const std::vector<double>& va = rel_a.at(name);
-      const std::vector<double>& vb = rel_b.at(name);
-      row.relative = true;
-      row.a_ns = median(va);
-      row.b_ns = median(vb);
-      row.speedup = row.a_ns / row.b_ns;
-      row.a_reps = va.size();
-      row.b_reps = vb.size();
-      row.p = mann_whitney_u(va, vb).p;
-      row.detectable = detectable_change(va, vb, opt.alpha);
-      detectable.push_back(row.detectable);
-      any_power |= smallest_p(va.size(), vb.size()) < opt.alpha;
-      pvalues.push_back(row.p);
-      logsum += std::log(row.speedup);
-      ++c.relative_rows;
-      c.rows.push_back(row);
-      continue;
-    }
-    const Aggregate ga = aggregate(ra), gb = aggregate(rb);
-    const bool best = opt.statistic == Statistic::best;
-    row.a_ns = best ? ga.min_ns : ga.median_ns;
-    row.b_ns = best ? gb.min_ns : gb.median_ns;
-    row.speedup = row.b_ns > 0 ? row.a_ns / row.b_ns : INFINITY;
-    const auto va = rep_figures_ns(ra, opt.statistic), vb = rep_figures_ns(rb, opt.statistic);
-    row.a_reps = va.size();
-    row.b_reps = vb.size();
-    // The CIs are of the medians: no CI verdict for the fastest sample.
-    if (!best && ga.ci_high_ns > ga.ci_low_ns && gb.ci_high_ns > gb.ci_low_ns)
-      row.ci_overlap = intervals_overlap(ga.ci_low_ns, ga.ci_high_ns, gb.ci_low_ns, gb.ci_high_ns);
-    row.by_ci = va.size() < 2 || vb.size() < 2;
-    if (!row.by_ci) {
-      row.p = mann_whitney_u(va, vb).p;
-      noise.push_back(std::max(cv(va), cv(vb)));
-      any_power |= smallest_p(va.size(), vb.size()) < opt.alpha;
-    }
-    pvalues.push_back(row.p);
-    logsum += std::log(row.speedup);
-    c.rows.push_back(row);
-  }
-  for (const auto& name : order_b)
-    if (!ma.count(name)) c.only_b.push_back(name);
-  c.geomean_speedup = c.rows.empty() ? 0 : std::exp(logsum / double(c.rows.size()));
-  if (!noise.empty()) {
-    std::nth_element(noise.begin(), noise.begin() + long(noise.size() / 2), noise.end());
-    c.noise = noise[noise.size() / 2];
-  }
-  // Between two runs the points move by more than their rounds say: each run's state
-  // (its physical pages, its share of the core and the caches over the whole run) shifts
-  // the kernels' standing in their groups, which no interval inside a run can show. Most
-  // points did not change, so the spread of their shifts is the null (an empirical null,
-  // robust: 1.4826 x the MAD of the log shifts); a point is called beyond 3 of those.
-  std::vector<double> shifts;
-  for (const CompareRow& r : c.rows)
-    if (r.relative && r.speedup > 0) shifts.push_back(std::log(r.speedup));
-  if (shifts.size() >= 10) {
-    const double m = median(shifts);
-    for (double& x : shifts) x = std::fabs(x - m);
-    c.between_runs = std::exp(1.4826 * median(shifts)) - 1;
-  }
-  c.relative_min_effect = opt.min_effect.value_or(std::max(kRelativeMinEffect, std::exp(3 * std::log1p(c.between_runs)) - 1));
-  if (!detectable.empty()) {
-    std::nth_element(detectable.begin(), detectable.begin() + long(detectable.size() / 2), detectable.end());
-    c.detectable = detectable[detectable.size() / 2];
-  }
+  return {rel_a, rel_b};
+}
+
+/// A row from relative figures: the rounds are the unit.
+CompareRow relative_row(const std::string& name, uint64_t size, const std::vector<double>& va,
+                        const std::vector<double>& vb, double alpha) {
+  CompareRow row;
+  row.name = name;
+  row.size = size;
+  row.relative = true;
+  row.a_ns = median(va);
+  row.b_ns = median(vb);
+  row.speedup = row.a_ns / row.b_ns;
+  row.a_reps = va.size();
+  row.b_reps = vb.size();
+  row.p = mann_whitney_u(va, vb).p;
+  row.detectable = detectable_change(va, vb, alpha);
+  return row;
+}
+
+/// A row from absolute figures: the repetitions are the unit (CI overlap with one a side).
+CompareRow absolute_row(const std::string& name, const Result& ra, const Result& rb, Statistic statistic) {
+  const Aggregate ga = aggregate(ra), gb = aggregate(rb);
+  CompareRow row;
+  row.name = name;
+  row.size = ra.point.at.size;
+  const bool best = statistic == Statistic::best;
+  row.a_ns = best ? ga.min_ns : ga.median_ns;
+  row.b_ns = best ? gb.min_ns : gb.median_ns;
+  row.speedup = row.b_ns > 0 ? row.a_ns / row.b_ns : INFINITY;
+  const auto va = rep_figures_ns(ra, statistic), vb = rep_figures_ns(rb, statistic);
+  row.a_reps = va.size();
+  row.b_reps = vb.size();
+  // The CIs are of the medians: no CI verdict for the fastest sample.
+  if (!best && ga.ci_high_ns > ga.ci_low_ns && gb.ci_high_ns > gb.ci_low_ns)
+    row.ci_overlap = intervals_overlap(ga.ci_low_ns, ga.ci_high_ns, gb.ci_low_ns, gb.ci_high_ns);
+  row.by_ci = va.size() < 2 || vb.size() < 2;
+  if (!row.by_ci) row.p = mann_whitney_u(va, vb).p;
+  return row;
+}
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + long(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+/// The minimum effects: absolute rows from the noise, raised to the sentinels' shifts
+/// (a machine in another state moves the figures about that much: the L1 loop for every
+/// point, the memory read beyond A's L2, all when the L2 is unknown; capped at 10, as
+/// --min-effect is); relative rows from the runs' own disagreement. Between two runs the
+/// points move by more than their rounds say: each run's state (its physical pages, its
+/// share of the core and the caches over the whole run) shifts the kernels' standing in
+/// their groups, which no interval inside a run can show. Most points did not change, so
+/// the spread of their shifts is the null (an empirical null, robust: 1.4826 x the MAD of
+/// the log shifts); a point is called beyond 3 of those.
+void set_min_effects(Comparison& c, const CompareOptions& opt, uint64_t l2) {
   c.min_effect = opt.min_effect ? *opt.min_effect : std::max(0.01, 3 * c.noise);
-  // A machine that was not in the same state in both runs moves the figures by about as
-  // much as its sentinel moved: nothing smaller can be told from the kernels. The L1 loop
-  // bears on every point, the memory read on the points beyond the L2 (all when A's L2
-  // is unknown). Capped at 10 (1000%), --min-effect's own limit.
-  const uint64_t l2 = a.context.machine.l2_bytes;
   double beyond_l2 = 0;
   for (const StateShift& sh : c.shifts) {
     if (opt.min_effect) break;
@@ -266,15 +231,28 @@ Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOption
     }
   }
   if (beyond_l2 > c.min_effect) c.min_effect_beyond_l2 = beyond_l2;
+  std::vector<double> shifts;
+  for (const CompareRow& r : c.rows)
+    if (r.relative && r.speedup > 0) shifts.push_back(std::log(r.speedup));
+  if (shifts.size() >= 10) {
+    const double m = median(shifts);
+    for (double& x : shifts) x = std::fabs(x - m);
+    c.between_runs = std::exp(1.4826 * median(shifts)) - 1;
+  }
+  c.relative_min_effect = opt.min_effect.value_or(std::max(kRelativeMinEffect, std::pow(1 + c.between_runs, 3) - 1));
+}
+
+/// Each row's verdict: significant after the correction and beyond its minimum effect.
+void decide(Comparison& c, const CompareOptions& opt, uint64_t l2) {
+  std::vector<double> pvalues;
+  for (const CompareRow& r : c.rows) pvalues.push_back(r.p);
   const std::vector<double> adj = opt.correction == Correction::benjamini_hochberg ? benjamini_hochberg(pvalues)
                                   : opt.correction == Correction::holm            ? holm(pvalues)
                                                                                    : pvalues;
-  c.underpowered = !c.rows.empty() && !any_power &&
-                   std::any_of(c.rows.begin(), c.rows.end(), [](const CompareRow& r) { return !r.by_ci; });
   for (size_t i = 0; i < c.rows.size(); ++i) {
     CompareRow& r = c.rows[i];
     r.p_adjusted = adj[i];
-    const double effect = r.relative ? c.relative_min_effect
+    const double effect = r.relative                                       ? c.relative_min_effect
                           : c.min_effect_beyond_l2 > 0 && r.size > l2 ? c.min_effect_beyond_l2
                                                                       : c.min_effect;
     const bool big = r.speedup >= 1 + effect || r.speedup <= 1 / (1 + effect);
@@ -282,6 +260,58 @@ Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOption
     r.verdict = !(big && significant) ? Change::same : r.speedup > 1 ? Change::faster : Change::slower;
     (r.verdict == Change::same ? c.same : r.verdict == Change::faster ? c.faster : c.slower)++;
   }
+}
+
+}  // namespace
+
+Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOptions& opt) {
+  const NameFilter name_filter = parse_name_filter(opt.filter, "--filter");
+  const Indexed ia = index_run(a, name_filter), ib = index_run(b, name_filter);
+  Comparison c;
+  c.alpha = opt.alpha;
+  c.correction = opt.correction;
+  c.statistic = opt.statistic;
+  // The larger of the thresholds the two runs' sentinels flagged their own windows with
+  // (the same answer whichever side is A).
+  const std::optional<Noise> noise_a = run_noise(a.context), noise_b = run_noise(b.context);
+  c.shifts = state_shifts(noise_a, noise_b, std::max(run_sentinel_threshold(a.context).value_or(0.15),
+                                                     run_sentinel_threshold(b.context).value_or(0.15)));
+  c.state_unknown = noise_a.has_value() != noise_b.has_value();
+  const auto [rel_a, rel_b] =
+      opt.absolute ? decltype(paired_figures(ia, ib, opt.statistic)){} : paired_figures(ia, ib, opt.statistic);
+  std::vector<double> noise, detectable;
+  double logsum = 0;
+  bool any_power = false;
+  for (const auto& name : ia.order) {
+    auto it = ib.by_name.find(name);
+    if (it == ib.by_name.end()) {
+      c.only_a.push_back(name);
+      continue;
+    }
+    const Result& ra = *ia.by_name.at(name);
+    const bool relative = rel_a.count(name) && rel_b.count(name);
+    CompareRow row = relative ? relative_row(name, ra.point.at.size, rel_a.at(name), rel_b.at(name), opt.alpha)
+                              : absolute_row(name, ra, *it->second, opt.statistic);
+    if (relative) {
+      detectable.push_back(row.detectable);
+      ++c.relative_rows;
+    } else if (!row.by_ci) {
+      const auto va = rep_figures_ns(ra, opt.statistic), vb = rep_figures_ns(*it->second, opt.statistic);
+      noise.push_back(std::max(cv(va), cv(vb)));
+    }
+    if (!row.by_ci) any_power |= smallest_p(row.a_reps, row.b_reps) < opt.alpha;
+    logsum += std::log(row.speedup);
+    c.rows.push_back(row);
+  }
+  for (const auto& name : ib.order)
+    if (!ia.by_name.count(name)) c.only_b.push_back(name);
+  c.geomean_speedup = c.rows.empty() ? 0 : std::exp(logsum / double(c.rows.size()));
+  c.noise = median_of(noise);
+  c.detectable = median_of(detectable);
+  c.underpowered = !c.rows.empty() && !any_power &&
+                   std::any_of(c.rows.begin(), c.rows.end(), [](const CompareRow& r) { return !r.by_ci; });
+  set_min_effects(c, opt, a.context.machine.l2_bytes);
+  decide(c, opt, a.context.machine.l2_bytes);
   return c;
 }
 

@@ -1,8 +1,41 @@
 #include "src/run/schedule.hpp"
 
+#include <map>
 #include <random>
+#include <set>
 
 namespace kex {
+
+namespace {
+
+/// What a resumed journal holds of one group's rounds: how many are complete (a
+/// repetition of every member), and the members each partial one lacks (a kill between
+/// the journal lines of one round).
+struct JournaledRounds {
+  uint32_t complete = 0;
+  std::vector<std::vector<uint32_t>> missing;
+};
+
+JournaledRounds journaled_rounds(const std::vector<uint32_t>& members, const std::vector<std::vector<Repetition>>& reps) {
+  std::map<uint64_t, std::set<uint32_t>> in_round;  // round -> members with a repetition in it
+  for (uint32_t j : members)
+    for (const Repetition& r : reps[j])
+      if (r.round) in_round[r.round].insert(j);
+  JournaledRounds out;
+  for (const auto& [round, have] : in_round) {
+    if (have.size() == members.size()) {
+      ++out.complete;
+      continue;
+    }
+    std::vector<uint32_t> lack;
+    for (uint32_t j : members)
+      if (!have.count(j)) lack.push_back(j);
+    out.missing.push_back(std::move(lack));
+  }
+  return out;
+}
+
+}  // namespace
 
 std::vector<Task> ordered_tasks(size_t points, uint32_t reps) {
   std::vector<Task> out;
@@ -63,6 +96,45 @@ std::vector<Task> round_tasks(const std::vector<std::vector<uint32_t>>& groups, 
   }
   return out;
 }
+
+std::vector<Task> paired_order(const std::vector<std::vector<uint32_t>>& pair_groups,
+                               const std::vector<std::vector<Repetition>>& reps, uint32_t rounds, bool shuffle,
+                               uint64_t seed, uint64_t first_round) {
+  std::vector<uint32_t> need(pair_groups.size(), rounds);
+  std::vector<uint32_t> group_of_job(reps.size(), 0);
+  std::vector<Task> kept;
+  uint64_t id = first_round;
+  for (size_t g = 0; g < pair_groups.size(); ++g) {
+    for (uint32_t j : pair_groups[g]) group_of_job[j] = uint32_t(g);
+    const JournaledRounds jr = journaled_rounds(pair_groups[g], reps);
+    need[g] -= std::min<uint32_t>(need[g], jr.complete + uint32_t(jr.missing.size()));
+    for (const std::vector<uint32_t>& lack : jr.missing) {
+      Task t{lack.front(), 0, lack, id++};
+      if (t.members.size() == 1) t.members.clear();
+      kept.push_back(std::move(t));
+    }
+  }
+  std::vector<Task> all;
+  if (shuffle) {
+    all = round_tasks(pair_groups, rounds, seed, 0);
+  } else {
+    for (size_t g = 0; g < pair_groups.size(); ++g)
+      for (uint32_t r = 0; r < rounds; ++r) {
+        Task t{pair_groups[g].front(), r, pair_groups[g], 0};
+        if (t.members.size() == 1) t.members.clear();
+        all.push_back(std::move(t));
+      }
+  }
+  for (Task& t : all) {
+    uint32_t& n = need[group_of_job[t.point]];
+    if (n == 0) continue;
+    --n;
+    t.round = id++;
+    kept.push_back(std::move(t));
+  }
+  return kept;
+}
+
 
 std::string task_group(const std::string& family, uint64_t size) { return family + "@" + std::to_string(size); }
 

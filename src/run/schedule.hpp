@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "src/model/result.hpp"
+
 namespace kex {
 
 /// One unit of the measuring order: repetition `rep` of point `point` alone, or a
@@ -36,10 +38,20 @@ std::vector<Task> shuffled_tasks(const std::vector<uint32_t>& group, uint32_t re
 /// first_id + 1, ... in measuring order. The rounds are spread over the whole run in an
 /// order shuffled from `seed` (std::mt19937_64) with no two consecutive rounds of one
 /// group where the order can avoid it; each round's member order is shuffled too.
-/// Round k of group g has rep = k. Groups of one point give single-point tasks with
-/// round ids all the same (each is the point's own repetition, compared with nothing).
+/// Round k of group g has rep = k. A group of one point gives tasks of that point alone
+/// (members empty), with round ids like the others'.
 std::vector<Task> round_tasks(const std::vector<std::vector<uint32_t>>& groups, uint32_t rounds, uint64_t seed,
                               uint64_t first_id = 1);
+
+/// The rounds of a paired run: `rounds` rounds of each group, spread over the run as
+/// round_tasks does (or group by group without `shuffle`), ids from `first_round`.
+/// `reps[j]` are the repetitions of point j a resumed journal holds: its rounds count,
+/// a partial one (a kill between the journal lines of one round) is completed by a
+/// round of the members it lacks (each point ends with one repetition per round, none
+/// measured twice), and only the rounds still missing are new.
+std::vector<Task> paired_order(const std::vector<std::vector<uint32_t>>& groups,
+                               const std::vector<std::vector<Repetition>>& reps, uint32_t rounds, bool shuffle,
+                               uint64_t seed, uint64_t first_round);
 
 /// Tasks in point order, repetitions in turn (the order of a run without shuffling).
 std::vector<Task> ordered_tasks(size_t points, uint32_t reps);

@@ -268,48 +268,6 @@ std::vector<Task> separate_order(const std::vector<uint32_t>& groups, const std:
   return kept;
 }
 
-/// The rounds of a paired run: `repetitions` rounds of each group, spread over the run
-/// (or group by group without shuffling), ids from `first_round`; resumed, each group's
-/// rounds minus those the journal holds complete (a repetition of every member).
-std::vector<Task> paired_order(const std::vector<std::vector<uint32_t>>& pair_groups,
-                               const std::vector<std::vector<Repetition>>& reps, const Protocol& protocol,
-                               uint64_t first_round) {
-  std::vector<uint32_t> need(pair_groups.size(), protocol.repetitions);
-  for (size_t g = 0; g < pair_groups.size(); ++g) {
-    std::map<uint64_t, size_t> members_in;  // round -> members of this group with a repetition in it
-    for (uint32_t j : pair_groups[g])
-      for (const Repetition& r : reps[j])
-        if (r.round) ++members_in[r.round];
-    uint32_t complete = 0;
-    for (const auto& [round, n] : members_in) complete += n == pair_groups[g].size();
-    need[g] -= std::min(need[g], complete);
-  }
-  std::vector<Task> all;
-  if (protocol.shuffle) {
-    all = round_tasks(pair_groups, protocol.repetitions, protocol.seed, 0);
-  } else {
-    for (size_t g = 0; g < pair_groups.size(); ++g)
-      for (uint32_t r = 0; r < protocol.repetitions; ++r) {
-        Task t{pair_groups[g].front(), r, pair_groups[g], 0};
-        if (t.members.size() == 1) t.members.clear();
-        all.push_back(std::move(t));
-      }
-  }
-  std::vector<Task> kept;
-  uint64_t id = first_round;
-  for (Task& t : all) {
-    const auto g = std::find_if(pair_groups.begin(), pair_groups.end(), [&](const auto& m) {
-      return std::find(m.begin(), m.end(), t.point) != m.end();
-    });
-    uint32_t& n = need[size_t(g - pair_groups.begin())];
-    if (n == 0) continue;
-    --n;
-    t.round = id++;
-    kept.push_back(std::move(t));
-  }
-  return kept;
-}
-
 }  // namespace
 
 SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt, size_t max_points) {
@@ -328,357 +286,455 @@ SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt, 
   return p;
 }
 
-SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
-  Protocol protocol = opt.protocol;
-  const int cpu = protocol.cpu >= 0 && pin_thread_to(protocol.cpu) ? protocol.cpu : pin_to_one_cpu();
-  protocol.cpu = cpu;
+namespace {
+
+/// One point of the run and everything learnt about it, stage by stage (STYLE rule 1:
+/// each stage adds its part; nothing reaches back).
+struct PointState {
+  Slot slot;
+  Place place;                          ///< where the buffers put it (2)
+  size_t case_target = SIZE_MAX;        ///< its placement's verification target (3)
+  std::optional<Result> final;          ///< not measured: resumed, refused, failed (4, 6)
+  std::optional<size_t> job;            ///< its measuring job (4)
+};
+
+/// The run as it goes: the plans, the built code, the points, the jobs and what the
+/// supervisor reported for them, and the context facts gathered on the way.
+struct Sweep {
+  const std::vector<Config>& configs;
+  const RunOptions& opt;
+  Protocol protocol;
   SweepRun out;
-  RunDoc& doc = out.doc;
-  doc.context = make_context(configs, cpu, opt.shard_index, opt.shard_count);
-  bool interrupted = false;
-  auto stopped = [&] { return opt.stop && *opt.stop; };
-
-  const Expanded e = expand_all(configs, opt.shard_index, opt.shard_count);
-  const size_t planned = e.slots.size();
-  const auto t_start = std::chrono::steady_clock::now();
-  warn_if_busy(opt.progress);
-
-  // 1. JIT everything up front into one W^X arena per config (never inside a timed region).
-  std::vector<std::vector<Built>> built(configs.size());
+  Expanded e;
+  std::vector<std::vector<Built>> built;               ///< per config, per plan
   std::vector<std::unique_ptr<CodeArena>> arenas;
-  for (size_t ci = 0; ci < configs.size() && !stopped(); ++ci) {
-    const auto& plans = e.plans[ci].plans;
+  std::vector<BufferPlan> bplans;
+  std::map<bool, size_t> bindex;                       ///< huge pages -> buffer plan
+  std::vector<PointState> points;
+  std::vector<VerifyTarget> targets;
+  std::map<std::pair<size_t, size_t>, size_t> general; ///< (config, plan) -> its general target
+  std::vector<Verdict> verdicts;
+  std::vector<MeasureJob> jobs;
+  std::vector<size_t> job_point;                       ///< job -> point
+  std::vector<uint32_t> families;                      ///< job -> family at its size (separate order)
+  std::vector<std::vector<uint32_t>> pair_groups;      ///< the jobs of each group (paired order)
+  std::vector<std::vector<Repetition>> reps;           ///< per job
+  std::vector<std::optional<Status>> died, lost;       ///< per job: its kernel killed the worker; not measured as asked
+  SupervisedRun sup;
+  size_t todo_tasks = 0;
+  std::vector<double> sentinel_l1, sentinel_mem;
+  size_t sentinel_disturbed = 0;
+  bool interrupted = false;
+  std::chrono::steady_clock::time_point t_start = std::chrono::steady_clock::now();
+
+  Sweep(const std::vector<Config>& c, const RunOptions& o) : configs(c), opt(o), protocol(o.protocol) {}
+  bool stopped() const { return opt.stop && *opt.stop; }
+  const KernelPlan& plan(const Slot& s) const { return e.plans[s.config].plans[s.plan]; }
+  const Built& code(const Slot& s) const { return built[s.config][s.plan]; }
+};
+
+/// Pins to the run's CPU, starts the context and expands every config's points.
+void start(Sweep& w) {
+  const int cpu = w.protocol.cpu >= 0 && pin_thread_to(w.protocol.cpu) ? w.protocol.cpu : pin_to_one_cpu();
+  w.protocol.cpu = cpu;
+  w.out.doc.context = make_context(w.configs, cpu, w.opt.shard_index, w.opt.shard_count);
+  w.e = expand_all(w.configs, w.opt.shard_index, w.opt.shard_count);
+  warn_if_busy(w.opt.progress);
+  for (const Slot& s : w.e.slots) w.points.push_back({s, {}, SIZE_MAX, std::nullopt, std::nullopt});
+}
+
+/// 1. Every kernel a point uses, generated up front into one W^X arena per config
+/// (never inside a timed region); libc baselines keep their function.
+void build_code(Sweep& w) {
+  w.built.resize(w.configs.size());
+  for (size_t ci = 0; ci < w.configs.size() && !w.stopped(); ++ci) {
+    const auto& plans = w.e.plans[ci].plans;
     std::vector<bool> used(plans.size(), false);
-    for (const auto& s : e.slots)
+    for (const auto& s : w.e.slots)
       if (s.config == ci) used[s.plan] = true;
-    arenas.push_back(std::make_unique<CodeArena>());
-    CodeArena& arena = *arenas.back();
-    built[ci].resize(plans.size());
+    w.arenas.push_back(std::make_unique<CodeArena>());
+    CodeArena& arena = *w.arenas.back();
+    std::vector<Built>& built = w.built[ci];
+    built.resize(plans.size());
     std::vector<size_t> code_index(plans.size(), SIZE_MAX);
     for (size_t k = 0; k < plans.size(); ++k) {
-      built[ci][k].status = plan_status(plans[k]);
-      if (!used[k] || built[ci][k].status.kind != StatusKind::ok || !plans[k].emit) continue;
+      built[k].status = plan_status(plans[k]);
+      if (!used[k] || built[k].status.kind != StatusKind::ok || !plans[k].emit) continue;
       try {
         code_index[k] = arena.add(plans[k].emit);
       } catch (const std::exception& ex) {
-        built[ci][k].status = {StatusKind::error, std::string("code generation failed: ") + ex.what()};
+        built[k].status = {StatusKind::error, std::string("code generation failed: ") + ex.what()};
       }
-      if (stopped()) break;
+      if (w.stopped()) break;
     }
     arena.finalize();
     for (size_t k = 0; k < plans.size(); ++k) {
-      if (plans[k].libc_fn) built[ci][k].fn = plans[k].libc_fn;
+      if (plans[k].libc_fn) built[k].fn = plans[k].libc_fn;
       if (code_index[k] == SIZE_MAX) continue;
       const CodeRef r = arena.ref(code_index[k]);
-      built[ci][k].fn = r.as<KernelFn>();
-      built[ci][k].code = r.code;
-      built[ci][k].info = CodeInfo{r.size, r.hash};
+      built[k].fn = r.as<KernelFn>();
+      built[k].code = r.code;
+      built[k].info = CodeInfo{r.size, r.hash};
     }
   }
+}
 
-  // 2. Every point's place (pure arithmetic: the measuring process maps the buffers).
-  const auto [bplans, bindex] = buffer_plans(e);
-  std::vector<Place> places;
-  for (const auto& s : e.slots)
-    places.push_back(bplans[bindex.at(s.at.layout.huge_pages)].place(s.at.layout, e.plans[s.config].plans[s.plan].alignment));
+/// 2. Every point's place (pure arithmetic: the measuring process maps the buffers).
+void place_points(Sweep& w) {
+  std::tie(w.bplans, w.bindex) = buffer_plans(w.e);
+  for (PointState& p : w.points)
+    p.place = w.bplans[w.bindex.at(p.slot.at.layout.huge_pages)].place(p.slot.at.layout, w.plan(p.slot).alignment);
+}
 
-  // 3. Verify every runnable kernel before any timing: once on eight offset pairs,
-  //    and once at every exact placement (and overlapping distance) it will be measured at.
-  std::vector<VerifyTarget> targets;
-  std::map<std::pair<size_t, size_t>, size_t> general;  // (config, plan) -> target
+/// A kernel's verification target without a placement (eight offset pairs).
+VerifyTarget base_target(const Sweep& w, const Slot& s) {
+  const KernelPlan& kp = w.plan(s);
+  const Built& b = w.code(s);
+  VerifyTarget t;
+  t.fn = b.fn;
+  t.is_copy = kp.op == Op::copy;
+  t.fill = kp.fill;
+  t.alignment = kp.alignment;
+  t.width = kp.width;
+  t.unroll = kp.unroll;
+  t.size_multiple = kp.region;
+  if (kp.region > 1) t.max_size = 3 * kp.region;
+  t.code = b.code;
+  t.code_size = b.info ? b.info->bytes : 0;
+  return t;
+}
+
+/// Whether a resumed journal holds the point already (its result, or all its repetitions).
+bool already_done(const Sweep& w, const std::string& name) {
+  const JournalState* r = w.opt.resume;
+  return r && (r->results.count(name) || (r->reps.count(name) && r->reps.at(name).size() >= w.protocol.repetitions));
+}
+
+/// 3. Every runnable kernel verified before any timing: once on eight offset pairs,
+/// and once at every exact placement (and overlapping distance) it will be measured at.
+void verify_points(Sweep& w) {
   using CaseKey = std::tuple<size_t, size_t, uint32_t, uint32_t, std::optional<int64_t>, uint64_t>;
   std::map<CaseKey, size_t> cases;
-  std::vector<size_t> slot_case(e.slots.size(), SIZE_MAX);
-  auto base_target = [&](size_t ci, size_t k) {
-    const KernelPlan& kp = e.plans[ci].plans[k];
-    const Built& b = built[ci][k];
-    VerifyTarget t;
-    t.fn = b.fn;
-    t.is_copy = kp.op == Op::copy;
-    t.fill = kp.fill;
-    t.alignment = kp.alignment;
-    t.width = kp.width;
-    t.unroll = kp.unroll;
-    t.size_multiple = kp.region;
-    if (kp.region > 1) t.max_size = 3 * kp.region;
-    t.code = b.code;
-    t.code_size = b.info ? b.info->bytes : 0;
-    return t;
-  };
-  auto already = [&](const std::string& name) {
-    return opt.resume && (opt.resume->results.count(name) ||
-                          (opt.resume->reps.count(name) &&
-                           opt.resume->reps.at(name).size() >= protocol.repetitions));
-  };
-  for (size_t i = 0; i < e.slots.size() && !stopped(); ++i) {
-    const Slot& s = e.slots[i];
-    if (built.size() <= s.config) break;
-    const Built& b = built[s.config][s.plan];
-    if (b.status.kind != StatusKind::ok || !b.fn || !places[i].refusal.empty() || already(s.name)) continue;
-    auto [g, fresh_g] = general.emplace(std::make_pair(s.config, s.plan), targets.size());
-    if (fresh_g) targets.push_back(base_target(s.config, s.plan));
-    const Placement& pl = places[i].placed;
+  for (PointState& p : w.points) {
+    const Slot& s = p.slot;
+    if (w.stopped() || w.built.size() <= s.config) break;
+    const Built& b = w.code(s);
+    if (b.status.kind != StatusKind::ok || !b.fn || !p.place.refusal.empty() || already_done(w, s.name)) continue;
+    auto [g, fresh_g] = w.general.emplace(std::make_pair(s.config, s.plan), w.targets.size());
+    if (fresh_g) w.targets.push_back(base_target(w, s));
+    const Placement& pl = p.place.placed;
     const bool ov = overlaps(s.at);
     // The size the overlap case is tried at: the measured one, or above the cap the
     // cap plus the same remainder modulo a page (the same tail).
     const uint64_t n = s.at.size <= kVerifyCap ? s.at.size : kVerifyCap + s.at.size % 4096;
     CaseKey key{s.config, s.plan, pl.src_page_offset, ov ? 0 : pl.dst_page_offset,
                 ov ? s.at.layout.distance : std::nullopt, ov ? n : 0};
-    auto [it, fresh] = cases.emplace(key, targets.size());
+    auto [it, fresh] = cases.emplace(key, w.targets.size());
     if (fresh) {
-      VerifyTarget t = base_target(s.config, s.plan);
+      VerifyTarget t = base_target(w, s);
       t.layout = VerifyLayout{pl.src_page_offset, pl.dst_page_offset, std::get<4>(key), {}};
       if (ov) t.max_size = std::max<uint64_t>(t.max_size, n);
-      targets.push_back(t);
+      w.targets.push_back(t);
     }
-    auto& sizes = targets[it->second].layout->sizes;
+    auto& sizes = w.targets[it->second].layout->sizes;
     if (std::find(sizes.begin(), sizes.end(), n) == sizes.end()) sizes.push_back(n);
-    slot_case[i] = it->second;
+    p.case_target = it->second;
   }
-  if (opt.progress && !targets.empty())
-    std::fprintf(stderr, "kex: verifying %zu kernel%s at %zu placements\n", general.size(),
-                 general.size() == 1 ? "" : "s", cases.size());
-  const std::vector<Verdict> verdicts = stopped() ? std::vector<Verdict>() : verify_targets(targets, opt.stop);
+  if (w.opt.progress && !w.targets.empty())
+    std::fprintf(stderr, "kex: verifying %zu kernel%s at %zu placements\n", w.general.size(),
+                 w.general.size() == 1 ? "" : "s", cases.size());
+  if (!w.stopped()) w.verdicts = verify_targets(w.targets, w.opt.stop);
+}
 
-  // 4. The status of every point before measuring; the measurable ones become jobs.
-  std::vector<std::optional<Result>> final_result(e.slots.size());  // points that will not be measured
-  std::vector<MeasureJob> jobs;
-  std::vector<size_t> job_slot;
-  std::vector<uint32_t> groups;
-  std::map<std::string, uint32_t> group_ids;
-  std::vector<std::vector<uint32_t>> pair_groups;  // the jobs of each group, for paired rounds
-  std::map<GroupKey, uint32_t> pair_ids;
-  if (!stopped()) {
-    for (size_t i = 0; i < e.slots.size(); ++i) {
-      const Slot& s = e.slots[i];
-      const KernelPlan& kp = e.plans[s.config].plans[s.plan];
-      const Built& b = built[s.config][s.plan];
-      if (opt.resume && opt.resume->results.count(s.name)) {
-        final_result[i] = opt.resume->results.at(s.name);
-        continue;
-      }
-      Status st = b.status;
-      if (st.kind == StatusKind::ok && !places[i].refusal.empty()) st = {StatusKind::skipped, places[i].refusal};
-      auto g = general.find({s.config, s.plan});
-      if (st.kind == StatusKind::ok && g != general.end() && !verdicts[g->second].ok()) {
-        const Verdict& v = verdicts[g->second];
-        st = {StatusKind::error, "verification failed: " + v.message, v.signal, v.fault_offset};
-      }
-      if (st.kind == StatusKind::ok && slot_case[i] != SIZE_MAX && !verdicts[slot_case[i]].ok()) {
-        const Verdict& v = verdicts[slot_case[i]];
-        if (overlaps(s.at) && !v.signal)
-          st = {StatusKind::skipped,
-                "refused: the kernel does not give memmove's result where src and dst overlap: " + v.message};
-        else
-          st = {StatusKind::error, "verification at this placement failed: " + v.message, v.signal, v.fault_offset};
-      }
-      if (st.kind != StatusKind::ok) {
-        final_result[i] = make_result(kp, s.at, st, {}, std::nullopt, b.info);
-        if (opt.journal) opt.journal->result(*final_result[i]);
-        continue;
-      }
-      MeasureJob j;
-      j.fn = b.fn;
-      j.code = b.code;
-      j.code_size = b.info ? b.info->bytes : 0;
-      j.buffer_plan = bindex.at(s.at.layout.huge_pages);
-      j.alignment = kp.alignment;
-      j.copy = kp.op == Op::copy;
-      j.at = s.at;
-      j.policy = configs[s.config].policy;
-      j.name = s.name;
-      jobs.push_back(j);
-      job_slot.push_back(i);
-      auto [gi, fresh] = group_ids.emplace(task_group(family_of(kp), s.at.size), uint32_t(group_ids.size()));
-      (void)fresh;
-      groups.push_back(gi->second);
-      // The paired group: points of kex's harness doing the same thing under the same conditions.
-      const auto key = group_of(kp.op, kp.fill, s.at);
-      auto [pi, fresh_p] = pair_ids.emplace(*key, uint32_t(pair_groups.size()));
-      if (fresh_p) pair_groups.emplace_back();
-      pair_groups[pi->second].push_back(uint32_t(jobs.size() - 1));
+/// A point's status before measuring: its kernel's, its placement's, its verdicts'.
+Status point_status(const Sweep& w, const PointState& p) {
+  Status st = w.code(p.slot).status;
+  if (st.kind == StatusKind::ok && !p.place.refusal.empty()) st = {StatusKind::skipped, p.place.refusal};
+  auto g = w.general.find({p.slot.config, p.slot.plan});
+  if (st.kind == StatusKind::ok && g != w.general.end() && !w.verdicts[g->second].ok()) {
+    const Verdict& v = w.verdicts[g->second];
+    st = {StatusKind::error, "verification failed: " + v.message, v.signal, v.fault_offset};
+  }
+  if (st.kind == StatusKind::ok && p.case_target != SIZE_MAX && !w.verdicts[p.case_target].ok()) {
+    const Verdict& v = w.verdicts[p.case_target];
+    if (overlaps(p.slot.at) && !v.signal)
+      st = {StatusKind::skipped, "refused: the kernel does not give memmove's result where src and dst overlap: " + v.message};
+    else
+      st = {StatusKind::error, "verification at this placement failed: " + v.message, v.signal, v.fault_offset};
+  }
+  return st;
+}
+
+/// Adds a measurable point's job, with its family (separate order) and its group (paired rounds).
+void add_job(Sweep& w, size_t i, std::map<std::string, uint32_t>& family_ids, std::map<GroupKey, uint32_t>& group_ids) {
+  const Slot& s = w.points[i].slot;
+  const KernelPlan& kp = w.plan(s);
+  const Built& b = w.code(s);
+  MeasureJob j;
+  j.fn = b.fn;
+  j.code = b.code;
+  j.code_size = b.info ? b.info->bytes : 0;
+  j.buffer_plan = w.bindex.at(s.at.layout.huge_pages);
+  j.alignment = kp.alignment;
+  j.copy = kp.op == Op::copy;
+  j.at = s.at;
+  j.policy = w.configs[s.config].policy;
+  j.name = s.name;
+  w.points[i].job = w.jobs.size();
+  w.jobs.push_back(j);
+  w.job_point.push_back(i);
+  auto [fi, fresh_f] = family_ids.emplace(task_group(family_of(kp), s.at.size), uint32_t(family_ids.size()));
+  w.families.push_back(fi->second);
+  // The paired group: points of kex's harness doing the same thing under the same conditions.
+  auto [gi, fresh_g] = group_ids.emplace(*group_of(kp.op, kp.fill, s.at), uint32_t(w.pair_groups.size()));
+  if (fresh_g) w.pair_groups.emplace_back();
+  w.pair_groups[gi->second].push_back(uint32_t(w.jobs.size() - 1));
+}
+
+/// 4. Every point's status before measuring; a resumed or refused one is final, the
+/// measurable ones become jobs.
+void plan_jobs(Sweep& w) {
+  if (w.stopped()) return;
+  std::map<std::string, uint32_t> family_ids;
+  std::map<GroupKey, uint32_t> group_ids;
+  for (size_t i = 0; i < w.points.size(); ++i) {
+    PointState& p = w.points[i];
+    if (w.opt.resume && w.opt.resume->results.count(p.slot.name)) {
+      p.final = w.opt.resume->results.at(p.slot.name);
+      continue;
     }
+    const Status st = point_status(w, p);
+    if (st.kind != StatusKind::ok) {
+      p.final = make_result(w.plan(p.slot), p.slot.at, st, {}, std::nullopt, w.code(p.slot).info);
+      if (w.opt.journal) w.opt.journal->result(*p.final);
+      continue;
+    }
+    add_job(w, i, family_ids, group_ids);
   }
+  w.reps.resize(w.jobs.size());
+  w.died.resize(w.jobs.size());
+  w.lost.resize(w.jobs.size());
+}
 
-  // 5. Measure: every (point, repetition) once, in a random order over the whole
-  //    sweep, in a supervised worker; what an earlier run finished is not redone.
-  std::vector<std::vector<Repetition>> reps(jobs.size());
-  std::vector<std::optional<Status>> died(jobs.size());  // the kernel killed its worker: the point failed
-  std::vector<std::optional<Status>> lost(jobs.size());  // not measured as asked, not by its kernel's fault
-  if (opt.resume)
-    for (size_t j = 0; j < jobs.size(); ++j)
-      if (auto it = opt.resume->reps.find(jobs[j].name); it != opt.resume->reps.end()) reps[j] = it->second;
-  // This session's orders and rounds follow the journal's (a disturbed window marks only
-  // its own repetitions; a round pairs only its own).
+/// The measuring order: the repetitions the journal holds are taken over, this
+/// session's orders and rounds follow the journal's (a disturbed window marks only its
+/// own repetitions; a round pairs only its own); then the paired rounds or the separate
+/// repetitions still to do.
+std::vector<Task> measuring_order(Sweep& w) {
+  if (w.opt.resume)
+    for (size_t j = 0; j < w.jobs.size(); ++j)
+      if (auto it = w.opt.resume->reps.find(w.jobs[j].name); it != w.opt.resume->reps.end()) w.reps[j] = it->second;
   uint64_t first_round = 1;
-  for (const auto& rs : reps)
+  for (const auto& rs : w.reps)
     for (const auto& r : rs) {
-      protocol.first_order = std::max(protocol.first_order, r.order + 1);
+      w.protocol.first_order = std::max(w.protocol.first_order, r.order + 1);
       first_round = std::max(first_round, r.round + 1);
     }
-  std::vector<Task> todo = protocol.paired ? paired_order(pair_groups, reps, protocol, first_round)
-                                           : separate_order(groups, reps, protocol, opt.resume != nullptr);
+  return w.protocol.paired ? paired_order(w.pair_groups, w.reps, w.protocol.repetitions, w.protocol.shuffle,
+                                          w.protocol.seed, first_round)
+                           : separate_order(w.families, w.reps, w.protocol, w.opt.resume != nullptr);
+}
+
+/// A sentinel reading: recorded in the context; a disturbed one marks the window's
+/// repetitions (journaled) and, when it was requeued, the progress grows by it.
+void on_sentinel(Sweep& w, Progress& progress, const SentinelReading& r, const std::vector<Task>& window, bool requeued) {
+  w.out.doc.context.rest["sentinel_readings"].push_back({{"l1_ticks_per_kib", r.l1_ticks_per_kib},
+                                                         {"mem_ticks_per_kib", r.mem_ticks_per_kib},
+                                                         {"at_s", r.at_s},
+                                                         {"after_task", r.after_task},
+                                                         {"disturbed", r.disturbed},
+                                                         {"window", window.size()},
+                                                         {"requeued", requeued}});
+  w.sentinel_l1.push_back(r.l1_ticks_per_kib);
+  w.sentinel_mem.push_back(r.mem_ticks_per_kib);
+  w.sentinel_disturbed += r.disturbed;
+  if (!r.disturbed) return;
+  std::vector<std::pair<std::string, uint64_t>> marked;
+  for (const Task& t : window)
+    for (auto& rep : w.reps[t.point])
+      if (!rep.disturbed && rep.order + window.size() >= r.after_task && rep.order < r.after_task) {
+        rep.disturbed = true;
+        marked.emplace_back(w.jobs[t.point].name, rep.order);
+      }
+  if (w.opt.journal && !marked.empty()) w.opt.journal->disturbed(marked);
+  if (requeued) progress.total += window.size();
+}
+
+/// 5. Measuring, in a supervised worker: what an earlier run finished is not redone.
+void measure_jobs(Sweep& w) {
+  const std::vector<Task> todo = measuring_order(w);
+  w.todo_tasks = todo.size();
   size_t todo_reps = 0;
   for (const Task& t : todo) todo_reps += t.points().size();
-  Progress progress(opt.progress, todo_reps);
-  SupervisedRun sup;
-  std::vector<double> sentinel_l1, sentinel_mem;
-  size_t sentinel_disturbed = 0;
-  if (!todo.empty() && !stopped()) {
-    SupervisorEvents ev;
-    ev.done = [&](const Task& t, const Repetition& r) {
-      reps[t.point].push_back(r);
-      if (opt.journal) opt.journal->repetition(jobs[t.point].name, r);
-      char g[64] = "";
-      const double size = double(jobs[t.point].at.size);
-      if (r.per_call.median > 0)
-        std::snprintf(g, sizeof g, " %.2f GB/s", size / (r.per_call.median / machine().tsc_hz * 1e9));
-      progress.step(jobs[t.point].name + g);
-    };
-    ev.failed = [&](const Task& t, const Status& s) {
-      died[t.point] = s;
-      progress.step(jobs[t.point].name + " FAILED: " + s.message);
-    };
-    ev.lost = [&](const Task& t, const Status& s) {
-      if (!lost[t.point]) lost[t.point] = s;
-      progress.step(jobs[t.point].name + " NOT MEASURED: " + s.message);
-    };
-    ev.sentinel = [&](const SentinelReading& r, const std::vector<Task>& window, bool requeued) {
-      doc.context.rest["sentinel_readings"].push_back({{"l1_ticks_per_kib", r.l1_ticks_per_kib},
-                                                       {"mem_ticks_per_kib", r.mem_ticks_per_kib},
-                                                       {"at_s", r.at_s},
-                                                       {"after_task", r.after_task},
-                                                       {"disturbed", r.disturbed},
-                                                       {"window", window.size()},
-                                                       {"requeued", requeued}});
-      sentinel_l1.push_back(r.l1_ticks_per_kib);
-      sentinel_mem.push_back(r.mem_ticks_per_kib);
-      sentinel_disturbed += r.disturbed;
-      if (!r.disturbed) return;
-      std::vector<std::pair<std::string, uint64_t>> marked;
-      for (const Task& t : window)
-        for (auto& rep : reps[t.point])
-          if (!rep.disturbed && rep.order + window.size() >= r.after_task && rep.order < r.after_task) {
-            rep.disturbed = true;
-            marked.emplace_back(jobs[t.point].name, rep.order);
-          }
-      if (opt.journal && !marked.empty()) opt.journal->disturbed(marked);
-      if (requeued) progress.total += window.size();
-    };
-    sup = run_supervised(jobs, bplans, todo, protocol, ev, opt.stop);
-    interrupted |= sup.stopped || sup.abandoned;
-    out.abandoned = sup.abandoned;
-  }
-  interrupted |= stopped();
+  Progress progress(w.opt.progress, todo_reps);
+  if (todo.empty() || w.stopped()) return;
+  SupervisorEvents ev;
+  ev.done = [&](const Task& t, const Repetition& r) {
+    w.reps[t.point].push_back(r);
+    if (w.opt.journal) w.opt.journal->repetition(w.jobs[t.point].name, r);
+    char g[64] = "";
+    if (r.per_call.median > 0)
+      std::snprintf(g, sizeof g, " %.2f GB/s", double(w.jobs[t.point].at.size) / (r.per_call.median / machine().tsc_hz * 1e9));
+    progress.step(w.jobs[t.point].name + g);
+  };
+  ev.failed = [&](const Task& t, const Status& s) {
+    w.died[t.point] = s;
+    progress.step(w.jobs[t.point].name + " FAILED: " + s.message);
+  };
+  ev.lost = [&](const Task& t, const Status& s) {
+    if (!w.lost[t.point]) w.lost[t.point] = s;
+    progress.step(w.jobs[t.point].name + " NOT MEASURED: " + s.message);
+  };
+  ev.sentinel = [&](const SentinelReading& r, const std::vector<Task>& window, bool requeued) {
+    on_sentinel(w, progress, r, window, requeued);
+  };
+  w.sup = run_supervised(w.jobs, w.bplans, todo, w.protocol, ev, w.opt.stop);
+  w.interrupted |= w.sup.stopped || w.sup.abandoned;
+  w.out.abandoned = w.sup.abandoned;
+}
 
-  // 6. Results, in config order: the measured ones, the refused and failed ones.
-  std::vector<Result> measured(e.slots.size());
-  std::vector<bool> have(e.slots.size(), false);
-  for (size_t j = 0; j < jobs.size(); ++j) {
-    const size_t i = job_slot[j];
-    const Slot& s = e.slots[i];
-    const KernelPlan& kp = e.plans[s.config].plans[s.plan];
-    const Built& b = built[s.config][s.plan];
-    if (died[j]) {
-      final_result[i] = make_result(kp, s.at, *died[j], {}, places[i].placed, b.info);
-      if (opt.journal) opt.journal->result(*final_result[i]);
-    } else if (lost[j]) {
+/// 6. Results in config order: the measured ones (with the repetitions a lost point
+/// finished), the refused and failed ones.
+void collect_results(Sweep& w) {
+  w.interrupted |= w.stopped();
+  std::vector<std::optional<Result>> measured(w.points.size());
+  for (size_t j = 0; j < w.jobs.size(); ++j) {
+    PointState& p = w.points[w.job_point[j]];
+    const Slot& s = p.slot;
+    const KernelPlan& kp = w.plan(s);
+    const Built& b = w.code(s);
+    if (w.died[j]) {
+      p.final = make_result(kp, s.at, *w.died[j], {}, p.place.placed, b.info);
+      if (w.opt.journal) w.opt.journal->result(*p.final);
+    } else if (w.lost[j]) {
       // The repetitions it finished stand; without one, the point is an error in this
       // run's output, but not in the journal: a resume measures it again.
-      out.incomplete.push_back({s.name, *lost[j], reps[j].size(), protocol.repetitions});
-      if (!reps[j].empty()) {
-        measured[i] = make_result(kp, s.at, {}, reps[j], places[i].placed, b.info);
-        have[i] = true;
-      } else {
-        final_result[i] = make_result(kp, s.at, *lost[j], {}, places[i].placed, b.info);
-      }
-    } else if (!reps[j].empty()) {
-      measured[i] = make_result(kp, s.at, {}, reps[j], places[i].placed, b.info);
-      have[i] = true;
+      w.out.incomplete.push_back({s.name, *w.lost[j], w.reps[j].size(), w.protocol.repetitions});
+      if (!w.reps[j].empty()) measured[w.job_point[j]] = make_result(kp, s.at, {}, w.reps[j], p.place.placed, b.info);
+      else p.final = make_result(kp, s.at, *w.lost[j], {}, p.place.placed, b.info);
+    } else if (!w.reps[j].empty()) {
+      measured[w.job_point[j]] = make_result(kp, s.at, {}, w.reps[j], p.place.placed, b.info);
     }
   }
-  for (size_t i = 0; i < e.slots.size(); ++i) {
-    if (final_result[i]) doc.results.push_back(*final_result[i]);
-    else if (have[i]) doc.results.push_back(measured[i]);
+  for (size_t i = 0; i < w.points.size(); ++i) {
+    if (w.points[i].final) w.out.doc.results.push_back(*w.points[i].final);
+    else if (measured[i]) w.out.doc.results.push_back(std::move(*measured[i]));
   }
-  report_incomplete(out.incomplete, doc);
-  // Sentinel and protocol facts for the context (the noise of the run).
-  {
-    nlohmann::ordered_json p;
-    p["repetitions"] = protocol.repetitions;
-    p["order"] = protocol.shuffle ? "random over the whole sweep" : "config order";
-    p["seed"] = protocol.seed;
-    p["worker_cpu"] = cpu;
-    p["workers_started"] = sup.workers;
-    p["tasks_measured"] = sup.tasks_done;
-    p["remeasured_tasks"] = sup.remeasured;
-    p["sentinel"] = {{"enabled", protocol.sentinel.enabled},
-                     {"every", protocol.sentinel.every},
-                     {"threshold", protocol.sentinel.threshold},
-                     {"budget", protocol.sentinel.budget},
-                     {"memory_bytes", protocol.sentinel.mem_bytes}};
-    p["measuring_s"] = sup.seconds;
-    p["measured_s"] = sup.measured_s;
-    p["supervision_overhead_ms_per_task"] =
-        sup.tasks_done ? (sup.seconds - sup.measured_s) * 1e3 / double(sup.tasks_done) : 0.0;
-    // The same budget the supervisor allows (a fraction of the tasks to do).
-    const auto budget_tasks = static_cast<size_t>(protocol.sentinel.budget * double(todo.size()));
-    p["noise"] = noise_to_json(compute_noise(sentinel_l1, sentinel_mem, sentinel_disturbed, sup.tasks_done,
-                                             sup.remeasured, protocol.sentinel.budget, budget_tasks, doc.results));
-    doc.context.rest["protocol"] = p;
-    if (!sup.buffers.empty()) {
-      // Where the measured memory really is: a buffer on another node than the
-      // worker's CPU reads remote memory (each plan's nodes, and the CPU's).
-      const int node = numa_node_of_cpu(cpu);
-      nlohmann::ordered_json plans = nlohmann::ordered_json::array();
-      for (const BufferPlacement& b : sup.buffers) {
-        plans.push_back(to_json(b));
-        if (node >= 0 && !b.numa_nodes.empty() && b.numa_nodes != std::vector<int>{node})
-          std::fprintf(stderr, "kex: warning: %s of buffers on NUMA node(s) %s, the worker's CPU %d on node %d\n",
-                       format_bytes(b.bytes).c_str(), nlohmann::json(b.numa_nodes).dump().c_str(), cpu, node);
-      }
-      doc.context.rest["buffers"] = {{"worker_cpu_numa_node", node}, {"plans", plans}};
-    }
-  }
+  report_incomplete(w.out.incomplete, w.out.doc);
+}
 
-  // Seed harnesses (fastc, hahn) and the segment table run once, in shard 0 only.
-  if (opt.shard_index == 0 && !out.abandoned) {
-    pin_thread_to(cpu);
-    interrupted = interrupted || stopped() || !run_seed_harnesses(configs, opt, out);
-    for (const Config& c : configs) {
-      if (!c.segments.enabled) continue;
-      if (interrupted || stopped()) { interrupted = true; break; }
-      if (opt.resume && opt.resume->segments) {
-        doc.context.segments = opt.resume->segments;
-        break;
-      }
-      if (opt.progress) std::fprintf(stderr, "kex: running the segment-override table\n");
-      SegmentOptions so;
-      so.iterations = c.segments.iterations;
-      so.mixed = c.segments.mixed;
-      so.modern = c.segments.modern;
-      so.stop = opt.stop;
-      auto section = run_segments(so);
-      if (stopped()) {  // the cases measured so far are written, marked; the journal keeps none
-        section["interrupted"] = true;  // (a resumed run measures the whole table again)
-        doc.context.segments = section;
-        interrupted = true;
-        break;
-      }
-      doc.context.segments = section;
-      if (opt.journal) opt.journal->segments(section);
-      break;  // one table per run
-    }
+/// The protocol's facts and the run's noise for the context, and where the buffers were.
+void record_protocol(Sweep& w) {
+  const Protocol& pr = w.protocol;
+  const SupervisedRun& sup = w.sup;
+  nlohmann::ordered_json p;
+  p["repetitions"] = pr.repetitions;
+  p["pairing"] = pr.paired ? "rounds" : "separate";
+  if (pr.paired)
+    p["round"] = {{"samples", pr.round.samples}, {"block", pr.round.block}, {"sample_us", pr.round.sample_us},
+                  {"member_us", pr.round.member_us}, {"settle_us", pr.round.settle_us}};
+  p["tasks_per_worker"] = pr.tasks_per_worker;
+  p["order"] = pr.shuffle ? "random over the whole sweep" : "config order";
+  p["seed"] = pr.seed;
+  p["worker_cpu"] = pr.cpu;
+  p["workers_started"] = sup.workers;
+  p["tasks_measured"] = sup.tasks_done;
+  p["remeasured_tasks"] = sup.remeasured;
+  p["sentinel"] = {{"enabled", pr.sentinel.enabled},
+                   {"every", pr.sentinel.every},
+                   {"threshold", pr.sentinel.threshold},
+                   {"budget", pr.sentinel.budget},
+                   {"memory_bytes", pr.sentinel.mem_bytes}};
+  p["measuring_s"] = sup.seconds;
+  p["measured_s"] = sup.measured_s;
+  p["supervision_overhead_ms_per_task"] = sup.tasks_done ? (sup.seconds - sup.measured_s) * 1e3 / double(sup.tasks_done) : 0.0;
+  // The same budget the supervisor allows (a fraction of the tasks to do).
+  const auto budget_tasks = static_cast<size_t>(pr.sentinel.budget * double(w.todo_tasks));
+  p["noise"] = noise_to_json(compute_noise(w.sentinel_l1, w.sentinel_mem, w.sentinel_disturbed, sup.tasks_done,
+                                           sup.remeasured, pr.sentinel.budget, budget_tasks, w.out.doc.results));
+  w.out.doc.context.rest["protocol"] = p;
+  if (sup.buffers.empty()) return;
+  // Where the measured memory really is: a buffer on another node than the worker's
+  // CPU reads remote memory (each plan's nodes, and the CPU's).
+  const int node = numa_node_of_cpu(pr.cpu);
+  nlohmann::ordered_json plans = nlohmann::ordered_json::array();
+  for (const BufferPlacement& b : sup.buffers) {
+    plans.push_back(to_json(b));
+    if (node >= 0 && !b.numa_nodes.empty() && b.numa_nodes != std::vector<int>{node})
+      std::fprintf(stderr, "kex: warning: %s of buffers on NUMA node(s) %s, the worker's CPU %d on node %d\n",
+                   format_bytes(b.bytes).c_str(), nlohmann::json(b.numa_nodes).dump().c_str(), pr.cpu, node);
   }
-  // A second stop in any phase (JIT, verification, measuring, harnesses, segments):
-  // nothing is written but the journal.
-  if (opt.stop && *opt.stop >= 2) out.abandoned = true;
-  doc.context.interrupted = interrupted;
-  doc.context.rest["load_avg_end"] = load_average();
-  doc.context.rest["points_planned"] = planned;
-  doc.context.rest["points_written"] = doc.results.size();
-  doc.context.rest["elapsed_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
-  return out;
+  w.out.doc.context.rest["buffers"] = {{"worker_cpu_numa_node", node}, {"plans", plans}};
+}
+
+/// The segment table of the first config that asks for it (one per run): from the
+/// resumed journal, or measured now (a stop writes the cases so far, marked).
+void run_segment_table(Sweep& w) {
+  RunDoc& doc = w.out.doc;
+  for (const Config& c : w.configs) {
+    if (!c.segments.enabled) continue;
+    if (w.interrupted || w.stopped()) {
+      w.interrupted = true;
+      return;
+    }
+    if (w.opt.resume && w.opt.resume->segments) {
+      doc.context.segments = w.opt.resume->segments;
+      return;
+    }
+    if (w.opt.progress) std::fprintf(stderr, "kex: running the segment-override table\n");
+    SegmentOptions so;
+    so.iterations = c.segments.iterations;
+    so.mixed = c.segments.mixed;
+    so.modern = c.segments.modern;
+    so.stop = w.opt.stop;
+    auto section = run_segments(so);
+    if (w.stopped()) {  // the cases measured so far are written, marked; the journal keeps none
+      section["interrupted"] = true;  // (a resumed run measures the whole table again)
+      doc.context.segments = section;
+      w.interrupted = true;
+      return;
+    }
+    doc.context.segments = section;
+    if (w.opt.journal) w.opt.journal->segments(section);
+    return;
+  }
+}
+
+/// The seed harnesses (fastc, hahn) and the segment table: once, in shard 0 only.
+void run_once_parts(Sweep& w) {
+  if (w.opt.shard_index != 0 || w.out.abandoned) return;
+  pin_thread_to(w.protocol.cpu);
+  w.interrupted = w.interrupted || w.stopped() || !run_seed_harnesses(w.configs, w.opt, w.out);
+  run_segment_table(w);
+}
+
+/// The run's closing facts. A second stop in any phase (JIT, verification, measuring,
+/// harnesses, segments): nothing is written but the journal.
+SweepRun finish(Sweep& w) {
+  if (w.opt.stop && *w.opt.stop >= 2) w.out.abandoned = true;
+  RunContext& c = w.out.doc.context;
+  c.interrupted = w.interrupted;
+  c.rest["load_avg_end"] = load_average();
+  c.rest["points_planned"] = w.points.size();
+  c.rest["points_written"] = w.out.doc.results.size();
+  c.rest["elapsed_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - w.t_start).count();
+  return std::move(w.out);
+}
+
+}  // namespace
+
+SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {
+  Sweep w(configs, opt);
+  start(w);
+  build_code(w);
+  place_points(w);
+  verify_points(w);
+  plan_jobs(w);
+  measure_jobs(w);
+  collect_results(w);
+  record_protocol(w);
+  run_once_parts(w);
+  return finish(w);
 }
 
 }  // namespace kex

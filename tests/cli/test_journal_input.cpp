@@ -29,10 +29,10 @@
 namespace {
 
 
-// 50 small, fast points, 2 repetitions each, no sentinel: about a second.
+// 50 small points, 2 paired rounds a group of about 10 ms a member, no sentinel: about a second.
 const char* kFastTwoReps = R"({"sizes": ["256", "1KiB", "4KiB", "16KiB", "64KiB"],
   "kernels": [{"op": ["copy", "clear"], "regs": ["sse", "gpr", "avx"]}], "max_time_per_point": 0.01,
-  "repetitions": 2, "protocol": {"sentinel": false}})";
+  "repetitions": 2, "protocol": {"sentinel": false, "round_sample_us": 10000}})";
 
 /// A run of kFastTwoReps writing `out` (in `d`), killed with SIGKILL once a few repetitions are
 /// journaled: its journal remains, its output was never written.

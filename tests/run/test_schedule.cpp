@@ -117,3 +117,28 @@ TEST_CASE("a task names its members: a round's member view, a point alone" * doc
   CHECK(round.points() == std::vector<uint32_t>{3, 1, 2});
   CHECK(round.member(2) == Task{2, 1, {}, 9});
 }
+
+TEST_CASE("a resumed paired run completes a round the journal holds in part, and measures only the rounds missing" *
+          doctest::test_suite("protocol")) {
+  // Group {0, 1, 2}: round 3 complete in the journal, round 5 lacks point 2 (killed
+  // between its lines); group {3}: one round. 4 rounds asked.
+  auto rep = [](uint64_t round) {
+    Repetition r;
+    r.round = round;
+    return r;
+  };
+  const std::vector<std::vector<uint32_t>> groups = {{0, 1, 2}, {3}};
+  const std::vector<std::vector<Repetition>> reps = {{rep(3), rep(5)}, {rep(3), rep(5)}, {rep(3)}, {rep(4)}};
+  const std::vector<Task> t = paired_order(groups, reps, 4, true, 9, 6);
+  std::map<uint32_t, size_t> count;  // point -> repetitions it will have
+  for (size_t j = 0; j < reps.size(); ++j) count[uint32_t(j)] = reps[j].size();
+  std::set<uint64_t> ids;
+  for (const Task& x : t) {
+    CHECK(x.round >= 6);  // after the journal's
+    CHECK(ids.insert(x.round).second);
+    for (uint32_t p : x.points()) ++count[p];
+  }
+  REQUIRE(t.size() == 1 + 2 + 3);  // the completion of round 5, two new rounds of {0,1,2}, three of {3}
+  CHECK(t.front().points() == std::vector<uint32_t>{2});
+  for (const auto& [p, n] : count) CHECK(n == 4);  // every point ends with one repetition a round
+}
