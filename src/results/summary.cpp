@@ -395,8 +395,10 @@ std::string fill_findings(const RunDoc& run) {
   std::map<std::tuple<std::string, uint64_t, std::string>, std::vector<std::pair<uint8_t, double>>> cells;
   for (const Result& r : run.results) {
     if (!r.ok() || r.op != Op::clear || !r.spec || r.point.at.harness != Harness::kex) continue;
-    cells[{without_fill(*r.spec), r.point.at.size, condition_label(condition(r.point.at))}].emplace_back(r.spec->fill,
-                                                                                                        median_gbps(r));
+    // A generated kernel without its fill token; a baseline by its own name (rep_stosb
+    // is a string spec too, but not the generated clear/string kernel).
+    const std::string kernel = r.kind == KernelKind::generated ? without_fill(*r.spec) : r.point.kernel;
+    cells[{kernel, r.point.at.size, condition_label(condition(r.point.at))}].emplace_back(r.spec->fill, median_gbps(r));
   }
   std::map<std::string, Finding> by_kernel;
   std::vector<std::string> order;

@@ -45,6 +45,12 @@ TEST_CASE("what the data shows: a layout cliff and a fill effect, said in a line
   const uint64_t mib16 = 16u << 20;
   run.results.push_back(golden::generated("clear/avx/nt", mib16, {}, double(mib16) / 42 * 2));
   run.results.push_back(golden::generated("clear/avx/nt/fill:0xaa", mib16, {}, double(mib16) / 9.7 * 2));
+  // rep_stosb is a string spec like clear/string, but another kernel: no "fill effect" between them.
+  Result rep = golden::generated("clear/string/unroll:1", mib16, {}, 1000);
+  rep.kind = KernelKind::baseline;
+  rep.point.kernel = "rep_stosb";
+  run.results.push_back(rep);
+  run.results.push_back(golden::generated("clear/string/unroll:1", mib16, {}, 2000));
   // A temporal clear whose fill does not matter (within 1.25x).
   run.results.push_back(golden::generated("clear/avx", mib16, {}, 1000));
   run.results.push_back(golden::generated("clear/avx/fill:0xaa", mib16, {}, 1100));
