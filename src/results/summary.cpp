@@ -40,12 +40,13 @@ std::string layout_label(const Layout& l) {
   return s.empty() ? "default" : s;
 }
 
-/// "1.10x", or "same" when the interval holds 1: the winner's speed over libc's, from
-/// their time ratio in the same rounds, with its interval.
+/// "1.10x", or "same" when the interval holds 1 or lies within the tie resolution of it:
+/// the winner's speed over libc's, from their time ratio in the same rounds, with its interval.
 std::string speedup_text(const PairedRatio& time_ratio) {
   if (time_ratio.rounds == 0 || time_ratio.ratio <= 0) return "-";
   char b[64];
-  if (time_ratio.covers_one()) {
+  const bool within = time_ratio.low >= 1 / (1 + kTieResolution) && time_ratio.high <= 1 + kTieResolution;
+  if (time_ratio.covers_one() || within) {
     std::snprintf(b, sizeof b, "same [%.2f-%.2f]", 1 / time_ratio.high, 1 / time_ratio.low);
   } else {
     std::snprintf(b, sizeof b, "%.2fx [%.2f-%.2f]", 1 / time_ratio.ratio, 1 / time_ratio.high, 1 / time_ratio.low);
@@ -128,7 +129,7 @@ std::string paired_table(const RunDoc& run, const std::vector<GroupAnswer>& answ
        "the same window. GB/s = 1e9 bytes/s of the median time over rounds, \u00b1 its 95% interval; ties = kernels "
        "not shown slower than the fastest by more than 1% (95% interval over rounds; libc and rep included); lead = "
        "the next kernel's time over the fastest's; fastest/libc = speed ratio in the same rounds, \"same\" when its "
-       "interval holds 1.\n";
+       "interval holds 1 or lies within 1% of it.\n";
   return s;
 }
 
