@@ -9,6 +9,7 @@
 #include "src/core/terminal_text.hpp"
 #include "src/core/units.hpp"
 #include "src/model/noise.hpp"
+#include "src/model/kernel_names.hpp"
 #include "src/model/paired.hpp"
 #include "src/model/spec.hpp"
 #include "src/results/results.hpp"
@@ -395,11 +396,14 @@ std::string fill_findings(const RunDoc& run) {
   // (kernel without fill, size, conditions) -> (fill, GB/s)
   std::map<std::tuple<std::string, uint64_t, std::string>, std::vector<std::pair<uint8_t, double>>> cells;
   for (const Result& r : run.results) {
-    if (!r.ok() || r.op != Op::clear || !r.spec || r.point.at.harness != Harness::kex) continue;
-    // A generated kernel without its fill token; a baseline by its own name (rep_stosb
-    // is a string spec too, but not the generated clear/string kernel).
-    const std::string kernel = r.kind == KernelKind::generated ? without_fill(*r.spec) : r.point.kernel;
-    cells[{kernel, r.point.at.size, condition_label(condition(r.point.at))}].emplace_back(r.spec->fill, median_gbps(r));
+    if (!r.ok() || r.op != Op::clear || r.point.at.harness != Harness::kex) continue;
+    // A generated kernel without its fill token; a baseline by its own name without its
+    // fill (rep_stosb is a string spec too, but not the generated clear/string kernel).
+    const auto baseline = r.kind == KernelKind::baseline ? parse_baseline_name(r.point.kernel) : std::nullopt;
+    if (!baseline && (r.kind != KernelKind::generated || !r.spec)) continue;
+    const std::string kernel = baseline ? baseline->base : without_fill(*r.spec);
+    const uint8_t fill = baseline ? baseline->fill : r.spec->fill;
+    cells[{kernel, r.point.at.size, condition_label(condition(r.point.at))}].emplace_back(fill, median_gbps(r));
   }
   std::map<std::string, Finding> by_kernel;
   std::vector<std::string> order;
