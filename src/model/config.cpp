@@ -509,8 +509,13 @@ Config parse_config(const std::string& text, const std::string& source) {
   }
   if (j.contains("min_samples")) c.policy.min_samples = static_cast<uint32_t>(r.uint(j["min_samples"], "/min_samples", 3, 1000000));
   if (j.contains("max_samples")) c.policy.max_samples = static_cast<uint32_t>(r.uint(j["max_samples"], "/max_samples", 3, 1000000));
-  if (c.policy.max_samples < c.policy.min_samples)
-    r.fail("/max_samples", j["max_samples"], "must be >= min_samples (" + std::to_string(c.policy.min_samples) + ")");
+  if (c.policy.max_samples < c.policy.min_samples) {
+    // j is const: operator[] of an absent key is undefined, so name the key that was given.
+    if (j.contains("max_samples"))
+      r.fail("/max_samples", j["max_samples"], "must be >= min_samples (" + std::to_string(c.policy.min_samples) + ")");
+    r.fail("/min_samples", j["min_samples"],
+           "must be <= max_samples (" + std::to_string(c.policy.max_samples) + ", the default)");
+  }
   if (j.contains("sample_us")) c.policy.sample_us = r.number(j["sample_us"], "/sample_us", 20, 1000);
   if (j.contains("repetitions"))
     c.protocol.repetitions = static_cast<uint32_t>(r.uint(j["repetitions"], "/repetitions", 1, 1000));
