@@ -232,7 +232,7 @@ std::vector<Preset> fastc_clear_presets() {
 namespace {
 
 /// A page body: mmx_copy of kernel `k`.
-PageBody mmx(MmxCopy k) {
+PageBody mmx_body(MmxCopy k) {
   return [k](Gen& g, const PresetOptions& o, Subs& s) { mmx_copy(g, o, s, k); };
 }
 
@@ -264,13 +264,13 @@ void add_fast_copy_page(std::vector<Preset>& v) {
       "Old generic Linux 2.4 MMX copy: fsave+fwait; 3DNow! prefetch S+0..256; 64 iterations of prefetch S+320 "
       "and 2 x (4 movq loads, 4 movq stores); femms; then fsave+fwait AGAIN instead of frstor (the fast.c v1.6 "
       "bug, kept: the x87 state is left initialised). The last 5 in-loop prefetches reach past the source page.",
-      {"mmx", "3dnow"}, "", mmx(k)));
+      {"mmx", "3dnow"}, "", mmx_body(k)));
   k.distance = 196;
   k.epilogue = {Step::sfence, Step::femms, Step::frstor};
   v.push_back(page_preset("hahn/fast_copy_page", "fast_copy_page", {}, Op::copy, "hahn", kOriginHahn, "high",
                           "fast.c's fast_copy_page with the in-loop prefetch at S+196 and the epilogue fixed to "
                           "sfence; femms; frstor.",
-                          {"mmx", "sse", "3dnow"}, "fast_copy_page", mmx(k)));
+                          {"mmx", "sse", "3dnow"}, "fast_copy_page", mmx_body(k)));
 }
 
 /// faster_copy (§3.9, §3.10): fast.c's (prefetchnta S+320 at the top), then Hahn's
@@ -289,14 +289,14 @@ void add_faster_copy(std::vector<Preset>& v) {
       "prefetchnta S+0..192 before fsave; 64 iterations of prefetchnta S+320, 8 movq loads (mm0-7), 8 movntq "
       "stores; femms; sfence; frstor. Arjan: \"the last known good one\" (LKML "
       "<20010919152121.A9952@devserv.devel.redhat.com>).",
-      {"mmx", "sse", "3dnow"}, "", mmx(k)));
+      {"mmx", "sse", "3dnow"}, "", mmx_body(k)));
   k.distance = 196;
   k.at = PfAt::after_loads;
   k.epilogue = {Step::femms, Step::frstor, Step::sfence};
   v.push_back(page_preset("hahn/faster_copy", "faster_copy", {}, Op::copy, "hahn", kOriginHahn, "high",
                           "fast.c's faster_copy with prefetchnta S+196 between the 8 loads and the 8 movntq "
                           "stores (none at the top); epilogue femms; frstor; sfence.",
-                          {"mmx", "sse", "3dnow"}, "faster_copy", mmx(k)));
+                          {"mmx", "sse", "3dnow"}, "faster_copy", mmx_body(k)));
 }
 
 /// even_faster (§3.11, §3.12): fast.c's (prefetchnta S+256, interleaved pairs), then
@@ -314,12 +314,12 @@ void add_even_faster(std::vector<Preset>& v) {
       "fastc/even_faster", "even_faster", {}, Op::copy, "fastc", kOriginFastc, "high",
       "prefetchnta S+0..192 before fsave; 64 iterations of prefetchnta S+256 and 8 interleaved (movq mmk load, "
       "movntq store) pairs; femms; sfence; frstor. Arjan's \"test victim\".",
-      {"mmx", "sse", "3dnow"}, "", mmx(k)));
+      {"mmx", "sse", "3dnow"}, "", mmx_body(k)));
   k.distance = 200;
   k.epilogue = {Step::femms, Step::frstor, Step::sfence};
   v.push_back(page_preset("hahn/even_faster", "even_faster", {}, Op::copy, "hahn", kOriginHahn, "high",
                           "fast.c's even_faster with prefetchnta S+200 and the epilogue femms; frstor; sfence.",
-                          {"mmx", "sse", "3dnow"}, "even_faster", mmx(k)));
+                          {"mmx", "sse", "3dnow"}, "even_faster", mmx_body(k)));
 }
 
 /// The block pre-read copies without prefetch instructions (§3.13): Manfred's
@@ -335,7 +335,7 @@ void add_no_prefetch(std::vector<Preset>& v) {
       "AMD block prefetch: before fsave, read one dword per 64-byte line of the source page in strictly "
       "descending line order (groups of 256 B from the page end down, +192,+128,+64,+0 in each); then fsave; 64 "
       "iterations of 8 interleaved movq/movntq pairs without prefetch instructions; sfence; emms; frstor.",
-      {"mmx", "sse"}, "", mmx(k)));
+      {"mmx", "sse"}, "", mmx_body(k)));
   k.pre_read = PreRead::ascending_groups;
   k.body = Body::loads8;
   v.push_back(page_preset(
@@ -343,7 +343,7 @@ void add_no_prefetch(std::vector<Preset>& v) {
       "no_prefetch with the pre-read groups ascending (+192,+128,+64,+0 inside each 256-B group) and "
       "faster_copy's body (8 movq loads, then 8 movntq). The epilogue (sfence; emms; frstor) is assumed to be "
       "no_prefetch's; the spec describes only the two changes.",
-      {"mmx", "sse"}, "", mmx(k)));
+      {"mmx", "sse"}, "", mmx_body(k)));
 }
 
 }  // namespace

@@ -55,7 +55,7 @@ extern "C" void on_fault(int sig, siginfo_t* si, void* uc) {
 }
 
 /// One forked child and what it reported before it ended.
-struct Child {
+struct SandboxChild {
   pid_t pid = -1;
   int fd = -1;                  ///< the read end of its pipe
   size_t first_open = 0;        ///< the first of its jobs not reported finished
@@ -91,7 +91,7 @@ struct Child {
 
 /// Forks a child that runs the jobs from `first` on (child_main); returns it with its
 /// pipe's read end. Throws (throw_os_error) when pipe or fork fail.
-Child start_child(size_t first, size_t count, const std::function<std::string(size_t)>& job, unsigned timeout_s,
+SandboxChild start_child(size_t first, size_t count, const std::function<std::string(size_t)>& job, unsigned timeout_s,
                   const volatile std::sig_atomic_t* stop) {
   int fds[2];
   if (pipe(fds) != 0) throw_os_error("cannot start a verifying process: pipe", errno);
@@ -108,7 +108,7 @@ Child start_child(size_t first, size_t count, const std::function<std::string(si
     child_main(fds[1], first, count, job, timeout_s, stop);
   }
   close(fds[1]);
-  Child c;
+  SandboxChild c;
   c.pid = pid;
   c.fd = fds[0];
   c.first_open = first;
@@ -117,7 +117,7 @@ Child start_child(size_t first, size_t count, const std::function<std::string(si
 
 /// Takes the whole messages at the front of `buf`: a finished job's message goes
 /// into out[job] (first_open moves past it), a fault report into c.fault.
-void take_messages(std::string& buf, Child& c, std::vector<SandboxOutcome>& out) {
+void take_messages(std::string& buf, SandboxChild& c, std::vector<SandboxOutcome>& out) {
   while (buf.size() >= sizeof(Header)) {
     Header h;
     std::memcpy(&h, buf.data(), sizeof h);
@@ -139,7 +139,7 @@ void take_messages(std::string& buf, Child& c, std::vector<SandboxOutcome>& out)
 /// Reads the child's reports (polling every 100 ms) until its pipe closes, then
 /// reaps it (c.status). A stop kills it at once (c.stopped): the job in flight is
 /// abandoned, not blamed.
-void follow_child(Child& c, std::vector<SandboxOutcome>& out, const volatile std::sig_atomic_t* stop) {
+void follow_child(SandboxChild& c, std::vector<SandboxOutcome>& out, const volatile std::sig_atomic_t* stop) {
   std::string buf;
   for (;;) {
     pollfd pfd{c.fd, POLLIN, 0};
@@ -167,7 +167,7 @@ void follow_child(Child& c, std::vector<SandboxOutcome>& out, const volatile std
 /// The outcome of the job a child died in: its signal (the fault it reported, when it
 /// was this job's: ip, address, si_code), a timeout after `timeout_s` seconds, or the
 /// child's exit status.
-SandboxOutcome death_of(const Child& c, size_t job, unsigned timeout_s) {
+SandboxOutcome death_of(const SandboxChild& c, size_t job, unsigned timeout_s) {
   SandboxOutcome o;
   if (WIFSIGNALED(c.status)) o.signal = WTERMSIG(c.status);
   if (c.fault && c.fault->job == job) {
@@ -191,7 +191,7 @@ std::vector<SandboxOutcome> run_sandboxed(size_t count, const std::function<std:
   size_t next = 0;
   while (next < count) {
     if (stop && *stop) break;
-    Child c = start_child(next, count, job, timeout_s, stop);
+    SandboxChild c = start_child(next, count, job, timeout_s, stop);
     follow_child(c, out, stop);
     if (c.stopped) {
       next = c.first_open;
