@@ -273,17 +273,24 @@ void add_fast_copy_page(std::vector<Preset>& v) {
                           {"mmx", "sse", "3dnow"}, "fast_copy_page", mmx_body(k)));
 }
 
-/// faster_copy (§3.9, §3.10): fast.c's (prefetchnta S+320 at the top), then Hahn's
-/// (S+196 between the loads and the stores).
-void add_faster_copy(std::vector<Preset>& v) {
+/// fast.c's prefetchnta copies: prefetchnta S+0..192 before fsave, then S+`distance`
+/// at the top of each iteration of `body`, movntq stores, femms; sfence; frstor.
+MmxCopy fastc_nta_copy(int distance, Body body) {
   MmxCopy k;
   k.pf = Pf::nta;
   k.prologue = kPrologue4;
   k.prologue_before_save = true;
-  k.distance = 320;
-  k.body = Body::loads8;
+  k.distance = distance;
+  k.body = body;
   k.nt = true;
   k.epilogue = {Step::femms, Step::sfence, Step::frstor};
+  return k;
+}
+
+/// faster_copy (§3.9, §3.10): fast.c's (prefetchnta S+320 at the top), then Hahn's
+/// (S+196 between the loads and the stores).
+void add_faster_copy(std::vector<Preset>& v) {
+  MmxCopy k = fastc_nta_copy(320, Body::loads8);
   v.push_back(page_preset(
       "fastc/faster_copy", "faster_copy", {}, Op::copy, "fastc", kOriginFastc, "high",
       "prefetchnta S+0..192 before fsave; 64 iterations of prefetchnta S+320, 8 movq loads (mm0-7), 8 movntq "
@@ -302,14 +309,7 @@ void add_faster_copy(std::vector<Preset>& v) {
 /// even_faster (§3.11, §3.12): fast.c's (prefetchnta S+256, interleaved pairs), then
 /// Hahn's (S+200, another epilogue order).
 void add_even_faster(std::vector<Preset>& v) {
-  MmxCopy k;
-  k.pf = Pf::nta;
-  k.prologue = kPrologue4;
-  k.prologue_before_save = true;
-  k.distance = 256;
-  k.body = Body::interleaved8;
-  k.nt = true;
-  k.epilogue = {Step::femms, Step::sfence, Step::frstor};
+  MmxCopy k = fastc_nta_copy(256, Body::interleaved8);
   v.push_back(page_preset(
       "fastc/even_faster", "even_faster", {}, Op::copy, "fastc", kOriginFastc, "high",
       "prefetchnta S+0..192 before fsave; 64 iterations of prefetchnta S+256 and 8 interleaved (movq mmk load, "
