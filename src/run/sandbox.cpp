@@ -70,11 +70,7 @@ struct SandboxChild {
 [[noreturn]] void child_main(int fd, size_t first, size_t count, const std::function<std::string(size_t)>& job,
                              unsigned timeout_s, const volatile std::sig_atomic_t* stop) {
   g_fd = fd;
-  struct sigaction sa {};
-  sa.sa_sigaction = on_fault;
-  sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
-  sigemptyset(&sa.sa_mask);
-  for (int s : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGALRM}) sigaction(s, &sa, nullptr);
+  catch_faults(on_fault);
   // SIGINT/SIGTERM keep the parent's handlers: `stop` (the child's copy) is set and
   // no further job starts; the parent also kills the child when it sees the stop.
   for (size_t i = first; i < count; ++i) {
@@ -90,27 +86,14 @@ struct SandboxChild {
 }
 
 /// Forks a child that runs the jobs from `first` on (child_main); returns it with its
-/// pipe's read end. Throws (throw_os_error) when pipe or fork fail.
-SandboxChild start_child(size_t first, size_t count, const std::function<std::string(size_t)>& job, unsigned timeout_s,
-                  const volatile std::sig_atomic_t* stop) {
-  int fds[2];
-  if (pipe(fds) != 0) throw_os_error("cannot start a verifying process: pipe", errno);
-  std::fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) {
-    const int err = errno;
-    close(fds[0]);
-    close(fds[1]);
-    throw_os_error("cannot start a verifying process: fork", err);
-  }
-  if (pid == 0) {
-    close(fds[0]);
-    child_main(fds[1], first, count, job, timeout_s, stop);
-  }
-  close(fds[1]);
+/// pipe's read end. Throws (fork_with_pipe) when pipe or fork fail.
+SandboxChild start_child(size_t first, size_t count, const std::function<std::string(size_t)>& job,
+                         unsigned timeout_s, const volatile std::sig_atomic_t* stop) {
+  const PipedFork f = fork_with_pipe("a verifying process");
+  if (f.pid == 0) child_main(f.fd, first, count, job, timeout_s, stop);
   SandboxChild c;
-  c.pid = pid;
-  c.fd = fds[0];
+  c.pid = f.pid;
+  c.fd = f.fd;
   c.first_open = first;
   return c;
 }
@@ -184,6 +167,29 @@ SandboxOutcome death_of(const SandboxChild& c, size_t job, unsigned timeout_s) {
 }
 
 }  // namespace
+
+void catch_faults(void (*handler)(int, siginfo_t*, void*)) {
+  struct sigaction sa {};
+  sa.sa_sigaction = handler;
+  sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  for (int s : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGALRM}) sigaction(s, &sa, nullptr);
+}
+
+PipedFork fork_with_pipe(const std::string& what) {
+  int fds[2];
+  if (pipe(fds) != 0) throw_os_error("cannot start " + what + ": pipe", errno);
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    const int err = errno;
+    close(fds[0]);
+    close(fds[1]);
+    throw_os_error("cannot start " + what + ": fork", err);
+  }
+  close(fds[pid == 0 ? 0 : 1]);
+  return {pid, fds[pid == 0 ? 1 : 0]};
+}
 
 std::vector<SandboxOutcome> run_sandboxed(size_t count, const std::function<std::string(size_t)>& job,
                                           unsigned timeout_s, const volatile std::sig_atomic_t* stop) {
