@@ -507,9 +507,11 @@ bool plan_or_list(const RunSetup& s, const RunOptions& opt, const RunArgs& a) {
   }
   if (a.list) {
     for (const auto& n : sp.names) std::printf("%s\n", n.c_str());
-    std::printf("# %zu points x %u repetitions = %zu tasks; estimated %s (at most %s); buffers %s\n", sp.names.size(),
-                s.protocol.repetitions, sp.tasks, duration_text(sp.estimate_s).c_str(),
-                duration_text(sp.worst_s).c_str(), format_bytes(sp.buffer_bytes).c_str());
+    std::printf("# %zu points x %u %s = %zu tasks; estimated %s measuring on a quiet machine (at most %s on a busy "
+                "one); buffers %s\n",
+                sp.names.size(), s.protocol.repetitions, s.protocol.paired ? "paired rounds" : "repetitions", sp.tasks,
+                duration_text(sp.estimate_s).c_str(), duration_text(sp.worst_s).c_str(),
+                format_bytes(sp.buffer_bytes).c_str());
     return true;
   }
   if ((sp.tasks > 100000 || sp.estimate_s > 7200) && !a.allow_large)
