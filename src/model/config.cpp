@@ -654,6 +654,24 @@ void check_runnable(const Reader& r, const json& j, Config& c) {
 
 }  // namespace
 
+nlohmann::json spec_grid(const KernelSpec& s) {
+  nlohmann::json g = {{"op", std::string(to_string(s.op))},
+            {"regs", std::string(to_string(s.regs))},
+            {"unroll", s.unroll},
+            {"scratch", s.scratch},
+            {"store", std::string(to_string(s.store))},
+            {"direction", std::string(to_string(s.direction))},
+            {"align", std::string(to_string(s.align))}};
+  if (s.prefetch != Prefetch::none) {
+    g["prefetch"] = std::string(to_string(s.prefetch)) + "@" + std::to_string(s.pf_distance);
+    g["pf_every"] = s.pf_every;
+  }
+  if (s.block.bytes) g["block"] = {{"bytes", s.block.bytes}, {"order", std::string(to_string(s.block.order))}};
+  if (s.op == Op::clear) g["fill"] = s.fill;
+  return g;
+}
+
+
 Config parse_config(const std::string& text, const std::string& source) {
   Config c;
   c.source = source;
@@ -692,7 +710,7 @@ Config load_config(const std::string& path) {
     if (name.size() < 5 || name.compare(name.size() - 5, 5, ".json") != 0) name += ".json";
     const char* t = name.find(".schema.") == std::string::npos ? embedded_file(name) : nullptr;
     if (!t)
-      throw InputError(path + ": no such built-in config (built-in: default, unroll, reference, asami, aliasing)");
+      throw InputError(path + ": no such built-in config (built-in: default, unroll, reference, asami, aliasing, tune)");
     return parse_config(t, path);
   }
   struct stat st;

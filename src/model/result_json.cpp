@@ -723,11 +723,11 @@ RunContext context_from_json(const json& j, const std::string& where) {
   return c;
 }
 
-namespace {
-
 ordered_json ratio_json(const PairedRatio& r) {
   return {{"ratio", r.ratio}, {"low", r.low}, {"high", r.high}, {"rounds", r.rounds}};
 }
+
+namespace {
 
 /// The answers of a run's groups, written for readers outside kex (kex reads them
 /// back from the repetitions' rounds, not from here).

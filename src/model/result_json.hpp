@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/model/context.hpp"
+#include "src/model/paired.hpp"
 #include "src/model/result.hpp"
 
 namespace kex {
@@ -43,6 +44,9 @@ PresetFacts preset_from_json(const nlohmann::json& j, const std::string& where);
 
 nlohmann::ordered_json to_json(const RunContext& c);
 RunContext context_from_json(const nlohmann::json& j, const std::string& where);
+
+/// A paired ratio as the results file writes it: {ratio, low, high, rounds}.
+nlohmann::ordered_json ratio_json(const PairedRatio& r);
 
 /// A results document of one run.
 nlohmann::ordered_json to_json(const RunDoc& d);
