@@ -5,13 +5,6 @@
 
 namespace kex {
 
-const std::string& DispatchTable::kernel_for(uint64_t bytes) const {
-  static const std::string none;
-  for (const DispatchEntry& e : entries)
-    if (bytes <= e.max_bytes) return e.kernel;
-  return none;
-}
-
 namespace {
 
 bool tied_at(const SizeVerdict& v, const std::string& k) {
@@ -27,9 +20,8 @@ size_t tied_run_end(const std::vector<SizeVerdict>& sizes, size_t first, const s
 
 }  // namespace
 
-DispatchTable choose_dispatch(Op op, const std::vector<SizeVerdict>& sizes, std::vector<DispatchSwitch>* switches) {
+DispatchTable choose_dispatch(const std::vector<SizeVerdict>& sizes, std::vector<DispatchSwitch>* switches) {
   DispatchTable t;
-  t.op = op;
   if (switches) switches->clear();
   size_t i = 0;
   while (i < sizes.size()) {
@@ -40,7 +32,7 @@ DispatchTable choose_dispatch(Op op, const std::vector<SizeVerdict>& sizes, std:
     for (const std::string& k : at.ties)  // ties in rank order: a longer run only replaces
       if (size_t e = tied_run_end(sizes, i, k); e > end) best = k, end = e;
     if (end >= sizes.size() || sizes[end].ties.empty()) {
-      t.entries.push_back({UINT64_MAX, best});
+      t.entries.push_back({kDispatchRest, best});
       break;
     }
     const uint64_t low = sizes[end - 1].size, high = sizes[end].size;

@@ -7,26 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "src/model/dispatch.hpp"
 #include "src/model/paired.hpp"
 #include "src/model/spec.hpp"
 
 namespace kex {
-
-/// One row of a dispatch table: calls of at most max_bytes go to `kernel` (a point
-/// name's kernel part: a spec name such as copy/avx/unroll:128, or memcpy, rep_movsb).
-struct DispatchEntry {
-  uint64_t max_bytes = UINT64_MAX;  ///< inclusive; UINT64_MAX: every larger size (the last row)
-  std::string kernel;
-};
-
-/// A size-dispatching memcpy or memset: rows by ascending max_bytes, the last one
-/// UINT64_MAX. Empty when nothing was decided.
-struct DispatchTable {
-  Op op = Op::copy;
-  std::vector<DispatchEntry> entries;
-  /// The kernel for a call of `bytes` ("" when the table is empty).
-  const std::string& kernel_for(uint64_t bytes) const;
-};
 
 /// Where the dispatch changes kernel: the last measured size `from` still covers and
 /// the first it does not (the threshold lies in (low, high]), and the row boundary
@@ -53,7 +38,7 @@ struct SizeVerdict {
 /// smallest size, the tied kernel that stays tied over the most following sizes
 /// (ties of length broken by rank at the first size), then the same from where it
 /// stops. `sizes` ascending, each with a non-empty tie set. The switches go to `switches`.
-DispatchTable choose_dispatch(Op op, const std::vector<SizeVerdict>& sizes, std::vector<DispatchSwitch>* switches);
+DispatchTable choose_dispatch(const std::vector<SizeVerdict>& sizes, std::vector<DispatchSwitch>* switches);
 
 /// A candidate that left a size's race: slower than the leader beyond the margin.
 struct RaceDrop {

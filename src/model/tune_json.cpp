@@ -115,19 +115,18 @@ RaceDrop drop_from(const Reader& r) {
   return d;
 }
 
-DispatchTable dispatch_from(const Reader& r, Op op) {
+DispatchTable dispatch_from(const Reader& r) {
   DispatchTable t;
-  t.op = op;
   r.each("dispatch", [&](const Reader& e) {
     const json& m = e.at("max_bytes");
     DispatchEntry d;
     d.kernel = e.str("kernel");
-    if (!m.is_null()) d.max_bytes = e.uint("max_bytes");
-    if (!t.entries.empty() && (t.entries.back().max_bytes == UINT64_MAX || d.max_bytes <= t.entries.back().max_bytes))
+    d.max_bytes = m.is_null() ? kDispatchRest : e.uint("max_bytes");
+    if (!t.entries.empty() && (t.entries.back().max_bytes == kDispatchRest || d.max_bytes <= t.entries.back().max_bytes))
       e.fail("max_bytes", m.dump() + ": rows must ascend, the last one null (every larger size)");
     t.entries.push_back(std::move(d));
   });
-  if (!t.entries.empty() && t.entries.back().max_bytes != UINT64_MAX)
+  if (!t.entries.empty() && t.entries.back().max_bytes != kDispatchRest)
     r.fail("dispatch", "the last row's max_bytes must be null (every larger size)");
   return t;
 }
@@ -143,7 +142,7 @@ ordered_json to_json(const TuneRecord& t) {
   j["kept"] = t.kept;
   ordered_json d = ordered_json::array();
   for (const DispatchEntry& e : t.dispatch.entries)
-    d.push_back({{"max_bytes", e.max_bytes == UINT64_MAX ? ordered_json(nullptr) : ordered_json(e.max_bytes)},
+    d.push_back({{"max_bytes", e.max_bytes == kDispatchRest ? ordered_json(nullptr) : ordered_json(e.max_bytes)},
                  {"kernel", e.kernel}});
   j["dispatch"] = d;
   j["switches"] = ordered_json::array();
@@ -172,7 +171,7 @@ TuneRecord tune_from_json(const json& j, const std::string& where) {
   t.used_s = r.number("used_s");
   t.margin = r.number("margin");
   t.kept = r.strings("kept");
-  t.dispatch = dispatch_from(r, t.op);
+  t.dispatch = dispatch_from(r);
   r.each("switches", [&](const Reader& e) {
     t.switches.push_back({e.str("from"), e.str("to"), e.uint("low"), e.uint("high"), e.uint("boundary")});
   });

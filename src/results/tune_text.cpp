@@ -41,7 +41,7 @@ std::string verdict_table(const TuneRecord& t) {
 std::string dispatch_text(const TuneRecord& t) {
   std::string out = "dispatch:\n";
   for (const DispatchEntry& e : t.dispatch.entries) {
-    const std::string when = e.max_bytes == UINT64_MAX ? "larger" : "n <= " + format_bytes(e.max_bytes);
+    const std::string when = e.max_bytes == kDispatchRest ? "larger" : "n <= " + format_bytes(e.max_bytes);
     char b[64];
     std::snprintf(b, sizeof b, "  %-14s ", when.c_str());
     out += b + terminal_text(e.kernel) + "\n";
@@ -49,7 +49,7 @@ std::string dispatch_text(const TuneRecord& t) {
   for (const DispatchSwitch& s : t.switches)
     out += "  switch " + terminal_text(s.from) + " -> " + terminal_text(s.to) + " between " + format_bytes(s.low) +
            " and " + format_bytes(s.high) + "\n";
-  out += "  kex emit --op " + std::string(to_string(t.op)) + " --dispatch '" + terminal_text(dispatch_option(t.dispatch)) +
+  out += "  kex emit --format c --op " + std::string(to_string(t.op)) + " --dispatch '" + terminal_text(dispatch_text(t.dispatch)) +
          "'\n";
   return out;
 }
@@ -68,16 +68,6 @@ std::string race_text(const TuneRecord& t) {
 }
 
 }  // namespace
-
-std::string dispatch_option(const DispatchTable& t) {
-  std::string s;
-  for (const DispatchEntry& e : t.entries) {
-    if (!s.empty()) s += ",";
-    if (e.max_bytes != UINT64_MAX) s += std::to_string(e.max_bytes) + ":";
-    s += e.kernel;
-  }
-  return s;
-}
 
 std::string format_tune(const TuneRecord& t, const std::string& machine) {
   char head[256];

@@ -11,8 +11,4 @@ namespace kex {
 /// from someone else's file). `machine`: the label of the machine it ran on.
 std::string format_tune(const TuneRecord& t, const std::string& machine);
 
-/// The table as `kex emit --dispatch` reads it: "MAX:KERNEL,...,KERNEL" (max in bytes,
-/// inclusive, ascending; the last kernel takes every larger size).
-std::string dispatch_option(const DispatchTable& t);
-
 }  // namespace kex

@@ -283,7 +283,7 @@ std::vector<SizeRace> refine_sizes(const Race& r, const std::vector<DispatchSwit
 /// The dispatch of the sizes raced so far, with its switches, in the record.
 void decide(Race& r, const RunDoc& doc) {
   r.rec.verdicts = verdicts(r, doc);
-  r.rec.dispatch = choose_dispatch(r.req.op, r.rec.verdicts, &r.rec.switches);
+  r.rec.dispatch = choose_dispatch(r.rec.verdicts, &r.rec.switches);
   for (SizeVerdict& v : r.rec.verdicts) {
     v.dispatched = r.rec.dispatch.kernel_for(v.size);
     v.vs_leader = ratio_at(doc, v.size, v.dispatched, v.ties.front());

@@ -53,6 +53,12 @@ TEST_CASE("kex tune races, writes a results file with a tune section, prints the
                        "json.load(open(sys.argv[2])), cls=jsonschema.Draft202012Validator); print('valid')\" " +
                        d + "/t.json " + KEX_SOURCE_DIR + "/configs/schema/results.schema.json");
   CHECK_MESSAGE(v.text.find("valid") == 0, v.text);
+  // The table handed over: kex emit writes it as C that compiles.
+  const auto c = shell(kKex + " emit --format c --tune " + d + "/t.json -o " + d + "/d.c");
+  REQUIRE_MESSAGE(c.status == 0, c.text);
+  CHECK(slurp(d + "/d.c").find(" * dispatch kex_memcpy: ") != std::string::npos);
+  const auto cc = shell("command -v cc >/dev/null || exit 0; cc -c -Wall -Werror -o " + d + "/d.o " + d + "/d.c");
+  CHECK_MESSAGE(cc.status == 0, cc.text);
   // An existing results file is kept.
   const std::string before = slurp(d + "/t.json");
   const auto again = shell(kKex + " tune -q " + d + "/space.json --budget 5s -o " + d + "/t.json");
@@ -78,4 +84,8 @@ TEST_CASE("kex tune: bad options and spaces exit 2 with one line, before measuri
   one_line(d + "/space.json --margin 2", "--margin: ");
   one_line(d + "/space.json --sizes 0", "--sizes");
   CHECK(shell("test -e " + d + "/never.json").status != 0);
+  std::ofstream(d + "/plain.json") << R"({"context": {}, "benchmarks": []})";
+  const auto e = shell(kKex + " emit --format c --tune " + d + "/plain.json");
+  CHECK(e.status == 2);
+  CHECK(e.text == "kex: " + d + "/plain.json: no tune section: a results file from `kex tune` is needed\n");
 }

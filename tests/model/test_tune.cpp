@@ -49,12 +49,12 @@ TEST_CASE("dispatch: the tied kernel that lasts longest, switches between the si
   const std::vector<SizeVerdict> v = {at(1024, {"A", "B"}), at(4096, {"B"}), at(16384, {"C", "B"}),
                                       at(65536, {"C"}), at(262144, {"C", "D"})};
   std::vector<DispatchSwitch> sw;
-  const DispatchTable t = choose_dispatch(Op::copy, v, &sw);
+  const DispatchTable t = choose_dispatch(v, &sw);
   REQUIRE(t.entries.size() == 2);
   CHECK(t.entries[0].kernel == "B");   // A lasts one size, B three
   CHECK(t.entries[0].max_bytes == 32768);  // the geometric mean of 16 KiB and 64 KiB
   CHECK(t.entries[1].kernel == "C");
-  CHECK(t.entries[1].max_bytes == UINT64_MAX);
+  CHECK(t.entries[1].max_bytes == kDispatchRest);
   REQUIRE(sw.size() == 1);
   CHECK(sw[0].from == "B");
   CHECK(sw[0].to == "C");
@@ -63,13 +63,13 @@ TEST_CASE("dispatch: the tied kernel that lasts longest, switches between the si
   CHECK(t.kernel_for(1) == "B");
   CHECK(t.kernel_for(32768) == "B");
   CHECK(t.kernel_for(32769) == "C");
-  CHECK(t.kernel_for(UINT64_MAX) == "C");
-  CHECK(dispatch_option(t) == "32768:B,C");
+  CHECK(t.kernel_for(kDispatchRest) == "C");
+  CHECK(dispatch_text(t) == "32768:B,C");
   // Equal runs: the first in rank order; no verdicts: no table.
-  CHECK(choose_dispatch(Op::copy, {at(64, {"X", "Y"}), at(128, {"Y", "X"})}, nullptr).entries[0].kernel == "X");
-  CHECK(choose_dispatch(Op::clear, {}, nullptr).entries.empty());
+  CHECK(choose_dispatch({at(64, {"X", "Y"}), at(128, {"Y", "X"})}, nullptr).entries[0].kernel == "X");
+  CHECK(choose_dispatch({}, nullptr).entries.empty());
   // Adjacent sizes one byte apart still give an ascending table.
-  const DispatchTable close = choose_dispatch(Op::copy, {at(100, {"A"}), at(101, {"B"})}, nullptr);
+  const DispatchTable close = choose_dispatch({at(100, {"A"}), at(101, {"B"})}, nullptr);
   CHECK(close.entries[0].max_bytes == 100);
 }
 
@@ -99,7 +99,7 @@ TEST_CASE("the tune section: a round trip, and one-line errors for a hostile one
   t.used_s = 41.5;
   t.margin = 0.01;
   t.kept = {"memset", "rep_stosb"};
-  t.dispatch = choose_dispatch(Op::clear, {at(256, {"clear/avx/t/fwd"}), at(1 << 20, {"rep_stosb"})}, &t.switches);
+  t.dispatch = choose_dispatch({at(256, {"clear/avx/t/fwd"}), at(1 << 20, {"rep_stosb"})}, &t.switches);
   t.verdicts = {at(256, {"clear/avx/t/fwd"})};
   t.verdicts[0].dispatched = "clear/avx/t/fwd";
   t.verdicts[0].vs_libc = {0.8, 0.75, 0.85, 10};
@@ -144,7 +144,7 @@ TEST_CASE("the tune report: each size's kernel with its intervals, the table for
   t.verdicts[0].vs_libc = {0.8, 0.75, 0.85, 10};
   t.verdicts[0].vs_rep = {1.0, 0.99, 1.02, 10};
   t.verdicts[1].dispatched = "copy/avx/nt/fwd\x1b[31m";
-  t.dispatch = choose_dispatch(Op::copy, t.verdicts, &t.switches);
+  t.dispatch = choose_dispatch(t.verdicts, &t.switches);
   const std::string text = format_tune(t, "vm (AMD)");
   CHECK(text.find("kex tune: copy on vm (AMD): 2 sizes, 30 s of a 60 s budget\n") == 0);
   CHECK(text.find("0.80x [0.75-0.85]") != std::string::npos);
