@@ -68,8 +68,10 @@ const std::vector<Expect>& expectations() {
        {"fnsave|", "movntq|", "sfence|", "femms|", "frstor|"}},
       {"xmm64/kernel_clear",
        {{"mov", "qword ptr [rdi", 8}, {"mov", "ecx, 0x40", 1}, {"rep stosq", "", 0}},
-       {"dec|ecx", "mov|qword ptr [rdi], rax", "mov|qword ptr [rdi + 0x38], rax", "lea|rdi, [rdi + 0x40]", "jne|",
-        "nop|"}},
+       {"xor|eax, eax", "mov|ecx, 0x40", "dec|ecx", "mov|qword ptr [rdi], rax", "mov|qword ptr [rdi + 0x38], rax",
+        "lea|rdi, [rdi + 0x40]", "jne|", "nop|"},
+       // .p2align 4 before the loop, as clear_page.S of 2.6.12
+       {{"dec|ecx", 16}}},
       {"xmm64/kernel_clear_rep", {{"rep stosq", "", 1}, {"mov", "ecx, 0x200", 1}}, {}},
       {"xmm64/xmm_clear",
        {{"movntdq", "", 4}, {"movdqa", "", 0}, {"movdqu", "", 2}, {"sfence", "", 1}, {"pxor", "xmm0", 1}},
@@ -158,8 +160,11 @@ const std::vector<Expect>& expectations() {
         {"sfence", "", 0}},
        {"sub|rsp, 0x18", "mov|[rsp], rbx", "mov|ecx, 0x3b", "dec|rcx", "mov|rax, qword ptr [rsi]",
         "mov|r12, qword ptr [rsi + 0x38]", "prefetcht0|[rsi + 0x140]", "mov|qword ptr [rdi], rax",
-        "lea|rsi, [rsi + 0x40]", "mov|ecx, 5", "dec|ecx", "mov|r12, qword ptr [rsi + 0x38]", "mov|[rdi + 0x38], r12",
-        "add|rsp, 0x18"}},
+        "lea|rsi, [rsi + 0x40]", "lea|rdi, [rdi + 0x40]", "jne|", "mov|ecx, 5", "dec|ecx",
+        "mov|r12, qword ptr [rsi + 0x38]", "mov|[rdi + 0x38], r12", "lea|rdi, [rdi + 0x40]", "lea|rsi, [rsi + 0x40]",
+        "jne|", "add|rsp, 0x18"},
+       // both loops .p2align 4, as copy_page.S of 2.6.12
+       {{"dec|rcx", 16}, {"dec|ecx", 16}}},
       {"xmm64/v26_copy_page_rep", {{"rep movsq", "", 1}, {"mov", "ecx, 0x200", 1}}, {}},
       {"xmm64/nt_copy_page",
        {{"movnti", "ptr [rdi", 16}, {"mov", "qword ptr [rsi", 16}, {"sfence", "", 1}, {"prefetcht0", "", 1}},
@@ -169,7 +174,7 @@ const std::vector<Expect>& expectations() {
                           {"movsw", "", 1}, {"movsb", "", 1}, {"movntq", "", 0}} +
            fpu(1, 1),
        {"fnsave|", "prefetch|[rsi]", "prefetch|[rsi + 0x100]", "cmp|rcx, 5", "prefetch|[rsi + 0x140]", "movq|mm0,",
-        "ja|", "movq|mm0,", "jne|", "frstor|", "rep movsd|", "movsw|", "movsb|"}},
+        "ja|", "movq|mm0,", "jne|", "rep movsd|", "movsw|", "movsb|", "frstor|", "ret|"}},
       // Linux 2.4 mmx.c CONFIG_MK7 (kernel_fpu_begin/end -> fsave ... frstor, no femms)
       {"linux24/fast_clear_page_k7",
        std::vector<Count>{{"movntq", "qword ptr [rdi", 8}, {"movq", "", 0}, {"sfence", "", 1}, {"femms", "", 0},
