@@ -195,6 +195,23 @@ TEST_CASE("kex list presets shows the new families and the kernel with no source
   CHECK(one.text.find("movnti qword ptr [rdi + rdx + 0x18], rax") != std::string::npos);
 }
 
+TEST_CASE("a preset name several presets share is an error listing their ids, exit status 2" *
+          doctest::test_suite("cli")) {
+  const std::string ids = "fastc/faster_copy, hahn/faster_copy (give the id; see kex list presets)\n";
+  auto run = shell(kKex + " run faster_copy --list");
+  CHECK(run.status == 2);
+  CHECK(run.text == "kex: preset name 'faster_copy' is ambiguous: " + ids);
+  auto pre = shell(kKex + " run --preset faster_copy --list");
+  CHECK(pre.status == 2);
+  CHECK(pre.text.find("/presets/0: preset name 'faster_copy' is ambiguous: " + ids) != std::string::npos);
+  auto show = shell(kKex + " show faster_copy");
+  CHECK(show.status == 2);
+  CHECK(show.text == "kex: show: preset name 'faster_copy' is ambiguous: " + ids);
+  // The id, or a name only one preset has, still works.
+  CHECK(shell(kKex + " show hahn/faster_copy --format hex").status == 0);
+  CHECK(shell(kKex + " run --preset hahn/faster_copy --list").status == 0);
+}
+
 TEST_CASE("kex list params states the prefetch distance and interval ranges the parsers accept" *
           doctest::test_suite("cli")) {
   auto r = shell(kKex + " list params");

@@ -10,6 +10,7 @@
 #include "generators/disasm_ext.hpp"
 #include "generators/jit.hpp"
 #include "src/core/cpu_features.hpp"
+#include "src/core/error.hpp"
 #include "src/model/kernel_names.hpp"
 #include "generators/presets/presets.hpp"
 #include "src/run/verify.hpp"
@@ -490,14 +491,24 @@ TEST_CASE("kernels leave the x87/MMX state empty, as the ABI requires" * doctest
 
 TEST_CASE("lookup by id, printed name, alias, qualifier and parameters" * doctest::test_suite("presets")) {
   CHECK(find_preset("hahn/faster_copy")->family == "hahn");
-  CHECK(find_preset("faster_copy")->id == "fastc/faster_copy");  // documented default: fast.c first
+  // A name several presets share is ambiguous: an error naming them all, never one chosen silently.
   CHECK(find_presets("faster_copy").size() == 2);
-  CHECK(find_preset("2.4 non MMX")->id == "fastc/normal_clear_page");  // clear before copy
+  CHECK_THROWS_WITH_AS(find_preset("faster_copy"),
+                       "preset name 'faster_copy' is ambiguous: fastc/faster_copy, hahn/faster_copy (give the id; see "
+                       "kex list presets)",
+                       InputError);
+  CHECK_THROWS_WITH_AS(find_preset("2.4 non MMX"),
+                       "preset name '2.4 non MMX' is ambiguous: fastc/normal_clear_page, fastc/normal_copy_page (give "
+                       "the id; see kex list presets)",
+                       InputError);
+  CHECK_THROWS_AS(find_preset("kernel clear"), InputError);
+  CHECK_THROWS_AS(find_preset("copy_page"), InputError);  // linux/copy_page's name, v26_copy_page's alias
+  CHECK(find_preset("clear_page")->id == "xmm64/kernel_clear");  // one preset's alias
   CHECK(find_preset("copy:2.4 non MMX")->id == "fastc/normal_copy_page");
   CHECK(find_preset("copy:warm up run")->id == "fastc/fast_copy_page");
   CHECK(find_preset("nt clear")->id == "xmm64/nt_clear");
   CHECK(find_preset("nt clear  ")->id == "xmm64/nt_clear");
-  CHECK(find_preset("kernel clear")->id == "xmm64/kernel_clear");
+  CHECK(find_preset("kernel clear (rep stosq)")->id == "xmm64/kernel_clear_rep");
   CHECK(find_preset("normal_clear_page")->id == "fastc/normal_clear_page");
   const Preset* u = find_preset("asami/unroll:64/scratch:3/every:16");
   REQUIRE(u);
@@ -516,11 +527,14 @@ TEST_CASE("lookup by id, printed name, alias, qualifier and parameters" * doctes
   CHECK(find_preset("unrolled")->id == "asami/unroll:96/scratch:2/every:32");
   CHECK(find_preset("no such kernel") == nullptr);
   CHECK(find_preset("pagezero")->id == "freebsd/pagezero_movnti");
-  CHECK(find_preset("pagecopy")->id == "freebsd/pagecopy");  // today's printed name wins over the old one's alias
+  CHECK_THROWS_AS(find_preset("pagecopy"), InputError);  // today's printed name and the old one's alias
   CHECK(find_preset("pagecopy (movnti)")->id == "freebsd/pagecopy_movnti");
   CHECK(find_preset("K7 fast_copy_page 2.4.0")->id == "linux24/fast_copy_page_k7_2.4.0");
   CHECK(find_presets("pagecopy").size() == 2);
-  CHECK(find_preset("copy:fast_copy_page")->id == "fastc/fast_copy_page");  // the alias still wins
+  CHECK_THROWS_WITH_AS(find_preset("copy:fast_copy_page"),
+                       "preset name 'copy:fast_copy_page' is ambiguous: fastc/fast_copy_page, hahn/fast_copy_page, "
+                       "linux24/fast_copy_page_k7, linux24/fast_copy_page_k7_2.4.0 (give the id; see kex list presets)",
+                       InputError);
   CHECK(find_presets("fast_copy_page").size() == 4);  // fastc alias, Hahn, linux24 2.4.35 and 2.4.0
   CHECK(find_preset("linux24/fast_copy_page_k7_2.4.0")->origin.find("2.4.0") != std::string::npos);
   // a kernel whose source was not found is not a preset, but is known by name

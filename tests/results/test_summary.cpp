@@ -97,3 +97,27 @@ TEST_CASE("golden: the paired summary table (winner, ties, lead, ratio to libc w
   }
   CHECK(golden::check("summary-paired.txt", summary_table(run)) == "");
 }
+
+TEST_CASE("the summary of presets under a seed harness names the fastest baseline, never a row of '-'" *
+          doctest::test_suite("golden")) {
+  // kex run --preset fastc --harness fastc --separate: the presets are timed by fast.c's
+  // harness, only the baselines by kex's (measured alone, no rounds).
+  RunDoc run = golden::run();
+  run.results.clear();
+  Result seed = golden::preset("fastc/faster_copy", 4096, 800);
+  seed.point.at.harness = Harness::fastc;
+  run.results.push_back(seed);
+  run.results.push_back(golden::baseline("memcpy", 4096, {}, 80));
+  Result rep = golden::generated("copy/string/unroll:1", 4096, {}, 64);
+  rep.kind = KernelKind::baseline;
+  rep.point.kernel = "rep_movsb";
+  run.results.push_back(rep);
+  const std::string table = summary_table(run);
+  // 4096 B in 64 ticks at 2 GHz = 32 ns: 128 GB/s; memcpy 80 ticks: 102.4 GB/s.
+  CHECK(table.find("\n           4 KiB rep_movsb ") != std::string::npos);
+  CHECK(table.find("   128.00    102.40   1.25x    128.00\n") != std::string::npos);
+  CHECK(table.find(" - ") == std::string::npos);
+  // Nothing under kex's harness at all: no table.
+  run.results.erase(run.results.begin() + 1, run.results.end());
+  CHECK(summary_table(run) == "");
+}
