@@ -124,7 +124,13 @@ Action add_show_command(CLI::App& app) {
     try {
       s = parse_spec_name(o->name);
     } catch (const std::invalid_argument& e) {
-      if (const Preset* p = find_preset(o->name)) return show_preset(*o, *p);
+      const Preset* p = nullptr;
+      try {
+        p = find_preset(o->name);
+      } catch (const InputError& amb) {
+        throw InputError(std::string("show: ") + amb.what());
+      }
+      if (p) return show_preset(*o, *p);
       if (const UnavailablePreset* u = find_unavailable_preset(o->name))
         throw InputError("show: '" + o->name + "'" + (o->name == u->id ? "" : " (" + u->id + ")") +
                          " is not available: " + u->reason);

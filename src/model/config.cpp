@@ -296,7 +296,7 @@ Setter prefetch_setter(const Reader& r, const json& e, const std::string& p) {
   int32_t dist = 0;
   if (at != std::string::npos) {
     try {  // the grammar of kernel names too (src/core/numbers.hpp)
-      dist = static_cast<int32_t>(parse_integer(std::string_view(t).substr(at + 1), -(1 << 20), 1 << 20));
+      dist = static_cast<int32_t>(parse_integer(std::string_view(t).substr(at + 1), -kMaxPfDistance, kMaxPfDistance));
     } catch (const NumberError& err) {
       r.fail(p, e, std::string("the distance after @: ") + err.what());
     }
@@ -375,7 +375,7 @@ std::vector<SpecAxis> read_spec_axes(const Reader& r, const json& g, const std::
   a.uint_axis("unroll", 1, 8192, [](KernelSpec& s, uint64_t v) { s.unroll = static_cast<uint32_t>(v); });
   a.uint_axis("scratch", 1, 32, [](KernelSpec& s, uint64_t v) { s.scratch = static_cast<uint32_t>(v); });
   a.axis("prefetch", [&](const json& e, const std::string& p) { return prefetch_setter(r, e, p); });
-  a.uint_axis("pf_every", 8, 8192, [](KernelSpec& s, uint64_t v) { s.pf_every = static_cast<uint32_t>(v); });
+  a.uint_axis("pf_every", kMinPfEvery, kMaxPfEvery, [](KernelSpec& s, uint64_t v) { s.pf_every = static_cast<uint32_t>(v); });
   a.enum_axis("store", store_alias, "temporal, nontemporal", [](KernelSpec& s, Store v) { s.store = v; });
   a.enum_axis("direction", dir_alias, "forward, backward", [](KernelSpec& s, Direction v) { s.direction = v; });
   a.enum_axis("align", parse_align, "aligned, unaligned", [](KernelSpec& s, Align v) { s.align = v; });

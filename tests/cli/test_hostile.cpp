@@ -78,6 +78,8 @@ void check_accepted(size_t part, size_t parts) {
     if (run_sh("command -v gnuplot >/dev/null") == 0)
       for (const char* p : {"plot2", "plot3", "plot4"}) CHECK_MESSAGE(run_scripts(d / p) == 0, p);
     CHECK(run_sh(cd + k + " compare golden.json in.json >out-compare 2>err-compare") == 0);
+    CHECK(run_sh(cd + k + " compare golden.json in.json --format markdown >out-compare-md 2>err-compare-md") == 0);
+    CHECK(run_sh(cd + k + " summary in.json --format markdown >out-summary-md 2>err-summary-md") == 0);
     CHECK(run_sh(cd + k + " export in.json --format csv -o out.csv 2>err-export") == 0);
     run_sh(cd + k + " crossovers in.json >out-crossovers 2>err-crossovers");
     // The file's text lands in the emitted source's comments: it must stay comment.
