@@ -5,7 +5,7 @@
 #include "src/cli/cli.hpp"
 #include "src/core/output.hpp"
 #include "src/core/terminal_text.hpp"
-#include "src/results/crossover.hpp"
+#include "src/results/crossover_text.hpp"
 #include "src/results/results.hpp"
 
 namespace kex {
@@ -15,18 +15,22 @@ Action add_crossovers_command(CLI::App& app) {
   struct Args {
     std::vector<std::string> files;
     std::string cache;
-    double margin = 0;
+    double margin = kCrossoverMargin;
   };
   auto a = std::make_shared<Args>();
   cmd->add_option("RESULTS", a->files, "Results files (a multi-machine merge gives one report per machine)")->required();
   cmd->add_option("--cache", a->cache, "Cache mode of the curves to use (default: warm when present)")
       ->check(CLI::IsMember({"warm", "cold"}));
-  cmd->add_option("--margin", a->margin, "A curve wins only when faster by more than this fraction (default 0)");
+  cmd->add_option("--margin", a->margin, "A curve wins at a size only when faster by more than this fraction with 95% confidence "
+                  "(default 0.02)");
   return [a]() {
     if (!(a->margin >= 0 && a->margin < 1))
       throw InputError("--margin: " + std::to_string(a->margin) + ": a fraction in [0, 1), e.g. 0.02");
     std::vector<std::vector<RunDoc>> docs;  // read every file before printing anything
-    for (const auto& f : a->files) docs.push_back(load_results(f));
+    for (const auto& f : a->files) {
+      docs.push_back(load_results(f));
+      for (const auto& run : docs.back()) check_crossover_data(run, a->cache, f);
+    }
     for (size_t i = 0; i < docs.size(); ++i)
       for (const auto& run : docs[i]) {
         const std::string& f = a->files[i];
