@@ -33,5 +33,6 @@ Action add_compare_command(CLI::App& app);
 Action add_export_command(CLI::App& app);
 Action add_merge_command(CLI::App& app);
 Action add_crossovers_command(CLI::App& app);
+Action add_libc_child_command(CLI::App& app);
 
 }  // namespace kex

@@ -234,10 +234,10 @@ TEST_CASE("check_crossover_data: a cache or layout the file has no copy points a
                        InputError);
 }
 
-TEST_CASE("kex crossovers: a cache the file lacks exits 2 naming the file" *
+TEST_CASE("kex crossovers: a cache the file lacks exits 2 naming the file - --workload reads its CSV strictly" *
           doctest::test_suite("cli")) {
   TmpDir d;
-  const std::string f = d / "r.json";
+  const std::string f = d / "r.json", w = d / "w.csv";
   RunDoc doc = nt_sweep({5, 5, 5, 6, 7, 8, 9, 11, 12, 13, 13}, 0.005);
   doc.context = synth::run().context;
   spit(f, kex::to_json(doc).dump());
@@ -249,5 +249,13 @@ TEST_CASE("kex crossovers: a cache the file lacks exits 2 naming the file" *
   CHECK(r.status == 0);
   CHECK(r.text.find("non-temporal wins from 8 MiB up: threshold in (4 MiB, 8 MiB]") != std::string::npos);
   CHECK(r.text.find("GLIBC_TUNABLES=glibc.cpu.x86_non_temporal_threshold=8388607\n") != std::string::npos);
+  spit(w, "size,count\n65536,10\n1048576,x\n");
+  r = shell(kKex + " crossovers " + f + " --workload " + w);
+  CHECK(r.status == 2);
+  CHECK(r.text.rfind("kex: " + w + ":3: count 'x'", 0) == 0);
+  spit(w, "size,count\n65536,10\n1048576,5\n");
+  r = shell_stdout(kKex + " crossovers " + f + " --workload " + w);
+  CHECK(r.status == 0);
+  CHECK(r.text.find("workload (copy, cache warm): 15 calls, 15 at measured sizes [64 KiB, 64 MiB]") != std::string::npos);
+  CHECK(r.text.find("per-size best kernel (dispatch)") != std::string::npos);
 }
-
