@@ -5,7 +5,6 @@
 #include <sstream>
 
 #include "src/core/terminal_text.hpp"
-#include "src/results/crossover_text.hpp"
 #include "src/results/results.hpp"
 
 namespace kex {
