@@ -7,7 +7,7 @@
 #include "src/cli/cli.hpp"
 #include "src/core/output.hpp"
 #include "src/core/terminal_text.hpp"
-#include "src/results/crossover.hpp"
+#include "src/results/crossover_text.hpp"
 #include "src/results/merge.hpp"
 #include "src/model/result_json.hpp"
 #include "src/results/results.hpp"

@@ -1,10 +1,11 @@
-// Whole writes to a file descriptor (pipes between kex's processes, output files).
+// Whole writes to and reads from a file descriptor (pipes between kex's processes, output files).
 #pragma once
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace kex {
 
@@ -23,6 +24,19 @@ inline bool write_all(int fd, const void* p, size_t n) {
     n -= static_cast<size_t>(k);
   }
   return true;
+}
+
+/// Reads `fd` to end of file into `out` (appending), retrying after EINTR. Returns
+/// false on a read error with errno set.
+inline bool read_all(int fd, std::string& out) {
+  char chunk[4096];
+  for (;;) {
+    const ssize_t k = read(fd, chunk, sizeof chunk);
+    if (k < 0 && errno == EINTR) continue;
+    if (k < 0) return false;
+    if (k == 0) return true;
+    out.append(chunk, static_cast<size_t>(k));
+  }
 }
 
 }  // namespace kex

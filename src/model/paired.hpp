@@ -50,6 +50,11 @@ struct GroupAnswer {
 /// The tie margin by default: a kernel within 1% of the winner in the rounds' interval ties.
 inline constexpr double kTieResolution = 0.01;
 
+/// (round, ticks per operation) of each repetition of `r` measured in a paired round,
+/// by round: the ones the sentinel flagged too, since a disturbance of the whole round
+/// leaves its ratios be. Empty for the separate protocol (no rounds).
+std::vector<std::pair<uint64_t, double>> round_times(const Result& r);
+
 /// Ratio of two members' per-round times over their shared rounds (round id -> ticks
 /// per operation); rounds 0 when they share fewer than 3.
 PairedRatio paired_ratio(const std::vector<std::pair<uint64_t, double>>& a,

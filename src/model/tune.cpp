@@ -7,12 +7,12 @@ namespace kex {
 
 namespace {
 
-bool tied_at(const SizeVerdict& v, const std::string& k) {
+bool tied_at(const TuneVerdict& v, const std::string& k) {
   return std::find(v.ties.begin(), v.ties.end(), k) != v.ties.end();
 }
 
 /// The index past the last size from `first` on where `k` stays tied.
-size_t tied_run_end(const std::vector<SizeVerdict>& sizes, size_t first, const std::string& k) {
+size_t tied_run_end(const std::vector<TuneVerdict>& sizes, size_t first, const std::string& k) {
   size_t j = first;
   while (j < sizes.size() && tied_at(sizes[j], k)) ++j;
   return j;
@@ -20,12 +20,12 @@ size_t tied_run_end(const std::vector<SizeVerdict>& sizes, size_t first, const s
 
 }  // namespace
 
-DispatchTable choose_dispatch(const std::vector<SizeVerdict>& sizes, std::vector<DispatchSwitch>* switches) {
+DispatchTable choose_dispatch(const std::vector<TuneVerdict>& sizes, std::vector<DispatchSwitch>* switches) {
   DispatchTable t;
   if (switches) switches->clear();
   size_t i = 0;
   while (i < sizes.size()) {
-    const SizeVerdict& at = sizes[i];
+    const TuneVerdict& at = sizes[i];
     if (at.ties.empty()) break;
     std::string best = at.ties.front();
     size_t end = tied_run_end(sizes, i, best);
@@ -46,8 +46,8 @@ DispatchTable choose_dispatch(const std::vector<SizeVerdict>& sizes, std::vector
   return t;
 }
 
-SizeVerdict verdict_of(const GroupAnswer& g, const RunDoc& run) {
-  SizeVerdict v;
+TuneVerdict verdict_of(const GroupAnswer& g, const RunDoc& run) {
+  TuneVerdict v;
   v.size = g.key.at.size;
   v.rounds = g.rounds;
   for (const RankedMember& m : g.members) {

@@ -24,7 +24,7 @@ struct DispatchSwitch {
 
 /// What one size's race says: its members by rank (fastest first, as answer_groups
 /// ranks them) and the ones tied with the leader.
-struct SizeVerdict {
+struct TuneVerdict {
   uint64_t size = 0;
   std::vector<std::string> ranked;  ///< kernels, fastest first
   std::vector<std::string> ties;    ///< the leader's tie set (the leader first)
@@ -38,7 +38,7 @@ struct SizeVerdict {
 /// smallest size, the tied kernel that stays tied over the most following sizes
 /// (ties of length broken by rank at the first size), then the same from where it
 /// stops. `sizes` ascending, each with a non-empty tie set. The switches go to `switches`.
-DispatchTable choose_dispatch(const std::vector<SizeVerdict>& sizes, std::vector<DispatchSwitch>* switches);
+DispatchTable choose_dispatch(const std::vector<TuneVerdict>& sizes, std::vector<DispatchSwitch>* switches);
 
 /// A candidate that left a size's race: slower than the leader beyond the margin.
 struct RaceDrop {
@@ -67,13 +67,13 @@ struct TuneRecord {
   std::vector<std::string> kept;        ///< candidates never dropped (libc and rep: the reference)
   std::vector<RaceStage> stages;
   std::vector<RaceDrop> drops;
-  std::vector<SizeVerdict> verdicts;    ///< per size raced, ascending
+  std::vector<TuneVerdict> verdicts;    ///< per size raced, ascending
   DispatchTable dispatch;
   std::vector<DispatchSwitch> switches;
 };
 
 /// The size's verdict from its group's answer (`run`: the document the answer ranks).
-SizeVerdict verdict_of(const GroupAnswer& g, const RunDoc& run);
+TuneVerdict verdict_of(const GroupAnswer& g, const RunDoc& run);
 
 /// The members of a group shown slower than its leader by more than `margin` (their
 /// ratio's interval lies above 1 + margin), except the names in `kept`.

@@ -10,7 +10,7 @@ using nlohmann::ordered_json;
 
 namespace {
 
-ordered_json verdict_json(const SizeVerdict& v) {
+ordered_json verdict_json(const TuneVerdict& v) {
   return {{"size", v.size},           {"rounds", v.rounds},      {"ranked", v.ranked},
           {"ties", v.ties},           {"dispatched", v.dispatched}, {"vs_leader", ratio_json(v.vs_leader)},
           {"vs_libc", ratio_json(v.vs_libc)}, {"vs_rep", ratio_json(v.vs_rep)}};
@@ -88,8 +88,8 @@ struct Reader {
   }
 };
 
-SizeVerdict verdict_from(const Reader& r) {
-  SizeVerdict v;
+TuneVerdict verdict_from(const Reader& r) {
+  TuneVerdict v;
   v.size = r.uint("size");
   v.rounds = r.uint("rounds");
   v.ranked = r.strings("ranked");
@@ -149,7 +149,7 @@ ordered_json to_json(const TuneRecord& t) {
   for (const DispatchSwitch& s : t.switches)
     j["switches"].push_back({{"from", s.from}, {"to", s.to}, {"low", s.low}, {"high", s.high}, {"boundary", s.boundary}});
   j["verdicts"] = ordered_json::array();
-  for (const SizeVerdict& v : t.verdicts) j["verdicts"].push_back(verdict_json(v));
+  for (const TuneVerdict& v : t.verdicts) j["verdicts"].push_back(verdict_json(v));
   j["stages"] = ordered_json::array();
   for (const RaceStage& s : t.stages)
     j["stages"].push_back({{"stage", s.stage}, {"rounds", s.rounds}, {"sizes", s.sizes},

@@ -3,204 +3,225 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <sstream>
 
+#include "src/core/error.hpp"
 #include "src/results/results.hpp"
 
 namespace kex {
 
 Curve envelope(const std::vector<Curve>& curves) {
-  std::map<double, double> best;
+  std::map<double, const CurvePoint*> best;
   for (const auto& c : curves)
     for (const auto& p : c) {
-      auto [it, fresh] = best.emplace(p.size, p.gbps);
-      if (!fresh) it->second = std::max(it->second, p.gbps);
+      auto [it, fresh] = best.emplace(p.size, &p);
+      if (!fresh && p.gbps > it->second->gbps) it->second = &p;
     }
   Curve out;
-  for (auto [s, g] : best) out.push_back({s, g});
+  for (const auto& [s, p] : best) out.push_back(*p);
   return out;
 }
 
 namespace {
-/// (size, a wins) over the common sizes, ascending.
-std::vector<std::pair<double, bool>> duel(const Curve& a, const Curve& b, double margin) {
-  std::map<double, double> mb;
-  for (const auto& p : b) mb[p.size] = p.gbps;
-  std::vector<std::pair<double, bool>> out;
-  Curve sa = a;
-  std::sort(sa.begin(), sa.end(), [](const CurvePoint& x, const CurvePoint& y) { return x.size < y.size; });
-  for (const auto& p : sa) {
-    auto it = mb.find(p.size);
-    if (it == mb.end()) continue;
-    out.emplace_back(p.size, p.gbps > it->second * (1 + margin));
-  }
-  return out;
+
+/// The verdict at one size from the two points' own intervals (no shared rounds).
+SizeVerdict unpaired(const CurvePoint& a, const CurvePoint& b, double margin) {
+  SizeVerdict v{a.size, Decision::within_noise, b.gbps > 0 ? a.gbps / b.gbps : 0, 0, 0, false};
+  v.low = b.high > 0 ? a.low / b.high : 0;
+  v.high = b.low > 0 ? a.high / b.low : 0;
+  if (a.low > b.high * (1 + margin)) v.verdict = Decision::wins;
+  else if (b.low > a.high * (1 + margin)) v.verdict = Decision::loses;
+  return v;
 }
+
+SizeVerdict verdict_at(const CurvePoint& a, const CurvePoint& b, double margin) {
+  const PairedRatio slow_b = paired_ratio(b.rounds, a.rounds);  // b's time / a's time
+  if (slow_b.rounds == 0) return unpaired(a, b, margin);
+  SizeVerdict v{a.size, Decision::within_noise, slow_b.ratio, slow_b.low, slow_b.high, true};
+  if (slow_b.slower_beyond(margin)) v.verdict = Decision::wins;
+  else if (paired_ratio(a.rounds, b.rounds).slower_beyond(margin)) v.verdict = Decision::loses;
+  return v;
+}
+
 }  // namespace
 
-std::vector<SizeRange> winning_ranges(const Curve& a, const Curve& b, double margin) {
-  std::vector<SizeRange> out;
-  bool open = false;
-  for (auto [s, win] : duel(a, b, margin)) {
-    if (win && !open) out.push_back({s, s});
-    if (win) out.back().hi = s;
-    open = win;
-  }
+std::vector<SizeVerdict> duel(const Curve& a, const Curve& b, double margin) {
+  std::map<double, const CurvePoint*> in_b;
+  for (const auto& p : b) in_b[p.size] = &p;
+  Curve sa = a;
+  std::sort(sa.begin(), sa.end(), [](const CurvePoint& x, const CurvePoint& y) { return x.size < y.size; });
+  std::vector<SizeVerdict> out;
+  for (const auto& p : sa)
+    if (auto it = in_b.find(p.size); it != in_b.end()) out.push_back(verdict_at(p, *it->second, margin));
   return out;
 }
 
-std::optional<double> sustained_crossover(const Curve& a, const Curve& b, double margin) {
-  auto d = duel(a, b, margin);
-  if (d.empty() || !d.back().second) return std::nullopt;
-  double from = d.back().first;
-  for (size_t i = d.size(); i-- > 0 && d[i].second;) from = d[i].first;
-  return from;
+std::optional<SizeRange> Contest::sustained() const {
+  if (wins.empty() || verdicts.empty() || wins.back().hi != verdicts.back().size) return std::nullopt;
+  return wins.back();
+}
+
+size_t Contest::within_noise() const {
+  return size_t(std::count_if(verdicts.begin(), verdicts.end(),
+                              [](const SizeVerdict& v) { return v.verdict == Decision::within_noise; }));
+}
+
+Contest compare_curves(const Curve& a, const Curve& b, double margin) {
+  Contest c;
+  c.compared = !a.empty() && !b.empty();
+  c.verdicts = duel(a, b, margin);
+  const auto& v = c.verdicts;
+  for (size_t i = 0; i < v.size();) {
+    if (v[i].verdict != Decision::wins) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j + 1 < v.size() && v[j + 1].verdict == Decision::wins) ++j;
+    SizeRange r{v[i].size, v[j].size, std::nullopt, std::nullopt, j - i + 1};
+    if (i > 0) r.below = v[i - 1].size;
+    if (j + 1 < v.size()) r.above = v[j + 1].size;
+    if (r.sizes >= kMinWinSizes) c.wins.push_back(r);
+    else
+      for (size_t k = i; k <= j; ++k) c.lone.push_back(v[k].size);
+    i = j + 1;
+  }
+  return c;
+}
+
+namespace {
+
+uint8_t fill_of(const Result& r) { return r.spec ? r.spec->fill : r.libc ? r.libc->fill : uint8_t(0); }
+
+CurvePoint curve_point(const Result& r) {
+  const Aggregate a = aggregate(r);
+  const uint64_t size = r.point.at.size;
+  return {double(size), median_gbps(r), gbps_at(size, a.ci_high_ns), gbps_at(size, a.ci_low_ns), round_times(r)};
+}
+
+/// The curve families of one op, by kernel.
+struct Families {
+  std::map<std::string, Curve> temporal, nontemporal, rep, pf, nopf;
+};
+
+/// Files `r` (measured, plain, of its op) into its families.
+void classify(const Result& r, Families& f) {
+  const std::string& kernel = r.point.kernel;
+  const CurvePoint p = curve_point(r);
+  if (r.kind == KernelKind::baseline) {
+    if (kernel == "rep_movsb" || kernel == "rep_stosb") f.rep[kernel].push_back(p);
+    return;
+  }
+  if (r.kind != KernelKind::generated || !r.spec) return;
+  const KernelSpec& s = *r.spec;
+  if (s.regs == RegClass::string) {
+    if (s.unroll == 1 && s.direction == Direction::forward) f.rep[kernel].push_back(p);
+    return;
+  }
+  (s.store == Store::nontemporal ? f.nontemporal : f.temporal)[kernel].push_back(p);
+  (s.prefetch == Prefetch::none ? f.nopf : f.pf)[kernel].push_back(p);
+}
+
+Curve family_envelope(const std::map<std::string, Curve>& m) {
+  std::vector<Curve> v;
+  for (const auto& [k, c] : m) v.push_back(c);
+  return envelope(v);
+}
+
+Curve vectors(const Families& f) {
+  std::map<std::string, Curve> all = f.temporal;
+  all.insert(f.nontemporal.begin(), f.nontemporal.end());
+  return family_envelope(all);
+}
+
+}  // namespace
+
+bool at_defaults(const Result& r, CacheMode cache) {
+  Coords c;
+  c.cache = cache;
+  return r.point.at.harness == Harness::kex && condition(r.point.at) == condition(c);
+}
+
+std::optional<CacheMode> crossover_cache(const RunDoc& run, const std::string& cache_in) {
+  if (!cache_in.empty()) return parse_cache_mode(cache_in);
+  std::optional<CacheMode> cache;
+  for (const Result& r : run.results)
+    if (r.ok() && r.op == Op::copy && (at_defaults(r, CacheMode::warm) || at_defaults(r, CacheMode::cold))) {
+      if (r.point.at.cache == CacheMode::warm) return CacheMode::warm;
+      if (!cache) cache = r.point.at.cache;
+    }
+  return cache;
 }
 
 Crossovers find_crossovers(const RunDoc& run, const std::string& cache_in, double margin) {
   Crossovers x;
-  // The default conditions at a cache mode: what glibc's thresholds are about.
-  auto plain = [](const Result& r, CacheMode cache) {
-    Coords c;
-    c.cache = cache;
-    return r.point.at.harness == Harness::kex && condition(r.point.at) == condition(c);
-  };
-  std::optional<CacheMode> cache = cache_in.empty() ? std::nullopt : parse_cache_mode(cache_in);
-  if (!cache)
-    for (const Result& r : run.results)
-      if (r.ok() && r.op == Op::copy && (plain(r, CacheMode::warm) || plain(r, CacheMode::cold))) {
-        if (r.point.at.cache == CacheMode::warm) {
-          cache = CacheMode::warm;
-          break;
-        }
-        if (!cache) cache = r.point.at.cache;
-      }
+  x.margin = margin;
+  const std::optional<CacheMode> cache = crossover_cache(run, cache_in);
   x.cache = cache ? std::string(to_string(*cache)) : cache_in;
-  std::map<std::string, Curve> temporal, nontemporal, rep, pf, nopf;
+  Families copy, clear;
   for (const Result& r : run.results) {
-    if (!cache || !r.ok() || r.op != Op::copy || !plain(r, *cache)) continue;
-    const double size = double(r.point.at.size);
-    x.max_size = std::max(x.max_size, size);
-    const std::string& kernel = r.point.kernel;
-    const CurvePoint p{size, median_gbps(r)};
-    if (r.kind == KernelKind::baseline) {
-      if (kernel == "rep_movsb") rep[kernel].push_back(p);
-      continue;
-    }
-    if (r.kind != KernelKind::generated || !r.spec) continue;
-    const KernelSpec& s = *r.spec;
-    if (s.regs == RegClass::string) {
-      if (s.unroll == 1 && s.direction == Direction::forward) rep[kernel].push_back(p);
-      continue;
-    }
-    (s.store == Store::nontemporal ? nontemporal : temporal)[kernel].push_back(p);
-    (s.prefetch == Prefetch::none ? nopf : pf)[kernel].push_back(p);
+    if (!cache || !r.ok() || !at_defaults(r, *cache) || fill_of(r) != 0) continue;
+    if (r.op == Op::copy) x.max_size = std::max(x.max_size, double(r.point.at.size));
+    classify(r, r.op == Op::copy ? copy : clear);
   }
-  auto env = [](const std::map<std::string, Curve>& m) {
-    std::vector<Curve> v;
-    for (const auto& [k, c] : m) v.push_back(c);
-    return envelope(v);
-  };
-  Curve T = env(temporal), N = env(nontemporal), R = env(rep), P = env(pf), NP = env(nopf);
-  std::map<std::string, Curve> all = temporal;
-  all.insert(nontemporal.begin(), nontemporal.end());
-  Curve V = env(all);
-  x.nt_compared = !T.empty() && !N.empty();
-  if (x.nt_compared) x.nt_above = sustained_crossover(N, T, margin);
-  x.rep_compared = !R.empty() && !V.empty();
-  if (x.rep_compared) x.rep_movsb_wins = winning_ranges(R, V, margin);
-  x.prefetch_compared = !P.empty() && !NP.empty();
-  if (x.prefetch_compared) {
-    x.prefetch_helps = winning_ranges(P, NP, margin);
-    if (!x.prefetch_helps.empty()) {
-      double last = x.prefetch_helps.back().hi;
-      for (const auto& p : P)
-        if (p.size > last && (!x.prefetch_stops || p.size < *x.prefetch_stops)) x.prefetch_stops = p.size;
-    }
-  }
+  x.nt = compare_curves(family_envelope(copy.nontemporal), family_envelope(copy.temporal), margin);
+  x.rep_movsb = compare_curves(family_envelope(copy.rep), vectors(copy), margin);
+  x.prefetch = compare_curves(family_envelope(copy.pf), family_envelope(copy.nopf), margin);
+  x.rep_stosb = compare_curves(family_envelope(clear.rep), vectors(clear), margin);
   return x;
+}
+
+void check_crossover_data(const RunDoc& run, const std::string& cache_in, const std::string& file) {
+  const std::optional<CacheMode> cache = crossover_cache(run, cache_in);
+  std::map<std::string, size_t> has;  // "cache warm, dist:64" -> copy points
+  for (const Result& r : run.results) {
+    if (!r.ok() || r.op != Op::copy || r.point.at.harness != Harness::kex) continue;
+    if (cache && at_defaults(r, *cache)) return;
+    Coords c = condition(r.point.at);
+    c.cache = CacheMode::warm;  // named first, not among the other coordinates
+    const std::string label = condition_label(c);
+    ++has[std::string(to_string(r.point.at.cache)) + (label.empty() ? "" : " " + label)];
+  }
+  std::string what;
+  for (const auto& [k, n] : has) what += (what.empty() ? "" : ", ") + k + " (" + std::to_string(n) + ")";
+  throw InputError(file, "no measured copy points at cache " + (cache_in.empty() ? std::string("warm or cold") : cache_in) +
+                             " with the default layout, call pattern and data; the file has " +
+                             (what.empty() ? std::string("no measured copy points") : "copy points at " + what));
 }
 
 namespace {
 constexpr double kGlibcNtMin = 0x4040;  // glibc clamps x86_non_temporal_threshold to at least this
 
-const SizeRange* main_rep_range(const Crossovers& x) {
+const SizeRange* widest(const Contest& c) {
   const SizeRange* best = nullptr;
-  for (const auto& r : x.rep_movsb_wins)
+  for (const auto& r : c.wins)
     if (!best || r.hi / r.lo > best->hi / best->lo) best = &r;
   return best;
 }
 
-std::string bytes(double b) {
-  std::ostringstream o;
-  o << uint64_t(b) << " (" << human_bytes(b) << ")";
-  return o.str();
+/// glibc takes the non-temporal, rep movsb and rep stosb paths for sizes above the threshold
+/// (`cmp threshold, %rdx; ja` in glibc 2.36's memmove/memset-vec-unaligned-erms), so the value
+/// that starts them at the crossover's first size is that size - 1.
+Tunable tunable(const char* name, Op op, const SizeRange& r, double min_value = 0) {
+  return {std::string("glibc.cpu.") + name, uint64_t(std::max(r.lo - 1, min_value)), op, r.lo, r.hi, r.below, r.above};
 }
 }  // namespace
 
-std::string suggested_tunables(const Crossovers& x) {
-  std::vector<std::string> parts;
-  if (x.nt_above) parts.push_back("glibc.cpu.x86_non_temporal_threshold=" +
-                                  std::to_string(uint64_t(std::max(*x.nt_above, kGlibcNtMin))));
-  if (const SizeRange* r = main_rep_range(x))
-    parts.push_back("glibc.cpu.x86_rep_movsb_threshold=" + std::to_string(uint64_t(r->lo)));
+std::vector<Tunable> suggested(const Crossovers& x) {
+  std::vector<Tunable> out;
+  if (auto r = x.nt.sustained()) out.push_back(tunable("x86_non_temporal_threshold", Op::copy, *r, kGlibcNtMin));
+  if (const SizeRange* r = widest(x.rep_movsb)) out.push_back(tunable("x86_rep_movsb_threshold", Op::copy, *r));
+  if (const SizeRange* r = widest(x.rep_stosb)) out.push_back(tunable("x86_rep_stosb_threshold", Op::clear, *r));
+  return out;
+}
+
+std::string tunables_string(const std::vector<Tunable>& t) {
   std::string s;
-  for (size_t i = 0; i < parts.size(); ++i) s += (i ? ":" : "") + parts[i];
+  for (size_t i = 0; i < t.size(); ++i) s += (i ? ":" : "") + t[i].name + "=" + std::to_string(t[i].value);
   return s;
 }
 
-std::string format_crossovers(const Crossovers& x) {
-  std::ostringstream o;
-  o << "crossovers (copy, cache " << (x.cache.empty() ? "none" : x.cache) << ", largest size "
-    << human_bytes(x.max_size) << "):\n";
-  o << "  non-temporal vs temporal stores: ";
-  if (!x.nt_compared) o << "not measured (needs both temporal and non-temporal loops)\n";
-  else if (x.nt_above) o << "non-temporal wins from " << bytes(*x.nt_above) << " up\n";
-  else o << "temporal stores win at the largest size measured; no crossover up to " << human_bytes(x.max_size) << "\n";
-  o << "  rep movsb vs best vector loop:   ";
-  if (!x.rep_compared) o << "not measured (needs rep_movsb and vector loops)\n";
-  else if (x.rep_movsb_wins.empty()) o << "rep movsb never wins\n";
-  else {
-    o << "rep movsb wins in ";
-    for (size_t i = 0; i < x.rep_movsb_wins.size(); ++i)
-      o << (i ? ", " : "") << "[" << human_bytes(x.rep_movsb_wins[i].lo) << ", " << human_bytes(x.rep_movsb_wins[i].hi)
-        << "]";
-    o << "\n";
-  }
-  o << "  prefetching:                     ";
-  if (!x.prefetch_compared) o << "not measured (needs loops with and without prefetch)\n";
-  else if (x.prefetch_helps.empty()) o << "never helps\n";
-  else {
-    o << "helps in ";
-    for (size_t i = 0; i < x.prefetch_helps.size(); ++i)
-      o << (i ? ", " : "") << "[" << human_bytes(x.prefetch_helps[i].lo) << ", " << human_bytes(x.prefetch_helps[i].hi)
-        << "]";
-    if (x.prefetch_stops) o << "; stops helping from " << human_bytes(*x.prefetch_stops) << "\n";
-    else o << "; still helps at the largest size measured\n";
-  }
-  std::string t = suggested_tunables(x);
-  if (t.empty()) {
-    o << "  suggested GLIBC_TUNABLES: none (the data shows neither crossover)\n";
-  } else {
-    o << "  suggested: GLIBC_TUNABLES=" << t << "\n";
-    if (x.nt_above) {
-      o << "    x86_non_temporal_threshold: copies of at least this many bytes use non-temporal stores";
-      if (*x.nt_above < kGlibcNtMin) o << " (raised to glibc's minimum 0x4040)";
-      o << "\n";
-    }
-    if (const SizeRange* r = main_rep_range(x)) {
-      o << "    x86_rep_movsb_threshold: glibc uses rep movsb from this size up to its rep_movsb_stop_threshold "
-           "(the non-temporal threshold by default); rep movsb won here up to "
-        << human_bytes(r->hi) << "\n";
-    }
-  }
-  if (x.nt_compared && !x.nt_above)
-    o << "    (no x86_non_temporal_threshold suggested: non-temporal stores did not win up to "
-      << human_bytes(x.max_size) << "; measure larger sizes to find it)\n";
-  if (x.rep_compared && x.rep_movsb_wins.empty())
-    o << "    (no x86_rep_movsb_threshold suggested: rep movsb never beat the vector loops; a threshold at or above "
-         "the non-temporal threshold keeps glibc off it)\n";
-  return o.str();
-}
+std::string suggested_tunables(const Crossovers& x) { return tunables_string(suggested(x)); }
 
 }  // namespace kex

@@ -27,12 +27,12 @@ std::string row(const char* fmt, const std::string& a, const std::string& b, con
 
 std::string verdict_table(const TuneRecord& t) {
   size_t w = 8;
-  for (const SizeVerdict& v : t.verdicts) w = std::max(w, terminal_text(v.dispatched).size());
+  for (const TuneVerdict& v : t.verdicts) w = std::max(w, terminal_text(v.dispatched).size());
   const std::string fmt = "%-10s %-" + std::to_string(w) + "s %5s %-20s %-20s %s\n";
   const std::string libc = t.kept.size() > 0 ? terminal_text(t.kept[0]) : "libc";
   const std::string rep = t.kept.size() > 1 ? terminal_text(t.kept[1]) : "rep";
   std::string out = row(fmt.c_str(), "size", "dispatch", "ties", "time / " + libc, "time / " + rep, "rounds");
-  for (const SizeVerdict& v : t.verdicts)
+  for (const TuneVerdict& v : t.verdicts)
     out += row(fmt.c_str(), format_bytes(v.size), terminal_text(v.dispatched), std::to_string(v.ties.size()),
                ratio_text(v.vs_libc), ratio_text(v.vs_rep), std::to_string(v.rounds));
   return out;

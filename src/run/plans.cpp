@@ -35,6 +35,8 @@ constexpr std::array<KernelFn, sizeof...(F)> memset_table(std::index_sequence<F.
 constexpr std::array<KernelFn, 256> kLibcMemset = memset_table(std::make_index_sequence<256>());
 }  // namespace
 
+KernelFn libc_function(Op op, uint8_t fill) { return op == Op::copy ? libc_memcpy : kLibcMemset[fill]; }
+
 std::vector<const Preset*> resolve_presets(const std::vector<std::string>& names, const std::string& source) {
   std::vector<const Preset*> out;
   for (size_t i = 0; i < names.size(); ++i) {

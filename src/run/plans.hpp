@@ -11,6 +11,10 @@
 
 namespace kex {
 
+/// libc's memcpy (copy) or memset writing `fill` (clear), with the kernel ABI: what the
+/// memcpy/memset baselines and `kex crossovers --validate`'s children time.
+KernelFn libc_function(Op op, uint8_t fill = 0);
+
 /// Expands preset names, ids, aliases and set names ("reference", "fastc", ...) in
 /// order (a set may list a kernel twice, as its seed ran it). InputError naming
 /// `source` and /presets/i for an unknown name.

@@ -235,15 +235,15 @@ bool alive(const Race& race, const Result& r) {
 /// Each size's verdict over all the rounds of the candidates still racing and the
 /// reference: a dropped candidate, measured in fewer rounds with a wide interval, would
 /// look tied with everything (and a kernel 1.2x slower than libc in 160 rounds with it).
-std::vector<SizeVerdict> verdicts(const Race& r, const RunDoc& all) {
+std::vector<TuneVerdict> verdicts(const Race& r, const RunDoc& all) {
   RunDoc doc;
   doc.context = all.context;
   std::copy_if(all.results.begin(), all.results.end(), std::back_inserter(doc.results),
                [&](const Result& x) { return alive(r, x); });
-  std::vector<SizeVerdict> out;
+  std::vector<TuneVerdict> out;
   for (const GroupAnswer& g : answer_groups(doc, r.req.margin))
-    if (SizeVerdict v = verdict_of(g, doc); !v.ties.empty()) out.push_back(std::move(v));
-  std::sort(out.begin(), out.end(), [](const SizeVerdict& a, const SizeVerdict& b) { return a.size < b.size; });
+    if (TuneVerdict v = verdict_of(g, doc); !v.ties.empty()) out.push_back(std::move(v));
+  std::sort(out.begin(), out.end(), [](const TuneVerdict& a, const TuneVerdict& b) { return a.size < b.size; });
   return out;
 }
 
@@ -283,7 +283,7 @@ std::vector<SizeRace> refine_sizes(const Race& r, const std::vector<DispatchSwit
 void decide(Race& r, const RunDoc& doc) {
   r.rec.verdicts = verdicts(r, doc);
   r.rec.dispatch = choose_dispatch(r.rec.verdicts, &r.rec.switches);
-  for (SizeVerdict& v : r.rec.verdicts) {
+  for (TuneVerdict& v : r.rec.verdicts) {
     v.dispatched = r.rec.dispatch.kernel_for(v.size);
     v.vs_leader = ratio_at(doc, v.size, v.dispatched, v.ties.front());
     v.vs_libc = ratio_at(doc, v.size, v.dispatched, r.kept[0]);
@@ -345,8 +345,10 @@ TuneRun run_tune(const TuneRequest& req, RunOptions opt, const std::function<voi
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;
   run_stage(r, all, std::max(req.first_rounds, 3u), false);
   race(r, req.budget_s * 0.75);  // the rest refines the switches
-  refine(r);
-  extend(r);
+  for (int turn = 0; turn < 3 && !r.stopped; ++turn) {  // more rounds can move a switch: refine it again
+    refine(r);
+    extend(r);
+  }
   TuneRun out;
   out.doc = race_doc(r);
   decide(r, out.doc);

@@ -12,8 +12,8 @@ using namespace kex;
 
 namespace {
 
-SizeVerdict at(uint64_t size, std::vector<std::string> ties) {
-  SizeVerdict v;
+TuneVerdict at(uint64_t size, std::vector<std::string> ties) {
+  TuneVerdict v;
   v.size = size;
   v.ranked = ties;
   v.ties = std::move(ties);
@@ -46,7 +46,7 @@ Result member(const std::string& kernel, uint64_t size, double base, bool libc =
 
 TEST_CASE("dispatch: the tied kernel that lasts longest, switches between the sizes it stops at" *
           doctest::test_suite("model")) {
-  const std::vector<SizeVerdict> v = {at(1024, {"A", "B"}), at(4096, {"B"}), at(16384, {"C", "B"}),
+  const std::vector<TuneVerdict> v = {at(1024, {"A", "B"}), at(4096, {"B"}), at(16384, {"C", "B"}),
                                       at(65536, {"C"}), at(262144, {"C", "D"})};
   std::vector<DispatchSwitch> sw;
   const DispatchTable t = choose_dispatch(v, &sw);
@@ -86,7 +86,7 @@ TEST_CASE("race drops: shown slower than the leader beyond the margin, never the
   CHECK(d[0].leader == "copy/avx/t/fwd");
   CHECK(d[0].stage == 2);
   CHECK(d[0].vs_leader.low > 1.25);
-  const SizeVerdict v = verdict_of(g[0], run);
+  const TuneVerdict v = verdict_of(g[0], run);
   CHECK(v.size == 4096);
   CHECK(v.ties == std::vector<std::string>{"copy/avx/t/fwd", "copy/sse/t/fwd"});
   CHECK(v.ranked.back() == "memcpy");

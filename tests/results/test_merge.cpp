@@ -239,7 +239,7 @@ TEST_CASE("kex merge: writes the merged file - prints the table and crossovers -
   REQUIRE(run_sh(k + " merge " + files + " -o " + d / "m.json" + " >" + d / "out.txt") == 0);
   CHECK(by_name(load_results(d / "m.json").at(0)) == by_name(synth::run()));
   std::string out = slurp(d / "out.txt");
-  CHECK(out.find("GLIBC_TUNABLES=glibc.cpu.x86_non_temporal_threshold=67108864") != std::string::npos);
+  CHECK(out.find("GLIBC_TUNABLES=glibc.cpu.x86_non_temporal_threshold=67108863") != std::string::npos);
   CHECK(run_sh(k + " merge " + files + " -o " + d / "m.json" + " >/dev/null 2>&1") == 2);
   CHECK(run_sh(k + " merge " + files + " -o " + d / "m.json" + " --force -q") == 0);
   // stdout carries the table: -o - is refused, and no file named "-" appears.

@@ -1,0 +1,81 @@
+#include "src/results/validation.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+#include "src/core/terminal_text.hpp"
+#include "src/results/results.hpp"
+
+namespace kex {
+
+LibcJob validation_job(const Tunable& t, double budget_ms) {
+  LibcJob j;
+  j.op = t.op;
+  j.budget_ms = budget_ms;
+  if (t.below) j.sizes.push_back(uint64_t(*t.below));
+  j.sizes.push_back(uint64_t(t.from));
+  j.sizes.push_back(uint64_t(t.to > t.from ? t.to : 2 * t.from));
+  std::sort(j.sizes.begin(), j.sizes.end());
+  j.sizes.erase(std::unique(j.sizes.begin(), j.sizes.end()), j.sizes.end());
+  return j;
+}
+
+namespace {
+bool faster(const PairedRatio& r, double margin) { return r.rounds > 0 && r.high < 1 / (1 + margin); }
+bool slower(const PairedRatio& r, double margin) { return r.rounds > 0 && r.low > 1 + margin; }
+}  // namespace
+
+Gain judge(const Validation& v, double margin) {
+  bool gain = false;
+  for (const SizeChange& s : v.sizes) {
+    if (slower(s.change, margin)) return Gain::hurts;
+    gain = gain || faster(s.change, margin);
+  }
+  return gain ? Gain::helps : Gain::no_measurable_gain;
+}
+
+std::string format_validation_header(const ValidateOptions& opts, double budget_ms, double margin) {
+  std::ostringstream o;
+  o << "  validation on this machine: libc in fresh child processes on CPU "
+    << (opts.cpu >= 0 ? std::to_string(opts.cpu) : std::string("(highest allowed)")) << ", " << opts.rounds
+    << " rounds, each running both children (GLIBC_TUNABLES unset, and set to one suggestion) in a random order, "
+    << budget_ms << " ms per size and child, warm buffers;\n"
+    << "  ratio = tuned time / default time, the median over rounds and its 95% interval; a change counts beyond "
+    << margin * 100 << "%\n";
+  return o.str();
+}
+
+std::string format_validation(const Tunable& t, const Validation& v, double margin) {
+  std::ostringstream o;
+  o << "  " << t.name << "=" << t.value << " (" << (t.op == Op::copy ? "memcpy" : "memset")
+    << "; the tuned child saw GLIBC_TUNABLES=" << terminal_text(v.tuned_saw)
+    << ", the default child " << (v.default_saw.empty() ? "none" : terminal_text(v.default_saw)) << "):\n";
+  for (const SizeChange& s : v.sizes) {
+    char b[160];
+    const PairedRatio& r = s.change;
+    const char* what = r.rounds == 0 ? "too few rounds"
+                       : faster(r, margin) ? "faster"
+                       : slower(r, margin) ? "slower"
+                                           : "no measurable change";
+    std::snprintf(b, sizeof b, "    %-9s tuned/default %.3f [%.3f, %.3f] over %zu rounds: %s\n",
+                  human_bytes(double(s.size)).c_str(), r.ratio, r.low, r.high, r.rounds, what);
+    o << b;
+  }
+  switch (judge(v, margin)) {
+    case Gain::helps: o << "    -> helps\n"; break;
+    case Gain::hurts: o << "    -> slower with it: not advised\n"; break;
+    case Gain::no_measurable_gain: o << "    -> no measurable gain: not advised\n"; break;
+  }
+  return o.str();
+}
+
+std::string format_validated_advice(const std::vector<Tunable>& tunables, const std::vector<Gain>& gains) {
+  std::vector<Tunable> good;
+  for (size_t i = 0; i < tunables.size() && i < gains.size(); ++i)
+    if (gains[i] == Gain::helps) good.push_back(tunables[i]);
+  if (good.empty()) return "  validated: none of the suggestions helped measurably; no advice\n";
+  return "  validated: GLIBC_TUNABLES=" + tunables_string(good) + "\n";
+}
+
+}  // namespace kex

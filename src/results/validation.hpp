@@ -1,0 +1,40 @@
+// `kex crossovers --validate`: which sizes check a suggested tunable, whether the
+// measured change helps, and the report. The measuring is src/run/libc_validate.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "src/results/crossover.hpp"
+#include "src/run/libc_validate.hpp"
+
+namespace kex {
+
+/// The child job that checks `t`: memcpy (memset for the rep stosb threshold) at the
+/// sizes around the threshold: the last size where the crossover did not hold, its
+/// first size, and its last (or the next grid size: twice the first), `budget_ms` each.
+LibcJob validation_job(const Tunable& t, double budget_ms);
+
+/// What the rounds say of a tunable.
+enum class Gain {
+  helps,               ///< faster by more than the margin at some size, measurably slower at none
+  no_measurable_gain,  ///< no size faster by more than the margin (or too few rounds)
+  hurts,               ///< measurably slower (by more than the margin) at some size
+};
+
+/// Judges `v` at `margin`: a size is faster when its tuned/default interval lies below
+/// 1 / (1 + margin), slower when it lies above 1 + margin.
+Gain judge(const Validation& v, double margin);
+
+/// The lines before the tunables' blocks: how the children were run and what the figures are.
+std::string format_validation_header(const ValidateOptions& opts, double budget_ms, double margin);
+
+/// One tunable's block: the children's GLIBC_TUNABLES, per size the ratio tuned/default
+/// with its 95% interval over rounds, and the verdict ("helps", "no measurable gain",
+/// "slower").
+std::string format_validation(const Tunable& t, const Validation& v, double margin);
+
+/// The closing line: "validated: GLIBC_TUNABLES=..." with the tunables that help, or
+/// "validated: none of the suggestions helped measurably; no advice". `gains` in the order of `tunables`.
+std::string format_validated_advice(const std::vector<Tunable>& tunables, const std::vector<Gain>& gains);
+
+}  // namespace kex

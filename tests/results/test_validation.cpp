@@ -1,0 +1,82 @@
+// `kex crossovers --validate` on synthetic measurements: the sizes a tunable is checked
+// at, the verdicts (helps, no measurable gain, slower) and their wording.
+#include <doctest/doctest.h>
+
+#include "src/results/validation.hpp"
+
+using namespace kex;
+
+namespace {
+
+Tunable movsb() {
+  Tunable t;
+  t.name = "glibc.cpu.x86_rep_movsb_threshold";
+  t.value = 262144;
+  t.from = 262144;
+  t.to = 1048576;
+  t.below = 131072;
+  t.above = 2097152;
+  return t;
+}
+
+Validation measured(std::vector<PairedRatio> r) {
+  Validation v;
+  v.tunables = v.tuned_saw = "glibc.cpu.x86_rep_movsb_threshold=262144";
+  v.rounds = 15;
+  v.cpu = 1;
+  const uint64_t sizes[] = {131072, 262144, 1048576};
+  for (size_t i = 0; i < r.size(); ++i) v.sizes.push_back({sizes[i], r[i]});
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("validation_job: the sizes around a threshold, memcpy or memset") {
+  LibcJob j = validation_job(movsb(), 20);
+  CHECK(j.op == Op::copy);
+  CHECK(j.sizes == std::vector<uint64_t>{131072, 262144, 1048576});
+  CHECK(j.budget_ms == 20);
+  Tunable nt = movsb();
+  nt.name = "glibc.cpu.x86_non_temporal_threshold";
+  nt.below.reset();
+  nt.to = nt.from;  // no later size known: twice the first is checked
+  CHECK(validation_job(nt, 5).sizes == std::vector<uint64_t>{262144, 524288});
+  Tunable st = movsb();
+  st.op = Op::clear;
+  CHECK(validation_job(st, 5).op == Op::clear);
+}
+
+TEST_CASE("validation: a suggestion that does not measurably help is 'no measurable gain' and not advised") {
+  const Validation flat = measured({{1.004, 0.991, 1.012, 15}, {0.990, 0.975, 1.003, 15}, {0.985, 0.97, 0.999, 15}});
+  CHECK(judge(flat, 0.02) == Gain::no_measurable_gain);
+  CHECK(format_validation(movsb(), flat, 0.02) ==
+        "  glibc.cpu.x86_rep_movsb_threshold=262144 (memcpy; the tuned child saw "
+        "GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=262144, the default child none):\n"
+        "    128 KiB   tuned/default 1.004 [0.991, 1.012] over 15 rounds: no measurable change\n"
+        "    256 KiB   tuned/default 0.990 [0.975, 1.003] over 15 rounds: no measurable change\n"
+        "    1 MiB     tuned/default 0.985 [0.970, 0.999] over 15 rounds: no measurable change\n"
+        "    -> no measurable gain: not advised\n");
+  CHECK(format_validated_advice({movsb()}, {judge(flat, 0.02)}) ==
+        "  validated: none of the suggestions helped measurably; no advice\n");
+  // The same figures at a margin of 0: 1 MiB's interval lies below 1.
+  CHECK(judge(flat, 0) == Gain::helps);
+}
+
+TEST_CASE("validation: helps when faster beyond the margin somewhere and slower nowhere - slower is not advised") {
+  const Validation good = measured({{1.0, 0.99, 1.01, 15}, {0.90, 0.88, 0.93, 15}, {0.85, 0.83, 0.87, 15}});
+  CHECK(judge(good, 0.02) == Gain::helps);
+  CHECK(format_validation(movsb(), good, 0.02).find("    256 KiB   tuned/default 0.900 [0.880, 0.930] over 15 rounds: "
+                                                   "faster\n") != std::string::npos);
+  CHECK(format_validation(movsb(), good, 0.02).find("-> helps\n") != std::string::npos);
+  const Validation mixed = measured({{1.10, 1.05, 1.14, 15}, {0.90, 0.88, 0.93, 15}, {0.85, 0.83, 0.87, 15}});
+  CHECK(judge(mixed, 0.02) == Gain::hurts);
+  CHECK(format_validation(movsb(), mixed, 0.02).find("-> slower with it: not advised\n") != std::string::npos);
+  Tunable nt = movsb();
+  nt.name = "glibc.cpu.x86_non_temporal_threshold";
+  nt.value = 8388608;
+  CHECK(format_validated_advice({nt, movsb()}, {Gain::hurts, Gain::helps}) ==
+        "  validated: GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=262144\n");
+  const Validation few = measured({{0, 0, 0, 0}});
+  CHECK(judge(few, 0.02) == Gain::no_measurable_gain);
+  CHECK(format_validation(movsb(), few, 0.02).find("too few rounds") != std::string::npos);
+}
