@@ -1,4 +1,5 @@
 // The run's context: the machine, the configs, the policy and how the run went.
+// Serialized in one place, src/model/result_json.cpp (one field table per record).
 // Typed where writers read it; everything else is kept as written (`rest`), so a
 // results file survives a read and a write unchanged.
 #pragma once
@@ -14,16 +15,44 @@
 
 namespace kex {
 
-/// The machine a run measured on (results' context.machine).
+/// One level of the machine's caches (context.machine.cache_levels).
+struct CacheLevelRecord {
+  int level = 0;
+  std::string type;              ///< "Data", "Instruction" or "Unified"
+  uint64_t size = 0;             ///< bytes
+  int line_size = 0, ways = 0;   ///< 0: unknown; ways -1: fully associative
+  int num_sharing = 0;           ///< logical CPUs sharing it; 0: unknown
+  std::string shared_cpu_list;   ///< "0-3,8"; "" when the source cannot tell
+  bool operator==(const CacheLevelRecord&) const = default;
+};
+
+/// The machine a run measured on (results' context.machine). The identity fields
+/// are always written; an optional one is what kex probes beyond it (kex info),
+/// absent in files from a kex before it and in hand-made ones.
 struct MachineInfo {
   std::string cpu_vendor, cpu_model;
   int family = 0, model = 0, stepping = 0;
+  std::optional<std::string> microcode;
   std::vector<std::string> features;
   int num_cpus = 0;
+  std::optional<int64_t> mhz_per_cpu;
   uint64_t l1d_bytes = 0, l2_bytes = 0, llc_bytes = 0;  ///< 0 = unknown
+  std::optional<std::string> cache_source;              ///< where the sizes came from (hwloc, sysfs, cpuid)
+  std::optional<int> cache_cpu;                         ///< the CPU the caches describe
+  std::optional<std::vector<CacheLevelRecord>> cache_levels;
+  std::optional<int> numa_nodes, cache_cpu_numa_node;   ///< node -1: unknown
   double tsc_hz = 0;
+  std::optional<std::string> tsc_source;
+  std::optional<double> cpuinfo_mhz;
+  std::optional<std::string> kernel, kernel_version;
   std::string virtualization;
-  nlohmann::ordered_json raw = nlohmann::ordered_json::object();  ///< the whole object as written
+  std::optional<std::string> hypervisor_signature, transparent_hugepage;
+  std::optional<bool> pmu_available;
+  std::optional<std::string> pmu_error;                 ///< written when the PMU is not available
+  std::optional<bool> cpu_scaling_enabled;
+  std::optional<std::vector<std::string>> scaling_governors;
+  nlohmann::ordered_json unknown = nlohmann::ordered_json::object();  ///< keys of a newer kex, kept as written
+  bool operator==(const MachineInfo&) const = default;
 };
 
 /// One config of the run, as written.

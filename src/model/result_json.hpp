@@ -41,8 +41,14 @@ KernelSpec spec_from_params(const nlohmann::json& params, const std::string& whe
 nlohmann::ordered_json to_json(const PresetFacts& p);
 PresetFacts preset_from_json(const nlohmann::json& j, const std::string& where);
 
+/// A run's context and back (src/model/context_json.cpp: one field table per record).
+/// A file of any kex so far reads: a field it lacks keeps its default, a key kex does
+/// not know is kept (RunContext::rest) and written back.
 nlohmann::ordered_json to_json(const RunContext& c);
 RunContext context_from_json(const nlohmann::json& j, const std::string& where);
+
+/// context.machine: what kex writes of a machine (`kex info --json` starts from it too).
+nlohmann::ordered_json to_json(const MachineInfo& m);
 
 /// A results document of one run.
 nlohmann::ordered_json to_json(const RunDoc& d);

@@ -19,24 +19,7 @@ namespace kex {
 
 using nlohmann::ordered_json;
 
-MachineInfo this_machine() {
-  const Machine& m = machine();
-  MachineInfo i;
-  i.raw = machine_json(m);
-  i.cpu_vendor = m.vendor;
-  i.cpu_model = m.model_name;
-  i.family = m.family;
-  i.model = m.model;
-  i.stepping = m.stepping;
-  for (const auto& f : i.raw["cpu_features"]) i.features.push_back(f.get<std::string>());
-  i.num_cpus = m.num_cpus;
-  i.l1d_bytes = m.caches.l1d;
-  i.l2_bytes = m.caches.l2;
-  i.llc_bytes = m.caches.llc;
-  i.tsc_hz = m.tsc_hz;
-  i.virtualization = m.hypervisor.empty() ? "none" : m.hypervisor;
-  return i;
-}
+MachineInfo this_machine() { return machine_info(machine()); }
 
 RunContext make_context(const std::vector<Config>& configs, int pinned_cpu, size_t shard_index, size_t shard_count) {
   const Machine& m = machine();

@@ -1,0 +1,208 @@
+// The results' context and JSON, both ways: one field table per record (a mapping
+// over FieldWriter / FieldReader, json_fields.hpp), so what is written is what is
+// read. Files of every kex so far are read with Keys::tolerant: a field an older
+// kex did not write keeps its default, a key a newer kex wrote is kept as written.
+#include <climits>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include "src/core/error.hpp"
+#include "src/model/json_fields.hpp"
+#include "src/model/result_json.hpp"
+
+namespace kex {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr size_t kMaxItems = size_t(1) << 24;       ///< entries of a list
+constexpr uint64_t kMaxBytes = uint64_t(1) << 40;   ///< a cache's size
+constexpr int kMaxCpus = 1 << 20;
+
+/// Text as another program wrote it (a host name, a CPU model, a path): any bytes;
+/// each writer escapes it for its medium (terminal_text, gp_string, csv_text).
+const TextRule kAsWritten{SIZE_MAX, nullptr, "", true};
+
+// A field written when it is known (a std::optional), read when it is there.
+template <class IO, class O>
+void maybe_text(IO& io, const char* key, O& v) {
+  if (io.has(key, v)) io.text(key, *v, kAsWritten);
+}
+template <class IO, class O>
+void maybe_texts(IO& io, const char* key, O& v) {
+  if (io.has(key, v)) io.texts(key, *v, kMaxItems, kAsWritten);
+}
+template <class IO, class O>
+void maybe_flag(IO& io, const char* key, O& v) {
+  if (io.has(key, v)) io.flag(key, *v);
+}
+template <class IO, class O, class T>
+void maybe_whole(IO& io, const char* key, O& v, T lo, T hi) {
+  if (io.has(key, v)) io.whole(key, *v, lo, hi);
+}
+template <class IO, class O>
+void maybe_real(IO& io, const char* key, O& v, double lo, double hi) {
+  if (io.has(key, v)) io.real(key, *v, lo, hi);
+}
+
+/// A key of the context not typed yet: written from `rest` at its place in the order
+/// (a reader keeps it in `rest` with the other keys it does not name).
+template <class IO, class C>
+void untyped(IO& io, const char* key, C& c) {
+  if constexpr (!std::is_same_v<IO, FieldReader>)
+    if (c.rest.contains(key)) io.object_value(key, c.rest[key]);
+}
+
+template <class IO, class L>
+void map_cache_level(IO& io, L& l) {
+  io.whole("level", l.level, 0, 16);
+  io.text("type", l.type, kAsWritten);
+  io.whole("size", l.size, uint64_t(0), kMaxBytes);
+  io.whole("line_size", l.line_size, 0, 1 << 20);
+  io.whole("ways", l.ways, -1, 1 << 20);
+  io.whole("num_sharing", l.num_sharing, 0, kMaxCpus);
+  io.text("shared_cpu_list", l.shared_cpu_list, kAsWritten);
+}
+
+/// context.machine: the identity kex always writes, then what it probes (optional).
+template <class IO, class M>
+void map_machine(IO& io, M& m) {
+  io.text("cpu_vendor", m.cpu_vendor, kAsWritten);
+  io.text("cpu_model", m.cpu_model, kAsWritten);
+  io.whole("cpu_family", m.family, 0, 0x10e);  // CPUID: family up to 0xff + 0xf, model and stepping 0..255
+  io.whole("cpu_model_number", m.model, 0, 255);
+  io.whole("cpu_stepping", m.stepping, 0, 255);
+  maybe_text(io, "microcode", m.microcode);
+  io.texts("cpu_features", m.features, kMaxItems, kAsWritten);
+  io.whole("num_cpus", m.num_cpus, 0, kMaxCpus);
+  maybe_whole(io, "mhz_per_cpu", m.mhz_per_cpu, int64_t(0), int64_t(1) << 40);
+  io.object("caches", [&](auto& c) {
+    c.whole("l1d_bytes", m.l1d_bytes, uint64_t(0), kMaxBytes);
+    c.whole("l2_bytes", m.l2_bytes, uint64_t(0), kMaxBytes);
+    c.whole("llc_bytes", m.llc_bytes, uint64_t(0), kMaxBytes);
+    maybe_text(c, "source", m.cache_source);
+  });
+  maybe_whole(io, "cache_cpu", m.cache_cpu, -1, kMaxCpus);
+  if (io.has("cache_levels", m.cache_levels))
+    io.list("cache_levels", *m.cache_levels, 0, 64, [](auto& e, auto& l) { map_cache_level(e, l); });
+  maybe_whole(io, "numa_nodes", m.numa_nodes, 0, kMaxCpus);
+  maybe_whole(io, "cache_cpu_numa_node", m.cache_cpu_numa_node, -1, kMaxCpus);
+  io.real("tsc_hz", m.tsc_hz, 0, kInf);
+  maybe_text(io, "tsc_source", m.tsc_source);
+  maybe_real(io, "cpuinfo_mhz", m.cpuinfo_mhz, 0, kInf);
+  maybe_text(io, "kernel", m.kernel);
+  maybe_text(io, "kernel_version", m.kernel_version);
+  io.text("virtualization", m.virtualization, kAsWritten);
+  maybe_text(io, "hypervisor_signature", m.hypervisor_signature);
+  maybe_text(io, "transparent_hugepage", m.transparent_hugepage);
+  maybe_flag(io, "pmu_available", m.pmu_available);
+  maybe_text(io, "pmu_error", m.pmu_error);
+  maybe_flag(io, "cpu_scaling_enabled", m.cpu_scaling_enabled);
+  maybe_texts(io, "scaling_governors", m.scaling_governors);
+  io.others(m.unknown);
+}
+
+template <class IO, class F>
+void map_merged_from(IO& io, F& f) {
+  io.text("file", f.file, kAsWritten);
+  io.text("host_name", f.host_name, kAsWritten);
+  io.text("date", f.date, kAsWritten);
+  io.object("shard", [&](auto& s) {
+    s.whole("index", f.shard_index, size_t(0), size_t(999999));
+    s.whole("count", f.shard_count, size_t(1), size_t(1000000));
+  });
+  if (io.has("run_id", !f.run_id.empty())) io.text("run_id", f.run_id, kAsWritten);
+}
+
+template <class IO, class T>
+void map_seed_table(IO& io, T& t) {
+  io.text("source", t.source, kAsWritten);
+  io.choice("harness", t.harness, parse_harness, [](Harness h) { return to_string(h); }, "fastc, hahn, xmm64");
+  io.text("text", t.text, kAsWritten);
+}
+
+/// The context's one field table, in the order a run writes it: Google Benchmark's
+/// fields first (its tools read them), then kex's.
+template <class IO, class C>
+void map_context(IO& io, C& c) {
+  io.text("date", c.date, kAsWritten);
+  io.text("host_name", c.host_name, kAsWritten);
+  for (const char* key : {"executable", "num_cpus", "mhz_per_cpu", "cpu_scaling_enabled", "cpu_scaling_warning",
+                          "caches", "load_avg", "library_build_type"})
+    untyped(io, key, c);
+  int version = kResultsSchemaVersion;  // always the current one written; any read (Google Benchmark's is 1)
+  io.whole("json_schema_version", version, 0, INT_MAX);
+  for (const char* key : {"kex_version", "kex_git_commit", "libraries"}) untyped(io, key, c);
+  io.object("machine", [&](auto& m) { map_machine(m, c.machine); });
+  for (const char* key : {"pinned_cpu", "timer"}) untyped(io, key, c);
+  io.list("config", c.configs, 0, kMaxItems, [](auto& e, auto& r) {
+    e.text("source", r.source, kAsWritten);
+    e.object_value("config", r.config);
+  });
+  untyped(io, "policy", c);
+  io.object("shard", [&](auto& s) {
+    s.whole("index", c.shard_index, size_t(0), size_t(999999));
+    s.whole("count", c.shard_count, size_t(1), size_t(1000000));
+    if (s.has("merged_indices", !c.merged_shards.empty()))
+      s.wholes("merged_indices", c.merged_shards, 1000000, size_t(0), size_t(999999));
+  });
+  for (const char* key : {"sentinel_readings", "incomplete_points", "protocol", "buffers", "load_avg_end",
+                          "points_planned", "points_written", "elapsed_s", "counters", "filter", "pooled_runs"})
+    untyped(io, key, c);
+  if (io.has("run_id", !c.run_id.empty())) io.text("run_id", c.run_id, kAsWritten);
+  io.flag("interrupted", c.interrupted);
+  if (io.has("seed_tables", !c.seed_tables.empty()))
+    io.list("seed_tables", c.seed_tables, 0, kMaxItems, [](auto& e, auto& t) { map_seed_table(e, t); });
+  if (io.has("segments", c.segments)) io.object_value("segments", *c.segments);
+  if (io.has("merged_from", !c.merged_from.empty()))
+    io.list("merged_from", c.merged_from, 0, kMaxItems, [](auto& e, auto& f) { map_merged_from(e, f); });
+  io.others(c.rest);
+}
+
+/// A Google Benchmark context has no kex machine: cache sizes from its list of
+/// caches, the TSC rate from its mhz_per_cpu.
+void gbench_machine(const json& ctx, MachineInfo& m) {
+  if (!m.l1d_bytes && !m.l2_bytes && !m.llc_bytes && ctx.contains("caches") && ctx["caches"].is_array())
+    for (const auto& c : ctx["caches"]) {
+      if (!c.is_object() || c.value("type", "") == "Instruction" || !c.contains("size") || !c["size"].is_number()) continue;
+      const int level = c.value("level", 0);
+      const auto size = static_cast<uint64_t>(c["size"].get<double>());
+      (level == 1 ? m.l1d_bytes : level == 2 ? m.l2_bytes : m.llc_bytes) = size;
+    }
+  if (m.tsc_hz <= 0 && ctx.contains("mhz_per_cpu") && ctx["mhz_per_cpu"].is_number())
+    m.tsc_hz = ctx["mhz_per_cpu"].get<double>() * 1e6;
+}
+
+}  // namespace
+
+ordered_json to_json(const MachineInfo& m) {
+  ordered_json j;
+  OrderedFieldWriter w(j);
+  map_machine(w, m);
+  return j;
+}
+
+ordered_json to_json(const RunContext& c) {
+  ordered_json j;
+  OrderedFieldWriter w(j);
+  map_context(w, c);
+  return j;
+}
+
+RunContext context_from_json(const json& j, const std::string& where) {
+  if (!j.is_object()) throw InputError(where, "expected an object describing the run");
+  RunContext c;
+  FieldReader r(j, where, Keys::tolerant);
+  map_context(r, c);
+  if (c.shard_index >= c.shard_count)
+    throw InputError(where + "/shard/index", std::to_string(c.shard_index) + ": expected below the count, " +
+                                                 std::to_string(c.shard_count));
+  gbench_machine(j, c.machine);
+  return c;
+}
+
+}  // namespace kex
