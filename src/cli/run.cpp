@@ -678,7 +678,7 @@ Action add_run_command(CLI::App& app) {
     run.context.run_id = s.run_id;  // the journal's: a resumed run is the same run
     for (const auto& [source, seed] : sweep->seed_runs)
       run.context.seed_tables.push_back({source, seed.header.harness, seed_table_text(seed)});
-    run.context.rest["protocol"]["journal"] = s.journal ? s.journal->path() : "";
+    if (run.context.protocol) run.context.protocol->journal = s.journal ? s.journal->path() : "";
     if (!counters_json.is_null()) run.context.rest["counters"] = counters_json;
     if (!s.filter.empty()) run.context.rest["filter"] = s.filter;
     write_results(s, run);

@@ -55,6 +55,66 @@ struct MachineInfo {
   bool operator==(const MachineInfo&) const = default;
 };
 
+/// One sentinel figure over a run's readings; the ratios are to the median.
+struct SentinelSpread {
+  double median = 0;                ///< ticks per KiB
+  double p10 = 0, p90 = 0, max = 0; ///< p10/median, p90/median, max/median
+  double mad = 0;                   ///< median absolute deviation / median
+  bool operator==(const SentinelSpread&) const = default;
+};
+
+/// The run's noise (context.protocol.noise, src/model/noise.hpp computes it).
+struct Noise {
+  SentinelSpread l1, mem;
+  size_t readings = 0;            ///< sentinel readings (= windows)
+  size_t disturbed = 0;           ///< readings flagged (= disturbed windows)
+  size_t tasks_measured = 0;      ///< tasks done, re-measurements included
+  size_t remeasured_tasks = 0;
+  double budget = 0;              ///< the policy's fraction of the run's tasks
+  size_t budget_tasks = 0;        ///< that fraction as tasks
+  size_t points_with_cv = 0;      ///< points with two or more counted repetitions
+  double median_repetition_cv = 0;  ///< median over those points of Aggregate.cv
+  bool operator==(const Noise&) const = default;
+};
+
+/// How a paired round measured each member (context.protocol.round).
+struct RoundRecord {
+  uint32_t samples = 8, block = 2;
+  double sample_us = 50, member_us = 1000, settle_us = 10;
+  bool operator==(const RoundRecord&) const = default;
+};
+
+/// The sentinel's settings (context.protocol.sentinel).
+struct SentinelRecord {
+  bool enabled = true;
+  uint32_t every = 8;          ///< tasks between readings
+  double threshold = 0.15;     ///< relative slowdown that flags a window
+  double budget = 0.25;        ///< re-measured tasks at most this fraction of the run's tasks
+  uint64_t memory_bytes = 16 << 20;
+  bool operator==(const SentinelRecord&) const = default;
+};
+
+/// How the run measured (context.protocol): the protocol it ran with and what the
+/// supervisor did. A field an older kex did not write keeps its default here.
+struct ProtocolRecord {
+  uint32_t repetitions = 1;
+  bool paired = false;          ///< "pairing": rounds, or separate (every kex before paired rounds)
+  RoundRecord round;            ///< written when paired
+  uint32_t tasks_per_worker = 0;
+  bool shuffle = true;          ///< "order": random over the whole sweep, or config order
+  uint64_t seed = 1;
+  int worker_cpu = -1;
+  size_t workers_started = 0, tasks_measured = 0, remeasured_tasks = 0;
+  SentinelRecord sentinel;
+  double measuring_s = 0;       ///< wall time of the measuring phase
+  double measured_s = 0;        ///< the repetitions' own time
+  double overhead_ms_per_task = 0;  ///< supervision_overhead_ms_per_task
+  std::optional<Noise> noise;   ///< absent: a kex before it, or a merge of runs not all with one
+  std::optional<std::string> journal;  ///< the journal's path ("" without one), as kex run records it
+  nlohmann::ordered_json unknown = nlohmann::ordered_json::object();  ///< keys of a newer kex, kept as written
+  bool operator==(const ProtocolRecord&) const = default;
+};
+
 /// One config of the run, as written.
 struct ConfigRecord {
   std::string source;  ///< file path or "built-in:default.json"
@@ -86,6 +146,7 @@ struct RunContext {
   size_t shard_index = 0, shard_count = 1;
   std::vector<size_t> merged_shards;      ///< a merge of an incomplete shard set: the indices present
   bool interrupted = false;
+  std::optional<ProtocolRecord> protocol;  ///< absent in files from before it and Google Benchmark's
   std::vector<SeedTable> seed_tables;
   std::optional<nlohmann::ordered_json> segments;  ///< the segment-override section (configs/schema/segments.schema.json)
   std::vector<MergedFrom> merged_from;

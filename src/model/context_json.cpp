@@ -2,6 +2,7 @@
 // over FieldWriter / FieldReader, json_fields.hpp), so what is written is what is
 // read. Files of every kex so far are read with Keys::tolerant: a field an older
 // kex did not write keeps its default, a key a newer kex wrote is kept as written.
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <limits>
@@ -106,6 +107,81 @@ void map_machine(IO& io, M& m) {
   io.others(m.unknown);
 }
 
+template <class IO, class S>
+void map_spread(IO& io, S& s) {
+  io.real("median_ticks_per_kib", s.median, 0, kInf);
+  io.real("p10_over_median", s.p10, 0, kInf);
+  io.real("p90_over_median", s.p90, 0, kInf);
+  io.real("max_over_median", s.max, 0, kInf);
+  io.real("mad_over_median", s.mad, 0, kInf);
+}
+
+/// context.protocol.noise. The budget's used and left tasks follow from the others:
+/// written for readers outside kex, not read.
+template <class IO, class N>
+void map_noise(IO& io, N& n) {
+  io.object("sentinel_l1", [&](auto& s) { map_spread(s, n.l1); });
+  io.object("sentinel_mem", [&](auto& s) { map_spread(s, n.mem); });
+  io.whole("readings", n.readings, size_t(0), SIZE_MAX);
+  io.whole("disturbed_readings", n.disturbed, size_t(0), SIZE_MAX);
+  io.whole("tasks_measured", n.tasks_measured, size_t(0), SIZE_MAX);
+  io.whole("remeasured_tasks", n.remeasured_tasks, size_t(0), SIZE_MAX);
+  io.real("budget", n.budget, 0, 1);
+  io.whole("budget_tasks", n.budget_tasks, size_t(0), SIZE_MAX);
+  size_t used = std::min(n.remeasured_tasks, n.budget_tasks), left = n.budget_tasks - used;
+  io.whole("budget_used_tasks", used, size_t(0), SIZE_MAX);
+  io.whole("budget_left_tasks", left, size_t(0), SIZE_MAX);
+  io.whole("points_with_cv", n.points_with_cv, size_t(0), SIZE_MAX);
+  io.real("median_repetition_cv", n.median_repetition_cv, 0, kInf);
+}
+
+std::optional<bool> parse_pairing(std::string_view s) {
+  if (s == "rounds") return true;
+  if (s == "separate") return false;
+  return std::nullopt;
+}
+std::optional<bool> parse_order(std::string_view s) {
+  if (s == "random over the whole sweep") return true;
+  if (s == "config order") return false;
+  return std::nullopt;
+}
+
+/// context.protocol: the protocol the run measured with and what its supervisor did.
+template <class IO, class P>
+void map_protocol(IO& io, P& p) {
+  io.whole("repetitions", p.repetitions, 0u, UINT32_MAX);
+  io.choice("pairing", p.paired, parse_pairing, [](bool r) { return r ? "rounds" : "separate"; }, "rounds, separate");
+  if (io.has("round", p.paired))
+    io.object("round", [&](auto& r) {
+      r.whole("samples", p.round.samples, 0u, UINT32_MAX);
+      r.whole("block", p.round.block, 0u, UINT32_MAX);
+      r.real("sample_us", p.round.sample_us, 0, kInf);
+      r.real("member_us", p.round.member_us, 0, kInf);
+      r.real("settle_us", p.round.settle_us, 0, kInf);
+    });
+  io.whole("tasks_per_worker", p.tasks_per_worker, 0u, UINT32_MAX);
+  io.choice("order", p.shuffle, parse_order, [](bool s) { return s ? "random over the whole sweep" : "config order"; },
+            "random over the whole sweep, config order");
+  io.whole("seed", p.seed, uint64_t(0), UINT64_MAX);
+  io.whole("worker_cpu", p.worker_cpu, -1, kMaxCpus);
+  io.whole("workers_started", p.workers_started, size_t(0), SIZE_MAX);
+  io.whole("tasks_measured", p.tasks_measured, size_t(0), SIZE_MAX);
+  io.whole("remeasured_tasks", p.remeasured_tasks, size_t(0), SIZE_MAX);
+  io.object("sentinel", [&](auto& s) {
+    s.flag("enabled", p.sentinel.enabled);
+    s.whole("every", p.sentinel.every, 0u, UINT32_MAX);
+    s.real("threshold", p.sentinel.threshold, 0.001, 10);  // as a config and the command line allow
+    s.real("budget", p.sentinel.budget, 0, 10);
+    s.whole("memory_bytes", p.sentinel.memory_bytes, uint64_t(0), UINT64_MAX);
+  });
+  io.real("measuring_s", p.measuring_s, 0, kInf);
+  io.real("measured_s", p.measured_s, 0, kInf);
+  io.real("supervision_overhead_ms_per_task", p.overhead_ms_per_task, -kInf, kInf);
+  if (io.has("noise", p.noise)) io.object("noise", [&](auto& n) { map_noise(n, *p.noise); });
+  maybe_text(io, "journal", p.journal);
+  io.others(p.unknown);
+}
+
 template <class IO, class F>
 void map_merged_from(IO& io, F& f) {
   io.text("file", f.file, kAsWritten);
@@ -150,8 +226,10 @@ void map_context(IO& io, C& c) {
     if (s.has("merged_indices", !c.merged_shards.empty()))
       s.wholes("merged_indices", c.merged_shards, 1000000, size_t(0), size_t(999999));
   });
-  for (const char* key : {"sentinel_readings", "incomplete_points", "protocol", "buffers", "load_avg_end",
-                          "points_planned", "points_written", "elapsed_s", "counters", "filter", "pooled_runs"})
+  for (const char* key : {"sentinel_readings", "incomplete_points"}) untyped(io, key, c);
+  if (io.has("protocol", c.protocol)) io.object("protocol", [&](auto& p) { map_protocol(p, *c.protocol); });
+  for (const char* key : {"buffers", "load_avg_end", "points_planned", "points_written", "elapsed_s", "counters",
+                          "filter", "pooled_runs"})
     untyped(io, key, c);
   if (io.has("run_id", !c.run_id.empty())) io.text("run_id", c.run_id, kAsWritten);
   io.flag("interrupted", c.interrupted);

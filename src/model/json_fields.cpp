@@ -104,10 +104,11 @@ uint64_t FieldReader::unsigned_in(const json& x, const std::string& at, uint64_t
 
 namespace {
 
-/// The number `x` at `at` in lo..hi (hi infinite: at least lo).
+/// The finite number `x` at `at` in lo..hi (an infinite bound: none on that side).
 double checked_real(const json& x, const std::string& at, double lo, double hi) {
   std::ostringstream range;
-  if (std::isinf(hi)) range << "expected a number >= " << lo;
+  if (std::isinf(lo) && std::isinf(hi)) range << "expected a number";
+  else if (std::isinf(hi)) range << "expected a number >= " << lo;
   else range << "expected a number in " << lo << ".." << hi;
   if (!x.is_number()) throw InputError(at, shown(x) + ": " + range.str());
   const double d = x.get<double>();

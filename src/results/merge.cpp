@@ -34,7 +34,7 @@ struct Group {
 /// goes; the readings there are stay.
 void merge_noise(const std::vector<Piece>& pieces, RunDoc& out) {
   auto& rest = out.context.rest;
-  if (!rest.contains("protocol") || !rest["protocol"].is_object()) return;
+  if (!out.context.protocol) return;
   std::vector<double> l1, mem;
   nlohmann::ordered_json readings = nlohmann::ordered_json::array();
   size_t disturbed = 0, tasks = 0, remeasured = 0, budget_tasks = 0;
@@ -63,11 +63,10 @@ void merge_noise(const std::vector<Piece>& pieces, RunDoc& out) {
   }
   rest["sentinel_readings"] = readings;  // every reading that was taken is kept
   if (!every) {
-    rest["protocol"].erase("noise");
+    out.context.protocol->noise.reset();
     return;
   }
-  rest["protocol"]["noise"] =
-      noise_to_json(compute_noise(l1, mem, disturbed, tasks, remeasured, budget, budget_tasks, out.results));
+  out.context.protocol->noise = compute_noise(l1, mem, disturbed, tasks, remeasured, budget, budget_tasks, out.results);
 }
 
 /// The runs a results file's run holds: the runs of an earlier merge (its merged_from),

@@ -627,32 +627,26 @@ void collect_results(Sweep& w) {
 void record_protocol(Sweep& w) {
   const Protocol& pr = w.protocol;
   const SupervisedRun& sup = w.sup;
-  nlohmann::ordered_json p;
-  p["repetitions"] = pr.repetitions;
-  p["pairing"] = pr.paired ? "rounds" : "separate";
-  if (pr.paired)
-    p["round"] = {{"samples", pr.round.samples}, {"block", pr.round.block}, {"sample_us", pr.round.sample_us},
-                  {"member_us", pr.round.member_us}, {"settle_us", pr.round.settle_us}};
-  p["tasks_per_worker"] = pr.tasks_per_worker;
-  p["order"] = pr.shuffle ? "random over the whole sweep" : "config order";
-  p["seed"] = pr.seed;
-  p["worker_cpu"] = pr.cpu;
-  p["workers_started"] = sup.workers;
-  p["tasks_measured"] = sup.tasks_done;
-  p["remeasured_tasks"] = sup.remeasured;
-  p["sentinel"] = {{"enabled", pr.sentinel.enabled},
-                   {"every", pr.sentinel.every},
-                   {"threshold", pr.sentinel.threshold},
-                   {"budget", pr.sentinel.budget},
-                   {"memory_bytes", pr.sentinel.mem_bytes}};
-  p["measuring_s"] = sup.seconds;
-  p["measured_s"] = sup.measured_s;
-  p["supervision_overhead_ms_per_task"] = sup.tasks_done ? (sup.seconds - sup.measured_s) * 1e3 / double(sup.tasks_done) : 0.0;
+  ProtocolRecord p;
+  p.repetitions = pr.repetitions;
+  p.paired = pr.paired;
+  p.round = {pr.round.samples, pr.round.block, pr.round.sample_us, pr.round.member_us, pr.round.settle_us};
+  p.tasks_per_worker = pr.tasks_per_worker;
+  p.shuffle = pr.shuffle;
+  p.seed = pr.seed;
+  p.worker_cpu = pr.cpu;
+  p.workers_started = sup.workers;
+  p.tasks_measured = sup.tasks_done;
+  p.remeasured_tasks = sup.remeasured;
+  p.sentinel = {pr.sentinel.enabled, pr.sentinel.every, pr.sentinel.threshold, pr.sentinel.budget, pr.sentinel.mem_bytes};
+  p.measuring_s = sup.seconds;
+  p.measured_s = sup.measured_s;
+  p.overhead_ms_per_task = sup.tasks_done ? (sup.seconds - sup.measured_s) * 1e3 / double(sup.tasks_done) : 0.0;
   // The same budget the supervisor allows (a fraction of the tasks to do).
   const auto budget_tasks = static_cast<size_t>(pr.sentinel.budget * double(w.todo_tasks));
-  p["noise"] = noise_to_json(compute_noise(w.sentinel_l1, w.sentinel_mem, w.sentinel_disturbed, sup.tasks_done,
-                                           sup.remeasured, pr.sentinel.budget, budget_tasks, w.out.doc.results));
-  w.out.doc.context.rest["protocol"] = p;
+  p.noise = compute_noise(w.sentinel_l1, w.sentinel_mem, w.sentinel_disturbed, sup.tasks_done, sup.remeasured,
+                          pr.sentinel.budget, budget_tasks, w.out.doc.results);
+  w.out.doc.context.protocol = p;
   if (sup.buffers.empty()) return;
   // Where the measured memory really is: a buffer on another node than the worker's
   // CPU reads remote memory (each plan's nodes, and the CPU's).

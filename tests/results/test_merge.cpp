@@ -126,8 +126,8 @@ kex::RunDoc with_readings(const std::vector<double>& l1, size_t tasks, size_t re
   for (double v : l1) readings.push_back({{"l1_ticks_per_kib", v}, {"mem_ticks_per_kib", 50.0}, {"disturbed", false},
                                           {"window", 8}, {"requeued", false}});
   d.context.rest["sentinel_readings"] = readings;
-  d.context.rest["protocol"] = {
-      {"repetitions", 1}, {"noise", noise_to_json(compute_noise(l1, mem, 1, tasks, remeasured, 0.25, tasks / 4, {}))}};
+  d.context.protocol = kex::ProtocolRecord{};
+  d.context.protocol->noise = compute_noise(l1, mem, 1, tasks, remeasured, 0.25, tasks / 4, {});
   return d;
 }
 }  // namespace

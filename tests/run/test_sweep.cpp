@@ -134,7 +134,8 @@ TEST_CASE("the context says where the buffers are: NUMA node and huge pages of e
     "max_time_per_point": 0.002, "layout": {"huge_pages": [true, false]}})");
   const auto& b = doc.context.rest.at("buffers");
   const int node = b.at("worker_cpu_numa_node").get<int>();
-  CHECK(node == numa_node_of_cpu(doc.context.rest.at("protocol").at("worker_cpu").get<int>()));
+  REQUIRE(doc.context.protocol.has_value());
+  CHECK(node == numa_node_of_cpu(doc.context.protocol->worker_cpu));
   REQUIRE(b.at("plans").size() == 2);
   for (const auto& p : b.at("plans")) {
     INFO(p.dump());

@@ -107,7 +107,16 @@ inline RunDoc run() {
                     {"kex_version", "0.1.0"}, {"json_schema_version", 0}};
   {  // the noise the summary reports (context.protocol.noise), from fixed sentinel figures
     const Noise n = compute_noise({100, 101, 99, 102, 130}, {400, 410, 395, 405, 600}, 1, 40, 8, 0.25, 8, {});
-    d.context.rest["protocol"] = {{"repetitions", 1}, {"seed", 1}, {"noise", noise_to_json(n)}};
+    ProtocolRecord p;  // one repetition a point, each measured alone, as a quiet run took them
+    p.workers_started = 1;
+    p.worker_cpu = 1;
+    p.tasks_measured = 40;
+    p.remeasured_tasks = 8;
+    p.measuring_s = 1.5;
+    p.measured_s = 1.2;
+    p.overhead_ms_per_task = 7.5;
+    p.noise = n;
+    d.context.protocol = p;
   }
   Layout plain, alias, far;
   alias.distance = 64;
@@ -214,7 +223,7 @@ inline RunDoc repeated(RunDoc run, size_t n) {
       r.reps.push_back(x.reps.front());
     }
   }
-  run.context.rest["protocol"]["repetitions"] = n;
+  run.context.protocol->repetitions = uint32_t(n);
   return run;
 }
 
@@ -270,8 +279,7 @@ inline RunDoc with_readings(RunDoc d, const std::vector<double>& l1, const std::
     flagged += disturbed[i];
   }
   d.context.rest["sentinel_readings"] = readings;
-  d.context.rest["protocol"]["noise"] =
-      noise_to_json(compute_noise(l1, mem, flagged, tasks, remeasured, 0.25, tasks / 4, d.results));
+  d.context.protocol->noise = compute_noise(l1, mem, flagged, tasks, remeasured, 0.25, tasks / 4, d.results);
   return d;
 }
 
