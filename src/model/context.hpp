@@ -77,6 +77,45 @@ struct Noise {
   bool operator==(const Noise&) const = default;
 };
 
+/// One sentinel reading: TSC ticks per KiB of an L1-resident store loop (core
+/// sharing) and of a read of a buffer larger than the L2 (memory and cache
+/// bandwidth taken by others). Larger is slower. src/run/sentinel.hpp takes them.
+struct SentinelReading {
+  double l1_ticks_per_kib = 0;
+  double mem_ticks_per_kib = 0;
+  double at_s = 0;         ///< seconds since the measurement phase began
+  uint64_t after_task = 0; ///< tasks done before it
+  bool disturbed = false;  ///< the detector's verdict
+  bool operator==(const SentinelReading&) const = default;
+};
+
+/// A reading as the context lists it (context.sentinel_readings): with the window of
+/// tasks before it, and whether that window was measured again.
+struct SentinelWindow {
+  SentinelReading reading;
+  size_t window = 0;       ///< tasks in the window
+  bool requeued = false;
+  bool operator==(const SentinelWindow&) const = default;
+};
+
+/// Where one buffer plan's mapping landed, as the measuring worker saw it after
+/// prefaulting (the worker's frame, and context.buffers.plans).
+struct BufferPlacement {
+  uint64_t bytes = 0;            ///< mapped (0: none of it could be; less than planned_bytes: a part)
+  uint64_t planned_bytes = 0;    ///< the whole plan
+  bool huge_pages_advised = false;
+  int64_t huge_page_bytes = -1;  ///< transparent huge pages backing it (/proc/self/smaps); -1: unknown
+  std::vector<int> numa_nodes;   ///< nodes its pages are on (empty: unknown)
+  bool operator==(const BufferPlacement&) const = default;
+};
+
+/// Where the measured memory was (context.buffers).
+struct BufferRecord {
+  int worker_cpu_numa_node = -1;  ///< the node of the worker's CPU; -1: unknown
+  std::vector<BufferPlacement> plans;
+  bool operator==(const BufferRecord&) const = default;
+};
+
 /// How a paired round measured each member (context.protocol.round).
 struct RoundRecord {
   uint32_t samples = 8, block = 2;
@@ -146,7 +185,9 @@ struct RunContext {
   size_t shard_index = 0, shard_count = 1;
   std::vector<size_t> merged_shards;      ///< a merge of an incomplete shard set: the indices present
   bool interrupted = false;
+  std::vector<SentinelWindow> sentinel_readings;  ///< written when there are any
   std::optional<ProtocolRecord> protocol;  ///< absent in files from before it and Google Benchmark's
+  std::optional<BufferRecord> buffers;     ///< absent when no worker ran
   std::vector<SeedTable> seed_tables;
   std::optional<nlohmann::ordered_json> segments;  ///< the segment-override section (configs/schema/segments.schema.json)
   std::vector<MergedFrom> merged_from;

@@ -107,6 +107,24 @@ void map_machine(IO& io, M& m) {
   io.others(m.unknown);
 }
 
+template <class IO, class R>
+void map_reading(IO& io, R& r) {
+  io.real("l1_ticks_per_kib", r.l1_ticks_per_kib, 0, kInf);
+  io.real("mem_ticks_per_kib", r.mem_ticks_per_kib, 0, kInf);
+  io.real("at_s", r.at_s, 0, kInf);
+  io.whole("after_task", r.after_task, uint64_t(0), UINT64_MAX);
+  io.flag("disturbed", r.disturbed);
+}
+
+template <class IO, class B>
+void map_placement(IO& io, B& b) {
+  io.whole("bytes", b.bytes, uint64_t(0), UINT64_MAX);
+  io.whole("planned_bytes", b.planned_bytes, uint64_t(0), UINT64_MAX);
+  io.flag("huge_pages_advised", b.huge_pages_advised);
+  io.whole("huge_page_bytes", b.huge_page_bytes, int64_t(-1), INT64_MAX);
+  io.wholes("numa_nodes", b.numa_nodes, 4096, 0, kMaxCpus);
+}
+
 template <class IO, class S>
 void map_spread(IO& io, S& s) {
   io.real("median_ticks_per_kib", s.median, 0, kInf);
@@ -226,10 +244,21 @@ void map_context(IO& io, C& c) {
     if (s.has("merged_indices", !c.merged_shards.empty()))
       s.wholes("merged_indices", c.merged_shards, 1000000, size_t(0), size_t(999999));
   });
-  for (const char* key : {"sentinel_readings", "incomplete_points"}) untyped(io, key, c);
+  if (io.has("sentinel_readings", !c.sentinel_readings.empty()))
+    io.list("sentinel_readings", c.sentinel_readings, 0, kMaxItems, [](auto& e, auto& w) {
+      map_reading(e, w.reading);
+      e.whole("window", w.window, size_t(0), SIZE_MAX);
+      e.flag("requeued", w.requeued);
+    });
+  untyped(io, "incomplete_points", c);
   if (io.has("protocol", c.protocol)) io.object("protocol", [&](auto& p) { map_protocol(p, *c.protocol); });
-  for (const char* key : {"buffers", "load_avg_end", "points_planned", "points_written", "elapsed_s", "counters",
-                          "filter", "pooled_runs"})
+  if (io.has("buffers", c.buffers))
+    io.object("buffers", [&](auto& b) {
+      b.whole("worker_cpu_numa_node", c.buffers->worker_cpu_numa_node, -1, kMaxCpus);
+      b.list("plans", c.buffers->plans, 0, 4096, [](auto& e, auto& p) { map_placement(e, p); });
+    });
+  for (const char* key : {"load_avg_end", "points_planned", "points_written", "elapsed_s", "counters", "filter",
+                          "pooled_runs"})
     untyped(io, key, c);
   if (io.has("run_id", !c.run_id.empty())) io.text("run_id", c.run_id, kAsWritten);
   io.flag("interrupted", c.interrupted);
@@ -255,20 +284,49 @@ void gbench_machine(const json& ctx, MachineInfo& m) {
     m.tsc_hz = ctx["mhz_per_cpu"].get<double>() * 1e6;
 }
 
-}  // namespace
-
-ordered_json to_json(const MachineInfo& m) {
+/// A record's JSON by its table (to_json of the small records).
+template <class R, class Map>
+ordered_json json_of(const R& r, Map map) {
   ordered_json j;
   OrderedFieldWriter w(j);
-  map_machine(w, m);
+  map(w, r);
   return j;
 }
 
+/// A record read by its table, every field required (a worker's frame).
+template <class R, class Map>
+R read_frame(const json& j, const std::string& where, Map map) {
+  R r;
+  FieldReader in(j, where);
+  map(in, r);
+  in.finish();
+  return r;
+}
+
+}  // namespace
+
+ordered_json to_json(const SentinelReading& r) {
+  return json_of(r, [](auto& io, auto& x) { map_reading(io, x); });
+}
+
+SentinelReading sentinel_reading_from_json(const json& j, const std::string& where) {
+  return read_frame<SentinelReading>(j, where, [](auto& io, auto& x) { map_reading(io, x); });
+}
+
+ordered_json to_json(const BufferPlacement& b) {
+  return json_of(b, [](auto& io, auto& x) { map_placement(io, x); });
+}
+
+BufferPlacement buffer_placement_from_json(const json& j, const std::string& where) {
+  return read_frame<BufferPlacement>(j, where, [](auto& io, auto& x) { map_placement(io, x); });
+}
+
+ordered_json to_json(const MachineInfo& m) {
+  return json_of(m, [](auto& io, auto& x) { map_machine(io, x); });
+}
+
 ordered_json to_json(const RunContext& c) {
-  ordered_json j;
-  OrderedFieldWriter w(j);
-  map_context(w, c);
-  return j;
+  return json_of(c, [](auto& io, auto& x) { map_context(io, x); });
 }
 
 RunContext context_from_json(const json& j, const std::string& where) {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "src/core/error.hpp"
 #include "src/core/stats.hpp"
 
 namespace kex {
@@ -53,23 +52,6 @@ std::optional<Noise> run_noise(const RunContext& c) {
 std::optional<double> run_sentinel_threshold(const RunContext& c) {
   if (!c.protocol) return std::nullopt;
   return c.protocol->sentinel.threshold;
-}
-
-void check_sentinel_readings(const RunContext& c) {
-  if (!c.rest.is_object() || !c.rest.contains("sentinel_readings")) return;
-  const auto& v = c.rest["sentinel_readings"];
-  const std::string at = "context/sentinel_readings";
-  if (!v.is_array()) throw InputError(at, v.dump().substr(0, 60) + ": expected a list of readings");
-  for (size_t i = 0; i < v.size(); ++i) {
-    const auto& r = v[i];
-    const std::string w = at + "/" + std::to_string(i);
-    if (!r.is_object()) throw InputError(w, r.dump().substr(0, 60) + ": expected an object (a reading)");
-    for (const char* k : {"l1_ticks_per_kib", "mem_ticks_per_kib"})
-      if (r.contains(k) && !(r[k].is_number() && r[k].get<double>() >= 0 && std::isfinite(r[k].get<double>())))
-        throw InputError(w + "/" + k, r[k].dump() + ": expected a number >= 0");
-    for (const char* k : {"disturbed", "requeued"})
-      if (r.contains(k) && !r[k].is_boolean()) throw InputError(w + "/" + k, r[k].dump() + ": expected true or false");
-  }
 }
 
 }  // namespace kex

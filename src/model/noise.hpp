@@ -27,9 +27,5 @@ std::optional<Noise> run_noise(const RunContext& c);
 /// context.protocol.sentinel.threshold of a run (0.15 = a reading 15% slower than the
 /// baseline was disturbed), when it has a protocol record.
 std::optional<double> run_sentinel_threshold(const RunContext& c);
-/// context.sentinel_readings, when present, is a list of objects whose
-/// l1_ticks_per_kib and mem_ticks_per_kib are numbers >= 0 and whose disturbed
-/// and requeued are true or false. Throws InputError naming the reading otherwise.
-void check_sentinel_readings(const RunContext& c);
 
 }  // namespace kex

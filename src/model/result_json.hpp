@@ -50,6 +50,16 @@ RunContext context_from_json(const nlohmann::json& j, const std::string& where);
 /// context.machine: what kex writes of a machine (`kex info --json` starts from it too).
 nlohmann::ordered_json to_json(const MachineInfo& m);
 
+/// A sentinel reading (the worker's frame; the first fields of a context.sentinel_readings
+/// entry) and back.
+nlohmann::ordered_json to_json(const SentinelReading& r);
+SentinelReading sentinel_reading_from_json(const nlohmann::json& j, const std::string& where);
+
+/// Where a buffer plan's mapping landed ({"bytes", "planned_bytes", "huge_pages_advised",
+/// "huge_page_bytes", "numa_nodes"}: the worker's frame and context.buffers.plans) and back.
+nlohmann::ordered_json to_json(const BufferPlacement& b);
+BufferPlacement buffer_placement_from_json(const nlohmann::json& j, const std::string& where);
+
 /// A results document of one run.
 nlohmann::ordered_json to_json(const RunDoc& d);
 

@@ -538,13 +538,7 @@ std::vector<Task> measuring_order(Sweep& w) {
 /// A sentinel reading: recorded in the context; a disturbed one marks the window's
 /// repetitions (journaled) and, when it was requeued, the progress grows by it.
 void on_sentinel(Sweep& w, Progress& progress, const SentinelReading& r, const std::vector<Task>& window, bool requeued) {
-  w.out.doc.context.rest["sentinel_readings"].push_back({{"l1_ticks_per_kib", r.l1_ticks_per_kib},
-                                                         {"mem_ticks_per_kib", r.mem_ticks_per_kib},
-                                                         {"at_s", r.at_s},
-                                                         {"after_task", r.after_task},
-                                                         {"disturbed", r.disturbed},
-                                                         {"window", window.size()},
-                                                         {"requeued", requeued}});
+  w.out.doc.context.sentinel_readings.push_back({r, window.size(), requeued});
   w.sentinel_l1.push_back(r.l1_ticks_per_kib);
   w.sentinel_mem.push_back(r.mem_ticks_per_kib);
   w.sentinel_disturbed += r.disturbed;
@@ -651,14 +645,11 @@ void record_protocol(Sweep& w) {
   // Where the measured memory really is: a buffer on another node than the worker's
   // CPU reads remote memory (each plan's nodes, and the CPU's).
   const int node = numa_node_of_cpu(pr.cpu);
-  nlohmann::ordered_json plans = nlohmann::ordered_json::array();
-  for (const BufferPlacement& b : sup.buffers) {
-    plans.push_back(to_json(b));
+  for (const BufferPlacement& b : sup.buffers)
     if (node >= 0 && !b.numa_nodes.empty() && b.numa_nodes != std::vector<int>{node})
       std::fprintf(stderr, "kex: warning: %s of buffers on NUMA node(s) %s, the worker's CPU %d on node %d\n",
                    format_bytes(b.bytes).c_str(), nlohmann::json(b.numa_nodes).dump().c_str(), pr.cpu, node);
-  }
-  w.out.doc.context.rest["buffers"] = {{"worker_cpu_numa_node", node}, {"plans", plans}};
+  w.out.doc.context.buffers = BufferRecord{node, sup.buffers};
 }
 
 /// The segment table of the first config that asks for it (one per run): from the

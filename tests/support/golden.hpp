@@ -270,15 +270,13 @@ inline RunDoc contender(const RunDoc& a) {
 /// task counts and its results.
 inline RunDoc with_readings(RunDoc d, const std::vector<double>& l1, const std::vector<double>& mem,
                             const std::vector<bool>& disturbed, size_t tasks, size_t remeasured) {
-  nlohmann::ordered_json readings = nlohmann::ordered_json::array();
+  std::vector<SentinelWindow> readings;
   size_t flagged = 0;
   for (size_t i = 0; i < l1.size(); ++i) {
-    readings.push_back({{"l1_ticks_per_kib", l1[i]}, {"mem_ticks_per_kib", mem[i]}, {"at_s", 0.5 * double(i + 1)},
-                        {"after_task", 8 * (i + 1)}, {"disturbed", bool(disturbed[i])}, {"window", 8},
-                        {"requeued", bool(disturbed[i])}});
+    readings.push_back({{l1[i], mem[i], 0.5 * double(i + 1), 8 * (i + 1), bool(disturbed[i])}, 8, bool(disturbed[i])});
     flagged += disturbed[i];
   }
-  d.context.rest["sentinel_readings"] = readings;
+  d.context.sentinel_readings = readings;
   d.context.protocol->noise = compute_noise(l1, mem, flagged, tasks, remeasured, 0.25, tasks / 4, d.results);
   return d;
 }
