@@ -21,7 +21,8 @@ struct Ctx {
   CodeGenerator& g;
   const KernelSpec& s;
   const ClassEmitter& cls;
-  uint32_t w;
+  uint32_t w;                        ///< the class width in bytes
+  std::vector<Reg64> saved;          ///< callee-saved GPRs the class uses, pushed in this order
   bool copy() const { return s.op == Op::copy; }
   bool fwd() const { return s.direction == Direction::forward; }
 
@@ -123,69 +124,80 @@ struct Ctx {
     g.add(g.rdi, bytes);
     g.sub(g.rdx, bytes);
   }
-};
 
-}  // namespace
-
-void emit_kernel(CodeGenerator& g, const KernelSpec& s) {
-  const ClassEmitter& cls = class_emitter(s.regs);
-  if (cls.emit_whole(g, s)) return;
-  Ctx c{g, s, cls, reg_class_info(s.regs).width};
-  const auto saved = cls.callee_saved(s);
-  for (const auto& r : saved) g.push(r);
-  if (!c.copy()) {
-    g.mov(g.rax, fill_pattern(s.fill));
-    cls.load_fill(g, s);
+  /// Pushes the class's callee-saved registers; a clear sets rax = the 8-byte fill
+  /// pattern and lets the class load its fill registers from it.
+  void prologue() {
+    for (const auto& r : saved) g.push(r);
+    if (!copy()) {
+      g.mov(g.rax, fill_pattern(s.fill));
+      cls.load_fill(g, s);
+    }
   }
 
-  // Head: NT stores of this class fault on unaligned addresses, so move single
-  // bytes until dst (forward: its start; backward: its end) is width-aligned.
-  // Backward aligned loops address [base + rdx], so their end must be aligned too.
-  const bool nt_align = s.store == Store::nontemporal && s.align == Align::unaligned && cls.nt_needs_alignment();
-  const bool head = nt_align || (!c.fwd() && s.align == Align::aligned);
-  if (head) {
+  /// Whether the kernel starts with a head: NT stores of this class fault on unaligned
+  /// addresses, and backward aligned loops address [base + rdx], so dst's end must be
+  /// width-aligned too.
+  bool needs_head() const {
+    const bool nt_align = s.store == Store::nontemporal && s.align == Align::unaligned && cls.nt_needs_alignment();
+    return nt_align || (!fwd() && s.align == Align::aligned);
+  }
+
+  /// Head, when needed: single bytes until dst (forward: its start; backward: its end)
+  /// is width-aligned.
+  void head() {
+    if (!needs_head()) return;
+    if (fwd()) head_forward();
+    else head_backward();
+  }
+
+  /// Head, forward: single bytes until dst's start is width-aligned (at most rdx of
+  /// them; rcx counts them down, rdi/rsi advance, rdx shrinks).
+  void head_forward() {
     Label loop, done;
-    if (c.fwd()) {
-      g.mov(g.rcx, g.rdi);
-      g.neg(g.rcx);
-      g.and_(g.rcx, c.w - 1);
-      g.cmp(g.rcx, g.rdx);
-      g.cmova(g.rcx, g.rdx);
-      g.jrcxz(done);  // short: the loop is a few bytes
-      g.L(loop);
-      if (c.copy()) {
-        g.mov(g.r11b, g.byte[g.rsi]);
-        g.mov(g.byte[g.rdi], g.r11b);
-        g.inc(g.rsi);
-      } else {
-        g.mov(g.byte[g.rdi], static_cast<int>(s.fill));
-      }
-      g.inc(g.rdi);
-      g.dec(g.rdx);
-      g.dec(g.rcx);
-      g.jnz(loop);
+    g.mov(g.rcx, g.rdi);
+    g.neg(g.rcx);
+    g.and_(g.rcx, w - 1);
+    g.cmp(g.rcx, g.rdx);
+    g.cmova(g.rcx, g.rdx);
+    g.jrcxz(done);  // short: the loop is a few bytes
+    g.L(loop);
+    if (copy()) {
+      g.mov(g.r11b, g.byte[g.rsi]);
+      g.mov(g.byte[g.rdi], g.r11b);
+      g.inc(g.rsi);
     } else {
-      g.L(loop);
-      g.test(g.rdx, g.rdx);
-      g.jz(done);
-      g.lea(g.rcx, g.ptr[g.rdi + g.rdx]);
-      g.test(g.rcx, c.w - 1);
-      g.jz(done);
-      g.dec(g.rdx);
-      c.byte_move();
-      g.jmp(loop);
+      g.mov(g.byte[g.rdi], static_cast<int>(s.fill));
     }
+    g.inc(g.rdi);
+    g.dec(g.rdx);
+    g.dec(g.rcx);
+    g.jnz(loop);
     g.L(done);
   }
 
-  Label tail, loop;
-  g.cmp(g.rdx, s.unroll);
-  g.jb(tail, CodeGenerator::T_NEAR);
+  /// Head, backward: single bytes from the top until dst + rdx (rcx) is width-aligned
+  /// or nothing is left.
+  void head_backward() {
+    Label loop, done;
+    g.L(loop);
+    g.test(g.rdx, g.rdx);
+    g.jz(done);
+    g.lea(g.rcx, g.ptr[g.rdi + g.rdx]);
+    g.test(g.rcx, w - 1);
+    g.jz(done);
+    g.dec(g.rdx);
+    byte_move();
+    g.jmp(loop);
+    g.L(done);
+  }
 
-  if (s.block.bytes) {
-    // Block prefetch: touch one dword per 64-byte line of the next block (in the
-    // block order) with plain loads, then copy the block with the main body.
-    Label block, inner;
+  /// Block prefetch loop, then the plain loop for the rest below one block: touch one
+  /// dword per 64-byte line of the next block (in the block order) with plain loads
+  /// (r11d), then copy the block with the main body (r11d counts its iterations).
+  /// Entered with rdx >= unroll; jumps to `to_tail` below unroll bytes.
+  void block_loops(Label& to_tail) {
+    Label block, inner, loop;
     g.L(block);
     g.cmp(g.rdx, s.block.bytes);
     g.jb(loop, CodeGenerator::T_NEAR);
@@ -196,9 +208,9 @@ void emit_kernel(CodeGenerator& g, const KernelSpec& s) {
     }
     g.mov(g.r11d, s.block.bytes / s.unroll);
     g.L(inner);
-    c.prefetches();
-    c.body();
-    c.advance(s.unroll);
+    prefetches();
+    body();
+    advance(s.unroll);
     g.dec(g.r11d);
     g.jnz(inner, CodeGenerator::T_NEAR);
     g.jmp(block, CodeGenerator::T_NEAR);
@@ -206,69 +218,109 @@ void emit_kernel(CodeGenerator& g, const KernelSpec& s) {
     // The remainder below one block runs through the plain loop (needs >= unroll).
     g.L(loop);
     g.cmp(g.rdx, s.unroll);
-    g.jb(tail, CodeGenerator::T_NEAR);
+    g.jb(to_tail, CodeGenerator::T_NEAR);
     Label plain;
     g.L(plain);
-    c.prefetches();
-    c.body();
-    c.advance(s.unroll);
+    prefetches();
+    body();
+    advance(s.unroll);
     g.cmp(g.rdx, s.unroll);
     g.jae(plain, CodeGenerator::T_NEAR);
-  } else {
+  }
+
+  /// The main loop, 16-byte aligned: one iteration per unroll bytes while rdx >= unroll
+  /// (entered with rdx >= unroll). Forward advances rdi/rsi after the body; backward
+  /// takes unroll off rdx before it.
+  void main_loop() {
+    Label loop;
     g.align(16);
     g.L(loop);
-    if (!c.fwd()) g.sub(g.rdx, s.unroll);
-    c.prefetches();
-    c.body();
-    if (c.fwd()) c.advance(s.unroll);
+    if (!fwd()) g.sub(g.rdx, s.unroll);
+    prefetches();
+    body();
+    if (fwd()) advance(s.unroll);
     g.cmp(g.rdx, s.unroll);
     g.jae(loop, CodeGenerator::T_NEAR);
   }
 
-  // Tail: rdx < unroll bytes left at [base, base + rdx).
-  g.L(tail);
-  Label bytes_done, elems_done, bl, el;
-  auto byte_tail = [&](bool only_misaligned_top) {
-    // only_misaligned_top: the bytes above the last whole element (forward).
+  /// The loops over whole iterations (the block-prefetch ones or the main one),
+  /// skipped below unroll bytes; they end with rdx < unroll.
+  void loops() {
+    Label to_tail;
+    g.cmp(g.rdx, s.unroll);
+    g.jb(to_tail, CodeGenerator::T_NEAR);
+    if (s.block.bytes) block_loops(to_tail);
+    else main_loop();
+    g.L(to_tail);
+  }
+
+  /// Single bytes from the top of [base, base + rdx) down: all of them, or (forward,
+  /// only_misaligned_top) those above the last whole element.
+  void byte_tail(bool only_misaligned_top) {
+    Label bl, bytes_done;
     g.L(bl);
     if (only_misaligned_top) {
-      g.test(g.rdx, c.w - 1);
+      g.test(g.rdx, w - 1);
       g.jz(bytes_done, CodeGenerator::T_NEAR);
     } else {
       g.test(g.rdx, g.rdx);
       g.jz(bytes_done, CodeGenerator::T_NEAR);
     }
     g.dec(g.rdx);
-    c.byte_move();
+    byte_move();
     g.jmp(bl, CodeGenerator::T_NEAR);
     g.L(bytes_done);
-  };
-  auto elem_tail = [&]() {
-    if (c.w == 1) return;
-    g.L(el);
-    g.cmp(g.rdx, c.w);
-    g.jb(elems_done, CodeGenerator::T_NEAR);
-    g.sub(g.rdx, c.w);
-    c.elem_move();
-    g.jmp(el, CodeGenerator::T_NEAR);
-    g.L(elems_done);
-  };
-  if (c.fwd() && c.w > 1) {
-    // The remaining region starts where the loop stopped (width-aligned when
-    // the start was): bytes at the top first, then whole elements downwards.
-    byte_tail(true);
-    elem_tail();
-  } else {
-    // The remaining region ends at the last block copied (aligned when dst's end
-    // was): whole elements from the top, then the leading bytes.
-    elem_tail();
-    byte_tail(false);
   }
 
-  if (s.store == Store::nontemporal) g.sfence();
-  cls.leave(g, s);
-  for (auto it = saved.rbegin(); it != saved.rend(); ++it) g.pop(*it);
-  g.ret();
+  /// Whole class-width elements from the top of [base, base + rdx) down while rdx >= w
+  /// (nothing for a 1-byte class).
+  void elem_tail() {
+    if (w == 1) return;
+    Label el, elems_done;
+    g.L(el);
+    g.cmp(g.rdx, w);
+    g.jb(elems_done, CodeGenerator::T_NEAR);
+    g.sub(g.rdx, w);
+    elem_move();
+    g.jmp(el, CodeGenerator::T_NEAR);
+    g.L(elems_done);
+  }
+
+  /// Tail: rdx < unroll bytes left at [base, base + rdx).
+  void tail() {
+    if (fwd() && w > 1) {
+      // The remaining region starts where the loop stopped (width-aligned when
+      // the start was): bytes at the top first, then whole elements downwards.
+      byte_tail(true);
+      elem_tail();
+    } else {
+      // The remaining region ends at the last block copied (aligned when dst's end
+      // was): whole elements from the top, then the leading bytes.
+      elem_tail();
+      byte_tail(false);
+    }
+  }
+
+  /// sfence after NT stores, the class's state for the ABI, the pops, ret.
+  void epilogue() {
+    if (s.store == Store::nontemporal) g.sfence();
+    cls.leave(g, s);
+    for (auto it = saved.rbegin(); it != saved.rend(); ++it) g.pop(*it);
+    g.ret();
+  }
+};
+
+}  // namespace
+
+void emit_kernel(CodeGenerator& g, const KernelSpec& s) {
+  const ClassEmitter& cls = class_emitter(s.regs);
+  if (cls.emit_whole(g, s)) return;
+  Ctx c{g, s, cls, reg_class_info(s.regs).width, cls.callee_saved(s)};
+  c.prologue();
+  c.head();
+  c.loops();
+  c.tail();
+  c.epilogue();
 }
 
 }  // namespace kex

@@ -229,11 +229,15 @@ std::vector<Preset> fastc_clear_presets() {
   return v;
 }
 
-std::vector<Preset> fastc_copy_presets() {
-  std::vector<Preset> v;
-  auto mmx = [](MmxCopy k) {
-    return [k](Gen& g, const PresetOptions& o, Subs& s) { mmx_copy(g, o, s, k); };
-  };
+namespace {
+
+/// A page body: mmx_copy of kernel `k`.
+PageBody mmx_body(MmxCopy k) {
+  return [k](Gen& g, const PresetOptions& o, Subs& s) { mmx_copy(g, o, s, k); };
+}
+
+/// The rep movsd copies (§3.5, §3.6): normal_copy_page and slow_copy_page (with cld).
+void add_rep_copies(std::vector<Preset>& v) {
   v.push_back(page_preset(
       "fastc/normal_copy_page", "2.4 non MMX", {"normal_copy_page"}, Op::copy, "fastc", kOriginFastc, "high",
       "Linux 2.4 memcpy(to, from, 4096) with a constant size: ECX=1024, rep movsd; no cld, no byte tail. Hahn's "
@@ -243,91 +247,114 @@ std::vector<Preset> fastc_copy_presets() {
       "fastc/slow_copy_page", "2.4 MMX fallback", {"slow_copy_page"}, Op::copy, "fastc", kOriginFastc, "high",
       "Linux 2.4 mmx.c interrupt-context fallback: cld; rep movsd with ECX=1024.", {}, "slow_copy_page",
       [](Gen& g, const PresetOptions&, Subs&) { rep_movsd_copy(g, true); }));
-  {
-    MmxCopy k;
-    k.pf = Pf::amd3dnow;
-    k.prologue = kPrologue5;
-    k.distance = 320;
-    k.body = Body::quads4;
-    k.epilogue = {Step::femms, Step::fsave_again};
-    v.push_back(page_preset(
-        "fastc/fast_copy_page", "2.4 MMX version", {"warm up run", "fast_copy_page"}, Op::copy, "fastc",
-        kOriginFastc, "high",
-        "Old generic Linux 2.4 MMX copy: fsave+fwait; 3DNow! prefetch S+0..256; 64 iterations of prefetch S+320 "
-        "and 2 x (4 movq loads, 4 movq stores); femms; then fsave+fwait AGAIN instead of frstor (the fast.c v1.6 "
-        "bug, kept: the x87 state is left initialised). The last 5 in-loop prefetches reach past the source page.",
-        {"mmx", "3dnow"}, "", mmx(k)));
-    k.distance = 196;
-    k.epilogue = {Step::sfence, Step::femms, Step::frstor};
-    v.push_back(page_preset("hahn/fast_copy_page", "fast_copy_page", {}, Op::copy, "hahn", kOriginHahn, "high",
-                            "fast.c's fast_copy_page with the in-loop prefetch at S+196 and the epilogue fixed to "
-                            "sfence; femms; frstor.",
-                            {"mmx", "sse", "3dnow"}, "fast_copy_page", mmx(k)));
-  }
-  {
-    MmxCopy k;
-    k.pf = Pf::nta;
-    k.prologue = kPrologue4;
-    k.prologue_before_save = true;
-    k.distance = 320;
-    k.body = Body::loads8;
-    k.nt = true;
-    k.epilogue = {Step::femms, Step::sfence, Step::frstor};
-    v.push_back(page_preset(
-        "fastc/faster_copy", "faster_copy", {}, Op::copy, "fastc", kOriginFastc, "high",
-        "prefetchnta S+0..192 before fsave; 64 iterations of prefetchnta S+320, 8 movq loads (mm0-7), 8 movntq "
-        "stores; femms; sfence; frstor. Arjan: \"the last known good one\" (LKML "
-        "<20010919152121.A9952@devserv.devel.redhat.com>).",
-        {"mmx", "sse", "3dnow"}, "", mmx(k)));
-    k.distance = 196;
-    k.at = PfAt::after_loads;
-    k.epilogue = {Step::femms, Step::frstor, Step::sfence};
-    v.push_back(page_preset("hahn/faster_copy", "faster_copy", {}, Op::copy, "hahn", kOriginHahn, "high",
-                            "fast.c's faster_copy with prefetchnta S+196 between the 8 loads and the 8 movntq "
-                            "stores (none at the top); epilogue femms; frstor; sfence.",
-                            {"mmx", "sse", "3dnow"}, "faster_copy", mmx(k)));
-  }
-  {
-    MmxCopy k;
-    k.pf = Pf::nta;
-    k.prologue = kPrologue4;
-    k.prologue_before_save = true;
-    k.distance = 256;
-    k.body = Body::interleaved8;
-    k.nt = true;
-    k.epilogue = {Step::femms, Step::sfence, Step::frstor};
-    v.push_back(page_preset(
-        "fastc/even_faster", "even_faster", {}, Op::copy, "fastc", kOriginFastc, "high",
-        "prefetchnta S+0..192 before fsave; 64 iterations of prefetchnta S+256 and 8 interleaved (movq mmk load, "
-        "movntq store) pairs; femms; sfence; frstor. Arjan's \"test victim\".",
-        {"mmx", "sse", "3dnow"}, "", mmx(k)));
-    k.distance = 200;
-    k.epilogue = {Step::femms, Step::frstor, Step::sfence};
-    v.push_back(page_preset("hahn/even_faster", "even_faster", {}, Op::copy, "hahn", kOriginHahn, "high",
-                            "fast.c's even_faster with prefetchnta S+200 and the epilogue femms; frstor; sfence.",
-                            {"mmx", "sse", "3dnow"}, "even_faster", mmx(k)));
-  }
-  {
-    MmxCopy k;
-    k.pre_read = PreRead::descending;
-    k.body = Body::interleaved8;
-    k.nt = true;
-    k.epilogue = {Step::sfence, Step::emms, Step::frstor};
-    v.push_back(page_preset(
-        "fastc/no_prefetch", "no_prefetch", {}, Op::copy, "fastc", kOriginManfred, "high",
-        "AMD block prefetch: before fsave, read one dword per 64-byte line of the source page in strictly "
-        "descending line order (groups of 256 B from the page end down, +192,+128,+64,+0 in each); then fsave; 64 "
-        "iterations of 8 interleaved movq/movntq pairs without prefetch instructions; sfence; emms; frstor.",
-        {"mmx", "sse"}, "", mmx(k)));
-    k.pre_read = PreRead::ascending_groups;
-    k.body = Body::loads8;
-    v.push_back(page_preset(
-        "fastc/no_prefetch2", "no_prefetch2", {}, Op::copy, "fastc", kOriginVogel, "medium",
-        "no_prefetch with the pre-read groups ascending (+192,+128,+64,+0 inside each 256-B group) and "
-        "faster_copy's body (8 movq loads, then 8 movntq). The epilogue (sfence; emms; frstor) is assumed to be "
-        "no_prefetch's; the spec describes only the two changes.",
-        {"mmx", "sse"}, "", mmx(k)));
-  }
+}
+
+/// fast_copy_page (§3.7, §3.8): fast.c's (3DNow! prefetch at S+320, its fsave-again
+/// bug kept), then Hahn's (S+196, epilogue fixed).
+void add_fast_copy_page(std::vector<Preset>& v) {
+  MmxCopy k;
+  k.pf = Pf::amd3dnow;
+  k.prologue = kPrologue5;
+  k.distance = 320;
+  k.body = Body::quads4;
+  k.epilogue = {Step::femms, Step::fsave_again};
+  v.push_back(page_preset(
+      "fastc/fast_copy_page", "2.4 MMX version", {"warm up run", "fast_copy_page"}, Op::copy, "fastc",
+      kOriginFastc, "high",
+      "Old generic Linux 2.4 MMX copy: fsave+fwait; 3DNow! prefetch S+0..256; 64 iterations of prefetch S+320 "
+      "and 2 x (4 movq loads, 4 movq stores); femms; then fsave+fwait AGAIN instead of frstor (the fast.c v1.6 "
+      "bug, kept: the x87 state is left initialised). The last 5 in-loop prefetches reach past the source page.",
+      {"mmx", "3dnow"}, "", mmx_body(k)));
+  k.distance = 196;
+  k.epilogue = {Step::sfence, Step::femms, Step::frstor};
+  v.push_back(page_preset("hahn/fast_copy_page", "fast_copy_page", {}, Op::copy, "hahn", kOriginHahn, "high",
+                          "fast.c's fast_copy_page with the in-loop prefetch at S+196 and the epilogue fixed to "
+                          "sfence; femms; frstor.",
+                          {"mmx", "sse", "3dnow"}, "fast_copy_page", mmx_body(k)));
+}
+
+/// fast.c's prefetchnta copies: prefetchnta S+0..192 before fsave, then S+`distance`
+/// at the top of each iteration of `body`, movntq stores, femms; sfence; frstor.
+MmxCopy fastc_nta_copy(int distance, Body body) {
+  MmxCopy k;
+  k.pf = Pf::nta;
+  k.prologue = kPrologue4;
+  k.prologue_before_save = true;
+  k.distance = distance;
+  k.body = body;
+  k.nt = true;
+  k.epilogue = {Step::femms, Step::sfence, Step::frstor};
+  return k;
+}
+
+/// faster_copy (§3.9, §3.10): fast.c's (prefetchnta S+320 at the top), then Hahn's
+/// (S+196 between the loads and the stores).
+void add_faster_copy(std::vector<Preset>& v) {
+  MmxCopy k = fastc_nta_copy(320, Body::loads8);
+  v.push_back(page_preset(
+      "fastc/faster_copy", "faster_copy", {}, Op::copy, "fastc", kOriginFastc, "high",
+      "prefetchnta S+0..192 before fsave; 64 iterations of prefetchnta S+320, 8 movq loads (mm0-7), 8 movntq "
+      "stores; femms; sfence; frstor. Arjan: \"the last known good one\" (LKML "
+      "<20010919152121.A9952@devserv.devel.redhat.com>).",
+      {"mmx", "sse", "3dnow"}, "", mmx_body(k)));
+  k.distance = 196;
+  k.at = PfAt::after_loads;
+  k.epilogue = {Step::femms, Step::frstor, Step::sfence};
+  v.push_back(page_preset("hahn/faster_copy", "faster_copy", {}, Op::copy, "hahn", kOriginHahn, "high",
+                          "fast.c's faster_copy with prefetchnta S+196 between the 8 loads and the 8 movntq "
+                          "stores (none at the top); epilogue femms; frstor; sfence.",
+                          {"mmx", "sse", "3dnow"}, "faster_copy", mmx_body(k)));
+}
+
+/// even_faster (§3.11, §3.12): fast.c's (prefetchnta S+256, interleaved pairs), then
+/// Hahn's (S+200, another epilogue order).
+void add_even_faster(std::vector<Preset>& v) {
+  MmxCopy k = fastc_nta_copy(256, Body::interleaved8);
+  v.push_back(page_preset(
+      "fastc/even_faster", "even_faster", {}, Op::copy, "fastc", kOriginFastc, "high",
+      "prefetchnta S+0..192 before fsave; 64 iterations of prefetchnta S+256 and 8 interleaved (movq mmk load, "
+      "movntq store) pairs; femms; sfence; frstor. Arjan's \"test victim\".",
+      {"mmx", "sse", "3dnow"}, "", mmx_body(k)));
+  k.distance = 200;
+  k.epilogue = {Step::femms, Step::frstor, Step::sfence};
+  v.push_back(page_preset("hahn/even_faster", "even_faster", {}, Op::copy, "hahn", kOriginHahn, "high",
+                          "fast.c's even_faster with prefetchnta S+200 and the epilogue femms; frstor; sfence.",
+                          {"mmx", "sse", "3dnow"}, "even_faster", mmx_body(k)));
+}
+
+/// The block pre-read copies without prefetch instructions (§3.13): Manfred's
+/// no_prefetch, then Karl Vogel's no_prefetch2.
+void add_no_prefetch(std::vector<Preset>& v) {
+  MmxCopy k;
+  k.pre_read = PreRead::descending;
+  k.body = Body::interleaved8;
+  k.nt = true;
+  k.epilogue = {Step::sfence, Step::emms, Step::frstor};
+  v.push_back(page_preset(
+      "fastc/no_prefetch", "no_prefetch", {}, Op::copy, "fastc", kOriginManfred, "high",
+      "AMD block prefetch: before fsave, read one dword per 64-byte line of the source page in strictly "
+      "descending line order (groups of 256 B from the page end down, +192,+128,+64,+0 in each); then fsave; 64 "
+      "iterations of 8 interleaved movq/movntq pairs without prefetch instructions; sfence; emms; frstor.",
+      {"mmx", "sse"}, "", mmx_body(k)));
+  k.pre_read = PreRead::ascending_groups;
+  k.body = Body::loads8;
+  v.push_back(page_preset(
+      "fastc/no_prefetch2", "no_prefetch2", {}, Op::copy, "fastc", kOriginVogel, "medium",
+      "no_prefetch with the pre-read groups ascending (+192,+128,+64,+0 inside each 256-B group) and "
+      "faster_copy's body (8 movq loads, then 8 movntq). The epilogue (sfence; emms; frstor) is assumed to be "
+      "no_prefetch's; the spec describes only the two changes.",
+      {"mmx", "sse"}, "", mmx_body(k)));
+}
+
+}  // namespace
+
+std::vector<Preset> fastc_copy_presets() {
+  std::vector<Preset> v;
+  add_rep_copies(v);
+  add_fast_copy_page(v);
+  add_faster_copy(v);
+  add_even_faster(v);
+  add_no_prefetch(v);
   return v;
 }
 

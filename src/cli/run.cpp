@@ -64,6 +64,7 @@ struct RunArgs {
   int cpu = -1;
   bool no_shuffle = false, no_sentinel = false, list = false, allow_large = false, no_journal = false;
   bool separate = false;
+  bool full = false;  ///< the whole preset and segment tables beside generated kernels
   bool seed_exact = false, no_plot = false, resume_any_build = false;
   std::string graph_dir;
   std::string filter, sizes, cache, counters;
@@ -506,9 +507,11 @@ bool plan_or_list(const RunSetup& s, const RunOptions& opt, const RunArgs& a) {
   }
   if (a.list) {
     for (const auto& n : sp.names) std::printf("%s\n", n.c_str());
-    std::printf("# %zu points x %u repetitions = %zu tasks; estimated %s (at most %s); buffers %s\n", sp.names.size(),
-                s.protocol.repetitions, sp.tasks, duration_text(sp.estimate_s).c_str(),
-                duration_text(sp.worst_s).c_str(), format_bytes(sp.buffer_bytes).c_str());
+    std::printf("# %zu points x %u %s = %zu tasks; estimated %s measuring on a quiet machine (at most %s on a busy "
+                "one); buffers %s\n",
+                sp.names.size(), s.protocol.repetitions, s.protocol.paired ? "paired rounds" : "repetitions", sp.tasks,
+                duration_text(sp.estimate_s).c_str(), duration_text(sp.worst_s).c_str(),
+                format_bytes(sp.buffer_bytes).c_str());
     return true;
   }
   if ((sp.tasks > 100000 || sp.estimate_s > 7200) && !a.allow_large)
@@ -593,11 +596,20 @@ void print_tables(const SweepRun& sweep, const RunDoc& run, const OutputKinds& k
     for (const auto& t : run.context.seed_tables) std::fprintf(text, "\n%s", t.text.c_str());
     if (std::string rt = runtests_text(run); !rt.empty()) std::fprintf(text, "\n%s", rt.c_str());
   }
-  if (chatter)
-    if (std::string kex_seed = kex_seed_text(run); !kex_seed.empty()) std::fprintf(text, "\n%s", kex_seed.c_str());
+  // Beside generated kernels the preset and segment tables are a few lines each (the
+  // whole tables with --full, and in `kex segments`); a run of presets or segments alone
+  // prints them whole.
+  const bool compact = !a.full && std::any_of(run.results.begin(), run.results.end(), [](const Result& r) {
+    return r.kind == KernelKind::generated;
+  });
+  if (chatter) {
+    const std::string presets = compact ? kex_seed_summary(run) : kex_seed_text(run);
+    if (!presets.empty()) std::fprintf(text, "\n%s", presets.c_str());
+  }
   if (run.context.segments && (chatter || a.segments_seed_exact))
-    std::fprintf(text, "\n%s",  // a resumed table's strings come from its journal
+    std::fprintf(text, "%s%s", compact && !a.segments_seed_exact ? "" : "\n",  // a resumed table's strings come from its journal
                  terminal_lines(a.segments_seed_exact ? format_segment_seed_text(*run.context.segments)
+                                : compact             ? format_segment_summary(*run.context.segments)
                                                       : format_segment_table(*run.context.segments))
                      .c_str());
   if (chatter) {
@@ -760,6 +772,9 @@ void add_cli_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("--seed", a.seed, "Seed of the random order, 0..2^64-1 (default: a fresh one, recorded in the results)")
       ->type_name("UINT");
   cmd->add_flag("--no-shuffle", a.no_shuffle, "Measure in config order, each point's repetitions in turn");
+  cmd->add_flag("--full", a.full,
+                "Print the whole kex-harness preset table and segment table after a sweep of generated kernels (by "
+                "default a line or two of each; a run of presets or segments alone prints them whole)");
   cmd->add_flag("--separate", a.separate,
                 "Measure each repetition of a point alone (adaptive, to a precision), not in rounds with the "
                 "points it is compared with (the config's protocol.pairing)");

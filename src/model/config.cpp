@@ -263,112 +263,142 @@ void check_axes(const Reader& r, const json& j, const std::string& path, const A
                " here (half of MemAvailable)");
 }
 
-/// Expands one kernel grid object (every list-valued axis is a cartesian product).
-Grid read_grid(const Reader& r, const json& g, const std::string& path, const Axes& top) {
-  static const std::set<std::string> allowed = {"op", "regs", "unroll", "scratch", "prefetch", "pf_every", "store",
-                                                "direction", "align", "block", "fill", "skip_invalid",
-                                                "sizes", "layout", "cache", "chunk", "prefill", "consume"};
-  Grid grid;
-  grid.path = path;
-  std::vector<KernelSpec>& out = grid.specs;
-  std::set<std::string> seen;  // canonical names: de-duplication in O(n log n)
-  r.keys(g, path, allowed);
-  if (!g.contains("op")) r.fail(path, g, "a kernel grid needs \"op\" (copy or clear)");
-  if (!g.contains("regs")) r.fail(path, g, "a kernel grid needs \"regs\" (" + reg_class_names() + ")");
-  bool skip_invalid = g.contains("skip_invalid") && r.boolean(g["skip_invalid"], path + "/skip_invalid");
+/// Sets the value of one grid axis in a spec.
+using Setter = std::function<void(KernelSpec&)>;
 
-  // Each axis becomes a list of setters; the product applies one of each.
-  using Setter = std::function<void(KernelSpec&)>;
-  std::vector<std::pair<std::string, std::vector<Setter>>> axes;
-  auto axis = [&](const std::string& key, auto parse_one) {
+/// One spec axis of a kernel grid: its key and a setter per value listed, in order.
+struct SpecAxis {
+  std::string key;
+  std::vector<Setter> values;
+};
+
+/// A store kind: "t", "nt" or its name.
+std::optional<Store> store_alias(std::string_view t) {
+  if (t == "t") return Store::temporal;
+  if (t == "nt") return Store::nontemporal;
+  return parse_store(t);
+}
+
+/// A direction: "fwd", "bwd" or its name.
+std::optional<Direction> dir_alias(std::string_view t) {
+  if (t == "fwd") return Direction::forward;
+  if (t == "bwd") return Direction::backward;
+  return parse_direction(t);
+}
+
+/// One "prefetch" value at `p`: "none" or "KIND@D" (D bytes ahead, -2^20..2^20, the
+/// grammar of kernel names), as its setter. Throws InputError.
+Setter prefetch_setter(const Reader& r, const json& e, const std::string& p) {
+  std::string t = r.string(e, p);
+  auto at = t.find('@');
+  auto kind = parse_prefetch(t.substr(0, at));
+  if (!kind) r.fail(p, e, "allowed: none, nta@D, t0@D, t1@D, t2@D, w@D, load@D (D = distance in bytes)");
+  int32_t dist = 0;
+  if (at != std::string::npos) {
+    try {  // the grammar of kernel names too (src/core/numbers.hpp)
+      dist = static_cast<int32_t>(parse_integer(std::string_view(t).substr(at + 1), -(1 << 20), 1 << 20));
+    } catch (const NumberError& err) {
+      r.fail(p, e, std::string("the distance after @: ") + err.what());
+    }
+  } else if (*kind != Prefetch::none) {
+    r.fail(p, e, "give a distance, e.g. \"" + t + "@256\"");
+  }
+  auto k = *kind;
+  return [k, dist](KernelSpec& s) { s.prefetch = k; s.pf_distance = dist; };
+}
+
+/// One "block" value at `p`: 0 (no block prefetch) or {"bytes": 64 B..1 MiB, "order":
+/// forward|backward}, as its setter. Throws InputError.
+Setter block_setter(const Reader& r, const json& e, const std::string& p) {
+  BlockPrefetch b;
+  if (e.is_number_integer() && e.get<int64_t>() == 0) {
+  } else if (e.is_object()) {
+    r.keys(e, p, {"bytes", "order"});
+    b.bytes = static_cast<uint32_t>(r.bytes(e.value("bytes", json(0)), p + "/bytes", 64, 1 << 20));
+    if (e.contains("order")) {
+      auto o = dir_alias(r.string(e["order"], p + "/order"));
+      if (!o) r.fail(p + "/order", e["order"], "allowed: forward, backward");
+      b.order = *o;
+    }
+  } else {
+    r.fail(p, e, "expected 0 or {\"bytes\": N, \"order\": \"backward\"}");
+  }
+  return [b](KernelSpec& s) { s.block = b; };
+}
+
+/// Collects the spec axes grid `g` (at `path`) lists, each value parsed to its setter.
+struct SpecAxesReader {
+  const Reader& r;
+  const json& g;
+  const std::string& path;
+  std::vector<SpecAxis> axes;
+
+  /// The axis `key`, when g has it: parse_one(element, element_path) gives each value's setter.
+  template <class F>
+  void axis(const std::string& key, F parse_one) {
     if (!g.contains(key)) return;
     std::vector<Setter> v;
     r.each(g[key], path + "/" + key, [&](const json& e, const std::string& p) { v.push_back(parse_one(e, p)); });
-    axes.emplace_back(key, std::move(v));
-  };
-  auto enum_axis = [&](const std::string& key, auto parse, const char* allowed_text, auto assign) {
-    axis(key, [&, parse, assign, allowed_text](const json& e, const std::string& p) -> Setter {
+    axes.push_back({key, std::move(v)});
+  }
+
+  /// An axis of words: parse(word) gives the value (nullopt: not one of `allowed_text`),
+  /// assign(spec, value) sets it.
+  template <class P, class A>
+  void enum_axis(const std::string& key, P parse, const char* allowed_text, A assign) {
+    axis(key, [&](const json& e, const std::string& p) -> Setter {
       auto v = parse(r.string(e, p));
       if (!v) r.fail(p, e, std::string("allowed: ") + allowed_text);
       auto val = *v;
       return [assign, val](KernelSpec& s) { assign(s, val); };
     });
-  };
-  enum_axis("op", parse_op, "copy, clear", [](KernelSpec& s, Op v) { s.op = v; });
-  const std::string class_names = reg_class_names();
-  enum_axis("regs", parse_reg_class, class_names.c_str(), [](KernelSpec& s, RegClass v) { s.regs = v; });
-  axis("unroll", [&](const json& e, const std::string& p) -> Setter {
-    uint32_t v = static_cast<uint32_t>(r.uint(e, p, 1, 8192));
-    return [v](KernelSpec& s) { s.unroll = v; };
-  });
-  axis("scratch", [&](const json& e, const std::string& p) -> Setter {
-    uint32_t v = static_cast<uint32_t>(r.uint(e, p, 1, 32));
-    return [v](KernelSpec& s) { s.scratch = v; };
-  });
-  axis("prefetch", [&](const json& e, const std::string& p) -> Setter {
-    std::string t = r.string(e, p);
-    auto at = t.find('@');
-    auto kind = parse_prefetch(t.substr(0, at));
-    if (!kind) r.fail(p, e, "allowed: none, nta@D, t0@D, t1@D, t2@D, w@D, load@D (D = distance in bytes)");
-    int32_t dist = 0;
-    if (at != std::string::npos) {
-      try {  // the grammar of kernel names too (src/core/numbers.hpp)
-        dist = static_cast<int32_t>(parse_integer(std::string_view(t).substr(at + 1), -(1 << 20), 1 << 20));
-      } catch (const NumberError& err) {
-        r.fail(p, e, std::string("the distance after @: ") + err.what());
-      }
-    } else if (*kind != Prefetch::none) {
-      r.fail(p, e, "give a distance, e.g. \"" + t + "@256\"");
-    }
-    auto k = *kind;
-    return [k, dist](KernelSpec& s) { s.prefetch = k; s.pf_distance = dist; };
-  });
-  axis("pf_every", [&](const json& e, const std::string& p) -> Setter {
-    uint32_t v = static_cast<uint32_t>(r.uint(e, p, 8, 8192));
-    return [v](KernelSpec& s) { s.pf_every = v; };
-  });
-  auto store_alias = [](std::string_view t) -> std::optional<Store> {
-    if (t == "t") return Store::temporal;
-    if (t == "nt") return Store::nontemporal;
-    return parse_store(t);
-  };
-  enum_axis("store", store_alias, "temporal, nontemporal", [](KernelSpec& s, Store v) { s.store = v; });
-  auto dir_alias = [](std::string_view t) -> std::optional<Direction> {
-    if (t == "fwd") return Direction::forward;
-    if (t == "bwd") return Direction::backward;
-    return parse_direction(t);
-  };
-  enum_axis("direction", dir_alias, "forward, backward", [](KernelSpec& s, Direction v) { s.direction = v; });
-  enum_axis("align", parse_align, "aligned, unaligned", [](KernelSpec& s, Align v) { s.align = v; });
-  axis("block", [&](const json& e, const std::string& p) -> Setter {
-    BlockPrefetch b;
-    if (e.is_number_integer() && e.get<int64_t>() == 0) {
-    } else if (e.is_object()) {
-      r.keys(e, p, {"bytes", "order"});
-      b.bytes = static_cast<uint32_t>(r.bytes(e.value("bytes", json(0)), p + "/bytes", 64, 1 << 20));
-      if (e.contains("order")) {
-        auto o = dir_alias(r.string(e["order"], p + "/order"));
-        if (!o) r.fail(p + "/order", e["order"], "allowed: forward, backward");
-        b.order = *o;
-      }
-    } else {
-      r.fail(p, e, "expected 0 or {\"bytes\": N, \"order\": \"backward\"}");
-    }
-    return [b](KernelSpec& s) { s.block = b; };
-  });
-  axis("fill", [&](const json& e, const std::string& p) -> Setter {
-    uint8_t v = static_cast<uint8_t>(r.uint(e, p, 0, 255));
-    return [v](KernelSpec& s) { s.fill = v; };
-  });
+  }
 
-  // Cartesian product; op and regs come first so defaults follow the class.
+  /// An axis of integers in lo..hi; assign(spec, value) sets one.
+  template <class A>
+  void uint_axis(const std::string& key, uint64_t lo, uint64_t hi, A assign) {
+    axis(key, [&](const json& e, const std::string& p) -> Setter {
+      const uint64_t v = r.uint(e, p, lo, hi);
+      return [assign, v](KernelSpec& s) { assign(s, v); };
+    });
+  }
+};
+
+/// The spec axes grid `g` (at `path`) lists, in the order they apply: op and regs first
+/// (the others apply over the class's defaults), then unroll, scratch, prefetch,
+/// pf_every, store, direction, align, block, fill. Throws InputError at a bad value.
+std::vector<SpecAxis> read_spec_axes(const Reader& r, const json& g, const std::string& path) {
+  SpecAxesReader a{r, g, path, {}};
+  a.enum_axis("op", parse_op, "copy, clear", [](KernelSpec& s, Op v) { s.op = v; });
+  const std::string class_names = reg_class_names();
+  a.enum_axis("regs", parse_reg_class, class_names.c_str(), [](KernelSpec& s, RegClass v) { s.regs = v; });
+  a.uint_axis("unroll", 1, 8192, [](KernelSpec& s, uint64_t v) { s.unroll = static_cast<uint32_t>(v); });
+  a.uint_axis("scratch", 1, 32, [](KernelSpec& s, uint64_t v) { s.scratch = static_cast<uint32_t>(v); });
+  a.axis("prefetch", [&](const json& e, const std::string& p) { return prefetch_setter(r, e, p); });
+  a.uint_axis("pf_every", 8, 8192, [](KernelSpec& s, uint64_t v) { s.pf_every = static_cast<uint32_t>(v); });
+  a.enum_axis("store", store_alias, "temporal, nontemporal", [](KernelSpec& s, Store v) { s.store = v; });
+  a.enum_axis("direction", dir_alias, "forward, backward", [](KernelSpec& s, Direction v) { s.direction = v; });
+  a.enum_axis("align", parse_align, "aligned, unaligned", [](KernelSpec& s, Align v) { s.align = v; });
+  a.axis("block", [&](const json& e, const std::string& p) { return block_setter(r, e, p); });
+  a.uint_axis("fill", 0, 255, [](KernelSpec& s, uint64_t v) { s.fill = static_cast<uint8_t>(v); });
+  return std::move(a.axes);
+}
+
+/// The valid specs of the cartesian product of `axes` (of grid `g` at `path`; op and
+/// regs are its first two), in product order (the first axis varies fastest), each
+/// once. A spec takes its class's defaults, then one value of every axis; without a
+/// "scratch" axis, fit_scratch. An invalid spec is an InputError unless skip_invalid
+/// drops it; a product with no valid spec is one too.
+std::vector<KernelSpec> spec_product(const Reader& r, const json& g, const std::string& path,
+                                     const std::vector<SpecAxis>& axes, bool skip_invalid) {
+  std::vector<KernelSpec> out;
+  std::set<std::string> seen;  // canonical names: de-duplication in O(n log n)
   std::vector<size_t> idx(axes.size(), 0);
-  size_t made = 0, dropped = 0;
   for (;;) {
     KernelSpec s;
-    for (size_t a = 0; a < 2; ++a) axes[a].second[idx[a]](s);
+    for (size_t a = 0; a < 2; ++a) axes[a].values[idx[a]](s);
     KernelSpec d = default_spec(s.op, s.regs);
-    for (size_t a = 0; a < axes.size(); ++a) axes[a].second[idx[a]](d);
+    for (size_t a = 0; a < axes.size(); ++a) axes[a].values[idx[a]](d);
     if (!g.contains("scratch")) d.scratch = fit_scratch(d);
     std::string why = validate(d);
     if (!why.empty()) {
@@ -376,19 +406,32 @@ Grid read_grid(const Reader& r, const json& g, const std::string& path, const Ax
         throw InputError(r.source + ": " + path + ": " + spec_name(d) + ": " + why +
                         " (or set \"skip_invalid\": true to drop such combinations)");
       }
-      ++dropped;
     } else if (seen.insert(spec_name(d)).second) {
       out.push_back(d);
-      ++made;
     }
     size_t a = 0;
     for (; a < axes.size(); ++a) {
-      if (++idx[a] < axes[a].second.size()) break;
+      if (++idx[a] < axes[a].values.size()) break;
       idx[a] = 0;
     }
     if (a == axes.size()) break;
   }
-  if (!made) r.fail(path, g, "every combination of this grid is invalid");
+  if (out.empty()) r.fail(path, g, "every combination of this grid is invalid");
+  return out;
+}
+
+/// Expands one kernel grid object (every list-valued axis is a cartesian product).
+Grid read_grid(const Reader& r, const json& g, const std::string& path, const Axes& top) {
+  static const std::set<std::string> allowed = {"op", "regs", "unroll", "scratch", "prefetch", "pf_every", "store",
+                                                "direction", "align", "block", "fill", "skip_invalid",
+                                                "sizes", "layout", "cache", "chunk", "prefill", "consume"};
+  r.keys(g, path, allowed);
+  if (!g.contains("op")) r.fail(path, g, "a kernel grid needs \"op\" (copy or clear)");
+  if (!g.contains("regs")) r.fail(path, g, "a kernel grid needs \"regs\" (" + reg_class_names() + ")");
+  const bool skip_invalid = g.contains("skip_invalid") && r.boolean(g["skip_invalid"], path + "/skip_invalid");
+  Grid grid;
+  grid.path = path;
+  grid.specs = spec_product(r, g, path, read_spec_axes(r, g, path), skip_invalid);
   grid.axes = read_axes(r, g, path, top);
   if (grid.axes.sizes.empty()) r.fail(path + "/sizes", json(), "kernels need a list of sizes (here or at the top level)");
   check_axes(r, g, path, grid.axes);
@@ -418,15 +461,16 @@ size_t json_depth(const std::string& t) {
   return max;
 }
 
-Config parse_config(const std::string& text, const std::string& source) {
-  Config c;
-  c.source = source;
-  Reader r{source};
+namespace {
+
+/// The config text as JSON (comments allowed). Throws InputError naming `source`: a
+/// text above kMaxConfigBytes, nesting deeper than 64, a key twice in one object (JSON
+/// would keep only the last), malformed JSON (at its line:column).
+json parse_json(const std::string& text, const std::string& source) {
   if (text.size() > kMaxConfigBytes) throw InputError(source + ": " + too_long_text());
   if (json_depth(text) > 64) throw InputError(source + ": JSON nested deeper than 64 levels; a kex config needs at most 5");
   // Duplicate keys: nlohmann keeps the last silently, so track keys per open object.
   std::vector<std::set<std::string>> open_keys;
-  std::vector<std::string> path;
   json::parser_callback_t dup_check = [&](int, json::parse_event_t ev, json& parsed) {
     if (ev == json::parse_event_t::object_start) open_keys.emplace_back();
     else if (ev == json::parse_event_t::object_end && !open_keys.empty()) open_keys.pop_back();
@@ -438,7 +482,7 @@ Config parse_config(const std::string& text, const std::string& source) {
     return true;
   };
   try {
-    c.raw = json::parse(text, dup_check, true, /*ignore_comments=*/true);
+    return json::parse(text, dup_check, true, /*ignore_comments=*/true);
   } catch (const json::parse_error& e) {
     // Recompute line and column from the byte offset for a compiler-style message.
     size_t line = 1, col = 1;
@@ -452,15 +496,21 @@ Config parse_config(const std::string& text, const std::string& source) {
   } catch (const json::exception& e) {
     throw InputError(source + ": malformed JSON: " + e.what());
   }
-  const json& j = c.raw;
+}
+
+/// Checks the top level: an object, its name fields strings, every key one kex knows.
+void check_top_level(const Reader& r, const json& j) {
   if (!j.is_object()) r.fail("", j, "expected an object (a kex config)");
   for (const char* k : {"$schema", "name", "description"})
     if (j.contains(k)) r.string(j[k], std::string("/") + k);
   r.keys(j, "", {"$schema", "name", "description", "sizes", "kernels", "presets", "harness", "repeat", "preset_options",
                  "baselines", "layout", "cache", "chunk", "prefill", "consume", "precision", "max_time_per_point",
                  "min_time_per_point", "min_samples", "max_samples", "sample_us", "repetitions", "protocol", "segments", "outputs"});
-  c.axes = read_axes(r, j, "", Axes{});
-  check_axes(r, j, "", c.axes);  // the top level's own conflicts first, named at the top level
+}
+
+/// What the config runs: its kernel grids (over c.axes, read before), presets, seed
+/// harness, repeat and preset options, into `c`.
+void read_kernels(const Reader& r, const json& j, Config& c) {
   if (j.contains("kernels")) {
     if (!j["kernels"].is_array() || j["kernels"].empty())
       r.fail("/kernels", j["kernels"], "expected a non-empty list of kernel grids");
@@ -483,87 +533,115 @@ Config parse_config(const std::string& text, const std::string& source) {
     r.keys(j["preset_options"], "/preset_options", {"fsave"});
     if (j["preset_options"].contains("fsave")) c.preset_fsave = r.boolean(j["preset_options"]["fsave"], "/preset_options/fsave");
   }
+}
+
+/// The libc baselines "baselines" asks for: every one when absent or true, none for
+/// false, else the names listed (each one of baseline_names()).
+std::vector<std::string> read_baselines(const Reader& r, const json& j) {
   const std::vector<std::string>& all_baselines = baseline_names();
-  if (!j.contains("baselines") || (j["baselines"].is_boolean() && j["baselines"].get<bool>())) {
-    c.baselines = all_baselines;
-  } else if (j["baselines"].is_boolean()) {
-    c.baselines.clear();
-  } else if (j["baselines"].is_array()) {
-    for (size_t i = 0; i < j["baselines"].size(); ++i) {
-      std::string b = r.string(j["baselines"][i], "/baselines/" + std::to_string(i));
-      if (std::find(all_baselines.begin(), all_baselines.end(), b) == all_baselines.end())
-        r.fail("/baselines/" + std::to_string(i), j["baselines"][i], "allowed: memcpy, memset, rep_movsb, rep_stosb");
-      c.baselines.push_back(b);
-    }
-  } else {
+  if (!j.contains("baselines") || (j["baselines"].is_boolean() && j["baselines"].get<bool>())) return all_baselines;
+  if (j["baselines"].is_boolean()) return {};
+  if (!j["baselines"].is_array())
     r.fail("/baselines", j["baselines"], "expected true, false or a list of memcpy, memset, rep_movsb, rep_stosb");
+  std::vector<std::string> out;
+  for (size_t i = 0; i < j["baselines"].size(); ++i) {
+    std::string b = r.string(j["baselines"][i], "/baselines/" + std::to_string(i));
+    if (std::find(all_baselines.begin(), all_baselines.end(), b) == all_baselines.end())
+      r.fail("/baselines/" + std::to_string(i), j["baselines"][i], "allowed: memcpy, memset, rep_movsb, rep_stosb");
+    out.push_back(b);
   }
-  if (j.contains("precision")) c.policy.precision = r.number(j["precision"], "/precision", 0.0001, 0.5);
+  return out;
+}
+
+/// The measurement policy's keys (precision, seconds per point, samples per repetition,
+/// sample_us in µs) over `p`'s values; a minimum above its maximum is an error.
+void read_policy(const Reader& r, const json& j, Policy& p) {
+  if (j.contains("precision")) p.precision = r.number(j["precision"], "/precision", 0.0001, 0.5);
   if (j.contains("max_time_per_point"))
-    c.policy.max_time_per_point = r.number(j["max_time_per_point"], "/max_time_per_point", 0.001, 3600);
+    p.max_time_per_point = r.number(j["max_time_per_point"], "/max_time_per_point", 0.001, 3600);
   if (j.contains("min_time_per_point")) {
-    c.policy.min_time_per_point = r.number(j["min_time_per_point"], "/min_time_per_point", 0, 3600);
-    if (c.policy.min_time_per_point > c.policy.max_time_per_point)
+    p.min_time_per_point = r.number(j["min_time_per_point"], "/min_time_per_point", 0, 3600);
+    if (p.min_time_per_point > p.max_time_per_point)
       r.fail("/min_time_per_point", j["min_time_per_point"],
-             "must be <= max_time_per_point (" + json(c.policy.max_time_per_point).dump() + ")");
+             "must be <= max_time_per_point (" + json(p.max_time_per_point).dump() + ")");
   }
-  if (j.contains("min_samples")) c.policy.min_samples = static_cast<uint32_t>(r.uint(j["min_samples"], "/min_samples", 3, 1000000));
-  if (j.contains("max_samples")) c.policy.max_samples = static_cast<uint32_t>(r.uint(j["max_samples"], "/max_samples", 3, 1000000));
-  if (c.policy.max_samples < c.policy.min_samples)
-    r.fail("/max_samples", j["max_samples"], "must be >= min_samples (" + std::to_string(c.policy.min_samples) + ")");
-  if (j.contains("sample_us")) c.policy.sample_us = r.number(j["sample_us"], "/sample_us", 20, 1000);
+  if (j.contains("min_samples")) p.min_samples = static_cast<uint32_t>(r.uint(j["min_samples"], "/min_samples", 3, 1000000));
+  if (j.contains("max_samples")) p.max_samples = static_cast<uint32_t>(r.uint(j["max_samples"], "/max_samples", 3, 1000000));
+  if (p.max_samples < p.min_samples) {
+    // j is const: operator[] of an absent key is undefined, so name the key that was given.
+    if (j.contains("max_samples"))
+      r.fail("/max_samples", j["max_samples"], "must be >= min_samples (" + std::to_string(p.min_samples) + ")");
+    r.fail("/min_samples", j["min_samples"], "must be <= max_samples (" + std::to_string(p.max_samples) + ", the default)");
+  }
+  if (j.contains("sample_us")) p.sample_us = r.number(j["sample_us"], "/sample_us", 20, 1000);
+}
+
+/// The protocol request: "repetitions" at the top level and the "protocol" object's
+/// keys (µs for the round_*_us keys), into `q`.
+void read_protocol(const Reader& r, const json& j, ProtocolRequest& q) {
   if (j.contains("repetitions"))
-    c.protocol.repetitions = static_cast<uint32_t>(r.uint(j["repetitions"], "/repetitions", 1, 1000));
-  if (j.contains("protocol")) {
-    const json& p = j["protocol"];
-    r.keys(p, "/protocol", {"seed", "shuffle", "sentinel", "sentinel_every", "sentinel_threshold", "remeasure_budget",
-                            "pairing", "round_samples", "round_block", "round_sample_us", "round_settle_us", "tasks_per_worker"});
-    if (p.contains("round_settle_us"))
-      c.protocol.round_settle_us = r.number(p["round_settle_us"], "/protocol/round_settle_us", 0, 100000);
-    if (p.contains("tasks_per_worker"))
-      c.protocol.tasks_per_worker =
-          static_cast<uint32_t>(r.uint(p["tasks_per_worker"], "/protocol/tasks_per_worker", 0, 1000000));
-    if (p.contains("pairing")) {
-      const json& v = p["pairing"];
-      if (!v.is_string() || (v.get<std::string>() != "rounds" && v.get<std::string>() != "separate"))
-        r.fail("/protocol/pairing", v, "allowed: \"rounds\" (a group's points measured together), \"separate\"");
-      c.protocol.paired = v.get<std::string>() == "rounds";
-    }
-    if (p.contains("round_samples"))
-      c.protocol.round_samples = static_cast<uint32_t>(r.uint(p["round_samples"], "/protocol/round_samples", 2, 1000));
-    if (p.contains("round_block"))
-      c.protocol.round_block = static_cast<uint32_t>(r.uint(p["round_block"], "/protocol/round_block", 1, 1000));
-    if (p.contains("round_sample_us"))
-      c.protocol.round_sample_us = r.number(p["round_sample_us"], "/protocol/round_sample_us", 5, 10000);
-    if (p.contains("seed")) c.protocol.seed = r.uint(p["seed"], "/protocol/seed", 0, UINT64_MAX >> 1);
-    if (p.contains("shuffle")) c.protocol.shuffle = r.boolean(p["shuffle"], "/protocol/shuffle");
-    if (p.contains("sentinel")) c.protocol.sentinel = r.boolean(p["sentinel"], "/protocol/sentinel");
-    if (p.contains("sentinel_every"))
-      c.protocol.sentinel_every = static_cast<uint32_t>(r.uint(p["sentinel_every"], "/protocol/sentinel_every", 1, 100000));
-    if (p.contains("sentinel_threshold"))
-      c.protocol.sentinel_threshold = r.number(p["sentinel_threshold"], "/protocol/sentinel_threshold", 0.001, 10);
-    if (p.contains("remeasure_budget"))
-      c.protocol.remeasure_budget = r.number(p["remeasure_budget"], "/protocol/remeasure_budget", 0, 10);
+    q.repetitions = static_cast<uint32_t>(r.uint(j["repetitions"], "/repetitions", 1, 1000));
+  if (!j.contains("protocol")) return;
+  const json& p = j["protocol"];
+  r.keys(p, "/protocol", {"seed", "shuffle", "sentinel", "sentinel_every", "sentinel_threshold", "remeasure_budget",
+                          "pairing", "round_samples", "round_block", "round_sample_us", "round_settle_us", "tasks_per_worker"});
+  if (p.contains("round_settle_us"))
+    q.round_settle_us = r.number(p["round_settle_us"], "/protocol/round_settle_us", 0, 100000);
+  if (p.contains("tasks_per_worker"))
+    q.tasks_per_worker = static_cast<uint32_t>(r.uint(p["tasks_per_worker"], "/protocol/tasks_per_worker", 0, 1000000));
+  if (p.contains("pairing")) {
+    const json& v = p["pairing"];
+    if (!v.is_string() || (v.get<std::string>() != "rounds" && v.get<std::string>() != "separate"))
+      r.fail("/protocol/pairing", v, "allowed: \"rounds\" (a group's points measured together), \"separate\"");
+    q.paired = v.get<std::string>() == "rounds";
   }
-  if (j.contains("segments")) {
-    const json& s = j["segments"];
-    if (s.is_boolean()) {
-      c.segments.enabled = s.get<bool>();
-    } else {
-      r.keys(s, "/segments", {"iterations", "mixed", "modern"});
-      c.segments.enabled = true;
-      if (s.contains("iterations")) c.segments.iterations = r.uint(s["iterations"], "/segments/iterations", 1000, 1ull << 32);
-      if (s.contains("mixed")) c.segments.mixed = r.boolean(s["mixed"], "/segments/mixed");
-      if (s.contains("modern")) c.segments.modern = r.boolean(s["modern"], "/segments/modern");
-    }
+  if (p.contains("round_samples"))
+    q.round_samples = static_cast<uint32_t>(r.uint(p["round_samples"], "/protocol/round_samples", 2, 1000));
+  if (p.contains("round_block"))
+    q.round_block = static_cast<uint32_t>(r.uint(p["round_block"], "/protocol/round_block", 1, 1000));
+  if (p.contains("round_sample_us"))
+    q.round_sample_us = r.number(p["round_sample_us"], "/protocol/round_sample_us", 5, 10000);
+  if (p.contains("seed")) q.seed = r.uint(p["seed"], "/protocol/seed", 0, UINT64_MAX >> 1);
+  if (p.contains("shuffle")) q.shuffle = r.boolean(p["shuffle"], "/protocol/shuffle");
+  if (p.contains("sentinel")) q.sentinel = r.boolean(p["sentinel"], "/protocol/sentinel");
+  if (p.contains("sentinel_every"))
+    q.sentinel_every = static_cast<uint32_t>(r.uint(p["sentinel_every"], "/protocol/sentinel_every", 1, 100000));
+  if (p.contains("sentinel_threshold"))
+    q.sentinel_threshold = r.number(p["sentinel_threshold"], "/protocol/sentinel_threshold", 0.001, 10);
+  if (p.contains("remeasure_budget"))
+    q.remeasure_budget = r.number(p["remeasure_budget"], "/protocol/remeasure_budget", 0, 10);
+}
+
+/// The "segments" section, true/false or an object of options, into `s`.
+void read_segments(const Reader& r, const json& j, SegmentsRequest& s) {
+  if (!j.contains("segments")) return;
+  const json& v = j["segments"];
+  if (v.is_boolean()) {
+    s.enabled = v.get<bool>();
+    return;
   }
-  if (j.contains("outputs")) {
-    r.keys(j["outputs"], "/outputs", {"json", "plot_dir", "seed_exact", "graph_dir"});
-    if (j["outputs"].contains("json")) c.out_json = r.string(j["outputs"]["json"], "/outputs/json");
-    if (j["outputs"].contains("plot_dir")) c.plot_dir = r.string(j["outputs"]["plot_dir"], "/outputs/plot_dir");
-    if (j["outputs"].contains("seed_exact")) c.seed_exact = r.boolean(j["outputs"]["seed_exact"], "/outputs/seed_exact");
-    if (j["outputs"].contains("graph_dir")) c.graph_dir = r.string(j["outputs"]["graph_dir"], "/outputs/graph_dir");
-  }
+  r.keys(v, "/segments", {"iterations", "mixed", "modern"});
+  s.enabled = true;
+  if (v.contains("iterations")) s.iterations = r.uint(v["iterations"], "/segments/iterations", 1000, 1ull << 32);
+  if (v.contains("mixed")) s.mixed = r.boolean(v["mixed"], "/segments/mixed");
+  if (v.contains("modern")) s.modern = r.boolean(v["modern"], "/segments/modern");
+}
+
+/// The "outputs" section (file and directory names as written) into `c`.
+void read_outputs(const Reader& r, const json& j, Config& c) {
+  if (!j.contains("outputs")) return;
+  const json& o = j["outputs"];
+  r.keys(o, "/outputs", {"json", "plot_dir", "seed_exact", "graph_dir"});
+  if (o.contains("json")) c.out_json = r.string(o["json"], "/outputs/json");
+  if (o.contains("plot_dir")) c.plot_dir = r.string(o["plot_dir"], "/outputs/plot_dir");
+  if (o.contains("seed_exact")) c.seed_exact = r.boolean(o["seed_exact"], "/outputs/seed_exact");
+  if (o.contains("graph_dir")) c.graph_dir = r.string(o["graph_dir"], "/outputs/graph_dir");
+}
+
+/// Refuses a config with nothing to run or baselines without sizes; presets measured
+/// by kex without sizes get the seeds' unit, one 4096-byte page. Then checks the top
+/// level's axes again (their buffers with those sizes).
+void check_runnable(const Reader& r, const json& j, Config& c) {
   if (c.grids.empty() && c.presets.empty() && !c.segments.enabled && c.baselines.empty())
     r.fail("", j, "nothing to run: give kernels, presets, baselines or segments");
   if (c.axes.sizes.empty()) {
@@ -572,6 +650,26 @@ Config parse_config(const std::string& text, const std::string& source) {
       r.fail("/sizes", json(), "baselines need a list of sizes");
   }
   check_axes(r, j, "", c.axes);
+}
+
+}  // namespace
+
+Config parse_config(const std::string& text, const std::string& source) {
+  Config c;
+  c.source = source;
+  const Reader r{source};
+  c.raw = parse_json(text, source);
+  const json& j = c.raw;
+  check_top_level(r, j);
+  c.axes = read_axes(r, j, "", Axes{});
+  check_axes(r, j, "", c.axes);  // the top level's own conflicts first, named at the top level
+  read_kernels(r, j, c);
+  c.baselines = read_baselines(r, j);
+  read_policy(r, j, c.policy);
+  read_protocol(r, j, c.protocol);
+  read_segments(r, j, c.segments);
+  read_outputs(r, j, c);
+  check_runnable(r, j, c);
   return c;
 }
 

@@ -9,6 +9,28 @@ const std::vector<std::string>& baseline_names() {
   return names;
 }
 
+std::optional<BaselineName> parse_baseline_name(std::string_view name) {
+  const size_t slash = name.find('/');
+  const std::string_view base = name.substr(0, slash);
+  const auto& names = baseline_names();
+  if (std::find(names.begin(), names.end(), base) == names.end()) return std::nullopt;
+  if (slash == std::string_view::npos) return BaselineName{std::string(base), 0};
+  const std::string_view rest = name.substr(slash + 1);
+  auto hex = [](char c) { return (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1; };
+  if ((base != "memset" && base != "rep_stosb") || rest.size() != 9 || rest.substr(0, 7) != "fill:0x" ||
+      hex(rest[7]) < 0 || hex(rest[8]) < 0)
+    return std::nullopt;
+  const auto fill = static_cast<uint8_t>(hex(rest[7]) * 16 + hex(rest[8]));
+  if (fill == 0) return std::nullopt;  // the zero fill has no token, as in spec names
+  return BaselineName{std::string(base), fill};
+}
+
+std::string baseline_name(const std::string& base, uint8_t fill) {
+  if (!fill) return base;
+  static const char* hex = "0123456789abcdef";
+  return base + "/fill:0x" + hex[fill >> 4] + hex[fill & 15];
+}
+
 bool is_preset_id(std::string_view id) {
   if (id.size() > 128) return false;
   size_t tokens = 0;
@@ -36,9 +58,9 @@ std::optional<std::string> kernel_name_error(KernelKind kind, std::string_view k
         return std::string("not a kernel spec name (") + e.what() + ")";
       }
     case KernelKind::baseline:
-      for (const auto& b : baseline_names())
-        if (kernel == b) return std::nullopt;
-      return "not a baseline name (allowed: memcpy, memset, rep_movsb, rep_stosb)";
+      if (parse_baseline_name(kernel)) return std::nullopt;
+      return "not a baseline name (allowed: memcpy, memset, rep_movsb, rep_stosb, and memset/fill:0xNN, "
+             "rep_stosb/fill:0xNN)";
     case KernelKind::preset:
       if (is_preset_id(kernel)) return std::nullopt;
       return "not a preset id (FAMILY/NAME of letters, digits and _ . : + -, e.g. fastc/faster_copy)";

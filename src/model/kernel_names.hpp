@@ -15,6 +15,18 @@ namespace kex {
 /// "memset", and "rep_movsb", "rep_stosb".
 const std::vector<std::string>& baseline_names();
 
+/// A baseline name split: the baseline ("memset") and the fill byte a clear baseline
+/// writes ("memset/fill:0xaa" and "rep_stosb/fill:0xaa" name the clears of 0xaa, with
+/// the byte in two lower-case hex digits, not 00); nullopt for any other name.
+struct BaselineName {
+  std::string base;
+  uint8_t fill = 0;
+};
+std::optional<BaselineName> parse_baseline_name(std::string_view name);
+
+/// The name of a baseline with a fill byte: `base`, or `base`/fill:0xNN when `fill` is not 0.
+std::string baseline_name(const std::string& base, uint8_t fill);
+
 /// Whether `id` has the form of a preset id: a family of lower-case letters and
 /// digits, then one or more '/'-separated tokens of letters, digits and _ . : + -
 /// ("fastc/faster_copy", "asami/unroll:96/scratch:2/every:32"), at most 128 bytes.

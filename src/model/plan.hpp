@@ -47,6 +47,7 @@ struct PresetFacts {
 /// Which libc function a baseline calls ("memcpy", "memset"); rep-string baselines are specs.
 struct LibcFacts {
   std::string function;
+  uint8_t fill = 0;  ///< memset: the byte it writes
   bool operator==(const LibcFacts&) const = default;
 };
 

@@ -317,6 +317,7 @@ ordered_json to_json(const Result& r) {
   if (r.libc) {
     p["impl"] = "libc";
     p["function"] = r.libc->function;
+    if (r.libc->fill) p["fill"] = r.libc->fill;
   }
   const Coords& c = r.point.at;
   p["src_offset"] = c.layout.src_offset;
@@ -460,7 +461,11 @@ Result result_from_json(const json& entry, double tsc_hz, const std::string& whe
   } else {
     e.fail("params", "missing: an entry needs params.op");
   }
-  if (params.str_or("impl", "") == "libc") r.libc = LibcFacts{params.str_or("function", r.point.kernel)};
+  if (params.str_or("impl", "") == "libc") {
+    const uint64_t fill = params.uint_or("fill", 0);
+    if (fill > 255) params.fail("fill", std::to_string(fill) + ": expected a byte, 0..255");
+    r.libc = LibcFacts{params.str_or("function", r.point.kernel), uint8_t(fill)};
+  }
   if (e.has("preset")) {
     r.preset = preset_from_json(e.at("preset"), where + "/preset");
     r.preset->fsave = params.boolean_or("fsave", true);

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "src/core/terminal_text.hpp"
+#include "src/results/results.hpp"
 
 namespace kex {
 
@@ -195,6 +196,32 @@ std::string seed_table_text(const SeedRun& run, SeedText mode) {
   if (notes && !fast_c)
     out += "# copy lines: cycles are half the per-copy cost and MB/s counts read + write, as athlon.c printed them\n";
   return out;
+}
+
+std::string kex_seed_summary(const RunDoc& doc) {
+  size_t n = 0;
+  const Result* fastest[2] = {nullptr, nullptr};  // clear, copy
+  double best[2] = {0, 0};
+  for (const Result& r : doc.results) {
+    if (r.kind != KernelKind::preset || !r.preset || r.point.at.harness != Harness::kex || !r.ok() ||
+        r.point.at.size != 4096 || !(condition_label(condition(r.point.at))).empty())
+      continue;
+    ++n;
+    const size_t k = r.op == Op::copy;
+    const double ns = aggregate(r).median_ns;
+    if (ns > 0 && (!fastest[k] || ns < best[k])) fastest[k] = &r, best[k] = ns;
+  }
+  if (n == 0) return {};
+  std::string s = "presets: " + std::to_string(n) + " measured at 4096 bytes (the seed-layout table: --full)";
+  char b[64];
+  for (size_t k = 0; k < 2; ++k) {
+    if (!fastest[k]) continue;
+    const Result& r = *fastest[k];
+    std::snprintf(b, sizeof b, " %.0f TSC ticks per page", best[k] * r.tsc_hz / 1e9);
+    s += std::string(k ? "; fastest copy_page " : "; fastest clear_page ") + "'" + terminal_text(r.preset->printed) +
+         "' (" + terminal_text(r.point.kernel) + ")" + b;
+  }
+  return s + "\n";
 }
 
 std::string kex_seed_text(const RunDoc& doc) {

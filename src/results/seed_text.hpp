@@ -52,6 +52,11 @@ std::string seed_table_text(const SeedRun& run, SeedText mode = SeedText::annota
 /// passes (it failed in one) is in the passes it has. One pass: the run itself.
 std::vector<SeedRun> seed_passes(const SeedRun& run);
 
+/// The kex-harness presets measured at 4096 bytes in a line or two: how many, and the
+/// fastest clear_page and copy_page (the printed name, its id, median TSC ticks per
+/// page); "" when there are none. kex_seed_text is the whole table.
+std::string kex_seed_summary(const RunDoc& doc);
+
 /// Seed-layout lines for the kex-harness preset results measured at 4096 bytes
 /// (median TSC ticks per page), with a header; "" when there are none.
 std::string kex_seed_text(const RunDoc& doc);

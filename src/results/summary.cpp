@@ -9,6 +9,7 @@
 #include "src/core/terminal_text.hpp"
 #include "src/core/units.hpp"
 #include "src/model/noise.hpp"
+#include "src/model/kernel_names.hpp"
 #include "src/model/paired.hpp"
 #include "src/model/spec.hpp"
 #include "src/results/results.hpp"
@@ -40,12 +41,13 @@ std::string layout_label(const Layout& l) {
   return s.empty() ? "default" : s;
 }
 
-/// "1.10x", or "same" when the interval holds 1: the winner's speed over libc's, from
-/// their time ratio in the same rounds, with its interval.
+/// "1.10x", or "same" when the interval holds 1 or lies within the tie resolution of it:
+/// the winner's speed over libc's, from their time ratio in the same rounds, with its interval.
 std::string speedup_text(const PairedRatio& time_ratio) {
   if (time_ratio.rounds == 0 || time_ratio.ratio <= 0) return "-";
   char b[64];
-  if (time_ratio.covers_one()) {
+  const bool within = time_ratio.low >= 1 / (1 + kTieResolution) && time_ratio.high <= 1 + kTieResolution;
+  if (time_ratio.covers_one() || within) {
     std::snprintf(b, sizeof b, "same [%.2f-%.2f]", 1 / time_ratio.high, 1 / time_ratio.low);
   } else {
     std::snprintf(b, sizeof b, "%.2fx [%.2f-%.2f]", 1 / time_ratio.ratio, 1 / time_ratio.high, 1 / time_ratio.low);
@@ -128,7 +130,7 @@ std::string paired_table(const RunDoc& run, const std::vector<GroupAnswer>& answ
        "the same window. GB/s = 1e9 bytes/s of the median time over rounds, \u00b1 its 95% interval; ties = kernels "
        "not shown slower than the fastest by more than 1% (95% interval over rounds; libc and rep included); lead = "
        "the next kernel's time over the fastest's; fastest/libc = speed ratio in the same rounds, \"same\" when its "
-       "interval holds 1.\n";
+       "interval holds 1 or lies within 1% of it.\n";
   return s;
 }
 
@@ -211,10 +213,12 @@ std::string summary_table(const RunDoc& run) {
   return s;
 }
 
-std::string layout_table(const RunDoc& run) {
-  std::vector<Coords> all;
-  for (const Result& r : run.results)
-    if (r.ok() && r.point.at.harness == Harness::kex) all.push_back(r.point.at);
+namespace {
+
+/// The layout axis a layout sweep's columns show: of the layout axes (src_offset,
+/// dst_offset, distance, huge_pages) swept among `all`, the one with the most values
+/// (the first of equals, in swept_axes order); "" when none is swept.
+std::string layout_column_axis(const std::vector<Coords>& all) {
   static const std::vector<std::string> kLayoutAxes = {"src_offset", "dst_offset", "distance", "huge_pages"};
   std::vector<std::pair<std::string, size_t>> swept;  // layout axes swept, with their number of values
   for (const auto& a : swept_axes(all))
@@ -224,98 +228,147 @@ std::string layout_table(const RunDoc& run) {
       swept.emplace_back(a, v.size());
     }
   if (swept.empty()) return {};
-  // Columns: the layout axis with the most values; the other layout axes go into the row label.
-  const std::string col_axis =
-      std::max_element(swept.begin(), swept.end(), [](const auto& a, const auto& b) { return a.second < b.second; })->first;
-  auto only = [&](const Layout& l, bool keep_column_axis) {
-    Layout x = l;
-    const bool keep_src = (col_axis == "src_offset") == keep_column_axis;
-    const bool keep_dst = (col_axis == "dst_offset") == keep_column_axis;
-    const bool keep_dist = (col_axis == "distance") == keep_column_axis;
-    const bool keep_huge = (col_axis == "huge_pages") == keep_column_axis;
-    if (!keep_src) x.src_offset = 0;
-    if (!keep_dst) x.dst_offset = 0;
-    if (!keep_dist) x.distance.reset();
-    if (!keep_huge) x.huge_pages = true;
-    return x;
-  };
-  struct Group {
-    std::vector<Layout> columns;
-    std::vector<std::string> rows;
-    std::map<std::pair<std::string, size_t>, double> gbps;
-  };
-  using Key = std::tuple<Op, std::string, uint64_t>;
-  std::map<Key, Group> groups;
+  return std::max_element(swept.begin(), swept.end(), [](const auto& a, const auto& b) { return a.second < b.second; })
+      ->first;
+}
+
+/// `l` with only the column axis `col_axis` kept (keep_column_axis) or with every
+/// layout axis but it kept; the others at their defaults.
+Layout layout_part(const Layout& l, const std::string& col_axis, bool keep_column_axis) {
+  Layout x = l;
+  const bool keep_src = (col_axis == "src_offset") == keep_column_axis;
+  const bool keep_dst = (col_axis == "dst_offset") == keep_column_axis;
+  const bool keep_dist = (col_axis == "distance") == keep_column_axis;
+  const bool keep_huge = (col_axis == "huge_pages") == keep_column_axis;
+  if (!keep_src) x.src_offset = 0;
+  if (!keep_dst) x.dst_offset = 0;
+  if (!keep_dist) x.distance.reset();
+  if (!keep_huge) x.huge_pages = true;
+  return x;
+}
+
+/// One table of the layout sweep: its columns (layouts of the column axis) and rows
+/// (kernel [@ the other layout axes]) in first-seen order, GB/s per (row, column index).
+struct LayoutGroup {
+  std::vector<Layout> columns;
+  std::vector<std::string> rows;
+  std::map<std::pair<std::string, size_t>, double> gbps;
+};
+
+/// A layout table's key: op, the conditions but the layout, size in bytes.
+using LayoutKey = std::tuple<Op, std::string, uint64_t>;
+
+/// The measured kex-harness Results of `run` as layout tables, one per key.
+std::map<LayoutKey, LayoutGroup> layout_groups(const RunDoc& run, const std::string& col_axis) {
+  std::map<LayoutKey, LayoutGroup> groups;
   for (const Result& r : run.results) {
     if (!r.ok() || r.point.at.harness != Harness::kex) continue;
     Coords rest = condition(r.point.at);
     rest.layout = Layout{};
-    Group& g = groups[Key{r.op, condition_label(rest), r.point.at.size}];
-    const Layout column = only(r.point.at.layout, true);
+    LayoutGroup& g = groups[LayoutKey{r.op, condition_label(rest), r.point.at.size}];
+    const Layout column = layout_part(r.point.at.layout, col_axis, true);
     auto col = std::find(g.columns.begin(), g.columns.end(), column);
     if (col == g.columns.end()) col = g.columns.insert(g.columns.end(), column);
-    const Layout others = only(r.point.at.layout, false);
+    const Layout others = layout_part(r.point.at.layout, col_axis, false);
     const std::string row = r.point.kernel + (others == Layout{} ? "" : " @ " + layout_label(others));
     if (std::find(g.rows.begin(), g.rows.end(), row) == g.rows.end()) g.rows.push_back(row);
     g.gbps[{row, size_t(col - g.columns.begin())}] = median_gbps(r);
   }
+  return groups;
+}
+
+/// How a layout table prints: its column indexes in layout order; wide (more than 12
+/// columns: only the worst and best of a row, with their layouts); the kernel column's
+/// and the value columns' widths in characters.
+struct LayoutView {
+  const LayoutGroup& g;
+  std::vector<size_t> cols;
+  bool wide = false;
+  size_t kw = 24, cw = 8;
+};
+
+/// How table `g` prints: the columns sorted by layout, the widths its labels and
+/// kernel names need.
+LayoutView layout_view(const LayoutGroup& g) {
+  LayoutView v{g, std::vector<size_t>(g.columns.size())};
+  for (size_t i = 0; i < v.cols.size(); ++i) v.cols[i] = i;
+  std::sort(v.cols.begin(), v.cols.end(), [&](size_t a, size_t b) { return g.columns[a] < g.columns[b]; });
+  v.wide = v.cols.size() > 12;
+  for (const auto& k : g.rows) v.kw = std::max(v.kw, display_width(terminal_text(k)));
+  for (size_t c : v.cols) v.cw = std::max(v.cw, layout_label(g.columns[c]).size());
+  return v;
+}
+
+/// A layout table's title line (op, size, conditions) and its column header line.
+std::string layout_header(const LayoutView& v, Op op, uint64_t size, const std::string& cond) {
+  char buf[256];
+  snprintf(buf, sizeof buf, "\n%s %s%s%s\n", std::string(to_string(op)).c_str(), format_bytes(size).c_str(),
+           cond.empty() ? "" : ", ", cond.c_str());
+  std::string s = buf;
+  s += pad_right("kernel", v.kw);
+  if (v.wide) {
+    s += "      worst  (layout)              best  (layout)            ";
+  } else {
+    for (size_t c : v.cols) {
+      snprintf(buf, sizeof buf, " %*s", int(v.cw), layout_label(v.g.columns[c]).c_str());
+      s += buf;
+    }
+  }
+  s += "  worst/best\n";
+  return s;
+}
+
+/// Row `k` of a layout table: its GB/s per column (wide: the worst and best, with
+/// their layouts) and worst/best; "" when it was measured at fewer than 2 layouts.
+std::string layout_row(const LayoutView& v, const std::string& k) {
+  const LayoutGroup& g = v.g;
+  size_t measured = 0;
+  for (size_t c : v.cols) measured += g.gbps.count({k, c});
+  if (measured < 2) return {};  // a kernel measured at one layout only says nothing about layouts
+  std::string s = pad_right(terminal_text(k), v.kw);  // a kernel name from a results file
+  char buf[256];
+  double lo = 0, hi = 0;
+  size_t at_lo = 0, at_hi = 0;
+  bool any = false;
+  for (size_t c : v.cols) {
+    auto it = g.gbps.find({k, c});
+    if (!v.wide) {
+      snprintf(buf, sizeof buf, " %*s", int(v.cw), it == g.gbps.end() ? "-" : num(it->second).c_str());
+      s += buf;
+    }
+    if (it == g.gbps.end()) continue;
+    if (!any || it->second < lo) { lo = it->second; at_lo = c; }
+    if (!any || it->second > hi) { hi = it->second; at_hi = c; }
+    any = true;
+  }
+  if (v.wide) {
+    snprintf(buf, sizeof buf, " %10s  %-18s %10s  %-18s", num(lo).c_str(), layout_label(g.columns[at_lo]).c_str(),
+             num(hi).c_str(), layout_label(g.columns[at_hi]).c_str());
+    s += buf;
+  }
+  char ratio[16] = "-";
+  if (any && hi > 0) snprintf(ratio, sizeof ratio, "%.2f", lo / hi);
+  snprintf(buf, sizeof buf, "  %10s\n", ratio);
+  return s + buf;
+}
+
+}  // namespace
+
+std::string layout_table(const RunDoc& run) {
+  std::vector<Coords> all;
+  for (const Result& r : run.results)
+    if (r.ok() && r.point.at.harness == Harness::kex) all.push_back(r.point.at);
+  const std::string col_axis = layout_column_axis(all);
+  if (col_axis.empty()) return {};
   std::string s = "\nlayout sweep: GB/s (1e9 bytes/s) of each kernel across the " + col_axis +
                   " values measured (columns); worst/best = lowest / highest GB/s of the row (1.00: the layout does not "
                   "matter)\n";
-  char buf[256];
-  for (auto& [key, g] : groups) {
+  for (const auto& [key, g] : layout_groups(run, col_axis)) {
     const auto& [op, cond, size] = key;
     if (g.columns.size() < 2) continue;  // nothing swept under these conditions
-    std::vector<size_t> cols(g.columns.size());
-    for (size_t i = 0; i < cols.size(); ++i) cols[i] = i;
-    const auto& columns = g.columns;  // clang 14 captures no structured binding
-    std::sort(cols.begin(), cols.end(), [&](size_t a, size_t b) { return columns[a] < columns[b]; });
-    const bool wide = cols.size() > 12;
-    size_t kw = 24, cw = 8;
-    for (const auto& k : g.rows) kw = std::max(kw, display_width(terminal_text(k)));
-    for (size_t c : cols) cw = std::max(cw, layout_label(g.columns[c]).size());
-    snprintf(buf, sizeof buf, "\n%s %s%s%s\n", std::string(to_string(op)).c_str(), format_bytes(size).c_str(),
-             cond.empty() ? "" : ", ", cond.c_str());
-    s += buf;
-    s += pad_right("kernel", kw);
-    if (wide) {
-      s += "      worst  (layout)              best  (layout)            ";
-    } else {
-      for (size_t c : cols) {
-        snprintf(buf, sizeof buf, " %*s", int(cw), layout_label(g.columns[c]).c_str());
-        s += buf;
-      }
-    }
-    s += "  worst/best\n";
-    for (const auto& k : g.rows) {
-      size_t measured = 0;
-      for (size_t c : cols) measured += g.gbps.count({k, c});
-      if (measured < 2) continue;  // a kernel measured at one layout only says nothing about layouts
-      s += pad_right(terminal_text(k), kw);  // a kernel name from a results file
-      double lo = 0, hi = 0;
-      size_t at_lo = 0, at_hi = 0;
-      bool any = false;
-      for (size_t c : cols) {
-        auto it = g.gbps.find({k, c});
-        if (!wide) {
-          snprintf(buf, sizeof buf, " %*s", int(cw), it == g.gbps.end() ? "-" : num(it->second).c_str());
-          s += buf;
-        }
-        if (it == g.gbps.end()) continue;
-        if (!any || it->second < lo) { lo = it->second; at_lo = c; }
-        if (!any || it->second > hi) { hi = it->second; at_hi = c; }
-        any = true;
-      }
-      if (wide) {
-        snprintf(buf, sizeof buf, " %10s  %-18s %10s  %-18s", num(lo).c_str(), layout_label(g.columns[at_lo]).c_str(),
-                 num(hi).c_str(), layout_label(g.columns[at_hi]).c_str());
-        s += buf;
-      }
-      char ratio[16] = "-";
-      if (any && hi > 0) snprintf(ratio, sizeof ratio, "%.2f", lo / hi);
-      snprintf(buf, sizeof buf, "  %10s\n", ratio);
-      s += buf;
-    }
+    const LayoutView v = layout_view(g);
+    s += layout_header(v, op, size, cond);
+    for (const auto& k : g.rows) s += layout_row(v, k);
   }
   return s;
 }
@@ -394,9 +447,14 @@ std::string fill_findings(const RunDoc& run) {
   // (kernel without fill, size, conditions) -> (fill, GB/s)
   std::map<std::tuple<std::string, uint64_t, std::string>, std::vector<std::pair<uint8_t, double>>> cells;
   for (const Result& r : run.results) {
-    if (!r.ok() || r.op != Op::clear || !r.spec || r.point.at.harness != Harness::kex) continue;
-    cells[{without_fill(*r.spec), r.point.at.size, condition_label(condition(r.point.at))}].emplace_back(r.spec->fill,
-                                                                                                        median_gbps(r));
+    if (!r.ok() || r.op != Op::clear || r.point.at.harness != Harness::kex) continue;
+    // A generated kernel without its fill token; a baseline by its own name without its
+    // fill (rep_stosb is a string spec too, but not the generated clear/string kernel).
+    const auto baseline = r.kind == KernelKind::baseline ? parse_baseline_name(r.point.kernel) : std::nullopt;
+    if (!baseline && (r.kind != KernelKind::generated || !r.spec)) continue;
+    const std::string kernel = baseline ? baseline->base : without_fill(*r.spec);
+    const uint8_t fill = baseline ? baseline->fill : r.spec->fill;
+    cells[{kernel, r.point.at.size, condition_label(condition(r.point.at))}].emplace_back(fill, median_gbps(r));
   }
   std::map<std::string, Finding> by_kernel;
   std::vector<std::string> order;

@@ -12,7 +12,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include "generators/jit.hpp"
 #include "src/core/limits.hpp"
@@ -105,48 +107,73 @@ struct Buffer {
   ~Buffer() { munmap(base, size); }
 };
 
-struct HarnessEntry {
-  const Preset* p;
-  bool first_of_op;
+/// A preset of the list, planned and generated once.
+struct SeedKernel {
+  KernelPlan plan;
+  size_t code = SIZE_MAX;  ///< its index in the session's arena (SIZE_MAX: none)
+  Status status;           ///< not ok: the preset's Results say why, it does not run
 };
 
-}  // namespace
-
-SeedRun run_seed_harness(const std::vector<const Preset*>& list, Harness h, const PresetOptions& opts,
-                         const volatile std::sig_atomic_t* stop) {
-  auto stopped = [&] { return stop && *stop; };
-  if (h == Harness::kex) throw std::invalid_argument("run_seed_harness: the kex harness is run by the sweep");
-  const bool fast_c = h != Harness::hahn;  // fast.c's passes: fastc itself and LaHaise's xmm64.c
-  const Machine& m = machine();
-
-  // 1. Plan and generate every distinct preset once.
-  struct Gen {
-    KernelPlan plan;
-    size_t code = SIZE_MAX;
-    Status status;
-  };
-  std::map<const Preset*, Gen> gen;
+/// The seed harness's run as it goes: the list and the protocol, every preset's code
+/// and status, the seed's buffer and clock, and the Results so far.
+struct SeedSession {
+  const std::vector<const Preset*>& list;
+  Harness h;
+  const PresetOptions& opts;
+  const volatile std::sig_atomic_t* stop;
+  bool fast_c;                            ///< fast.c's passes: fastc itself and LaHaise's xmm64.c
+  const Machine& m;
+  std::map<const Preset*, SeedKernel> kernels;
   CodeArena arena;
-  for (const Preset* p : list) {
-    if (!p || gen.count(p)) continue;
-    Gen& g = gen[p];
-    g.plan = preset_plan(*p, opts);
+  std::optional<Buffer> buf;
+  size_t buf_bytes = 0;
+  double mhz = 0;                         ///< the MHz the figures use: kex's TSC rate or athlon.c's
+  SeedRun run;
+  std::map<const Preset*, uint32_t> runs; ///< passes so far, per preset
+
+  SeedSession(const std::vector<const Preset*>& l, Harness hh, const PresetOptions& o,
+              const volatile std::sig_atomic_t* st)
+      : list(l), h(hh), opts(o), stop(st), fast_c(hh != Harness::hahn), m(machine()) {}
+  bool stopped() const { return stop && *stop; }
+};
+
+/// One kernel's pass: where it runs in the buffer, its point and the seed's figures.
+struct SeedPass {
+  const SeedKernel* g = nullptr;
+  bool copy = false;
+  size_t pages = 0;    ///< pages per timed pass
+  size_t offset = 0;   ///< dst's offset from the buffer's page-aligned start, in bytes
+  size_t src_off = 0;  ///< src - dst of a copy, in bytes
+  Coords at;
+  SeedFigures f;
+};
+
+/// 1. Plans and generates every distinct preset of the list once, into the session's
+/// arena (finalized); a preset that cannot run or fails to generate keeps its status.
+void generate_kernels(SeedSession& s) {
+  for (const Preset* p : s.list) {
+    if (!p || s.kernels.count(p)) continue;
+    SeedKernel& g = s.kernels[p];
+    g.plan = preset_plan(*p, s.opts);
     g.status = plan_status(g.plan);
     if (g.status.kind != StatusKind::ok) continue;
     try {
-      g.code = arena.add(g.plan.emit);
+      g.code = s.arena.add(g.plan.emit);
     } catch (const std::exception& e) {
       g.status = {StatusKind::error, std::string("code generation failed: ") + e.what()};
     }
   }
-  arena.finalize();
+  s.arena.finalize();
+}
 
-  // 2. Verify them in the sandbox before anything is timed.
+/// 2. Verifies every generated preset in the sandbox before anything is timed; a
+/// failure becomes its error status. False when a stop ended the verification.
+bool verify_kernels(SeedSession& s) {
   std::vector<VerifyTarget> targets;
   std::vector<const Preset*> verified;
-  for (auto& [p, g] : gen) {
+  for (auto& [p, g] : s.kernels) {
     if (g.status.kind != StatusKind::ok) continue;
-    const CodeRef r = arena.ref(g.code);
+    const CodeRef r = s.arena.ref(g.code);
     VerifyTarget t;
     t.fn = r.as<KernelFn>();
     t.is_copy = p->op == Op::copy;
@@ -157,117 +184,162 @@ SeedRun run_seed_harness(const std::vector<const Preset*>& list, Harness h, cons
     targets.push_back(t);
     verified.push_back(p);
   }
-  auto verdicts = verify_targets(targets, stop);
-  if (stopped()) return {};
+  auto verdicts = verify_targets(targets, s.stop);
+  if (s.stopped()) return false;
   for (size_t i = 0; i < verified.size(); ++i)
     if (!verdicts[i].ok())
-      gen[verified[i]].status = {StatusKind::error, "verification failed: " + verdicts[i].message, verdicts[i].signal,
-                                 verdicts[i].fault_offset};
+      s.kernels[verified[i]].status = {StatusKind::error, "verification failed: " + verdicts[i].message, verdicts[i].signal,
+                                   verdicts[i].fault_offset};
+  return true;
+}
 
-  // 3. Pin, map the seed's buffer, calibrate (hahn).
-  SeedRun run;
+/// 3. Pins to one CPU, maps the seed's buffer (fast.c: 16 MiB memset to 0xfe; athlon.c:
+/// 32 MiB only mapped), calibrates the clock (hahn) and fills in the run's header.
+void pin_map_calibrate(SeedSession& s) {
   const int cpu = pin_to_one_cpu();
-  const size_t buf_bytes = (fast_c ? 16 : 32) * kMiB;
-  Buffer buf(buf_bytes, fast_c);
-  const double mhz = fast_c ? m.tsc_hz / 1e6 : hahn_mhz();
-  SeedHeader& hd = run.header;
-  hd.harness = h;
-  hd.tsc_mhz = m.tsc_hz / 1e6;
-  hd.tsc_source = m.tsc_source;
-  hd.pmu_available = m.pmu_available;
-  hd.cpu_model = m.model_name;
+  s.buf_bytes = (s.fast_c ? 16 : 32) * kMiB;
+  s.buf.emplace(s.buf_bytes, s.fast_c);
+  s.mhz = s.fast_c ? s.m.tsc_hz / 1e6 : hahn_mhz();
+  SeedHeader& hd = s.run.header;
+  hd.harness = s.h;
+  hd.tsc_mhz = s.m.tsc_hz / 1e6;
+  hd.tsc_source = s.m.tsc_source;
+  hd.pmu_available = s.m.pmu_available;
+  hd.cpu_model = s.m.model_name;
   hd.pinned_cpu = cpu;
-  hd.fsave = opts.fsave;
-  hd.buffer_address = reinterpret_cast<uint64_t>(buf.base);
-  hd.hahn_mhz = fast_c ? 0 : mhz;
+  hd.fsave = s.opts.fsave;
+  hd.buffer_address = reinterpret_cast<uint64_t>(s.buf->base);
+  hd.hahn_mhz = s.fast_c ? 0 : s.mhz;
+}
 
-  std::map<const Preset*, uint32_t> runs;
-  for (Op op : {Op::clear, Op::copy}) {
-    bool first = true;
-    for (const Preset* p : list) {
-      if (!p || p->op != op) continue;
-      if (stopped()) return run;
-      const bool warm_label = fast_c && first &&
-                              std::find(p->aliases.begin(), p->aliases.end(), "warm up run") != p->aliases.end();
-      first = false;
-      const Gen& g = gen[p];
-      const bool copy = op == Op::copy;
-      const size_t pages = fast_c ? (copy ? 2048 : 4096) : (copy ? 4096 : 8192);
-      // fast.c's malloc'd buffer: +8 past page alignment for every kernel it ran (glibc on
-      // i386); xmm64.c's and athlon.c's buffers were page-aligned. A kernel that needs more
-      // than 8-byte alignment (movdqa/movntdq) cannot run at +8 and runs page-aligned.
-      const bool plus8 = h == Harness::fastc && p->alignment <= 8;
-      const size_t offset = plus8 ? 8 : 0;
-      const size_t src_off = fast_c ? 8 * kMiB : 16 * kMiB;
-      Coords at;
-      at.size = kPageBytes;
-      at.harness = h;
-      at.pass = ++runs[p];
-      SeedFigures f;
-      f.pages = pages;
-      f.divisor = fast_c ? pages : 8192;  // athlon.c divides copies by all 8192 pages
-      f.buffer_offset = offset;
-      f.buffer_bytes = buf_bytes;
-      f.src_minus_dst = copy ? src_off : 0;
-      f.warm_up_pass = !fast_c;
-      f.sleep_before_s = fast_c && copy ? seed_waits().fastc_sleep_s : 0;
-      f.label = warm_label ? "warm up run" : !fast_c ? g.plan.preset->hahn_printed : p->printed;
-      if (!fast_c && copy)
-        f.note = "hahn copy figure is half the per-copy cost, as athlon.c printed it (delta/8192 for 4096 copies); "
-                 "mb_per_s counts read + write traffic (32 MiB per pass); real_time is the true time per page copy";
-      if (h == Harness::fastc && !plus8)
-        f.note = "run page-aligned, not at fast.c's +8: the kernel needs " + std::to_string(p->alignment) +
-                 "-byte alignment";
-      if (g.status.kind != StatusKind::ok) {
-        run.results.push_back(make_result(g.plan, at, g.status, {}, std::nullopt, std::nullopt, f));
-        continue;
-      }
-      const CodeRef code = arena.ref(g.code);
-      const KernelFn fn = code.as<KernelFn>();
-      uint8_t* const b = buf.base + offset;
-      auto pass = [&](size_t n) {
-        for (size_t i = 0; i < n; ++i) fn(b + kPageBytes * i, copy ? b + src_off + kPageBytes * i : nullptr, kPageBytes);
-      };
-      uint64_t t0, t1;
-      if (fast_c) {
-        if (copy)  // fast.c's sleep(1), in slices so a stop is answered at once
-          for (int ms = 0; ms < int(f.sleep_before_s * 1000) && !stopped(); ms += 50) usleep(50000);
-        if (stopped()) return run;
-        t0 = rdtsc_plain();
-        pass(pages);
-        t1 = rdtsc_plain();
-      } else {
-        pass(pages);  // untimed warm-up
-        t0 = rdtsc_plain();
-        cpuid_serialise();
-        pass(pages);
-        cpuid_serialise();
-        t1 = rdtsc_plain();
-      }
-      const CodeInfo info{code.size, code.hash};
-      Placement pl;
-      pl.src_offset = copy ? int64_t(offset + src_off) : 0;
-      pl.dst_offset = int64_t(offset);
-      pl.src_page_offset = copy ? uint32_t(offset % kPageBytes) : 0;
-      pl.dst_page_offset = uint32_t(offset % kPageBytes);
-      pl.relative_offset = copy ? uint32_t((kPageBytes - (src_off % kPageBytes)) % kPageBytes) : 0;
-      if (t1 < t0) {
-        run.results.push_back(make_result(g.plan, at, {StatusKind::error, "test invalid; timer overflow"}, {}, pl, info, f));
-        continue;
-      }
-      const uint64_t delta = t1 - t0;
-      f.printed_ticks = static_cast<int64_t>(delta / f.divisor);
-      f.mb_per_s = fast_c || delta == 0 ? 0 : 32.0 / (double(delta) / (mhz * 1e6));
-      f.mhz = fast_c ? 0 : mhz;
-      Repetition rep;
-      rep.calls_per_sample = static_cast<uint32_t>(pages);
-      rep.sample_ticks = {delta};
-      rep.per_call = summarize({double(delta) / double(pages)});
-      rep.stop_reason = "single pass";
-      run.results.push_back(make_result(g.plan, at, {}, {rep}, pl, info, f));
-    }
+/// Preset `p`'s next pass (its pass number counts up): pages, placement, point and the
+/// seed's figures but the timed ones. `first`: the first kernel of its op (fast.c
+/// labels it 'warm up run' when it has that alias).
+SeedPass plan_pass(SeedSession& s, const Preset* p, bool first) {
+  SeedPass ps;
+  ps.g = &s.kernels[p];
+  ps.copy = p->op == Op::copy;
+  const bool warm_label =
+      s.fast_c && first && std::find(p->aliases.begin(), p->aliases.end(), "warm up run") != p->aliases.end();
+  ps.pages = s.fast_c ? (ps.copy ? 2048 : 4096) : (ps.copy ? 4096 : 8192);
+  // fast.c's malloc'd buffer: +8 past page alignment for every kernel it ran (glibc on
+  // i386); xmm64.c's and athlon.c's buffers were page-aligned. A kernel that needs more
+  // than 8-byte alignment (movdqa/movntdq) cannot run at +8 and runs page-aligned.
+  const bool plus8 = s.h == Harness::fastc && p->alignment <= 8;
+  ps.offset = plus8 ? 8 : 0;
+  ps.src_off = s.fast_c ? 8 * kMiB : 16 * kMiB;
+  ps.at.size = kPageBytes;
+  ps.at.harness = s.h;
+  ps.at.pass = ++s.runs[p];
+  SeedFigures& f = ps.f;
+  f.pages = ps.pages;
+  f.divisor = s.fast_c ? ps.pages : 8192;  // athlon.c divides copies by all 8192 pages
+  f.buffer_offset = ps.offset;
+  f.buffer_bytes = s.buf_bytes;
+  f.src_minus_dst = ps.copy ? ps.src_off : 0;
+  f.warm_up_pass = !s.fast_c;
+  f.sleep_before_s = s.fast_c && ps.copy ? seed_waits().fastc_sleep_s : 0;
+  f.label = warm_label ? "warm up run" : !s.fast_c ? ps.g->plan.preset->hahn_printed : p->printed;
+  if (!s.fast_c && ps.copy)
+    f.note = "hahn copy figure is half the per-copy cost, as athlon.c printed it (delta/8192 for 4096 copies); "
+             "mb_per_s counts read + write traffic (32 MiB per pass); real_time is the true time per page copy";
+  if (s.h == Harness::fastc && !plus8)
+    f.note = "run page-aligned, not at fast.c's +8: the kernel needs " + std::to_string(p->alignment) +
+             "-byte alignment";
+  return ps;
+}
+
+/// Times one pass of `fn` over the pass's pages as the seed did. fast.c: sleep(1)
+/// before a copy (in 50 ms slices, so a stop is answered at once), rdtsc, pass, rdtsc;
+/// athlon.c: an untimed pass, then rdtsc, cpuid, pass, cpuid, rdtsc. Returns the two
+/// TSC readings, or nothing when a stop came before the pass.
+std::optional<std::pair<uint64_t, uint64_t>> time_pass(const SeedSession& s, const SeedPass& ps, KernelFn fn) {
+  uint8_t* const b = s.buf->base + ps.offset;
+  auto pass = [&](size_t n) {
+    for (size_t i = 0; i < n; ++i) fn(b + kPageBytes * i, ps.copy ? b + ps.src_off + kPageBytes * i : nullptr, kPageBytes);
+  };
+  uint64_t t0, t1;
+  if (s.fast_c) {
+    if (ps.copy)  // fast.c's sleep(1), in slices so a stop is answered at once
+      for (int ms = 0; ms < int(ps.f.sleep_before_s * 1000) && !s.stopped(); ms += 50) usleep(50000);
+    if (s.stopped()) return std::nullopt;
+    t0 = rdtsc_plain();
+    pass(ps.pages);
+    t1 = rdtsc_plain();
+  } else {
+    pass(ps.pages);  // untimed warm-up
+    t0 = rdtsc_plain();
+    cpuid_serialise();
+    pass(ps.pages);
+    cpuid_serialise();
+    t1 = rdtsc_plain();
   }
-  return run;
+  return std::make_pair(t0, t1);
+}
+
+/// Where the pass's src and dst were, relative to the buffer and to their pages.
+Placement pass_placement(const SeedPass& ps) {
+  Placement pl;
+  pl.src_offset = ps.copy ? int64_t(ps.offset + ps.src_off) : 0;
+  pl.dst_offset = int64_t(ps.offset);
+  pl.src_page_offset = ps.copy ? uint32_t(ps.offset % kPageBytes) : 0;
+  pl.dst_page_offset = uint32_t(ps.offset % kPageBytes);
+  pl.relative_offset = ps.copy ? uint32_t((kPageBytes - (ps.src_off % kPageBytes)) % kPageBytes) : 0;
+  return pl;
+}
+
+/// The Result of a pass timed from TSC reading t0 to t1: one repetition of one sample
+/// (ticks per page), the printed ticks (delta / divisor, truncated) and hahn's MB/s at
+/// its MHz. A TSC that went backwards gives an error Result.
+Result timed_result(const SeedSession& s, SeedPass& ps, const CodeRef& code, uint64_t t0, uint64_t t1) {
+  const CodeInfo info{code.size, code.hash};
+  const Placement pl = pass_placement(ps);
+  if (t1 < t0) return make_result(ps.g->plan, ps.at, {StatusKind::error, "test invalid; timer overflow"}, {}, pl, info, ps.f);
+  const uint64_t delta = t1 - t0;
+  ps.f.printed_ticks = static_cast<int64_t>(delta / ps.f.divisor);
+  ps.f.mb_per_s = s.fast_c || delta == 0 ? 0 : 32.0 / (double(delta) / (s.mhz * 1e6));
+  ps.f.mhz = s.fast_c ? 0 : s.mhz;
+  Repetition rep;
+  rep.calls_per_sample = static_cast<uint32_t>(ps.pages);
+  rep.sample_ticks = {delta};
+  rep.per_call = summarize({double(delta) / double(ps.pages)});
+  rep.stop_reason = "single pass";
+  return make_result(ps.g->plan, ps.at, {}, {rep}, pl, info, ps.f);
+}
+
+/// 4. Every kernel of op `op` in list order, one pass each, its Result appended to the
+/// run (a preset that cannot run: its status as the Result). False when a stop came.
+bool run_passes(SeedSession& s, Op op) {
+  bool first = true;
+  for (const Preset* p : s.list) {
+    if (!p || p->op != op) continue;
+    if (s.stopped()) return false;
+    SeedPass ps = plan_pass(s, p, first);
+    first = false;
+    if (ps.g->status.kind != StatusKind::ok) {
+      s.run.results.push_back(make_result(ps.g->plan, ps.at, ps.g->status, {}, std::nullopt, std::nullopt, ps.f));
+      continue;
+    }
+    const CodeRef code = s.arena.ref(ps.g->code);
+    const auto ticks = time_pass(s, ps, code.as<KernelFn>());
+    if (!ticks) return false;
+    s.run.results.push_back(timed_result(s, ps, code, ticks->first, ticks->second));
+  }
+  return true;
+}
+
+}  // namespace
+
+SeedRun run_seed_harness(const std::vector<const Preset*>& list, Harness h, const PresetOptions& opts,
+                         const volatile std::sig_atomic_t* stop) {
+  if (h == Harness::kex) throw std::invalid_argument("run_seed_harness: the kex harness is run by the sweep");
+  SeedSession s(list, h, opts, stop);
+  generate_kernels(s);
+  if (!verify_kernels(s)) return {};
+  pin_map_calibrate(s);
+  for (Op op : {Op::clear, Op::copy})
+    if (!run_passes(s, op)) break;
+  return std::move(s.run);
 }
 
 }  // namespace kex

@@ -1,11 +1,14 @@
 #include "src/run/plans.hpp"
 
+#include <array>
 #include <cstring>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "generators/emit.hpp"
 #include "src/core/error.hpp"
+#include "src/model/kernel_names.hpp"
 
 namespace kex {
 
@@ -15,10 +18,21 @@ __attribute__((noinline)) void libc_memcpy(void* d, const void* s, size_t n) {
   std::memcpy(d, s, n);
   asm volatile("" ::: "memory");
 }
+/// libc's memset writing the byte F, with the kernel ABI (one function per byte: the
+/// ABI has no room for the fill).
+template <uint8_t F>
 __attribute__((noinline)) void libc_memset(void* d, const void*, size_t n) {
-  std::memset(d, 0, n);
+  std::memset(d, F, n);
   asm volatile("" ::: "memory");
 }
+
+template <size_t... F>
+constexpr std::array<KernelFn, sizeof...(F)> memset_table(std::index_sequence<F...>) {
+  return {&libc_memset<uint8_t(F)>...};
+}
+
+/// libc's memset of each fill byte.
+constexpr std::array<KernelFn, 256> kLibcMemset = memset_table(std::make_index_sequence<256>());
 }  // namespace
 
 std::vector<const Preset*> resolve_presets(const std::vector<std::string>& names, const std::string& source) {
@@ -82,24 +96,25 @@ KernelPlan preset_plan(const Preset& p, const PresetOptions& opts) {
 }
 
 std::optional<KernelPlan> baseline_plan(const std::string& name) {
-  if (name == "memcpy" || name == "memset") {
+  const auto b = parse_baseline_name(name);
+  if (!b) return std::nullopt;
+  if (b->base == "memcpy" || b->base == "memset") {
     KernelPlan k;
     k.key = name;
     k.kind = KernelKind::baseline;
-    k.op = name == "memcpy" ? Op::copy : Op::clear;
-    k.libc = LibcFacts{name};
-    k.libc_fn = name == "memcpy" ? libc_memcpy : libc_memset;
+    k.op = b->base == "memcpy" ? Op::copy : Op::clear;
+    k.fill = b->fill;
+    k.libc = LibcFacts{b->base, b->fill};
+    k.libc_fn = b->base == "memcpy" ? libc_memcpy : kLibcMemset[b->fill];
     return k;
   }
-  if (name == "rep_movsb" || name == "rep_stosb") {
-    KernelSpec s = default_spec(name == "rep_movsb" ? Op::copy : Op::clear, RegClass::string);
-    s.unroll = 1;
-    KernelPlan k = spec_plan(s);
-    k.key = name;
-    k.kind = KernelKind::baseline;
-    return k;
-  }
-  return std::nullopt;
+  KernelSpec s = default_spec(b->base == "rep_movsb" ? Op::copy : Op::clear, RegClass::string);
+  s.unroll = 1;
+  s.fill = b->fill;
+  KernelPlan k = spec_plan(s);
+  k.key = name;
+  k.kind = KernelKind::baseline;
+  return k;
 }
 
 ConfigPlans config_plans(const Config& c) {
@@ -143,11 +158,20 @@ ConfigPlans config_plans(const Config& c) {
     }
   }
   const bool only_baselines = out.plans.empty();
+  // The clears' fill bytes other than 0: memset and rep stosb write each of them too, so
+  // that every group of clears has its libc and rep baselines.
+  std::set<uint8_t> fills;
+  for (const Grid& g : c.grids)
+    for (const KernelSpec& s : g.specs)
+      if (s.op == Op::clear && s.fill) fills.insert(s.fill);
   for (size_t i = 0; i < c.baselines.size(); ++i) {
     auto b = baseline_plan(c.baselines[i]);
     if (!b) throw InputError(c.source + ": /baselines/" + std::to_string(i) + ": unknown baseline '" + c.baselines[i] + "'");
     if (!only_baselines && !(b->op == Op::copy ? has_copy : has_clear)) continue;
+    const bool clear = b->op == Op::clear;
     out.baseline_plans.push_back(add(std::move(*b)));
+    if (clear)
+      for (uint8_t f : fills) out.baseline_plans.push_back(add(*baseline_plan(baseline_name(c.baselines[i], f))));
   }
   return out;
 }

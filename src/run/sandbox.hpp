@@ -3,6 +3,8 @@
 // result, not an abort: the outcome names the signal, the instruction that
 // faulted and the address it touched (docs/STYLE.md rule 3).
 #pragma once
+#include <sys/types.h>
+
 #include <csignal>
 #include <cstdint>
 #include <functional>
@@ -32,6 +34,23 @@ struct SandboxOutcome {
 /// pipe fail: InputError at a process limit (ulimit -n, -u), std::runtime_error otherwise.
 std::vector<SandboxOutcome> run_sandboxed(size_t count, const std::function<std::string(size_t)>& job,
                                           unsigned timeout_s, const volatile std::sig_atomic_t* stop = nullptr);
+
+/// One end of a pipe to a forked child: in the child, pid 0 and the write end; in
+/// the parent, the child's pid and the read end (the other end closed on each side).
+struct PipedFork {
+  pid_t pid = 0;
+  int fd = -1;
+};
+
+/// Opens a pipe, flushes stdio and forks (the sandbox's children, the supervisor's
+/// workers). Throws (throw_os_error) "cannot start WHAT: pipe" or ": fork" when one
+/// fails: InputError at a process limit (ulimit -n, -u), std::runtime_error otherwise.
+PipedFork fork_with_pipe(const std::string& what);
+
+/// In a child: `handler` for the signals a kernel's fault or timeout raises (SIGSEGV,
+/// SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGALRM), once each (SA_RESETHAND: the default
+/// action is back when it runs, so re-raising the signal ends the child).
+void catch_faults(void (*handler)(int, siginfo_t*, void*));
 
 /// "killed by SIGSEGV at code+0x3a (address 0x7f...)": a one-line description of a
 /// death. `code`/`code_size` locate the kernel so the instruction is given relative

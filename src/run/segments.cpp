@@ -16,6 +16,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <vector>
@@ -23,6 +24,7 @@
 #include "generators/jit.hpp"
 #include "generators/segments.hpp"  // the JIT loops (same file name as this module's header)
 #include "src/core/limits.hpp"
+#include "src/core/stats.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/sandbox.hpp"
 
@@ -826,6 +828,89 @@ std::string group_of(const nlohmann::ordered_json& c) {
 }
 
 }  // namespace
+
+namespace {
+
+/// The median ns and estimated cycles of the measured cases `keep` accepts (0, 0: none).
+template <class Keep>
+std::pair<double, double> median_case(const nlohmann::ordered_json& cases, Keep keep) {
+  std::vector<double> ns, cycles;
+  for (const auto& c : cases)
+    if (c.is_object() && c.value("skipped", nlohmann::ordered_json(false)) != true && c.contains("ns_per_iteration") &&
+        c["ns_per_iteration"].is_number() && keep(c)) {
+      ns.push_back(c["ns_per_iteration"].template get<double>());
+      const auto cyc = c.find("est_cycles_per_iteration");
+      cycles.push_back(cyc != c.end() && cyc->is_number() ? cyc->template get<double>() : 0.0);
+    }
+  return {median(ns), median(cycles)};
+}
+
+/// A string field of a case, "" when it is absent or not a string (a section read from a file).
+std::string text_of(const nlohmann::ordered_json& c, const char* key) {
+  const auto it = c.find(key);
+  return it != c.end() && it->is_string() ? it->template get<std::string>() : std::string();
+}
+
+std::string ns_text(const std::pair<double, double>& v) {
+  char b[64];
+  std::snprintf(b, sizeof b, v.first < 10 ? "%.1f ns (~%.1f cycles)" : "%.0f ns (~%.0f cycles)", v.first, v.second);
+  return b;
+}
+
+}  // namespace
+
+std::string format_segment_summary(const nlohmann::ordered_json& section) {
+  if (!section.is_object() || !section.contains("cases") || !section["cases"].is_array()) return {};
+  const auto& cases = section["cases"];
+  auto is = [](const nlohmann::ordered_json& c, const char* key, const std::string& v) { return text_of(c, key) == v; };
+  std::string out;
+  // The 2006 loop: push, load, pop; what costs is the selector the pop reloads.
+  std::string loop;
+  for (const char* seg : {"fs", "gs"}) {
+    const auto null_entry = median_case(cases, [&](const auto& c) {
+      return is(c, "variant", "2006") && is(c, "segment", seg) && is(c, "entry_selector_kind", "null");
+    });
+    const auto other = median_case(cases, [&](const auto& c) {
+      return is(c, "variant", "2006") && is(c, "segment", seg) && !text_of(c, "entry_selector_kind").empty() &&
+             !is(c, "entry_selector_kind", "null");
+    });
+    if (null_entry.first > 0 || other.first > 0)
+      loop += std::string(loop.empty() ? "" : "; ") + seg + " " + (null_entry.first > 0 ? ns_text(null_entry) : "-") +
+              " / " + (other.first > 0 ? ns_text(other) : "-");
+  }
+  if (!loop.empty()) out += "segments: push, load, pop of a selector (the 2006 loop), pop reloading null / non-null: " + loop + "\n";
+  std::string modern;
+  for (const char* v : {"latency", "throughput"}) {
+    const auto plain = median_case(cases, [&](const auto& c) { return is(c, "variant", v) && is(c, "segment", "none"); });
+    const auto zero = median_case(cases, [&](const auto& c) {
+      return is(c, "variant", v) && !is(c, "segment", "none") && text_of(c, "base") == "0x0";
+    });
+    const auto nonzero = median_case(cases, [&](const auto& c) {
+      return is(c, "variant", v) && !is(c, "segment", "none") && !text_of(c, "base").empty() && text_of(c, "base") != "0x0";
+    });
+    if (plain.first > 0)
+      modern += std::string(modern.empty() ? "" : "; ") + v + " " + ns_text(plain) + ", via fs/gs base 0 " +
+                ns_text(zero) + ", non-zero base " + ns_text(nonzero);
+  }
+  const auto null_load = median_case(cases, [&](const auto& c) { return is(c, "variant", "null-load"); });
+  if (null_load.first > 0) modern += "; a null selector load " + ns_text(null_load);
+  if (!modern.empty()) out += "segments: a load's " + modern + "\n";
+  // Selector kinds never measured here, with the first reason.
+  std::map<std::string, std::pair<size_t, std::string>> missing;  // kind -> (measured, reason)
+  for (const auto& c : cases) {
+    // The loop without segment work measures no selector.
+    if (!c.is_object() || text_of(c, "variant") == "baseline") continue;
+    auto& m = missing[text_of(c, "selector_kind")];
+    const auto skipped = c.find("skipped");
+    if (skipped == c.end() || *skipped != true) ++m.first;
+    else if (m.second.empty()) m.second = text_of(c, "skip_message");
+  }
+  std::string not_measured;
+  for (const auto& [kind, m] : missing)
+    if (m.first == 0) not_measured += (not_measured.empty() ? "" : "; ") + kind + " (" + m.second + ")";
+  if (!not_measured.empty()) out += "segments not measured here: " + not_measured + "\n";
+  return out;
+}
 
 std::string format_segment_table(const nlohmann::ordered_json& section) {
   std::string out;

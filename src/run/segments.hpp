@@ -56,6 +56,14 @@ nlohmann::ordered_json run_segments(const SegmentOptions& opts);
 /// Throws nlohmann::json::exception when `section` has no header, selectors or cases.
 std::string format_segment_table(const nlohmann::ordered_json& section);
 
+/// The section in a few lines, for a run's closing text: the 2006 loop's cost when the
+/// pop reloads a null selector and a non-null one (fs and gs each, medians over the
+/// selectors measured), the modern costs (a load's latency and throughput plain and
+/// through fs/gs with a zero and a non-zero base, a null selector load), and the
+/// selector kinds that were not measured with their first reason. Figures in ns and
+/// estimated core cycles. "" for a section with no measured case.
+std::string format_segment_summary(const nlohmann::ordered_json& section);
+
 /// The section exactly as Jeremy's program printed its results (seed 002), one table
 /// per entry configuration: `"<model>" @<MHz>Mhz (f,m,s):`, then
 /// `ds=2b fs=0 gs=63 ldt=f gdt=6b CPUTIME ` (fs= and gs= are the selectors the

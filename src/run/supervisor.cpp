@@ -224,11 +224,7 @@ std::vector<std::pair<uint32_t, Repetition>> measure_task(int fd, size_t i, cons
                               std::vector<Task> queue, size_t start, uint64_t first_order, size_t budget,
                               const Protocol& pr, const volatile std::sig_atomic_t* stop, volatile uint32_t* running) {
   g_worker_fd = fd;
-  struct sigaction sa {};
-  sa.sa_sigaction = on_worker_fault;
-  sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
-  sigemptyset(&sa.sa_mask);
-  for (int s : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGALRM}) sigaction(s, &sa, nullptr);
+  catch_faults(on_worker_fault);
   g_worker_stop = stop && *stop ? 1 : 0;
   struct sigaction st {};
   st.sa_handler = on_worker_stop;
@@ -382,28 +378,16 @@ class Supervision {
   /// Starts a worker on the queue from the cursor and follows it to its end. False
   /// when the phase is over (queue done, stopped, abandoned).
   bool run_worker() {
-    int fds[2];
-    if (pipe(fds) != 0) throw_os_error("cannot start the measuring worker: pipe", errno);
-    std::fflush(nullptr);
-    const pid_t pid = fork();
-    if (pid < 0) {
-      const int err = errno;
-      close(fds[0]);
-      close(fds[1]);
-      throw_os_error("cannot start the measuring worker: fork", err);
-    }
-    if (pid == 0) {
-      close(fds[0]);
-      worker_main(fds[1], jobs_, plans_, queue_, cursor_, next_order_, budget_, pr_, stop_, running_);
-    }
-    close(fds[1]);
+    const PipedFork f = fork_with_pipe("the measuring worker");
+    if (f.pid == 0) worker_main(f.fd, jobs_, plans_, queue_, cursor_, next_order_, budget_, pr_, stop_, running_);
+    const pid_t pid = f.pid;
     ++res_.workers;
     cpu_set_t others;
     if (other_cpus(pr_.cpu, others)) sched_setaffinity(0, sizeof others, &others);
     WorkerLog w;
     *running_ = 0;
-    const bool killed = follow(fds[0], pid, w);
-    close(fds[0]);
+    const bool killed = follow(f.fd, pid, w);
+    close(f.fd);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -268,6 +269,22 @@ std::vector<Task> separate_order(const std::vector<uint32_t>& groups, const std:
   return kept;
 }
 
+/// What --list's estimate assumes a call moves: bytes per second, typical and slow (a
+/// DRAM-sized copy under another tenant's traffic), and how much longer a busy machine
+/// takes (measured: a default run took 22 s quiet and 98 s with two compilers running).
+constexpr double kTypicalGBps = 30e9, kSlowGBps = 5e9, kBusyFactor = 4.5;
+
+/// About how long one member of a round takes at `gbps`: its samples of sample_us, at most
+/// member_us, or one call when a call takes longer; the settling calls before each turn.
+double round_member_seconds(const RoundPolicy& r, const Coords& at, double gbps) {
+  const double call = std::max(double(at.size) / gbps, 50e-9);
+  const double sample = std::max(r.sample_us * 1e-6, call);
+  const double samples = std::clamp(r.member_us * 1e-6 / sample, 1.0, double(std::max(r.samples, 1u)));
+  const double turns = std::ceil(samples / std::max(r.block, 1u));
+  const double settle = call > 1e-3 ? 0 : turns * std::max(r.settle_us * 1e-6, call);
+  return samples * sample + settle;
+}
+
 }  // namespace
 
 SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt, size_t max_points) {
@@ -276,10 +293,15 @@ SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt, 
   p.complete = e.complete;
   for (const auto& s : e.slots) {
     p.names.push_back(s.name);
+    if (opt.protocol.paired) {
+      p.estimate_s += opt.protocol.repetitions * round_member_seconds(opt.protocol.round, s.at, kTypicalGBps);
+      p.worst_s += opt.protocol.repetitions * round_member_seconds(opt.protocol.round, s.at, kSlowGBps) * kBusyFactor;
+      continue;
+    }
     const Policy& pol = configs[s.config].policy;
     const double cap = pol.max_time_per_point, warm = 0.002 + pol.min_samples * pol.sample_us * 1e-6;
     p.estimate_s += opt.protocol.repetitions * (warm + std::max(cap / 2, pol.min_time_per_point));
-    p.worst_s += opt.protocol.repetitions * (warm + cap);
+    p.worst_s += opt.protocol.repetitions * (warm + cap) * kBusyFactor;
   }
   p.tasks = e.slots.size() * opt.protocol.repetitions;
   for (const auto& b : buffer_plans(e).first) p.buffer_bytes += b.bytes();

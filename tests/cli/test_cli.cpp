@@ -301,3 +301,23 @@ TEST_CASE("bad inputs to the results commands and run options fail before any wo
   CHECK_FALSE(exists(d + "/o.json"));
   CHECK_FALSE(exists(d + "/p.json"));
 }
+
+TEST_CASE("beside generated kernels a run prints the preset and segment tables in a few lines, --full prints them whole" *
+          doctest::test_suite("cli")) {
+  auto d = tmpdir();
+  write(d + "/c.json", R"({"sizes": ["4KiB"], "kernels": [{"op": "copy", "regs": "sse"}], "presets": ["fastc/faster_copy"],
+    "baselines": ["memcpy"], "segments": {"iterations": 20000, "mixed": false}, "repetitions": 3})");
+  auto r = shell_stdout(kKex + " run " + d + "/c.json --no-plot -o " + d + "/out.json 2>/dev/null");
+  REQUIRE(r.status == 0);
+  CHECK(r.text.find("presets: 1 measured at 4096 bytes (the seed-layout table: --full); fastest copy_page 'faster_copy' "
+                    "(fastc/faster_copy) ") != std::string::npos);
+  CHECK(r.text.find("segments: push, load, pop of a selector (the 2006 loop), pop reloading null / non-null: fs ") !=
+        std::string::npos);
+  CHECK(r.text.find("copy_page function 'faster_copy'") == std::string::npos);
+  CHECK(r.text.find("gs with data selector, entry gs=2b: ") == std::string::npos);
+  CHECK(std::count(r.text.begin(), r.text.end(), '\n') < 30);
+  auto full = shell_stdout(kKex + " run " + d + "/c.json --full --force --no-plot -o " + d + "/out.json 2>/dev/null");
+  REQUIRE(full.status == 0);
+  CHECK(full.text.find("copy_page function 'faster_copy'\t took") != std::string::npos);
+  CHECK(full.text.find("gs with data selector, entry gs=2b: ") != std::string::npos);
+}

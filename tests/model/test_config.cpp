@@ -112,6 +112,11 @@ TEST_CASE("bad configs give one line naming file, JSON path, value and what is a
       {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse"}], "precision": 0})", "/precision: 0: out of range"},
       {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse"}], "max_time_per_point": 0.01, "min_time_per_point": 0.02})",
        "/min_time_per_point: 0.02: must be <= max_time_per_point (0.01)"},
+      {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse"}], "min_samples": 200, "max_samples": 100})",
+       "t.json: /max_samples: 100: must be >= min_samples (200)"},
+      // No max_samples given: the error names the key the user wrote, not the absent one.
+      {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse"}], "min_samples": 5000})",
+       "t.json: /min_samples: 5000: must be <= max_samples (1001, the default)"},
       {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse"}], "cache": "lukewarm"})", "/cache: \"lukewarm\": allowed: warm, cold"},
       {R"({"sizes": [4096], "kernels": [{"op": "copy", "regs": "sse"}], "layout": {"distance": 1099511627776}})",
        "/layout/distance: 1099511627776: out of range"},

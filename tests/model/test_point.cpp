@@ -6,6 +6,7 @@
 #include "src/model/expand.hpp"
 #include <stdexcept>
 
+#include "src/model/kernel_names.hpp"
 #include "src/model/point.hpp"
 
 using namespace kex;
@@ -126,4 +127,23 @@ TEST_CASE("point names with a seed harness round-trip, harness:kex and file name
   } catch (const std::invalid_argument& e) {
     CHECK(std::string(e.what()).find("harness:xmm64") != std::string::npos);
   }
+}
+
+TEST_CASE("baseline names: memset and rep_stosb with a fill byte, in the point grammar and back" * doctest::test_suite("point")) {
+  const auto m = parse_baseline_name("memset/fill:0xaa");
+  REQUIRE(m.has_value());
+  CHECK(m->base == "memset");
+  CHECK(m->fill == 0xaa);
+  CHECK(baseline_name("rep_stosb", 0x5c) == "rep_stosb/fill:0x5c");
+  CHECK(baseline_name("memset", 0) == "memset");
+  CHECK(parse_baseline_name("memset")->fill == 0);
+  for (const char* bad : {"memcpy/fill:0xaa", "memset/fill:0x00", "memset/fill:0xAA", "memset/fill:aa", "memset/x",
+                          "rep_movsb/fill:0x01", "memset/fill:0xaaa", "nope"})
+    CHECK_MESSAGE(!parse_baseline_name(bad), bad);
+  CHECK_FALSE(kernel_name_error(KernelKind::baseline, "memset/fill:0xaa").has_value());
+  CHECK(kernel_name_error(KernelKind::baseline, "memset/fill:0x00").has_value());
+  const Point p = parse_point_name("rep_stosb/fill:0x5c/4096/cold");
+  CHECK(p.kernel == "rep_stosb/fill:0x5c");
+  CHECK(p.at.size == 4096);
+  CHECK(point_name(p) == "rep_stosb/fill:0x5c/4096/cold");
 }

@@ -45,6 +45,18 @@ TEST_CASE("what the data shows: a layout cliff and a fill effect, said in a line
   const uint64_t mib16 = 16u << 20;
   run.results.push_back(golden::generated("clear/avx/nt", mib16, {}, double(mib16) / 42 * 2));
   run.results.push_back(golden::generated("clear/avx/nt/fill:0xaa", mib16, {}, double(mib16) / 9.7 * 2));
+  // rep_stosb is a string spec like clear/string, but another kernel: no "fill effect" between them.
+  Result rep = golden::generated("clear/string/unroll:1", mib16, {}, 1000);
+  rep.kind = KernelKind::baseline;
+  rep.point.kernel = "rep_stosb";
+  run.results.push_back(rep);
+  run.results.push_back(golden::generated("clear/string/unroll:1", mib16, {}, 2000));
+  // memset of zeros and of 0xaa: a fill effect of libc's, under its own name.
+  run.results.push_back(golden::baseline("memset", mib16, {}, double(mib16) / 65 * 2));
+  Result aa = golden::baseline("memset", mib16, {}, double(mib16) / 32.5 * 2);
+  aa.point.kernel = "memset/fill:0xaa";
+  aa.libc->fill = 0xaa;
+  run.results.push_back(aa);
   // A temporal clear whose fill does not matter (within 1.25x).
   run.results.push_back(golden::generated("clear/avx", mib16, {}, 1000));
   run.results.push_back(golden::generated("clear/avx/fill:0xaa", mib16, {}, 1100));
@@ -53,7 +65,8 @@ TEST_CASE("what the data shows: a layout cliff and a fill effect, said in a line
         "layout cliff: memcpy at 4 KiB..16 KiB: up to 21.0x slower at dist:65537, dist:65538, dist:65539 than at its "
         "best layout (dist:65536)\n"
         "fill effect: clear/avx/unroll:128/scratch:4/nt/fwd at 16 MiB: 42.0 GB/s with fill 0x00, 9.7 GB/s with 0xaa "
-        "(4.3x)\n");
+        "(4.3x)\n"
+        "fill effect: memset at 16 MiB: 65.0 GB/s with fill 0x00, 32.5 GB/s with 0xaa (2.0x)\n");
   CHECK(findings(golden::run()) == "");
 }
 

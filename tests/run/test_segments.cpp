@@ -2,6 +2,8 @@
 // is either measured or skipped with a reason, and the section validates.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <asm/prctl.h>
 #include <signal.h>
 #include <sys/syscall.h>
@@ -541,4 +543,17 @@ TEST_CASE("golden: the segment table and its --seed-exact text of a fixed sectio
   section["header"]["mhz_after"] = 2400.0;
   CHECK(format_segment_table(section) == table + "warning: cpu MHz changed during the run (2095.99 -> 2400)\n");
   CHECK(format_segment_seed_text(section) == seed + "cpu speed changed 2095.990967->2400.000000?! disable CPUFREQ\n");
+}
+
+TEST_CASE("golden: the segment summary a sweep prints, from the fixed section, and nothing from a section without cases" *
+          doctest::test_suite("golden")) {
+  const auto section = nlohmann::ordered_json::parse(golden::read("segments-section.json"));
+  const std::string summary = format_segment_summary(section);
+  CHECK(golden::check("segments-summary.txt", summary) == "");
+  CHECK(std::count(summary.begin(), summary.end(), '\n') <= 4);
+  CHECK(format_segment_summary(nlohmann::ordered_json::object()) == "");
+  // A case of the wrong shape (a file's) is passed over, not thrown on.
+  nlohmann::ordered_json odd = section;
+  odd["cases"].push_back({{"variant", 5}, {"skipped", "yes"}, {"ns_per_iteration", "fast"}});
+  CHECK(format_segment_summary(odd) == summary);
 }
