@@ -702,7 +702,7 @@ Action add_run_command(CLI::App& app) {
     const std::string where = s.out == "-" ? "stdout" : terminal_text(s.out);
     if (!quiet())
       std::fprintf(text, "\nresults: %s (%zu %s, %.1f s)\n", where.c_str(), n, n == 1 ? "entry" : "entries",
-                   run.context.rest.value("elapsed_s", 0.0));
+                   run.context.totals ? run.context.totals->elapsed_s : 0.0);
     if (run.context.interrupted) {
       std::fprintf(stderr, "kex: interrupted; the finished points were written to %s%s\n", where.c_str(),
                    journal_note(s.journal.get(), "finish the run with").c_str());
@@ -710,9 +710,9 @@ Action add_run_command(CLI::App& app) {
     }
     // Exit status 3: the results are written, but points were not measured as asked for a
     // reason outside their kernels (a memory limit, a worker killed from outside).
-    if (!sweep->incomplete.empty()) {
-      std::fprintf(stderr, "kex: %zu point%s not measured as asked (context.incomplete_points says why)\n",
-                   sweep->incomplete.size(), sweep->incomplete.size() == 1 ? " was" : "s were");
+    if (const size_t lost = run.context.incomplete_points.size()) {
+      std::fprintf(stderr, "kex: %zu point%s not measured as asked (context.incomplete_points says why)\n", lost,
+                   lost == 1 ? " was" : "s were");
       return 3;
     }
     return 0;

@@ -116,6 +116,29 @@ struct BufferRecord {
   bool operator==(const BufferRecord&) const = default;
 };
 
+/// A point the run could not measure as asked for a reason outside its kernel: its
+/// buffers could not be mapped (a memory limit), or its worker was killed from
+/// outside or exited while measuring it (context.incomplete_points). The repetitions
+/// it finished are in its Result.
+struct IncompletePoint {
+  std::string point;
+  std::string message;      ///< why
+  int signal = 0;           ///< the signal that killed the worker (0: none)
+  size_t repetitions = 0;   ///< measured
+  uint32_t asked = 0;       ///< repetitions_asked
+  bool operator==(const IncompletePoint&) const = default;
+};
+
+/// How a finished run ended (context.points_planned, points_written, elapsed_s and
+/// load_avg_end): what kex run writes last.
+struct RunTotals {
+  std::optional<std::vector<double>> load_avg_end;  ///< 1, 5 and 15 minutes; absent in files from before it
+  size_t points_planned = 0;  ///< this shard's points
+  size_t points_written = 0;  ///< Results in the file
+  double elapsed_s = 0;       ///< wall time of the whole run
+  bool operator==(const RunTotals&) const = default;
+};
+
 /// How a paired round measured each member (context.protocol.round).
 struct RoundRecord {
   uint32_t samples = 8, block = 2;
@@ -186,8 +209,10 @@ struct RunContext {
   std::vector<size_t> merged_shards;      ///< a merge of an incomplete shard set: the indices present
   bool interrupted = false;
   std::vector<SentinelWindow> sentinel_readings;  ///< written when there are any
+  std::vector<IncompletePoint> incomplete_points;  ///< written when there are any
   std::optional<ProtocolRecord> protocol;  ///< absent in files from before it and Google Benchmark's
   std::optional<BufferRecord> buffers;     ///< absent when no worker ran
+  std::optional<RunTotals> totals;         ///< absent in a run that did not finish and in Google Benchmark's
   std::vector<SeedTable> seed_tables;
   std::optional<nlohmann::ordered_json> segments;  ///< the segment-override section (configs/schema/segments.schema.json)
   std::vector<MergedFrom> merged_from;

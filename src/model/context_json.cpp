@@ -125,6 +125,24 @@ void map_placement(IO& io, B& b) {
   io.wholes("numa_nodes", b.numa_nodes, 4096, 0, kMaxCpus);
 }
 
+template <class IO, class P>
+void map_incomplete(IO& io, P& p) {
+  io.text("point", p.point, kAsWritten);
+  io.text("message", p.message, kAsWritten);
+  io.whole("signal", p.signal, 0, INT_MAX);
+  io.whole("repetitions", p.repetitions, size_t(0), SIZE_MAX);
+  io.whole("repetitions_asked", p.asked, 0u, UINT32_MAX);
+}
+
+/// The run's totals: fields of the context itself, not an object of their own.
+template <class IO, class T>
+void map_totals(IO& io, T& t) {
+  if (io.has("load_avg_end", t.load_avg_end)) io.reals("load_avg_end", *t.load_avg_end, 3, 0, kInf);
+  io.whole("points_planned", t.points_planned, size_t(0), SIZE_MAX);
+  io.whole("points_written", t.points_written, size_t(0), SIZE_MAX);
+  io.real("elapsed_s", t.elapsed_s, 0, kInf);
+}
+
 template <class IO, class S>
 void map_spread(IO& io, S& s) {
   io.real("median_ticks_per_kib", s.median, 0, kInf);
@@ -250,16 +268,16 @@ void map_context(IO& io, C& c) {
       e.whole("window", w.window, size_t(0), SIZE_MAX);
       e.flag("requeued", w.requeued);
     });
-  untyped(io, "incomplete_points", c);
+  if (io.has("incomplete_points", !c.incomplete_points.empty()))
+    io.list("incomplete_points", c.incomplete_points, 0, kMaxItems, [](auto& e, auto& p) { map_incomplete(e, p); });
   if (io.has("protocol", c.protocol)) io.object("protocol", [&](auto& p) { map_protocol(p, *c.protocol); });
   if (io.has("buffers", c.buffers))
     io.object("buffers", [&](auto& b) {
       b.whole("worker_cpu_numa_node", c.buffers->worker_cpu_numa_node, -1, kMaxCpus);
       b.list("plans", c.buffers->plans, 0, 4096, [](auto& e, auto& p) { map_placement(e, p); });
     });
-  for (const char* key : {"load_avg_end", "points_planned", "points_written", "elapsed_s", "counters", "filter",
-                          "pooled_runs"})
-    untyped(io, key, c);
+  if (io.has("points_planned", c.totals)) map_totals(io, *c.totals);
+  for (const char* key : {"counters", "filter", "pooled_runs"}) untyped(io, key, c);
   if (io.has("run_id", !c.run_id.empty())) io.text("run_id", c.run_id, kAsWritten);
   io.flag("interrupted", c.interrupted);
   if (io.has("seed_tables", !c.seed_tables.empty()))

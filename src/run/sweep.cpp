@@ -149,24 +149,15 @@ std::pair<std::vector<BufferPlan>, std::map<bool, size_t>> buffer_plans(const Ex
   return {plans, index};
 }
 
-/// Says which points were not measured as asked (at most 10 lines on stderr) and
-/// records each in context.incomplete_points: point, why (the signal when a worker
-/// was killed), the repetitions measured and asked for.
-void report_incomplete(const std::vector<IncompletePoint>& points, RunDoc& doc) {
-  if (points.empty()) return;
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (size_t k = 0; k < points.size(); ++k) {
-    const IncompletePoint& p = points[k];
-    list.push_back({{"point", p.point}, {"message", p.why.message}, {"signal", p.why.signal},
-                    {"repetitions", p.repetitions}, {"repetitions_asked", p.asked}});
-    if (k < 10)
-      std::fprintf(stderr, "kex: warning: %s: %s; %zu of %u repetitions measured\n", p.point.c_str(),
-                   p.why.message.c_str(), p.repetitions, p.asked);
-  }
+/// Says which points were not measured as asked (at most 10 lines on stderr); they are
+/// in context.incomplete_points.
+void report_incomplete(const std::vector<IncompletePoint>& points) {
+  for (size_t k = 0; k < points.size() && k < 10; ++k)
+    std::fprintf(stderr, "kex: warning: %s: %s; %zu of %u repetitions measured\n", points[k].point.c_str(),
+                 points[k].message.c_str(), points[k].repetitions, points[k].asked);
   if (points.size() > 10)
     std::fprintf(stderr, "kex: warning: ... and %zu more points not measured as asked (context.incomplete_points)\n",
                  points.size() - 10);
-  doc.context.rest["incomplete_points"] = list;
 }
 
 /// The finished passes of the seed harness of config `c` (--repeat N: the program
@@ -625,7 +616,8 @@ void collect_results(Sweep& w) {
     } else if (w.lost[j]) {
       // The repetitions it finished stand; without one, the point is an error in this
       // run's output, but not in the journal: a resume measures it again.
-      w.out.incomplete.push_back({s.name, *w.lost[j], w.reps[j].size(), w.protocol.repetitions});
+      w.out.doc.context.incomplete_points.push_back(
+          {s.name, w.lost[j]->message, w.lost[j]->signal, w.reps[j].size(), w.protocol.repetitions});
       if (!w.reps[j].empty()) measured[w.job_point[j]] = make_result(kp, s.at, {}, w.reps[j], p.place.placed, b.info);
       else p.final = make_result(kp, s.at, *w.lost[j], {}, p.place.placed, b.info);
     } else if (!w.reps[j].empty()) {
@@ -636,7 +628,7 @@ void collect_results(Sweep& w) {
     if (w.points[i].final) w.out.doc.results.push_back(*w.points[i].final);
     else if (measured[i]) w.out.doc.results.push_back(std::move(*measured[i]));
   }
-  report_incomplete(w.out.incomplete, w.out.doc);
+  report_incomplete(w.out.doc.context.incomplete_points);
 }
 
 /// The protocol's facts and the run's noise for the context, and where the buffers were.
@@ -721,10 +713,8 @@ SweepRun finish(Sweep& w) {
   if (w.opt.stop && *w.opt.stop >= 2) w.out.abandoned = true;
   RunContext& c = w.out.doc.context;
   c.interrupted = w.interrupted;
-  c.rest["load_avg_end"] = load_average();
-  c.rest["points_planned"] = w.points.size();
-  c.rest["points_written"] = w.out.doc.results.size();
-  c.rest["elapsed_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - w.t_start).count();
+  c.totals = RunTotals{load_average(), w.points.size(), w.out.doc.results.size(),
+                       std::chrono::duration<double>(std::chrono::steady_clock::now() - w.t_start).count()};
   return std::move(w.out);
 }
 
