@@ -1,7 +1,7 @@
 // The run's context: the machine, the configs, the policy and how the run went.
-// Serialized in one place, src/model/result_json.cpp (one field table per record).
-// Typed where writers read it; everything else is kept as written (`rest`), so a
-// results file survives a read and a write unchanged.
+// Serialized in one place, src/model/context_json.cpp (one field table per record).
+// Every field kex writes is typed; a key of a newer kex is kept as written (`unknown`),
+// so a results file survives a read and a write.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -102,7 +102,7 @@ struct SentinelWindow {
 /// prefaulting (the worker's frame, and context.buffers.plans).
 struct BufferPlacement {
   uint64_t bytes = 0;            ///< mapped (0: none of it could be; less than planned_bytes: a part)
-  uint64_t planned_bytes = 0;    ///< the whole plan
+  std::optional<uint64_t> planned_bytes;  ///< the whole plan (absent in files from before it)
   bool huge_pages_advised = false;
   int64_t huge_page_bytes = -1;  ///< transparent huge pages backing it (/proc/self/smaps); -1: unknown
   std::vector<int> numa_nodes;   ///< nodes its pages are on (empty: unknown)
@@ -137,6 +137,70 @@ struct RunTotals {
   size_t points_written = 0;  ///< Results in the file
   double elapsed_s = 0;       ///< wall time of the whole run
   bool operator==(const RunTotals&) const = default;
+};
+
+/// A cache as Google Benchmark's context lists it (context.caches).
+struct GbenchCache {
+  std::string type;     ///< "Data", "Instruction" or "Unified"
+  int level = 0;
+  uint64_t size = 0;    ///< bytes
+  int num_sharing = 0;  ///< logical CPUs sharing it; 0: unknown
+  bool operator==(const GbenchCache&) const = default;
+};
+
+/// The context's fields that Google Benchmark's has too (its tools read them). kex run
+/// writes each; a file of another tool, or a hand-made one, may lack any.
+struct GbenchFields {
+  std::optional<std::string> executable;
+  std::optional<int> num_cpus;
+  std::optional<int64_t> mhz_per_cpu;              ///< the TSC rate in MHz, rounded
+  std::optional<bool> cpu_scaling_enabled;
+  std::optional<std::string> cpu_scaling_warning;  ///< written when scaling is enabled
+  std::optional<std::vector<GbenchCache>> caches;
+  std::optional<std::vector<double>> load_avg;     ///< 1, 5 and 15 minutes, as the run started
+  std::optional<std::string> library_build_type;   ///< "release" or "debug"
+  bool operator==(const GbenchFields&) const = default;
+};
+
+/// The kex that wrote the file (context.kex_version, kex_git_commit, libraries).
+struct BuildRecord {
+  std::optional<std::string> kex_version, git_commit;
+  /// Name and version of each library, in the order written ("xbyak", "7.07").
+  std::optional<std::vector<std::pair<std::string, std::string>>> libraries;
+  bool operator==(const BuildRecord&) const = default;
+};
+
+/// How times were taken (context.timer).
+struct TimerRecord {
+  std::string source = "lfence; rdtsc; lfence";
+  uint64_t overhead_ticks = 0;  ///< TSC ticks of an empty timed region
+  std::string units = "real_time in ns from TSC ticks; cycles are estimated core cycles";
+  bool operator==(const TimerRecord&) const = default;
+};
+
+/// One config's measuring policy, and what its figures mean (context.policy, one per config).
+struct PolicyRecord {
+  std::string source;
+  double precision = 0.01;
+  double max_time_per_point_s = 0.25;
+  std::optional<double> min_time_per_point_s;  ///< absent in files from before it
+  uint32_t min_samples = 11, max_samples = 1001;
+  double sample_us = 100;
+  std::string warmup = ">= 3 calls and >= 2 ms";
+  std::string statistic = "median of per-call ticks; 95% CI by order statistics n/2 +- 0.98 sqrt(n)";
+  std::string cold = "cold samples flush src and dst (clflushopt + mfence) before one call";
+  std::string bytes_counted = "once per byte copied or cleared";
+  std::string gbps = "1e9 bytes per second";
+  nlohmann::ordered_json unknown = nlohmann::ordered_json::object();  ///< other keys (the first kex's cache_modes)
+  bool operator==(const PolicyRecord&) const = default;
+};
+
+/// A counter the run asked for (context.counters, kex run --counters).
+struct CounterRecord {
+  std::string name, event;  ///< kex's name; the libpfm4 event it resolved to
+  bool hardware = false, ok = false;
+  std::string reason;       ///< why it is not counted ("" when ok)
+  bool operator==(const CounterRecord&) const = default;
 };
 
 /// How a paired round measured each member (context.protocol.round).
@@ -197,14 +261,20 @@ struct MergedFrom {
   std::string run_id;  ///< the piece's RunContext::run_id ("" for files from before it)
 };
 
+/// A run's context, in the order a run writes it (Google Benchmark's fields first).
 struct RunContext {
   std::string date, host_name;
+  GbenchFields gbench;
+  BuildRecord build;
   /// 16 hex digits drawn at random when the run starts: tells two runs apart when host,
   /// second and seed agree. "" in files written before it, and in a merge of several runs
   /// (merged_from names each one's).
   std::string run_id;
   MachineInfo machine;
+  std::optional<int> pinned_cpu;          ///< the CPU kex run was pinned to (-1: none)
+  std::optional<TimerRecord> timer;
   std::vector<ConfigRecord> configs;
+  std::vector<PolicyRecord> policies;     ///< one per config; written when there are any
   size_t shard_index = 0, shard_count = 1;
   std::vector<size_t> merged_shards;      ///< a merge of an incomplete shard set: the indices present
   bool interrupted = false;
@@ -213,10 +283,13 @@ struct RunContext {
   std::optional<ProtocolRecord> protocol;  ///< absent in files from before it and Google Benchmark's
   std::optional<BufferRecord> buffers;     ///< absent when no worker ran
   std::optional<RunTotals> totals;         ///< absent in a run that did not finish and in Google Benchmark's
+  std::optional<std::vector<CounterRecord>> counters;  ///< kex run --counters
+  std::string filter;                      ///< kex run --filter ("": none)
+  size_t pooled_runs = 0;                  ///< a pool of runs (kex merge --pool): how many; 0: not a pool
   std::vector<SeedTable> seed_tables;
   std::optional<nlohmann::ordered_json> segments;  ///< the segment-override section (configs/schema/segments.schema.json)
   std::vector<MergedFrom> merged_from;
-  nlohmann::ordered_json rest = nlohmann::ordered_json::object();  ///< every other field, as written
+  nlohmann::ordered_json unknown = nlohmann::ordered_json::object();  ///< keys of a newer kex, kept as written
 };
 
 /// One run on one machine: its context and a Result per point.

@@ -6,7 +6,6 @@
 #include <climits>
 #include <cmath>
 #include <limits>
-#include <type_traits>
 
 #include "src/core/error.hpp"
 #include "src/model/json_fields.hpp"
@@ -48,14 +47,6 @@ void maybe_whole(IO& io, const char* key, O& v, T lo, T hi) {
 template <class IO, class O>
 void maybe_real(IO& io, const char* key, O& v, double lo, double hi) {
   if (io.has(key, v)) io.real(key, *v, lo, hi);
-}
-
-/// A key of the context not typed yet: written from `rest` at its place in the order
-/// (a reader keeps it in `rest` with the other keys it does not name).
-template <class IO, class C>
-void untyped(IO& io, const char* key, C& c) {
-  if constexpr (!std::is_same_v<IO, FieldReader>)
-    if (c.rest.contains(key)) io.object_value(key, c.rest[key]);
 }
 
 template <class IO, class L>
@@ -119,7 +110,7 @@ void map_reading(IO& io, R& r) {
 template <class IO, class B>
 void map_placement(IO& io, B& b) {
   io.whole("bytes", b.bytes, uint64_t(0), UINT64_MAX);
-  io.whole("planned_bytes", b.planned_bytes, uint64_t(0), UINT64_MAX);
+  maybe_whole(io, "planned_bytes", b.planned_bytes, uint64_t(0), UINT64_MAX);
   io.flag("huge_pages_advised", b.huge_pages_advised);
   io.whole("huge_page_bytes", b.huge_page_bytes, int64_t(-1), INT64_MAX);
   io.wholes("numa_nodes", b.numa_nodes, 4096, 0, kMaxCpus);
@@ -218,6 +209,65 @@ void map_protocol(IO& io, P& p) {
   io.others(p.unknown);
 }
 
+/// Google Benchmark's fields of the context (its tools read them).
+template <class IO, class G>
+void map_gbench(IO& io, G& g) {
+  maybe_text(io, "executable", g.executable);
+  maybe_whole(io, "num_cpus", g.num_cpus, 0, kMaxCpus);
+  maybe_whole(io, "mhz_per_cpu", g.mhz_per_cpu, int64_t(0), int64_t(1) << 40);
+  maybe_flag(io, "cpu_scaling_enabled", g.cpu_scaling_enabled);
+  maybe_text(io, "cpu_scaling_warning", g.cpu_scaling_warning);
+  if (io.has("caches", g.caches))
+    io.list("caches", *g.caches, 0, 64, [](auto& e, auto& c) {
+      e.text("type", c.type, kAsWritten);
+      e.whole("level", c.level, 0, 16);
+      e.whole("size", c.size, uint64_t(0), kMaxBytes);
+      e.whole("num_sharing", c.num_sharing, 0, kMaxCpus);
+    });
+  if (io.has("load_avg", g.load_avg)) io.reals("load_avg", *g.load_avg, 16, 0, kInf);
+  maybe_text(io, "library_build_type", g.library_build_type);
+}
+
+template <class IO, class B>
+void map_build(IO& io, B& b) {
+  maybe_text(io, "kex_version", b.kex_version);
+  maybe_text(io, "kex_git_commit", b.git_commit);
+  if (io.has("libraries", b.libraries)) io.named_texts("libraries", *b.libraries, 64, kAsWritten);
+}
+
+template <class IO, class T>
+void map_timer(IO& io, T& t) {
+  io.text("source", t.source, kAsWritten);
+  io.whole("overhead_ticks", t.overhead_ticks, uint64_t(0), UINT64_MAX);
+  io.text("units", t.units, kAsWritten);
+}
+
+template <class IO, class P>
+void map_policy(IO& io, P& p) {
+  io.text("source", p.source, kAsWritten);
+  io.real("precision", p.precision, 0, kInf);
+  io.real("max_time_per_point_s", p.max_time_per_point_s, 0, kInf);
+  maybe_real(io, "min_time_per_point_s", p.min_time_per_point_s, 0, kInf);
+  io.whole("min_samples", p.min_samples, 0u, UINT32_MAX);
+  io.whole("max_samples", p.max_samples, 0u, UINT32_MAX);
+  io.real("sample_us", p.sample_us, 0, kInf);
+  io.text("warmup", p.warmup, kAsWritten);
+  io.text("statistic", p.statistic, kAsWritten);
+  io.text("cold", p.cold, kAsWritten);
+  io.text("bytes_counted", p.bytes_counted, kAsWritten);
+  io.text("gbps", p.gbps, kAsWritten);
+  io.others(p.unknown);
+}
+
+template <class IO, class K>
+void map_counter(IO& io, K& k) {
+  io.text("name", k.name, kAsWritten);
+  io.text("event", k.event, kAsWritten);
+  io.flag("hardware", k.hardware);
+  io.flag("ok", k.ok);
+  io.text("reason", k.reason, kAsWritten);
+}
+
 template <class IO, class F>
 void map_merged_from(IO& io, F& f) {
   io.text("file", f.file, kAsWritten);
@@ -239,29 +289,10 @@ void map_seed_table(IO& io, T& t) {
 
 /// The context's one field table, in the order a run writes it: Google Benchmark's
 /// fields first (its tools read them), then kex's.
+/// What the run did: its sentinel readings, the points it could not measure as asked,
+/// its protocol, where its buffers were, its totals, and the counters, filter and pool.
 template <class IO, class C>
-void map_context(IO& io, C& c) {
-  io.text("date", c.date, kAsWritten);
-  io.text("host_name", c.host_name, kAsWritten);
-  for (const char* key : {"executable", "num_cpus", "mhz_per_cpu", "cpu_scaling_enabled", "cpu_scaling_warning",
-                          "caches", "load_avg", "library_build_type"})
-    untyped(io, key, c);
-  int version = kResultsSchemaVersion;  // always the current one written; any read (Google Benchmark's is 1)
-  io.whole("json_schema_version", version, 0, INT_MAX);
-  for (const char* key : {"kex_version", "kex_git_commit", "libraries"}) untyped(io, key, c);
-  io.object("machine", [&](auto& m) { map_machine(m, c.machine); });
-  for (const char* key : {"pinned_cpu", "timer"}) untyped(io, key, c);
-  io.list("config", c.configs, 0, kMaxItems, [](auto& e, auto& r) {
-    e.text("source", r.source, kAsWritten);
-    e.object_value("config", r.config);
-  });
-  untyped(io, "policy", c);
-  io.object("shard", [&](auto& s) {
-    s.whole("index", c.shard_index, size_t(0), size_t(999999));
-    s.whole("count", c.shard_count, size_t(1), size_t(1000000));
-    if (s.has("merged_indices", !c.merged_shards.empty()))
-      s.wholes("merged_indices", c.merged_shards, 1000000, size_t(0), size_t(999999));
-  });
+void map_run_record(IO& io, C& c) {
   if (io.has("sentinel_readings", !c.sentinel_readings.empty()))
     io.list("sentinel_readings", c.sentinel_readings, 0, kMaxItems, [](auto& e, auto& w) {
       map_reading(e, w.reading);
@@ -277,7 +308,38 @@ void map_context(IO& io, C& c) {
       b.list("plans", c.buffers->plans, 0, 4096, [](auto& e, auto& p) { map_placement(e, p); });
     });
   if (io.has("points_planned", c.totals)) map_totals(io, *c.totals);
-  for (const char* key : {"counters", "filter", "pooled_runs"}) untyped(io, key, c);
+  if (io.has("counters", c.counters))
+    io.list("counters", *c.counters, 0, 64, [](auto& e, auto& k) { map_counter(e, k); });
+  if (io.has("filter", !c.filter.empty())) io.text("filter", c.filter, kAsWritten);
+  if (io.has("pooled_runs", c.pooled_runs != 0)) io.whole("pooled_runs", c.pooled_runs, size_t(0), SIZE_MAX);
+}
+
+/// The context's one field table, in the order a run writes it: Google Benchmark's
+/// fields first (its tools read them), then kex's.
+template <class IO, class C>
+void map_context(IO& io, C& c) {
+  io.text("date", c.date, kAsWritten);
+  io.text("host_name", c.host_name, kAsWritten);
+  map_gbench(io, c.gbench);
+  int version = kResultsSchemaVersion;  // always the current one written; any read (Google Benchmark's is 1)
+  io.whole("json_schema_version", version, 0, INT_MAX);
+  map_build(io, c.build);
+  io.object("machine", [&](auto& m) { map_machine(m, c.machine); });
+  maybe_whole(io, "pinned_cpu", c.pinned_cpu, -1, kMaxCpus);
+  if (io.has("timer", c.timer)) io.object("timer", [&](auto& t) { map_timer(t, *c.timer); });
+  io.list("config", c.configs, 0, kMaxItems, [](auto& e, auto& r) {
+    e.text("source", r.source, kAsWritten);
+    e.object_value("config", r.config);
+  });
+  if (io.has("policy", !c.policies.empty()))
+    io.list("policy", c.policies, 0, kMaxItems, [](auto& e, auto& p) { map_policy(e, p); });
+  io.object("shard", [&](auto& s) {
+    s.whole("index", c.shard_index, size_t(0), size_t(999999));
+    s.whole("count", c.shard_count, size_t(1), size_t(1000000));
+    if (s.has("merged_indices", !c.merged_shards.empty()))
+      s.wholes("merged_indices", c.merged_shards, 1000000, size_t(0), size_t(999999));
+  });
+  map_run_record(io, c);
   if (io.has("run_id", !c.run_id.empty())) io.text("run_id", c.run_id, kAsWritten);
   io.flag("interrupted", c.interrupted);
   if (io.has("seed_tables", !c.seed_tables.empty()))
@@ -285,21 +347,18 @@ void map_context(IO& io, C& c) {
   if (io.has("segments", c.segments)) io.object_value("segments", *c.segments);
   if (io.has("merged_from", !c.merged_from.empty()))
     io.list("merged_from", c.merged_from, 0, kMaxItems, [](auto& e, auto& f) { map_merged_from(e, f); });
-  io.others(c.rest);
+  io.others(c.unknown);
 }
 
 /// A Google Benchmark context has no kex machine: cache sizes from its list of
 /// caches, the TSC rate from its mhz_per_cpu.
-void gbench_machine(const json& ctx, MachineInfo& m) {
-  if (!m.l1d_bytes && !m.l2_bytes && !m.llc_bytes && ctx.contains("caches") && ctx["caches"].is_array())
-    for (const auto& c : ctx["caches"]) {
-      if (!c.is_object() || c.value("type", "") == "Instruction" || !c.contains("size") || !c["size"].is_number()) continue;
-      const int level = c.value("level", 0);
-      const auto size = static_cast<uint64_t>(c["size"].get<double>());
-      (level == 1 ? m.l1d_bytes : level == 2 ? m.l2_bytes : m.llc_bytes) = size;
+void gbench_machine(const GbenchFields& g, MachineInfo& m) {
+  if (!m.l1d_bytes && !m.l2_bytes && !m.llc_bytes && g.caches)
+    for (const GbenchCache& c : *g.caches) {
+      if (c.type == "Instruction" || c.size == 0) continue;
+      (c.level == 1 ? m.l1d_bytes : c.level == 2 ? m.l2_bytes : m.llc_bytes) = c.size;
     }
-  if (m.tsc_hz <= 0 && ctx.contains("mhz_per_cpu") && ctx["mhz_per_cpu"].is_number())
-    m.tsc_hz = ctx["mhz_per_cpu"].get<double>() * 1e6;
+  if (m.tsc_hz <= 0 && g.mhz_per_cpu) m.tsc_hz = double(*g.mhz_per_cpu) * 1e6;
 }
 
 /// A record's JSON by its table (to_json of the small records).
@@ -355,7 +414,7 @@ RunContext context_from_json(const json& j, const std::string& where) {
   if (c.shard_index >= c.shard_count)
     throw InputError(where + "/shard/index", std::to_string(c.shard_index) + ": expected below the count, " +
                                                  std::to_string(c.shard_count));
-  gbench_machine(j, c.machine);
+  gbench_machine(c.gbench, c.machine);
   return c;
 }
 

@@ -136,4 +136,17 @@ void FieldReader::texts(const char* key, std::vector<std::string>& v, size_t max
   for (size_t i = 0; i < a->size(); ++i) v.push_back(checked_text((*a)[i], path(key) + "/" + std::to_string(i), rule));
 }
 
+void FieldReader::named_texts(const char* key, std::vector<std::pair<std::string, std::string>>& v, size_t max_items,
+                              const TextRule& rule) {
+  const json* o = find(key);
+  if (!o) return;
+  if (!o->is_object() || o->size() > max_items)
+    fail(key, *o, "expected an object of at most " + std::to_string(max_items) + " texts by name");
+  v.clear();
+  for (auto it = o->begin(); it != o->end(); ++it) {
+    const std::string at = path(key) + "/" + (printable(it.key()) ? it.key() : json(it.key()).dump());
+    v.emplace_back(checked_text(json(it.key()), at, rule), checked_text(it.value(), at, rule));
+  }
+}
+
 }  // namespace kex

@@ -25,6 +25,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -65,6 +66,13 @@ class BasicFieldWriter {
     out_[key] = v;
   }
   void reals(const char* key, const std::vector<double>& v, size_t, double, double) { out_[key] = v; }
+  /// An object of texts by name ({"xbyak": "7.07", ...}), in the order of `v`.
+  void named_texts(const char* key, const std::vector<std::pair<std::string, std::string>>& v, size_t,
+                   const TextRule& = {}) {
+    Json o = Json::object();
+    for (const auto& [name, text] : v) o[name] = text;
+    out_[key] = std::move(o);
+  }
   /// A JSON object or list kept as it is (a config: its own reader checks it).
   template <class V>
   void object_value(const char* key, const V& v) { out_[key] = v; }
@@ -146,6 +154,9 @@ class FieldReader {
     for (size_t i = 0; i < a->size(); ++i) v.push_back(whole_of<T>((*a)[i], path(key) + "/" + std::to_string(i), lo, hi));
   }
   void reals(const char* key, std::vector<double>& v, size_t max_items, double lo, double hi);
+  /// An object of at most `max_items` texts by name (names and texts under `rule`).
+  void named_texts(const char* key, std::vector<std::pair<std::string, std::string>>& v, size_t max_items,
+                   const TextRule& rule = {});
   template <class V>
   void object_value(const char* key, V& v) {
     const nlohmann::json* x = find(key);

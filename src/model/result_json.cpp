@@ -644,8 +644,8 @@ ordered_json to_json(const std::vector<RunDoc>& machines) {
   ctx["date"] = c0.date;
   ctx["host_name"] = "merged";
   ctx["json_schema_version"] = kResultsSchemaVersion;
-  ctx["kex_version"] = c0.rest.value("kex_version", "");
-  ctx["library_build_type"] = c0.rest.value("library_build_type", "release");
+  ctx["kex_version"] = c0.build.kex_version.value_or("");
+  ctx["library_build_type"] = c0.gbench.library_build_type.value_or("release");
   ctx["merged"] = true;
   ctx["machines"] = list;
   ordered_json groups = ordered_json::array();

@@ -43,7 +43,7 @@ PresetFacts preset_from_json(const nlohmann::json& j, const std::string& where);
 
 /// A run's context and back (src/model/context_json.cpp: one field table per record).
 /// A file of any kex so far reads: a field it lacks keeps its default, a key kex does
-/// not know is kept (RunContext::rest) and written back.
+/// not know is kept (RunContext::unknown) and written back.
 nlohmann::ordered_json to_json(const RunContext& c);
 RunContext context_from_json(const nlohmann::json& j, const std::string& where);
 

@@ -16,11 +16,12 @@ using nlohmann::json;
 
 json to_gbench(const std::vector<RunDoc>& runs) {
   json out;
-  json ctx = runs.empty() ? json::object() : json(to_json(runs.front().context));
+  RunContext first = runs.empty() ? RunContext{} : runs.front().context;
+  if (!first.gbench.library_build_type) first.gbench.library_build_type = "release";  // Google Benchmark's tools need it
+  json ctx = runs.empty() ? json{{"library_build_type", "release"}} : json(to_json(first));
   // Keep the context (GB tools read only date/host/caches-style fields and ignore the rest),
   // except big per-run blobs that are not about the machine.
   ctx.erase("config");
-  ctx["library_build_type"] = ctx.value("library_build_type", std::string("release"));
   ctx["kex_export"] = "gbench";
   if (runs.size() > 1) ctx["host_name"] = "merged";
   json not_measured = json::array();

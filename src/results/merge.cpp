@@ -208,11 +208,8 @@ std::vector<RunDoc> merge_results(const std::vector<MergeInput>& inputs, std::ve
     if (out.context.merged_from.size() > 1) out.context.run_id.clear();  // several runs: merged_from names each
     if (pool) {  // a piece that is itself a pool counts its own runs
       size_t runs = 0;
-      for (const auto& p : g.pieces) {
-        const auto& r = p.run.context.rest;
-        runs += r.contains("pooled_runs") && r["pooled_runs"].is_number_unsigned() ? r["pooled_runs"].get<size_t>() : 1;
-      }
-      out.context.rest["pooled_runs"] = runs;
+      for (const auto& p : g.pieces) runs += p.run.context.pooled_runs ? p.run.context.pooled_runs : 1;
+      out.context.pooled_runs = runs;
     }
     if (g.pieces.size() > 1) merge_noise(g.pieces, out);
     merged.push_back(std::move(out));

@@ -110,3 +110,79 @@ TEST_CASE("context: a malformed record names its path, the value and what is all
   CHECK(error("/sentinel_readings/0/disturbed", "no") ==
         "f.json: context/sentinel_readings/0/disturbed: \"no\": expected true or false");
 }
+
+TEST_CASE("context: a kex run's own fields are typed and read back equal, and keys of another kex are kept as written" *
+          doctest::test_suite("model")) {
+  RunDoc d = full_run();
+  RunContext& c = d.context;
+  c.gbench.cpu_scaling_enabled = false;
+  c.gbench.caches = std::vector<GbenchCache>{{"Data", 1, 32768, 2}, {"Unified", 3, 33554432, 16}};
+  c.gbench.load_avg = std::vector<double>{0.5, 0.25, 0.125};
+  c.gbench.library_build_type = "release";
+  c.build.git_commit = "abc1234";
+  c.build.libraries = std::vector<std::pair<std::string, std::string>>{{"xbyak", "7.07"}, {"cli11", "2.4.1"}};
+  c.pinned_cpu = 1;
+  c.timer = TimerRecord{};
+  c.timer->overhead_ticks = 36;
+  c.policies.push_back(PolicyRecord{});
+  c.policies.back().source = "golden.json";
+  c.policies.back().min_time_per_point_s = 0.01;
+  c.counters = std::vector<CounterRecord>{{"cycles", "perf::PERF_COUNT_HW_CPU_CYCLES", true, false, "no PMU (ENOENT)"}};
+  c.filter = "^copy/";
+  c.pooled_runs = 3;
+  const nlohmann::ordered_json j = to_json(d)["context"];
+  std::string keys;
+  for (auto it = j.begin(); it != j.end(); ++it) keys += it.key() + " ";
+  CHECK(keys ==
+        "date host_name executable num_cpus mhz_per_cpu cpu_scaling_enabled caches load_avg library_build_type "
+        "json_schema_version kex_version kex_git_commit libraries machine pinned_cpu timer config policy shard "
+        "sentinel_readings incomplete_points protocol buffers load_avg_end points_planned points_written elapsed_s "
+        "counters filter pooled_runs interrupted ");
+  CHECK(j["libraries"].dump() == R"({"xbyak":"7.07","cli11":"2.4.1"})");
+  CHECK(j["timer"].dump() == R"({"source":"lfence; rdtsc; lfence","overhead_ticks":36,)"
+                             R"("units":"real_time in ns from TSC ticks; cycles are estimated core cycles"})");
+  nlohmann::json in = context_of(d);
+  in["a_newer_field"] = {{"x", 1}};
+  in["policy"][0]["cache_modes"] = {"warm", "cold"};  // the first kex wrote it
+  const RunContext back = read_context(in);
+  CHECK(back.gbench == c.gbench);
+  CHECK(back.build.libraries->size() == 2);  // read in the file's key order (a parsed file's keys are sorted)
+  CHECK(back.pinned_cpu == 1);
+  CHECK(back.timer == c.timer);
+  CHECK(back.counters == c.counters);
+  CHECK(back.filter == "^copy/");
+  CHECK(back.pooled_runs == 3);
+  REQUIRE(back.policies.size() == 1);
+  CHECK(back.policies[0].min_time_per_point_s == 0.01);
+  CHECK(back.policies[0].unknown == nlohmann::ordered_json{{"cache_modes", {"warm", "cold"}}});
+  CHECK(back.unknown == nlohmann::ordered_json{{"a_newer_field", {{"x", 1}}}});
+  const nlohmann::ordered_json again = to_json(RunDoc{back, {}})["context"];
+  CHECK(again["a_newer_field"]["x"] == 1);
+  CHECK(again["policy"][0]["cache_modes"][1] == "cold");
+}
+
+TEST_CASE("context: a Google Benchmark context gives the machine its caches and TSC rate" * doctest::test_suite("model")) {
+  const nlohmann::json gb = nlohmann::json::parse(R"({"context": {"date": "2024-05-01T10:00:00+00:00",
+    "host_name": "box", "executable": "./bench", "num_cpus": 8, "mhz_per_cpu": 3000, "cpu_scaling_enabled": false,
+    "caches": [{"type": "Data", "level": 1, "size": 32768, "num_sharing": 2},
+               {"type": "Instruction", "level": 1, "size": 65536, "num_sharing": 2},
+               {"type": "Unified", "level": 2, "size": 1048576, "num_sharing": 2},
+               {"type": "Unified", "level": 3, "size": 33554432, "num_sharing": 16}],
+    "load_avg": [1.5, 1.0, 0.5], "library_version": "v1.8.3", "library_build_type": "release",
+    "json_schema_version": 1}, "benchmarks": []})");
+  const RunContext c = docs_from_json(gb, "gb.json").at(0).context;
+  CHECK(c.machine.l1d_bytes == 32768);
+  CHECK(c.machine.l2_bytes == 1048576);
+  CHECK(c.machine.llc_bytes == 33554432);
+  CHECK(c.machine.tsc_hz == 3e9);
+  CHECK(c.gbench.executable == "./bench");
+  CHECK(c.unknown == nlohmann::ordered_json{{"library_version", "v1.8.3"}});
+  nlohmann::json bad = gb;
+  bad["context"]["caches"][1]["size"] = "64K";
+  CHECK_THROWS_WITH_AS(docs_from_json(bad, "gb.json"),
+                       "gb.json: context/caches/1/size: \"64K\": expected an integer in 0..1099511627776", InputError);
+  bad = gb;
+  bad["context"]["libraries"] = {{"xbyak", 7}};
+  CHECK_THROWS_WITH_AS(docs_from_json(bad, "gb.json"), "gb.json: context/libraries/xbyak: 7: expected a string",
+                       InputError);
+}

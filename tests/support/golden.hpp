@@ -103,8 +103,10 @@ inline RunDoc run() {
   d.context.machine.tsc_hz = 2.0e9;
   d.context.machine.virtualization = "KVM";
   d.context.configs.push_back({"golden.json", nlohmann::ordered_json{{"sizes", {4096, 65536}}}});
-  d.context.rest = {{"date", ""}, {"host_name", ""}, {"executable", "kex"}, {"num_cpus", 2}, {"mhz_per_cpu", 2000},
-                    {"kex_version", "0.1.0"}, {"json_schema_version", 0}};
+  d.context.gbench.executable = "kex";
+  d.context.gbench.num_cpus = 2;
+  d.context.gbench.mhz_per_cpu = 2000;
+  d.context.build.kex_version = "0.1.0";
   {  // the noise the summary reports (context.protocol.noise), from fixed sentinel figures
     const Noise n = compute_noise({100, 101, 99, 102, 130}, {400, 410, 395, 405, 600}, 1, 40, 8, 0.25, 8, {});
     ProtocolRecord p;  // one repetition a point, each measured alone, as a quiet run took them
