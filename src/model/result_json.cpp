@@ -363,16 +363,13 @@ ordered_json to_json(const Result& r) {
   }
   if (!r.ok()) return e;
 
-  const Aggregate a = aggregate(r);
-  const double size = double(c.size);
-  uint64_t iterations = 0;
-  for (const auto& rep : r.reps) iterations += uint64_t(rep.calls_per_sample) * rep.sample_ticks.size();
-  e["iterations"] = iterations;
+  const EntryFigures f = entry_figures(r);
+  const Aggregate& a = f.a;
+  e["iterations"] = f.iterations;
   e["real_time"] = a.median_ns;
   e["cpu_time"] = a.median_ns;
   e["time_unit"] = "ns";
-  e["bytes_per_second"] = gbps_at(c.size, a.median_ns) * 1e9;
-  const double cyc_per_ns = a.cycles_per_tick * r.tsc_hz / 1e9;
+  e["bytes_per_second"] = f.gbps * 1e9;
   ordered_json st;
   st["repetitions"] = a.repetitions;
   st["disturbed_repetitions"] = a.disturbed;
@@ -390,43 +387,24 @@ ordered_json to_json(const Result& r) {
   st["cv"] = a.cv;
   st["mad_ns"] = a.mad_ns;
   st["stop_reason"] = a.stop_reason;
-  st["gbps"] = gbps_at(c.size, a.median_ns);
-  st["gbps_best"] = gbps_at(c.size, a.min_ns);
-  st["gbps_p10"] = gbps_at(c.size, a.p90_ns);  // the 10th percentile of bandwidth is the 90th of time
-  st["gbps_p90"] = gbps_at(c.size, a.p10_ns);
-  // Bytes moved per operation in the three conventions users compare: once per byte
-  // (kex's GB/s); read + written (STREAM, likwid); plus the write-allocate reads a
-  // temporal store causes (non-temporal stores of generated kernels cause none;
-  // libc, rep-string and preset kernels are counted as temporal).
-  const double rw = r.op == Op::copy ? 2 * size : size;
-  const bool nt = r.spec && r.spec->store == Store::nontemporal;
-  const double rfo = rw + (nt ? 0 : size);
-  st["bytes_read_written"] = rw;
-  st["gbps_read_written"] = a.median_ns > 0 ? rw / a.median_ns : 0;
-  st["bytes_with_write_allocate"] = rfo;
-  st["gbps_with_write_allocate"] = a.median_ns > 0 ? rfo / a.median_ns : 0;
-  st["est_cycles"] = a.median_ns * cyc_per_ns;
-  st["bytes_per_cycle"] = a.median_ns > 0 && cyc_per_ns > 0 ? size / (a.median_ns * cyc_per_ns) : 0;
-  st["cycles_per_page"] = size > 0 ? a.median_ns * cyc_per_ns * 4096 / size : 0;
-  st["ticks_per_page"] = size > 0 ? a.median_ns * r.tsc_hz / 1e9 * 4096 / size : 0;
+  st["gbps"] = f.gbps;
+  st["gbps_best"] = f.gbps_best;
+  st["gbps_p10"] = f.gbps_p10;
+  st["gbps_p90"] = f.gbps_p90;
+  st["bytes_read_written"] = f.bytes_read_written;
+  st["gbps_read_written"] = f.gbps_read_written;
+  st["bytes_with_write_allocate"] = f.bytes_with_write_allocate;
+  st["gbps_with_write_allocate"] = f.gbps_with_write_allocate;
+  st["est_cycles"] = f.est_cycles;
+  st["bytes_per_cycle"] = f.bytes_per_cycle;
+  st["cycles_per_page"] = f.cycles_per_page;
+  st["ticks_per_page"] = f.ticks_per_page;
   st["cycles_per_tick"] = a.cycles_per_tick;
   st["cycles_method"] = a.cycles_method;
-  // Counters (kex run --counters): the median over the counted repetitions, per byte
-  // (bytes counted once) and per operation.
-  std::map<std::string, std::vector<double>> counts;
-  std::vector<std::string> counter_order;
-  for (const Repetition* rep : counted_reps(r))
-    for (const auto& v : rep->counters) {
-      if (!counts.count(v.name)) counter_order.push_back(v.name);
-      counts[v.name].push_back(v.per_op);
-    }
-  if (!counter_order.empty()) {
+  if (!f.counters_per_op.empty()) {
     ordered_json per_op = ordered_json::object(), per_byte = ordered_json::object();
-    for (const auto& name : counter_order) {
-      const double m = median(counts[name]);
-      per_op[name] = m;
-      per_byte[name] = size > 0 ? m / size : 0;
-    }
+    for (const auto& [name, v] : f.counters_per_op) per_op[name] = v;
+    for (const auto& [name, v] : f.counters_per_byte) per_byte[name] = v;
     st["counters_per_op"] = per_op;
     st["counters_per_byte"] = per_byte;
   }
