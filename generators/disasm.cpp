@@ -106,7 +106,8 @@ bool rep_before_66(const Insn& i) {
 }  // namespace
 
 std::string format_asm(const std::vector<Insn>& insns, const uint8_t* code, size_t size, Syntax syntax,
-                       const std::string& symbol, const std::vector<std::string>& comment) {
+                       const std::string& symbol, const std::vector<std::string>& comment,
+                       const std::optional<McaRegion>& region) {
   std::set<uint64_t> starts;
   for (const auto& i : insns) starts.insert(i.offset);
   starts.insert(size);
@@ -120,6 +121,8 @@ std::string format_asm(const std::vector<Insn>& insns, const uint8_t* code, size
   s += "\t.text\n\t.p2align 6\n\t.globl " + symbol + "\n\t.type " + symbol + ", @function\n" + symbol + ":\n";
   size_t pos = 0;
   for (const auto& i : insns) {
+    if (region && i.offset == region->end) s += "# LLVM-MCA-END\n";
+    if (region && i.offset == region->begin) s += "# LLVM-MCA-BEGIN " + region->name + "\n";
     if (labels.count(i.offset)) s += label(symbol, i.offset) + ":\n";
     const std::string text = as_text(i, syntax);
     if (i.target && labels.count(*i.target) && (is_rel8_branch(i) || is_rel32_branch(i)))
@@ -132,6 +135,7 @@ std::string format_asm(const std::vector<Insn>& insns, const uint8_t* code, size
       s += "\t" + text + "\n";
     pos = i.offset + i.bytes.size();
   }
+  if (region && pos == region->end) s += "# LLVM-MCA-END\n";
   if (pos < size) s += byte_line(code + pos, size - pos, "not decoded");
   if (labels.count(size)) s += label(symbol, size) + ":\n";
   s += "\t.size " + symbol + ", .-" + symbol + "\n";

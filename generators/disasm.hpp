@@ -33,6 +33,14 @@ std::vector<Insn> disassemble(const uint8_t* code, size_t size, Syntax syntax = 
 /// "offset: hex bytes   mnemonic operands" lines, one per instruction.
 std::string format_listing(const std::vector<Insn>& insns);
 
+/// A byte range of the code that format_asm marks for llvm-mca: "# LLVM-MCA-BEGIN name"
+/// before the instruction at `begin`, "# LLVM-MCA-END" after the one ending at `end`
+/// (both instruction boundaries, offsets from the code's start; a name of [A-Za-z0-9_]).
+struct McaRegion {
+  uint64_t begin = 0, end = 0;
+  std::string name;
+};
+
 /// A GNU as source of the `size` bytes `insns` decode (`.intel_syntax noprefix` or
 /// `.att_syntax`), one global function `symbol` preceded by `comment` lines (each gets
 /// "# "). Branch targets inside the code become local labels (.L<symbol>_<hex offset>, so
@@ -40,9 +48,11 @@ std::string format_listing(const std::vector<Insn>& insns);
 /// branches carry `{disp32}` so the assembler keeps their length; what the text cannot
 /// pin down (multi-byte nops, a rep prefix ahead of 66, bytes not decoded) is written as
 /// `.byte` with the disassembly in a comment.
-/// `as` or `llvm-mc -triple=x86_64` assemble it to exactly the same bytes.
+/// `as` or `llvm-mc -triple=x86_64` assemble it to exactly the same bytes. With
+/// `region`, its instructions are marked for llvm-mca (comments: the bytes stay the same).
 std::string format_asm(const std::vector<Insn>& insns, const uint8_t* code, size_t size, Syntax syntax,
-                       const std::string& symbol, const std::vector<std::string>& comment);
+                       const std::string& symbol, const std::vector<std::string>& comment,
+                       const std::optional<McaRegion>& region = std::nullopt);
 
 /// Lower-case hex, 32 bytes to a line, nothing else (xxd -p layout: `xxd -r -p` gives
 /// the bytes back).

@@ -1,6 +1,7 @@
 // Code emission entry points and the register-class table the loop skeleton uses.
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <xbyak/xbyak.h>
@@ -40,9 +41,18 @@ const ClassEmitter& class_emitter(RegClass c);
 /// Rows in the emitter table (a test checks it equals reg_classes().size()).
 size_t class_emitter_count();
 
+/// Where a kernel's main loop lies, in bytes from the kernel's first byte: from the
+/// loop's first instruction (its branch target) to the end of its closing branch.
+struct LoopRange {
+  uint64_t begin = 0, end = 0;
+  bool operator==(const LoopRange&) const = default;
+};
+
 /// Emits one complete kernel for a valid spec (validate(s) empty) at the generator's
-/// current position, ending in `ret`. Throws Xbyak::Error on emission failure.
-void emit_kernel(Xbyak::CodeGenerator& g, const KernelSpec& s);
+/// current position, ending in `ret`. Returns the main loop's range (with block
+/// prefetch, the inner loop over a block); nullopt for the string class, whose
+/// `rep` instruction is its loop. Throws Xbyak::Error on emission failure.
+std::optional<LoopRange> emit_kernel(Xbyak::CodeGenerator& g, const KernelSpec& s);
 
 /// Why this CPU cannot run `s` (missing AVX-512, ...), or empty when it can.
 std::string cpu_unsupported_reason(const KernelSpec& s);

@@ -6,6 +6,7 @@
 // Layout: prologue, optional head (aligns dst for NT stores that need it), optional
 // block-prefetch loop, main loop, tail (elements of the class width, then bytes),
 // epilogue (sfence after NT stores, class state, ret).
+#include <optional>
 #include <vector>
 
 #include "generators/emit.hpp"
@@ -23,6 +24,8 @@ struct Ctx {
   const ClassEmitter& cls;
   uint32_t w;                        ///< the class width in bytes
   std::vector<Reg64> saved;          ///< callee-saved GPRs the class uses, pushed in this order
+  size_t start = 0;                  ///< g.getSize() at the kernel's first byte
+  std::optional<LoopRange> main_range;    ///< set by the loop that does the bulk of the work
   bool copy() const { return s.op == Op::copy; }
   bool fwd() const { return s.direction == Direction::forward; }
 
@@ -192,7 +195,8 @@ struct Ctx {
     g.L(done);
   }
 
-  /// Block prefetch loop, then the plain loop for the rest below one block: touch one
+  /// Block prefetch loop (its inner loop is the main loop), then the plain loop for the
+  /// rest below one block: touch one
   /// dword per 64-byte line of the next block (in the block order) with plain loads
   /// (r11d), then copy the block with the main body (r11d counts its iterations).
   /// Entered with rdx >= unroll; jumps to `to_tail` below unroll bytes.
@@ -208,11 +212,13 @@ struct Ctx {
     }
     g.mov(g.r11d, s.block.bytes / s.unroll);
     g.L(inner);
+    const size_t begin = g.getSize();
     prefetches();
     body();
     advance(s.unroll);
     g.dec(g.r11d);
     g.jnz(inner, CodeGenerator::T_NEAR);
+    main_range = LoopRange{begin - start, g.getSize() - start};
     g.jmp(block, CodeGenerator::T_NEAR);
     g.align(16);
     // The remainder below one block runs through the plain loop (needs >= unroll).
@@ -235,12 +241,14 @@ struct Ctx {
     Label loop;
     g.align(16);
     g.L(loop);
+    const size_t begin = g.getSize();
     if (!fwd()) g.sub(g.rdx, s.unroll);
     prefetches();
     body();
     if (fwd()) advance(s.unroll);
     g.cmp(g.rdx, s.unroll);
     g.jae(loop, CodeGenerator::T_NEAR);
+    main_range = LoopRange{begin - start, g.getSize() - start};
   }
 
   /// The loops over whole iterations (the block-prefetch ones or the main one),
@@ -312,15 +320,16 @@ struct Ctx {
 
 }  // namespace
 
-void emit_kernel(CodeGenerator& g, const KernelSpec& s) {
+std::optional<LoopRange> emit_kernel(CodeGenerator& g, const KernelSpec& s) {
   const ClassEmitter& cls = class_emitter(s.regs);
-  if (cls.emit_whole(g, s)) return;
-  Ctx c{g, s, cls, reg_class_info(s.regs).width, cls.callee_saved(s)};
+  if (cls.emit_whole(g, s)) return std::nullopt;
+  Ctx c{g, s, cls, reg_class_info(s.regs).width, cls.callee_saved(s), g.getSize(), std::nullopt};
   c.prologue();
   c.head();
   c.loops();
   c.tail();
   c.epilogue();
+  return c.main_range;
 }
 
 }  // namespace kex

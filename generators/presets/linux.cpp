@@ -220,8 +220,8 @@ std::vector<Preset> linux_presets() {
                .confidence = "high",
                .notes = std::string("The fallback clear_page for CPUs without REP_GOOD: xor eax,eax; ecx = 64; "
                                     ".p2align 4; loop of dec ecx, 8 x mov [rdi+8k],rax, lea rdi,[rdi+64], jnz (flags "
-                                    "from the dec); nop; ret. The same code as 2.6.12's (xmm64/kernel_clear) plus the "
-                                    "loop alignment.") +
+                                    "from the dec); nop; ret. The same instructions and loop alignment as 2.6.12's "
+                                    "clear_page (xmm64/kernel_clear); only the name changed.") +
                         kPageAbi,
                .emit = per_page(rdx, [](Gen& g, const PresetOptions&, Subs&) { clear_page_orig(g); })});
   v.push_back({.id = "linux/clear_page_rep",
@@ -259,11 +259,12 @@ std::vector<Preset> linux_presets() {
                .family = "linux",
                .origin = kCopyPage64,
                .confidence = "high",
-               .notes = std::string("copy_page without REP_GOOD: save rbx, r12 (16-byte frame); ecx = 59; 59 "
-                                    "iterations of 8 qword loads (rax rbx rdx r8-r12), prefetcht0 S+320, 8 stores, "
-                                    "lea/lea; then 5 iterations without the prefetch; restore. 2.6.12's copy_page "
-                                    "(xmm64/v26_copy_page) saved r13 too in a 24-byte frame and had no loop "
-                                    "alignment.") +
+               .notes = std::string("copy_page without REP_GOOD: save rbx, r12 (16-byte frame); ecx = 59; "
+                                    ".p2align 4; 59 iterations of dec rcx, 8 qword loads (rax rbx rdx r8-r12), "
+                                    "prefetcht0 S+320, 8 stores, lea rsi, lea rdi; ecx = 5; .p2align 4; 5 iterations "
+                                    "of dec ecx without the prefetch, lea rdi before lea rsi; restore. 2.6.12's "
+                                    "copy_page (xmm64/v26_copy_page) has the same loops, alignment and lea order, and "
+                                    "saved r13 too (unused) in a 24-byte frame.") +
                         kPageAbi,
                .emit = per_page(r14, [](Gen& g, const PresetOptions&, Subs&) { copy_page_regs(g); })});
   v.push_back({.id = "linux/memcpy_orig",

@@ -75,8 +75,8 @@ void mmx_memcpy(Gen& g, const PresetOptions& o, Subs& s) {
   g.dec(rcx);
   g.jnz(slow_loop);
   g.L(done);
-  kernel_fpu_end(g, o);
-  // __memcpy(to, from, len & 63): rep movsl, then movsw / movsb for the last 3 bytes.
+  // __memcpy(to, from, len & 63): rep movsl, then movsw / movsb for the last 3 bytes;
+  // the source calls it before kernel_fpu_end(), so the tail runs inside the MMX section.
   g.mov(rcx, r8);
   g.and_(ecx, 63);
   g.mov(rax, rcx);
@@ -92,6 +92,7 @@ void mmx_memcpy(Gen& g, const PresetOptions& o, Subs& s) {
   g.jz(no1);
   g.movsb();
   g.L(no1);
+  kernel_fpu_end(g, o);
   g.ret();
 }
 /// CONFIG_MK7 fast_clear_page (2.4.0 and 2.4.35 have the same loop): mm0 = 0; 64
@@ -214,8 +215,8 @@ std::vector<Preset> linux24_presets() {
   p.notes =
       "Any length: i = len/64; kernel_fpu_begin; 3DNow! prefetch S+0..256; 64-byte iterations of 2 x (4 movq "
       "loads, 4 movq stores), with prefetch S+320 while more than 5 remain and without it for the last 5; "
-      "kernel_fpu_end; the len&63 tail through __memcpy (rep movsl, movsw, movsb). Its in_interrupt() fallback "
-      "and CR0.TS handling cannot occur in user space.";
+      "the len&63 tail through __memcpy (rep movsl, movsw, movsb); then kernel_fpu_end, after the tail as in the "
+      "source. Its in_interrupt() fallback and CR0.TS handling cannot occur in user space.";
   p.features = {"mmx", "3dnow"};
   p.region = 1;
   p.emit = mmx_memcpy;

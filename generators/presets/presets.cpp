@@ -7,6 +7,8 @@
 #include <stdexcept>
 
 #include "src/core/cpu_features.hpp"
+#include "src/core/error.hpp"
+#include "src/core/terminal_text.hpp"
 #include "generators/presets/impl.hpp"
 
 namespace kex {
@@ -202,6 +204,12 @@ const Preset* find_preset(std::string_view name) {
   for (const auto& p : presets())
     if (p.id == trim(name)) return &p;
   auto all = find_presets(name);
+  if (all.size() > 1) {
+    std::string ids;
+    for (const Preset* p : all) ids += (ids.empty() ? "" : ", ") + p->id;
+    throw InputError("preset name '" + terminal_text(name) + "' is ambiguous: " + ids +
+                     " (give the id; see kex list presets)");
+  }
   return all.empty() ? nullptr : all.front();
 }
 

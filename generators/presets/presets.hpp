@@ -62,11 +62,11 @@ const std::vector<Preset>& presets();
 /// (U bytes per iteration, multiple of 4, 8..512; N = 2 or 3; P = prefetch interval,
 /// multiple of 4, 4..U, or 0 for no prefetch; any token order; missing tokens take 96,
 /// 2 and 32); it prints as "unrolled_U_P_N" (seed 003's `unroll NAME U P N` order).
-/// A "copy:" or "clear:" prefix restricts the op. Names shared by several presets
-/// ('2.4 non MMX', 'warm up run', 'faster_copy', 'kernel clear', ...) resolve to the
-/// first one in presets() order: clear before copy, fast.c before Hahn before xmm64,
-/// the unrolled form before its rep-string alternative; find_presets lists them all.
-/// Returns nullptr when nothing matches. The pointer stays valid for the process.
+/// A "copy:" or "clear:" prefix restricts the op. An id is exact; a printed name or
+/// alias several presets share ('faster_copy': fast.c's and Hahn's; 'kernel clear';
+/// '2.4 non MMX' without copy:/clear:) is ambiguous: InputError "preset name 'NAME' is
+/// ambiguous: ID, ID (give the id...)" (find_presets lists them). Returns nullptr when
+/// nothing matches. The pointer stays valid for the process.
 const Preset* find_preset(std::string_view id_or_printed_or_alias);
 
 /// Every preset the name matches, in presets() order (see find_preset).

@@ -105,7 +105,9 @@ void xmm_copy(Gen& g, const XmmCopy& k) {
 }
 
 /// copy_page.S of 2.6.12: save rbx, r12, r13 in a 24-byte frame; 59 iterations of 8
-/// loads (rax rbx rdx r8-r12), prefetcht0 S+320, 8 stores; then 5 without the prefetch.
+/// loads (rax rbx rdx r8-r12), prefetcht0 S+320, 8 stores, lea rsi then lea rdi; then 5
+/// without the prefetch, lea rdi then lea rsi (the source's order). Each loop label is
+/// aligned to 16 bytes with multi-byte nops, as the source's `.p2align 4`.
 /// `nt` (the nt_copy_page reconstruction) stores with movnti and ends with sfence.
 void gpr_copy_page(Gen& g, bool nt) {
   const Reg64 regs[8] = {rax, rbx, rdx, r8, r9, r10, r11, r12};
@@ -116,6 +118,7 @@ void gpr_copy_page(Gen& g, bool nt) {
   for (int pass = 0; pass < 2; ++pass) {
     const bool pf = pass == 0;
     g.mov(ecx, pf ? 64 - 5 : 5);
+    g.align(16);
     Label loop;
     g.L(loop);
     if (pf) g.dec(rcx);
@@ -126,8 +129,13 @@ void gpr_copy_page(Gen& g, bool nt) {
       if (nt) g.movnti(g.ptr[rdi + 8 * i], regs[i]);
       else g.mov(g.ptr[rdi + 8 * i], regs[i]);
     }
-    g.lea(rsi, g.ptr[rsi + 64]);
-    g.lea(rdi, g.ptr[rdi + 64]);
+    if (pf) {
+      g.lea(rsi, g.ptr[rsi + 64]);
+      g.lea(rdi, g.ptr[rdi + 64]);
+    } else {
+      g.lea(rdi, g.ptr[rdi + 64]);
+      g.lea(rsi, g.ptr[rsi + 64]);
+    }
     g.jnz(loop);
   }
   if (nt) g.sfence();
@@ -166,11 +174,13 @@ std::vector<Preset> xmm64_clear_presets() {
   std::vector<Preset> v;
   v.push_back(xmm64_preset(
       "xmm64/kernel_clear", "kernel clear", {"clear_page"}, Op::clear, kOriginClearS, "high",
-      "x86-64 clear_page of 2005: xor eax,eax; ECX=64; loop of dec ecx, 8 x mov [rdi+8k],rax, lea rdi,[rdi+64], jnz "
-      "(flags from the dec); nop. Confidence: high for the code, medium that xmm64.c timed this unrolled path.",
+      "x86-64 clear_page of 2005: xor eax,eax; ECX=64; .p2align 4 (multi-byte nops to 16 bytes); loop of dec ecx, "
+      "8 x mov [rdi+8k],rax, lea rdi,[rdi+64], jnz (flags from the dec); nop. Confidence: high for the code, medium "
+      "that xmm64.c timed this unrolled path.",
       {}, 1, rdx, [](Gen& g) {
         g.xor_(eax, eax);
         g.mov(ecx, kPage / 64);
+        g.align(16);
         Label loop;
         g.L(loop);
         g.dec(ecx);
@@ -258,9 +268,10 @@ std::vector<Preset> xmm64_copy_presets() {
       {"sse2"}, 16, rdx, [](Gen& g) { xmm_copy(g, {4, 64, false, {}, 320, true}); }));
   v.push_back(xmm64_preset(
       "xmm64/v26_copy_page", "v26_copy_page", {"copy_page"}, Op::copy, kOriginCopyS, "high",
-      "x86-64 copy_page of 2005 (\"don't use streaming store\"): save rbx,r12,r13 (r13 unused); 59 iterations of "
-      "8 loads (rax rbx rdx r8-r12), prefetcht0 S+320, 8 stores, lea/lea; then 5 iterations without the prefetch. "
-      "Confidence: high for the code, medium that xmm64.c timed this unrolled path.",
+      "x86-64 copy_page of 2005 (\"don't use streaming store\"): save rbx,r12,r13 (r13 unused); .p2align 4; 59 "
+      "iterations of dec rcx, 8 loads (rax rbx rdx r8-r12), prefetcht0 S+320, 8 stores, lea rsi, lea rdi; .p2align 4; "
+      "then 5 iterations of dec ecx without the prefetch, lea rdi before lea rsi. Confidence: high for the code, "
+      "medium that xmm64.c timed this unrolled path.",
       {}, 1, r14, [](Gen& g) { gpr_copy_page(g, false); }));
   v.push_back(xmm64_preset(
       "xmm64/v26_copy_page_rep", "v26_copy_page", {"v26_copy_page (rep movsq)", "copy_page_c"}, Op::copy,
@@ -274,7 +285,8 @@ std::vector<Preset> xmm64_copy_presets() {
   v.push_back(xmm64_preset(
       "xmm64/nt_copy_page", "nt_copy_page", {}, Op::copy, kOriginNtRecon, "low",
       "LOW-CONFIDENCE RECONSTRUCTION: v26_copy_page with movnti stores (8 GPR loads, then 8 movnti per 64 B) and "
-      "an sfence; its prefetch is unknown and taken from v26 (prefetcht0 S+320 for 59 iterations, 5 without).",
+      "an sfence; its prefetch and loop shape are unknown and taken from v26 (prefetcht0 S+320 for 59 iterations, 5 "
+      "without; the loops aligned to 16 bytes).",
       {"sse2"}, 1, r14, [](Gen& g) { gpr_copy_page(g, true); }));
   return v;
 }

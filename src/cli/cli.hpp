@@ -33,5 +33,8 @@ Action add_compare_command(CLI::App& app);
 Action add_export_command(CLI::App& app);
 Action add_merge_command(CLI::App& app);
 Action add_crossovers_command(CLI::App& app);
+Action add_tune_command(CLI::App& app);
+Action add_emit_command(CLI::App& app);
+Action add_summary_command(CLI::App& app);
 
 }  // namespace kex

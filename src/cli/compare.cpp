@@ -43,7 +43,7 @@ double parse_slowdown(const std::string& text) {
 Action add_compare_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("compare", "Compare two results files point by point (speedup, U test, verdict)");
   struct Args {
-    std::string a, b, fail_text, correction = "bh", statistic = "median";
+    std::string a, b, fail_text, correction = "bh", statistic = "median", format = "text";
     CompareOptions opt;
     double min_effect = 0;
     bool quiet = false;
@@ -73,6 +73,10 @@ Action add_compare_command(CLI::App& app) {
                 "Compare every point's absolute time; by default a point whose group both runs measured in paired "
                 "rounds is compared by its time relative to its group in the same rounds, so that a whole-machine "
                 "change between the runs cancels out");
+  cmd->add_option("--format", args->format,
+                  "text, or markdown (GitHub Markdown: the rows as a table, names from the files escaped, for a pull "
+                  "request)")
+      ->check(CLI::IsMember({"text", "markdown"}));
   cmd->add_flag("-q,--quiet", args->quiet,
                 "Print only the summary line and what follows it (warnings, notes, regression lines)");
   return [args, gate, effect]() {
@@ -86,8 +90,10 @@ Action add_compare_command(CLI::App& app) {
     const RunDoc a = load_one_run(args->a);
     const RunDoc b = load_one_run(args->b);
     const Comparison c = compare_results(a, b, args->opt);
-    std::string text = format_comparison(c, args->a + " (" + run_label(a.context) + ")",
-                                         args->b + " (" + run_label(b.context) + ")");
+    const std::string a_label = args->a + " (" + run_label(a.context) + ")",
+                      b_label = args->b + " (" + run_label(b.context) + ")";
+    std::string text = args->format == "markdown" ? format_comparison_markdown(c, a_label, b_label)
+                                                  : format_comparison(c, a_label, b_label);
     // -q: from kex's summary line on (the last line that starts so; a row could start
     // with a name "summary: ...", and no name reaches the lines after it).
     if (args->quiet) text = text.substr(text.rfind("\nsummary: ") + 1);

@@ -1,9 +1,11 @@
-// `kex export FILE --format csv|gbench -o OUT`: another format for a results file.
+// `kex export FILE --format csv|gbench [--table entries|repetitions|samples] -o OUT`:
+// another format for a results file.
 #include <cstdio>
 
 #include "src/core/atomic_write.hpp"
 #include "src/cli/cli.hpp"
 #include "src/core/output.hpp"
+#include "src/core/terminal_text.hpp"
 #include "src/results/export.hpp"
 #include "src/results/results.hpp"
 
@@ -12,19 +14,26 @@ namespace kex {
 Action add_export_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("export", "Write a results file as CSV or as Google Benchmark JSON (tools/compare.py)");
   struct Args {
-    std::string file, format, out;
+    std::string file, format, out, table = "entries";
     bool force = false;
   };
   auto a = std::make_shared<Args>();
   cmd->add_option("FILE", a->file, "Results file from `kex run` or `kex merge`")->required();
   cmd->add_option("--format", a->format, "csv or gbench")->required();
   cmd->add_option("-o,--output", a->out, "Output file; - for standard output")->required();
+  cmd->add_option("--table", a->table,
+                  "csv: which table, one CSV each: entries (a row per point, the default), repetitions (a row per "
+                  "repetition), samples (a row per sample); they join on name, repetition");
   cmd->add_flag("--force", a->force, "Overwrite the output file");
   return [a]() {
     if (a->format != "csv" && a->format != "gbench")
       throw InputError("--format: " + a->format + ": csv or gbench");
+    const auto table = parse_csv_table(a->table);
+    if (!table) throw InputError("--table: " + terminal_text(a->table) + ": allowed: entries, repetitions, samples");
+    if (a->format != "csv" && a->table != "entries")
+      throw InputError("--table: " + a->table + ": applies to --format csv (gbench has its own layout)");
     const std::vector<RunDoc> runs = load_results(a->file);
-    std::string text = a->format == "csv" ? to_csv(runs) : to_gbench(runs).dump(2) + "\n";
+    std::string text = a->format == "csv" ? to_csv(runs, *table) : to_gbench(runs).dump(2) + "\n";
     if (a->out == "-") {
       write_stdout(text);
       return 0;

@@ -29,12 +29,14 @@ Action add_list_command(CLI::App& app) {
           "  regs          gpr | mmx | x87 | sse | avx | avx512 | string\n"
           "  unroll:N      bytes per iteration, a multiple of the width (string: element size 1|2|4|8)\n"
           "  scratch:N     registers loaded before they are stored\n"
-          "  pf:KIND@D     prefetch none|nta|t0|t1|t2|w|load, D bytes ahead (negative for backward)\n"
-          "  every:N       one prefetch per N bytes of an iteration (default 64)\n"
+          "  pf:KIND@D     prefetch none|nta|t0|t1|t2|w|load, D bytes ahead, %d..%d (negative for\n"
+          "                backward; load: D >= 0 forward, D <= 0 backward)\n"
+          "  every:N       one prefetch per N bytes of an iteration, a multiple of 8 in %u..%u (default 64)\n"
           "  t | nt        temporal or non-temporal stores (sfence after NT)\n"
           "  fwd | bwd     forward or backward traversal\n"
           "  aligned       aligned instructions (src and dst must be width-aligned)\n"
-          "  block:N@bwd   touch each N-byte block (one dword per line) before copying it\n");
+          "  block:N@bwd   touch each N-byte block (one dword per line) before copying it\n",
+          -kMaxPfDistance, kMaxPfDistance, kMinPfEvery, kMaxPfEvery);
     }
     if (*what == "presets" || *what == "all") {
       std::printf("presets (kex show ID for code and metadata; sets: ");

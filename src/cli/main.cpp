@@ -50,6 +50,9 @@ int run(int argc, char** argv) {
   reg(kex::add_export_command);
   reg(kex::add_merge_command);
   reg(kex::add_crossovers_command);
+  reg(kex::add_tune_command);
+  reg(kex::add_emit_command);
+  reg(kex::add_summary_command);
   for (auto& [sub, action] : commands)  // compare has its own -q (the summary line only)
     if (!sub->get_option_no_throw("--quiet"))
       sub->add_flag("-q,--quiet", kex::quiet_flag(),

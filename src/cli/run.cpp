@@ -723,7 +723,7 @@ void add_cli_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("CONFIG", a.configs,
                   "Config files (JSON; - reads one from stdin) or kernel names: an argument that is -, built-in:NAME, "
                   "an existing path or ends in .json is a config, anything else a kernel name (a spec such as "
-                  "copy/avx/unroll:256, a preset or preset set such as faster_copy or fastc, or a baseline: memcpy, "
+                  "copy/avx/unroll:256, a preset or preset set such as hahn/faster_copy, xmm_clear or fastc, or a baseline: memcpy, "
                   "memset, rep_movsb, rep_stosb). None: the built-in default sweep");
   cmd->add_option("--sizes", a.sizes,
                   "Sizes of the kernels named as arguments: a list 4KiB,64KiB; A..B = A, 2A, 4A, ... and B; "

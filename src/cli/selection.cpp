@@ -46,24 +46,6 @@ uint64_t size_value(const std::string& opt, const std::string& item, const std::
   return *b;
 }
 
-/// The spec as a kernel grid: every axis written out, so the grid expands to exactly `s`.
-json spec_grid(const KernelSpec& s) {
-  json g = {{"op", std::string(to_string(s.op))},
-            {"regs", std::string(to_string(s.regs))},
-            {"unroll", s.unroll},
-            {"scratch", s.scratch},
-            {"store", std::string(to_string(s.store))},
-            {"direction", std::string(to_string(s.direction))},
-            {"align", std::string(to_string(s.align))}};
-  if (s.prefetch != Prefetch::none) {
-    g["prefetch"] = std::string(to_string(s.prefetch)) + "@" + std::to_string(s.pf_distance);
-    g["pf_every"] = s.pf_every;
-  }
-  if (s.block.bytes) g["block"] = {{"bytes", s.block.bytes}, {"order", std::string(to_string(s.block.order))}};
-  if (s.op == Op::clear) g["fill"] = s.fill;
-  return g;
-}
-
 }  // namespace
 
 bool is_config_argument(const std::string& arg) {

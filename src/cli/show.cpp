@@ -12,6 +12,7 @@
 #include "generators/emit.hpp"
 #include "generators/jit.hpp"
 #include "generators/presets/presets.hpp"
+#include "src/model/kernel_names.hpp"
 #include "src/model/result_json.hpp"
 
 namespace kex {
@@ -27,17 +28,12 @@ struct ShowOptions {
   Format format = Format::listing;
 };
 
-/// "kex_" + the name with every character outside [A-Za-z0-9] turned into '_'.
-std::string symbol_of(const std::string& name) {
-  std::string s = "kex_";
-  for (char c : name) s += (std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
-  return s;
-}
-
 /// Prints one kernel's code in the chosen format. `name` (preset id or spec name) gives
 /// the .s symbol; `header` is the listing's metadata block, or the .s file's leading
-/// comments (one line each); hex and bin print only the code.
-int print_code(const ShowOptions& o, const CodeRef& r, const std::string& name, const std::vector<std::string>& header) {
+/// comments (one line each); hex and bin print only the code. `loop`, the main loop's
+/// bytes, is marked for llvm-mca in the .s form.
+int print_code(const ShowOptions& o, const CodeRef& r, const std::string& name, const std::vector<std::string>& header,
+               const std::optional<LoopRange>& loop = std::nullopt) {
   switch (o.format) {
     case Format::bin:
       write_stdout(std::string_view(reinterpret_cast<const char*>(r.code), r.size));
@@ -45,9 +41,13 @@ int print_code(const ShowOptions& o, const CodeRef& r, const std::string& name, 
     case Format::hex:
       write_stdout(format_hex(r.code, r.size));
       return 0;
-    case Format::s:
-      write_stdout(format_asm(disassemble_all(r.code, r.size, o.syntax), r.code, r.size, o.syntax, symbol_of(name), header));
+    case Format::s: {
+      const std::string symbol = kernel_symbol(name);
+      std::optional<McaRegion> region;
+      if (loop) region = McaRegion{loop->begin, loop->end, symbol};
+      write_stdout(format_asm(disassemble_all(r.code, r.size, o.syntax), r.code, r.size, o.syntax, symbol, header, region));
       return 0;
+    }
     case Format::listing:
       for (const auto& line : header) std::printf("%s\n", line.c_str());
       write_stdout(format_listing(disassemble_all(r.code, r.size, o.syntax)));
@@ -85,12 +85,15 @@ int show_preset(const ShowOptions& o, const Preset& p) {
 
 int show_spec(const ShowOptions& o, const KernelSpec& s) {
   CodeArena arena;
-  size_t i = arena.add([&](Xbyak::CodeGenerator& g) { emit_kernel(g, s); });
+  std::optional<LoopRange> loop;
+  size_t i = arena.add([&](Xbyak::CodeGenerator& g) { loop = emit_kernel(g, s); });
   arena.finalize();
   CodeRef r = arena.ref(i);
   const std::string line = size_line(r, cpu_unsupported_reason(s));
   if (o.format == Format::listing) return print_code(o, r, spec_name(s), {"# " + spec_name(s), "# " + line});
-  return print_code(o, r, spec_name(s), {spec_name(s), line});
+  std::vector<std::string> header = {spec_name(s), line};
+  if (loop && o.format == Format::s) header.push_back("the main loop is marked for llvm-mca (LLVM-MCA-BEGIN/END)");
+  return print_code(o, r, spec_name(s), header, loop);
 }
 
 }  // namespace
@@ -121,7 +124,13 @@ Action add_show_command(CLI::App& app) {
     try {
       s = parse_spec_name(o->name);
     } catch (const std::invalid_argument& e) {
-      if (const Preset* p = find_preset(o->name)) return show_preset(*o, *p);
+      const Preset* p = nullptr;
+      try {
+        p = find_preset(o->name);
+      } catch (const InputError& amb) {
+        throw InputError(std::string("show: ") + amb.what());
+      }
+      if (p) return show_preset(*o, *p);
       if (const UnavailablePreset* u = find_unavailable_preset(o->name))
         throw InputError("show: '" + o->name + "'" + (o->name == u->id ? "" : " (" + u->id + ")") +
                          " is not available: " + u->reason);

@@ -296,7 +296,7 @@ Setter prefetch_setter(const Reader& r, const json& e, const std::string& p) {
   int32_t dist = 0;
   if (at != std::string::npos) {
     try {  // the grammar of kernel names too (src/core/numbers.hpp)
-      dist = static_cast<int32_t>(parse_integer(std::string_view(t).substr(at + 1), -(1 << 20), 1 << 20));
+      dist = static_cast<int32_t>(parse_integer(std::string_view(t).substr(at + 1), -kMaxPfDistance, kMaxPfDistance));
     } catch (const NumberError& err) {
       r.fail(p, e, std::string("the distance after @: ") + err.what());
     }
@@ -375,7 +375,7 @@ std::vector<SpecAxis> read_spec_axes(const Reader& r, const json& g, const std::
   a.uint_axis("unroll", 1, 8192, [](KernelSpec& s, uint64_t v) { s.unroll = static_cast<uint32_t>(v); });
   a.uint_axis("scratch", 1, 32, [](KernelSpec& s, uint64_t v) { s.scratch = static_cast<uint32_t>(v); });
   a.axis("prefetch", [&](const json& e, const std::string& p) { return prefetch_setter(r, e, p); });
-  a.uint_axis("pf_every", 8, 8192, [](KernelSpec& s, uint64_t v) { s.pf_every = static_cast<uint32_t>(v); });
+  a.uint_axis("pf_every", kMinPfEvery, kMaxPfEvery, [](KernelSpec& s, uint64_t v) { s.pf_every = static_cast<uint32_t>(v); });
   a.enum_axis("store", store_alias, "temporal, nontemporal", [](KernelSpec& s, Store v) { s.store = v; });
   a.enum_axis("direction", dir_alias, "forward, backward", [](KernelSpec& s, Direction v) { s.direction = v; });
   a.enum_axis("align", parse_align, "aligned, unaligned", [](KernelSpec& s, Align v) { s.align = v; });
@@ -654,6 +654,24 @@ void check_runnable(const Reader& r, const json& j, Config& c) {
 
 }  // namespace
 
+nlohmann::json spec_grid(const KernelSpec& s) {
+  nlohmann::json g = {{"op", std::string(to_string(s.op))},
+            {"regs", std::string(to_string(s.regs))},
+            {"unroll", s.unroll},
+            {"scratch", s.scratch},
+            {"store", std::string(to_string(s.store))},
+            {"direction", std::string(to_string(s.direction))},
+            {"align", std::string(to_string(s.align))}};
+  if (s.prefetch != Prefetch::none) {
+    g["prefetch"] = std::string(to_string(s.prefetch)) + "@" + std::to_string(s.pf_distance);
+    g["pf_every"] = s.pf_every;
+  }
+  if (s.block.bytes) g["block"] = {{"bytes", s.block.bytes}, {"order", std::string(to_string(s.block.order))}};
+  if (s.op == Op::clear) g["fill"] = s.fill;
+  return g;
+}
+
+
 Config parse_config(const std::string& text, const std::string& source) {
   Config c;
   c.source = source;
@@ -692,7 +710,7 @@ Config load_config(const std::string& path) {
     if (name.size() < 5 || name.compare(name.size() - 5, 5, ".json") != 0) name += ".json";
     const char* t = name.find(".schema.") == std::string::npos ? embedded_file(name) : nullptr;
     if (!t)
-      throw InputError(path + ": no such built-in config (built-in: default, unroll, reference, asami, aliasing)");
+      throw InputError(path + ": no such built-in config (built-in: default, unroll, reference, asami, aliasing, tune)");
     return parse_config(t, path);
   }
   struct stat st;

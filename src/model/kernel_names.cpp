@@ -74,4 +74,15 @@ bool is_kernel_name(std::string_view kernel) {
   return false;
 }
 
+std::string kernel_symbol(std::string_view name) {
+  std::string s = "kex_";
+  for (char c : name) {
+    const char l = (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c;
+    if ((l >= 'a' && l <= 'z') || (l >= '0' && l <= '9')) s += l;
+    else if (s.back() != '_') s += '_';
+  }
+  while (s.size() > 4 && s.back() == '_') s.pop_back();
+  return s;
+}
+
 }  // namespace kex

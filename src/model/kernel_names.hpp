@@ -37,6 +37,12 @@ bool is_preset_id(std::string_view id);
 /// allowed.
 std::optional<std::string> kernel_name_error(KernelKind kind, std::string_view kernel);
 
+/// The symbol kex writes a kernel under in assembler and C sources: "kex_" + the name
+/// lower-cased, every run of characters outside [a-z0-9] as one '_', no trailing '_'
+/// ("copy/sse/unroll:128" -> "kex_copy_sse_unroll_128"). Different names can give the
+/// same symbol; writers check.
+std::string kernel_symbol(std::string_view name);
+
 /// Whether `kernel` is a kernel name of any kind (a journal's repetition names its
 /// point, not its kind).
 bool is_kernel_name(std::string_view kernel);

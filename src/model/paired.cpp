@@ -8,10 +8,6 @@
 
 namespace kex {
 
-namespace {
-
-/// (round, ticks per operation) of each repetition measured in a round: the ones the
-/// sentinel flagged too, since a disturbance of the whole round leaves its ratios be.
 std::vector<std::pair<uint64_t, double>> round_times(const Result& r) {
   std::vector<std::pair<uint64_t, double>> v;
   for (const Repetition& rep : r.reps)
@@ -19,6 +15,8 @@ std::vector<std::pair<uint64_t, double>> round_times(const Result& r) {
   std::sort(v.begin(), v.end());
   return v;
 }
+
+namespace {
 
 /// Per round, the geometric mean time of the members measured in it.
 std::map<uint64_t, double> round_means(const std::vector<std::vector<std::pair<uint64_t, double>>>& times) {

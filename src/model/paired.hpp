@@ -55,6 +55,10 @@ inline constexpr double kTieResolution = 0.01;
 PairedRatio paired_ratio(const std::vector<std::pair<uint64_t, double>>& a,
                          const std::vector<std::pair<uint64_t, double>>& b);
 
+/// (round id, ticks per operation) of each repetition of `r` measured in a round, by
+/// round id: the flagged ones too, since a disturbance of a whole round leaves its ratios be.
+std::vector<std::pair<uint64_t, double>> round_times(const Result& r);
+
 /// Every group of `run` whose measured members share rounds (at least 3 rounds of at
 /// least two members), in the order the groups first appear in the results. A member
 /// ties when the interval of its ratio to the winner reaches down to 1 + resolution

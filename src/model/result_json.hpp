@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/model/context.hpp"
+#include "src/model/paired.hpp"
 #include "src/model/result.hpp"
 
 namespace kex {
@@ -59,6 +60,9 @@ SentinelReading sentinel_reading_from_json(const nlohmann::json& j, const std::s
 /// "huge_page_bytes", "numa_nodes"}: the worker's frame and context.buffers.plans) and back.
 nlohmann::ordered_json to_json(const BufferPlacement& b);
 BufferPlacement buffer_placement_from_json(const nlohmann::json& j, const std::string& where);
+
+/// A paired ratio as the results file writes it: {ratio, low, high, rounds}.
+nlohmann::ordered_json ratio_json(const PairedRatio& r);
 
 /// A results document of one run.
 nlohmann::ordered_json to_json(const RunDoc& d);

@@ -175,7 +175,7 @@ KernelSpec parse_spec_name(std::string_view name) {
     else if (t == "unaligned") s.align = Align::unaligned;
     else if (key == "unroll") s.unroll = static_cast<uint32_t>(parse_int(t, val, 1, 8192));
     else if (key == "scratch") { s.scratch = static_cast<uint32_t>(parse_int(t, val, 1, 32)); scratch_given = true; }
-    else if (key == "every") s.pf_every = static_cast<uint32_t>(parse_int(t, val, 8, 8192));
+    else if (key == "every") s.pf_every = static_cast<uint32_t>(parse_int(t, val, kMinPfEvery, kMaxPfEvery));
     else if (key == "fill") s.fill = static_cast<uint8_t>(parse_int(t, val, 0, 255));
     else if (key == "pf") {
       auto at = val.find('@');
@@ -187,7 +187,7 @@ KernelSpec parse_spec_name(std::string_view name) {
       if (at == std::string_view::npos && s.prefetch != Prefetch::none)
         throw std::invalid_argument("'" + std::string(t) + "' needs a distance, e.g. pf:" +
                                     std::string(to_string(s.prefetch)) + "@256");
-      s.pf_distance = at == std::string_view::npos ? 0 : static_cast<int32_t>(parse_int(t, val.substr(at + 1), -(1 << 20), 1 << 20));
+      s.pf_distance = at == std::string_view::npos ? 0 : static_cast<int32_t>(parse_int(t, val.substr(at + 1), -kMaxPfDistance, kMaxPfDistance));
     } else if (key == "block") {
       auto at = val.find('@');
       s.block.bytes = static_cast<uint32_t>(parse_int(t, val.substr(0, at), 64, 1 << 20));
@@ -242,10 +242,12 @@ std::string validate(const KernelSpec& s) {
       return std::string("the ") + c.name + " class has no non-temporal store";
   }
   if (s.prefetch != Prefetch::none) {
-    if (s.pf_every < 8 || s.pf_every % 8 != 0)
-      return "prefetch interval " + num(s.pf_every) + " must be a multiple of 8 bytes, at least 8";
-    if (s.pf_distance < -(1 << 20) || s.pf_distance > (1 << 20))
-      return "prefetch distance " + num(s.pf_distance) + " is out of range (-1048576..1048576)";
+    if (s.pf_every < kMinPfEvery || s.pf_every > kMaxPfEvery || s.pf_every % 8 != 0)
+      return "prefetch interval " + num(s.pf_every) + " must be a multiple of 8 bytes in " + num(kMinPfEvery) + ".." +
+             num(kMaxPfEvery);
+    if (s.pf_distance < -kMaxPfDistance || s.pf_distance > kMaxPfDistance)
+      return "prefetch distance " + num(s.pf_distance) + " is out of range (" + num(-kMaxPfDistance) + ".." +
+             num(kMaxPfDistance) + ")";
     if (s.prefetch == Prefetch::load && s.direction == Direction::forward && s.pf_distance < 0)
       return "a load prefetch of a forward loop needs a distance >= 0 (got " + num(s.pf_distance) + ")";
     if (s.prefetch == Prefetch::load && s.direction == Direction::backward && s.pf_distance > 0)

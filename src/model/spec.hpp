@@ -29,6 +29,12 @@ struct BlockPrefetch {
   bool operator==(const BlockPrefetch&) const = default;
 };
 
+/// The prefetch distance's range: -kMaxPfDistance..kMaxPfDistance bytes (1 MiB either way).
+inline constexpr int32_t kMaxPfDistance = 1 << 20;
+/// The prefetch interval's range: a multiple of 8 bytes in kMinPfEvery..kMaxPfEvery.
+inline constexpr uint32_t kMinPfEvery = 8;
+inline constexpr uint32_t kMaxPfEvery = 8192;
+
 /// Every axis of a generated copy or clear loop. Defaults give a valid spec for
 /// the class; `validate()` says whether a spec can be emitted.
 struct KernelSpec {
@@ -38,7 +44,7 @@ struct KernelSpec {
   uint32_t scratch = 4;        ///< registers loaded before they are stored (x87: stack slots)
   Prefetch prefetch = Prefetch::none;
   int32_t pf_distance = 0;     ///< bytes ahead of the current src (copy) or dst (clear); may be negative
-  uint32_t pf_every = 64;      ///< one prefetch per this many bytes of each iteration (>= 8)
+  uint32_t pf_every = 64;      ///< one prefetch per this many bytes of each iteration (kMinPfEvery..kMaxPfEvery)
   Store store = Store::temporal;
   Direction direction = Direction::forward;
   Align align = Align::unaligned;

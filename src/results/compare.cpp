@@ -13,6 +13,7 @@
 #include "src/model/noise.hpp"
 #include "src/model/paired.hpp"
 #include "src/model/filter.hpp"
+#include "src/results/markdown.hpp"
 #include "src/results/results.hpp"
 
 namespace kex {
@@ -324,50 +325,65 @@ std::vector<const CompareRow*> regressions(const Comparison& c, double slowdown)
 
 namespace {
 
+/// The row table's column heads.
+std::vector<std::string> row_header(const Comparison& c) {
+  const bool best = c.statistic == Statistic::best, rel = c.relative_rows > 0;
+  return {"benchmark",
+          rel ? (best ? "A best" : "A") : best ? "A best ns" : "A median ns",
+          rel ? (best ? "B best" : "B") : best ? "B best ns" : "B median ns",
+          "speedup",
+          rel ? "n" : "reps",
+          "p (adj)",
+          "verdict"};
+}
+
+/// One row's cells: the name as the file has it, A's and B's figures, the speedup,
+/// the repetitions, p (or what the CIs said) and the verdict.
+std::vector<std::string> row_cells(const Comparison& c, const CompareRow& r) {
+  const bool rel = c.relative_rows > 0;
+  char p[32], reps[48], fa[32], fb[32], speed[32];
+  if (r.by_ci) std::snprintf(p, sizeof p, "%s", !r.ci_overlap ? "n/a" : *r.ci_overlap ? "CIs over" : "CIs apart");
+  else std::snprintf(p, sizeof p, "%.3g", r.p_adjusted);
+  std::snprintf(reps, sizeof reps, "%zu/%zu", r.a_reps, r.b_reps);
+  // relative rows: times over the group's; the others in ns (marked when both kinds are shown)
+  std::snprintf(fa, sizeof fa, r.relative ? "%.4f rel" : rel ? "%.2f ns" : "%.2f", r.a_ns);
+  std::snprintf(fb, sizeof fb, r.relative ? "%.4f rel" : rel ? "%.2f ns" : "%.2f", r.b_ns);
+  std::snprintf(speed, sizeof speed, "%.4f", r.speedup);
+  return {r.name, fa, fb, speed, reps, p,
+          r.verdict == Change::same ? "same" : r.verdict == Change::faster ? "B faster" : "B slower"};
+}
+
+/// A row as text: the name escaped for a terminal and padded to `w` columns.
+std::string row_line(const std::vector<std::string>& c, size_t w) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, " %13s %13s %9s %5s %9s  %s\n", c[1].c_str(), c[2].c_str(), c[3].c_str(),
+                c[4].c_str(), c[5].c_str(), c[6].c_str());
+  return pad_right(c[0], w) + buf;  // the name outside buf: a long one is never cut off with the row's end
+}
+
 /// The table: its header and one row per matched point. Names come from the files:
 /// escaped, and padded by the columns they take.
 std::string comparison_rows(const Comparison& c) {
-  std::vector<std::string> names;
+  std::vector<std::vector<std::string>> rows;
   size_t w = 9;
   for (const auto& r : c.rows) {
-    names.push_back(terminal_text(r.name));
-    w = std::max(w, display_width(names.back()));
+    rows.push_back(row_cells(c, r));
+    rows.back()[0] = terminal_text(rows.back()[0]);
+    w = std::max(w, display_width(rows.back()[0]));
   }
-  const bool best = c.statistic == Statistic::best;
-  std::string o;
-  char buf[256];
-  const bool rel = c.relative_rows > 0;
-  std::snprintf(buf, sizeof buf, " %13s %13s %9s %5s %9s  %s\n", rel ? (best ? "A best" : "A") : best ? "A best ns" : "A median ns",
-                rel ? (best ? "B best" : "B") : best ? "B best ns" : "B median ns", "speedup", rel ? "n" : "reps", "p (adj)",
-                "verdict");
-  o += pad_right("benchmark", w) + buf;
-  for (size_t i = 0; i < c.rows.size(); ++i) {
-    const CompareRow& r = c.rows[i];
-    const char* v = r.verdict == Change::same ? "same" : r.verdict == Change::faster ? "B faster" : "B slower";
-    char p[32];
-    if (r.by_ci) std::snprintf(p, sizeof p, "%9s", !r.ci_overlap ? "n/a" : *r.ci_overlap ? "CIs over" : "CIs apart");
-    else std::snprintf(p, sizeof p, "%9.3g", r.p_adjusted);
-    char reps[48];
-    std::snprintf(reps, sizeof reps, "%zu/%zu", r.a_reps, r.b_reps);
-    char fa[32], fb[32];  // relative rows: times over the group's; the others in ns (marked when both kinds are shown)
-    std::snprintf(fa, sizeof fa, r.relative ? "%.4f rel" : rel ? "%.2f ns" : "%.2f", r.a_ns);
-    std::snprintf(fb, sizeof fb, r.relative ? "%.4f rel" : rel ? "%.2f ns" : "%.2f", r.b_ns);
-    std::snprintf(buf, sizeof buf, " %13s %13s %9.4f %5s %s  %s\n", fa, fb, r.speedup, reps, p, v);
-    o += pad_right(names[i], w) + buf;  // the name outside buf: a long one is never cut off with the row's end
-  }
+  std::string o = row_line(row_header(c), w);
+  for (const auto& r : rows) o += row_line(r, w);
   return o;
 }
 
-}  // namespace
-
-std::string format_comparison(const Comparison& c, const std::string& a_label, const std::string& b_label) {
+/// What the figures and the test are: the lines between the labels and the rows.
+std::string comparison_head(const Comparison& c) {
   std::ostringstream o;
   char buf[512];
   const char* corr = c.correction == Correction::benjamini_hochberg ? "Benjamini-Hochberg"
                      : c.correction == Correction::holm           ? "Holm"
                                                                   : "no";
   const bool best = c.statistic == Statistic::best;
-  o << "A: " << terminal_text(a_label) << "\nB: " << terminal_text(b_label) << "\n";
   std::snprintf(buf, sizeof buf,
                 "speedup = A time / B time = B throughput / A throughput (> 1: B is faster); p = Mann-Whitney U over "
                 "the repetition %s, %s-corrected; a point differs when p < %g and the speedup is off 1 by at "
@@ -383,7 +399,14 @@ std::string format_comparison(const Comparison& c, const std::string& a_label, c
                   c.relative_rows, c.alpha, c.relative_min_effect * 100);
     o << buf;
   }
-  o << comparison_rows(c);
+  return o.str();
+}
+
+/// The summary line and what follows it: warnings about the machine's state, the
+/// spread between the runs, the power, notes.
+std::string comparison_tail(const Comparison& c) {
+  std::ostringstream o;
+  char buf[512];
   char beyond_buf[96] = "";
   if (c.min_effect_beyond_l2 > 0)
     std::snprintf(beyond_buf, sizeof beyond_buf, ", %.1f%% beyond the L2 (the memory read's shift)",
@@ -439,6 +462,33 @@ std::string format_comparison(const Comparison& c, const std::string& a_label, c
       << ": run both sides with --repetitions 5 or more to detect differences\n";
   }
   return o.str();
+}
+
+}  // namespace
+
+std::string format_comparison(const Comparison& c, const std::string& a_label, const std::string& b_label) {
+  return "A: " + terminal_text(a_label) + "\nB: " + terminal_text(b_label) + "\n" + comparison_head(c) +
+         comparison_rows(c) + comparison_tail(c);
+}
+
+std::string format_comparison_markdown(const Comparison& c, const std::string& a_label, const std::string& b_label) {
+  // kex's own lines as paragraphs; the labels and names from the files escaped.
+  auto paragraphs = [](const std::string& text) {
+    std::string out;
+    for (size_t p = 0, e; p < text.size(); p = e + 1) {
+      e = text.find('\n', p);
+      if (e == std::string::npos) e = text.size();
+      out += text.substr(p, e - p) + "\n\n";
+    }
+    return out;
+  };
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& r : c.rows) {
+    rows.push_back(row_cells(c, r));
+    rows.back()[0] = md_text(rows.back()[0]);
+  }
+  return "**A:** " + md_text(a_label) + "  \n**B:** " + md_text(b_label) + "\n\n" + paragraphs(comparison_head(c)) +
+         md_table(row_header(c), "lrrrrrl", rows) + "\n" + paragraphs(comparison_tail(c));
 }
 
 }  // namespace kex

@@ -128,4 +128,10 @@ std::vector<const CompareRow*> regressions(const Comparison&, double slowdown);
 /// display width; only kex's own summary line starts with "summary: " after a newline.
 std::string format_comparison(const Comparison&, const std::string& a_label, const std::string& b_label);
 
+/// The same comparison as GitHub Markdown, for a pull request: the labels, kex's lines
+/// as paragraphs and the rows as a table (`kex compare --format markdown`). The labels
+/// and point names come from the files and are escaped (md_text): a name holding |, `
+/// or a newline stays in its cell.
+std::string format_comparison_markdown(const Comparison&, const std::string& a_label, const std::string& b_label);
+
 }  // namespace kex

@@ -147,31 +147,50 @@ std::string csv_cell(const json& v) {
 
 }  // namespace
 
-std::string to_csv(const std::vector<RunDoc>& runs) {
+std::optional<CsvTable> parse_csv_table(std::string_view word) {
+  if (word == "entries") return CsvTable::entries;
+  if (word == "repetitions") return CsvTable::repetitions;
+  if (word == "samples") return CsvTable::samples;
+  return std::nullopt;
+}
+
+namespace {
+
+/// Writes one CSV record.
+void csv_record(std::ostringstream& o, const std::vector<std::string>& cells) {
+  for (size_t i = 0; i < cells.size(); ++i) o << (i ? "," : "") << cells[i];
+  o << "\r\n";
+}
+
+/// The first cells of a row of any table: the machine (several runs) and the entry's name.
+std::vector<std::string> row_head(const RunDoc& run, const Result& r, bool has_machine) {
+  std::vector<std::string> row;
+  if (has_machine) row.push_back(csv_text(machine_key(run.context.machine)));
+  row.push_back(csv_text(r.name()));
+  return row;
+}
+
+/// One row per entry: its parameters and the statistics over its repetitions.
+void entries_csv(std::ostringstream& o, const std::vector<RunDoc>& runs, bool has_machine) {
   static const char* param_cols[] = {"op",          "regs",           "unroll",          "scratch",   "prefetch",
                                      "pf_distance", "pf_every",       "store",           "direction", "align",
                                      "block_bytes", "fill",           "src_offset",      "dst_offset", "distance",
                                      "huge_pages",  "cache",          "chunk",           "prefill",   "consume",
                                      "harness",     "src_page_offset", "dst_page_offset", "relative_offset"};
-  static const char* stat_cols[] = {"n",        "repetitions", "median_ns", "min_ns",    "p10_ns",
-                                    "p90_ns",   "max_ns",      "ci95_low_ns", "ci95_high_ns", "ci_rel_halfwidth",
-                                    "stop_reason", "gbps",     "gbps_best", "gbps_p10",  "gbps_p90",
-                                    "cycles_per_page", "bytes_per_cycle", "cycles_method"};
-  std::ostringstream o;
-  const bool has_machine = runs.size() > 1;
+  static const char* stat_cols[] = {"n",           "repetitions",  "disturbed_repetitions", "median_ns", "min_ns",
+                                    "p10_ns",      "p90_ns",       "max_ns",    "ci95_low_ns",  "ci95_high_ns",
+                                    "ci_rel_halfwidth", "gbps",    "gbps_best", "gbps_p10",     "gbps_p90",
+                                    "cycles_per_page",  "bytes_per_cycle"};
   std::vector<std::string> header = {"name", "kernel", "kind", "size", "status", "message"};
   if (has_machine) header.insert(header.begin(), "machine");
   for (auto c : param_cols) header.push_back(c);
   for (auto c : stat_cols) header.push_back(c);
   header.push_back("preset");
-  for (size_t i = 0; i < header.size(); ++i) o << (i ? "," : "") << header[i];
-  o << "\r\n";
+  csv_record(o, header);
   for (const RunDoc& run : runs)
     for (const Result& r : run.results) {
       const json e = to_json(r);
-      std::vector<std::string> row;  // finished cells
-      if (has_machine) row.push_back(csv_text(machine_key(run.context.machine)));
-      row.push_back(csv_text(r.name()));
+      std::vector<std::string> row = row_head(run, r, has_machine);  // finished cells
       row.push_back(csv_text(r.point.kernel));
       row.push_back(std::string(to_string(r.kind)));
       row.push_back(std::to_string(r.point.at.size));
@@ -185,9 +204,58 @@ std::string to_csv(const std::vector<RunDoc>& runs) {
       if (r.seed) stats["cycles_per_page"] = r.seed->printed_ticks;
       for (auto c : stat_cols) row.push_back(csv_cell(stats.value(c, json())));
       row.push_back(csv_text(r.preset ? r.preset->printed : ""));
-      for (size_t i = 0; i < row.size(); ++i) o << (i ? "," : "") << row[i];
-      o << "\r\n";
+      csv_record(o, row);
     }
+}
+
+/// One row per repetition: the fields of a results file's "reps" items but the
+/// samples and counters.
+void repetitions_csv(std::ostringstream& o, const std::vector<RunDoc>& runs, bool has_machine) {
+  static const char* rep_cols[] = {"calls_per_sample", "n",          "min_ticks",        "p10_ticks",
+                                   "median_ticks",     "p90_ticks",  "max_ticks",        "ci95_low_ticks",
+                                   "ci95_high_ticks",  "ci_rel_halfwidth", "stop_reason", "cycles_per_tick",
+                                   "cycles_method",    "context_switches", "cpu_migrations", "seconds",
+                                   "steal_s",          "order",      "round",            "previous",
+                                   "disturbed"};
+  std::vector<std::string> header = {"name", "repetition"};
+  if (has_machine) header.insert(header.begin(), "machine");
+  for (auto c : rep_cols) header.push_back(c);
+  csv_record(o, header);
+  for (const RunDoc& run : runs)
+    for (const Result& r : run.results)
+      for (size_t k = 0; k < r.reps.size(); ++k) {
+        const json rep = to_json(r.reps[k]);
+        std::vector<std::string> row = row_head(run, r, has_machine);
+        row.push_back(std::to_string(k));
+        for (auto c : rep_cols) row.push_back(csv_cell(rep.value(c, json())));
+        csv_record(o, row);
+      }
+}
+
+/// One row per sample: the TSC ticks of calls_per_sample operations.
+void samples_csv(std::ostringstream& o, const std::vector<RunDoc>& runs, bool has_machine) {
+  std::vector<std::string> header = {"name", "repetition", "sample", "calls_per_sample", "ticks"};
+  if (has_machine) header.insert(header.begin(), "machine");
+  csv_record(o, header);
+  for (const RunDoc& run : runs)
+    for (const Result& r : run.results)
+      for (size_t k = 0; k < r.reps.size(); ++k)
+        for (size_t i = 0; i < r.reps[k].sample_ticks.size(); ++i) {
+          std::vector<std::string> row = row_head(run, r, has_machine);
+          for (uint64_t v : {uint64_t(k), uint64_t(i), uint64_t(r.reps[k].calls_per_sample), r.reps[k].sample_ticks[i]})
+            row.push_back(std::to_string(v));
+          csv_record(o, row);
+        }
+}
+
+}  // namespace
+
+std::string to_csv(const std::vector<RunDoc>& runs, CsvTable table) {
+  std::ostringstream o;
+  const bool has_machine = runs.size() > 1;
+  if (table == CsvTable::entries) entries_csv(o, runs, has_machine);
+  else if (table == CsvTable::repetitions) repetitions_csv(o, runs, has_machine);
+  else samples_csv(o, runs, has_machine);
   return o.str();
 }
 

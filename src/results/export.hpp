@@ -1,7 +1,9 @@
 // Other formats for a run: Google Benchmark JSON for its tools/compare.py, and
-// CSV (one row per point) for spreadsheets and scripts.
+// CSV (entries, repetitions or samples, one table each) for spreadsheets and scripts.
 #pragma once
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -21,12 +23,23 @@ namespace kex {
 /// context.kex_not_measured. Several machines: names are prefixed "MACHINE|".
 nlohmann::json to_gbench(const std::vector<RunDoc>& runs);
 
-/// CSV (RFC 4180, header row first): one row per point, measured or not, with its
-/// parameters, every coordinate, where it ran, statistics (ns and GB/s) and
-/// status. Several machines get a "machine" column. A text cell that begins with
-/// = + - @, tab or CR is written quoted with a leading ' (a spreadsheet takes it as
-/// text, never as a formula); numbers are written as numbers, negative ones too.
-/// Control characters in text are escaped (terminal_text).
-std::string to_csv(const std::vector<RunDoc>& runs);
+/// The tables a results file holds, one CSV each: its entries (points), their
+/// repetitions, and the repetitions' samples.
+enum class CsvTable { entries, repetitions, samples };
+
+/// The table's word ("entries", "repetitions", "samples"), or nullopt.
+std::optional<CsvTable> parse_csv_table(std::string_view word);
+
+/// CSV (RFC 4180, header row first) of one table; the tables join on "name" (and
+/// "machine"), "repetition". entries: one row per point, measured or not, with its
+/// parameters, every coordinate, where it ran, the statistics over its repetitions
+/// (ns and GB/s) and status. repetitions: one row per repetition (its index, TSC
+/// ticks per operation, stop_reason, cycles method, disturbances, order and round).
+/// samples: one row per sample (its TSC ticks for calls_per_sample operations).
+/// Several machines get a "machine" column. A text cell that begins with = + - @, tab
+/// or CR is written quoted with a leading ' (a spreadsheet takes it as text, never as
+/// a formula); numbers are written as numbers, negative ones too. Control characters
+/// in text are escaped (terminal_text).
+std::string to_csv(const std::vector<RunDoc>& runs, CsvTable table = CsvTable::entries);
 
 }  // namespace kex

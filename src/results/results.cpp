@@ -13,20 +13,23 @@
 
 namespace kex {
 
-std::vector<RunDoc> load_results(const std::string& path) {
+nlohmann::json read_results_json(const std::string& path) {
   struct stat st;
   if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
     throw InputError(path + ": not a regular file: a results file from `kex run` is needed");
   std::ifstream in(path);
   if (!in) throw InputError(path + ": cannot open: a results file from `kex run` is needed");
-  nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(in);
+    return nlohmann::json::parse(in);
   } catch (const nlohmann::json::exception& e) {  // a syntax error, or a number beyond a double (1e400)
     throw InputError(path + ": not JSON: " + e.what());
   } catch (const std::ios_base::failure&) {  // a read error: /proc/self/mem, a failing disk
     throw InputError(path + ": cannot read: a results file from `kex run` is needed");
   }
+}
+
+std::vector<RunDoc> load_results(const std::string& path) {
+  const nlohmann::json doc = read_results_json(path);
   std::vector<RunDoc> docs;
   try {
     docs = docs_from_json(doc, path);

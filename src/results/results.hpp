@@ -5,9 +5,15 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "src/model/context.hpp"
 
 namespace kex {
+
+/// The JSON of a results file. InputError("<path>: ...") when it is not a regular file,
+/// cannot be read or is not JSON.
+nlohmann::json read_results_json(const std::string& path);
 
 /// Loads a results file: one RunDoc per machine (a plain run gives one). Throws
 /// InputError("<path>...: ...") when it cannot be read, is not JSON, or an entry

@@ -12,6 +12,7 @@
 #include "src/model/kernel_names.hpp"
 #include "src/model/paired.hpp"
 #include "src/model/spec.hpp"
+#include "src/results/markdown.hpp"
 #include "src/results/results.hpp"
 
 namespace kex {
@@ -73,15 +74,17 @@ std::string gbps_pm(const Result& r) {
   return b;
 }
 
-/// The paired table: one block per op and condition, a row per size, from the
-/// group's answer in its rounds.
-std::string paired_table(const RunDoc& run, const std::vector<GroupAnswer>& answers) {
-  struct Block {
-    Op op;
-    std::string cond;
-    std::vector<const GroupAnswer*> rows;
-  };
-  std::vector<Block> blocks;
+/// A block of the paired table: one op and condition, a row per size.
+struct PairedBlock {
+  Op op;
+  std::string cond;
+  std::vector<const GroupAnswer*> rows;
+};
+
+/// The groups' answers by op and condition (blocks in op, then condition order), each
+/// block's rows by size.
+std::vector<PairedBlock> paired_blocks(const std::vector<GroupAnswer>& answers) {
+  std::vector<PairedBlock> blocks;
   for (const GroupAnswer& g : answers) {
     std::string cond = condition_label(condition(g.key.at));
     if (g.key.fill) {
@@ -89,53 +92,87 @@ std::string paired_table(const RunDoc& run, const std::vector<GroupAnswer>& answ
       std::snprintf(fill, sizeof fill, "fill:0x%02x", g.key.fill);
       cond += (cond.empty() ? "" : "/") + std::string(fill);
     }
-    auto b = std::find_if(blocks.begin(), blocks.end(), [&](const Block& x) { return x.op == g.key.op && x.cond == cond; });
+    auto b = std::find_if(blocks.begin(), blocks.end(), [&](const PairedBlock& x) { return x.op == g.key.op && x.cond == cond; });
     if (b == blocks.end()) b = blocks.insert(blocks.end(), {g.key.op, cond, {}});
     b->rows.push_back(&g);
   }
-  std::stable_sort(blocks.begin(), blocks.end(), [](const Block& a, const Block& b) {
+  std::stable_sort(blocks.begin(), blocks.end(), [](const PairedBlock& a, const PairedBlock& b) {
     return std::make_tuple(a.op, a.cond.size(), a.cond) < std::make_tuple(b.op, b.cond.size(), b.cond);
   });
-  std::string s;
-  for (Block& b : blocks) {
+  for (PairedBlock& b : blocks)
     std::sort(b.rows.begin(), b.rows.end(), [](const GroupAnswer* x, const GroupAnswer* y) { return x->key.at.size < y->key.at.size; });
+  return blocks;
+}
+
+/// "copy (warm)": a block's title.
+std::string block_title(Op op, const std::string& cond) {
+  return std::string(to_string(op)) + " (" + (cond.empty() ? "warm" : cond) + ")";
+}
+
+/// The paired table's column heads.
+std::vector<std::string> paired_header(Op op) {
+  const bool copy = op == Op::copy;
+  return {"size", "fastest kernel", "GB/s", "ties", "lead over the next", copy ? "memcpy" : "memset",
+          copy ? "fastest/memcpy" : "fastest/memset", copy ? "rep movsb" : "rep stosb"};
+}
+
+/// One group's row: size, the winner (its name as the file has it), its GB/s, ties, the
+/// lead over the next, libc's GB/s, the winner over libc, rep's GB/s.
+std::vector<std::string> paired_cells(const RunDoc& run, const GroupAnswer& g) {
+  const RankedMember& w = g.members[0];
+  const Result& wr = run.results[w.result];
+  double libc = 0, rep = 0;
+  for (const RankedMember& m : g.members) {
+    const Result& r = run.results[m.result];
+    if (r.libc) libc = median_gbps(r);
+    else if (r.kind == KernelKind::baseline) rep = median_gbps(r);
+  }
+  const auto next = g.next();
+  return {format_bytes(g.key.at.size),
+          wr.point.kernel,
+          gbps_pm(wr),
+          std::to_string(g.ties()),
+          next ? lead_text(g.members[*next].vs_winner) : "-",
+          num(libc),
+          wr.libc ? "(libc is fastest)" : w.vs_libc ? speedup_text(*w.vs_libc) : "-",
+          num(rep)};
+}
+
+/// A paired row as text: the name escaped for a terminal, cut to `kw` columns.
+std::string paired_line(const std::vector<std::string>& c, size_t kw) {
+  return pad_left(c[0], 9) + " " + pad_right(clip(terminal_text(c[1]), kw), kw) + pad_left(c[2], 15) + "  " +
+         pad_right(c[3], 4) + "  " + pad_right(c[4], 22) + pad_left(c[5], 8) + "  " + pad_right(c[6], 20) +
+         pad_left(c[7], 10) + "\n";
+}
+
+/// What the paired table's figures are.
+std::string paired_note(const std::vector<GroupAnswer>& answers) {
+  const size_t rounds = answers.empty() ? 0 : answers.front().rounds;
+  return "Paired rounds (" + std::to_string(rounds) +
+         " per group): each round measures a group's kernels back to back, so every ratio compares times taken in "
+         "the same window. GB/s = 1e9 bytes/s of the median time over rounds, \u00b1 its 95% interval; ties = kernels "
+         "not shown slower than the fastest by more than 1% (95% interval over rounds; libc and rep included); lead = "
+         "the next kernel's time over the fastest's; fastest/libc = speed ratio in the same rounds, \"same\" when its "
+         "interval holds 1 or lies within 1% of it.\n";
+}
+
+/// The paired table: one block per op and condition, a row per size, from the
+/// group's answer in its rounds.
+std::string paired_table(const RunDoc& run, const std::vector<GroupAnswer>& answers) {
+  std::string s;
+  for (const PairedBlock& b : paired_blocks(answers)) {
     size_t kw = 14;
     for (const GroupAnswer* g : b.rows)
       kw = std::max(kw, std::min<size_t>(60, display_width(terminal_text(run.results[g->members[0].result].point.kernel))));
-    const bool copy = b.op == Op::copy;
-    s += "\n" + std::string(to_string(b.op)) + " (" + (b.cond.empty() ? "warm" : b.cond) + ")\n" + pad_left("size", 9) +
-         " " + pad_right("fastest kernel", kw) + pad_left("GB/s", 15) + "  " + pad_right("ties", 4) + "  " +
-         pad_right("lead over the next", 22) + pad_left(copy ? "memcpy" : "memset", 8) + "  " +
-         pad_right(copy ? "fastest/memcpy" : "fastest/memset", 20) + pad_left(copy ? "rep movsb" : "rep stosb", 10) + "\n";
-    for (const GroupAnswer* g : b.rows) {
-      const RankedMember& w = g->members[0];
-      const Result& wr = run.results[w.result];
-      double libc = 0, rep = 0;
-      for (const RankedMember& m : g->members) {
-        const Result& r = run.results[m.result];
-        if (r.libc) libc = median_gbps(r);
-        else if (r.kind == KernelKind::baseline) rep = median_gbps(r);
-      }
-      const auto next = g->next();
-      s += pad_left(format_bytes(g->key.at.size), 9) + " " + pad_right(clip(terminal_text(wr.point.kernel), kw), kw) +
-           pad_left(gbps_pm(wr), 15) + "  " + pad_right(std::to_string(g->ties()), 4) + "  " +
-           pad_right(next ? lead_text(g->members[*next].vs_winner) : "-", 22) + pad_left(num(libc), 8) + "  " +
-           pad_right(wr.libc ? "(libc is fastest)" : w.vs_libc ? speedup_text(*w.vs_libc) : "-", 20) +
-           pad_left(num(rep), 10) + "\n";
-    }
+    s += "\n" + block_title(b.op, b.cond) + "\n" + paired_line(paired_header(b.op), kw);
+    for (const GroupAnswer* g : b.rows) s += paired_line(paired_cells(run, *g), kw);
   }
-  const size_t rounds = answers.empty() ? 0 : answers.front().rounds;
-  s += "\nPaired rounds (" + std::to_string(rounds) +
-       " per group): each round measures a group's kernels back to back, so every ratio compares times taken in "
-       "the same window. GB/s = 1e9 bytes/s of the median time over rounds, \u00b1 its 95% interval; ties = kernels "
-       "not shown slower than the fastest by more than 1% (95% interval over rounds; libc and rep included); lead = "
-       "the next kernel's time over the fastest's; fastest/libc = speed ratio in the same rounds, \"same\" when its "
-       "interval holds 1 or lies within 1% of it.\n";
-  return s;
+  return s + "\n" + paired_note(answers);
 }
 
-/// Skipped and failed points: counts and the commonest reasons.
-std::string skipped_line(const RunDoc& run) {
+/// Skipped and failed points: counts and the commonest reasons, each written by `esc`
+/// (terminal_text, or md_text for Markdown).
+std::string skipped_line(const RunDoc& run, std::string (*esc)(std::string_view)) {
   size_t skipped = 0, failed = 0;
   std::map<std::string, size_t> skip_reasons;  // the message -> points
   for (const Result& r : run.results) {
@@ -154,62 +191,121 @@ std::string skipped_line(const RunDoc& run) {
   std::stable_sort(reasons.begin(), reasons.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   std::string why;
   for (size_t i = 0; i < reasons.size() && i < 3; ++i)
-    why += (i ? "; " : "") + clip(terminal_text(reasons[i].second), 90) + " (" + std::to_string(reasons[i].first) + ")";
+    why += (i ? "; " : "") + clip(esc(reasons[i].second), 90) + " (" + std::to_string(reasons[i].first) + ")";
   if (reasons.size() > 3) why += "; " + std::to_string(reasons.size() - 3) + " other reasons";
   return std::to_string(skipped) + " point" + (skipped == 1 ? "" : "s") + " skipped" + (why.empty() ? "" : ": " + why) +
          "; " + std::to_string(failed) + " failed (see skip_message and error_message in the JSON)\n";
 }
 
+/// A row of the table of runs measured without rounds: the fastest kernel but the
+/// baselines; with none measured there (presets under a seed harness beside kex's
+/// baselines), the fastest baseline, so that no row is all "-".
+struct PlainRow {
+  std::string best, best_baseline;
+  double best_gbps = 0, best_baseline_gbps = 0, libc = 0, rep = 0;
+};
+
+/// The table of runs measured without rounds: (op, condition label) -> size -> row,
+/// blocks in op, then condition order.
+struct PlainTable {
+  std::vector<std::pair<Op, std::string>> order;
+  std::map<std::pair<Op, std::string>, std::map<uint64_t, PlainRow>> blocks;
+};
+
+PlainTable plain_table(const RunDoc& run) {
+  PlainTable t;
+  for (const Result& r : run.results) {
+    if (!r.ok() || r.point.at.harness != Harness::kex) continue;
+    const auto key = std::make_pair(r.op, condition_label(condition(r.point.at)));
+    if (!t.blocks.count(key)) t.order.push_back(key);
+    PlainRow& row = t.blocks[key][r.point.at.size];
+    const double g = median_gbps(r);
+    if (is_libc(r)) row.libc = g;
+    else if (is_rep(r)) row.rep = g;
+    const bool base = r.kind == KernelKind::baseline;
+    if (g > (base ? row.best_baseline_gbps : row.best_gbps)) {
+      (base ? row.best_baseline_gbps : row.best_gbps) = g;
+      (base ? row.best_baseline : row.best) = r.point.kernel;
+    }
+  }
+  for (auto& [key, rows] : t.blocks)
+    for (auto& [size, row] : rows)
+      if (row.best.empty()) {
+        row.best = row.best_baseline;
+        row.best_gbps = row.best_baseline_gbps;
+      }
+  std::sort(t.order.begin(), t.order.end(), [](const auto& a, const auto& b) {
+    return std::make_tuple(a.first, a.second.size(), a.second) < std::make_tuple(b.first, b.second.size(), b.second);
+  });
+  return t;
+}
+
+/// A plain row's cells: size, the fastest kernel (as the file has it), its GB/s, libc's,
+/// their ratio, rep's.
+std::vector<std::string> plain_cells(uint64_t size, const PlainRow& r) {
+  char ratio[16] = "-";
+  if (r.libc > 0 && r.best_gbps > 0) snprintf(ratio, sizeof ratio, "%.2fx", r.best_gbps / r.libc);
+  return {format_bytes(size), r.best.empty() ? "-" : r.best, num(r.best_gbps), num(r.libc), ratio, num(r.rep)};
+}
+
+const char* const kPlainNote =
+    "GB/s = 1e9 bytes/s of the median time per operation, bytes counted once; ratio = fastest GB/s / libc GB/s "
+    "at the same conditions (> 1: the fastest kernel beats libc).\n";
+
 }  // namespace
 
 std::string summary_table(const RunDoc& run) {
   if (const std::vector<GroupAnswer> answers = answer_groups(run); !answers.empty())
-    return paired_table(run, answers) + skipped_line(run);
-  struct Row {
-    std::string best;
-    double best_gbps = 0, libc = 0, rep = 0;
-  };
-  // (op, condition label) -> size -> row; conditions in first-seen order.
-  std::vector<std::pair<Op, std::string>> order;
-  std::map<std::pair<Op, std::string>, std::map<uint64_t, Row>> blocks;
-  for (const Result& r : run.results) {
-    if (!r.ok() || r.point.at.harness != Harness::kex) continue;
-    const auto key = std::make_pair(r.op, condition_label(condition(r.point.at)));
-    if (!blocks.count(key)) order.push_back(key);
-    Row& row = blocks[key][r.point.at.size];
-    const double g = median_gbps(r);
-    if (is_libc(r)) row.libc = g;
-    else if (is_rep(r)) row.rep = g;
-    if (r.kind != KernelKind::baseline && g > row.best_gbps) {
-      row.best_gbps = g;
-      row.best = r.point.kernel;
-    }
-  }
-  if (blocks.empty()) return {};
-  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
-    return std::make_tuple(a.first, a.second.size(), a.second) < std::make_tuple(b.first, b.second.size(), b.second);
-  });
+    return paired_table(run, answers) + skipped_line(run, terminal_text);
+  const PlainTable t = plain_table(run);
+  if (t.blocks.empty()) return {};
   std::string s;
   char line[512];
-  for (const auto& key : order) {
+  for (const auto& key : t.order) {
     const auto& [op, cond] = key;
-    const std::string head = std::string(to_string(op)) + " (" + (cond.empty() ? "warm" : cond) + ")";
-    snprintf(line, sizeof line, "\n%-16s %-60s %9s %9s %7s %9s\n", head.c_str(), "fastest kernel", "GB/s",
-             op == Op::copy ? "memcpy" : "memset", "ratio", op == Op::copy ? "rep movsb" : "rep stosb");
+    snprintf(line, sizeof line, "\n%-16s %-60s %9s %9s %7s %9s\n", block_title(op, cond).c_str(), "fastest kernel",
+             "GB/s", op == Op::copy ? "memcpy" : "memset", "ratio", op == Op::copy ? "rep movsb" : "rep stosb");
     s += line;
-    for (const auto& [size, r] : blocks[key]) {
+    for (const auto& [size, r] : t.blocks.at(key)) {
       // A name from a results file: escaped, cut and padded by the columns it takes.
-      const std::string best = pad_right(clip(r.best.empty() ? "-" : terminal_text(r.best), 60), 60);
-      char ratio[16] = "-";
-      if (r.libc > 0 && r.best_gbps > 0) snprintf(ratio, sizeof ratio, "%.2fx", r.best_gbps / r.libc);
-      snprintf(line, sizeof line, "%16s %s %9s %9s %7s %9s\n", format_bytes(size).c_str(), best.c_str(),
-               num(r.best_gbps).c_str(), num(r.libc).c_str(), ratio, num(r.rep).c_str());
+      const auto c = plain_cells(size, r);
+      const std::string best = pad_right(clip(terminal_text(c[1]), 60), 60);
+      snprintf(line, sizeof line, "%16s %s %9s %9s %7s %9s\n", c[0].c_str(), best.c_str(), c[2].c_str(), c[3].c_str(),
+               c[4].c_str(), c[5].c_str());
       s += line;
     }
   }
-  s += "\nGB/s = 1e9 bytes/s of the median time per operation, bytes counted once; ratio = fastest GB/s / libc GB/s "
-       "at the same conditions (> 1: the fastest kernel beats libc).\n";
-  s += skipped_line(run);
+  return s + "\n" + kPlainNote + skipped_line(run, terminal_text);
+}
+
+std::string summary_markdown(const RunDoc& run) {
+  std::string s;
+  auto block = [&](const std::string& title, const std::vector<std::string>& head, std::string_view align,
+                   std::vector<std::vector<std::string>> rows) {
+    for (auto& r : rows) r[1] = md_text(r[1]);  // the kernel name, from the file
+    s += "**" + md_text(title) + "**\n\n" + md_table(head, align, rows) + "\n";
+  };
+  if (const std::vector<GroupAnswer> answers = answer_groups(run); !answers.empty()) {
+    for (const PairedBlock& b : paired_blocks(answers)) {
+      std::vector<std::vector<std::string>> rows;
+      for (const GroupAnswer* g : b.rows) rows.push_back(paired_cells(run, *g));
+      block(block_title(b.op, b.cond), paired_header(b.op), "rlrrlrlr", std::move(rows));
+    }
+    s += paired_note(answers);
+  } else {
+    const PlainTable t = plain_table(run);
+    if (t.blocks.empty()) return {};
+    for (const auto& key : t.order) {
+      std::vector<std::vector<std::string>> rows;
+      for (const auto& [size, r] : t.blocks.at(key)) rows.push_back(plain_cells(size, r));
+      const bool copy = key.first == Op::copy;
+      block(block_title(key.first, key.second),
+            {"size", "fastest kernel", "GB/s", copy ? "memcpy" : "memset", "ratio", copy ? "rep movsb" : "rep stosb"},
+            "rlrrrr", std::move(rows));
+    }
+    s += kPlainNote;
+  }
+  if (const std::string sk = skipped_line(run, md_text); !sk.empty()) s += "\n" + sk;
   return s;
 }
 

@@ -15,6 +15,12 @@ namespace kex {
 /// (terminal_text) and cut and padded by display width.
 std::string summary_table(const RunDoc& run);
 
+/// summary_table as GitHub Markdown, for a pull request: a bold title and a table per
+/// block, the note under them, and the skipped and failed points. Kernel names and skip
+/// reasons from the file are escaped (md_text): a name with | ` or a newline stays in
+/// its cell. "" when nothing was measured.
+std::string summary_markdown(const RunDoc& run);
+
 /// When the run sweeps a layout axis (src_offset, dst_offset, distance,
 /// huge_pages): per op, other conditions and size, each kernel's GB/s across the
 /// layout values (columns; above 12 values: the worst and best with where), and

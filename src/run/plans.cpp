@@ -43,7 +43,13 @@ std::vector<const Preset*> resolve_presets(const std::vector<std::string>& names
       out.insert(out.end(), set.begin(), set.end());
       continue;
     }
-    if (const Preset* p = find_preset(names[i])) {
+    const Preset* p = nullptr;
+    try {
+      p = find_preset(names[i]);
+    } catch (const InputError& e) {
+      throw InputError(source + ": /presets/" + std::to_string(i), e.what());
+    }
+    if (p) {
       out.push_back(p);
       continue;
     }

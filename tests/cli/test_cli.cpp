@@ -195,6 +195,43 @@ TEST_CASE("kex list presets shows the new families and the kernel with no source
   CHECK(one.text.find("movnti qword ptr [rdi + rdx + 0x18], rax") != std::string::npos);
 }
 
+TEST_CASE("a preset name several presets share is an error listing their ids, exit status 2" *
+          doctest::test_suite("cli")) {
+  const std::string ids = "fastc/faster_copy, hahn/faster_copy (give the id; see kex list presets)\n";
+  auto run = shell(kKex + " run faster_copy --list");
+  CHECK(run.status == 2);
+  CHECK(run.text == "kex: preset name 'faster_copy' is ambiguous: " + ids);
+  auto pre = shell(kKex + " run --preset faster_copy --list");
+  CHECK(pre.status == 2);
+  CHECK(pre.text.find("/presets/0: preset name 'faster_copy' is ambiguous: " + ids) != std::string::npos);
+  auto show = shell(kKex + " show faster_copy");
+  CHECK(show.status == 2);
+  CHECK(show.text == "kex: show: preset name 'faster_copy' is ambiguous: " + ids);
+  // The id, or a name only one preset has, still works.
+  CHECK(shell(kKex + " show hahn/faster_copy --format hex").status == 0);
+  CHECK(shell(kKex + " run --preset hahn/faster_copy --list").status == 0);
+}
+
+TEST_CASE("kex list params states the prefetch distance and interval ranges the parsers accept" *
+          doctest::test_suite("cli")) {
+  auto r = shell(kKex + " list params");
+  REQUIRE(r.status == 0);
+  CHECK(r.text.find("D bytes ahead, -1048576..1048576 (negative for\n"
+                    "                backward; load: D >= 0 forward, D <= 0 backward)\n") != std::string::npos);
+  CHECK(r.text.find("every:N       one prefetch per N bytes of an iteration, a multiple of 8 in 8..8192 (default 64)\n") !=
+        std::string::npos);
+  // The bounds it states are the ones names and configs take (kex show parses a name).
+  const std::string base = " show copy/sse/unroll:64/scratch:4/";
+  for (const char* ok : {"pf:nta@1048576/t/fwd", "pf:nta@-1048576/t/fwd", "pf:nta@64/every:8/t/fwd",
+                         "pf:nta@64/every:8192/t/fwd"})
+    CHECK_MESSAGE(shell(kKex + base + ok + " --format hex").status == 0, ok);
+  for (const char* bad : {"pf:nta@1048577/t/fwd", "pf:nta@-1048577/t/fwd", "pf:nta@64/every:8200/t/fwd",
+                          "pf:nta@64/every:4/t/fwd", "pf:nta@64/every:12/t/fwd"}) {
+    auto b = shell(kKex + base + bad + " --format hex");
+    CHECK_MESSAGE(b.status == 2, bad << ": " << b.text);
+  }
+}
+
 TEST_CASE("sharded runs split the points deterministically" * doctest::test_suite("cli")) {
   auto d = tmpdir();
   write(d + "/small.json", kSmall);
@@ -231,7 +268,7 @@ TEST_CASE("SIGINT stops after the current point and keeps the finished points" *
 
 TEST_CASE("presets under the kex harness and the segment table land in one results file" * doctest::test_suite("cli")) {
   auto d = tmpdir();
-  write(d + "/p.json", R"({"presets": ["faster_copy", "xmm_clear", "asami/unroll:64/scratch:3/every:32"], "sizes": [4096, 8192, 1000],
+  write(d + "/p.json", R"({"presets": ["fastc/faster_copy", "xmm_clear", "asami/unroll:64/scratch:3/every:32"], "sizes": [4096, 8192, 1000],
     "baselines": ["memcpy"], "segments": {"iterations": 20000, "mixed": false}, "max_time_per_point": 0.02})");
   auto r = shell(kKex + " run " + d + "/p.json -o " + d + "/out.json");
   REQUIRE_MESSAGE(r.status == 0, r.text);

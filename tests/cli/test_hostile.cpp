@@ -78,8 +78,14 @@ void check_accepted(size_t part, size_t parts) {
     if (run_sh("command -v gnuplot >/dev/null") == 0)
       for (const char* p : {"plot2", "plot3", "plot4"}) CHECK_MESSAGE(run_scripts(d / p) == 0, p);
     CHECK(run_sh(cd + k + " compare golden.json in.json >out-compare 2>err-compare") == 0);
+    CHECK(run_sh(cd + k + " compare golden.json in.json --format markdown >out-compare-md 2>err-compare-md") == 0);
+    CHECK(run_sh(cd + k + " summary in.json --format markdown >out-summary-md 2>err-summary-md") == 0);
     CHECK(run_sh(cd + k + " export in.json --format csv -o out.csv 2>err-export") == 0);
     run_sh(cd + k + " crossovers in.json >out-crossovers 2>err-crossovers");
+    // The file's text lands in the emitted source's comments: it must stay comment.
+    CHECK(run_sh(cd + k + " emit rep_movsb copy/avx/unroll:128 --format c --results in.json -o emitted.c 2>err-emit") == 0);
+    if (run_sh("command -v cc >/dev/null") == 0)
+      CHECK(run_sh(cd + "cc -fsyntax-only -Wall -Werror emitted.c 2>err-cc") == 0);
     CHECK(fs::exists(d / "plot/copy-warm.gp"));
     CHECK(fs::exists(d / "plot2/copy-warm.gp"));
     CHECK(pwned(d.path).empty());
@@ -113,7 +119,8 @@ TEST_CASE("hostile results: a name outside the grammar is refused by every reade
     fs::copy_file(kGolden, d / "golden.json");
     const std::string cd = "cd " + sq(d.path) + " && ";
     for (const std::string cmd : {"plot in.json -o plot", "merge in.json -o merged.json", "compare golden.json in.json",
-                                  "export in.json --format csv -o out.csv", "crossovers in.json"}) {
+                                  "export in.json --format csv -o out.csv", "crossovers in.json",
+                                  "emit rep_movsb --format c --results in.json -o out.c"}) {
       CAPTURE(cmd);
       CHECK(run_sh(cd + k + " " + cmd + " >out 2>err") == 2);
       const std::string err = slurp(d / "err");
@@ -125,6 +132,7 @@ TEST_CASE("hostile results: a name outside the grammar is refused by every reade
     CHECK_FALSE(fs::exists(d / "plot"));
     CHECK_FALSE(fs::exists(d / "merged.json"));
     CHECK_FALSE(fs::exists(d / "out.csv"));
+    CHECK_FALSE(fs::exists(d / "out.c"));
     CHECK(pwned(d.path).empty());
   }
 }

@@ -77,11 +77,11 @@ TEST_CASE("seed sets, harnesses and --seed-exact: bad combinations fail first, o
                  "(not fastc)") != std::string::npos);
   CHECK(kex_run(t, "run --preset hahn --harness xmm64 -o " + (t / "a.json"), out, err) == 2);
   CHECK(err.find("is the table of Hahn's athlon.c") != std::string::npos);
-  CHECK(kex_run(t, "run --preset faster_copy --seed-exact -o " + (t / "a.json"), out, err) == 2);
+  CHECK(kex_run(t, "run --preset fastc/faster_copy --seed-exact -o " + (t / "a.json"), out, err) == 2);
   CHECK(err.find("--seed-exact: nothing a seed program printed") != std::string::npos);
   CHECK(kex_run(t, "run --preset spraul --seed-exact -o -", out, err) == 2);
   CHECK(err.find("--seed-exact: stdout carries the seed tables") != std::string::npos);
-  CHECK(kex_run(t, "run --preset faster_copy --graph " + (t / "g") + " -o " + (t / "a.json"), out, err) == 2);
+  CHECK(kex_run(t, "run --preset fastc/faster_copy --graph " + (t / "g") + " -o " + (t / "a.json"), out, err) == 2);
   CHECK(err.find("--graph: ") != std::string::npos);
   CHECK(kex_run(t, "run --preset xmm64 --harness nope", out, err) == 2);
   for (const char* f : {"a.json", "g"}) CHECK_FALSE(std::filesystem::exists(t / f));
@@ -188,7 +188,7 @@ TEST_CASE("--repeat: 0, above 1000, not a number, without a seed harness: one li
   }
   CHECK(kex_run(t, "run --repeat 2 -o " + (t / "a.json"), out, err) == 2);
   CHECK(err == "kex: --repeat: applies to --preset kernels under a seed harness; give --preset NAME...\n");
-  CHECK(kex_run(t, "run --preset faster_copy --repeat 2 -o " + (t / "a.json"), out, err) == 2);
+  CHECK(kex_run(t, "run --preset fastc/faster_copy --repeat 2 -o " + (t / "a.json"), out, err) == 2);
   CHECK(err.find("kex: --repeat: applies to a seed harness") == 0);
   spit(t / "c.json", R"({"presets": ["hahn"], "harness": "hahn", "repeat": 0})");
   CHECK(kex_run(t, "run " + (t / "c.json") + " -o " + (t / "a.json"), out, err) == 2);

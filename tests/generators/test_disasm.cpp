@@ -301,3 +301,59 @@ TEST_CASE("the .s output reassembles to the JIT's bytes" * doctest::test_suite("
     }
   }
 }
+
+TEST_CASE("the .s form marks exactly the main loop for llvm-mca" * doctest::test_suite("disasm")) {
+  for (const char* name : {"copy/sse/unroll:64/scratch:4/pf:nta@256/nt/fwd", "clear/avx/unroll:128/bwd",
+                           "copy/gpr/unroll:32/aligned/bwd", "copy/sse/unroll:64/block:4096@bwd"}) {
+    CAPTURE(name);
+    const KernelSpec s = parse_spec_name(name);
+    CodeArena a;
+    std::optional<LoopRange> loop;
+    const size_t i = a.add([&](Xbyak::CodeGenerator& g) { loop = emit_kernel(g, s); });
+    a.finalize();
+    const Bytes code = bytes_of(a.ref(i));
+    REQUIRE(loop);
+    const auto insns = disassemble_all(code.data(), code.size());
+    // The range starts and ends on instruction boundaries, and its last instruction is
+    // the branch back to its first: the loop, no more and no less.
+    const Insn* first = nullptr;
+    const Insn* last = nullptr;
+    size_t inside = 0;
+    for (const auto& in : insns) {
+      if (in.offset == loop->begin) first = &in;
+      if (in.offset + in.bytes.size() == loop->end) last = &in;
+      inside += in.offset >= loop->begin && in.offset < loop->end;
+    }
+    REQUIRE(first);
+    REQUIRE(last);
+    CHECK(last->target == loop->begin);
+    CHECK((last->mnemonic == "jae" || last->mnemonic == "jne"));
+    const std::string src =
+        format_asm(insns, code.data(), code.size(), Syntax::intel, "kex_t", {}, McaRegion{loop->begin, loop->end, "kex_t"});
+    const size_t b = src.find("# LLVM-MCA-BEGIN kex_t\n"), e = src.find("# LLVM-MCA-END\n");
+    REQUIRE(b != std::string::npos);
+    REQUIRE(e != std::string::npos);
+    CHECK(src.find("# LLVM-MCA-BEGIN", b + 1) == std::string::npos);
+    // Between the markers: the loop's label, then one line per instruction of the range.
+    const std::string body = src.substr(b, e - b);
+    size_t lines = 0, label_lines = 0;
+    for (size_t p = body.find('\n'); p != std::string::npos && p + 1 < body.size(); p = body.find('\n', p + 1)) {
+      ++lines;
+      label_lines += body[p + 1] == '.';
+    }
+    CHECK(label_lines == 1);
+    CHECK(lines - label_lines == inside);
+    // The instruction before BEGIN (after the label) is the first of the loop.
+    const std::string after = body.substr(body.find('\n') + 1);
+    CHECK(after.rfind(".Lkex_t_" + [&] {
+      char h[16];
+      snprintf(h, sizeof h, "%llx", static_cast<unsigned long long>(loop->begin));
+      return std::string(h);
+    }() + ":\n", 0) == 0);
+  }
+  // The string class has no loop of its own to mark.
+  CodeArena a;
+  std::optional<LoopRange> none = LoopRange{1, 2};
+  a.add([&](Xbyak::CodeGenerator& g) { none = emit_kernel(g, parse_spec_name("copy/string/unroll:8")); });
+  CHECK_FALSE(none);
+}

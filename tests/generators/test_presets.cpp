@@ -10,6 +10,7 @@
 #include "generators/disasm_ext.hpp"
 #include "generators/jit.hpp"
 #include "src/core/cpu_features.hpp"
+#include "src/core/error.hpp"
 #include "src/model/kernel_names.hpp"
 #include "generators/presets/presets.hpp"
 #include "src/run/verify.hpp"
@@ -68,8 +69,10 @@ const std::vector<Expect>& expectations() {
        {"fnsave|", "movntq|", "sfence|", "femms|", "frstor|"}},
       {"xmm64/kernel_clear",
        {{"mov", "qword ptr [rdi", 8}, {"mov", "ecx, 0x40", 1}, {"rep stosq", "", 0}},
-       {"dec|ecx", "mov|qword ptr [rdi], rax", "mov|qword ptr [rdi + 0x38], rax", "lea|rdi, [rdi + 0x40]", "jne|",
-        "nop|"}},
+       {"xor|eax, eax", "mov|ecx, 0x40", "dec|ecx", "mov|qword ptr [rdi], rax", "mov|qword ptr [rdi + 0x38], rax",
+        "lea|rdi, [rdi + 0x40]", "jne|", "nop|"},
+       // .p2align 4 before the loop, as clear_page.S of 2.6.12
+       {{"dec|ecx", 16}}},
       {"xmm64/kernel_clear_rep", {{"rep stosq", "", 1}, {"mov", "ecx, 0x200", 1}}, {}},
       {"xmm64/xmm_clear",
        {{"movntdq", "", 4}, {"movdqa", "", 0}, {"movdqu", "", 2}, {"sfence", "", 1}, {"pxor", "xmm0", 1}},
@@ -158,8 +161,11 @@ const std::vector<Expect>& expectations() {
         {"sfence", "", 0}},
        {"sub|rsp, 0x18", "mov|[rsp], rbx", "mov|ecx, 0x3b", "dec|rcx", "mov|rax, qword ptr [rsi]",
         "mov|r12, qword ptr [rsi + 0x38]", "prefetcht0|[rsi + 0x140]", "mov|qword ptr [rdi], rax",
-        "lea|rsi, [rsi + 0x40]", "mov|ecx, 5", "dec|ecx", "mov|r12, qword ptr [rsi + 0x38]", "mov|[rdi + 0x38], r12",
-        "add|rsp, 0x18"}},
+        "lea|rsi, [rsi + 0x40]", "lea|rdi, [rdi + 0x40]", "jne|", "mov|ecx, 5", "dec|ecx",
+        "mov|r12, qword ptr [rsi + 0x38]", "mov|[rdi + 0x38], r12", "lea|rdi, [rdi + 0x40]", "lea|rsi, [rsi + 0x40]",
+        "jne|", "add|rsp, 0x18"},
+       // both loops .p2align 4, as copy_page.S of 2.6.12
+       {{"dec|rcx", 16}, {"dec|ecx", 16}}},
       {"xmm64/v26_copy_page_rep", {{"rep movsq", "", 1}, {"mov", "ecx, 0x200", 1}}, {}},
       {"xmm64/nt_copy_page",
        {{"movnti", "ptr [rdi", 16}, {"mov", "qword ptr [rsi", 16}, {"sfence", "", 1}, {"prefetcht0", "", 1}},
@@ -169,7 +175,7 @@ const std::vector<Expect>& expectations() {
                           {"movsw", "", 1}, {"movsb", "", 1}, {"movntq", "", 0}} +
            fpu(1, 1),
        {"fnsave|", "prefetch|[rsi]", "prefetch|[rsi + 0x100]", "cmp|rcx, 5", "prefetch|[rsi + 0x140]", "movq|mm0,",
-        "ja|", "movq|mm0,", "jne|", "frstor|", "rep movsd|", "movsw|", "movsb|"}},
+        "ja|", "movq|mm0,", "jne|", "rep movsd|", "movsw|", "movsb|", "frstor|", "ret|"}},
       // Linux 2.4 mmx.c CONFIG_MK7 (kernel_fpu_begin/end -> fsave ... frstor, no femms)
       {"linux24/fast_clear_page_k7",
        std::vector<Count>{{"movntq", "qword ptr [rdi", 8}, {"movq", "", 0}, {"sfence", "", 1}, {"femms", "", 0},
@@ -485,14 +491,24 @@ TEST_CASE("kernels leave the x87/MMX state empty, as the ABI requires" * doctest
 
 TEST_CASE("lookup by id, printed name, alias, qualifier and parameters" * doctest::test_suite("presets")) {
   CHECK(find_preset("hahn/faster_copy")->family == "hahn");
-  CHECK(find_preset("faster_copy")->id == "fastc/faster_copy");  // documented default: fast.c first
+  // A name several presets share is ambiguous: an error naming them all, never one chosen silently.
   CHECK(find_presets("faster_copy").size() == 2);
-  CHECK(find_preset("2.4 non MMX")->id == "fastc/normal_clear_page");  // clear before copy
+  CHECK_THROWS_WITH_AS(find_preset("faster_copy"),
+                       "preset name 'faster_copy' is ambiguous: fastc/faster_copy, hahn/faster_copy (give the id; see "
+                       "kex list presets)",
+                       InputError);
+  CHECK_THROWS_WITH_AS(find_preset("2.4 non MMX"),
+                       "preset name '2.4 non MMX' is ambiguous: fastc/normal_clear_page, fastc/normal_copy_page (give "
+                       "the id; see kex list presets)",
+                       InputError);
+  CHECK_THROWS_AS(find_preset("kernel clear"), InputError);
+  CHECK_THROWS_AS(find_preset("copy_page"), InputError);  // linux/copy_page's name, v26_copy_page's alias
+  CHECK(find_preset("clear_page")->id == "xmm64/kernel_clear");  // one preset's alias
   CHECK(find_preset("copy:2.4 non MMX")->id == "fastc/normal_copy_page");
   CHECK(find_preset("copy:warm up run")->id == "fastc/fast_copy_page");
   CHECK(find_preset("nt clear")->id == "xmm64/nt_clear");
   CHECK(find_preset("nt clear  ")->id == "xmm64/nt_clear");
-  CHECK(find_preset("kernel clear")->id == "xmm64/kernel_clear");
+  CHECK(find_preset("kernel clear (rep stosq)")->id == "xmm64/kernel_clear_rep");
   CHECK(find_preset("normal_clear_page")->id == "fastc/normal_clear_page");
   const Preset* u = find_preset("asami/unroll:64/scratch:3/every:16");
   REQUIRE(u);
@@ -511,11 +527,14 @@ TEST_CASE("lookup by id, printed name, alias, qualifier and parameters" * doctes
   CHECK(find_preset("unrolled")->id == "asami/unroll:96/scratch:2/every:32");
   CHECK(find_preset("no such kernel") == nullptr);
   CHECK(find_preset("pagezero")->id == "freebsd/pagezero_movnti");
-  CHECK(find_preset("pagecopy")->id == "freebsd/pagecopy");  // today's printed name wins over the old one's alias
+  CHECK_THROWS_AS(find_preset("pagecopy"), InputError);  // today's printed name and the old one's alias
   CHECK(find_preset("pagecopy (movnti)")->id == "freebsd/pagecopy_movnti");
   CHECK(find_preset("K7 fast_copy_page 2.4.0")->id == "linux24/fast_copy_page_k7_2.4.0");
   CHECK(find_presets("pagecopy").size() == 2);
-  CHECK(find_preset("copy:fast_copy_page")->id == "fastc/fast_copy_page");  // the alias still wins
+  CHECK_THROWS_WITH_AS(find_preset("copy:fast_copy_page"),
+                       "preset name 'copy:fast_copy_page' is ambiguous: fastc/fast_copy_page, hahn/fast_copy_page, "
+                       "linux24/fast_copy_page_k7, linux24/fast_copy_page_k7_2.4.0 (give the id; see kex list presets)",
+                       InputError);
   CHECK(find_presets("fast_copy_page").size() == 4);  // fastc alias, Hahn, linux24 2.4.35 and 2.4.0
   CHECK(find_preset("linux24/fast_copy_page_k7_2.4.0")->origin.find("2.4.0") != std::string::npos);
   // a kernel whose source was not found is not a preset, but is known by name

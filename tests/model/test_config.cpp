@@ -105,6 +105,12 @@ TEST_CASE("bad configs give one line naming file, JSON path, value and what is a
       {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "x87", "store": "nt"}]})", "the x87 class has no non-temporal store"},
       {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "prefetch": "fast@64"}]})",
        "/kernels/0/prefetch: \"fast@64\": allowed: none, nta@D"},
+      {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "prefetch": "nta@1048577"}]})",
+       "/kernels/0/prefetch: \"nta@1048577\": the distance after @: "},
+      {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "prefetch": "nta@64", "pf_every": 8200}]})",
+       "/kernels/0/pf_every: 8200: out of range"},
+      {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "prefetch": "nta@64", "pf_every": 12}]})",
+       "prefetch interval 12 must be a multiple of 8 bytes in 8..8192"},
       {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "unroll": "64"}]})", "/kernels/0/unroll: \"64\": expected an integer"},
       {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "neon"}]})", "/kernels/0/regs: \"neon\": allowed: gpr, mmx"},
       {R"({"sizes": [64], "kernels": [{"regs": "sse"}]})", "/kernels/0: {\"regs\":\"sse\"}: a kernel grid needs \"op\""},
@@ -180,6 +186,6 @@ TEST_CASE("every config in configs/ is built in by its name, with or without .js
     CHECK(kex::load_config(std::string("built-in:") + name + ".json").raw == b.raw);
   }
   CHECK_THROWS_WITH_AS(kex::load_config("built-in:config.schema"),
-                       doctest::Contains("no such built-in config (built-in: default, unroll, reference, asami, aliasing)"),
+                       doctest::Contains("no such built-in config (built-in: default, unroll, reference, asami, aliasing, tune)"),
                        kex::InputError);
 }

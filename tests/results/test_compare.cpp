@@ -377,6 +377,10 @@ TEST_CASE("golden: kex compare's text of the fixed run against a contender, medi
   const RunDoc a8 = golden::repeated(a, 8), b8 = golden::repeated(b, 8);
   CHECK(golden::check("compare-repeated.txt", text(a8, b8, Statistic::median)) == "");
   CHECK(golden::check("compare-repeated-best.txt", text(a8, b8, Statistic::best)) == "");
+  // --format markdown: the same comparison as GitHub Markdown, for a pull request.
+  CHECK(golden::check("compare-repeated.md", format_comparison_markdown(compare_results(a8, b8), "a.json (" +
+                                                                          run_label(a8.context) + ")",
+                                                                      "b.json (" + run_label(b8.context) + ")")) == "");
 }
 
 namespace {

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -146,6 +147,45 @@ TEST_CASE("to_csv: header plus one row per entry - RFC 4180 quoting") {
   CHECK(csv.find(",skipped,CPU lacks avx512f,") != std::string::npos);
 }
 
+TEST_CASE("to_csv: entries, repetitions and samples are separate tables that join on name and repetition") {
+  kex::RunDoc doc = synth::run();
+  // synth keeps no samples: three for the first measured entry, as a run keeps them all.
+  auto& first = *std::find_if(doc.results.begin(), doc.results.end(), [](const auto& r) { return !r.reps.empty(); });
+  first.reps[0].sample_ticks = {6400, 6272, 6528};
+  const std::string entries = to_csv({doc});
+  const std::string reps = to_csv({doc}, kex::CsvTable::repetitions);
+  const std::string samples = to_csv({doc}, kex::CsvTable::samples);
+  const std::string entry_head = entries.substr(0, entries.find("\r\n"));
+  // An entry's figures over its repetitions, never one repetition's fields beside them.
+  CHECK(entry_head.find(",ci_rel_halfwidth,") != std::string::npos);
+  CHECK(entry_head.find("stop_reason") == std::string::npos);
+  CHECK(entry_head.find("cycles_method") == std::string::npos);
+  CHECK(reps.rfind("name,repetition,calls_per_sample,n,min_ticks,", 0) == 0);
+  CHECK(reps.substr(0, reps.find("\r\n")).find(",stop_reason,") != std::string::npos);
+  CHECK(samples.rfind("name,repetition,sample,calls_per_sample,ticks\r\n", 0) == 0);
+  size_t n_reps = 0, n_samples = 0;
+  for (const auto& r : doc.results) {
+    n_reps += r.reps.size();
+    for (const auto& rep : r.reps) n_samples += rep.sample_ticks.size();
+  }
+  auto records = [](const std::string& t) {
+    size_t n = 0;
+    for (size_t p = 0; (p = t.find("\r\n", p)) != std::string::npos; p += 2) ++n;
+    return n - 1;
+  };
+  REQUIRE(n_reps > 0);
+  CHECK(records(reps) == n_reps);
+  CHECK(n_samples == 3);
+  CHECK(records(samples) == n_samples);
+  // Each sample as the results file holds it: entry, repetition, sample, calls, ticks.
+  const std::string calls = std::to_string(first.reps[0].calls_per_sample);
+  CHECK(samples.substr(samples.find("\r\n") + 2) == first.name() + ",0,0," + calls + ",6400\r\n" + first.name() +
+                                                         ",0,1," + calls + ",6272\r\n" + first.name() + ",0,2," +
+                                                         calls + ",6528\r\n");
+  CHECK(kex::parse_csv_table("samples") == kex::CsvTable::samples);
+  CHECK(!kex::parse_csv_table("rows"));
+}
+
 TEST_CASE("kex export writes csv and gbench files and refuses to overwrite") {
   TmpDir d;
   spit(d / "r.json", synth::results().dump());
@@ -157,4 +197,8 @@ TEST_CASE("kex export writes csv and gbench files and refuses to overwrite") {
   CHECK(run_sh(k + " export " + d / "r.json" + " --format csv -o " + d / "r.csv 2>/dev/null") == 2);
   CHECK(run_sh(k + " export " + d / "r.json" + " --format csv -o " + d / "r.csv --force") == 0);
   CHECK(run_sh(k + " export " + d / "r.json" + " --format xml -o " + d / "x 2>/dev/null") == 2);
+  CHECK(run_sh(k + " export " + d / "r.json" + " --format csv --table repetitions -o " + d / "reps.csv") == 0);
+  CHECK(slurp(d / "reps.csv") == to_csv({synth::run()}, kex::CsvTable::repetitions));
+  CHECK(run_sh(k + " export " + d / "r.json" + " --format csv --table rows -o " + d / "x 2>/dev/null") == 2);
+  CHECK(run_sh(k + " export " + d / "r.json" + " --format gbench --table samples -o " + d / "x 2>/dev/null") == 2);
 }

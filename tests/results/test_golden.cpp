@@ -16,6 +16,8 @@ TEST_CASE("golden: every writer prints the fixed run exactly" * doctest::test_su
   CHECK(golden::check("run.json", to_json(run).dump(1) + "\n") == "");
   CHECK(golden::check("gbench.json", to_gbench({run}).dump(1) + "\n") == "");
   CHECK(golden::check("run.csv", to_csv({run})) == "");
+  CHECK(golden::check("run-repetitions.csv", to_csv({run}, CsvTable::repetitions)) == "");
+  CHECK(golden::check("run-samples.csv", to_csv({run}, CsvTable::samples)) == "");
   CHECK(golden::check("summary.txt", summary_table(run)) == "");
   CHECK(golden::check("layout.txt", layout_table(run)) == "");
   CHECK(golden::check("seed-fastc.txt", seed_table_text(golden::seed_run())) == "");

@@ -13,6 +13,7 @@
 #include "src/model/result_json.hpp"
 #include "src/results/compare.hpp"
 #include "src/results/export.hpp"
+#include "src/results/markdown.hpp"
 #include "src/results/merge.hpp"
 #include "src/results/results.hpp"
 #include "src/results/summary.hpp"
@@ -112,6 +113,66 @@ TEST_CASE("compare: host names, CPU models, file names and point names escaped -
   }
   CHECK(wide_rows == synth::sizes().size());
   CHECK(lines_starting(out, "summary: ").size() == 1);
+}
+
+namespace {
+
+/// The `|` of a Markdown line that are not escaped (a cell's borders).
+size_t bare_pipes(const std::string& line) {
+  size_t n = 0;
+  for (size_t i = 0; i < line.size(); ++i) {
+    if (line[i] == '\\') ++i;  // the escaped character
+    else n += line[i] == '|';
+  }
+  return n;
+}
+
+/// Markdown with hostile names in it: no control character, no HTML tag or backtick, and
+/// every table row with exactly its header's cells.
+void check_markdown_safe(const std::string& md) {
+  for (const std::string& line : lines_of(md)) {
+    CHECK_MESSAGE(terminal_text(line) == line, line);
+    CHECK_MESSAGE(line.rfind("FORGED", 0) == std::string::npos, line);
+  }
+  // The payload, visibly escaped for a terminal, then for Markdown.
+  CHECK(md.find("\\\\x1b\\[2J\\\\nFORGED 1.00 1.00 1.0000 1/1 n/a  same\\\\rFORGED\\\\u009b2J") != std::string::npos);
+  size_t cells = 0, rows = 0;
+  for (size_t p = 0, e; p < md.size(); p = e + 1) {
+    e = md.find('\n', p);
+    const std::string line = md.substr(p, e - p);
+    for (size_t i = 0; i < line.size(); ++i) {
+      if (line[i] == '\\') { ++i; continue; }
+      // No code span, and no HTML tag ("p < 0.01" is kex's own text).
+      const bool tag = line[i] == '<' && i + 1 < line.size() && (std::isalpha(uint8_t(line[i + 1])) || line[i + 1] == '/');
+      CHECK_MESSAGE((!tag && line[i] != '`'), line);
+    }
+    if (line.rfind("|", 0) != 0) {
+      cells = 0;
+      continue;
+    }
+    if (!cells) cells = bare_pipes(line);  // the header row
+    CHECK_MESSAGE(bare_pipes(line) == cells, line);
+    ++rows;
+  }
+  CHECK(rows > 3);
+}
+
+}  // namespace
+
+TEST_CASE("markdown: compare and the summary keep hostile names inside their cells" * doctest::test_suite("text")) {
+  synth::Options ob;
+  ob.time_scale = 1.3;
+  const RunDoc a = hostile_run(), b = hostile_run(ob);
+  const std::string cmp = format_comparison_markdown(compare_results(a, b), "a" + kPayload + "|x`.json", "b.json");
+  check_markdown_safe(cmp);
+  CHECK(cmp.find("**A:** a\\\\x1b\\[2J\\\\nFORGED") == 0);
+  CHECK(cmp.find("\\|x\\`.json") != std::string::npos);
+  RunDoc run = hostile_run();
+  for (Result& r : run.results)
+    if (r.point.kernel == kHostileKernel) r.point.kernel += "|`<b>`|";
+  const std::string sum = summary_markdown(run);
+  check_markdown_safe(sum);
+  CHECK(sum.find("\\|\\`\\<b\\>\\`\\|") != std::string::npos);
 }
 
 TEST_CASE("compare: a name longer than a row's buffer keeps its row whole" * doctest::test_suite("text")) {

@@ -4,8 +4,12 @@
 #include <doctest/doctest.h>
 
 #include "src/model/noise.hpp"
+#include "src/model/result_json.hpp"
+#include "src/results/markdown.hpp"
 #include "src/results/summary.hpp"
 #include "tests/support/golden.hpp"
+#include "tests/support/shell.hpp"
+#include "tests/support/tmpdir.hpp"
 
 using namespace kex;
 
@@ -96,4 +100,52 @@ TEST_CASE("golden: the paired summary table (winner, ties, lead, ratio to libc w
                                  (size == 4096 ? 75 : 59) * s, 0.02));
   }
   CHECK(golden::check("summary-paired.txt", summary_table(run)) == "");
+  CHECK(golden::check("summary-paired.md", summary_markdown(run)) == "");
+}
+
+TEST_CASE("golden: the summary of the fixed run as Markdown, and kex summary prints it" * doctest::test_suite("golden")) {
+  const RunDoc run = golden::run();
+  CHECK(golden::check("summary.md", summary_markdown(run)) == "");
+  TmpDir d;
+  spit(d / "r.json", to_json(run).dump());
+  auto md = shell_stdout(kKex + " summary " + d / "r.json" + " --format markdown");
+  CHECK(md.status == 0);
+  CHECK(md.text == summary_markdown(run));
+  auto text = shell_stdout(kKex + " summary " + d / "r.json");
+  CHECK(text.status == 0);
+  CHECK(text.text == summary_table(run) + layout_table(run) + findings(run) + noise_summary(run));
+  CHECK(shell(kKex + " summary " + d / "r.json --format html").status == 2);
+}
+
+TEST_CASE("md_text: every character that could end a cell or open markup is escaped, controls made visible" *
+          doctest::test_suite("text")) {
+  CHECK(md_text("copy/avx/unroll:128/scratch:4/t/fwd") == "copy/avx/unroll:128/scratch:4/t/fwd");
+  CHECK(md_text("a|b`c\nd<e>&f*g_h[i](j)~k$") == "a\\|b\\`c\\\\nd\\<e\\>\\&f\\*g\\_h\\[i\\](j)\\~k\\$");
+  CHECK(md_text("two\nlines\x1b[2J") == "two\\\\nlines\\\\x1b\\[2J");
+  CHECK(md_table({"a", "b"}, "lr", {{"1", "2"}, {"3"}}) == "| a | b |\n| :--- | ---: |\n| 1 | 2 |\n| 3 |  |\n");
+  CHECK_THROWS_AS(md_table({"a"}, "l", {{"1", "2"}}), std::logic_error);
+}
+
+TEST_CASE("the summary of presets under a seed harness names the fastest baseline, never a row of '-'" *
+          doctest::test_suite("golden")) {
+  // kex run --preset fastc --harness fastc --separate: the presets are timed by fast.c's
+  // harness, only the baselines by kex's (measured alone, no rounds).
+  RunDoc run = golden::run();
+  run.results.clear();
+  Result seed = golden::preset("fastc/faster_copy", 4096, 800);
+  seed.point.at.harness = Harness::fastc;
+  run.results.push_back(seed);
+  run.results.push_back(golden::baseline("memcpy", 4096, {}, 80));
+  Result rep = golden::generated("copy/string/unroll:1", 4096, {}, 64);
+  rep.kind = KernelKind::baseline;
+  rep.point.kernel = "rep_movsb";
+  run.results.push_back(rep);
+  const std::string table = summary_table(run);
+  // 4096 B in 64 ticks at 2 GHz = 32 ns: 128 GB/s; memcpy 80 ticks: 102.4 GB/s.
+  CHECK(table.find("\n           4 KiB rep_movsb ") != std::string::npos);
+  CHECK(table.find("   128.00    102.40   1.25x    128.00\n") != std::string::npos);
+  CHECK(table.find(" - ") == std::string::npos);
+  // Nothing under kex's harness at all: no table.
+  run.results.erase(run.results.begin() + 1, run.results.end());
+  CHECK(summary_table(run) == "");
 }

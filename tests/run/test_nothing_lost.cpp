@@ -36,7 +36,7 @@ TEST_CASE("kex run --repeat 3 stopped between seed-harness passes keeps the fini
   TmpDir d;
   const std::string journal = d / "f.json.journal";
   // One copy kernel: each fast.c pass sleeps 1 s before it, so a stop lands between passes.
-  KexChild c({"run", "--preset", "faster_copy", "--harness", "fastc", "--repeat", "3", "--repetitions", "1", "-o",
+  KexChild c({"run", "--preset", "fastc/faster_copy", "--harness", "fastc", "--repeat", "3", "--repetitions", "1", "-o",
               d / "f.json"},
              d / "log1");
   REQUIRE_MESSAGE(wait_until([&] { return lines_with(journal, "{\"seed_pass\":") >= 1; }, 30 * kSlowdown),

@@ -1,0 +1,133 @@
+// `kex emit NAME... --format gas|c [-o FILE]`: kernels as source for another program,
+// and with --dispatch a size-dispatching memcpy/memset over them (docs/commands.md).
+#include <map>
+
+#include "src/cli/cli.hpp"
+#include "src/core/atomic_write.hpp"
+#include "src/core/output.hpp"
+#include "src/results/emit_c.hpp"
+#include "src/results/emit_gas.hpp"
+#include "src/results/results.hpp"
+#include "src/results/tune_file.hpp"
+
+namespace kex {
+
+namespace {
+
+struct EmitOptions {
+  std::vector<std::string> names;
+  std::string format, out = "-", syntax = "intel", results, dispatch, op, name, tune;
+  bool force = false, no_fsave = false;
+};
+
+/// Whether `s` is a C identifier of [a-z0-9_] that does not start with a digit.
+bool plain_symbol(const std::string& s) {
+  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
+  for (char c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  return true;
+}
+
+/// Adds the plan of `name` unless a kernel of the same key is there; returns its key.
+std::string add_plan(std::vector<KernelPlan>& plans, const std::string& name, const PresetOptions& opts,
+                     const std::string& where) {
+  KernelPlan p = source_plan(name, opts, where, where == "--dispatch");
+  for (const auto& q : plans)
+    if (q.key == p.key) return p.key;
+  plans.push_back(std::move(p));
+  return plans.back().key;
+}
+
+/// The dispatch of --dispatch/--op/--name, its rows renamed to the kernels' keys; the
+/// kernels it needs are added to `plans`.
+SourceDispatch read_dispatch(const EmitOptions& o, std::vector<KernelPlan>& plans, const PresetOptions& opts) {
+  SourceDispatch d;
+  d.table = parse_dispatch(o.dispatch, "--dispatch");
+  for (auto& e : d.table.entries) e.kernel = add_plan(plans, e.kernel, opts, "--dispatch");
+  const auto op = o.op.empty() ? std::nullopt : parse_op(o.op);
+  if (!o.op.empty() && !op) throw InputError("--op", "'" + o.op + "': allowed copy, clear");
+  auto plan_of = [&](const std::string& key) -> const KernelPlan& {
+    for (const auto& p : plans)
+      if (p.key == key) return p;
+    throw std::logic_error("dispatch kernel " + key + " has no plan");
+  };
+  d.op = op ? *op : plan_of(d.table.entries.front().kernel).op;
+  for (const auto& e : d.table.entries)
+    if (plan_of(e.kernel).op != d.op)
+      throw InputError("--dispatch", "'" + e.kernel + "' is a " + std::string(to_string(plan_of(e.kernel).op)) +
+                                         " kernel; the dispatch is a " + std::string(to_string(d.op)) +
+                                         (op ? " (--op)" : " (its first row)"));
+  d.symbol = !o.name.empty() ? o.name : d.op == Op::copy ? "kex_memcpy" : "kex_memset";
+  if (!plain_symbol(d.symbol))
+    throw InputError("--name", "'" + d.symbol + "': a C identifier of a-z, 0-9 and _ (not starting with a digit)");
+  return d;
+}
+
+std::string emit_text(const EmitOptions& o) {
+  if (o.names.empty() && o.dispatch.empty()) throw InputError("kex emit", "name a kernel, or give --dispatch");
+  if (o.dispatch.empty() && (!o.op.empty() || !o.name.empty()))
+    throw InputError(o.op.empty() ? "--name" : "--op", "only with --dispatch");
+  const PresetOptions opts{!o.no_fsave};
+  std::vector<KernelPlan> plans;
+  for (const auto& n : o.names) add_plan(plans, n, opts, "kex emit");
+  std::optional<SourceDispatch> dispatch;
+  if (!o.dispatch.empty()) dispatch = read_dispatch(o, plans, opts);
+  std::vector<RunDoc> runs;
+  if (!o.results.empty()) runs = load_results(o.results);
+  std::vector<SourceKernel> kernels;
+  for (const auto& p : plans) {
+    kernels.push_back(source_kernel(p));
+    if (!o.results.empty()) add_measured(kernels.back(), runs, o.results);
+  }
+  check_symbols(kernels, dispatch ? std::vector<std::string>{dispatch->symbol} : std::vector<std::string>{});
+  std::vector<std::string> header = source_file_header();
+  for (const auto& k : kernels)
+    if (!k.libc) header.push_back("kernel " + k.symbol + ": " + k.name);
+  if (dispatch) header.push_back("dispatch " + dispatch->symbol + ": " + dispatch_text(dispatch->table));
+  const Syntax syntax = o.syntax == "att" ? Syntax::att : Syntax::intel;
+  return o.format == "c" ? c_source(kernels, dispatch, syntax, header) : gas_source(kernels, dispatch, syntax, header);
+}
+
+}  // namespace
+
+Action add_emit_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("emit", "Write kernels (and a size dispatch over them) as GNU as or C source to "
+                                         "link into another program");
+  auto o = std::make_shared<EmitOptions>();
+  cmd->add_option("NAME", o->names,
+                  "Kernels: spec names (copy/avx/unroll:256/nt), presets (linux/copy_page, 'xmm_clear') or "
+                  "rep_movsb, rep_stosb, memcpy, memset");
+  cmd->add_option("--format", o->format, "gas (a .s file for as) or c (machine code in C arrays)")
+      ->required()
+      ->check(CLI::IsMember({"gas", "c"}));
+  cmd->add_option("-o,--output", o->out, "Output file (default -: standard output)");
+  cmd->add_flag("--force", o->force, "Overwrite the output file");
+  cmd->add_option("--syntax", o->syntax, "Instruction syntax: intel (default) or att")
+      ->check(CLI::IsMember({"intel", "att"}));
+  cmd->add_option("--results", o->results,
+                  "A results file: each kernel's measured sizes and GB/s go into its comment");
+  cmd->add_option("--dispatch", o->dispatch,
+                  "Also write a function dispatching on n: 'SIZE:NAME,SIZE:NAME,...,NAME' (n <= SIZE goes to NAME, "
+                  "bounds ascending; the last NAME takes every larger n)");
+  cmd->add_option("--tune", o->tune,
+                  "A results file from kex tune: its dispatch table and op, as --dispatch and --op")
+      ->excludes("--dispatch");
+  cmd->add_option("--op", o->op, "The dispatch's operation: copy (memcpy signature) or clear (memset); default: "
+                                 "that of its first kernel");
+  cmd->add_option("--name", o->name, "The dispatch function's name (default kex_memcpy or kex_memset)");
+  cmd->add_flag("--no-fsave", o->no_fsave, "Presets: drop the fsave/frstor pair the originals timed");
+  return [o]() {
+    if (!o->tune.empty()) {
+      const TuneRecord t = load_tune(o->tune);
+      if (t.dispatch.entries.empty()) throw InputError(o->tune + ": /tune/dispatch: empty: the tune decided no kernel");
+      o->dispatch = dispatch_text(t.dispatch);
+      if (o->op.empty()) o->op = to_string(t.op);
+    }
+    const std::string text = emit_text(*o);
+    if (o->out == "-") write_stdout(text);
+    else write_file_atomic(o->out, text, o->force);
+    return 0;
+  };
+}
+
+}  // namespace kex

@@ -1,0 +1,36 @@
+// `kex summary FILE [--format text|markdown]`: the tables `kex run` prints at its end,
+// again from a results file; markdown for pasting into a pull request.
+#include "src/cli/cli.hpp"
+#include "src/core/output.hpp"
+#include "src/core/terminal_text.hpp"
+#include "src/results/results.hpp"
+#include "src/results/summary.hpp"
+
+namespace kex {
+
+Action add_summary_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("summary", "Print the summary tables of a results file (as kex run does at its end)");
+  struct Args {
+    std::string file, format = "text";
+  };
+  auto a = std::make_shared<Args>();
+  cmd->add_option("FILE", a->file, "Results file from `kex run` or `kex merge` (one machine)")->required();
+  cmd->add_option("--format", a->format,
+                  "text (as kex run prints it), or markdown (the summary table as GitHub Markdown tables, for a pull "
+                  "request; names from the file escaped)")
+      ->check(CLI::IsMember({"text", "markdown"}));
+  return [a]() {
+    const RunDoc run = load_one_run(a->file);
+    std::string text;
+    if (a->format == "markdown") {
+      text = summary_markdown(run);
+    } else {
+      text = summary_table(run) + layout_table(run) + findings(run) + noise_summary(run);
+    }
+    if (text.empty()) text = "nothing measured under kex's harness in " + terminal_text(a->file) + "\n";
+    write_stdout(text);
+    return 0;
+  };
+}
+
+}  // namespace kex

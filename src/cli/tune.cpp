@@ -1,0 +1,132 @@
+// `kex tune [CONFIG]`: races the config's kernels (built-in:tune by default) per size in
+// paired rounds within a time budget, writes every point measured as a results file
+// with a `tune` section, and prints the dispatch table it found.
+#include <algorithm>
+#include <csignal>
+#include <cstdio>
+#include <ctime>
+#include <unistd.h>
+
+#include "src/cli/cli.hpp"
+#include "src/cli/selection.hpp"
+#include "src/core/atomic_write.hpp"
+#include "src/core/numbers.hpp"
+#include "src/core/output.hpp"
+#include "src/core/terminal_text.hpp"
+#include "src/model/result_json.hpp"
+#include "src/model/tune_json.hpp"
+#include "src/results/tune_text.hpp"
+#include "src/run/tune.hpp"
+
+namespace kex {
+
+namespace {
+
+volatile std::sig_atomic_t g_tune_stop = 0;
+extern "C" void on_tune_stop(int) {
+  if (g_tune_stop < 100) g_tune_stop = g_tune_stop + 1;
+}
+
+struct TuneArgs {
+  std::string config = "built-in:tune", op = "copy", sizes, cache, budget = "10m", out, seed;
+  std::vector<std::string> layout;
+  double margin = kTieResolution;
+  uint32_t max_rounds = 40, first_rounds = 5;
+  int cpu = -1;
+  bool force = false;
+};
+
+/// --budget: a number of seconds, or N followed by s, m or h ("90s", "10m", "1.5h").
+double budget_seconds(const std::string& text) {
+  const std::string help = "give seconds, or a number with s, m or h (90s, 10m, 1h)";
+  if (text.empty()) throw InputError("--budget: an empty value: " + help);
+  double unit = 1;
+  std::string num = text;
+  switch (text.back()) {
+    case 's': unit = 1, num.pop_back(); break;
+    case 'm': unit = 60, num.pop_back(); break;
+    case 'h': unit = 3600, num.pop_back(); break;
+    default: break;
+  }
+  // Decimal digits and at most one point (std::stod alone takes " 1", hex floats and "1e2").
+  const bool digits = !num.empty() && num.find_first_not_of("0123456789.") == std::string::npos &&
+                      std::count(num.begin(), num.end(), '.') <= 1 && num != ".";
+  const double v = digits ? std::stod(num) * unit : 0;
+  if (!(v > 0) || v > 7 * 86400.0) throw InputError("--budget: '" + text + "': " + help + ", at most a week");
+  return v;
+}
+
+/// The space: the config with --sizes, --cache and --layout written into it.
+Config tune_space(const TuneArgs& a, const CLI::App& cmd) {
+  Config base = load_config(a.config);
+  nlohmann::json raw = base.raw;
+  if (cmd.count("--sizes")) raw["sizes"] = sizes_option(a.sizes);
+  if (cmd.count("--cache")) raw["cache"] = cache_option(a.cache);
+  if (!a.layout.empty()) raw["layout"] = layout_option(a.layout);
+  return parse_config(raw.dump(), base.source);
+}
+
+void write_tune(const TuneArgs& a, const TuneRun& run) {
+  nlohmann::ordered_json doc = to_json(run.doc);
+  doc["tune"] = to_json(run.tune);
+  write_file_atomic(a.out, doc.dump(1) + "\n", a.force);
+}
+
+}  // namespace
+
+Action add_tune_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("tune", "Race kernels per size in paired rounds: the fastest per size, its ties, a "
+                                         "dispatch table, within a time budget");
+  auto a = std::make_shared<TuneArgs>();
+  cmd->add_option("CONFIG", a->config, "Config whose kernels race (default built-in:tune)");
+  cmd->add_option("--op", a->op, "copy or clear (default copy)")->check(CLI::IsMember({"copy", "clear"}));
+  cmd->add_option("--sizes", a->sizes, "Sizes to race, as kex run --sizes (default the config's: 256 B..256 MiB x4)");
+  cmd->add_option("--cache", a->cache, "warm or cold (one)")->check(CLI::IsMember({"warm", "cold"}));
+  cmd->add_option("--layout", a->layout, "One layout, as kex run --layout (src:N/dst:N/dist:D/nohuge)");
+  cmd->add_option("--budget", a->budget, "Wall time of the whole tune (default 10m)");
+  cmd->add_option("--margin", a->margin, "A candidate leaves when slower than the leader by more (default 0.01)");
+  cmd->add_option("--rounds", a->max_rounds, "Rounds a size gets at most (default 40)")->check(CLI::Range(4, 1000));
+  cmd->add_option("--first-rounds", a->first_rounds, "Rounds of the first stage (default 5)")->check(CLI::Range(3, 100));
+  cmd->add_option("-o,--output", a->out, "Results file (default kex-tune-OP.json)");
+  cmd->add_flag("--force", a->force, "Replace the results file");
+  cmd->add_option("--cpu", a->cpu, "CPU the measuring worker is pinned to (default: one picked)");
+  cmd->add_option("--seed", a->seed, "Seed of the round order (default: drawn)");
+  return [a, cmd]() -> int {
+    if (!(a->margin >= 0 && a->margin < 1)) throw InputError("--margin: " + std::to_string(a->margin) + ": a fraction in [0, 1)");
+    if (a->out.empty()) a->out = "kex-tune-" + a->op + ".json";
+    check_output_path(a->out, a->force);
+    TuneRequest req;
+    req.space = tune_space(*a, *cmd);
+    req.op = *parse_op(a->op);
+    req.sizes = req.space.axes.sizes;
+    req.budget_s = budget_seconds(a->budget);
+    req.margin = a->margin;
+    req.max_rounds = std::max(a->max_rounds, a->first_rounds + 1);
+    req.first_rounds = a->first_rounds;
+    RunOptions opt;
+    opt.stop = &g_tune_stop;
+    opt.progress = !quiet();
+    opt.protocol.cpu = a->cpu;
+    opt.protocol.seed = (uint64_t(time(nullptr)) << 20) ^ uint64_t(getpid());
+    if (cmd->count("--seed")) try {
+        opt.protocol.seed = parse_unsigned(a->seed, 0, UINT64_MAX);
+      } catch (const NumberError& e) {
+        throw InputError(std::string("--seed: ") + e.what());
+      }
+    std::signal(SIGINT, on_tune_stop);
+    std::signal(SIGTERM, on_tune_stop);
+    const TuneRun run = run_tune(req, opt, [](const std::string& line) {
+      if (!quiet()) std::fprintf(stderr, "kex tune: %s\n", line.c_str());
+    });
+    write_tune(*a, run);
+    write_stdout(format_tune(run.tune, run_label(run.doc.context)));
+    std::printf("results: %s\n", terminal_text(a->out).c_str());
+    if (run.interrupted) {
+      std::fprintf(stderr, "kex tune: interrupted; the stages finished are in %s\n", terminal_text(a->out).c_str());
+      return 130;
+    }
+    return 0;
+  };
+}
+
+}  // namespace kex

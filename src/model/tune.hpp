@@ -1,0 +1,83 @@
+// `kex tune`'s answer: a race per size between candidate kernels, measured in paired
+// rounds (src/model/paired.hpp), and the size-dispatch table it hands over. The race
+// history says which candidate left when and on what evidence, so a reader can check
+// every decision. Pure data and decisions here; the race is run by src/run/tune.hpp.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "src/model/dispatch.hpp"
+#include "src/model/paired.hpp"
+#include "src/model/spec.hpp"
+
+namespace kex {
+
+/// Where the dispatch changes kernel: the last measured size `from` still covers and
+/// the first it does not (the threshold lies in (low, high]), and the row boundary
+/// the table uses (their geometric mean).
+struct DispatchSwitch {
+  std::string from, to;
+  uint64_t low = 0, high = 0;
+  uint64_t boundary = 0;
+};
+
+/// What one size's race says: its members by rank (fastest first, as answer_groups
+/// ranks them) and the ones tied with the leader.
+struct SizeVerdict {
+  uint64_t size = 0;
+  std::vector<std::string> ranked;  ///< kernels, fastest first
+  std::vector<std::string> ties;    ///< the leader's tie set (the leader first)
+  size_t rounds = 0;                ///< rounds of the size's group
+  std::string dispatched;           ///< the dispatch table's kernel at this size
+  PairedRatio vs_leader;            ///< its time / the leader's (1: it is the leader)
+  PairedRatio vs_libc, vs_rep;      ///< its time / memcpy's (memset's) and rep movsb's (stosb's); rounds 0: none
+};
+
+/// The dispatch that switches kernel as rarely as the tie sets allow: from the
+/// smallest size, the tied kernel that stays tied over the most following sizes
+/// (ties of length broken by rank at the first size), then the same from where it
+/// stops. `sizes` ascending, each with a non-empty tie set. The switches go to `switches`.
+DispatchTable choose_dispatch(const std::vector<SizeVerdict>& sizes, std::vector<DispatchSwitch>* switches);
+
+/// A candidate that left a size's race: slower than the leader beyond the margin.
+struct RaceDrop {
+  uint64_t size = 0;
+  std::string kernel, leader;
+  std::string why;        ///< "": slower than the leader (vs_leader); else why it was not measured
+  uint32_t stage = 0;
+  PairedRatio vs_leader;  ///< its time / the leader's over the rounds they share
+};
+
+/// One stage of the race: every size still racing measured up to `rounds` rounds.
+struct RaceStage {
+  uint32_t stage = 0;
+  uint32_t rounds = 0;       ///< rounds each group has after the stage
+  size_t sizes = 0;          ///< sizes racing in it
+  size_t candidates = 0;     ///< points measured in it (every size's members)
+  double seconds = 0;        ///< wall time of the stage
+  bool refine = false;       ///< a stage of sizes added between two that dispatch differently
+};
+
+/// The `tune` section of a results file.
+struct TuneRecord {
+  Op op = Op::copy;
+  double budget_s = 0, used_s = 0;
+  double margin = 0;                    ///< a candidate leaves when slower than the leader by more
+  std::vector<std::string> kept;        ///< candidates never dropped (libc and rep: the reference)
+  std::vector<RaceStage> stages;
+  std::vector<RaceDrop> drops;
+  std::vector<SizeVerdict> verdicts;    ///< per size raced, ascending
+  DispatchTable dispatch;
+  std::vector<DispatchSwitch> switches;
+};
+
+/// The size's verdict from its group's answer (`run`: the document the answer ranks).
+SizeVerdict verdict_of(const GroupAnswer& g, const RunDoc& run);
+
+/// The members of a group shown slower than its leader by more than `margin` (their
+/// ratio's interval lies above 1 + margin), except the names in `kept`.
+std::vector<RaceDrop> race_drops(const GroupAnswer& g, const RunDoc& run, double margin,
+                                 const std::vector<std::string>& kept, uint32_t stage);
+
+}  // namespace kex

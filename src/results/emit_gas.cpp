@@ -1,0 +1,129 @@
+#include "src/results/emit_gas.hpp"
+
+#include <stdexcept>
+
+#include "generators/disasm_ext.hpp"
+
+namespace kex {
+
+namespace {
+
+/// Instruction lines in the file's syntax: each line is given in both.
+struct Lines {
+  Syntax syntax;
+  std::string text;
+  void ins(const std::string& intel, const std::string& att) { text += "\t" + (syntax == Syntax::intel ? intel : att) + "\n"; }
+  void raw(const std::string& line) { text += line + "\n"; }
+  void comment(const std::string& line) { text += "# " + comment_text(line) + "\n"; }
+  void begin_function(const std::string& symbol) {
+    raw("\t.p2align 4");
+    raw("\t.globl " + symbol);
+    raw("\t.type " + symbol + ", @function");
+    raw(symbol + ":");
+  }
+  void end_function(const std::string& symbol) { raw("\t.size " + symbol + ", .-" + symbol); }
+};
+
+void require_power_of_two(uint64_t v, const std::string& what) {
+  if (v & (v - 1)) throw std::logic_error(what + " " + std::to_string(v) + " is not a power of two");
+}
+
+/// The checks that send a call to libc (SourceKernel::region, alignment, fill), as jumps to `libc`.
+void fallback_checks(Lines& a, const SourceKernel& k, const std::string& libc) {
+  const bool copy = k.op == Op::copy;
+  if (!copy) {
+    a.ins("cmp sil, " + std::to_string(k.fill), "cmpb $" + std::to_string(k.fill) + ", %sil");
+    a.ins("jne " + libc, "jne " + libc);
+  }
+  if (k.region > 1) {
+    require_power_of_two(k.region, k.name + ": region");
+    const std::string m = std::to_string(k.region - 1);
+    a.ins("test rdx, " + m, "testq $" + m + ", %rdx");
+    a.ins("jnz " + libc, "jnz " + libc);
+  }
+  if (k.alignment > 1) {
+    require_power_of_two(k.alignment, k.name + ": alignment");
+    const std::string m = std::to_string(k.alignment - 1);
+    a.ins("mov eax, edi", "movl %edi, %eax");
+    if (copy) a.ins("or eax, esi", "orl %esi, %eax");
+    a.ins("test eax, " + m, "testl $" + m + ", %eax");
+    a.ins("jnz " + libc, "jnz " + libc);
+  }
+}
+
+/// SYMBOL: the checks, then the code with dst kept on the stack (the return value);
+/// libc's function for what the code does not promise.
+void wrapper(Lines& a, const SourceKernel& k) {
+  const std::string libc_fn = k.op == Op::copy ? "memcpy" : "memset";
+  a.begin_function(k.symbol);
+  const std::string libc = ".L" + k.symbol + "_libc";
+  const bool checks = k.op == Op::clear || k.region > 1 || k.alignment > 1;
+  if (checks) fallback_checks(a, k, libc);
+  a.ins("push rdi", "pushq %rdi");
+  a.ins("call " + k.symbol + "_kernel", "call " + k.symbol + "_kernel");
+  a.ins("pop rax", "popq %rax");
+  a.ins("ret", "ret");
+  if (checks) {
+    a.raw(libc + ":");
+    a.ins("jmp " + libc_fn + "@PLT", "jmp " + libc_fn + "@PLT");
+  }
+  a.end_function(k.symbol);
+}
+
+/// The dispatch: one compare per bounded row (ascending), a tail jump to its wrapper.
+void dispatch_function(Lines& a, const SourceDispatch& d, const std::vector<SourceKernel>& kernels) {
+  a.comment(d.symbol + ": " + std::string(d.op == Op::copy ? "memcpy" : "memset") + " by size, table " +
+            dispatch_text(d.table));
+  a.comment("each row's wrapper calls libc for what its kernel does not handle");
+  a.begin_function(d.symbol);
+  check_dispatch_kernels(d, kernels);
+  for (const auto& e : d.table.entries) {
+    const SourceKernel* k = nullptr;
+    for (const auto& x : kernels)
+      if (x.name == e.kernel) k = &x;
+    const std::string target = k->libc ? (d.op == Op::copy ? "memcpy@PLT" : "memset@PLT") : k->symbol;
+    if (e.max_bytes == kDispatchRest) {
+      a.ins("jmp " + target, "jmp " + target);
+      break;
+    }
+    const std::string b = std::to_string(e.max_bytes);
+    if (e.max_bytes <= 0x7fffffffu) {
+      a.ins("cmp rdx, " + b, "cmpq $" + b + ", %rdx");
+    } else {
+      a.ins("movabs rax, " + b, "movabsq $" + b + ", %rax");
+      a.ins("cmp rdx, rax", "cmpq %rax, %rdx");
+    }
+    a.ins("jbe " + target, "jbe " + target);
+  }
+  a.end_function(d.symbol);
+}
+
+}  // namespace
+
+std::string gas_source(const std::vector<SourceKernel>& kernels, const std::optional<SourceDispatch>& dispatch,
+                       Syntax syntax, const std::vector<std::string>& header) {
+  Lines a{syntax, ""};
+  for (const auto& h : header) a.comment(h);
+  a.comment("Each kernel K: K_kernel is its code with kex's ABI (rdi dst, rsi src, rdx n, no return value);");
+  a.comment("K is a wrapper with the C library's signature that returns dst and calls libc where the code");
+  a.comment("does not promise a result (see each kernel's lines).");
+  a.raw(syntax == Syntax::intel ? "\t.intel_syntax noprefix" : "\t.att_syntax");
+  a.raw("\t.text");
+  for (const auto& k : kernels) {
+    if (k.libc) continue;
+    std::vector<std::string> lines;
+    for (const auto& p : k.provenance) lines.push_back(comment_text(p));
+    a.raw("");
+    a.text += format_asm(disassemble_all(k.code.data(), k.code.size(), syntax), k.code.data(), k.code.size(), syntax,
+                         k.symbol + "_kernel", lines);
+    wrapper(a, k);
+  }
+  if (dispatch) {
+    a.raw("");
+    dispatch_function(a, *dispatch, kernels);
+  }
+  a.raw("\t.section .note.GNU-stack,\"\",@progbits");
+  return a.text;
+}
+
+}  // namespace kex

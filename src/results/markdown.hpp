@@ -1,0 +1,27 @@
+// Markdown for pasting into a pull request or an issue: table cells and text from
+// results files escaped so that a hostile name cannot break a table or add markup.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kex {
+
+/// Text for a Markdown table cell or paragraph (GitHub Flavored Markdown): control
+/// characters, newlines included, written as visible escapes first (terminal_text: a
+/// newline becomes the two characters \n, so a cell stays on its row), then a backslash
+/// before every character Markdown or a table would read as syntax inside a line:
+/// \ ` * _ [ ] < > | & ~ $ (a name can open no code span, emphasis, link, HTML tag,
+/// entity, strikethrough or math, and can never end its cell). For cells and text
+/// within a line: kex starts no line with it.
+std::string md_text(std::string_view raw);
+
+/// A GFM table: a header row, its delimiter row and one row per item of `rows`; cells
+/// are written as given (escape text from files with md_text first). `align` has one
+/// character per column: 'l' left, 'r' right. Each row must have as many cells as the
+/// header (a short row is padded with empty cells, extra cells are an error:
+/// std::logic_error).
+std::string md_table(const std::vector<std::string>& header, std::string_view align,
+                     const std::vector<std::vector<std::string>>& rows);
+
+}  // namespace kex

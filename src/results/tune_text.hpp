@@ -1,0 +1,14 @@
+// What `kex tune` prints: the dispatch per size against libc and rep with intervals,
+// the table to hand to `kex emit --dispatch`, where it switches, and the race's course.
+#pragma once
+#include <string>
+
+#include "src/model/tune.hpp"
+
+namespace kex {
+
+/// The tune's report as text (every name through terminal_text: the record may come
+/// from someone else's file). `machine`: the label of the machine it ran on.
+std::string format_tune(const TuneRecord& t, const std::string& machine);
+
+}  // namespace kex

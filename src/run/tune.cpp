@@ -1,0 +1,359 @@
+#include "src/run/tune.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iterator>
+#include <map>
+#include <set>
+
+#include "src/core/cpu_features.hpp"
+#include "src/core/error.hpp"
+#include "src/core/units.hpp"
+
+namespace kex {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// One size in the race: the specs still in it and the rounds its group has.
+struct SizeRace {
+  uint64_t size = 0;
+  std::vector<KernelSpec> specs;
+  uint32_t rounds = 0;
+  bool settled = false;  ///< one candidate left (beside the reference), or the rounds at their cap
+};
+
+/// The state of a tune between stages.
+struct Race {
+  const TuneRequest& req;
+  RunOptions opt;
+  const std::function<void(const std::string&)>& say;
+  std::vector<std::string> kept;             ///< the reference baselines
+  std::vector<SizeRace> sizes;               ///< ascending
+  std::map<std::string, Result> results;     ///< every point measured, the latest of each
+  JournalState acc;                          ///< every point's rounds so far: a stage goes on from them
+  RunContext context;                        ///< of the latest stage
+  TuneRecord rec;
+  Clock::time_point start = Clock::now();
+  double scale = 1;                          ///< measured stage time / plan_sweep's estimate
+  uint32_t cap = 0;                          ///< rounds a size gets at most now (raised when budget is left)
+  bool stopped = false;
+
+  double used() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
+};
+
+std::vector<std::string> reference_of(Op op) {
+  return op == Op::copy ? std::vector<std::string>{"memcpy", "rep_movsb"}
+                        : std::vector<std::string>{"memset", "rep_stosb"};
+}
+
+/// Only the sizes may take several values: a race is between kernels, one group per size.
+void check_single_axes(const Config& c) {
+  const Axes& a = c.axes;
+  auto one = [&](size_t n, const char* key) {
+    if (n != 1)
+      throw InputError(c.source + ": /" + key + ": " + std::to_string(n) +
+                       " values: kex tune races one group per size, give one value (or run kex tune once per value)");
+  };
+  one(a.src_offsets.size(), "layout/src_offset");
+  one(a.dst_offsets.size(), "layout/dst_offset");
+  one(a.distances.size(), "layout/distance");
+  one(a.huge_pages.size(), "layout/huge_pages");
+  one(a.caches.size(), "cache");
+  one(a.chunks.size(), "chunk");
+  one(a.prefills.size(), "prefill");
+  one(a.consumes.size(), "consume");
+}
+
+/// The config of one size in a stage: the space's axes at `size`, the specs still
+/// racing there, the reference baselines; no presets, no segment table.
+Config stage_config(const Race& r, const SizeRace& s) {
+  nlohmann::json raw = r.req.space.raw;
+  for (const char* k : {"presets", "outputs", "harness", "repeat", "preset_fsave"}) raw.erase(k);
+  raw["description"] = "kex tune: the candidates still racing at " + format_bytes(s.size);
+  raw["sizes"] = nlohmann::json::array({s.size});
+  raw["segments"] = false;
+  raw["baselines"] = r.kept;
+  raw["kernels"] = nlohmann::json::array();
+  for (const KernelSpec& k : s.specs) raw["kernels"].push_back(spec_grid(k));
+  if (raw["kernels"].empty()) raw.erase("kernels");
+  return parse_config(raw.dump(), r.req.space.source);
+}
+
+std::string stage_line(const Race& r, const std::vector<size_t>& racing, uint32_t rounds, uint32_t stage) {
+  size_t n = 0;
+  std::string each;
+  for (size_t i : racing) {
+    n += r.sizes[i].specs.size();
+    each += (each.empty() ? "" : ", ") + format_bytes(r.sizes[i].size) + ": " + std::to_string(r.sizes[i].specs.size());
+  }
+  char head[160];
+  std::snprintf(head, sizeof head, "stage %u: %u rounds at %zu size%s, %zu candidates left (", stage, rounds,
+                racing.size(), racing.size() == 1 ? "" : "s", n);
+  char tail[96];
+  std::snprintf(tail, sizeof tail, "); %.0f s of %.0f s used", r.used(), r.req.budget_s);
+  return head + each + tail;
+}
+
+/// The specs of `s` whose points did not end measured (failed to verify, skipped):
+/// they leave the race with their status as the reason.
+void drop_unmeasured(Race& r, SizeRace& s, uint32_t stage) {
+  std::vector<KernelSpec> keep;
+  for (const KernelSpec& k : s.specs) {
+    const Point p{spec_name(k), Coords{}};
+    auto it = std::find_if(r.results.begin(), r.results.end(), [&](const auto& e) {
+      return e.second.point.kernel == p.kernel && e.second.point.at.size == s.size;
+    });
+    if (it != r.results.end() && it->second.status.kind != StatusKind::ok) {
+      r.rec.drops.push_back({s.size, p.kernel, "", it->second.status.message, stage, PairedRatio{}});
+      continue;
+    }
+    keep.push_back(k);
+  }
+  s.specs = std::move(keep);
+}
+
+/// After a stage: each size's answer drops the candidates shown slower than its leader.
+void apply_answers(Race& r, const RunDoc& doc, uint32_t stage) {
+  for (const GroupAnswer& g : answer_groups(doc, r.req.margin)) {
+    auto it = std::find_if(r.sizes.begin(), r.sizes.end(), [&](const SizeRace& s) { return s.size == g.key.at.size; });
+    if (it == r.sizes.end()) continue;
+    std::vector<RaceDrop> drops = race_drops(g, doc, r.req.margin, r.kept, stage);
+    std::set<std::string> gone;
+    for (const RaceDrop& d : drops) gone.insert(d.kernel);
+    std::erase_if(it->specs, [&](const KernelSpec& k) { return gone.count(spec_name(k)) > 0; });
+    r.rec.drops.insert(r.rec.drops.end(), drops.begin(), drops.end());
+  }
+}
+
+/// Measures the sizes `racing` up to `rounds` rounds each (the rounds they have are
+/// kept: only the missing ones are measured), then drops what the answers allow.
+void run_stage(Race& r, const std::vector<size_t>& racing, uint32_t rounds, bool refine) {
+  const auto stage = uint32_t(r.rec.stages.size() + 1);
+  r.say(stage_line(r, racing, rounds, stage));
+  std::vector<Config> configs;
+  for (size_t i : racing) configs.push_back(stage_config(r, r.sizes[i]));
+  RunOptions opt = r.opt;
+  opt.protocol.repetitions = rounds;
+  opt.protocol.seed = r.opt.protocol.seed + stage;
+  opt.resume = &r.acc;
+  opt.progress = r.opt.progress && stage == 1;  // later stages are short: their line says enough
+  const double estimate = plan_sweep(configs, opt).estimate_s;
+  const auto t0 = Clock::now();
+  SweepRun sw = run_sweep(configs, opt);
+  const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (estimate > 0) r.scale = dt / estimate;
+  for (const Result& res : sw.doc.results) {
+    r.acc.reps[res.name()] = res.reps;
+    r.results[res.name()] = res;
+  }
+  r.context = sw.doc.context;
+  r.stopped = sw.abandoned || sw.doc.context.interrupted;
+  r.rec.stages.push_back({stage, rounds, racing.size(), sw.doc.results.size(), dt, refine});
+  if (r.stopped) return;
+  for (size_t i : racing) drop_unmeasured(r, r.sizes[i], stage);
+  apply_answers(r, sw.doc, stage);
+  for (size_t i : racing) {
+    SizeRace& s = r.sizes[i];
+    s.rounds = rounds;
+    s.settled = s.specs.size() <= 1 || rounds >= r.cap;
+  }
+}
+
+/// The rounds the next stage can give `racing` within `until` seconds of the tune:
+/// twice the fewest they have, at most the cap, fewer when the budget is short; 0
+/// when fewer than 2 more rounds fit.
+uint32_t next_rounds(const Race& r, const std::vector<size_t>& racing, double until) {
+  uint32_t have = r.cap;
+  for (size_t i : racing) have = std::min(have, r.sizes[i].rounds);
+  uint32_t want = std::min(r.cap, std::max(have * 2, have + 2));
+  std::vector<Config> configs;
+  for (size_t i : racing) configs.push_back(stage_config(r, r.sizes[i]));
+  RunOptions opt = r.opt;
+  opt.protocol.repetitions = want;
+  const double per_round = plan_sweep(configs, opt).estimate_s / want * r.scale;
+  const double left = until - r.used();
+  if (per_round > 0 && per_round * (want - have) > left)
+    want = have + uint32_t(std::max(0.0, left / per_round));
+  return want >= have + 2 ? want : 0;
+}
+
+/// Races the sizes not settled, stage after stage, until none is left, the stop flag
+/// is raised or `until` seconds of the tune are used.
+void race(Race& r, double until) {
+  while (!r.stopped) {
+    std::vector<size_t> racing;
+    for (size_t i = 0; i < r.sizes.size(); ++i)
+      if (!r.sizes[i].settled) racing.push_back(i);
+    if (racing.empty()) return;
+    const uint32_t rounds = next_rounds(r, racing, until);
+    if (rounds == 0) return;
+    run_stage(r, racing, rounds, false);
+  }
+}
+
+}  // namespace
+
+std::vector<KernelSpec> tune_candidates(const Config& space, Op op) {
+  std::vector<KernelSpec> out;
+  for (const Grid& g : space.grids)
+    for (const KernelSpec& s : g.specs)
+      if (s.op == op && missing_features(spec_needs(s)).empty() &&
+          std::find(out.begin(), out.end(), s) == out.end())
+        out.push_back(s);
+  return out;
+}
+
+namespace {
+
+/// Every point measured, as one run: the latest stage's context, the points by size.
+RunDoc race_doc(const Race& r) {
+  RunDoc d;
+  d.context = r.context;
+  for (const auto& [name, res] : r.results) d.results.push_back(res);
+  std::stable_sort(d.results.begin(), d.results.end(),
+                   [](const Result& a, const Result& b) { return a.point.at.size < b.point.at.size; });
+  return d;
+}
+
+const SizeRace* race_at(const Race& r, uint64_t size) {
+  for (const SizeRace& s : r.sizes)
+    if (s.size == size) return &s;
+  return nullptr;
+}
+
+/// Whether `r` is still in its size's race: the reference, or a candidate not dropped.
+bool alive(const Race& race, const Result& r) {
+  const SizeRace* s = race_at(race, r.point.at.size);
+  const std::string& k = r.point.kernel;
+  return s && (std::find(race.kept.begin(), race.kept.end(), k) != race.kept.end() ||
+               std::any_of(s->specs.begin(), s->specs.end(), [&](const KernelSpec& x) { return spec_name(x) == k; }));
+}
+
+/// Each size's verdict over all the rounds of the candidates still racing and the
+/// reference: a dropped candidate, measured in fewer rounds with a wide interval, would
+/// look tied with everything (and a kernel 1.2x slower than libc in 160 rounds with it).
+std::vector<SizeVerdict> verdicts(const Race& r, const RunDoc& all) {
+  RunDoc doc;
+  doc.context = all.context;
+  std::copy_if(all.results.begin(), all.results.end(), std::back_inserter(doc.results),
+               [&](const Result& x) { return alive(r, x); });
+  std::vector<SizeVerdict> out;
+  for (const GroupAnswer& g : answer_groups(doc, r.req.margin))
+    if (SizeVerdict v = verdict_of(g, doc); !v.ties.empty()) out.push_back(std::move(v));
+  std::sort(out.begin(), out.end(), [](const SizeVerdict& a, const SizeVerdict& b) { return a.size < b.size; });
+  return out;
+}
+
+/// The paired ratio of two kernels' points at one size (rounds 0 when either is missing).
+PairedRatio ratio_at(const RunDoc& doc, uint64_t size, const std::string& a, const std::string& b) {
+  const Result *ra = nullptr, *rb = nullptr;
+  for (const Result& x : doc.results)
+    if (x.point.at.size == size) {
+      if (x.point.kernel == a) ra = &x;
+      if (x.point.kernel == b) rb = &x;
+    }
+  if (!ra || !rb) return {};
+  return paired_ratio(round_times(*ra), round_times(*rb));
+}
+
+/// The sizes between two that dispatch to different kernels, still further apart
+/// than refine_ratio: their geometric mean (a multiple of 64 from 4 KiB on), racing
+/// the candidates left at both sides.
+std::vector<SizeRace> refine_sizes(const Race& r, const std::vector<DispatchSwitch>& switches) {
+  std::vector<SizeRace> out;
+  for (const DispatchSwitch& sw : switches) {
+    if (double(sw.high) / double(sw.low) <= r.req.refine_ratio) continue;
+    const double g = std::sqrt(double(sw.low) * double(sw.high));
+    const uint64_t step = g >= 4096 ? 64 : 8;
+    const uint64_t mid = uint64_t(std::llround(g / double(step))) * step;
+    if (mid <= sw.low || mid >= sw.high || race_at(r, mid)) continue;
+    SizeRace s{mid, {}, 0, false};
+    for (uint64_t side : {sw.low, sw.high})
+      for (const KernelSpec& k : race_at(r, side)->specs)
+        if (std::find(s.specs.begin(), s.specs.end(), k) == s.specs.end()) s.specs.push_back(k);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+/// The dispatch of the sizes raced so far, with its switches, in the record.
+void decide(Race& r, const RunDoc& doc) {
+  r.rec.verdicts = verdicts(r, doc);
+  r.rec.dispatch = choose_dispatch(r.rec.verdicts, &r.rec.switches);
+  for (SizeVerdict& v : r.rec.verdicts) {
+    v.dispatched = r.rec.dispatch.kernel_for(v.size);
+    v.vs_leader = ratio_at(doc, v.size, v.dispatched, v.ties.front());
+    v.vs_libc = ratio_at(doc, v.size, v.dispatched, r.kept[0]);
+    v.vs_rep = ratio_at(doc, v.size, v.dispatched, r.kept[1]);
+  }
+}
+
+/// Refines the switches while the budget lasts: each new size races its neighbours'
+/// contenders (then more rounds, as any size), and the dispatch is decided again.
+void refine(Race& r) {
+  for (int pass = 0; pass < 8 && !r.stopped && r.used() < r.req.budget_s; ++pass) {
+    decide(r, race_doc(r));
+    std::vector<SizeRace> add = refine_sizes(r, r.rec.switches);
+    if (add.empty()) return;
+    std::vector<size_t> racing;
+    for (SizeRace& s : add) {
+      r.sizes.push_back(std::move(s));
+      racing.push_back(r.sizes.size() - 1);
+    }
+    run_stage(r, racing, std::min(r.cap, r.req.first_rounds * 2), true);
+    race(r, r.req.budget_s);
+    std::stable_sort(r.sizes.begin(), r.sizes.end(), [](const SizeRace& a, const SizeRace& b) { return a.size < b.size; });
+  }
+}
+
+/// Budget left after the race and the refining: the sizes where several candidates
+/// still tie get more rounds (the cap doubled, up to 4x the asked one), which may split them.
+void extend(Race& r) {
+  while (!r.stopped && r.used() < r.req.budget_s * 0.95 && r.cap < 4 * r.req.max_rounds) {
+    bool open = false;
+    for (SizeRace& s : r.sizes)
+      if (s.specs.size() > 1) s.settled = false, open = true;
+    if (!open) return;
+    r.cap *= 2;
+    const size_t stages = r.rec.stages.size();
+    race(r, r.req.budget_s);
+    if (r.rec.stages.size() == stages) return;  // no stage fitted in the budget left
+  }
+}
+
+}  // namespace
+
+TuneRun run_tune(const TuneRequest& req, RunOptions opt, const std::function<void(const std::string&)>& say) {
+  check_single_axes(req.space);
+  const std::vector<KernelSpec> candidates = tune_candidates(req.space, req.op);
+  if (candidates.empty())
+    throw InputError(req.space.source + ": /kernels: no " + std::string(to_string(req.op)) +
+                     " kernel this CPU runs: kex tune races the config's kernels of the op asked for");
+  if (req.sizes.empty()) throw InputError("--sizes: no size to race");
+  Race r{req, opt, say, reference_of(req.op), {}, {}, {}, {}, {}};
+  r.opt.protocol.paired = true;
+  r.rec.op = req.op;
+  r.rec.budget_s = req.budget_s;
+  r.rec.margin = req.margin;
+  r.rec.kept = r.kept;
+  r.cap = req.max_rounds;
+  for (uint64_t s : req.sizes) r.sizes.push_back({s, candidates, 0, false});
+  std::vector<size_t> all(r.sizes.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  run_stage(r, all, std::max(req.first_rounds, 3u), false);
+  race(r, req.budget_s * 0.75);  // the rest refines the switches
+  refine(r);
+  extend(r);
+  TuneRun out;
+  out.doc = race_doc(r);
+  decide(r, out.doc);
+  r.rec.used_s = r.used();
+  out.tune = std::move(r.rec);
+  out.interrupted = r.stopped;
+  return out;
+}
+
+}  // namespace kex

@@ -1,0 +1,49 @@
+// `kex tune`: a race per size between the candidate kernels of a config, measured in
+// paired rounds by run_sweep. Every size starts with all candidates and a few rounds;
+// after each stage the candidates shown slower than the size's leader leave, and the
+// rest get more rounds, until one is left, the rounds reach their cap or the budget is
+// spent. Sizes where the dispatch changes kernel are then refined: the size between
+// them races the two sides' contenders, so a threshold is known within a factor of
+// `refine_ratio`, not one grid step. libc and rep are never dropped (the reference).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "src/model/config.hpp"
+#include "src/model/tune.hpp"
+#include "src/run/sweep.hpp"
+
+namespace kex {
+
+/// What to race and how long.
+struct TuneRequest {
+  Config space;                  ///< candidates: its grids' specs of `op` this CPU runs; its axes but sizes: one value each
+  Op op = Op::copy;
+  std::vector<uint64_t> sizes;   ///< ascending (the grid the race starts on)
+  double budget_s = 600;         ///< wall time of the whole tune, verification included
+  double margin = kTieResolution;  ///< a candidate leaves when shown slower than the leader by more
+  uint32_t first_rounds = 5;     ///< rounds of the first stage (3 at least: a paired ratio needs them)
+  uint32_t max_rounds = 40;      ///< rounds a size gets at most
+  double refine_ratio = 1.19;    ///< refine a switch until its sizes are this close (2^(1/4))
+};
+
+/// A finished tune: every point measured (a normal results document: all stages'
+/// rounds of each point) and the race's record.
+struct TuneRun {
+  RunDoc doc;
+  TuneRecord tune;
+  bool interrupted = false;  ///< stopped by a signal: the record covers the stages done
+};
+
+/// The candidates of `space` for `op`: its specs this CPU runs, each once, in config order.
+std::vector<KernelSpec> tune_candidates(const Config& space, Op op);
+
+/// Runs the race. `opt` gives the protocol (paired rounds; its repetitions are set per
+/// stage), the worker CPU, the stop flag and progress; `say` hears one line per stage.
+/// InputError when the space has no candidate for `op` on this CPU, or an axis other
+/// than sizes with several values.
+TuneRun run_tune(const TuneRequest& req, RunOptions opt, const std::function<void(const std::string&)>& say);
+
+}  // namespace kex

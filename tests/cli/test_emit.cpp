@@ -1,0 +1,241 @@
+// `kex emit`: the kernels it writes, as a GNU as source (Intel and AT&T) and as C,
+// linked into a small C program that checks each wrapper and the size dispatches
+// against memcpy/memset byte for byte (sizes 0..300 and page multiples, several src/dst
+// offsets, guard bytes around dst, the return value); and its input errors.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "src/core/cpu_features.hpp"
+#include "src/model/kernel_names.hpp"
+#include "src/results/emit_kernels.hpp"
+#include "tests/support/shell.hpp"
+#include "tests/support/tmpdir.hpp"
+
+using namespace kex;
+
+namespace {
+
+bool emit_tool(const std::string& tool) { return run_sh("command -v " + tool + " >/dev/null 2>&1") == 0; }
+
+/// The kernels under test: one per class and kind this CPU runs (chosen at run time,
+/// so the test holds with and without AVX and AVX-512).
+std::vector<std::string> emit_runnable_kernels() {
+  const std::vector<std::string> candidates = {
+      "copy/gpr",                                 // gpr
+      "copy/sse/unroll:128/scratch:4/pf:nta@256",  // sse with prefetch
+      "copy/sse/unroll:64/nt",                     // non-temporal (a head aligns dst)
+      "copy/sse/unroll:64/aligned",                // 16-byte aligned only: the wrapper falls back
+      "copy/avx/unroll:128/bwd",                   // backward, avx
+      "copy/avx512/unroll:256",                    // avx512
+      "clear/avx512/unroll:256/nt",
+      "copy/mmx/unroll:64",
+      "copy/x87/unroll:64",
+      "rep_movsb",
+      "clear/gpr/unroll:64/fill:0xaa",  // a clear of another byte than 0
+      "clear/sse/unroll:128/bwd",
+      "rep_stosb",
+      "linux/copy_page",     // page preset: 4096-byte multiples only
+      "linux/memcpy_orig",   // preset of any length
+      "xmm64/xmm_clear",     // page preset that needs 16-byte alignment
+  };
+  std::vector<std::string> out;
+  for (const auto& n : candidates) {
+    const KernelPlan p = source_plan(n, {}, "test");
+    if (p.skip.empty()) out.push_back(n);
+    else MESSAGE(n << " not tested here: " << p.skip);
+  }
+  return out;
+}
+
+/// The C program: each copy and clear wrapper and both dispatches against libc.
+std::string emit_harness(const std::vector<std::string>& kernels) {
+  std::string decl, copies, clears;
+  for (const auto& n : kernels) {
+    const KernelPlan p = source_plan(n, {}, "test");
+    const std::string sym = kernel_symbol(p.key);
+    if (p.op == Op::copy) {
+      decl += "void *" + sym + "(void *, const void *, size_t);\n";
+      copies += "  {\"" + p.key + "\", " + sym + "},\n";
+    } else {
+      decl += "void *" + sym + "(void *, int, size_t);\n";
+      clears += "  {\"" + p.key + "\", " + sym + "},\n";
+    }
+  }
+  return R"(#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+)" + decl + R"(void *kex_memcpy(void *, const void *, size_t);
+void *kex_memset(void *, int, size_t);
+typedef void *(*copy_fn)(void *, const void *, size_t);
+typedef void *(*clear_fn)(void *, int, size_t);
+static const struct { const char *name; copy_fn f; } copies[] = {
+)" + copies + R"(  {"kex_memcpy", kex_memcpy}};
+static const struct { const char *name; clear_fn f; } clears[] = {
+)" + clears + R"(  {"kex_memset", kex_memset}};
+enum { GUARD = 64, MAXN = 3 * 4096 + 64 };
+static unsigned char srcbuf[MAXN + 128] __attribute__((aligned(64)));
+static unsigned char dstbuf[MAXN + 2 * GUARD + 128] __attribute__((aligned(64)));
+static const size_t big[] = {1000, 4095, 4096, 4097, 8192, 12288, MAXN};
+static const size_t soffs[] = {0, 1, 16, 33}, doffs[] = {0, 3, 16, 63};
+static unsigned seed = 1;
+static long checks;
+
+static size_t size_at(size_t i) { return i <= 300 ? i : big[i - 301]; }
+static unsigned char fives[sizeof dstbuf];
+/* dst's buffer is 0x5a; the bytes outside [d, d + n) must stay so (memcmp first: fast). */
+static int check(const char *name, size_t n, size_t so, size_t dof, const unsigned char *d, void *ret,
+                 const unsigned char *want) {
+  ++checks;
+  if (ret != d) { printf("%s n=%zu src+%zu dst+%zu: returned %p, not dst\n", name, n, so, dof, ret); return 1; }
+  const size_t before = (size_t)(d - dstbuf), after = sizeof dstbuf - before - n;
+  if (!memcmp(dstbuf, fives, before) && !memcmp(d, want, n) && !memcmp(d + n, fives, after)) return 0;
+  for (size_t k = 0; k < sizeof dstbuf; ++k) {
+    const unsigned char *p = dstbuf + k;
+    int inside = p >= d && p < d + n;
+    unsigned char w = inside ? want[p - d] : 0x5a;
+    if (*p != w) {
+      printf("%s n=%zu src+%zu dst+%zu: byte %td is 0x%02x, expected 0x%02x\n", name, n, so, dof, p - d, *p, w);
+      return 1;
+    }
+  }
+  return 1;
+}
+int main(void) {
+  static unsigned char want[MAXN];
+  memset(fives, 0x5a, sizeof fives);
+  for (size_t i = 0; i < 301 + sizeof big / sizeof *big; ++i) {
+    size_t n = size_at(i);
+    for (size_t a = 0; a < 4; ++a)
+      for (size_t b = 0; b < 4; ++b) {
+        unsigned char *s = srcbuf + soffs[a], *d = dstbuf + GUARD + doffs[b];
+        for (size_t f = 0; f < sizeof copies / sizeof *copies; ++f) {
+          for (size_t k = 0; k < n; ++k) s[k] = want[k] = (unsigned char)((seed = seed * 1103515245u + 12345u) >> 16);
+          memset(dstbuf, 0x5a, sizeof dstbuf);
+          if (check(copies[f].name, n, soffs[a], doffs[b], d, copies[f].f(d, s, n), want)) return 1;
+        }
+        for (size_t f = 0; f < sizeof clears / sizeof *clears; ++f)
+          for (int c = 0; c < 3; ++c) {
+            int byte = c == 0 ? 0 : c == 1 ? 0xaa : 0x17;
+            memset(want, byte, n);
+            memset(dstbuf, 0x5a, sizeof dstbuf);
+            if (check(clears[f].name, n, 0, doffs[b], d, clears[f].f(d, byte, n), want)) return 1;
+          }
+      }
+  }
+  printf("ok %ld checks\n", checks);
+  return 0;
+}
+)";
+}
+
+/// Emits the copy kernels of `names` with the copy dispatch and the clears with the
+/// clear dispatch in `format` (and `syntax`), links both with the harness and runs it;
+/// "ok N checks" on success.
+std::string emit_build_and_run(const std::string& dir, const std::string& copies, const std::string& clears,
+                          const std::string& format, const std::string& syntax) {
+  const std::string ext = format == "c" ? ".c" : ".s";
+  const std::string copy = dir + "/copy-" + syntax + ext, clear = dir + "/clear-" + syntax + ext,
+                    exe = dir + "/t-" + format + "-" + syntax;
+  auto a = shell(kKex + " emit " + copies + " --format " + format + " --syntax " + syntax +
+                 " --dispatch '16:memcpy,64:copy/gpr,256:rep_movsb,4095:copy/sse/unroll:64/nt,linux/copy_page'"
+                 " --op copy -o " + copy);
+  REQUIRE_MESSAGE(a.status == 0, a.text);
+  auto b = shell(kKex + " emit " + clears + " --format " + format + " --syntax " + syntax +
+                 " --dispatch '128:rep_stosb,1K:clear/gpr/unroll:64/fill:0xaa,4K:clear/sse/unroll:128/bwd,memset'"
+                 " --name kex_memset -o " + clear);
+  REQUIRE_MESSAGE(b.status == 0, b.text);
+  auto cc = shell("cc -O2 -Wall -Wextra -Werror -o " + exe + " " + dir + "/harness.c " + copy + " " + clear);
+  REQUIRE_MESSAGE(cc.status == 0, cc.text);
+  return shell(exe).text;
+}
+
+}  // namespace
+
+TEST_CASE("kex emit: gas and C kernels and dispatches linked into a C program equal memcpy/memset" *
+          doctest::test_suite("emit")) {
+  if (!emit_tool("as") || !emit_tool("cc")) {
+    MESSAGE("as or cc not installed: emitted sources not assembled");
+    return;
+  }
+  const auto kernels = emit_runnable_kernels();
+  REQUIRE(kernels.size() >= 10);
+  TmpDir d;
+  spit(d / "harness.c", emit_harness(kernels));
+  std::string copies, clears;
+  long n_copy = 1, n_clear = 1;  // the dispatches
+  for (const auto& k : kernels) {
+    const bool copy = source_plan(k, {}, "test").op == Op::copy;
+    (copy ? copies : clears) += " '" + k + "'";
+    ++(copy ? n_copy : n_clear);
+  }
+  // 308 sizes x 16 offset pairs x (each copy once, each clear with 3 bytes)
+  const std::string want = "ok " + std::to_string(308 * 16 * (n_copy + 3 * n_clear)) + " checks\n";
+  for (const auto& [format, syntax] : std::vector<std::pair<std::string, std::string>>{
+           {"gas", "intel"}, {"gas", "att"}, {"c", "intel"}}) {
+    CAPTURE(format);
+    CAPTURE(syntax);
+    CHECK(emit_build_and_run(d.path, copies, clears, format, syntax) == want);
+  }
+}
+
+TEST_CASE("kex emit: bad input exits 2 with one line, and -o never overwrites without --force" *
+          doctest::test_suite("emit")) {
+  TmpDir d;
+  auto none = shell(kKex + " emit --format c");
+  CHECK(none.status == 2);
+  CHECK(none.text == "kex: kex emit: name a kernel, or give --dispatch\n");
+  auto bad = shell(kKex + " emit copy/sse/unroll:63 --format c");
+  CHECK(bad.status == 2);
+  CHECK(bad.text.rfind("kex: kex emit: 'copy/sse/unroll:63': unroll 63 is not a positive multiple", 0) == 0);
+  auto unknown = shell(kKex + " emit nosuch --format gas");
+  CHECK(unknown.status == 2);
+  CHECK(unknown.text.find("no preset is called 'nosuch'") != std::string::npos);
+  auto libc = shell(kKex + " emit memcpy --format gas");
+  CHECK(libc.text == "kex: kex emit: 'memcpy' is the C library's; it can be a --dispatch row, not an emitted kernel\n");
+  auto order = shell(kKex + " emit --format c --dispatch '4K:rep_movsb,256:copy/gpr,memcpy'");
+  CHECK(order.status == 2);
+  CHECK(order.text == "kex: --dispatch: '256:copy/gpr': the bound 256 is not above the previous one (4096); bounds "
+                      "must ascend\n");
+  auto mixed = shell(kKex + " emit --format c --dispatch '256:rep_movsb,rep_stosb'");
+  CHECK(mixed.text == "kex: --dispatch: 'rep_stosb' is a clear kernel; the dispatch is a copy (its first row)\n");
+  auto op = shell(kKex + " emit --format c --dispatch 'rep_movsb' --op clear");
+  CHECK(op.text == "kex: --dispatch: 'rep_movsb' is a copy kernel; the dispatch is a clear (--op)\n");
+  auto name = shell(kKex + " emit --format c --dispatch 'rep_movsb' --name 'x; system'");
+  CHECK(name.text == "kex: --name: 'x; system': a C identifier of a-z, 0-9 and _ (not starting with a digit)\n");
+  auto clash = shell(kKex + " emit --format c --dispatch 'rep_movsb' --name kex_rep_movsb");
+  CHECK(clash.status == 2);
+  CHECK(clash.text.find("would both define the symbol kex_rep_movsb") != std::string::npos);
+  auto no_dispatch = shell(kKex + " emit rep_movsb --format c --op copy");
+  CHECK(no_dispatch.text == "kex: --op: only with --dispatch\n");
+  spit(d / "mine.c", "mine\n");
+  auto over = shell(kKex + " emit rep_movsb --format c -o " + (d / "mine.c"));
+  CHECK(over.status == 2);
+  CHECK(slurp(d / "mine.c") == "mine\n");
+  CHECK(shell(kKex + " emit rep_movsb --format c --force -o " + (d / "mine.c")).status == 0);
+  CHECK(slurp(d / "mine.c").find("void *kex_rep_movsb(void *dst, const void *src, size_t n) {") != std::string::npos);
+  auto res = shell(kKex + " emit rep_movsb --format c --results " + (d / "missing.json"));
+  CHECK(res.status == 2);
+}
+
+TEST_CASE("kex show --format s marks the main loop for llvm-mca" * doctest::test_suite("emit")) {
+  auto s = shell_stdout(kKex + " show copy/avx/unroll:128/nt --format s");
+  REQUIRE(s.status == 0);
+  CHECK(s.text.find("# LLVM-MCA-BEGIN kex_copy_avx_unroll_128_scratch_4_nt_fwd\n") != std::string::npos);
+  CHECK(s.text.find("# LLVM-MCA-END\n") != std::string::npos);
+  CHECK(s.text.find("# LLVM-MCA-BEGIN") < s.text.find("vmovntdq"));
+  CHECK(s.text.find("vmovntdq") < s.text.find("# LLVM-MCA-END"));
+  auto rep = shell_stdout(kKex + " show copy/string/unroll:1 --format s");
+  CHECK(rep.text.find("LLVM-MCA") == std::string::npos);
+  if (!emit_tool("llvm-mca")) {
+    MESSAGE("llvm-mca not installed: the marked region not analysed");
+    return;
+  }
+  TmpDir d;
+  spit(d / "k.s", s.text);
+  auto mca = shell("llvm-mca -mtriple=x86_64 -mcpu=x86-64-v3 -iterations=10 " + (d / "k.s"));
+  REQUIRE_MESSAGE(mca.status == 0, mca.text);
+  CHECK(mca.text.find("Code Region - kex_copy_avx_unroll_128_scratch_4_nt_fwd") != std::string::npos);
+}

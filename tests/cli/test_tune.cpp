@@ -1,0 +1,91 @@
+// `kex tune` end to end on a small race (two sizes, four kernels, seconds), and its
+// one-line errors. Measures: the `tune` suite holds the measuring-cpu lock.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/shell.hpp"
+#include "tests/support/tmpdir.hpp"
+
+namespace {
+
+// Kernels every x86-64 CPU runs: the race must hold on machines with and without AVX-512.
+const char* kTuneSpace = R"({"sizes": ["4KiB", "64KiB"], "kernels": [
+  {"op": "copy", "regs": ["gpr", "sse"], "store": ["temporal", "nontemporal"]}]})";
+
+}  // namespace
+
+TEST_CASE("kex tune races, writes a results file with a tune section, prints the dispatch" *
+          doctest::test_suite("tune")) {
+  const std::string d = tmp_dir_until_exit();
+  std::ofstream(d + "/space.json") << kTuneSpace;
+  const auto r = shell_stdout(kKex + " tune -q " + d + "/space.json --budget 20s --rounds 6 --first-rounds 3 -o " + d +
+                              "/t.json 2>" + d + "/err");
+  REQUIRE_MESSAGE(r.status == 0, (r.text + slurp(d + "/err")));
+  CHECK(r.text.find("kex tune: copy on ") == 0);
+  CHECK(r.text.find("\ndispatch:\n") != std::string::npos);
+  CHECK(r.text.find("--dispatch '") != std::string::npos);
+  const auto doc = nlohmann::json::parse(slurp(d + "/t.json"));
+  const auto& t = doc["tune"];
+  CHECK(t["op"] == "copy");
+  REQUIRE(t["verdicts"].size() == 2);
+  CHECK(t["verdicts"][0]["size"] == 4096);
+  CHECK(t["verdicts"][1]["size"] == 65536);
+  REQUIRE(!t["dispatch"].empty());
+  CHECK(t["dispatch"].back()["max_bytes"].is_null());
+  for (const auto& v : t["verdicts"]) {
+    CHECK(v["rounds"].get<int>() >= 3);
+    CHECK(!v["ties"].empty());
+    CHECK(v["vs_libc"]["rounds"].get<int>() >= 3);  // memcpy raced in the same rounds
+  }
+  // Every entry is a normal result, measured in rounds: the race's points and the reference.
+  size_t rounds = 0, names = 0;
+  for (const auto& e : doc["benchmarks"]) {
+    names += e["name"].get<std::string>().rfind("memcpy/", 0) == 0;
+    for (const auto& rep : e["reps"]) rounds += rep.value("round", 0) > 0;
+  }
+  CHECK(names == 2);
+  CHECK(rounds >= 2 * 5 * 3);
+  const auto v = shell("python3 -c \"import json,jsonschema,sys; jsonschema.validate(json.load(open(sys.argv[1])), "
+                       "json.load(open(sys.argv[2])), cls=jsonschema.Draft202012Validator); print('valid')\" " +
+                       d + "/t.json " + KEX_SOURCE_DIR + "/configs/schema/results.schema.json");
+  CHECK_MESSAGE(v.text.find("valid") == 0, v.text);
+  // The table handed over: kex emit writes it as C that compiles.
+  const auto c = shell(kKex + " emit --format c --tune " + d + "/t.json -o " + d + "/d.c");
+  REQUIRE_MESSAGE(c.status == 0, c.text);
+  CHECK(slurp(d + "/d.c").find(" * dispatch kex_memcpy: ") != std::string::npos);
+  const auto cc = shell("command -v cc >/dev/null || exit 0; cc -c -Wall -Werror -o " + d + "/d.o " + d + "/d.c");
+  CHECK_MESSAGE(cc.status == 0, cc.text);
+  // An existing results file is kept.
+  const std::string before = slurp(d + "/t.json");
+  const auto again = shell(kKex + " tune -q " + d + "/space.json --budget 5s -o " + d + "/t.json");
+  CHECK(again.status == 2);
+  CHECK(again.text.find("exists") != std::string::npos);
+  CHECK(slurp(d + "/t.json") == before);
+}
+
+TEST_CASE("kex tune: bad options and spaces exit 2 with one line, before measuring" * doctest::test_suite("cli")) {
+  const std::string d = tmp_dir_until_exit();
+  std::ofstream(d + "/space.json") << kTuneSpace;
+  std::ofstream(d + "/two.json") << R"({"sizes": [4096], "cache": ["warm", "cold"], "kernels": [{"op": "copy", "regs": "sse"}]})";
+  auto one_line = [&](const std::string& args, const std::string& want) {
+    const auto r = shell(kKex + " tune " + args + " -o " + d + "/never.json");
+    CHECK_MESSAGE(r.status == 2, (args + ": " + r.text));
+    CHECK_MESSAGE(r.text.find(want) != std::string::npos, (args + ": " + r.text));
+    CHECK_MESSAGE(std::count(r.text.begin(), r.text.end(), '\n') == 1, (args + ": " + r.text));
+  };
+  one_line(d + "/space.json --budget 0", "--budget: '0': give seconds, or a number with s, m or h");
+  one_line(d + "/space.json --budget 5x", "--budget: '5x'");
+  one_line(d + "/space.json --op clear", "/kernels: no clear kernel this CPU runs");
+  one_line(d + "/two.json", "/cache: 2 values: kex tune races one group per size");
+  one_line(d + "/space.json --margin 2", "--margin: ");
+  one_line(d + "/space.json --sizes 0", "--sizes");
+  CHECK(shell("test -e " + d + "/never.json").status != 0);
+  std::ofstream(d + "/plain.json") << R"({"context": {}, "benchmarks": []})";
+  const auto e = shell(kKex + " emit --format c --tune " + d + "/plain.json");
+  CHECK(e.status == 2);
+  CHECK(e.text == "kex: " + d + "/plain.json: no tune section: a results file from `kex tune` is needed\n");
+}

@@ -1,0 +1,156 @@
+// kex tune's decisions on synthetic data: the dispatch that switches as rarely as the
+// tie sets allow, the race's drops (never the reference), and the tune section's JSON
+// round trip with its errors for hostile files.
+#include <doctest/doctest.h>
+
+#include "src/core/error.hpp"
+#include "src/model/tune.hpp"
+#include "src/model/tune_json.hpp"
+#include "src/results/tune_text.hpp"
+
+using namespace kex;
+
+namespace {
+
+SizeVerdict at(uint64_t size, std::vector<std::string> ties) {
+  SizeVerdict v;
+  v.size = size;
+  v.ranked = ties;
+  v.ties = std::move(ties);
+  v.rounds = 10;
+  return v;
+}
+
+/// A copy result at `size` measured in rounds 1..n, its median ticks `base` in each
+/// round times the round's shared state (1 or 1.5) and its own small noise.
+Result member(const std::string& kernel, uint64_t size, double base, bool libc = false) {
+  Result r;
+  r.point = {kernel, {}};
+  r.point.at.size = size;
+  r.op = Op::copy;
+  r.kind = libc ? KernelKind::baseline : KernelKind::generated;
+  if (libc) r.libc = LibcFacts{"memcpy"};
+  r.tsc_hz = 1e9;
+  for (uint64_t k = 1; k <= 12; ++k) {
+    Repetition rep;
+    rep.per_call.n = 8;
+    rep.per_call.median = base * (k % 3 == 0 ? 1.5 : 1.0) * (1 + 0.001 * double(k % 4));
+    rep.round = k;
+    rep.stop_reason = "round";
+    r.reps.push_back(rep);
+  }
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("dispatch: the tied kernel that lasts longest, switches between the sizes it stops at" *
+          doctest::test_suite("model")) {
+  const std::vector<SizeVerdict> v = {at(1024, {"A", "B"}), at(4096, {"B"}), at(16384, {"C", "B"}),
+                                      at(65536, {"C"}), at(262144, {"C", "D"})};
+  std::vector<DispatchSwitch> sw;
+  const DispatchTable t = choose_dispatch(v, &sw);
+  REQUIRE(t.entries.size() == 2);
+  CHECK(t.entries[0].kernel == "B");   // A lasts one size, B three
+  CHECK(t.entries[0].max_bytes == 32768);  // the geometric mean of 16 KiB and 64 KiB
+  CHECK(t.entries[1].kernel == "C");
+  CHECK(t.entries[1].max_bytes == kDispatchRest);
+  REQUIRE(sw.size() == 1);
+  CHECK(sw[0].from == "B");
+  CHECK(sw[0].to == "C");
+  CHECK(sw[0].low == 16384);
+  CHECK(sw[0].high == 65536);
+  CHECK(t.kernel_for(1) == "B");
+  CHECK(t.kernel_for(32768) == "B");
+  CHECK(t.kernel_for(32769) == "C");
+  CHECK(t.kernel_for(kDispatchRest) == "C");
+  CHECK(dispatch_text(t) == "32768:B,C");
+  // Equal runs: the first in rank order; no verdicts: no table.
+  CHECK(choose_dispatch({at(64, {"X", "Y"}), at(128, {"Y", "X"})}, nullptr).entries[0].kernel == "X");
+  CHECK(choose_dispatch({}, nullptr).entries.empty());
+  // Adjacent sizes one byte apart still give an ascending table.
+  const DispatchTable close = choose_dispatch({at(100, {"A"}), at(101, {"B"})}, nullptr);
+  CHECK(close.entries[0].max_bytes == 100);
+}
+
+TEST_CASE("race drops: shown slower than the leader beyond the margin, never the reference" *
+          doctest::test_suite("model")) {
+  RunDoc run;
+  run.results = {member("copy/avx/t/fwd", 4096, 100), member("copy/sse/t/fwd", 4096, 100.3),
+                 member("copy/gpr/t/fwd", 4096, 130), member("memcpy", 4096, 140, true)};
+  const std::vector<GroupAnswer> g = answer_groups(run);
+  REQUIRE(g.size() == 1);
+  const std::vector<RaceDrop> d = race_drops(g[0], run, 0.01, {"memcpy", "rep_movsb"}, 2);
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].kernel == "copy/gpr/t/fwd");
+  CHECK(d[0].leader == "copy/avx/t/fwd");
+  CHECK(d[0].stage == 2);
+  CHECK(d[0].vs_leader.low > 1.25);
+  const SizeVerdict v = verdict_of(g[0], run);
+  CHECK(v.size == 4096);
+  CHECK(v.ties == std::vector<std::string>{"copy/avx/t/fwd", "copy/sse/t/fwd"});
+  CHECK(v.ranked.back() == "memcpy");
+}
+
+TEST_CASE("the tune section: a round trip, and one-line errors for a hostile one" * doctest::test_suite("model")) {
+  TuneRecord t;
+  t.op = Op::clear;
+  t.budget_s = 60;
+  t.used_s = 41.5;
+  t.margin = 0.01;
+  t.kept = {"memset", "rep_stosb"};
+  t.dispatch = choose_dispatch({at(256, {"clear/avx/t/fwd"}), at(1 << 20, {"rep_stosb"})}, &t.switches);
+  t.verdicts = {at(256, {"clear/avx/t/fwd"})};
+  t.verdicts[0].dispatched = "clear/avx/t/fwd";
+  t.verdicts[0].vs_libc = {0.8, 0.75, 0.85, 10};
+  t.stages = {{1, 5, 2, 40, 12.5, false}, {2, 10, 1, 3, 1.5, true}};
+  t.drops = {{256, "clear/gpr/t/fwd", "clear/avx/t/fwd", "", 1, {1.4, 1.3, 1.5, 5}},
+             {1 << 20, "clear/x87", "", "failed verification", 1, {}}};
+  const nlohmann::ordered_json j = to_json(t);
+  CHECK(j["dispatch"][1]["max_bytes"].is_null());
+  const TuneRecord back = tune_from_json(nlohmann::json::parse(j.dump()), "f.json: /tune");
+  CHECK(to_json(back).dump() == j.dump());
+  CHECK(back.dispatch.kernel_for(16384) == "clear/avx/t/fwd");
+  CHECK(back.dispatch.kernel_for(16385) == "rep_stosb");
+
+  auto error_of = [&](const std::string& path, const nlohmann::json& value) {
+    nlohmann::json bad = nlohmann::json::parse(j.dump());
+    bad[nlohmann::json::json_pointer(path)] = value;
+    try {
+      tune_from_json(bad, "f.json: /tune");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(error_of("/op", "move") == "f.json: /tune/op: \"move\": allowed copy, clear");
+  CHECK(error_of("/dispatch/0/max_bytes", nullptr).find("/dispatch/1/max_bytes: null: rows must ascend") !=
+        std::string::npos);
+  CHECK(error_of("/dispatch/1/max_bytes", 1 << 30) == "f.json: /tune/dispatch: the last row's max_bytes must be null (every larger size)");
+  CHECK(error_of("/verdicts/0/ties", "x") == "f.json: /tune/verdicts/0/ties: expected a list of strings");
+  CHECK(error_of("/stages/1/rounds", -1) == "f.json: /tune/stages/1/rounds: -1: expected a non-negative integer");
+  CHECK(error_of("/drops/0/vs_leader", 3) ==
+        "f.json: /tune/drops/0/vs_leader: expected an object (ratio, low, high, rounds)");
+}
+
+TEST_CASE("the tune report: each size's kernel with its intervals, the table for kex emit, names escaped" *
+          doctest::test_suite("model")) {
+  TuneRecord t;
+  t.budget_s = 60;
+  t.used_s = 30;
+  t.kept = {"memcpy", "rep_movsb"};
+  t.verdicts = {at(4096, {"copy/avx/t/fwd", "copy/sse/t/fwd"}), at(1 << 24, {"copy/avx/nt/fwd\x1b[31m"})};
+  t.verdicts[0].dispatched = "copy/avx/t/fwd";
+  t.verdicts[0].vs_libc = {0.8, 0.75, 0.85, 10};
+  t.verdicts[0].vs_rep = {1.0, 0.99, 1.02, 10};
+  t.verdicts[1].dispatched = "copy/avx/nt/fwd\x1b[31m";
+  t.dispatch = choose_dispatch(t.verdicts, &t.switches);
+  const std::string text = format_tune(t, "vm (AMD)");
+  CHECK(text.find("kex tune: copy on vm (AMD): 2 sizes, 30 s of a 60 s budget\n") == 0);
+  CHECK(text.find("0.80x [0.75-0.85]") != std::string::npos);
+  CHECK(text.find("same [0.99-1.02]") != std::string::npos);
+  CHECK(text.find("  n <= 256 KiB   copy/avx/t/fwd\n") != std::string::npos);
+  CHECK(text.find("switch copy/avx/t/fwd -> copy/avx/nt/fwd") != std::string::npos);
+  CHECK(text.find("--dispatch '262144:copy/avx/t/fwd,copy/avx/nt/fwd") != std::string::npos);
+  CHECK(text.find('\x1b') == std::string::npos);
+}
