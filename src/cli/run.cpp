@@ -433,20 +433,18 @@ void resume_setup(const RunArgs& a, const CLI::App& cmd, RunSetup& s) {
 
 /// Checks the plans and opens the counters once (unknown names fail here; what
 /// cannot count on this machine is said once). Returns the counters' record.
-json check_plans_and_counters(const RunSetup& s) {
+std::optional<std::vector<CounterRecord>> check_plans_and_counters(const RunSetup& s) {
   for (const auto& c : s.configs) config_plans(c);  // unknown presets and baselines fail before any run
-  json counters_json;
-  if (s.protocol.counters.empty()) return counters_json;
+  if (s.protocol.counters.empty()) return std::nullopt;
   const CounterSet probe = open_counters(s.protocol.counters, s.counters_where);
   if (!probe.note().empty()) std::fprintf(stderr, "kex: %s\n", probe.note().c_str());
-  counters_json = json::array();
+  std::vector<CounterRecord> records;
   for (const Counter& c : probe.counters()) {
-    counters_json.push_back({{"name", c.name}, {"event", c.event}, {"hardware", c.hardware}, {"ok", c.ok},
-                             {"reason", c.reason}});
+    records.push_back({c.name, c.event, c.hardware, c.ok, c.reason});
     if (!c.ok && !(c.hardware && !probe.note().empty()))
       std::fprintf(stderr, "kex: --counters: %s: not counted (%s)\n", c.name.c_str(), c.reason.c_str());
   }
-  return counters_json;
+  return records;
 }
 
 /// --filter on every config (a seed harness runs its table whole).
@@ -673,7 +671,7 @@ Action add_run_command(CLI::App& app) {
     RunSetup s;
     if (a->resume.empty()) fresh_setup(*a, *cmd, s);
     else resume_setup(*a, *cmd, s);
-    const json counters_json = check_plans_and_counters(s);
+    const std::optional<std::vector<CounterRecord>> counters = check_plans_and_counters(s);
     apply_filter(s, cmd->count("--filter") > 0);
     pin_worker_cpu(s, *a);
     RunOptions opt;
@@ -690,9 +688,9 @@ Action add_run_command(CLI::App& app) {
     run.context.run_id = s.run_id;  // the journal's: a resumed run is the same run
     for (const auto& [source, seed] : sweep->seed_runs)
       run.context.seed_tables.push_back({source, seed.header.harness, seed_table_text(seed)});
-    run.context.rest["protocol"]["journal"] = s.journal ? s.journal->path() : "";
-    if (!counters_json.is_null()) run.context.rest["counters"] = counters_json;
-    if (!s.filter.empty()) run.context.rest["filter"] = s.filter;
+    if (run.context.protocol) run.context.protocol->journal = s.journal ? s.journal->path() : "";
+    run.context.counters = counters;
+    run.context.filter = s.filter;
     write_results(s, run);
     if (s.journal && !run.context.interrupted) s.journal->remove();
     FILE* text = s.out == "-" ? stderr : stdout;  // with -o -, stdout carries only the JSON
@@ -702,7 +700,7 @@ Action add_run_command(CLI::App& app) {
     const std::string where = s.out == "-" ? "stdout" : terminal_text(s.out);
     if (!quiet())
       std::fprintf(text, "\nresults: %s (%zu %s, %.1f s)\n", where.c_str(), n, n == 1 ? "entry" : "entries",
-                   run.context.rest.value("elapsed_s", 0.0));
+                   run.context.totals ? run.context.totals->elapsed_s : 0.0);
     if (run.context.interrupted) {
       std::fprintf(stderr, "kex: interrupted; the finished points were written to %s%s\n", where.c_str(),
                    journal_note(s.journal.get(), "finish the run with").c_str());
@@ -710,9 +708,9 @@ Action add_run_command(CLI::App& app) {
     }
     // Exit status 3: the results are written, but points were not measured as asked for a
     // reason outside their kernels (a memory limit, a worker killed from outside).
-    if (!sweep->incomplete.empty()) {
-      std::fprintf(stderr, "kex: %zu point%s not measured as asked (context.incomplete_points says why)\n",
-                   sweep->incomplete.size(), sweep->incomplete.size() == 1 ? " was" : "s were");
+    if (const size_t lost = run.context.incomplete_points.size()) {
+      std::fprintf(stderr, "kex: %zu point%s not measured as asked (context.incomplete_points says why)\n", lost,
+                   lost == 1 ? " was" : "s were");
       return 3;
     }
     return 0;

@@ -28,14 +28,14 @@ std::string checked_text(const json& x, const std::string& at, const TextRule& r
   const std::string& s = x.get_ref<const std::string&>();
   if (s.size() > rule.max_bytes)
     throw InputError(at, shown(x) + ": longer than " + std::to_string(rule.max_bytes) + " bytes");
-  if (!printable(s)) throw InputError(at, shown(x) + ": a control character: not allowed in a text");
+  if (!rule.controls && !printable(s)) throw InputError(at, shown(x) + ": a control character: not allowed in a text");
   if (rule.valid && !rule.valid(s)) throw InputError(at, shown(x) + ": allowed: " + rule.allowed);
   return s;
 }
 
 }  // namespace
 
-FieldReader::FieldReader(const json& j, std::string where) : j_(j), where_(std::move(where)) {
+FieldReader::FieldReader(const json& j, std::string where, Keys keys) : j_(j), where_(std::move(where)), keys_(keys) {
   if (!j_.is_object()) throw InputError(where_, shown(j_) + ": expected an object");
 }
 
@@ -44,6 +44,7 @@ void FieldReader::fail(const std::string& key, const json& value, const std::str
 }
 
 void FieldReader::finish() const {
+  if (keys_ == Keys::tolerant) return;
   for (auto it = j_.begin(); it != j_.end(); ++it)
     if (!named_.count(it.key())) {
       std::string list;
@@ -53,71 +54,99 @@ void FieldReader::finish() const {
     }
 }
 
-const json& FieldReader::at(const char* key) {
+bool FieldReader::has(const char* key, bool) {
   named_.insert(key);
-  if (!j_.contains(key)) throw InputError(path(key), "missing");
-  return j_[key];
+  return j_.contains(key) && !j_[key].is_null();
 }
 
-const json& FieldReader::list_at(const char* key, size_t min_items, size_t max_items) {
-  const json& a = at(key);
-  if (!a.is_array() || a.size() < min_items || a.size() > max_items)
-    fail(key, a,
+const json* FieldReader::find(const char* key) {
+  if (has(key, true) || (keys_ == Keys::exact && j_.contains(key))) return &j_[key];  // exact: null is refused by type
+  if (keys_ == Keys::exact) throw InputError(path(key), "missing");
+  return nullptr;
+}
+
+const json* FieldReader::list_at(const char* key, size_t min_items, size_t max_items) {
+  const json* a = find(key);
+  if (a && (!a->is_array() || a->size() < min_items || a->size() > max_items))
+    fail(key, *a,
          "expected a list of " + std::to_string(min_items) + " to " + std::to_string(max_items) + " entries");
   return a;
 }
 
-
 void FieldReader::text(const char* key, std::string& v, const TextRule& rule) {
-  v = checked_text(at(key), path(key), rule);
+  if (const json* x = find(key)) v = checked_text(*x, path(key), rule);
 }
 
 void FieldReader::flag(const char* key, bool& v) {
-  const json& x = at(key);
-  if (!x.is_boolean()) fail(key, x, "expected true or false");
-  v = x.get<bool>();
+  const json* x = find(key);
+  if (!x) return;
+  if (!x->is_boolean()) fail(key, *x, "expected true or false");
+  v = x->get<bool>();
 }
 
-int64_t FieldReader::signed_in(const char* key, int64_t lo, int64_t hi) {
-  const json& x = at(key);
+int64_t FieldReader::signed_in(const json& x, const std::string& at, int64_t lo, int64_t hi) {
   const std::string range = "expected an integer in " + std::to_string(lo) + ".." + std::to_string(hi);
-  if (!x.is_number_integer() || (x.is_number_unsigned() && x.get<uint64_t>() > uint64_t(INT64_MAX))) fail(key, x, range);
+  if (!x.is_number_integer() || (x.is_number_unsigned() && x.get<uint64_t>() > uint64_t(INT64_MAX)))
+    throw InputError(at, shown(x) + ": " + range);
   const int64_t v = x.get<int64_t>();
-  if (v < lo || v > hi) fail(key, x, range);
+  if (v < lo || v > hi) throw InputError(at, shown(x) + ": " + range);
   return v;
 }
 
-uint64_t FieldReader::unsigned_in(const char* key, uint64_t lo, uint64_t hi) {
-  const json& x = at(key);
+uint64_t FieldReader::unsigned_in(const json& x, const std::string& at, uint64_t lo, uint64_t hi) {
   const std::string range = "expected an integer in " + std::to_string(lo) + ".." + std::to_string(hi);
-  if (!x.is_number_unsigned() && !(x.is_number_integer() && x.get<int64_t>() >= 0)) fail(key, x, range);
+  if (!x.is_number_unsigned() && !(x.is_number_integer() && x.get<int64_t>() >= 0))
+    throw InputError(at, shown(x) + ": " + range);
   const uint64_t v = x.get<uint64_t>();
-  if (v < lo || v > hi) fail(key, x, range);
+  if (v < lo || v > hi) throw InputError(at, shown(x) + ": " + range);
   return v;
 }
+
+namespace {
+
+/// The finite number `x` at `at` in lo..hi (an infinite bound: none on that side).
+double checked_real(const json& x, const std::string& at, double lo, double hi) {
+  std::ostringstream range;
+  if (std::isinf(lo) && std::isinf(hi)) range << "expected a number";
+  else if (std::isinf(hi)) range << "expected a number >= " << lo;
+  else range << "expected a number in " << lo << ".." << hi;
+  if (!x.is_number()) throw InputError(at, shown(x) + ": " + range.str());
+  const double d = x.get<double>();
+  if (!(std::isfinite(d) && d >= lo && d <= hi)) throw InputError(at, shown(x) + ": " + range.str());
+  return d;
+}
+
+}  // namespace
 
 void FieldReader::real(const char* key, double& v, double lo, double hi) {
-  const json& x = at(key);
-  std::ostringstream range;
-  range << "expected a number in " << lo << ".." << hi;
-  if (!x.is_number()) fail(key, x, range.str());
-  const double d = x.get<double>();
-  if (!(std::isfinite(d) && d >= lo && d <= hi)) fail(key, x, range.str());
-  v = d;
+  if (const json* x = find(key)) v = checked_real(*x, path(key), lo, hi);
+}
+
+void FieldReader::reals(const char* key, std::vector<double>& v, size_t max_items, double lo, double hi) {
+  const json* a = list_at(key, 0, max_items);
+  if (!a) return;
+  v.clear();
+  for (size_t i = 0; i < a->size(); ++i) v.push_back(checked_real((*a)[i], path(key) + "/" + std::to_string(i), lo, hi));
 }
 
 void FieldReader::texts(const char* key, std::vector<std::string>& v, size_t max_items, const TextRule& rule) {
-  const json& a = list_at(key, 0, max_items);
+  const json* a = list_at(key, 0, max_items);
+  if (!a) return;
   v.clear();
-  for (size_t i = 0; i < a.size(); ++i) v.push_back(checked_text(a[i], path(key) + "/" + std::to_string(i), rule));
+  for (size_t i = 0; i < a->size(); ++i) v.push_back(checked_text((*a)[i], path(key) + "/" + std::to_string(i), rule));
 }
 
-void FieldReader::object_value(const char* key, json& v) {
-  const json& x = at(key);
-  if (!x.is_object()) fail(key, x, "expected an object");
-  v = x;
+void FieldReader::named_texts(const char* key, std::vector<std::pair<std::string, std::string>>& v, size_t max_items,
+                              const TextRule& rule) {
+  const json* o = find(key);
+  if (!o) return;
+  if (!o->is_object() || o->size() > max_items)
+    fail(key, *o, "expected an object of at most " + std::to_string(max_items) + " texts by name");
+  v.clear();
+  for (auto it = o->begin(); it != o->end(); ++it) {
+    const std::string at = path(key) + "/" + (printable(it.key()) ? it.key() : json(it.key()).dump());
+    v.emplace_back(checked_text(json(it.key()), at, rule), checked_text(it.value(), at, rule));
+  }
 }
-
-void FieldReader::array_value(const char* key, json& v, size_t max_items) { v = list_at(key, 0, max_items); }
 
 }  // namespace kex

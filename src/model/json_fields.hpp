@@ -10,6 +10,14 @@
 // FieldWriter turns it into a JSON object; FieldReader reads one back, checking
 // types and ranges, refusing missing and unknown keys, and naming
 // "<where>/<key>: <value>: <what is allowed>" in every error (an InputError).
+//
+// A record some files lack fields of (results files of every kex so far) is read
+// with Keys::tolerant: a missing field keeps its default and a key no field names
+// is passed over (or kept with others()). A field written only sometimes is
+// guarded by has(), which is the writer's condition and the reader's "is it there":
+//
+//   if (io.has("run_id", !c.run_id.empty())) io.text("run_id", c.run_id);
+//   if (io.has("num_cpus", c.num_cpus)) io.whole("num_cpus", *c.num_cpus, 1, 1 << 20);  // a std::optional
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -17,6 +25,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -29,12 +38,21 @@ struct TextRule {
   size_t max_bytes = 4096;
   bool (*valid)(const std::string&) = nullptr;
   const char* allowed = "";
+  /// Control characters allowed: text kept as another program wrote it (a host name, a
+  /// CPU model), which every writer escapes for its own medium.
+  bool controls = false;
 };
 
-/// Writes a record's fields into a JSON object (the rules are for readers).
-class FieldWriter {
+/// Writes a record's fields into a JSON object (the rules are for readers): a
+/// nlohmann::json (keys sorted) or an ordered_json (keys in the mapping's order).
+template <class Json>
+class BasicFieldWriter {
  public:
-  explicit FieldWriter(nlohmann::json& out) : out_(out) { out_ = nlohmann::json::object(); }
+  explicit BasicFieldWriter(Json& out) : out_(out) { out_ = Json::object(); }
+  /// Whether a field written only sometimes is written: `present`.
+  bool has(const char*, bool present) const { return present; }
+  template <class T>
+  bool has(const char*, const std::optional<T>& v) const { return v.has_value(); }
   void text(const char* key, const std::string& v, const TextRule& = {}) { out_[key] = v; }
   void flag(const char* key, bool v) { out_[key] = v; }
   template <class T>
@@ -43,88 +61,170 @@ class FieldWriter {
   }
   void real(const char* key, double v, double, double) { out_[key] = v; }
   void texts(const char* key, const std::vector<std::string>& v, size_t, const TextRule& = {}) { out_[key] = v; }
+  template <class T>
+  void wholes(const char* key, const std::vector<T>& v, size_t, std::type_identity_t<T>, std::type_identity_t<T>) {
+    out_[key] = v;
+  }
+  void reals(const char* key, const std::vector<double>& v, size_t, double, double) { out_[key] = v; }
+  /// An object of texts by name ({"xbyak": "7.07", ...}), in the order of `v`.
+  void named_texts(const char* key, const std::vector<std::pair<std::string, std::string>>& v, size_t,
+                   const TextRule& = {}) {
+    Json o = Json::object();
+    for (const auto& [name, text] : v) o[name] = text;
+    out_[key] = std::move(o);
+  }
   /// A JSON object or list kept as it is (a config: its own reader checks it).
-  void object_value(const char* key, const nlohmann::json& v) { out_[key] = v; }
-  void array_value(const char* key, const nlohmann::json& v, size_t) { out_[key] = v; }
+  template <class V>
+  void object_value(const char* key, const V& v) { out_[key] = v; }
+  template <class V>
+  void array_value(const char* key, const V& v, size_t) { out_[key] = v; }
   template <class E, class Parse, class Name>
   void choice(const char* key, const E& v, Parse, Name name, const char*) {
     out_[key] = std::string(name(v));
   }
   template <class F>
   void object(const char* key, F&& map) {
-    FieldWriter w(out_[key]);
+    BasicFieldWriter w(out_[key]);
     map(w);
   }
   template <class T, class F>
   void list(const char* key, const std::vector<T>& v, size_t, size_t, F&& map) {
-    nlohmann::json a = nlohmann::json::array();
+    Json a = Json::array();
     for (const T& e : v) {
-      nlohmann::json o;
-      FieldWriter w(o);
+      Json o;
+      BasicFieldWriter w(o);
       map(w, e);
       a.push_back(std::move(o));
     }
     out_[key] = std::move(a);
   }
+  /// The keys a reader kept with others(), after the named ones (a named key wins).
+  template <class V>
+  void others(const V& kept) {
+    if (kept.is_object())
+      for (auto it = kept.begin(); it != kept.end(); ++it)
+        if (!out_.contains(it.key())) out_[it.key()] = it.value();
+  }
 
  private:
-  nlohmann::json& out_;
+  Json& out_;
+};
+
+using FieldWriter = BasicFieldWriter<nlohmann::json>;
+using OrderedFieldWriter = BasicFieldWriter<nlohmann::ordered_json>;
+
+/// What a FieldReader does with a key a record lacks and with one it does not name.
+enum class Keys {
+  exact,     ///< a missing field is refused, and so (at finish()) is a key no field names
+  tolerant,  ///< a missing or null field keeps its value; a key no field names is passed over
 };
 
 /// Reads a record's fields from the JSON object `j`, found at `where` (e.g.
-/// "run.journal:1: /header"). Every field named is required; call finish() after
-/// the mapping to refuse the keys no field named.
+/// "run.journal:1: /header"). With Keys::exact every field named is required; call
+/// finish() after the mapping to refuse the keys no field named. Nested objects and
+/// lists are read under the same Keys.
 class FieldReader {
  public:
-  FieldReader(const nlohmann::json& j, std::string where);
+  FieldReader(const nlohmann::json& j, std::string where, Keys keys = Keys::exact);
   void finish() const;
+  /// Whether a field written only sometimes is there (not null); an optional is
+  /// emplaced when it is and reset when it is not.
+  bool has(const char* key, bool);
+  template <class T>
+  bool has(const char* key, std::optional<T>& v) {
+    const bool there = has(key, true);
+    if (!there) v.reset();
+    else if (!v) v.emplace();
+    return there;
+  }
   void text(const char* key, std::string& v, const TextRule& rule = {});
   void flag(const char* key, bool& v);
   template <class T>
   void whole(const char* key, T& v, std::type_identity_t<T> lo, std::type_identity_t<T> hi) {
-    static_assert(std::is_integral_v<T> && !std::is_same_v<T, bool>);
-    if constexpr (std::is_signed_v<T>) v = static_cast<T>(signed_in(key, int64_t(lo), int64_t(hi)));
-    else v = static_cast<T>(unsigned_in(key, uint64_t(lo), uint64_t(hi)));
+    if (const nlohmann::json* x = find(key)) v = whole_of<T>(*x, path(key), lo, hi);
   }
   void real(const char* key, double& v, double lo, double hi);
   void texts(const char* key, std::vector<std::string>& v, size_t max_items, const TextRule& rule = {});
-  void object_value(const char* key, nlohmann::json& v);
-  void array_value(const char* key, nlohmann::json& v, size_t max_items);
+  template <class T>
+  void wholes(const char* key, std::vector<T>& v, size_t max_items, std::type_identity_t<T> lo,
+              std::type_identity_t<T> hi) {
+    const nlohmann::json* a = list_at(key, 0, max_items);
+    if (!a) return;
+    v.clear();
+    for (size_t i = 0; i < a->size(); ++i) v.push_back(whole_of<T>((*a)[i], path(key) + "/" + std::to_string(i), lo, hi));
+  }
+  void reals(const char* key, std::vector<double>& v, size_t max_items, double lo, double hi);
+  /// An object of at most `max_items` texts by name (names and texts under `rule`).
+  void named_texts(const char* key, std::vector<std::pair<std::string, std::string>>& v, size_t max_items,
+                   const TextRule& rule = {});
+  template <class V>
+  void object_value(const char* key, V& v) {
+    const nlohmann::json* x = find(key);
+    if (!x) return;
+    if (!x->is_object()) fail(key, *x, "expected an object");
+    v = V(*x);
+  }
+  template <class V>
+  void array_value(const char* key, V& v, size_t max_items) {
+    if (const nlohmann::json* a = list_at(key, 0, max_items)) v = V(*a);
+  }
   template <class E, class Parse, class Name>
   void choice(const char* key, E& v, Parse parse, Name, const char* allowed) {
-    const nlohmann::json& x = at(key);
+    const nlohmann::json* x = find(key);
+    if (!x) return;
     std::optional<E> e;
-    if (x.is_string()) e = parse(x.template get<std::string>());
-    if (!e) fail(key, x, std::string("allowed: ") + allowed);
+    if (x->is_string()) e = parse(x->template get<std::string>());
+    if (!e) fail(key, *x, std::string("allowed: ") + allowed);
     v = *e;
   }
   template <class F>
   void object(const char* key, F&& map) {
-    FieldReader r(at(key), path(key));
+    const nlohmann::json* x = find(key);
+    if (!x) return;
+    FieldReader r(*x, path(key), keys_);
     map(r);
     r.finish();
   }
   template <class T, class F>
   void list(const char* key, std::vector<T>& v, size_t min_items, size_t max_items, F&& map) {
-    const nlohmann::json& a = list_at(key, min_items, max_items);
-    v.assign(a.size(), T{});
-    for (size_t i = 0; i < a.size(); ++i) {
-      FieldReader r(a[i], path(key) + "/" + std::to_string(i));
+    const nlohmann::json* a = list_at(key, min_items, max_items);
+    if (!a) return;
+    v.assign(a->size(), T{});
+    for (size_t i = 0; i < a->size(); ++i) {
+      FieldReader r((*a)[i], path(key) + "/" + std::to_string(i), keys_);
       map(r, v[i]);
       r.finish();
     }
+  }
+  /// Keeps the keys no field named so far in `kept` (an object): what a newer kex
+  /// wrote survives a read and a write (Keys::tolerant).
+  template <class V>
+  void others(V& kept) {
+    kept = V::object();
+    for (auto it = j_.begin(); it != j_.end(); ++it)
+      if (!named_.count(it.key())) kept[it.key()] = it.value();
   }
   /// "<where>/<key>": the place of a field, for errors a caller makes about it.
   std::string path(const std::string& key) const { return where_ + "/" + key; }
   [[noreturn]] void fail(const std::string& key, const nlohmann::json& value, const std::string& allowed) const;
 
  private:
-  const nlohmann::json& at(const char* key);
-  const nlohmann::json& list_at(const char* key, size_t min_items, size_t max_items);
-  int64_t signed_in(const char* key, int64_t lo, int64_t hi);
-  uint64_t unsigned_in(const char* key, uint64_t lo, uint64_t hi);
+  /// The field's value: nullptr when a tolerant reader finds none (or null); an
+  /// exact reader refuses that.
+  const nlohmann::json* find(const char* key);
+  const nlohmann::json* list_at(const char* key, size_t min_items, size_t max_items);
+  template <class T>
+  static T whole_of(const nlohmann::json& x, const std::string& at, std::type_identity_t<T> lo,
+                    std::type_identity_t<T> hi) {
+    static_assert(std::is_integral_v<T> && !std::is_same_v<T, bool>);
+    if constexpr (std::is_signed_v<T>) return static_cast<T>(signed_in(x, at, int64_t(lo), int64_t(hi)));
+    else return static_cast<T>(unsigned_in(x, at, uint64_t(lo), uint64_t(hi)));
+  }
+  static int64_t signed_in(const nlohmann::json& x, const std::string& at, int64_t lo, int64_t hi);
+  static uint64_t unsigned_in(const nlohmann::json& x, const std::string& at, uint64_t lo, uint64_t hi);
   const nlohmann::json& j_;
   std::string where_;
+  Keys keys_;
   std::set<std::string> named_;
 };
 

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+
+#include "src/core/stats.hpp"
 
 namespace kex {
 
@@ -79,6 +82,56 @@ Aggregate aggregate(const Result& r) {
 double median_gbps(const Result& r) {
   if (!r.ok()) return 0;
   return gbps_at(r.point.at.size, aggregate(r).median_ns);
+}
+
+namespace {
+
+/// The medians of the counters over the counted repetitions, per operation and per byte.
+void counter_figures(const Result& r, EntryFigures& f) {
+  std::map<std::string, std::vector<double>> counts;
+  std::vector<std::string> order;
+  for (const Repetition* rep : counted_reps(r))
+    for (const auto& v : rep->counters) {
+      if (!counts.count(v.name)) order.push_back(v.name);
+      counts[v.name].push_back(v.per_op);
+    }
+  const double size = double(r.point.at.size);
+  for (const auto& name : order) {
+    const double m = median(counts[name]);
+    f.counters_per_op.emplace_back(name, m);
+    f.counters_per_byte.emplace_back(name, size > 0 ? m / size : 0);
+  }
+}
+
+}  // namespace
+
+EntryFigures entry_figures(const Result& r) {
+  EntryFigures f;
+  f.a = aggregate(r);
+  const Aggregate& a = f.a;
+  const uint64_t bytes = r.point.at.size;
+  const double size = double(bytes);
+  for (const auto& rep : r.reps) f.iterations += uint64_t(rep.calls_per_sample) * rep.sample_ticks.size();
+  f.gbps = gbps_at(bytes, a.median_ns);
+  f.gbps_best = gbps_at(bytes, a.min_ns);
+  f.gbps_p10 = gbps_at(bytes, a.p90_ns);
+  f.gbps_p90 = gbps_at(bytes, a.p10_ns);
+  // Non-temporal stores of generated kernels cause no write-allocate reads; libc,
+  // rep-string and preset kernels are counted as temporal.
+  const double rw = r.op == Op::copy ? 2 * size : size;
+  const bool nt = r.spec && r.spec->store == Store::nontemporal;
+  const double rfo = rw + (nt ? 0 : size);
+  f.bytes_read_written = rw;
+  f.gbps_read_written = a.median_ns > 0 ? rw / a.median_ns : 0;
+  f.bytes_with_write_allocate = rfo;
+  f.gbps_with_write_allocate = a.median_ns > 0 ? rfo / a.median_ns : 0;
+  const double cyc_per_ns = a.cycles_per_tick * r.tsc_hz / 1e9;
+  f.est_cycles = a.median_ns * cyc_per_ns;
+  f.bytes_per_cycle = a.median_ns > 0 && cyc_per_ns > 0 ? size / (a.median_ns * cyc_per_ns) : 0;
+  f.cycles_per_page = size > 0 ? a.median_ns * cyc_per_ns * 4096 / size : 0;
+  f.ticks_per_page = size > 0 ? a.median_ns * r.tsc_hz / 1e9 * 4096 / size : 0;
+  counter_figures(r, f);
+  return f;
 }
 
 }  // namespace kex

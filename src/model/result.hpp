@@ -136,6 +136,27 @@ struct Aggregate {
 /// when every one was disturbed). Zeros unless r.ok() and r.tsc_hz > 0.
 Aggregate aggregate(const Result& r);
 
+/// What an entry says of a measured Result beyond its Aggregate: the results JSON's
+/// entry and "stats", and the Google Benchmark export, write these (computed here once).
+struct EntryFigures {
+  Aggregate a;
+  uint64_t iterations = 0;  ///< calls timed, over every repetition
+  double gbps = 0, gbps_best = 0;          ///< at the median and the minimum time
+  double gbps_p10 = 0, gbps_p90 = 0;       ///< the 10th and 90th percentiles of bandwidth (90th and 10th of time)
+  /// Bytes moved per operation in the other conventions users compare: read + written
+  /// (STREAM, likwid), and with the write-allocate reads a temporal store causes.
+  double bytes_read_written = 0, gbps_read_written = 0;
+  double bytes_with_write_allocate = 0, gbps_with_write_allocate = 0;
+  double est_cycles = 0;                   ///< core cycles of the median operation
+  double bytes_per_cycle = 0, cycles_per_page = 0, ticks_per_page = 0;
+  /// kex run --counters: the median over the counted repetitions, per operation and per
+  /// byte (bytes counted once), in the order the counters first appear.
+  std::vector<std::pair<std::string, double>> counters_per_op, counters_per_byte;
+};
+
+/// The figures of a measured Result (r.ok()).
+EntryFigures entry_figures(const Result& r);
+
 /// The repetitions the figures come from: the undisturbed ones, or all when none is.
 std::vector<const Repetition*> counted_reps(const Result& r);
 

@@ -363,16 +363,13 @@ ordered_json to_json(const Result& r) {
   }
   if (!r.ok()) return e;
 
-  const Aggregate a = aggregate(r);
-  const double size = double(c.size);
-  uint64_t iterations = 0;
-  for (const auto& rep : r.reps) iterations += uint64_t(rep.calls_per_sample) * rep.sample_ticks.size();
-  e["iterations"] = iterations;
+  const EntryFigures f = entry_figures(r);
+  const Aggregate& a = f.a;
+  e["iterations"] = f.iterations;
   e["real_time"] = a.median_ns;
   e["cpu_time"] = a.median_ns;
   e["time_unit"] = "ns";
-  e["bytes_per_second"] = gbps_at(c.size, a.median_ns) * 1e9;
-  const double cyc_per_ns = a.cycles_per_tick * r.tsc_hz / 1e9;
+  e["bytes_per_second"] = f.gbps * 1e9;
   ordered_json st;
   st["repetitions"] = a.repetitions;
   st["disturbed_repetitions"] = a.disturbed;
@@ -390,43 +387,24 @@ ordered_json to_json(const Result& r) {
   st["cv"] = a.cv;
   st["mad_ns"] = a.mad_ns;
   st["stop_reason"] = a.stop_reason;
-  st["gbps"] = gbps_at(c.size, a.median_ns);
-  st["gbps_best"] = gbps_at(c.size, a.min_ns);
-  st["gbps_p10"] = gbps_at(c.size, a.p90_ns);  // the 10th percentile of bandwidth is the 90th of time
-  st["gbps_p90"] = gbps_at(c.size, a.p10_ns);
-  // Bytes moved per operation in the three conventions users compare: once per byte
-  // (kex's GB/s); read + written (STREAM, likwid); plus the write-allocate reads a
-  // temporal store causes (non-temporal stores of generated kernels cause none;
-  // libc, rep-string and preset kernels are counted as temporal).
-  const double rw = r.op == Op::copy ? 2 * size : size;
-  const bool nt = r.spec && r.spec->store == Store::nontemporal;
-  const double rfo = rw + (nt ? 0 : size);
-  st["bytes_read_written"] = rw;
-  st["gbps_read_written"] = a.median_ns > 0 ? rw / a.median_ns : 0;
-  st["bytes_with_write_allocate"] = rfo;
-  st["gbps_with_write_allocate"] = a.median_ns > 0 ? rfo / a.median_ns : 0;
-  st["est_cycles"] = a.median_ns * cyc_per_ns;
-  st["bytes_per_cycle"] = a.median_ns > 0 && cyc_per_ns > 0 ? size / (a.median_ns * cyc_per_ns) : 0;
-  st["cycles_per_page"] = size > 0 ? a.median_ns * cyc_per_ns * 4096 / size : 0;
-  st["ticks_per_page"] = size > 0 ? a.median_ns * r.tsc_hz / 1e9 * 4096 / size : 0;
+  st["gbps"] = f.gbps;
+  st["gbps_best"] = f.gbps_best;
+  st["gbps_p10"] = f.gbps_p10;
+  st["gbps_p90"] = f.gbps_p90;
+  st["bytes_read_written"] = f.bytes_read_written;
+  st["gbps_read_written"] = f.gbps_read_written;
+  st["bytes_with_write_allocate"] = f.bytes_with_write_allocate;
+  st["gbps_with_write_allocate"] = f.gbps_with_write_allocate;
+  st["est_cycles"] = f.est_cycles;
+  st["bytes_per_cycle"] = f.bytes_per_cycle;
+  st["cycles_per_page"] = f.cycles_per_page;
+  st["ticks_per_page"] = f.ticks_per_page;
   st["cycles_per_tick"] = a.cycles_per_tick;
   st["cycles_method"] = a.cycles_method;
-  // Counters (kex run --counters): the median over the counted repetitions, per byte
-  // (bytes counted once) and per operation.
-  std::map<std::string, std::vector<double>> counts;
-  std::vector<std::string> counter_order;
-  for (const Repetition* rep : counted_reps(r))
-    for (const auto& v : rep->counters) {
-      if (!counts.count(v.name)) counter_order.push_back(v.name);
-      counts[v.name].push_back(v.per_op);
-    }
-  if (!counter_order.empty()) {
+  if (!f.counters_per_op.empty()) {
     ordered_json per_op = ordered_json::object(), per_byte = ordered_json::object();
-    for (const auto& name : counter_order) {
-      const double m = median(counts[name]);
-      per_op[name] = m;
-      per_byte[name] = size > 0 ? m / size : 0;
-    }
+    for (const auto& [name, v] : f.counters_per_op) per_op[name] = v;
+    for (const auto& [name, v] : f.counters_per_byte) per_byte[name] = v;
     st["counters_per_op"] = per_op;
     st["counters_per_byte"] = per_byte;
   }
@@ -573,156 +551,6 @@ std::vector<std::pair<std::string, double>> cache_marks(const MachineInfo& m) {
   return out;
 }
 
-namespace {
-
-MachineInfo machine_from(const json& j, const json& ctx) {
-  MachineInfo m;
-  m.raw = ordered_json(j);
-  if (j.is_object()) {
-    const In in{j, "context/machine"};
-    m.cpu_vendor = in.str_or("cpu_vendor", "");
-    m.cpu_model = in.str_or("cpu_model", "");
-    // CPUID fields: family up to 0xff + 0xf, model and stepping 0..255.
-    auto small = [&](const char* k, int64_t hi) {
-      if (!in.has(k)) return 0;
-      const int64_t v = in.sint(k);
-      if (v < 0 || v > hi) in.fail(k, std::to_string(v) + ": expected 0 to " + std::to_string(hi));
-      return static_cast<int>(v);
-    };
-    m.family = small("cpu_family", 0x10e);
-    m.model = small("cpu_model_number", 255);
-    m.stepping = small("cpu_stepping", 255);
-    if (j.contains("cpu_features") && j["cpu_features"].is_array())
-      for (const auto& f : j["cpu_features"])
-        if (f.is_string()) m.features.push_back(f.get<std::string>());
-    m.num_cpus = static_cast<int>(small("num_cpus", 1 << 20));
-    if (in.has("caches")) {
-      const In c = in.obj("caches");
-      m.l1d_bytes = c.uint_or("l1d_bytes", 0);
-      m.l2_bytes = c.uint_or("l2_bytes", 0);
-      m.llc_bytes = c.uint_or("llc_bytes", 0);
-    }
-    m.tsc_hz = in.number_or("tsc_hz", 0);
-    if (m.tsc_hz < 0) in.fail("tsc_hz", std::to_string(m.tsc_hz) + ": expected a rate >= 0");
-    m.virtualization = in.str_or("virtualization", "");
-  } else {
-    m.raw = ordered_json::object();
-  }
-  // A Google Benchmark context: caches as a list, no kex machine object.
-  if (!m.l1d_bytes && !m.l2_bytes && !m.llc_bytes && ctx.contains("caches") && ctx["caches"].is_array())
-    for (const auto& c : ctx["caches"]) {
-      if (!c.is_object() || c.value("type", "") == "Instruction" || !c.contains("size") || !c["size"].is_number()) continue;
-      const int level = c.value("level", 0);
-      const auto size = static_cast<uint64_t>(c["size"].get<double>());
-      (level == 1 ? m.l1d_bytes : level == 2 ? m.l2_bytes : m.llc_bytes) = size;
-    }
-  if (m.tsc_hz <= 0 && ctx.contains("mhz_per_cpu") && ctx["mhz_per_cpu"].is_number())
-    m.tsc_hz = ctx["mhz_per_cpu"].get<double>() * 1e6;
-  return m;
-}
-
-ordered_json machine_to(const MachineInfo& m) {
-  ordered_json j = m.raw.is_object() ? m.raw : ordered_json::object();
-  j["cpu_vendor"] = m.cpu_vendor;
-  j["cpu_model"] = m.cpu_model;
-  j["cpu_family"] = m.family;
-  j["cpu_model_number"] = m.model;
-  j["cpu_stepping"] = m.stepping;
-  j["cpu_features"] = m.features;
-  j["num_cpus"] = m.num_cpus;
-  ordered_json caches = j.contains("caches") && j["caches"].is_object() ? j["caches"] : ordered_json::object();
-  caches["l1d_bytes"] = m.l1d_bytes;
-  caches["l2_bytes"] = m.l2_bytes;
-  caches["llc_bytes"] = m.llc_bytes;
-  j["caches"] = caches;
-  j["tsc_hz"] = m.tsc_hz;
-  j["virtualization"] = m.virtualization;
-  return j;
-}
-
-}  // namespace
-
-ordered_json to_json(const RunContext& c) {
-  ordered_json j = c.rest.is_object() ? c.rest : ordered_json::object();
-  j["date"] = c.date;
-  j["host_name"] = c.host_name;
-  if (!c.run_id.empty()) j["run_id"] = c.run_id;
-  else j.erase("run_id");
-  j["json_schema_version"] = kResultsSchemaVersion;
-  j["machine"] = machine_to(c.machine);
-  ordered_json cfgs = ordered_json::array();
-  for (const auto& cfg : c.configs) cfgs.push_back({{"source", cfg.source}, {"config", cfg.config}});
-  j["config"] = cfgs;
-  j["shard"] = {{"index", c.shard_index}, {"count", c.shard_count}};
-  if (!c.merged_shards.empty()) j["shard"]["merged_indices"] = c.merged_shards;
-  j["interrupted"] = c.interrupted;
-  if (!c.seed_tables.empty()) {
-    ordered_json t = ordered_json::array();
-    for (const auto& s : c.seed_tables)
-      t.push_back({{"source", s.source}, {"harness", to_string(s.harness)}, {"text", s.text}});
-    j["seed_tables"] = t;
-  }
-  if (c.segments) j["segments"] = *c.segments;
-  if (!c.merged_from.empty()) {
-    ordered_json m = ordered_json::array();
-    for (const auto& f : c.merged_from)
-      m.push_back({{"file", f.file},
-                   {"host_name", f.host_name},
-                   {"date", f.date},
-                   {"shard", {{"index", f.shard_index}, {"count", f.shard_count}}}});
-    for (size_t i = 0; i < c.merged_from.size(); ++i)
-      if (!c.merged_from[i].run_id.empty()) m[i]["run_id"] = c.merged_from[i].run_id;
-    j["merged_from"] = m;
-  }
-  return j;
-}
-
-RunContext context_from_json(const json& j, const std::string& where) {
-  if (!j.is_object()) throw InputError(where, "expected an object describing the run");
-  In in{j, where};
-  RunContext c;
-  c.rest = ordered_json(j);
-  c.date = in.str_or("date", "");
-  c.host_name = in.str_or("host_name", "");
-  c.run_id = in.str_or("run_id", "");
-  c.machine = machine_from(j.contains("machine") ? j["machine"] : json(), j);
-  if (in.has("config")) {
-    const json& cfgs = j["config"];
-    if (!cfgs.is_array()) in.fail("config", "expected a list of {source, config}");
-    for (const auto& cfg : cfgs)
-      if (cfg.is_object()) c.configs.push_back({cfg.value("source", ""), ordered_json(cfg.value("config", json()))});
-  }
-  if (in.has("shard")) {
-    In s = in.obj("shard");
-    c.shard_index = s.uint_or("index", 0);
-    c.shard_count = s.uint_or("count", 1);
-    if (c.shard_count < 1 || c.shard_index >= c.shard_count)
-      in.fail("shard", j["shard"].dump() + ": index must be in [0, count) and count >= 1");
-    if (s.has("merged_indices"))
-      for (const auto& v : j["shard"]["merged_indices"])
-        if (v.is_number_unsigned()) c.merged_shards.push_back(v.get<size_t>());
-  }
-  c.interrupted = in.boolean_or("interrupted", false);
-  if (in.has("seed_tables") && j["seed_tables"].is_array())
-    for (const auto& t : j["seed_tables"])
-      if (t.is_object())
-        c.seed_tables.push_back({t.value("source", ""), parse_harness(t.value("harness", "fastc")).value_or(Harness::fastc),
-                                 t.value("text", "")});
-  if (in.has("segments")) c.segments = ordered_json(j["segments"]);
-  if (in.has("merged_from") && j["merged_from"].is_array())
-    for (const auto& f : j["merged_from"]) {
-      if (!f.is_object()) continue;
-      MergedFrom m{f.value("file", ""), f.value("host_name", ""), f.value("date", "")};
-      if (f.contains("shard") && f["shard"].is_object()) {
-        m.shard_index = f["shard"].value("index", size_t(0));
-        m.shard_count = f["shard"].value("count", size_t(1));
-      }
-      if (f.contains("run_id") && f["run_id"].is_string()) m.run_id = f["run_id"].get<std::string>();
-      c.merged_from.push_back(m);
-    }
-  return c;
-}
-
 ordered_json ratio_json(const PairedRatio& r) {
   return {{"ratio", r.ratio}, {"low", r.low}, {"high", r.high}, {"rounds", r.rounds}};
 }
@@ -794,8 +622,8 @@ ordered_json to_json(const std::vector<RunDoc>& machines) {
   ctx["date"] = c0.date;
   ctx["host_name"] = "merged";
   ctx["json_schema_version"] = kResultsSchemaVersion;
-  ctx["kex_version"] = c0.rest.value("kex_version", "");
-  ctx["library_build_type"] = c0.rest.value("library_build_type", "release");
+  ctx["kex_version"] = c0.build.kex_version.value_or("");
+  ctx["library_build_type"] = c0.gbench.library_build_type.value_or("release");
   ctx["merged"] = true;
   ctx["machines"] = list;
   ordered_json groups = ordered_json::array();
@@ -829,7 +657,7 @@ std::vector<RunDoc> docs_from_json(const json& doc, const std::string& where) {
   if (ctx.contains("machines") && ctx["machines"].is_array()) {
     for (size_t i = 0; i < ctx["machines"].size(); ++i) {
       const json& m = ctx["machines"][i];
-      const std::string at = where + ": /context/machines/" + std::to_string(i);
+      const std::string at = where + ": context/machines/" + std::to_string(i);
       if (!m.is_object() || !m.contains("key") || !m["key"].is_string())
         throw InputError(at, "expected {key, context}");
       RunDoc d;
@@ -840,7 +668,7 @@ std::vector<RunDoc> docs_from_json(const json& doc, const std::string& where) {
     return out;
   }
   RunDoc d;
-  d.context = context_from_json(ctx, where + ": /context");
+  d.context = context_from_json(ctx, where + ": context");
   entries("", d);
   out.push_back(std::move(d));
   return out;

@@ -42,8 +42,24 @@ KernelSpec spec_from_params(const nlohmann::json& params, const std::string& whe
 nlohmann::ordered_json to_json(const PresetFacts& p);
 PresetFacts preset_from_json(const nlohmann::json& j, const std::string& where);
 
+/// A run's context and back (src/model/context_json.cpp: one field table per record).
+/// A file of any kex so far reads: a field it lacks keeps its default, a key kex does
+/// not know is kept (RunContext::unknown) and written back.
 nlohmann::ordered_json to_json(const RunContext& c);
 RunContext context_from_json(const nlohmann::json& j, const std::string& where);
+
+/// context.machine: what kex writes of a machine (`kex info --json` starts from it too).
+nlohmann::ordered_json to_json(const MachineInfo& m);
+
+/// A sentinel reading (the worker's frame; the first fields of a context.sentinel_readings
+/// entry) and back.
+nlohmann::ordered_json to_json(const SentinelReading& r);
+SentinelReading sentinel_reading_from_json(const nlohmann::json& j, const std::string& where);
+
+/// Where a buffer plan's mapping landed ({"bytes", "planned_bytes", "huge_pages_advised",
+/// "huge_page_bytes", "numa_nodes"}: the worker's frame and context.buffers.plans) and back.
+nlohmann::ordered_json to_json(const BufferPlacement& b);
+BufferPlacement buffer_placement_from_json(const nlohmann::json& j, const std::string& where);
 
 /// A paired ratio as the results file writes it: {ratio, low, high, rounds}.
 nlohmann::ordered_json ratio_json(const PairedRatio& r);

@@ -16,11 +16,12 @@ using nlohmann::json;
 
 json to_gbench(const std::vector<RunDoc>& runs) {
   json out;
-  json ctx = runs.empty() ? json::object() : json(to_json(runs.front().context));
+  RunContext first = runs.empty() ? RunContext{} : runs.front().context;
+  if (!first.gbench.library_build_type) first.gbench.library_build_type = "release";  // Google Benchmark's tools need it
+  json ctx = runs.empty() ? json{{"library_build_type", "release"}} : json(to_json(first));
   // Keep the context (GB tools read only date/host/caches-style fields and ignore the rest),
   // except big per-run blobs that are not about the machine.
   ctx.erase("config");
-  ctx["library_build_type"] = ctx.value("library_build_type", std::string("release"));
   ctx["kex_export"] = "gbench";
   if (runs.size() > 1) ctx["host_name"] = "merged";
   json not_measured = json::array();
@@ -38,8 +39,8 @@ json to_gbench(const std::vector<RunDoc>& runs) {
       const std::string kernel = prefix + r.point.kernel;
       const int family_index = family.emplace(kernel, int(family.size())).first->second;
       const int inst = instance[kernel]++;
-      const Aggregate a = aggregate(r);
-      const json e = to_json(r);
+      const EntryFigures f = entry_figures(r);
+      const Aggregate& a = f.a;
       const std::vector<const Repetition*> reps = counted_reps(r);
       auto row = [&](const std::string& row_name, double ns) {
         json b;
@@ -51,7 +52,7 @@ json to_gbench(const std::vector<RunDoc>& runs) {
         b["repetitions"] = reps.size();
         b["repetition_index"] = 0;
         b["threads"] = 1;
-        b["iterations"] = e.value("iterations", int64_t(1));
+        b["iterations"] = f.iterations;
         b["real_time"] = ns;
         b["cpu_time"] = ns;
         b["time_unit"] = "ns";
@@ -62,10 +63,14 @@ json to_gbench(const std::vector<RunDoc>& runs) {
       };
       if (reps.size() < 2) {
         json b = row(name, a.median_ns);
-        if (r.seed) b["cycles_per_page"] = r.seed->printed_ticks;
-        for (const char* k : {"gbps", "gbps_best", "gbps_p10", "gbps_p90", "min_ns", "p10_ns", "p90_ns", "max_ns",
-                              "ci95_low_ns", "ci95_high_ns", "ci_rel_halfwidth", "cycles_per_page", "bytes_per_cycle"})
-          if (e["stats"].contains(k)) b[k] = e["stats"][k];
+        // The entry's own figures under the results JSON's names ("stats").
+        for (const auto& [k, v] : {std::pair<const char*, double>{"gbps", f.gbps}, {"gbps_best", f.gbps_best},
+                                   {"gbps_p10", f.gbps_p10}, {"gbps_p90", f.gbps_p90}, {"min_ns", a.min_ns},
+                                   {"p10_ns", a.p10_ns}, {"p90_ns", a.p90_ns}, {"max_ns", a.max_ns},
+                                   {"ci95_low_ns", a.ci_low_ns}, {"ci95_high_ns", a.ci_high_ns},
+                                   {"ci_rel_halfwidth", a.ci_rel}, {"cycles_per_page", f.cycles_per_page},
+                                   {"bytes_per_cycle", f.bytes_per_cycle}})
+          b[k] = v;
         benches.push_back(std::move(b));
         continue;
       }

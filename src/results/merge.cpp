@@ -33,27 +33,24 @@ struct Group {
 /// the readings and record of every piece there is nothing true to say, and the record
 /// goes; the readings there are stay.
 void merge_noise(const std::vector<Piece>& pieces, RunDoc& out) {
-  auto& rest = out.context.rest;
-  if (!rest.contains("protocol") || !rest["protocol"].is_object()) return;
+  if (!out.context.protocol) return;
   std::vector<double> l1, mem;
-  nlohmann::ordered_json readings = nlohmann::ordered_json::array();
+  std::vector<SentinelWindow> readings;
   size_t disturbed = 0, tasks = 0, remeasured = 0, budget_tasks = 0;
   double budget = 0;
   bool every = true;  // every piece has its readings and its noise record
   for (const Piece& p : pieces) {
     const std::optional<Noise> n = run_noise(p.run.context);
-    const auto& r = p.run.context.rest;
-    const bool listed = r.contains("sentinel_readings") && r["sentinel_readings"].is_array();
+    const std::vector<SentinelWindow>& listed = p.run.context.sentinel_readings;
     // A run without a sentinel (--no-sentinel) lists none and its record says it took none: none is missing.
-    const bool has_readings = listed || (n && n->readings == 0);
+    const bool has_readings = !listed.empty() || (n && n->readings == 0);
     every &= n && has_readings;
     if (!has_readings) continue;
-    if (listed)
-      for (const auto& x : r["sentinel_readings"]) {
-        readings.push_back(x);
-        if (x.contains("l1_ticks_per_kib") && x["l1_ticks_per_kib"].is_number()) l1.push_back(x["l1_ticks_per_kib"]);
-        if (x.contains("mem_ticks_per_kib") && x["mem_ticks_per_kib"].is_number()) mem.push_back(x["mem_ticks_per_kib"]);
-      }
+    for (const SentinelWindow& x : listed) {
+      readings.push_back(x);
+      l1.push_back(x.reading.l1_ticks_per_kib);
+      mem.push_back(x.reading.mem_ticks_per_kib);
+    }
     if (!n) continue;
     disturbed += n->disturbed;
     tasks += n->tasks_measured;
@@ -61,13 +58,12 @@ void merge_noise(const std::vector<Piece>& pieces, RunDoc& out) {
     budget_tasks += n->budget_tasks;
     budget = n->budget;
   }
-  rest["sentinel_readings"] = readings;  // every reading that was taken is kept
+  out.context.sentinel_readings = readings;  // every reading that was taken is kept
   if (!every) {
-    rest["protocol"].erase("noise");
+    out.context.protocol->noise.reset();
     return;
   }
-  rest["protocol"]["noise"] =
-      noise_to_json(compute_noise(l1, mem, disturbed, tasks, remeasured, budget, budget_tasks, out.results));
+  out.context.protocol->noise = compute_noise(l1, mem, disturbed, tasks, remeasured, budget, budget_tasks, out.results);
 }
 
 /// The runs a results file's run holds: the runs of an earlier merge (its merged_from),
@@ -212,11 +208,8 @@ std::vector<RunDoc> merge_results(const std::vector<MergeInput>& inputs, std::ve
     if (out.context.merged_from.size() > 1) out.context.run_id.clear();  // several runs: merged_from names each
     if (pool) {  // a piece that is itself a pool counts its own runs
       size_t runs = 0;
-      for (const auto& p : g.pieces) {
-        const auto& r = p.run.context.rest;
-        runs += r.contains("pooled_runs") && r["pooled_runs"].is_number_unsigned() ? r["pooled_runs"].get<size_t>() : 1;
-      }
-      out.context.rest["pooled_runs"] = runs;
+      for (const auto& p : g.pieces) runs += p.run.context.pooled_runs ? p.run.context.pooled_runs : 1;
+      out.context.pooled_runs = runs;
     }
     if (g.pieces.size() > 1) merge_noise(g.pieces, out);
     merged.push_back(std::move(out));

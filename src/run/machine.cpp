@@ -16,6 +16,7 @@
 
 #include "src/core/cpu_features.hpp"
 #include "src/core/error.hpp"
+#include "src/model/result_json.hpp"
 #include "src/run/counters.hpp"
 
 namespace kex {
@@ -150,53 +151,45 @@ const Machine& machine() {
   return m;
 }
 
-nlohmann::ordered_json machine_json(const Machine& m) {
-  nlohmann::ordered_json feats = nlohmann::ordered_json::array();
+MachineInfo machine_info(const Machine& m) {
+  MachineInfo i;
+  i.cpu_vendor = m.vendor;
+  i.cpu_model = m.model_name;
+  i.family = m.family;
+  i.model = m.model;
+  i.stepping = m.stepping;
+  i.microcode = m.microcode;
   for (const auto& row : feature_table())
-    if (m.feature_set.has(row.feature)) feats.push_back(row.name);
-  if (m.features.fsgsbase_enabled) feats.push_back("fsgsbase(hwcap2)");
-  nlohmann::ordered_json levels = nlohmann::ordered_json::array();
-  for (const auto& l : m.cache_levels.levels) {
-    nlohmann::ordered_json e;
-    e["level"] = l.level;
-    e["type"] = l.type;
-    e["size"] = l.size;
-    e["line_size"] = l.line_size;
-    e["ways"] = l.ways;
-    e["num_sharing"] = l.num_sharing;
-    e["shared_cpu_list"] = cpu_list_text(l.cpus);
-    levels.push_back(e);
-  }
-  nlohmann::ordered_json j;
-  j["cpu_vendor"] = m.vendor;
-  j["cpu_model"] = m.model_name;
-  j["cpu_family"] = m.family;
-  j["cpu_model_number"] = m.model;
-  j["cpu_stepping"] = m.stepping;
-  j["microcode"] = m.microcode;
-  j["cpu_features"] = feats;
-  j["num_cpus"] = m.num_cpus;
-  j["mhz_per_cpu"] = static_cast<int64_t>(m.tsc_hz / 1e6 + 0.5);
-  j["caches"] = {{"l1d_bytes", m.caches.l1d}, {"l2_bytes", m.caches.l2}, {"llc_bytes", m.caches.llc},
-                 {"source", m.caches.source}};
-  j["cache_cpu"] = m.cache_cpu;
-  j["cache_levels"] = levels;
-  j["numa_nodes"] = m.numa_nodes;
-  j["cache_cpu_numa_node"] = m.numa_node;
-  j["tsc_hz"] = m.tsc_hz;
-  j["tsc_source"] = m.tsc_source;
-  j["cpuinfo_mhz"] = m.cpuinfo_mhz;
-  j["kernel"] = m.kernel;
-  j["kernel_version"] = m.kernel_version;
-  j["virtualization"] = m.hypervisor.empty() ? "none" : m.hypervisor;
-  j["hypervisor_signature"] = m.hypervisor_signature;
-  j["transparent_hugepage"] = m.thp;
-  j["pmu_available"] = m.pmu_available;
-  if (!m.pmu_available) j["pmu_error"] = m.pmu_error;
-  j["cpu_scaling_enabled"] = m.cpu_scaling_enabled;
-  j["scaling_governors"] = m.scaling_governors;
-  return j;
+    if (m.feature_set.has(row.feature)) i.features.emplace_back(row.name);
+  if (m.features.fsgsbase_enabled) i.features.emplace_back("fsgsbase(hwcap2)");
+  i.num_cpus = m.num_cpus;
+  i.mhz_per_cpu = static_cast<int64_t>(m.tsc_hz / 1e6 + 0.5);
+  i.l1d_bytes = m.caches.l1d;
+  i.l2_bytes = m.caches.l2;
+  i.llc_bytes = m.caches.llc;
+  i.cache_source = m.caches.source;
+  i.cache_cpu = m.cache_cpu;
+  i.cache_levels.emplace();
+  for (const auto& l : m.cache_levels.levels)
+    i.cache_levels->push_back({l.level, l.type, l.size, l.line_size, l.ways, l.num_sharing, cpu_list_text(l.cpus)});
+  i.numa_nodes = m.numa_nodes;
+  i.cache_cpu_numa_node = m.numa_node;
+  i.tsc_hz = m.tsc_hz;
+  i.tsc_source = m.tsc_source;
+  i.cpuinfo_mhz = m.cpuinfo_mhz;
+  i.kernel = m.kernel;
+  i.kernel_version = m.kernel_version;
+  i.virtualization = m.hypervisor.empty() ? "none" : m.hypervisor;
+  i.hypervisor_signature = m.hypervisor_signature;
+  i.transparent_hugepage = m.thp;
+  i.pmu_available = m.pmu_available;
+  if (!m.pmu_available) i.pmu_error = m.pmu_error;
+  i.cpu_scaling_enabled = m.cpu_scaling_enabled;
+  i.scaling_governors = m.scaling_governors;
+  return i;
 }
+
+nlohmann::ordered_json machine_json(const Machine& m) { return to_json(machine_info(m)); }
 
 std::vector<int> allowed_cpus() {
   std::vector<int> v;

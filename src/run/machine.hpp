@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/core/cpu_features.hpp"
+#include "src/model/context.hpp"
 #include "src/run/topology.hpp"
 
 namespace kex {
@@ -92,7 +93,9 @@ CpuinfoBlock cpuinfo_of(int cpu);
 /// Probes once (TSC calibration takes >= 100 ms the first time) and caches the result.
 const Machine& machine();
 
-/// The machine as the results' `context` fields.
+/// The machine as results describe it (context.machine).
+MachineInfo machine_info(const Machine&);
+/// The same as JSON (to_json(machine_info(m))): `kex info --json` starts from it.
 nlohmann::ordered_json machine_json(const Machine&);
 
 /// Serialised TSC reads: `lfence; rdtsc; lfence` (docs/methodology.md §2.1).

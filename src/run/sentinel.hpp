@@ -10,18 +10,9 @@
 #include <string>
 #include <vector>
 
-namespace kex {
+#include "src/model/context.hpp"  // SentinelReading
 
-/// One sentinel reading: TSC ticks per KiB of an L1-resident store loop (core
-/// sharing) and of a read of a buffer larger than the L2 (memory and cache
-/// bandwidth taken by others). Larger is slower.
-struct SentinelReading {
-  double l1_ticks_per_kib = 0;
-  double mem_ticks_per_kib = 0;
-  double at_s = 0;         ///< seconds since the measurement phase began
-  uint64_t after_task = 0; ///< tasks done before it
-  bool disturbed = false;  ///< the detector's verdict
-};
+namespace kex {
 
 /// Flags a reading whose L1 or memory figure exceeds the running baseline (the
 /// median of the last `window` undisturbed readings) by more than `threshold`

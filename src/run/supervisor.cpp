@@ -256,15 +256,11 @@ std::vector<std::pair<uint32_t, Repetition>> measure_task(int fd, size_t i, cons
       det.add(r);
       return r;
     };
-    auto reading_json = [](const SentinelReading& r) {
-      return nlohmann::json{{"l1_ticks_per_kib", r.l1_ticks_per_kib}, {"mem_ticks_per_kib", r.mem_ticks_per_kib},
-                            {"at_s", r.at_s}, {"after_task", r.after_task}, {"disturbed", r.disturbed}};
-    };
     uint64_t order = first_order;  // of the next repetition: unique over the run and its resumes
     if (sentinel) {
       // A first reading sets the baseline before anything is measured.
       SentinelReading r = reading(order);
-      send(fd, kSentinel, nlohmann::json{{"reading", reading_json(r)}, {"window", nlohmann::json::array()},
+      send(fd, kSentinel, nlohmann::json{{"reading", to_json(r)}, {"window", nlohmann::json::array()},
                                          {"requeued", false}}.dump());
     }
     std::vector<Task> window;
@@ -306,7 +302,7 @@ std::vector<std::pair<uint32_t, Repetition>> measure_task(int fd, size_t i, cons
         nlohmann::json w = nlohmann::json::array();  // a repetition each: the members of a round
         for (const Task& x : window)
           for (uint32_t p : x.points()) w.push_back(task_json(x.member(p)));
-        send(fd, kSentinel, nlohmann::json{{"reading", reading_json(r)}, {"window", w}, {"requeued", requeued}}.dump());
+        send(fd, kSentinel, nlohmann::json{{"reading", to_json(r)}, {"window", w}, {"requeued", requeued}}.dump());
         window.clear();
       }
     }
@@ -318,19 +314,6 @@ std::vector<std::pair<uint32_t, Repetition>> measure_task(int fd, size_t i, cons
 }
 
 }  // namespace
-
-nlohmann::ordered_json to_json(const BufferPlacement& b) {
-  return {{"bytes", b.bytes},
-          {"planned_bytes", b.planned_bytes},
-          {"huge_pages_advised", b.huge_pages_advised},
-          {"huge_page_bytes", b.huge_page_bytes},
-          {"numa_nodes", b.numa_nodes}};
-}
-
-BufferPlacement buffer_placement_from_json(const nlohmann::json& j) {
-  return {j.at("bytes").get<uint64_t>(), j.at("planned_bytes").get<uint64_t>(), j.at("huge_pages_advised").get<bool>(),
-          j.at("huge_page_bytes").get<int64_t>(), j.at("numa_nodes").get<std::vector<int>>()};
-}
 
 double steal_seconds(int cpu) {
   if (cpu < 0) return 0;
@@ -465,7 +448,7 @@ class Supervision {
     const nlohmann::json m = nlohmann::json::parse(payload);
     if (kind == kBuffers) {
       if (res_.buffers.empty())  // the first worker's (each maps the same plans)
-        for (const auto& b : m) res_.buffers.push_back(buffer_placement_from_json(b));
+        for (const auto& b : m) res_.buffers.push_back(buffer_placement_from_json(b, "worker: buffers"));
     } else if (kind == kStart) {
       w.inflight = m.at("i").get<size_t>();
     } else if (kind == kDone) {
@@ -503,13 +486,7 @@ class Supervision {
   }
 
   void sentinel(const nlohmann::json& m) {
-    const auto& r = m.at("reading");
-    SentinelReading sr;
-    sr.l1_ticks_per_kib = r.at("l1_ticks_per_kib").get<double>();
-    sr.mem_ticks_per_kib = r.at("mem_ticks_per_kib").get<double>();
-    sr.at_s = r.at("at_s").get<double>();
-    sr.after_task = r.at("after_task").get<uint64_t>();
-    sr.disturbed = r.at("disturbed").get<bool>();
+    const SentinelReading sr = sentinel_reading_from_json(m.at("reading"), "worker: reading");
     std::vector<Task> window;
     for (const auto& t : m.at("window")) window.push_back(task_from(t));
     const bool requeued = m.at("requeued").get<bool>();

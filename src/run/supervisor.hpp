@@ -71,22 +71,6 @@ struct SupervisorEvents {
   std::function<void(const SentinelReading&, const std::vector<Task>& window, bool requeued)> sentinel;
 };
 
-/// Where one buffer plan's mapping landed, as the measuring worker saw it after prefaulting.
-struct BufferPlacement {
-  uint64_t bytes = 0;            ///< mapped (0: none of it could be; less than planned_bytes: a part)
-  uint64_t planned_bytes = 0;    ///< the whole plan
-  bool huge_pages_advised = false;
-  int64_t huge_page_bytes = -1;  ///< transparent huge pages backing it (/proc/self/smaps); -1: unknown
-  std::vector<int> numa_nodes;   ///< nodes its pages are on (empty: unknown)
-  bool operator==(const BufferPlacement&) const = default;
-};
-
-/// {"bytes", "planned_bytes", "huge_pages_advised", "huge_page_bytes", "numa_nodes"}: the form the worker
-/// sends and context.buffers.plans keeps.
-nlohmann::ordered_json to_json(const BufferPlacement& b);
-/// The inverse of to_json (the worker's own frame: nlohmann throws on a malformed one).
-BufferPlacement buffer_placement_from_json(const nlohmann::json& j);
-
 struct SupervisedRun {
   size_t workers = 0;          ///< worker processes started (1 + one per death)
   size_t tasks_done = 0;

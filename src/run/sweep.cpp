@@ -149,24 +149,15 @@ std::pair<std::vector<BufferPlan>, std::map<bool, size_t>> buffer_plans(const Ex
   return {plans, index};
 }
 
-/// Says which points were not measured as asked (at most 10 lines on stderr) and
-/// records each in context.incomplete_points: point, why (the signal when a worker
-/// was killed), the repetitions measured and asked for.
-void report_incomplete(const std::vector<IncompletePoint>& points, RunDoc& doc) {
-  if (points.empty()) return;
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (size_t k = 0; k < points.size(); ++k) {
-    const IncompletePoint& p = points[k];
-    list.push_back({{"point", p.point}, {"message", p.why.message}, {"signal", p.why.signal},
-                    {"repetitions", p.repetitions}, {"repetitions_asked", p.asked}});
-    if (k < 10)
-      std::fprintf(stderr, "kex: warning: %s: %s; %zu of %u repetitions measured\n", p.point.c_str(),
-                   p.why.message.c_str(), p.repetitions, p.asked);
-  }
+/// Says which points were not measured as asked (at most 10 lines on stderr); they are
+/// in context.incomplete_points.
+void report_incomplete(const std::vector<IncompletePoint>& points) {
+  for (size_t k = 0; k < points.size() && k < 10; ++k)
+    std::fprintf(stderr, "kex: warning: %s: %s; %zu of %u repetitions measured\n", points[k].point.c_str(),
+                 points[k].message.c_str(), points[k].repetitions, points[k].asked);
   if (points.size() > 10)
     std::fprintf(stderr, "kex: warning: ... and %zu more points not measured as asked (context.incomplete_points)\n",
                  points.size() - 10);
-  doc.context.rest["incomplete_points"] = list;
 }
 
 /// The finished passes of the seed harness of config `c` (--repeat N: the program
@@ -560,13 +551,7 @@ std::vector<Task> measuring_order(Sweep& w) {
 /// A sentinel reading: recorded in the context; a disturbed one marks the window's
 /// repetitions (journaled) and, when it was requeued, the progress grows by it.
 void on_sentinel(Sweep& w, Progress& progress, const SentinelReading& r, const std::vector<Task>& window, bool requeued) {
-  w.out.doc.context.rest["sentinel_readings"].push_back({{"l1_ticks_per_kib", r.l1_ticks_per_kib},
-                                                         {"mem_ticks_per_kib", r.mem_ticks_per_kib},
-                                                         {"at_s", r.at_s},
-                                                         {"after_task", r.after_task},
-                                                         {"disturbed", r.disturbed},
-                                                         {"window", window.size()},
-                                                         {"requeued", requeued}});
+  w.out.doc.context.sentinel_readings.push_back({r, window.size(), requeued});
   w.sentinel_l1.push_back(r.l1_ticks_per_kib);
   w.sentinel_mem.push_back(r.mem_ticks_per_kib);
   w.sentinel_disturbed += r.disturbed;
@@ -631,7 +616,8 @@ void collect_results(Sweep& w) {
     } else if (w.lost[j]) {
       // The repetitions it finished stand; without one, the point is an error in this
       // run's output, but not in the journal: a resume measures it again.
-      w.out.incomplete.push_back({s.name, *w.lost[j], w.reps[j].size(), w.protocol.repetitions});
+      w.out.doc.context.incomplete_points.push_back(
+          {s.name, w.lost[j]->message, w.lost[j]->signal, w.reps[j].size(), w.protocol.repetitions});
       if (!w.reps[j].empty()) measured[w.job_point[j]] = make_result(kp, s.at, {}, w.reps[j], p.place.placed, b.info);
       else p.final = make_result(kp, s.at, *w.lost[j], {}, p.place.placed, b.info);
     } else if (!w.reps[j].empty()) {
@@ -642,51 +628,42 @@ void collect_results(Sweep& w) {
     if (w.points[i].final) w.out.doc.results.push_back(*w.points[i].final);
     else if (measured[i]) w.out.doc.results.push_back(std::move(*measured[i]));
   }
-  report_incomplete(w.out.incomplete, w.out.doc);
+  report_incomplete(w.out.doc.context.incomplete_points);
 }
 
 /// The protocol's facts and the run's noise for the context, and where the buffers were.
 void record_protocol(Sweep& w) {
   const Protocol& pr = w.protocol;
   const SupervisedRun& sup = w.sup;
-  nlohmann::ordered_json p;
-  p["repetitions"] = pr.repetitions;
-  p["pairing"] = pr.paired ? "rounds" : "separate";
-  if (pr.paired)
-    p["round"] = {{"samples", pr.round.samples}, {"block", pr.round.block}, {"sample_us", pr.round.sample_us},
-                  {"member_us", pr.round.member_us}, {"settle_us", pr.round.settle_us}};
-  p["tasks_per_worker"] = pr.tasks_per_worker;
-  p["order"] = pr.shuffle ? "random over the whole sweep" : "config order";
-  p["seed"] = pr.seed;
-  p["worker_cpu"] = pr.cpu;
-  p["workers_started"] = sup.workers;
-  p["tasks_measured"] = sup.tasks_done;
-  p["remeasured_tasks"] = sup.remeasured;
-  p["sentinel"] = {{"enabled", pr.sentinel.enabled},
-                   {"every", pr.sentinel.every},
-                   {"threshold", pr.sentinel.threshold},
-                   {"budget", pr.sentinel.budget},
-                   {"memory_bytes", pr.sentinel.mem_bytes}};
-  p["measuring_s"] = sup.seconds;
-  p["measured_s"] = sup.measured_s;
-  p["supervision_overhead_ms_per_task"] = sup.tasks_done ? (sup.seconds - sup.measured_s) * 1e3 / double(sup.tasks_done) : 0.0;
+  ProtocolRecord p;
+  p.repetitions = pr.repetitions;
+  p.paired = pr.paired;
+  p.round = {pr.round.samples, pr.round.block, pr.round.sample_us, pr.round.member_us, pr.round.settle_us};
+  p.tasks_per_worker = pr.tasks_per_worker;
+  p.shuffle = pr.shuffle;
+  p.seed = pr.seed;
+  p.worker_cpu = pr.cpu;
+  p.workers_started = sup.workers;
+  p.tasks_measured = sup.tasks_done;
+  p.remeasured_tasks = sup.remeasured;
+  p.sentinel = {pr.sentinel.enabled, pr.sentinel.every, pr.sentinel.threshold, pr.sentinel.budget, pr.sentinel.mem_bytes};
+  p.measuring_s = sup.seconds;
+  p.measured_s = sup.measured_s;
+  p.overhead_ms_per_task = sup.tasks_done ? (sup.seconds - sup.measured_s) * 1e3 / double(sup.tasks_done) : 0.0;
   // The same budget the supervisor allows (a fraction of the tasks to do).
   const auto budget_tasks = static_cast<size_t>(pr.sentinel.budget * double(w.todo_tasks));
-  p["noise"] = noise_to_json(compute_noise(w.sentinel_l1, w.sentinel_mem, w.sentinel_disturbed, sup.tasks_done,
-                                           sup.remeasured, pr.sentinel.budget, budget_tasks, w.out.doc.results));
-  w.out.doc.context.rest["protocol"] = p;
+  p.noise = compute_noise(w.sentinel_l1, w.sentinel_mem, w.sentinel_disturbed, sup.tasks_done, sup.remeasured,
+                          pr.sentinel.budget, budget_tasks, w.out.doc.results);
+  w.out.doc.context.protocol = p;
   if (sup.buffers.empty()) return;
   // Where the measured memory really is: a buffer on another node than the worker's
   // CPU reads remote memory (each plan's nodes, and the CPU's).
   const int node = numa_node_of_cpu(pr.cpu);
-  nlohmann::ordered_json plans = nlohmann::ordered_json::array();
-  for (const BufferPlacement& b : sup.buffers) {
-    plans.push_back(to_json(b));
+  for (const BufferPlacement& b : sup.buffers)
     if (node >= 0 && !b.numa_nodes.empty() && b.numa_nodes != std::vector<int>{node})
       std::fprintf(stderr, "kex: warning: %s of buffers on NUMA node(s) %s, the worker's CPU %d on node %d\n",
                    format_bytes(b.bytes).c_str(), nlohmann::json(b.numa_nodes).dump().c_str(), pr.cpu, node);
-  }
-  w.out.doc.context.rest["buffers"] = {{"worker_cpu_numa_node", node}, {"plans", plans}};
+  w.out.doc.context.buffers = BufferRecord{node, sup.buffers};
 }
 
 /// The segment table of the first config that asks for it (one per run): from the
@@ -736,10 +713,8 @@ SweepRun finish(Sweep& w) {
   if (w.opt.stop && *w.opt.stop >= 2) w.out.abandoned = true;
   RunContext& c = w.out.doc.context;
   c.interrupted = w.interrupted;
-  c.rest["load_avg_end"] = load_average();
-  c.rest["points_planned"] = w.points.size();
-  c.rest["points_written"] = w.out.doc.results.size();
-  c.rest["elapsed_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - w.t_start).count();
+  c.totals = RunTotals{load_average(), w.points.size(), w.out.doc.results.size(),
+                       std::chrono::duration<double>(std::chrono::steady_clock::now() - w.t_start).count()};
   return std::move(w.out);
 }
 

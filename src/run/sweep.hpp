@@ -24,24 +24,12 @@ struct RunOptions {
   const JournalState* resume = nullptr;     ///< work an earlier run of the same configs did: not redone
 };
 
-/// A point the run could not measure as asked for a reason outside its kernel: its
-/// buffers could not be mapped (a memory limit), or its worker was killed from
-/// outside or exited while measuring it. The repetitions it finished are in its Result.
-struct IncompletePoint {
-  std::string point;
-  Status why;               ///< the message, and the signal that killed the worker (0: none)
-  size_t repetitions = 0;   ///< measured
-  uint32_t asked = 0;
-};
-
 /// A finished sweep: the run, and each seed-harness run (with the config it came
 /// from) whose Results are also in doc.results, for the seed-table writer.
 struct SweepRun {
   RunDoc doc;
   std::vector<std::pair<std::string, SeedRun>> seed_runs;
   bool abandoned = false;  ///< a second stop: nothing should be written but the journal
-  /// Said on stderr and in context.incomplete_points: the run did not do all it was asked.
-  std::vector<IncompletePoint> incomplete;
 };
 
 /// Runs every config's points (this shard's share): one Result per point, skipped

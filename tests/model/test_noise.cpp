@@ -54,6 +54,6 @@ TEST_CASE("noise: written into context.protocol, read back equal, printed in one
         "\nnoise: sentinel L1 \u00b19.6% (p10..p90), memory \u00b116%; 1 of 5 windows disturbed, 8 tasks re-measured "
         "(budget 25%: 25% used)\n");
   RunDoc none = run;
-  none.context.rest.erase("protocol");
+  none.context.protocol.reset();
   CHECK(noise_summary(none) == "");
 }

@@ -185,7 +185,9 @@ namespace {
 kex::RunDoc with_sentinel(double l1, double mem, double threshold = 0.15, double scale = 1) {
   kex::RunDoc d = two_state(scale, std::vector<bool>(7, true), {-0.004, 0.002, 0.0, 0.003, -0.002, 0.001, -0.001});
   const Noise n = compute_noise({l1, l1}, {mem, mem}, 0, 6, 0, 0.25, 1, {});
-  d.context.rest["protocol"] = {{"sentinel", {{"threshold", threshold}}}, {"noise", noise_to_json(n)}};
+  d.context.protocol = ProtocolRecord{};
+  d.context.protocol->sentinel.threshold = threshold;
+  d.context.protocol->noise = n;
   return d;
 }
 }  // namespace
@@ -299,7 +301,7 @@ TEST_CASE("kex compare: exit status 0 unless --fail-above finds a regression - b
     spit(d / "thr.json", j.dump());
     CHECK(run_sh(k + " compare " + a + " " + d / "thr.json" + " >/dev/null 2>" + d / "err3") == 2);
     CHECK(slurp(d / "err3") == "kex: " + d / "thr.json" +
-                                   ": context/protocol/sentinel/threshold: -1: expected a number > 0\n");
+                                   ": context/protocol/sentinel/threshold: -1: expected a number in 0.001..10\n");
     j["context"]["protocol"] = nlohmann::json::object();
     j["context"]["sentinel_readings"] = {{{"l1_ticks_per_kib", 18.7}}, {{"l1_ticks_per_kib", "18.7"}}};
     spit(d / "readings.json", j.dump());
@@ -314,7 +316,7 @@ TEST_CASE("kex compare: exit status 0 unless --fail-above finds a regression - b
     spit(d / "l1d.json", m.dump());
     CHECK(run_sh(k + " compare " + d / "l1d.json" + " " + a + " >/dev/null 2>" + d / "err8") == 2);
     CHECK(slurp(d / "err8") == "kex: " + d / "l1d.json" +
-                                   ": context/machine/caches/l1d_bytes: -1: expected a non-negative integer\n");
+                                   ": context/machine/caches/l1d_bytes: -1: expected an integer in 0..1099511627776\n");
     m["context"]["machine"]["caches"]["l1d_bytes"] = 49152;
     m["context"]["machine"]["cpu_family"] = 1e30;
     spit(d / "fam.json", m.dump());

@@ -121,13 +121,10 @@ kex::RunDoc with_readings(const std::vector<double>& l1, size_t tasks, size_t re
   static int runs = 0;  // each a run of its own (merge refuses a run given twice)
   kex::RunDoc d = synth::run();
   d.context.date = "2025-01-02T00:00:0" + std::to_string(runs++ % 10) + "Z";
-  nlohmann::ordered_json readings = nlohmann::ordered_json::array();
   std::vector<double> mem(l1.size(), 50.0);
-  for (double v : l1) readings.push_back({{"l1_ticks_per_kib", v}, {"mem_ticks_per_kib", 50.0}, {"disturbed", false},
-                                          {"window", 8}, {"requeued", false}});
-  d.context.rest["sentinel_readings"] = readings;
-  d.context.rest["protocol"] = {
-      {"repetitions", 1}, {"noise", noise_to_json(compute_noise(l1, mem, 1, tasks, remeasured, 0.25, tasks / 4, {}))}};
+  for (double v : l1) d.context.sentinel_readings.push_back({{v, 50.0, 0, 0, false}, 8, false});
+  d.context.protocol = kex::ProtocolRecord{};
+  d.context.protocol->noise = compute_noise(l1, mem, 1, tasks, remeasured, 0.25, tasks / 4, {});
   return d;
 }
 }  // namespace
@@ -148,23 +145,22 @@ TEST_CASE("merge pools the runs' sentinel readings: the merged noise describes e
   CHECK(n->tasks_measured == 120);
   CHECK(n->remeasured_tasks == 12);
   CHECK(n->budget_tasks == 30);
-  CHECK(m[0].context.rest["sentinel_readings"].size() == 7);
+  CHECK(m[0].context.sentinel_readings.size() == 7);
   // A piece without readings: nothing true can be said of the merged run's noise, but the
   // readings that were taken stay.
   kex::RunDoc bare = with_readings({18.9}, 40, 0);
-  bare.context.rest.erase("sentinel_readings");
+  bare.context.sentinel_readings.clear();
   auto m2 = merge_results({{"a.json", {with_readings({22.3}, 40, 0)}}, {"b.json", {bare}}}, &w);
   REQUIRE(m2.size() == 1);
   CHECK_FALSE(run_noise(m2[0].context).has_value());
-  REQUIRE(m2[0].context.rest.contains("sentinel_readings"));
-  CHECK(m2[0].context.rest["sentinel_readings"].size() == 1);
+  CHECK(m2[0].context.sentinel_readings.size() == 1);
 }
 
 TEST_CASE("merge keeps the noise of runs without a sentinel: they took no readings, so none is missing") {
   // kex run --no-sentinel: a noise record with 0 readings and no context.sentinel_readings.
   std::vector<std::string> w;
   kex::RunDoc a = with_readings({}, 40, 2), b = with_readings({}, 30, 0);
-  for (kex::RunDoc* d : {&a, &b}) d->context.rest.erase("sentinel_readings");
+  for (kex::RunDoc* d : {&a, &b}) d->context.sentinel_readings.clear();
   auto m = merge_results({{"a.json", {a}}, {"b.json", {b}}}, &w);
   REQUIRE(m.size() == 1);
   const std::optional<Noise> n = run_noise(m[0].context);
@@ -174,7 +170,7 @@ TEST_CASE("merge keeps the noise of runs without a sentinel: they took no readin
   CHECK(n->remeasured_tasks == 2);
   // A run that took readings but lists none (a file from before they were listed) still drops the record.
   kex::RunDoc old = with_readings({18.9}, 40, 0);
-  old.context.rest.erase("sentinel_readings");
+  old.context.sentinel_readings.clear();
   CHECK_FALSE(run_noise(merge_results({{"a.json", {a}}, {"old.json", {old}}}, &w)[0].context).has_value());
 }
 

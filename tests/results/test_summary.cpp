@@ -23,11 +23,11 @@ TEST_CASE("golden: the noise summary line with sentinel readings and re-measured
   CHECK(golden::check("noise-summary.txt", noise_summary(noisy)) == "");
   // --no-sentinel: no readings, nothing re-measured.
   RunDoc quiet = three;
-  quiet.context.rest["protocol"]["noise"] = noise_to_json(compute_noise({}, {}, 0, 48, 0, 0.25, 12, quiet.results));
+  quiet.context.protocol->noise = compute_noise({}, {}, 0, 48, 0, 0.25, 12, quiet.results);
   CHECK(golden::check("noise-summary-no-readings.txt", noise_summary(quiet)) == "");
   // No noise record (a run from before it): no line.
   RunDoc none = three;
-  none.context.rest.erase("protocol");
+  none.context.protocol.reset();
   CHECK(noise_summary(none) == "");
 }
 

@@ -132,18 +132,19 @@ TEST_CASE("chunked calls, read-back and prefill are measured and named" * doctes
 TEST_CASE("the context says where the buffers are: NUMA node and huge pages of each mapping" * doctest::test_suite("sweep")) {
   const RunDoc doc = sweep(R"({"sizes": [4096, 2097152], "kernels": [{"op": "copy", "regs": "gpr"}], "baselines": false,
     "max_time_per_point": 0.002, "layout": {"huge_pages": [true, false]}})");
-  const auto& b = doc.context.rest.at("buffers");
-  const int node = b.at("worker_cpu_numa_node").get<int>();
-  CHECK(node == numa_node_of_cpu(doc.context.rest.at("protocol").at("worker_cpu").get<int>()));
-  REQUIRE(b.at("plans").size() == 2);
-  for (const auto& p : b.at("plans")) {
-    INFO(p.dump());
-    CHECK(p.at("bytes").get<uint64_t>() >= 2 * 2097152);
-    if (node >= 0) CHECK(p.at("numa_nodes") == nlohmann::json::array({node}));  // prefaulted by the pinned worker
-    const int64_t huge = p.at("huge_page_bytes").get<int64_t>();
-    CHECK(huge <= int64_t(p.at("bytes").get<uint64_t>()));
-    if (!p.at("huge_pages_advised").get<bool>()) CHECK(huge == 0);  // MADV_NOHUGEPAGE: none
-    else CHECK(huge >= 0);
+  REQUIRE(doc.context.buffers.has_value());
+  const BufferRecord& b = *doc.context.buffers;
+  const int node = b.worker_cpu_numa_node;
+  REQUIRE(doc.context.protocol.has_value());
+  CHECK(node == numa_node_of_cpu(doc.context.protocol->worker_cpu));
+  REQUIRE(b.plans.size() == 2);
+  for (const BufferPlacement& p : b.plans) {
+    INFO(to_json(p).dump());
+    CHECK(p.bytes >= 2 * 2097152);
+    if (node >= 0) CHECK(p.numa_nodes == std::vector<int>{node});  // prefaulted by the pinned worker
+    CHECK(p.huge_page_bytes <= int64_t(p.bytes));
+    if (!p.huge_pages_advised) CHECK(p.huge_page_bytes == 0);  // MADV_NOHUGEPAGE: none
+    else CHECK(p.huge_page_bytes >= 0);
   }
 }
 

@@ -103,11 +103,22 @@ inline RunDoc run() {
   d.context.machine.tsc_hz = 2.0e9;
   d.context.machine.virtualization = "KVM";
   d.context.configs.push_back({"golden.json", nlohmann::ordered_json{{"sizes", {4096, 65536}}}});
-  d.context.rest = {{"date", ""}, {"host_name", ""}, {"executable", "kex"}, {"num_cpus", 2}, {"mhz_per_cpu", 2000},
-                    {"kex_version", "0.1.0"}, {"json_schema_version", 0}};
+  d.context.gbench.executable = "kex";
+  d.context.gbench.num_cpus = 2;
+  d.context.gbench.mhz_per_cpu = 2000;
+  d.context.build.kex_version = "0.1.0";
   {  // the noise the summary reports (context.protocol.noise), from fixed sentinel figures
     const Noise n = compute_noise({100, 101, 99, 102, 130}, {400, 410, 395, 405, 600}, 1, 40, 8, 0.25, 8, {});
-    d.context.rest["protocol"] = {{"repetitions", 1}, {"seed", 1}, {"noise", noise_to_json(n)}};
+    ProtocolRecord p;  // one repetition a point, each measured alone, as a quiet run took them
+    p.workers_started = 1;
+    p.worker_cpu = 1;
+    p.tasks_measured = 40;
+    p.remeasured_tasks = 8;
+    p.measuring_s = 1.5;
+    p.measured_s = 1.2;
+    p.overhead_ms_per_task = 7.5;
+    p.noise = n;
+    d.context.protocol = p;
   }
   Layout plain, alias, far;
   alias.distance = 64;
@@ -214,7 +225,7 @@ inline RunDoc repeated(RunDoc run, size_t n) {
       r.reps.push_back(x.reps.front());
     }
   }
-  run.context.rest["protocol"]["repetitions"] = n;
+  run.context.protocol->repetitions = uint32_t(n);
   return run;
 }
 
@@ -261,17 +272,14 @@ inline RunDoc contender(const RunDoc& a) {
 /// task counts and its results.
 inline RunDoc with_readings(RunDoc d, const std::vector<double>& l1, const std::vector<double>& mem,
                             const std::vector<bool>& disturbed, size_t tasks, size_t remeasured) {
-  nlohmann::ordered_json readings = nlohmann::ordered_json::array();
+  std::vector<SentinelWindow> readings;
   size_t flagged = 0;
   for (size_t i = 0; i < l1.size(); ++i) {
-    readings.push_back({{"l1_ticks_per_kib", l1[i]}, {"mem_ticks_per_kib", mem[i]}, {"at_s", 0.5 * double(i + 1)},
-                        {"after_task", 8 * (i + 1)}, {"disturbed", bool(disturbed[i])}, {"window", 8},
-                        {"requeued", bool(disturbed[i])}});
+    readings.push_back({{l1[i], mem[i], 0.5 * double(i + 1), 8 * (i + 1), bool(disturbed[i])}, 8, bool(disturbed[i])});
     flagged += disturbed[i];
   }
-  d.context.rest["sentinel_readings"] = readings;
-  d.context.rest["protocol"]["noise"] =
-      noise_to_json(compute_noise(l1, mem, flagged, tasks, remeasured, 0.25, tasks / 4, d.results));
+  d.context.sentinel_readings = readings;
+  d.context.protocol->noise = compute_noise(l1, mem, flagged, tasks, remeasured, 0.25, tasks / 4, d.results);
   return d;
 }
 

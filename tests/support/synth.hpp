@@ -91,7 +91,8 @@ inline json context(const Options& o) {
               {"pmu_available", false},
               {"pmu_error", "synthetic"}}},
             {"config", json::array()},
-            {"policy", {{"target_ci_rel", 0.01}}},
+            {"policy", json::array({{{"source", "synthetic"}, {"precision", 0.01}, {"max_time_per_point_s", 0.25},
+                                     {"min_samples", 11}, {"max_samples", 1001}, {"sample_us", 100}}})},
             {"shard", {{"index", o.shard_index}, {"count", o.shard_count}}},
             {"interrupted", false}};
   if (o.with_segments)

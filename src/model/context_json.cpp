@@ -1,0 +1,421 @@
+// The results' context and JSON, both ways: one field table per record (a mapping
+// over FieldWriter / FieldReader, json_fields.hpp), so what is written is what is
+// read. Files of every kex so far are read with Keys::tolerant: a field an older
+// kex did not write keeps its default, a key a newer kex wrote is kept as written.
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <limits>
+
+#include "src/core/error.hpp"
+#include "src/model/json_fields.hpp"
+#include "src/model/result_json.hpp"
+
+namespace kex {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr size_t kMaxItems = size_t(1) << 24;       ///< entries of a list
+constexpr uint64_t kMaxBytes = uint64_t(1) << 40;   ///< a cache's size
+constexpr int kMaxCpus = 1 << 20;
+
+/// Text as another program wrote it (a host name, a CPU model, a path): any bytes;
+/// each writer escapes it for its medium (terminal_text, gp_string, csv_text).
+const TextRule kAsWritten{SIZE_MAX, nullptr, "", true};
+
+// A field written when it is known (a std::optional), read when it is there.
+template <class IO, class O>
+void maybe_text(IO& io, const char* key, O& v) {
+  if (io.has(key, v)) io.text(key, *v, kAsWritten);
+}
+template <class IO, class O>
+void maybe_texts(IO& io, const char* key, O& v) {
+  if (io.has(key, v)) io.texts(key, *v, kMaxItems, kAsWritten);
+}
+template <class IO, class O>
+void maybe_flag(IO& io, const char* key, O& v) {
+  if (io.has(key, v)) io.flag(key, *v);
+}
+template <class IO, class O, class T>
+void maybe_whole(IO& io, const char* key, O& v, T lo, T hi) {
+  if (io.has(key, v)) io.whole(key, *v, lo, hi);
+}
+template <class IO, class O>
+void maybe_real(IO& io, const char* key, O& v, double lo, double hi) {
+  if (io.has(key, v)) io.real(key, *v, lo, hi);
+}
+
+template <class IO, class L>
+void map_cache_level(IO& io, L& l) {
+  io.whole("level", l.level, 0, 16);
+  io.text("type", l.type, kAsWritten);
+  io.whole("size", l.size, uint64_t(0), kMaxBytes);
+  io.whole("line_size", l.line_size, 0, 1 << 20);
+  io.whole("ways", l.ways, -1, 1 << 20);
+  io.whole("num_sharing", l.num_sharing, 0, kMaxCpus);
+  io.text("shared_cpu_list", l.shared_cpu_list, kAsWritten);
+}
+
+/// context.machine: the identity kex always writes, then what it probes (optional).
+template <class IO, class M>
+void map_machine(IO& io, M& m) {
+  io.text("cpu_vendor", m.cpu_vendor, kAsWritten);
+  io.text("cpu_model", m.cpu_model, kAsWritten);
+  io.whole("cpu_family", m.family, 0, 0x10e);  // CPUID: family up to 0xff + 0xf, model and stepping 0..255
+  io.whole("cpu_model_number", m.model, 0, 255);
+  io.whole("cpu_stepping", m.stepping, 0, 255);
+  maybe_text(io, "microcode", m.microcode);
+  io.texts("cpu_features", m.features, kMaxItems, kAsWritten);
+  io.whole("num_cpus", m.num_cpus, 0, kMaxCpus);
+  maybe_whole(io, "mhz_per_cpu", m.mhz_per_cpu, int64_t(0), int64_t(1) << 40);
+  io.object("caches", [&](auto& c) {
+    c.whole("l1d_bytes", m.l1d_bytes, uint64_t(0), kMaxBytes);
+    c.whole("l2_bytes", m.l2_bytes, uint64_t(0), kMaxBytes);
+    c.whole("llc_bytes", m.llc_bytes, uint64_t(0), kMaxBytes);
+    maybe_text(c, "source", m.cache_source);
+  });
+  maybe_whole(io, "cache_cpu", m.cache_cpu, -1, kMaxCpus);
+  if (io.has("cache_levels", m.cache_levels))
+    io.list("cache_levels", *m.cache_levels, 0, 64, [](auto& e, auto& l) { map_cache_level(e, l); });
+  maybe_whole(io, "numa_nodes", m.numa_nodes, 0, kMaxCpus);
+  maybe_whole(io, "cache_cpu_numa_node", m.cache_cpu_numa_node, -1, kMaxCpus);
+  io.real("tsc_hz", m.tsc_hz, 0, kInf);
+  maybe_text(io, "tsc_source", m.tsc_source);
+  maybe_real(io, "cpuinfo_mhz", m.cpuinfo_mhz, 0, kInf);
+  maybe_text(io, "kernel", m.kernel);
+  maybe_text(io, "kernel_version", m.kernel_version);
+  io.text("virtualization", m.virtualization, kAsWritten);
+  maybe_text(io, "hypervisor_signature", m.hypervisor_signature);
+  maybe_text(io, "transparent_hugepage", m.transparent_hugepage);
+  maybe_flag(io, "pmu_available", m.pmu_available);
+  maybe_text(io, "pmu_error", m.pmu_error);
+  maybe_flag(io, "cpu_scaling_enabled", m.cpu_scaling_enabled);
+  maybe_texts(io, "scaling_governors", m.scaling_governors);
+  io.others(m.unknown);
+}
+
+template <class IO, class R>
+void map_reading(IO& io, R& r) {
+  io.real("l1_ticks_per_kib", r.l1_ticks_per_kib, 0, kInf);
+  io.real("mem_ticks_per_kib", r.mem_ticks_per_kib, 0, kInf);
+  io.real("at_s", r.at_s, 0, kInf);
+  io.whole("after_task", r.after_task, uint64_t(0), UINT64_MAX);
+  io.flag("disturbed", r.disturbed);
+}
+
+template <class IO, class B>
+void map_placement(IO& io, B& b) {
+  io.whole("bytes", b.bytes, uint64_t(0), UINT64_MAX);
+  maybe_whole(io, "planned_bytes", b.planned_bytes, uint64_t(0), UINT64_MAX);
+  io.flag("huge_pages_advised", b.huge_pages_advised);
+  io.whole("huge_page_bytes", b.huge_page_bytes, int64_t(-1), INT64_MAX);
+  io.wholes("numa_nodes", b.numa_nodes, 4096, 0, kMaxCpus);
+}
+
+template <class IO, class P>
+void map_incomplete(IO& io, P& p) {
+  io.text("point", p.point, kAsWritten);
+  io.text("message", p.message, kAsWritten);
+  io.whole("signal", p.signal, 0, INT_MAX);
+  io.whole("repetitions", p.repetitions, size_t(0), SIZE_MAX);
+  io.whole("repetitions_asked", p.asked, 0u, UINT32_MAX);
+}
+
+/// The run's totals: fields of the context itself, not an object of their own.
+template <class IO, class T>
+void map_totals(IO& io, T& t) {
+  if (io.has("load_avg_end", t.load_avg_end)) io.reals("load_avg_end", *t.load_avg_end, 3, 0, kInf);
+  io.whole("points_planned", t.points_planned, size_t(0), SIZE_MAX);
+  io.whole("points_written", t.points_written, size_t(0), SIZE_MAX);
+  io.real("elapsed_s", t.elapsed_s, 0, kInf);
+}
+
+template <class IO, class S>
+void map_spread(IO& io, S& s) {
+  io.real("median_ticks_per_kib", s.median, 0, kInf);
+  io.real("p10_over_median", s.p10, 0, kInf);
+  io.real("p90_over_median", s.p90, 0, kInf);
+  io.real("max_over_median", s.max, 0, kInf);
+  io.real("mad_over_median", s.mad, 0, kInf);
+}
+
+/// context.protocol.noise. The budget's used and left tasks follow from the others:
+/// written for readers outside kex, not read.
+template <class IO, class N>
+void map_noise(IO& io, N& n) {
+  io.object("sentinel_l1", [&](auto& s) { map_spread(s, n.l1); });
+  io.object("sentinel_mem", [&](auto& s) { map_spread(s, n.mem); });
+  io.whole("readings", n.readings, size_t(0), SIZE_MAX);
+  io.whole("disturbed_readings", n.disturbed, size_t(0), SIZE_MAX);
+  io.whole("tasks_measured", n.tasks_measured, size_t(0), SIZE_MAX);
+  io.whole("remeasured_tasks", n.remeasured_tasks, size_t(0), SIZE_MAX);
+  io.real("budget", n.budget, 0, 1);
+  io.whole("budget_tasks", n.budget_tasks, size_t(0), SIZE_MAX);
+  size_t used = std::min(n.remeasured_tasks, n.budget_tasks), left = n.budget_tasks - used;
+  io.whole("budget_used_tasks", used, size_t(0), SIZE_MAX);
+  io.whole("budget_left_tasks", left, size_t(0), SIZE_MAX);
+  io.whole("points_with_cv", n.points_with_cv, size_t(0), SIZE_MAX);
+  io.real("median_repetition_cv", n.median_repetition_cv, 0, kInf);
+}
+
+std::optional<bool> parse_pairing(std::string_view s) {
+  if (s == "rounds") return true;
+  if (s == "separate") return false;
+  return std::nullopt;
+}
+std::optional<bool> parse_order(std::string_view s) {
+  if (s == "random over the whole sweep") return true;
+  if (s == "config order") return false;
+  return std::nullopt;
+}
+
+/// context.protocol: the protocol the run measured with and what its supervisor did.
+template <class IO, class P>
+void map_protocol(IO& io, P& p) {
+  io.whole("repetitions", p.repetitions, 0u, UINT32_MAX);
+  io.choice("pairing", p.paired, parse_pairing, [](bool r) { return r ? "rounds" : "separate"; }, "rounds, separate");
+  if (io.has("round", p.paired))
+    io.object("round", [&](auto& r) {
+      r.whole("samples", p.round.samples, 0u, UINT32_MAX);
+      r.whole("block", p.round.block, 0u, UINT32_MAX);
+      r.real("sample_us", p.round.sample_us, 0, kInf);
+      r.real("member_us", p.round.member_us, 0, kInf);
+      r.real("settle_us", p.round.settle_us, 0, kInf);
+    });
+  io.whole("tasks_per_worker", p.tasks_per_worker, 0u, UINT32_MAX);
+  io.choice("order", p.shuffle, parse_order, [](bool s) { return s ? "random over the whole sweep" : "config order"; },
+            "random over the whole sweep, config order");
+  io.whole("seed", p.seed, uint64_t(0), UINT64_MAX);
+  io.whole("worker_cpu", p.worker_cpu, -1, kMaxCpus);
+  io.whole("workers_started", p.workers_started, size_t(0), SIZE_MAX);
+  io.whole("tasks_measured", p.tasks_measured, size_t(0), SIZE_MAX);
+  io.whole("remeasured_tasks", p.remeasured_tasks, size_t(0), SIZE_MAX);
+  io.object("sentinel", [&](auto& s) {
+    s.flag("enabled", p.sentinel.enabled);
+    s.whole("every", p.sentinel.every, 0u, UINT32_MAX);
+    s.real("threshold", p.sentinel.threshold, 0.001, 10);  // as a config and the command line allow
+    s.real("budget", p.sentinel.budget, 0, 10);
+    s.whole("memory_bytes", p.sentinel.memory_bytes, uint64_t(0), UINT64_MAX);
+  });
+  io.real("measuring_s", p.measuring_s, 0, kInf);
+  io.real("measured_s", p.measured_s, 0, kInf);
+  io.real("supervision_overhead_ms_per_task", p.overhead_ms_per_task, -kInf, kInf);
+  if (io.has("noise", p.noise)) io.object("noise", [&](auto& n) { map_noise(n, *p.noise); });
+  maybe_text(io, "journal", p.journal);
+  io.others(p.unknown);
+}
+
+/// Google Benchmark's fields of the context (its tools read them).
+template <class IO, class G>
+void map_gbench(IO& io, G& g) {
+  maybe_text(io, "executable", g.executable);
+  maybe_whole(io, "num_cpus", g.num_cpus, 0, kMaxCpus);
+  maybe_whole(io, "mhz_per_cpu", g.mhz_per_cpu, int64_t(0), int64_t(1) << 40);
+  maybe_flag(io, "cpu_scaling_enabled", g.cpu_scaling_enabled);
+  maybe_text(io, "cpu_scaling_warning", g.cpu_scaling_warning);
+  if (io.has("caches", g.caches))
+    io.list("caches", *g.caches, 0, 64, [](auto& e, auto& c) {
+      e.text("type", c.type, kAsWritten);
+      e.whole("level", c.level, 0, 16);
+      e.whole("size", c.size, uint64_t(0), kMaxBytes);
+      e.whole("num_sharing", c.num_sharing, 0, kMaxCpus);
+    });
+  if (io.has("load_avg", g.load_avg)) io.reals("load_avg", *g.load_avg, 16, 0, kInf);
+  maybe_text(io, "library_build_type", g.library_build_type);
+}
+
+template <class IO, class B>
+void map_build(IO& io, B& b) {
+  maybe_text(io, "kex_version", b.kex_version);
+  maybe_text(io, "kex_git_commit", b.git_commit);
+  if (io.has("libraries", b.libraries)) io.named_texts("libraries", *b.libraries, 64, kAsWritten);
+}
+
+template <class IO, class T>
+void map_timer(IO& io, T& t) {
+  io.text("source", t.source, kAsWritten);
+  io.whole("overhead_ticks", t.overhead_ticks, uint64_t(0), UINT64_MAX);
+  io.text("units", t.units, kAsWritten);
+}
+
+template <class IO, class P>
+void map_policy(IO& io, P& p) {
+  io.text("source", p.source, kAsWritten);
+  io.real("precision", p.precision, 0, kInf);
+  io.real("max_time_per_point_s", p.max_time_per_point_s, 0, kInf);
+  maybe_real(io, "min_time_per_point_s", p.min_time_per_point_s, 0, kInf);
+  io.whole("min_samples", p.min_samples, 0u, UINT32_MAX);
+  io.whole("max_samples", p.max_samples, 0u, UINT32_MAX);
+  io.real("sample_us", p.sample_us, 0, kInf);
+  io.text("warmup", p.warmup, kAsWritten);
+  io.text("statistic", p.statistic, kAsWritten);
+  io.text("cold", p.cold, kAsWritten);
+  io.text("bytes_counted", p.bytes_counted, kAsWritten);
+  io.text("gbps", p.gbps, kAsWritten);
+  io.others(p.unknown);
+}
+
+template <class IO, class K>
+void map_counter(IO& io, K& k) {
+  io.text("name", k.name, kAsWritten);
+  io.text("event", k.event, kAsWritten);
+  io.flag("hardware", k.hardware);
+  io.flag("ok", k.ok);
+  io.text("reason", k.reason, kAsWritten);
+}
+
+template <class IO, class F>
+void map_merged_from(IO& io, F& f) {
+  io.text("file", f.file, kAsWritten);
+  io.text("host_name", f.host_name, kAsWritten);
+  io.text("date", f.date, kAsWritten);
+  io.object("shard", [&](auto& s) {
+    s.whole("index", f.shard_index, size_t(0), size_t(999999));
+    s.whole("count", f.shard_count, size_t(1), size_t(1000000));
+  });
+  if (io.has("run_id", !f.run_id.empty())) io.text("run_id", f.run_id, kAsWritten);
+}
+
+template <class IO, class T>
+void map_seed_table(IO& io, T& t) {
+  io.text("source", t.source, kAsWritten);
+  io.choice("harness", t.harness, parse_harness, [](Harness h) { return to_string(h); }, "fastc, hahn, xmm64");
+  io.text("text", t.text, kAsWritten);
+}
+
+/// The context's one field table, in the order a run writes it: Google Benchmark's
+/// fields first (its tools read them), then kex's.
+/// What the run did: its sentinel readings, the points it could not measure as asked,
+/// its protocol, where its buffers were, its totals, and the counters, filter and pool.
+template <class IO, class C>
+void map_run_record(IO& io, C& c) {
+  if (io.has("sentinel_readings", !c.sentinel_readings.empty()))
+    io.list("sentinel_readings", c.sentinel_readings, 0, kMaxItems, [](auto& e, auto& w) {
+      map_reading(e, w.reading);
+      e.whole("window", w.window, size_t(0), SIZE_MAX);
+      e.flag("requeued", w.requeued);
+    });
+  if (io.has("incomplete_points", !c.incomplete_points.empty()))
+    io.list("incomplete_points", c.incomplete_points, 0, kMaxItems, [](auto& e, auto& p) { map_incomplete(e, p); });
+  if (io.has("protocol", c.protocol)) io.object("protocol", [&](auto& p) { map_protocol(p, *c.protocol); });
+  if (io.has("buffers", c.buffers))
+    io.object("buffers", [&](auto& b) {
+      b.whole("worker_cpu_numa_node", c.buffers->worker_cpu_numa_node, -1, kMaxCpus);
+      b.list("plans", c.buffers->plans, 0, 4096, [](auto& e, auto& p) { map_placement(e, p); });
+    });
+  if (io.has("points_planned", c.totals)) map_totals(io, *c.totals);
+  if (io.has("counters", c.counters))
+    io.list("counters", *c.counters, 0, 64, [](auto& e, auto& k) { map_counter(e, k); });
+  if (io.has("filter", !c.filter.empty())) io.text("filter", c.filter, kAsWritten);
+  if (io.has("pooled_runs", c.pooled_runs != 0)) io.whole("pooled_runs", c.pooled_runs, size_t(0), SIZE_MAX);
+}
+
+/// The context's one field table, in the order a run writes it: Google Benchmark's
+/// fields first (its tools read them), then kex's.
+template <class IO, class C>
+void map_context(IO& io, C& c) {
+  io.text("date", c.date, kAsWritten);
+  io.text("host_name", c.host_name, kAsWritten);
+  map_gbench(io, c.gbench);
+  int version = kResultsSchemaVersion;  // always the current one written; any read (Google Benchmark's is 1)
+  io.whole("json_schema_version", version, 0, INT_MAX);
+  map_build(io, c.build);
+  io.object("machine", [&](auto& m) { map_machine(m, c.machine); });
+  maybe_whole(io, "pinned_cpu", c.pinned_cpu, -1, kMaxCpus);
+  if (io.has("timer", c.timer)) io.object("timer", [&](auto& t) { map_timer(t, *c.timer); });
+  io.list("config", c.configs, 0, kMaxItems, [](auto& e, auto& r) {
+    e.text("source", r.source, kAsWritten);
+    e.object_value("config", r.config);
+  });
+  if (io.has("policy", !c.policies.empty()))
+    io.list("policy", c.policies, 0, kMaxItems, [](auto& e, auto& p) { map_policy(e, p); });
+  io.object("shard", [&](auto& s) {
+    s.whole("index", c.shard_index, size_t(0), size_t(999999));
+    s.whole("count", c.shard_count, size_t(1), size_t(1000000));
+    if (s.has("merged_indices", !c.merged_shards.empty()))
+      s.wholes("merged_indices", c.merged_shards, 1000000, size_t(0), size_t(999999));
+  });
+  map_run_record(io, c);
+  if (io.has("run_id", !c.run_id.empty())) io.text("run_id", c.run_id, kAsWritten);
+  io.flag("interrupted", c.interrupted);
+  if (io.has("seed_tables", !c.seed_tables.empty()))
+    io.list("seed_tables", c.seed_tables, 0, kMaxItems, [](auto& e, auto& t) { map_seed_table(e, t); });
+  if (io.has("segments", c.segments)) io.object_value("segments", *c.segments);
+  if (io.has("merged_from", !c.merged_from.empty()))
+    io.list("merged_from", c.merged_from, 0, kMaxItems, [](auto& e, auto& f) { map_merged_from(e, f); });
+  io.others(c.unknown);
+}
+
+/// A Google Benchmark context has no kex machine: cache sizes from its list of
+/// caches, the TSC rate from its mhz_per_cpu.
+void gbench_machine(const GbenchFields& g, MachineInfo& m) {
+  if (!m.l1d_bytes && !m.l2_bytes && !m.llc_bytes && g.caches)
+    for (const GbenchCache& c : *g.caches) {
+      if (c.type == "Instruction" || c.size == 0) continue;
+      (c.level == 1 ? m.l1d_bytes : c.level == 2 ? m.l2_bytes : m.llc_bytes) = c.size;
+    }
+  if (m.tsc_hz <= 0 && g.mhz_per_cpu) m.tsc_hz = double(*g.mhz_per_cpu) * 1e6;
+}
+
+/// A record's JSON by its table (to_json of the small records).
+template <class R, class Map>
+ordered_json json_of(const R& r, Map map) {
+  ordered_json j;
+  OrderedFieldWriter w(j);
+  map(w, r);
+  return j;
+}
+
+/// A record read by its table, every field required (a worker's frame).
+template <class R, class Map>
+R read_frame(const json& j, const std::string& where, Map map) {
+  R r;
+  FieldReader in(j, where);
+  map(in, r);
+  in.finish();
+  return r;
+}
+
+}  // namespace
+
+ordered_json to_json(const SentinelReading& r) {
+  return json_of(r, [](auto& io, auto& x) { map_reading(io, x); });
+}
+
+SentinelReading sentinel_reading_from_json(const json& j, const std::string& where) {
+  return read_frame<SentinelReading>(j, where, [](auto& io, auto& x) { map_reading(io, x); });
+}
+
+ordered_json to_json(const BufferPlacement& b) {
+  return json_of(b, [](auto& io, auto& x) { map_placement(io, x); });
+}
+
+BufferPlacement buffer_placement_from_json(const json& j, const std::string& where) {
+  return read_frame<BufferPlacement>(j, where, [](auto& io, auto& x) { map_placement(io, x); });
+}
+
+ordered_json to_json(const MachineInfo& m) {
+  return json_of(m, [](auto& io, auto& x) { map_machine(io, x); });
+}
+
+ordered_json to_json(const RunContext& c) {
+  return json_of(c, [](auto& io, auto& x) { map_context(io, x); });
+}
+
+RunContext context_from_json(const json& j, const std::string& where) {
+  if (!j.is_object()) throw InputError(where, "expected an object describing the run");
+  RunContext c;
+  FieldReader r(j, where, Keys::tolerant);
+  map_context(r, c);
+  if (c.shard_index >= c.shard_count)
+    throw InputError(where + "/shard/index", std::to_string(c.shard_index) + ": expected below the count, " +
+                                                 std::to_string(c.shard_count));
+  gbench_machine(c.gbench, c.machine);
+  return c;
+}
+
+}  // namespace kex
