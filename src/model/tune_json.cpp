@@ -1,7 +1,11 @@
 #include "src/model/tune_json.hpp"
 
+#include <limits>
+#include <optional>
+#include <type_traits>
+
 #include "src/core/error.hpp"
-#include "src/model/result_json.hpp"
+#include "src/model/json_fields.hpp"
 
 namespace kex {
 
@@ -10,177 +14,115 @@ using nlohmann::ordered_json;
 
 namespace {
 
-ordered_json verdict_json(const TuneVerdict& v) {
-  return {{"size", v.size},           {"rounds", v.rounds},      {"ranked", v.ranked},
-          {"ties", v.ties},           {"dispatched", v.dispatched}, {"vs_leader", ratio_json(v.vs_leader)},
-          {"vs_libc", ratio_json(v.vs_libc)}, {"vs_rep", ratio_json(v.vs_rep)}};
+constexpr double kTuneInf = std::numeric_limits<double>::infinity();
+constexpr size_t kTuneMaxItems = size_t(1) << 24;
+/// A kernel name: kex's own names are short and printable.
+const TextRule kKernelName{1024};
+
+template <class IO, class R>
+void map_ratio(IO& io, R& r) {
+  io.real("ratio", r.ratio, 0, kTuneInf);
+  io.real("low", r.low, 0, kTuneInf);
+  io.real("high", r.high, 0, kTuneInf);
+  io.whole("rounds", r.rounds, size_t(0), kTuneMaxItems);
 }
 
-ordered_json drop_json(const RaceDrop& d) {
-  ordered_json j = {{"size", d.size}, {"kernel", d.kernel}, {"stage", d.stage}};
-  if (d.why.empty()) {
-    j["leader"] = d.leader;
-    j["vs_leader"] = ratio_json(d.vs_leader);
-  } else {
-    j["why"] = d.why;
-  }
-  return j;
+/// A row of the table; the last one (every larger size) has no max_bytes.
+template <class IO, class E>
+void map_row(IO& io, E& e) {
+  std::optional<uint64_t> max;
+  if (e.max_bytes != kDispatchRest) max = e.max_bytes;
+  if (io.has("max_bytes", max)) io.whole("max_bytes", *max, uint64_t(1), kDispatchRest - 1);
+  io.text("kernel", e.kernel, kKernelName);
+  if constexpr (!std::is_const_v<E>) e.max_bytes = max.value_or(kDispatchRest);
 }
 
-/// Typed reads with the JSON path in every error.
-struct Reader {
-  const json& j;
-  std::string where;
-
-  [[noreturn]] void fail(const std::string& key, const std::string& what) const {
-    throw InputError(where + "/" + key, what);
-  }
-  const json& at(const char* key) const {
-    if (!j.is_object() || !j.contains(key)) fail(key, "missing");
-    return j[key];
-  }
-  std::string str(const char* key) const {
-    const json& v = at(key);
-    if (!v.is_string()) fail(key, v.dump() + ": expected a string");
-    return v.get<std::string>();
-  }
-  double number(const char* key) const {
-    const json& v = at(key);
-    if (!v.is_number()) fail(key, v.dump() + ": expected a number");
-    return v.get<double>();
-  }
-  uint64_t uint(const char* key) const {
-    const json& v = at(key);
-    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<int64_t>() >= 0))
-      fail(key, v.dump() + ": expected a non-negative integer");
-    return v.get<uint64_t>();
-  }
-  bool flag(const char* key) const {
-    const json& v = at(key);
-    if (!v.is_boolean()) fail(key, v.dump() + ": expected true or false");
-    return v.get<bool>();
-  }
-  std::vector<std::string> strings(const char* key) const {
-    const json& v = at(key);
-    if (!v.is_array()) fail(key, "expected a list of strings");
-    std::vector<std::string> out;
-    for (const json& e : v) {
-      if (!e.is_string()) fail(key, e.dump() + ": expected a string");
-      out.push_back(e.get<std::string>());
-    }
-    return out;
-  }
-  /// Each element of the list `key` read by `f` with its own path.
-  template <class F>
-  void each(const char* key, F f) const {
-    const json& v = at(key);
-    if (!v.is_array()) fail(key, "expected a list");
-    for (size_t i = 0; i < v.size(); ++i) {
-      if (!v[i].is_object()) fail(std::string(key) + "/" + std::to_string(i), "expected an object");
-      f(Reader{v[i], where + "/" + key + "/" + std::to_string(i)});
-    }
-  }
-  PairedRatio ratio(const char* key) const {
-    const json& v = at(key);
-    if (!v.is_object()) fail(key, "expected an object (ratio, low, high, rounds)");
-    const Reader r{v, where + "/" + key};
-    return {r.number("ratio"), r.number("low"), r.number("high"), r.uint("rounds")};
-  }
-};
-
-TuneVerdict verdict_from(const Reader& r) {
-  TuneVerdict v;
-  v.size = r.uint("size");
-  v.rounds = r.uint("rounds");
-  v.ranked = r.strings("ranked");
-  v.ties = r.strings("ties");
-  v.dispatched = r.str("dispatched");
-  v.vs_leader = r.ratio("vs_leader");
-  v.vs_libc = r.ratio("vs_libc");
-  v.vs_rep = r.ratio("vs_rep");
-  return v;
+template <class IO, class S>
+void map_switch(IO& io, S& s) {
+  io.text("from", s.from, kKernelName);
+  io.text("to", s.to, kKernelName);
+  io.whole("low", s.low, uint64_t(0), UINT64_MAX);
+  io.whole("high", s.high, uint64_t(0), UINT64_MAX);
+  io.whole("boundary", s.boundary, uint64_t(0), UINT64_MAX);
 }
 
-RaceDrop drop_from(const Reader& r) {
-  RaceDrop d;
-  d.size = r.uint("size");
-  d.kernel = r.str("kernel");
-  d.stage = uint32_t(r.uint("stage"));
-  if (r.j.contains("why")) {
-    d.why = r.str("why");
-  } else {
-    d.leader = r.str("leader");
-    d.vs_leader = r.ratio("vs_leader");
-  }
-  return d;
+template <class IO, class V>
+void map_verdict(IO& io, V& v) {
+  io.whole("size", v.size, uint64_t(1), UINT64_MAX);
+  io.whole("rounds", v.rounds, size_t(0), kTuneMaxItems);
+  io.texts("ranked", v.ranked, kTuneMaxItems, kKernelName);
+  io.texts("ties", v.ties, kTuneMaxItems, kKernelName);
+  io.text("dispatched", v.dispatched, kKernelName);
+  io.object("vs_leader", [&](auto& r) { map_ratio(r, v.vs_leader); });
+  io.object("vs_libc", [&](auto& r) { map_ratio(r, v.vs_libc); });
+  io.object("vs_rep", [&](auto& r) { map_ratio(r, v.vs_rep); });
 }
 
-DispatchTable dispatch_from(const Reader& r) {
-  DispatchTable t;
-  r.each("dispatch", [&](const Reader& e) {
-    const json& m = e.at("max_bytes");
-    DispatchEntry d;
-    d.kernel = e.str("kernel");
-    d.max_bytes = m.is_null() ? kDispatchRest : e.uint("max_bytes");
-    if (!t.entries.empty() && (t.entries.back().max_bytes == kDispatchRest || d.max_bytes <= t.entries.back().max_bytes))
-      e.fail("max_bytes", m.dump() + ": rows must ascend, the last one null (every larger size)");
-    t.entries.push_back(std::move(d));
-  });
-  if (!t.entries.empty() && t.entries.back().max_bytes != kDispatchRest)
-    r.fail("dispatch", "the last row's max_bytes must be null (every larger size)");
-  return t;
+template <class IO, class S>
+void map_stage(IO& io, S& s) {
+  io.whole("stage", s.stage, 1u, UINT32_MAX);
+  io.whole("rounds", s.rounds, 0u, UINT32_MAX);
+  io.whole("sizes", s.sizes, size_t(0), kTuneMaxItems);
+  io.whole("candidates", s.candidates, size_t(0), kTuneMaxItems);
+  io.real("seconds", s.seconds, 0, kTuneInf);
+  io.flag("refine", s.refine);
+}
+
+/// A drop: slower than the leader (leader, vs_leader), or not measured (why).
+template <class IO, class D>
+void map_drop(IO& io, D& d) {
+  io.whole("size", d.size, uint64_t(1), UINT64_MAX);
+  io.text("kernel", d.kernel, kKernelName);
+  io.whole("stage", d.stage, 0u, UINT32_MAX);
+  if (io.has("why", !d.why.empty())) io.text("why", d.why);
+  if (io.has("leader", d.why.empty())) {
+    io.text("leader", d.leader, kKernelName);
+    io.object("vs_leader", [&](auto& r) { map_ratio(r, d.vs_leader); });
+  }
+}
+
+template <class IO, class T>
+void map_tune(IO& io, T& t) {
+  io.choice("op", t.op, parse_op, [](Op o) { return to_string(o); }, "copy, clear");
+  io.real("budget_s", t.budget_s, 0, kTuneInf);
+  io.real("used_s", t.used_s, 0, kTuneInf);
+  io.real("margin", t.margin, 0, 1);
+  io.texts("kept", t.kept, 16, kKernelName);
+  io.list("dispatch", t.dispatch.entries, 0, kTuneMaxItems, [](auto& r, auto& e) { map_row(r, e); });
+  io.list("switches", t.switches, 0, kTuneMaxItems, [](auto& r, auto& s) { map_switch(r, s); });
+  io.list("verdicts", t.verdicts, 0, kTuneMaxItems, [](auto& r, auto& v) { map_verdict(r, v); });
+  io.list("stages", t.stages, 0, kTuneMaxItems, [](auto& r, auto& s) { map_stage(r, s); });
+  io.list("drops", t.drops, 0, kTuneMaxItems, [](auto& r, auto& d) { map_drop(r, d); });
+}
+
+/// Rows ascending, only the last one for every larger size.
+void check_dispatch(const DispatchTable& t, const std::string& where) {
+  for (size_t i = 0; i < t.entries.size(); ++i) {
+    const std::string at = where + "/dispatch/" + std::to_string(i) + "/max_bytes";
+    const bool last = i + 1 == t.entries.size();
+    if (last != (t.entries[i].max_bytes == kDispatchRest))
+      throw InputError(at, last ? "present on the last row: it takes every larger size, without max_bytes"
+                                : "missing: only the last row takes every larger size");
+    if (i > 0 && !last && t.entries[i].max_bytes <= t.entries[i - 1].max_bytes)
+      throw InputError(at, std::to_string(t.entries[i].max_bytes) + ": not above the row before; rows ascend");
+  }
 }
 
 }  // namespace
 
 ordered_json to_json(const TuneRecord& t) {
   ordered_json j;
-  j["op"] = to_string(t.op);
-  j["budget_s"] = t.budget_s;
-  j["used_s"] = t.used_s;
-  j["margin"] = t.margin;
-  j["kept"] = t.kept;
-  ordered_json d = ordered_json::array();
-  for (const DispatchEntry& e : t.dispatch.entries)
-    d.push_back({{"max_bytes", e.max_bytes == kDispatchRest ? ordered_json(nullptr) : ordered_json(e.max_bytes)},
-                 {"kernel", e.kernel}});
-  j["dispatch"] = d;
-  j["switches"] = ordered_json::array();
-  for (const DispatchSwitch& s : t.switches)
-    j["switches"].push_back({{"from", s.from}, {"to", s.to}, {"low", s.low}, {"high", s.high}, {"boundary", s.boundary}});
-  j["verdicts"] = ordered_json::array();
-  for (const TuneVerdict& v : t.verdicts) j["verdicts"].push_back(verdict_json(v));
-  j["stages"] = ordered_json::array();
-  for (const RaceStage& s : t.stages)
-    j["stages"].push_back({{"stage", s.stage}, {"rounds", s.rounds}, {"sizes", s.sizes},
-                           {"candidates", s.candidates}, {"seconds", s.seconds}, {"refine", s.refine}});
-  j["drops"] = ordered_json::array();
-  for (const RaceDrop& x : t.drops) j["drops"].push_back(drop_json(x));
+  OrderedFieldWriter w(j);
+  map_tune(w, t);
   return j;
 }
 
 TuneRecord tune_from_json(const json& j, const std::string& where) {
-  if (!j.is_object()) throw InputError(where, "expected an object (the tune section)");
-  const Reader r{j, where};
   TuneRecord t;
-  const std::string op = r.str("op");
-  const auto parsed = parse_op(op);
-  if (!parsed) r.fail("op", "\"" + op + "\": allowed copy, clear");
-  t.op = *parsed;
-  t.budget_s = r.number("budget_s");
-  t.used_s = r.number("used_s");
-  t.margin = r.number("margin");
-  t.kept = r.strings("kept");
-  t.dispatch = dispatch_from(r);
-  r.each("switches", [&](const Reader& e) {
-    t.switches.push_back({e.str("from"), e.str("to"), e.uint("low"), e.uint("high"), e.uint("boundary")});
-  });
-  r.each("verdicts", [&](const Reader& e) { t.verdicts.push_back(verdict_from(e)); });
-  r.each("stages", [&](const Reader& e) {
-    t.stages.push_back({uint32_t(e.uint("stage")), uint32_t(e.uint("rounds")), e.uint("sizes"), e.uint("candidates"),
-                        e.number("seconds"), e.flag("refine")});
-  });
-  r.each("drops", [&](const Reader& e) { t.drops.push_back(drop_from(e)); });
+  FieldReader r(j, where);
+  map_tune(r, t);
+  r.finish();
+  check_dispatch(t.dispatch, where);
   return t;
 }
 

@@ -10,11 +10,13 @@ namespace kex {
 
 /// The record as the results file's "tune" object: op, budget and time used (s), the
 /// margin, the reference kept, the stages, the drops with their evidence, the verdict
-/// per size and the dispatch table (max_bytes null: every larger size) with its switches.
+/// per size and the dispatch table (the last row without max_bytes: every larger size)
+/// with its switches. One field table serves both directions (src/model/json_fields.hpp).
 nlohmann::ordered_json to_json(const TuneRecord& t);
 
-/// Reads what to_json wrote. Throws InputError("<where>/<path>: ...") for a missing or
-/// mistyped field, an unknown op, or a dispatch table out of order.
+/// Reads what to_json wrote. Throws InputError("<where>/<path>: ...") for a missing,
+/// unknown, mistyped or out-of-range field, an unknown op, a name with a control
+/// character, or a dispatch table out of order.
 TuneRecord tune_from_json(const nlohmann::json& j, const std::string& where);
 
 }  // namespace kex

@@ -35,7 +35,7 @@ TEST_CASE("kex tune races, writes a results file with a tune section, prints the
   CHECK(t["verdicts"][0]["size"] == 4096);
   CHECK(t["verdicts"][1]["size"] == 65536);
   REQUIRE(!t["dispatch"].empty());
-  CHECK(t["dispatch"].back()["max_bytes"].is_null());
+  CHECK(!t["dispatch"].back().contains("max_bytes"));
   for (const auto& v : t["verdicts"]) {
     CHECK(v["rounds"].get<int>() >= 3);
     CHECK(!v["ties"].empty());
