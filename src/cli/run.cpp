@@ -447,16 +447,23 @@ std::optional<std::vector<CounterRecord>> check_plans_and_counters(const RunSetu
   return records;
 }
 
-/// --filter on every config (a seed harness runs its table whole).
+/// --filter on every config (a seed harness runs its table whole); the segment table,
+/// which has no points, is left out.
 void apply_filter(RunSetup& s, bool given) {
   if (s.filter.empty() && !given) return;
   const NameFilter f = parse_name_filter(s.filter, "--filter");
+  bool segments = false;
   for (auto& c : s.configs) {
+    segments |= c.segments.enabled;
+    c.segments.enabled = false;  // the table has no points for the filter to choose
     if (!c.presets.empty() && c.harness != Harness::kex)
       throw InputError("--filter: a seed harness (" + std::string(to_string(c.harness)) + ", " + c.source +
                        ") runs its program's table whole; filter kernels under the kex harness");
     c.filter = f;
   }
+  if (segments && !quiet())
+    std::fprintf(stderr, "kex: --filter: the segment-override table is not run (it has no points to filter; "
+                         "kex segments runs it)\n");
 }
 
 /// Pins to the protocol's CPU: InputError naming --cpu, or the journal's field, and the CPUs allowed.
@@ -504,10 +511,14 @@ bool plan_or_list(const RunSetup& s, const RunOptions& opt, const RunArgs& a) {
                        " points of the run (kex run --list without --filter prints them)");
   }
   if (a.list) {
-    for (const auto& n : sp.names) std::printf("%s\n", n.c_str());
-    std::printf("# %zu points x %u %s = %zu tasks; estimated %s measuring on a quiet machine (at most %s on a busy "
+    for (size_t i = 0; i < sp.names.size(); ++i) {
+      std::printf("%s\n", sp.names[i].c_str());
+      if (!sp.skips[i].empty()) std::printf("#   skipped: %s\n", sp.skips[i].c_str());
+    }
+    const std::string skipped = sp.skipped ? " (" + std::to_string(sp.skipped) + " skipped on this CPU)" : "";
+    std::printf("# %zu points%s x %u %s = %zu tasks; estimated %s measuring on a quiet machine (at most %s on a busy "
                 "one); buffers %s\n",
-                sp.names.size(), s.protocol.repetitions, s.protocol.paired ? "paired rounds" : "repetitions", sp.tasks,
+                sp.names.size(), skipped.c_str(), s.protocol.repetitions, s.protocol.paired ? "paired rounds" : "repetitions", sp.tasks,
                 duration_text(sp.estimate_s).c_str(), duration_text(sp.worst_s).c_str(),
                 format_bytes(sp.buffer_bytes).c_str());
     return true;

@@ -537,8 +537,9 @@ struct Gathered {
 };
 
 /// A point at one page and default conditions (the seeds' unit): a bar of TSC ticks per
-/// page. Returns true when the point is drawn as a bar only (a preset).
-bool add_bar(Gathered& g, const Result& r, size_t run, const Aggregate& a) {
+/// page. Returns true when the point is drawn as a bar only (a preset). A preset the
+/// filter does not keep (by its kernel key) is left out; baselines stay, as on curves.
+bool add_bar(Gathered& g, const Result& r, size_t run, const Aggregate& a, const NameFilter& filter) {
   const Coords& at = r.point.at;
   Coords page;
   page.size = 4096;
@@ -546,6 +547,7 @@ bool add_bar(Gathered& g, const Result& r, size_t run, const Aggregate& a) {
   page.pass = at.pass;
   if (at != page || !(r.kind == KernelKind::preset || (r.kind == KernelKind::baseline && at.harness == Harness::kex)))
     return false;
+  if (r.kind == KernelKind::preset && !filter.keep(r.point.kernel)) return true;
   std::string row = r.preset ? r.preset->printed + "  (" + r.preset->id + ")" : r.point.kernel + "  (baseline)";
   if (at.harness != Harness::kex) row += " [" + std::string(to_string(at.harness)) + "]";
   if (at.pass > 1) row += " #" + std::to_string(at.pass);
@@ -595,10 +597,10 @@ Gathered gather(const std::vector<Run>& runs, const NameFilter& filter) {
     for (const Result& r : runs[ri].doc->results) {
       if (!r.ok()) continue;
       const Aggregate a = aggregate(r);
-      if (add_bar(g, r, ri, a) || r.point.at.harness != Harness::kex) continue;
+      if (add_bar(g, r, ri, a, filter) || r.point.at.harness != Harness::kex) continue;
       add_curve_point(g, r, runs[ri], ri, runs.size() > 1, filter, a);
     }
-    add_segments(g, runs[ri].doc->context, ri);
+    if (!filter.re) add_segments(g, runs[ri].doc->context, ri);  // the table has no kernel names to match
   }
   return g;
 }

@@ -284,6 +284,11 @@ SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt, 
   p.complete = e.complete;
   for (const auto& s : e.slots) {
     p.names.push_back(s.name);
+    p.skips.push_back(e.plans[s.config].plans[s.plan].skip);
+    if (!p.skips.back().empty()) {
+      ++p.skipped;
+      continue;
+    }
     if (opt.protocol.paired) {
       p.estimate_s += opt.protocol.repetitions * round_member_seconds(opt.protocol.round, s.at, kTypicalGBps);
       p.worst_s += opt.protocol.repetitions * round_member_seconds(opt.protocol.round, s.at, kSlowGBps) * kBusyFactor;
@@ -294,7 +299,7 @@ SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt, 
     p.estimate_s += opt.protocol.repetitions * (warm + std::max(cap / 2, pol.min_time_per_point));
     p.worst_s += opt.protocol.repetitions * (warm + cap) * kBusyFactor;
   }
-  p.tasks = e.slots.size() * opt.protocol.repetitions;
+  p.tasks = (e.slots.size() - p.skipped) * opt.protocol.repetitions;
   for (const auto& b : buffer_plans(e).first) p.buffer_bytes += b.bytes();
   return p;
 }

@@ -40,7 +40,9 @@ SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt);
 /// The points a run would measure and a rough time: for --list, the limits, the journal header.
 struct SweepPlan {
   std::vector<std::string> names;  ///< this shard's points, in config order
-  size_t tasks = 0;                ///< points x repetitions
+  std::vector<std::string> skips;  ///< per name: why this CPU skips it ("" = it runs); not in tasks nor times
+  size_t skipped = 0;              ///< names with a skip reason
+  size_t tasks = 0;                ///< points this CPU runs x repetitions
   double estimate_s = 0;           ///< expected measuring time (half the time cap per task plus the warm-up)
   double worst_s = 0;              ///< every task at its time cap
   uint64_t buffer_bytes = 0;       ///< the measuring process's buffers

@@ -150,3 +150,36 @@ TEST_CASE("kex run --preset measures libc's page copy and clear beside the prese
   REQUIRE_MESSAGE(r.status == 0, r.text);
   CHECK(lines_of(r.text) == std::vector<std::string>{"memcpy/4096", "memset/4096", "rep_movsb/4096", "rep_stosb/4096"});
 }
+
+TEST_CASE("--list says which points this CPU skips and why, and leaves them out of the tasks" *
+          doctest::test_suite("cli")) {
+  // The test holds with and without AVX-512: it reads the CPU's flags and expects the other branch there.
+  const auto flags = shell("grep -m1 -o -w avx512f /proc/cpuinfo");
+  const bool avx512 = flags.text.find("avx512f") != std::string::npos;
+  const auto r = shell(kKex + " run copy/avx512/unroll:256 copy/sse --sizes 4KiB --list");
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  const size_t at = r.text.find("copy/avx512/unroll:256/scratch:4/t/fwd/4096\n");
+  REQUIRE(at != std::string::npos);
+  const std::string after = r.text.substr(at + 44);
+  if (avx512) {
+    CHECK(r.text.find("skipped") == std::string::npos);
+    CHECK(r.text.find("# 4 points x ") != std::string::npos);
+  } else {
+    CHECK(after.rfind("#   skipped: this CPU lacks ", 0) == 0);
+    CHECK(after.find("avx512f") < after.find('\n'));
+    CHECK(r.text.find("# 4 points (1 skipped on this CPU) x ") != std::string::npos);
+  }
+  // Either way the names stay one per line, comments apart (what scripts and --resume read).
+  size_t names = 0;
+  for (const auto& l : lines_of(r.text)) names += !l.empty() && l[0] != '#';
+  CHECK(names == 4);
+}
+
+TEST_CASE("--filter leaves the segment table out of a run, and says so" * doctest::test_suite("cli")) {
+  const auto r = shell_stdout(kKex + " run built-in:default --filter 'copy/sse/' --list 2>&1 >/dev/null");
+  CHECK(r.status == 0);
+  CHECK(r.text.find("kex: --filter: the segment-override table is not run (it has no points to filter; kex segments "
+                    "runs it)\n") != std::string::npos);
+  const auto all = shell_stdout(kKex + " run built-in:default --list 2>&1 >/dev/null");
+  CHECK(all.text.find("segment-override table is not run") == std::string::npos);
+}

@@ -39,6 +39,22 @@ std::string gnuplot_check(const std::string& dir, const std::string& gp) {
 
 }  // namespace
 
+TEST_CASE("write_plots --filter: presets kept by the filter, no segment figure (the table has no names)") {
+  TmpDir d;
+  PlotOptions o;
+  o.render = false;
+  o.filter = "copy";
+  auto files = write_plots({synth::run()}, d.path, o);
+  std::vector<std::string> names;
+  for (auto& f : files) names.push_back(std::filesystem::path(f).filename());
+  CHECK(std::find(names.begin(), names.end(), "segments.gp") == names.end());
+  CHECK(std::find(names.begin(), names.end(), "presets-copy.gp") != names.end());
+  const std::string bars = slurp(d / "presets-copy.dat");
+  CHECK(bars.find("faster_copy") != std::string::npos);  // fastc/faster_copy matches "copy"
+  CHECK(bars.find("no_prefetch") == std::string::npos);  // amd/no_prefetch does not
+  CHECK(std::find(names.begin(), names.end(), "presets-clear.gp") == names.end());  // xmm_clear is filtered out
+}
+
 TEST_CASE("write_plots: a bandwidth figure per op - presets and segments - every curve in .dat and .gp") {
   TmpDir d;
   PlotOptions o;
@@ -152,8 +168,9 @@ TEST_CASE("write_plots: two machines share figures - existing files need force")
   const size_t one = count(slurp(d / "one/copy-warm.gp"), "ps 0.6 title \"");
   CHECK(one > 0);
   CHECK(count(slurp(d / "two/copy-warm.gp"), "ps 0.6 title \"") == 2 * one);
-  o.filter = "beta";
-  write_plots({synth::run(), synth::run(ob)}, d / "host", o);
+  o.filter = "beta";  // no curve, no preset bar, no segment figure: nothing to plot
+  CHECK_THROWS_WITH_AS(write_plots({synth::run(), synth::run(ob)}, d / "host", o),
+                       doctest::Contains("nothing to plot: no measured entries match --filter beta"), InputError);
   CHECK_FALSE(std::filesystem::exists(d / "host/copy-warm.gp"));
 }
 
