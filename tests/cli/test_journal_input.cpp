@@ -292,7 +292,8 @@ TEST_CASE("a journal in use is not resumed: a held lock, or a live run, refuses 
   }
   // A live run holds its own journal: a resume of it is refused while it measures.
   spit(d / "long.json", R"({"sizes": ["4KiB"], "kernels": [{"op": "copy", "regs": ["sse", "gpr"]}],
-    "max_time_per_point": 0.05, "repetitions": 200, "protocol": {"sentinel": false}, "baselines": false})");
+    "max_time_per_point": 0.05, "min_time_per_point": 0.02, "repetitions": 200,
+    "protocol": {"sentinel": false, "pairing": "separate"}, "baselines": false})");
   KexChild live({"run", d / "long.json", "-o", d / "live.json"}, d / "log-live");
   REQUIRE(wait_for_reps(d / "live.json.journal", 1));
   const size_t reps = lines_with(d / "live.json.journal", "{\"rep\":");
