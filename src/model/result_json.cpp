@@ -295,20 +295,10 @@ PresetFacts preset_from_json(const json& j, const std::string& where) {
   return p;
 }
 
-ordered_json to_json(const Result& r) {
-  const std::string name = r.name();
-  ordered_json e;
-  e["name"] = name;
-  e["run_name"] = name;
-  e["run_type"] = "iteration";
-  e["repetitions"] = std::max<size_t>(1, r.reps.size());
-  e["repetition_index"] = 0;
-  e["threads"] = 1;
-  e["kernel"] = r.point.kernel;
-  e["kind"] = to_string(r.kind);
-  e["size"] = r.point.at.size;
+namespace {
 
-  // params: the kernel's typed parameters, then every coordinate, then where it ran.
+/// An entry's "params": the kernel's typed parameters, then every coordinate, then where it ran.
+ordered_json entry_params(const Result& r) {
   ordered_json p = r.spec ? spec_params(*r.spec) : ordered_json{{"op", to_string(r.op)}};
   if (r.preset) {
     p["preset"] = r.preset->id;
@@ -339,37 +329,41 @@ ordered_json to_json(const Result& r) {
     p["relative_offset"] = pl.relative_offset;
     if (pl.rounded_to > 1) p["offsets_rounded_up_to_alignment"] = pl.rounded_to;
   }
-  e["params"] = p;
-  if (r.preset) e["preset"] = to_json(*r.preset);
-  if (r.code) e["code"] = {{"bytes", r.code->bytes}, {"fnv1a", hex64(r.code->fnv1a)}};
+  return p;
+}
 
-  if (r.status.kind == StatusKind::skipped) {
+/// A skipped or failed point's fields (Google Benchmark's skipped / error_occurred).
+void status_fields(const Status& st, ordered_json& e) {
+  if (st.kind == StatusKind::skipped) {
     e["skipped"] = true;
-    e["skip_message"] = r.status.message;
-  } else if (r.status.kind == StatusKind::error) {
+    e["skip_message"] = st.message;
+  } else if (st.kind == StatusKind::error) {
     e["error_occurred"] = true;
-    e["error_message"] = r.status.message;
-    if (r.status.signal) e["signal"] = r.status.signal;
-    if (r.status.fault_offset) e["fault_offset"] = *r.status.fault_offset;
+    e["error_message"] = st.message;
+    if (st.signal) e["signal"] = st.signal;
+    if (st.fault_offset) e["fault_offset"] = *st.fault_offset;
   }
-  if (r.seed) {
-    const SeedFigures& s = *r.seed;
-    e["seed"] = {{"pages", s.pages},           {"divisor", s.divisor},
-                 {"printed_ticks", s.printed_ticks}, {"mb_per_s", s.mb_per_s},
-                 {"mhz", s.mhz},               {"buffer_offset", s.buffer_offset},
-                 {"buffer_bytes", s.buffer_bytes}, {"src_minus_dst", s.src_minus_dst},
-                 {"warm_up_pass", s.warm_up_pass}, {"sleep_before_s", s.sleep_before_s},
-                 {"label", s.label},           {"note", s.note}};
-  }
-  if (!r.ok()) return e;
+}
 
-  const EntryFigures f = entry_figures(r);
+/// What a seed program printed for the point and how it measured.
+ordered_json seed_json(const SeedFigures& s) {
+  return {{"pages", s.pages},
+          {"divisor", s.divisor},
+          {"printed_ticks", s.printed_ticks},
+          {"mb_per_s", s.mb_per_s},
+          {"mhz", s.mhz},
+          {"buffer_offset", s.buffer_offset},
+          {"buffer_bytes", s.buffer_bytes},
+          {"src_minus_dst", s.src_minus_dst},
+          {"warm_up_pass", s.warm_up_pass},
+          {"sleep_before_s", s.sleep_before_s},
+          {"label", s.label},
+          {"note", s.note}};
+}
+
+/// A measured entry's "stats": the repetitions' statistics in ns, GB/s and per page.
+ordered_json stats_json(const EntryFigures& f) {
   const Aggregate& a = f.a;
-  e["iterations"] = f.iterations;
-  e["real_time"] = a.median_ns;
-  e["cpu_time"] = a.median_ns;
-  e["time_unit"] = "ns";
-  e["bytes_per_second"] = f.gbps * 1e9;
   ordered_json st;
   st["repetitions"] = a.repetitions;
   st["disturbed_repetitions"] = a.disturbed;
@@ -408,7 +402,37 @@ ordered_json to_json(const Result& r) {
     st["counters_per_op"] = per_op;
     st["counters_per_byte"] = per_byte;
   }
-  e["stats"] = st;
+  return st;
+}
+
+}  // namespace
+
+ordered_json to_json(const Result& r) {
+  const std::string name = r.name();
+  ordered_json e;
+  e["name"] = name;
+  e["run_name"] = name;
+  e["run_type"] = "iteration";
+  e["repetitions"] = std::max<size_t>(1, r.reps.size());
+  e["repetition_index"] = 0;
+  e["threads"] = 1;
+  e["kernel"] = r.point.kernel;
+  e["kind"] = to_string(r.kind);
+  e["size"] = r.point.at.size;
+  e["params"] = entry_params(r);
+  if (r.preset) e["preset"] = to_json(*r.preset);
+  if (r.code) e["code"] = {{"bytes", r.code->bytes}, {"fnv1a", hex64(r.code->fnv1a)}};
+  status_fields(r.status, e);
+  if (r.seed) e["seed"] = seed_json(*r.seed);
+  if (!r.ok()) return e;
+
+  const EntryFigures f = entry_figures(r);
+  e["iterations"] = f.iterations;
+  e["real_time"] = f.a.median_ns;
+  e["cpu_time"] = f.a.median_ns;
+  e["time_unit"] = "ns";
+  e["bytes_per_second"] = f.gbps * 1e9;
+  e["stats"] = stats_json(f);
   ordered_json reps = ordered_json::array();
   for (const auto& rep : r.reps) reps.push_back(to_json(rep));
   e["reps"] = reps;

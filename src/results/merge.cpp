@@ -73,9 +73,8 @@ std::vector<MergedFrom> runs_in(const RunContext& c, const std::string& path) {
   return {{path, c.host_name, c.date, c.shard_index, c.shard_count, c.run_id}};
 }
 
-}  // namespace
-
-std::vector<RunDoc> merge_results(const std::vector<MergeInput>& inputs, std::vector<std::string>* warnings) {
+/// Every input's runs, grouped by machine (in the order the machines first appear).
+std::vector<Group> machine_groups(const std::vector<MergeInput>& inputs) {
   std::vector<Group> groups;
   for (const auto& in : inputs)
     for (const RunDoc& run : in.runs) {
@@ -88,132 +87,172 @@ std::vector<RunDoc> merge_results(const std::vector<MergeInput>& inputs, std::ve
       it->pieces.push_back({in.path, run});
     }
   if (groups.empty()) throw InputError("merge: no input files");
-  // Files of different configs merge, but the union is then not one sweep: say so.
-  // A file is its set of distinct configs (an earlier merge of two machines run from
-  // one config holds that config twice, once per machine), compared as JSON values as
-  // pooling compares them (4 and 4.0 are one value).
-  const auto configs_of_file = [](const MergeInput& in) {
-    std::vector<nlohmann::ordered_json> v;
-    for (const RunDoc& r : in.runs)
-      for (const auto& c : r.context.configs)
-        if (std::find(v.begin(), v.end(), c.config) == v.end()) v.push_back(c.config);
-    return v;
+  return groups;
+}
+
+/// A file's distinct configs (an earlier merge of two machines run from one config holds
+/// that config twice, once per machine), compared as JSON values as pooling compares them.
+std::vector<nlohmann::ordered_json> configs_of_file(const MergeInput& in) {
+  std::vector<nlohmann::ordered_json> v;
+  for (const RunDoc& r : in.runs)
+    for (const auto& c : r.context.configs)
+      if (std::find(v.begin(), v.end(), c.config) == v.end()) v.push_back(c.config);
+  return v;
+}
+
+/// Files of different configs merge, but the union is then not one sweep: say so.
+void warn_different_configs(const std::vector<MergeInput>& inputs, std::vector<std::string>* warnings) {
+  const auto within = [](const auto& x, const auto& y) {
+    return std::all_of(x.begin(), x.end(), [&](const auto& e) { return std::find(y.begin(), y.end(), e) != y.end(); });
   };
-  const auto same_set = [](const std::vector<nlohmann::ordered_json>& a, const std::vector<nlohmann::ordered_json>& b) {
-    const auto within = [](const auto& x, const auto& y) {
-      return std::all_of(x.begin(), x.end(), [&](const auto& e) { return std::find(y.begin(), y.end(), e) != y.end(); });
-    };
-    return within(a, b) && within(b, a);
-  };
-  for (size_t i = 1; i < inputs.size() && warnings; ++i)
-    if (!same_set(configs_of_file(inputs[i]), configs_of_file(inputs[0]))) {
+  for (size_t i = 1; i < inputs.size() && warnings; ++i) {
+    const auto a = configs_of_file(inputs[i]), b = configs_of_file(inputs[0]);
+    if (!within(a, b) || !within(b, a)) {
       warnings->push_back(inputs[0].path + " and " + inputs[i].path + " were run from different configs");
       break;
     }
-
-  std::vector<RunDoc> merged;
-  for (auto& g : groups) {
-    std::stable_sort(g.pieces.begin(), g.pieces.end(), [](const Piece& a, const Piece& b) {
-      return a.run.context.shard_index < b.run.context.shard_index;
-    });
-    size_t count = 0;
-    std::map<size_t, std::string> seen_shard;
-    // A run given twice (the same file, a copy, or inside an earlier merge) would count
-    // its repetitions twice. Two runs are one when their run ids agree or, where either
-    // has none (files from before run ids), their host, date and shard do.
-    std::vector<std::pair<MergedFrom, std::string>> seen_run;  // each run, and the file it came in
-    for (const auto& p : g.pieces)
-      for (const MergedFrom& r : runs_in(p.run.context, p.path)) {
-        if (r.date.empty()) continue;
-        for (const auto& [s, file] : seen_run) {
-          const bool same = !r.run_id.empty() && !s.run_id.empty()
-                                ? r.run_id == s.run_id
-                                : r.host_name == s.host_name && r.date == s.date && r.shard_index == s.shard_index;
-          if (same)
-            throw InputError(p.path + ": the same run as " + (file == p.path ? "another run in it" : file) + " (host " +
-                             r.host_name + ", date " + r.date + (r.run_id.empty() ? "" : ", run " + r.run_id) +
-                             "): pooling a run with itself would count its repetitions twice");
-        }
-        seen_run.push_back({r, p.path});
-      }
-    for (const auto& p : g.pieces) {
-      const RunContext& c = p.run.context;
-      if (c.shard_count == 1 && g.pieces.size() == 1) break;
-      if (c.shard_count > 1) {
-        if (count && c.shard_count != count)
-          throw InputError(p.path + ": context.shard.count: " + std::to_string(c.shard_count) +
-                           ": other shards of machine " + g.key + " say " + std::to_string(count) +
-                           "; merge shards of one run");
-        count = c.shard_count;
-        auto [it, fresh] = seen_shard.emplace(c.shard_index, p.path);
-        if (!fresh)
-          throw InputError(p.path + ": context.shard.index: " + std::to_string(c.shard_index) + ": shard " +
-                           std::to_string(c.shard_index) + "/" + std::to_string(c.shard_count) + " of machine " +
-                           g.key + " is also in " + it->second);
-      }
-    }
-    if (count > 1 && seen_shard.size() < count && warnings) {
-      std::string missing;
-      for (size_t i = 0; i < count; ++i)
-        if (!seen_shard.count(i)) missing += (missing.empty() ? "" : ", ") + std::to_string(i);
-      warnings->push_back("machine " + g.key + ": shard(s) " + missing + " of " + std::to_string(count) +
-                          " missing: the merged point set is incomplete");
-    }
-    // Whole runs of one machine and the same configs pool as extra repetitions.
-    const auto configs_of = [](const RunDoc& d) {
-      std::vector<nlohmann::ordered_json> v;
-      for (const auto& c : d.context.configs) v.push_back(c.config);
-      return v;
-    };
-    bool pool = g.pieces.size() > 1;
-    for (const auto& p : g.pieces)
-      pool &= p.run.context.shard_count == 1 && configs_of(p.run) == configs_of(g.pieces.front().run);
-    RunDoc out;
-    out.context = g.pieces.front().run.context;
-    out.context.merged_from.clear();
-    bool interrupted = false;
-    std::map<std::string, std::string> where;
-    for (const auto& p : g.pieces) {
-      const RunContext& c = p.run.context;
-      for (const MergedFrom& r : runs_in(c, p.path)) out.context.merged_from.push_back(r);  // the runs, not earlier merges
-      interrupted |= c.interrupted;
-      if (!out.context.segments && c.segments) out.context.segments = c.segments;
-      for (const auto& t : c.seed_tables)
-        if (&p != &g.pieces.front()) out.context.seed_tables.push_back(t);
-      for (const Result& r : p.run.results) {
-        const std::string name = r.name();
-        auto [it, fresh] = where.emplace(name, p.path);
-        if (!fresh && pool) {
-          auto same = std::find_if(out.results.begin(), out.results.end(), [&](const Result& x) { return x.name() == name; });
-          if (!same->ok() && r.ok()) *same = r;  // a point measured in one run but not the other
-          else if (r.ok()) same->reps.insert(same->reps.end(), r.reps.begin(), r.reps.end());
-          continue;
-        }
-        if (!fresh)
-          throw InputError(p.path + ": benchmarks: " + name + ": also in " + it->second + " (machine " + g.key +
-                           "); merge shards of one run, whole runs of the same configs (pooled as repetitions), or "
-                           "runs of different machines");
-        out.results.push_back(r);
-      }
-    }
-    const bool complete = count <= 1 || seen_shard.size() == count;
-    out.context.shard_index = 0;
-    out.context.shard_count = complete ? 1 : count;
-    out.context.merged_shards.clear();
-    if (!complete)
-      for (auto& [i, _] : seen_shard) out.context.merged_shards.push_back(i);
-    out.context.interrupted = interrupted;
-    if (g.pieces.size() == 1 && count <= 1 && g.pieces.front().run.context.merged_from.empty())
-      out.context.merged_from.clear();
-    if (out.context.merged_from.size() > 1) out.context.run_id.clear();  // several runs: merged_from names each
-    if (pool) {  // a piece that is itself a pool counts its own runs
-      size_t runs = 0;
-      for (const auto& p : g.pieces) runs += p.run.context.pooled_runs ? p.run.context.pooled_runs : 1;
-      out.context.pooled_runs = runs;
-    }
-    if (g.pieces.size() > 1) merge_noise(g.pieces, out);
-    merged.push_back(std::move(out));
   }
+}
+
+/// A run given twice (the same file, a copy, or inside an earlier merge) would count
+/// its repetitions twice. Two runs are one when their run ids agree or, where either
+/// has none (files from before run ids), their host, date and shard do.
+void check_each_run_once(const Group& g) {
+  std::vector<std::pair<MergedFrom, std::string>> seen_run;  // each run, and the file it came in
+  for (const auto& p : g.pieces)
+    for (const MergedFrom& r : runs_in(p.run.context, p.path)) {
+      if (r.date.empty()) continue;
+      for (const auto& [s, file] : seen_run) {
+        const bool same = !r.run_id.empty() && !s.run_id.empty()
+                              ? r.run_id == s.run_id
+                              : r.host_name == s.host_name && r.date == s.date && r.shard_index == s.shard_index;
+        if (same)
+          throw InputError(p.path + ": the same run as " + (file == p.path ? "another run in it" : file) + " (host " +
+                           r.host_name + ", date " + r.date + (r.run_id.empty() ? "" : ", run " + r.run_id) +
+                           "): pooling a run with itself would count its repetitions twice");
+      }
+      seen_run.push_back({r, p.path});
+    }
+}
+
+/// The shards of a machine's pieces: their count (0 or 1: not sharded) and the file of each.
+struct Shards {
+  size_t count = 0;
+  std::map<size_t, std::string> seen;
+  bool complete() const { return count <= 1 || seen.size() == count; }
+};
+
+/// The shards of `g`, each once and of one count; a missing one is a warning.
+Shards check_shards(const Group& g, std::vector<std::string>* warnings) {
+  Shards sh;
+  for (const auto& p : g.pieces) {
+    const RunContext& c = p.run.context;
+    if (c.shard_count == 1 && g.pieces.size() == 1) break;
+    if (c.shard_count <= 1) continue;
+    if (sh.count && c.shard_count != sh.count)
+      throw InputError(p.path + ": context.shard.count: " + std::to_string(c.shard_count) + ": other shards of machine " +
+                       g.key + " say " + std::to_string(sh.count) + "; merge shards of one run");
+    sh.count = c.shard_count;
+    auto [it, fresh] = sh.seen.emplace(c.shard_index, p.path);
+    if (!fresh)
+      throw InputError(p.path + ": context.shard.index: " + std::to_string(c.shard_index) + ": shard " +
+                       std::to_string(c.shard_index) + "/" + std::to_string(c.shard_count) + " of machine " + g.key +
+                       " is also in " + it->second);
+  }
+  if (sh.count > 1 && sh.seen.size() < sh.count && warnings) {
+    std::string missing;
+    for (size_t i = 0; i < sh.count; ++i)
+      if (!sh.seen.count(i)) missing += (missing.empty() ? "" : ", ") + std::to_string(i);
+    warnings->push_back("machine " + g.key + ": shard(s) " + missing + " of " + std::to_string(sh.count) +
+                        " missing: the merged point set is incomplete");
+  }
+  return sh;
+}
+
+/// Whole runs of one machine and the same configs pool as extra repetitions.
+bool poolable(const Group& g) {
+  const auto configs_of = [](const RunDoc& d) {
+    std::vector<nlohmann::ordered_json> v;
+    for (const auto& c : d.context.configs) v.push_back(c.config);
+    return v;
+  };
+  bool pool = g.pieces.size() > 1;
+  for (const auto& p : g.pieces)
+    pool &= p.run.context.shard_count == 1 && configs_of(p.run) == configs_of(g.pieces.front().run);
+  return pool;
+}
+
+/// A piece's points into `out`: a point already there is refused, or with `pool` its
+/// repetitions join the earlier ones (a point measured in one run only takes that run's).
+void add_points(const Piece& p, const Group& g, bool pool, std::map<std::string, std::string>& where, RunDoc& out) {
+  for (const Result& r : p.run.results) {
+    const std::string name = r.name();
+    auto [it, fresh] = where.emplace(name, p.path);
+    if (!fresh && pool) {
+      auto same = std::find_if(out.results.begin(), out.results.end(), [&](const Result& x) { return x.name() == name; });
+      if (!same->ok() && r.ok()) *same = r;
+      else if (r.ok()) same->reps.insert(same->reps.end(), r.reps.begin(), r.reps.end());
+      continue;
+    }
+    if (!fresh)
+      throw InputError(p.path + ": benchmarks: " + name + ": also in " + it->second + " (machine " + g.key +
+                       "); merge shards of one run, whole runs of the same configs (pooled as repetitions), or "
+                       "runs of different machines");
+    out.results.push_back(r);
+  }
+}
+
+/// The merged context's shard, run and pool fields, from the pieces and their shards.
+void finish_context(const Group& g, const Shards& sh, bool pool, RunDoc& out) {
+  out.context.shard_index = 0;
+  out.context.shard_count = sh.complete() ? 1 : sh.count;
+  out.context.merged_shards.clear();
+  if (!sh.complete())
+    for (auto& [i, _] : sh.seen) out.context.merged_shards.push_back(i);
+  if (g.pieces.size() == 1 && sh.count <= 1 && g.pieces.front().run.context.merged_from.empty())
+    out.context.merged_from.clear();
+  if (out.context.merged_from.size() > 1) out.context.run_id.clear();  // several runs: merged_from names each
+  if (pool) {  // a piece that is itself a pool counts its own runs
+    size_t runs = 0;
+    for (const auto& p : g.pieces) runs += p.run.context.pooled_runs ? p.run.context.pooled_runs : 1;
+    out.context.pooled_runs = runs;
+  }
+}
+
+/// One machine's pieces as one run.
+RunDoc merge_group(Group& g, std::vector<std::string>* warnings) {
+  std::stable_sort(g.pieces.begin(), g.pieces.end(), [](const Piece& a, const Piece& b) {
+    return a.run.context.shard_index < b.run.context.shard_index;
+  });
+  check_each_run_once(g);
+  const Shards sh = check_shards(g, warnings);
+  const bool pool = poolable(g);
+  RunDoc out;
+  out.context = g.pieces.front().run.context;
+  out.context.merged_from.clear();
+  out.context.interrupted = false;
+  std::map<std::string, std::string> where;
+  for (const auto& p : g.pieces) {
+    const RunContext& c = p.run.context;
+    for (const MergedFrom& r : runs_in(c, p.path)) out.context.merged_from.push_back(r);  // the runs, not earlier merges
+    out.context.interrupted |= c.interrupted;
+    if (!out.context.segments && c.segments) out.context.segments = c.segments;
+    if (&p != &g.pieces.front()) out.context.seed_tables.insert(out.context.seed_tables.end(), c.seed_tables.begin(),
+                                                                c.seed_tables.end());
+    add_points(p, g, pool, where, out);
+  }
+  finish_context(g, sh, pool, out);
+  if (g.pieces.size() > 1) merge_noise(g.pieces, out);
+  return out;
+}
+
+}  // namespace
+
+std::vector<RunDoc> merge_results(const std::vector<MergeInput>& inputs, std::vector<std::string>* warnings) {
+  std::vector<Group> groups = machine_groups(inputs);
+  warn_different_configs(inputs, warnings);
+  std::vector<RunDoc> merged;
+  for (auto& g : groups) merged.push_back(merge_group(g, warnings));
   return merged;
 }
 
