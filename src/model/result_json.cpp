@@ -575,11 +575,11 @@ std::vector<std::pair<std::string, double>> cache_marks(const MachineInfo& m) {
   return out;
 }
 
+namespace {
+
 ordered_json ratio_json(const PairedRatio& r) {
   return {{"ratio", r.ratio}, {"low", r.low}, {"high", r.high}, {"rounds", r.rounds}};
 }
-
-namespace {
 
 /// The answers of a run's groups, written for readers outside kex (kex reads them
 /// back from the repetitions' rounds, not from here).

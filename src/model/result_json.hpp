@@ -61,9 +61,6 @@ SentinelReading sentinel_reading_from_json(const nlohmann::json& j, const std::s
 nlohmann::ordered_json to_json(const BufferPlacement& b);
 BufferPlacement buffer_placement_from_json(const nlohmann::json& j, const std::string& where);
 
-/// A paired ratio as the results file writes it: {ratio, low, high, rounds}.
-nlohmann::ordered_json ratio_json(const PairedRatio& r);
-
 /// A results document of one run.
 nlohmann::ordered_json to_json(const RunDoc& d);
 

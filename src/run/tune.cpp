@@ -128,13 +128,19 @@ void apply_answers(Race& r, const RunDoc& doc, uint32_t stage) {
   }
 }
 
-/// Measures the sizes `racing` up to `rounds` rounds each (the rounds they have are
-/// kept: only the missing ones are measured), then drops what the answers allow.
-void run_stage(Race& r, const std::vector<size_t>& racing, uint32_t rounds, bool refine) {
-  const auto stage = uint32_t(r.rec.stages.size() + 1);
-  r.say(stage_line(r, racing, rounds, stage));
+/// The configs of a stage: one per size racing.
+std::vector<Config> stage_configs(const Race& r, const std::vector<size_t>& racing) {
   std::vector<Config> configs;
   for (size_t i : racing) configs.push_back(stage_config(r, r.sizes[i]));
+  return configs;
+}
+
+/// Measures the sizes `racing` (their `configs`) up to `rounds` rounds each (the rounds
+/// they have are kept: only the missing ones are measured), then drops what the answers allow.
+void run_stage(Race& r, const std::vector<size_t>& racing, const std::vector<Config>& configs, uint32_t rounds,
+               bool refine) {
+  const auto stage = uint32_t(r.rec.stages.size() + 1);
+  r.say(stage_line(r, racing, rounds, stage));
   RunOptions opt = r.opt;
   opt.protocol.repetitions = rounds;
   opt.protocol.seed = r.opt.protocol.seed + stage;
@@ -165,12 +171,11 @@ void run_stage(Race& r, const std::vector<size_t>& racing, uint32_t rounds, bool
 /// The rounds the next stage can give `racing` within `until` seconds of the tune:
 /// twice the fewest they have, at most the cap, fewer when the budget is short; 0
 /// when fewer than 2 more rounds fit.
-uint32_t next_rounds(const Race& r, const std::vector<size_t>& racing, double until) {
+uint32_t next_rounds(const Race& r, const std::vector<size_t>& racing, const std::vector<Config>& configs,
+                     double until) {
   uint32_t have = r.cap;
   for (size_t i : racing) have = std::min(have, r.sizes[i].rounds);
   uint32_t want = std::min(r.cap, std::max(have * 2, have + 2));
-  std::vector<Config> configs;
-  for (size_t i : racing) configs.push_back(stage_config(r, r.sizes[i]));
   RunOptions opt = r.opt;
   opt.protocol.repetitions = want;
   const double per_round = plan_sweep(configs, opt).estimate_s / want * r.scale;
@@ -188,9 +193,10 @@ void race(Race& r, double until) {
     for (size_t i = 0; i < r.sizes.size(); ++i)
       if (!r.sizes[i].settled) racing.push_back(i);
     if (racing.empty()) return;
-    const uint32_t rounds = next_rounds(r, racing, until);
+    const std::vector<Config> configs = stage_configs(r, racing);
+    const uint32_t rounds = next_rounds(r, racing, configs, until);
     if (rounds == 0) return;
-    run_stage(r, racing, rounds, false);
+    run_stage(r, racing, configs, rounds, false);
   }
 }
 
@@ -303,7 +309,7 @@ void refine(Race& r) {
       r.sizes.push_back(std::move(s));
       racing.push_back(r.sizes.size() - 1);
     }
-    run_stage(r, racing, std::min(r.cap, r.req.first_rounds * 2), true);
+    run_stage(r, racing, stage_configs(r, racing), std::min(r.cap, r.req.first_rounds * 2), true);
     race(r, r.req.budget_s);
     std::stable_sort(r.sizes.begin(), r.sizes.end(), [](const SizeRace& a, const SizeRace& b) { return a.size < b.size; });
   }
@@ -343,7 +349,7 @@ TuneRun run_tune(const TuneRequest& req, RunOptions opt, const std::function<voi
   for (uint64_t s : req.sizes) r.sizes.push_back({s, candidates, 0, false});
   std::vector<size_t> all(r.sizes.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;
-  run_stage(r, all, std::max(req.first_rounds, 3u), false);
+  run_stage(r, all, stage_configs(r, all), std::max(req.first_rounds, 3u), false);
   race(r, req.budget_s * 0.75);  // the rest refines the switches
   for (int turn = 0; turn < 3 && !r.stopped; ++turn) {  // more rounds can move a switch: refine it again
     refine(r);
