@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/cli/cli.hpp"
+#include "src/core/affinity.hpp"
 #include "src/core/limits.hpp"
 #include "src/core/output.hpp"
 #include "src/core/terminal_text.hpp"
@@ -91,5 +92,6 @@ int main(int argc, char** argv) {
   // reports in one line (removing its temporary), instead of SIGXFSZ killing kex
   // half-way through. Ignored, it stays ignored in the worker and in gnuplot.
   std::signal(SIGXFSZ, SIG_IGN);
+  kex::startup_cpus();  // the affinity mask before any pinning narrows it
   return finish(run(argc, argv));
 }

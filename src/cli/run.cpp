@@ -67,7 +67,7 @@ struct RunArgs {
   bool full = false;  ///< the whole preset and segment tables beside generated kernels
   bool seed_exact = false, no_plot = false, resume_any_build = false;
   std::string graph_dir;
-  std::string filter, sizes, cache, counters;
+  std::string filter, sizes, cache, counters, threads, placement;
   std::vector<std::string> layout;
 };
 
@@ -165,6 +165,12 @@ Protocol make_protocol(const std::vector<Config>& configs, const RunArgs& a, con
   if (a.no_shuffle) p.shuffle = false;
   if (a.no_sentinel) p.sentinel.enabled = false;
   if (cmd.count("--cpu")) p.cpu = a.cpu;
+  if (cmd.count("--placement")) {
+    p.placement = parse_placement(a.placement, "--placement");
+    if (p.placement.mode == PlacementMode::list && cmd.count("--cpu") && a.cpu != p.placement.cpus.front())
+      throw InputError("--placement: '" + a.placement + "': its first CPU runs worker 0, the measuring thread; --cpu " +
+                       std::to_string(a.cpu) + " says another (give one of them)");
+  }
   for (size_t i = 0; !a.counters.empty() && i <= a.counters.size();) {
     const size_t j = std::min(a.counters.find(',', i), a.counters.size());
     if (j == i) throw InputError("--counters: '" + a.counters + "': an empty name; give NAME[,NAME...] (kex info lists them)");
@@ -296,12 +302,13 @@ std::vector<Config> configs_from_arguments(RunArgs& a, const CLI::App& cmd) {
   const json sizes = a.sizes.empty() && !cmd.count("--sizes") ? json() : sizes_option(a.sizes);
   const json cache = a.cache.empty() && !cmd.count("--cache") ? json() : cache_option(a.cache);
   const json layout = a.layout.empty() ? json() : layout_option(a.layout);
+  const json threads = !cmd.count("--threads") ? json() : threads_option(a.threads);
   if (names.empty())
-    for (const char* opt : {"--sizes", "--cache", "--layout"})
+    for (const char* opt : {"--sizes", "--cache", "--layout", "--threads"})
       if (cmd.count(opt))
         throw InputError(std::string(opt) + ": applies to kernels named as arguments (e.g. kex run "
                          "copy/avx/unroll:256 memcpy " + opt + " ...); a config file sets its own axes");
-  if (!names.empty()) configs.push_back(names_config(names, sizes, cache, layout));
+  if (!names.empty()) configs.push_back(names_config(names, sizes, cache, layout, threads));
   if (a.presets.empty() && a.no_fsave) throw InputError("--no-fsave: applies to --preset kernels; give --preset NAME...");
   if (a.presets.empty() && a.harness != "kex")
     throw InputError("--harness " + a.harness + ": applies to --preset kernels; give --preset NAME...");
@@ -374,7 +381,7 @@ std::string plots_beside(const std::string& out) {
 /// Options that would change what the run measures: the journal says that.
 void refuse_run_options(const CLI::App& cmd) {
   for (const char* opt : {"CONFIG", "--preset", "--shard", "--repetitions", "--seed", "--format", "--cpu", "--harness",
-                          "--repeat", "--filter", "--sizes", "--cache", "--layout", "--counters", "--no-shuffle",
+                          "--repeat", "--filter", "--sizes", "--cache", "--layout", "--threads", "--placement", "--counters", "--no-shuffle",
                           "--no-sentinel", "--no-fsave", "--no-journal"})
     if (cmd.count(opt)) throw InputError(std::string(opt) + ": not with --resume (the journal says what the run was)");
 }
@@ -747,6 +754,15 @@ void add_cli_options(CLI::App* cmd, RunArgs& a) {
                   "(signed, or none), nohuge, each with a list, e.g. src:0,1/dist:0,64,4160 (repeatable)")
       ->type_name("TOKENS")
       ->expected(1);
+  cmd->add_option("--threads", a.threads,
+                  "Threads of the kernels named as arguments: workers doing each operation at once, each pinned to "
+                  "its own CPU on its own buffers: a list such as 1,2 or all (every CPU of the affinity mask)")
+      ->type_name("LIST");
+  cmd->add_option("--placement", a.placement,
+                  "Where the workers of points with threads > 1 run: spread (one per core, alternating L3 domains, "
+                  "then SMT siblings; the default), compact (SMT siblings first), or a CPU list in worker order "
+                  "such as 0,2-3 (worker 0, the measuring thread, on the first)")
+      ->type_name("MODE|LIST");
   cmd->add_option("--filter", a.filter,
                   "Run only the points whose full name matches this regex (RE2 syntax) (a leading - runs those that do "
                   "not), before anything is generated; baselines follow the kernel points kept")

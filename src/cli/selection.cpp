@@ -7,6 +7,7 @@
 
 #include "generators/presets/presets.hpp"
 #include "src/core/error.hpp"
+#include "src/core/numbers.hpp"
 #include "src/core/units.hpp"
 
 namespace kex {
@@ -124,6 +125,26 @@ json cache_option(const std::string& text) {
   return out;
 }
 
+json threads_option(const std::string& text) {
+  json out = json::array();
+  for (const std::string& t : split(text, ',')) {
+    json v;
+    if (t == "all") v = t;
+    else {
+      try {
+        v = parse_unsigned(t, 1, kMaxThreads);
+      } catch (const std::exception&) {
+        throw InputError("--threads: '" + text + "': allowed: thread counts 1.." + std::to_string(kMaxThreads) +
+                         " or all (every CPU of the affinity mask), e.g. 1,2,all");
+      }
+    }
+    if (std::find(out.begin(), out.end(), v) != out.end())
+      throw InputError("--threads: '" + text + "': '" + t + "' is given twice");
+    out.push_back(v);
+  }
+  return out;
+}
+
 json layout_option(const std::vector<std::string>& tokens) {
   const std::string opt = "--layout";
   const std::string allowed = "allowed: src:N, dst:N, dist:D (signed bytes, or none), nohuge; lists N,N,...; tokens "
@@ -169,11 +190,13 @@ json default_name_sizes(const NamedKernels& k) {
   return json::array({{{"from", 256}, {"to", "64MiB"}, {"factor", 4}}});
 }
 
-Config names_config(const NamedKernels& k, const json& sizes, const json& cache, const json& layout) {
+Config names_config(const NamedKernels& k, const json& sizes, const json& cache, const json& layout,
+                    const json& threads) {
   json raw = {{"description", "kernels named on the kex run command line"}};
   raw["sizes"] = sizes.is_null() ? default_name_sizes(k) : sizes;
   if (!cache.is_null()) raw["cache"] = cache;
   if (!layout.is_null() && !layout.empty()) raw["layout"] = layout;
+  if (!threads.is_null()) raw["threads"] = threads;
   if (!k.specs.empty()) {
     raw["kernels"] = json::array();
     for (const KernelSpec& s : k.specs) raw["kernels"].push_back(spec_grid(s));

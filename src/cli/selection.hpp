@@ -41,6 +41,10 @@ nlohmann::json sizes_option(const std::string& text);
 /// --cache: warm, cold or warm,cold. The config's "cache" value; InputError naming --cache.
 nlohmann::json cache_option(const std::string& text);
 
+/// --threads: a list of thread counts 1..1024 and "all" (1,2,all). The config's "threads"
+/// value; InputError naming --threads.
+nlohmann::json threads_option(const std::string& text);
+
 /// --layout (repeatable): point-name layout tokens joined by '/', each with a list
 /// of values: src:N[,N...], dst:N[,N...], dist:D[,D...] (signed bytes, or none:
 /// separate buffers), nohuge. The config's "layout" object; InputError naming --layout.
@@ -52,9 +56,9 @@ nlohmann::json default_name_sizes(const NamedKernels& k);
 
 /// The config of the named kernels: one grid per spec, the presets, and the baselines
 /// named (none named: every baseline of the ops named, as in any config), at
-/// `sizes`, `cache`, `layout` (null = not given). Parsed with parse_config under
+/// `sizes`, `cache`, `layout`, `threads` (null = not given). Parsed with parse_config under
 /// the source kCommandLineSource.
 Config names_config(const NamedKernels& k, const nlohmann::json& sizes, const nlohmann::json& cache,
-                    const nlohmann::json& layout);
+                    const nlohmann::json& layout, const nlohmann::json& threads);
 
 }  // namespace kex

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "src/core/affinity.hpp"
 #include "src/core/embedded.hpp"
 #include "src/core/error.hpp"
 #include "src/model/kernel_names.hpp"
@@ -166,7 +167,7 @@ std::vector<T> unique_in_order(const std::vector<T>& v) {
 }
 
 /// The coordinate axes a config's top level or a grid gives (keys sizes, layout,
-/// cache, chunk, prefill, consume), applied over `base`.
+/// cache, chunk, prefill, consume, threads), applied over `base`.
 Axes read_axes(const Reader& r, const json& j, const std::string& path, Axes base) {
   const uint64_t hi = max_config_size();
   if (j.contains("sizes")) base.sizes = read_sizes(r, j["sizes"], path + "/sizes");
@@ -225,6 +226,20 @@ Axes read_axes(const Reader& r, const json& j, const std::string& path, Axes bas
     r.each(j["consume"], path + "/consume",
            [&](const json& e, const std::string& p) { base.consumes.push_back(r.boolean(e, p)); });
   }
+  if (j.contains("threads")) {
+    base.threads.clear();
+    r.each(j["threads"], path + "/threads", [&](const json& e, const std::string& p) {
+      if (e.is_string() && e.get<std::string>() == "all") {
+        const size_t n = startup_cpus().size();
+        base.threads.push_back(static_cast<uint32_t>(std::clamp<size_t>(n, 1, kMaxThreads)));
+      } else if (e.is_number_integer()) {
+        base.threads.push_back(static_cast<uint32_t>(r.uint(e, p, 1, kMaxThreads)));
+      } else {
+        r.fail(p, e, "allowed: a number of threads 1.." + std::to_string(kMaxThreads) +
+                         ", or \"all\" (every CPU of the affinity mask)");
+      }
+    });
+  }
   base.src_offsets = unique_in_order(base.src_offsets);
   base.dst_offsets = unique_in_order(base.dst_offsets);
   base.distances = unique_in_order(base.distances);
@@ -233,6 +248,7 @@ Axes read_axes(const Reader& r, const json& j, const std::string& path, Axes bas
   base.chunks = unique_in_order(base.chunks);
   base.prefills = unique_in_order(base.prefills);
   base.consumes = unique_in_order(base.consumes);
+  base.threads = unique_in_order(base.threads);
   return base;
 }
 
@@ -424,7 +440,8 @@ std::vector<KernelSpec> spec_product(const Reader& r, const json& g, const std::
 Grid read_grid(const Reader& r, const json& g, const std::string& path, const Axes& top) {
   static const std::set<std::string> allowed = {"op", "regs", "unroll", "scratch", "prefetch", "pf_every", "store",
                                                 "direction", "align", "block", "fill", "skip_invalid",
-                                                "sizes", "layout", "cache", "chunk", "prefill", "consume"};
+                                                "sizes", "layout", "cache", "chunk", "prefill", "consume",
+                                                "threads"};
   r.keys(g, path, allowed);
   if (!g.contains("op")) r.fail(path, g, "a kernel grid needs \"op\" (copy or clear)");
   if (!g.contains("regs")) r.fail(path, g, "a kernel grid needs \"regs\" (" + reg_class_names() + ")");
@@ -504,7 +521,7 @@ void check_top_level(const Reader& r, const json& j) {
   for (const char* k : {"$schema", "name", "description"})
     if (j.contains(k)) r.string(j[k], std::string("/") + k);
   r.keys(j, "", {"$schema", "name", "description", "sizes", "kernels", "presets", "harness", "repeat", "preset_options",
-                 "baselines", "layout", "cache", "chunk", "prefill", "consume", "precision", "max_time_per_point",
+                 "baselines", "layout", "cache", "chunk", "prefill", "consume", "threads", "precision", "max_time_per_point",
                  "min_time_per_point", "min_samples", "max_samples", "sample_us", "repetitions", "protocol", "segments", "outputs"});
 }
 

@@ -27,6 +27,7 @@ struct Axes {
   std::vector<uint64_t> chunks = {0};                         ///< 0: one call over the extent
   std::vector<std::optional<uint8_t>> prefills = {std::nullopt};
   std::vector<bool> consumes = {false};
+  std::vector<uint32_t> threads = {1};                        ///< workers at once ("all": the affinity mask's CPUs)
 };
 
 /// One kernel grid of a config after expansion: its specs and its axes (the

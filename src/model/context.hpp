@@ -222,6 +222,15 @@ struct SentinelRecord {
 
 /// How the run measured (context.protocol): the protocol it ran with and what the
 /// supervisor did. A field an older kex did not write keeps its default here.
+/// Where one worker of a multi-threaded point runs (kex run --placement), as hwloc describes it.
+struct ThreadPlace {
+  int cpu = -1;    ///< OS CPU number it is pinned to
+  int core = -1;   ///< its core (hwloc's logical index; SMT siblings share one), -1 unknown
+  int l3 = -1;     ///< its last-level-cache domain (hwloc's logical index), -1 unknown
+  int numa = -1;   ///< its NUMA node, -1 unknown
+  bool operator==(const ThreadPlace&) const = default;
+};
+
 struct ProtocolRecord {
   uint32_t repetitions = 1;
   bool paired = false;          ///< "pairing": rounds, or separate (every kex before paired rounds)
@@ -237,6 +246,10 @@ struct ProtocolRecord {
   double overhead_ms_per_task = 0;  ///< supervision_overhead_ms_per_task
   std::optional<Noise> noise;   ///< absent: a kex before it, or a merge of runs not all with one
   std::optional<std::string> journal;  ///< the journal's path ("" without one), as kex run records it
+  /// Points with threads > 1: how their workers were placed ("spread", "compact" or "list") and
+  /// where worker k ran (threads[0]: the measuring thread, on worker_cpu). Empty: one thread only.
+  std::string placement;
+  std::vector<ThreadPlace> threads;
   nlohmann::ordered_json unknown = nlohmann::ordered_json::object();  ///< keys of a newer kex, kept as written
   bool operator==(const ProtocolRecord&) const = default;
 };

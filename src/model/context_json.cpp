@@ -206,6 +206,16 @@ void map_protocol(IO& io, P& p) {
   io.real("supervision_overhead_ms_per_task", p.overhead_ms_per_task, -kInf, kInf);
   if (io.has("noise", p.noise)) io.object("noise", [&](auto& n) { map_noise(n, *p.noise); });
   maybe_text(io, "journal", p.journal);
+  if (io.has("threads", !p.threads.empty())) {
+    io.text("placement", p.placement, {16, [](const std::string& s) { return s == "spread" || s == "compact" || s == "list"; },
+                                       "spread, compact or list"});
+    io.list("threads", p.threads, 1, kMaxCpus, [](auto& t, auto& w) {
+      t.whole("cpu", w.cpu, -1, kMaxCpus);
+      t.whole("core", w.core, -1, kMaxCpus);
+      t.whole("l3", w.l3, -1, kMaxCpus);
+      t.whole("numa", w.numa, -1, kMaxCpus);
+    });
+  }
   io.others(p.unknown);
 }
 

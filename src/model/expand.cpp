@@ -15,7 +15,8 @@ bool visit_coordinates(const Axes& a, const std::function<bool(const Coords&)>& 
             for (bool huge : a.huge_pages)
               for (uint64_t chunk : a.chunks)
                 for (const auto& prefill : a.prefills)
-                  for (bool consume : a.consumes) {
+                  for (bool consume : a.consumes)
+                    for (uint32_t threads : a.threads) {
                     Coords c;
                     c.size = size;
                     c.layout.src_offset = so;
@@ -26,6 +27,7 @@ bool visit_coordinates(const Axes& a, const std::function<bool(const Coords&)>& 
                     c.chunk = chunk;
                     c.prefill = prefill;
                     c.consume = consume;
+                    c.threads = threads;
                     if (!visit(c)) return false;
                   }
   return true;

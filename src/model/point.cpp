@@ -82,6 +82,7 @@ std::string point_name(const Point& p) {
   if (c.prefill) n += "/prefill:" + hex_byte(*c.prefill);
   if (c.consume) n += "/consume";
   if (c.cache == CacheMode::cold) n += "/cold";
+  if (c.threads != 1) n += "/threads:" + std::to_string(c.threads);
   if (c.harness != Harness::kex) n += "/harness:" + std::string(to_string(c.harness));
   if (c.pass != 1) n += "/pass:" + std::to_string(c.pass);
   return n;
@@ -105,7 +106,7 @@ Point parse_point_name(std::string_view name) {
   p.at.size = static_cast<uint64_t>(parse_decimal(tok[size_at], tok[size_at], 0, INT64_MAX));
   // Coordinates in point_name's order; each at most once.
   static const char* const order[] = {"src", "dst", "dist", "nohuge", "chunk", "prefill", "consume", "cold",
-                                      "harness", "pass"};
+                                      "threads", "harness", "pass"};
   size_t last = 0;
   for (size_t i = size_at + 1; i < tok.size(); ++i) {
     const std::string_view t = tok[i];
@@ -117,11 +118,11 @@ Point parse_point_name(std::string_view name) {
     if (k == std::size(order))
       throw std::invalid_argument("unknown coordinate '" + std::string(t) + "' in point name '" + std::string(name) +
                                   "' (allowed after the size: src:N dst:N dist:N nohuge chunk:N prefill:0xNN consume cold "
-                                  "harness:fastc|hahn|xmm64 pass:N)");
+                                  "threads:N harness:fastc|hahn|xmm64 pass:N)");
     if (k + 1 <= last)
       throw std::invalid_argument("coordinate '" + std::string(t) + "' in point name '" + std::string(name) +
                                   "' is repeated or out of order (canonical order: src dst dist nohuge chunk prefill "
-                                  "consume cold harness pass)");
+                                  "consume cold threads harness pass)");
     last = k + 1;
     const bool flag = key == "nohuge" || key == "consume" || key == "cold";
     if (flag != (colon == std::string_view::npos))
@@ -141,6 +142,7 @@ Point parse_point_name(std::string_view name) {
       c.prefill = static_cast<uint8_t>(std::stoi(std::string(val.substr(2)), nullptr, 16));
     } else if (key == "consume") c.consume = true;
     else if (key == "cold") c.cache = CacheMode::cold;
+    else if (key == "threads") c.threads = static_cast<uint32_t>(parse_decimal(t, val, 2, kMaxThreads));
     else if (key == "harness") {
       auto h = parse_harness(val);
       if (!h || *h == Harness::kex || val != to_string(*h))
@@ -153,7 +155,8 @@ Point parse_point_name(std::string_view name) {
 
 const std::vector<std::string>& coordinate_axes() {
   static const std::vector<std::string> axes = {"size",  "src_offset", "dst_offset", "distance", "huge_pages",
-                                                "cache", "chunk",      "prefill",    "consume",  "harness"};
+                                                "cache", "chunk",      "prefill",    "consume",  "threads",
+                                                "harness"};
   return axes;
 }
 
@@ -167,6 +170,7 @@ std::string axis_value(const Coords& c, std::string_view axis) {
   if (axis == "chunk") return c.chunk ? std::to_string(c.chunk) : "whole";
   if (axis == "prefill") return c.prefill ? hex_byte(*c.prefill) : "none";
   if (axis == "consume") return c.consume ? "true" : "false";
+  if (axis == "threads") return std::to_string(c.threads);
   if (axis == "harness") return std::string(to_string(c.harness));
   return "";
 }

@@ -42,6 +42,7 @@ struct Coords {
   uint64_t chunk = 0;               ///< 0: one call over the extent; else consecutive calls of chunk bytes
   std::optional<uint8_t> prefill;   ///< destination written with this byte (by stores) before each sample
   bool consume = false;             ///< the destination is read back after each call, inside the timing
+  uint32_t threads = 1;             ///< workers doing the operation at once, each on its own CPU and buffers
   Harness harness = Harness::kex;
   uint32_t pass = 1;                ///< seed tables: the nth run of the same kernel in one table
   bool operator==(const Coords&) const = default;
@@ -58,7 +59,7 @@ struct Point {
 /// Canonical name: the kernel key, the size in bytes, then every coordinate that
 /// differs from its default, in this order:
 ///   src:N  dst:N  dist:N (signed)  nohuge  chunk:N  prefill:0xNN  consume  cold
-///   harness:fastc|hahn|xmm64  pass:N
+///   threads:N  harness:fastc|hahn|xmm64  pass:N
 /// e.g. "copy/avx512/unroll:256/scratch:4/t/fwd/4096/dist:1048591/cold". The
 /// kernel part never has a token of digits alone, so the size token ends it.
 std::string point_name(const Point& p);
@@ -70,12 +71,19 @@ Point parse_point_name(std::string_view name);
 
 /// The names of the coordinate axes, as configs and the summary spell them:
 /// "size", "src_offset", "dst_offset", "distance", "huge_pages", "cache", "chunk",
-/// "prefill", "consume", "harness".
+/// "prefill", "consume", "threads", "harness".
 const std::vector<std::string>& coordinate_axes();
 
 /// The value of one axis of `c` as text ("4096", "-64", "none", "warm", ...), for
 /// tables and plot labels; "" for an unknown axis.
 std::string axis_value(const Coords& c, std::string_view axis);
+
+/// Bytes one timed operation moves over all its workers: size × threads (each worker
+/// copies or clears `size` bytes of its own buffers). Bandwidth is computed from these.
+inline uint64_t moved_bytes(const Coords& c) { return c.size * c.threads; }
+
+/// The largest `threads` a point may ask for (a config's or a name's).
+constexpr uint32_t kMaxThreads = 1024;
 
 /// The axes (of coordinate_axes()) on which the points differ, in that order.
 std::vector<std::string> swept_axes(const std::vector<Coords>& points);

@@ -81,7 +81,7 @@ Aggregate aggregate(const Result& r) {
 
 double median_gbps(const Result& r) {
   if (!r.ok()) return 0;
-  return gbps_at(r.point.at.size, aggregate(r).median_ns);
+  return gbps_at(moved_bytes(r.point.at), aggregate(r).median_ns);
 }
 
 namespace {
@@ -109,7 +109,7 @@ EntryFigures entry_figures(const Result& r) {
   EntryFigures f;
   f.a = aggregate(r);
   const Aggregate& a = f.a;
-  const uint64_t bytes = r.point.at.size;
+  const uint64_t bytes = moved_bytes(r.point.at);  // every worker's
   const double size = double(bytes);
   for (const auto& rep : r.reps) f.iterations += uint64_t(rep.calls_per_sample) * rep.sample_ticks.size();
   f.gbps = gbps_at(bytes, a.median_ns);

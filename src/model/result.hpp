@@ -52,6 +52,15 @@ struct CounterReading {
   bool operator==(const CounterReading&) const = default;
 };
 
+/// One worker of a multi-threaded repetition: where it ran and its own time per operation
+/// (from its start after the common barrier to its own end).
+struct ThreadFigure {
+  int cpu = -1;               ///< OS CPU it was pinned to
+  double median_ticks = 0;    ///< median over the samples of its TSC ticks per operation
+  double min_ticks = 0;       ///< the fastest
+  bool operator==(const ThreadFigure&) const = default;
+};
+
 struct Repetition {
   uint32_t calls_per_sample = 1;        ///< operations between the two TSC reads of a sample
   std::vector<uint64_t> sample_ticks;   ///< each sample's TSC ticks (all calls_per_sample operations)
@@ -69,6 +78,10 @@ struct Repetition {
   std::string previous;                 ///< the point measured just before it ("" for the first)
   bool disturbed = false;               ///< the sentinel after it deviated: re-measured when the budget allowed
   std::vector<CounterReading> counters; ///< the counters that counted, in request order (none unless asked)
+  /// threads > 1: each worker's own figures (0 = the measuring thread), in placement order;
+  /// the samples then run from the common start to the last worker's end. Empty for one thread.
+  std::vector<ThreadFigure> threads;
+  double start_spread_ticks = 0;        ///< threads > 1: median over samples of the last start - the first
   bool operator==(const Repetition&) const = default;
 };
 

@@ -139,6 +139,13 @@ ordered_json to_json(const Repetition& r) {
     for (const auto& v : r.counters) c[v.name] = {{"per_op", v.per_op}, {"running", v.running}};
     j["counters"] = c;
   }
+  if (!r.threads.empty()) {
+    ordered_json t = ordered_json::array();
+    for (const ThreadFigure& f : r.threads)
+      t.push_back({{"cpu", f.cpu}, {"median_ticks", f.median_ticks}, {"min_ticks", f.min_ticks}});
+    j["threads"] = t;
+    j["start_spread_ticks"] = r.start_spread_ticks;
+  }
   j["samples_ticks"] = r.sample_ticks;
   return j;
 }
@@ -168,6 +175,18 @@ Repetition rep_from(const In& in) {
       if (!it.value().is_object()) in.fail("counters/" + it.key(), "expected an object {per_op, running}");
       r.counters.push_back({it.key(), v.number_or("per_op", 0), v.number_or("running", 1)});
     }
+  }
+  if (in.has("threads")) {
+    const json& t = in.j["threads"];
+    if (!t.is_array()) in.fail("threads", "expected a list of {cpu, median_ticks, min_ticks}");
+    for (size_t k = 0; k < t.size(); ++k) {
+      const In w{t[k], in.where + "/threads/" + std::to_string(k)};
+      if (!t[k].is_object()) in.fail("threads/" + std::to_string(k), "expected an object {cpu, median_ticks, min_ticks}");
+      const int64_t cpu = w.sint("cpu");
+      if (cpu < -1 || cpu >= (int64_t(1) << 20)) w.fail("cpu", std::to_string(cpu) + ": expected an OS CPU number (or -1)");
+      r.threads.push_back({static_cast<int>(cpu), w.number("median_ticks"), w.number_or("min_ticks", 0)});
+    }
+    r.start_spread_ticks = in.number_or("start_spread_ticks", 0);
   }
   if (in.has("samples_ticks")) {
     const json& s = in.j["samples_ticks"];
@@ -318,6 +337,7 @@ ordered_json entry_params(const Result& r) {
   p["chunk"] = c.chunk;
   p["prefill"] = c.prefill ? ordered_json(*c.prefill) : ordered_json();
   p["consume"] = c.consume;
+  if (c.threads != 1) p["threads"] = c.threads;
   p["harness"] = to_string(c.harness);
   if (c.pass != 1) p["pass"] = c.pass;
   if (r.placed) {

@@ -97,7 +97,8 @@ uint8_t fill_of(const Result& r) { return r.spec ? r.spec->fill : r.libc ? r.lib
 CurvePoint curve_point(const Result& r) {
   const Aggregate a = aggregate(r);
   const uint64_t size = r.point.at.size;
-  return {double(size), median_gbps(r), gbps_at(size, a.ci_high_ns), gbps_at(size, a.ci_low_ns), round_times(r)};
+  const uint64_t moved = moved_bytes(r.point.at);
+  return {double(size), median_gbps(r), gbps_at(moved, a.ci_high_ns), gbps_at(moved, a.ci_low_ns), round_times(r)};
 }
 
 /// The curve families of one op, by kernel.

@@ -57,7 +57,7 @@ json to_gbench(const std::vector<RunDoc>& runs) {
         b["cpu_time"] = ns;
         b["time_unit"] = "ns";
         b["label"] = std::string(to_string(r.kind));
-        b["bytes_per_second"] = gbps_at(r.point.at.size, ns) * 1e9;
+        b["bytes_per_second"] = gbps_at(moved_bytes(r.point.at), ns) * 1e9;
         b["size"] = r.point.at.size;
         return b;
       };
@@ -95,7 +95,7 @@ json to_gbench(const std::vector<RunDoc>& runs) {
         b["aggregate_name"] = g.agg;
         b["aggregate_unit"] = g.unit;
         b.erase("repetition_index");
-        b["bytes_per_second"] = std::string(g.unit) == "time" && g.ns > 0 ? gbps_at(r.point.at.size, g.ns) * 1e9 : 0.0;
+        b["bytes_per_second"] = std::string(g.unit) == "time" && g.ns > 0 ? gbps_at(moved_bytes(r.point.at), g.ns) * 1e9 : 0.0;
         benches.push_back(std::move(b));
       }
     }
@@ -176,7 +176,7 @@ void entries_csv(std::ostringstream& o, const std::vector<RunDoc>& runs, bool ha
                                      "pf_distance", "pf_every",       "store",           "direction", "align",
                                      "block_bytes", "fill",           "src_offset",      "dst_offset", "distance",
                                      "huge_pages",  "cache",          "chunk",           "prefill",   "consume",
-                                     "harness",     "src_page_offset", "dst_page_offset", "relative_offset"};
+                                     "threads",     "harness",     "src_page_offset", "dst_page_offset", "relative_offset"};
   static const char* stat_cols[] = {"n",           "repetitions",  "disturbed_repetitions", "median_ns", "min_ns",
                                     "p10_ns",      "p90_ns",       "max_ns",    "ci95_low_ns",  "ci95_high_ns",
                                     "ci_rel_halfwidth", "gbps",    "gbps_best", "gbps_p10",     "gbps_p90",
@@ -199,7 +199,9 @@ void entries_csv(std::ostringstream& o, const std::vector<RunDoc>& runs, bool ha
                     : r.ok()                               ? "ok"
                                                            : "no time");
       row.push_back(csv_text(r.status.message));
-      for (auto c : param_cols) row.push_back(csv_cell(e["params"].value(c, json())));
+      for (auto c : param_cols)  // params leave threads out at its default
+        row.push_back(std::string_view(c) == "threads" ? std::to_string(r.point.at.threads)
+                                                       : csv_cell(e["params"].value(c, json())));
       json stats = e.value("stats", json::object());
       if (r.seed) stats["cycles_per_page"] = r.seed->printed_ticks;
       for (auto c : stat_cols) row.push_back(csv_cell(stats.value(c, json())));

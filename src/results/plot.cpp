@@ -576,8 +576,9 @@ void add_curve_point(Gathered& g, const Result& r, const Run& run, size_t ri, bo
   auto& curves = g.figs[fk];
   auto [it, fresh] = g.index[fk].emplace(label, curves.size());
   if (fresh) curves.push_back(CurveData{label, baseline, key, panel_of(r), ri, {}});
-  curves[it->second].pts.push_back({double(at.size), gbps_at(at.size, a.median_ns), gbps_at(at.size, a.min_ns),
-                                    gbps_at(at.size, a.p90_ns), gbps_at(at.size, a.p10_ns)});
+  const uint64_t moved = moved_bytes(at);
+  curves[it->second].pts.push_back({double(at.size), gbps_at(moved, a.median_ns), gbps_at(moved, a.min_ns),
+                                    gbps_at(moved, a.p90_ns), gbps_at(moved, a.p10_ns)});
 }
 
 /// The segment table's measured cases: a bar of ns per iteration each.

@@ -69,7 +69,7 @@ std::string gbps_pm(const Result& r) {
   char b[48];
   if (a.median_ns <= 0) return "-";
   const double half = (a.ci_high_ns - a.ci_low_ns) / 2 / a.median_ns * 100;
-  std::snprintf(b, sizeof b, half < 10 ? "%.2f \u00b1%.1f%%" : "%.2f \u00b1%.0f%%", gbps_at(r.point.at.size, a.median_ns),
+  std::snprintf(b, sizeof b, half < 10 ? "%.2f \u00b1%.1f%%" : "%.2f \u00b1%.0f%%", gbps_at(moved_bytes(r.point.at), a.median_ns),
                 half);
   return b;
 }

@@ -1,5 +1,7 @@
 #include "src/run/journal_header.hpp"
 
+#include <type_traits>
+
 #include <nlohmann/json.hpp>
 
 #include "src/core/error.hpp"
@@ -20,6 +22,16 @@ const TextRule kFormat{8, is_format, "json, gbench, csv"};
 const TextRule kOutputName{255, is_file_name, "a file name without a directory"};
 const TextRule kCounter{128, is_counter_name, "an event name (kex info lists them)"};
 
+bool is_placement(const std::string& s) {
+  try {
+    parse_placement(s, "placement");
+    return true;
+  } catch (const InputError&) {
+    return false;
+  }
+}
+const TextRule kPlacement{4096, is_placement, "spread, compact, or a CPU list such as 0,2-3"};
+
 /// The protocol's fields, with the ranges the command line and configs allow.
 template <class IO, class P>
 void map_protocol(IO& io, P& p) {
@@ -39,6 +51,11 @@ void map_protocol(IO& io, P& p) {
   io.real("round_sample_us", p.round.sample_us, 5, 10000);
   io.real("round_settle_us", p.round.settle_us, 0, 100000);
   io.whole("tasks_per_worker", p.tasks_per_worker, 0u, 1000000u);
+  std::string placement = placement_text(p.placement);
+  if (io.has("placement", p.placement != PlacementRequest{})) {
+    io.text("placement", placement, kPlacement);
+    if constexpr (!std::is_const_v<P>) p.placement = parse_placement(placement, "placement");
+  }
 }
 
 /// The header's one field table: to_json and journal_header_from both run it.

@@ -191,16 +191,6 @@ MachineInfo machine_info(const Machine& m) {
 
 nlohmann::ordered_json machine_json(const Machine& m) { return to_json(machine_info(m)); }
 
-std::vector<int> allowed_cpus() {
-  std::vector<int> v;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return v;
-  for (int i = 0; i < CPU_SETSIZE; ++i)
-    if (CPU_ISSET(i, &set)) v.push_back(i);
-  return v;
-}
-
 int default_pin_cpu() {
   const std::vector<int> v = allowed_cpus();
   return v.empty() ? -1 : v.back();

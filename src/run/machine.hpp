@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "src/core/affinity.hpp"
 #include "src/core/cpu_features.hpp"
 #include "src/model/context.hpp"
 #include "src/run/topology.hpp"
@@ -111,10 +112,6 @@ int pin_to_one_cpu();
 
 /// Pins the calling thread to `cpu`; false when it is not allowed or pinning failed.
 bool pin_thread_to(int cpu);
-
-/// The OS numbers of the CPUs the calling thread may run on now (its affinity
-/// mask), ascending; empty if the mask cannot be read.
-std::vector<int> allowed_cpus();
 
 /// The CPU pin_to_one_cpu() would choose now: the highest allowed; -1 if none.
 int default_pin_cpu();

@@ -11,6 +11,7 @@
 #include "src/run/buffers.hpp"
 #include "src/run/counters.hpp"
 #include "src/run/machine.hpp"
+#include "src/run/team.hpp"
 
 namespace kex {
 
@@ -116,9 +117,45 @@ void prepare_sample(const Operation& op) {
   }
 }
 
+/// Worker k's operation: op itself for worker 0, else the same on its own buffers.
+Operation worker_op(const Operation& op, uint32_t k) {
+  if (k == 0) return {op.fn, op.dst, op.src, op.at, nullptr, {}};
+  return {op.fn, op.peers[k - 1].dst, op.peers[k - 1].src, op.at, nullptr, {}};
+}
+
+/// Each worker's own time per operation over a repetition's samples (threads > 1).
+struct ThreadTimes {
+  std::vector<std::vector<double>> per_call;  ///< per worker
+  std::vector<double> spread;                 ///< per sample: last start - first start
+  void add(const TeamSample& s, uint32_t calls) {
+    per_call.resize(s.start.size());
+    for (size_t k = 0; k < s.start.size(); ++k) per_call[k].push_back(double(s.end[k] - s.start[k]) / calls);
+    spread.push_back(double(s.start_spread()));
+  }
+  void finish(Repetition& r, const Team& team) const {
+    for (size_t k = 0; k < per_call.size(); ++k) {
+      const SampleStats st = summarize(per_call[k]);
+      r.threads.push_back({team.cpu(uint32_t(k)), st.median, st.min});
+    }
+    if (!spread.empty()) r.start_spread_ticks = summarize(spread).median;
+  }
+};
+
 /// One timed sample of `calls` operations, the timer pair subtracted where it matters
-/// (> 0.1% of the sample).
-uint64_t timed_sample(const Operation& op, uint32_t calls, uint64_t overhead) {
+/// (> 0.1% of the sample); prefill and flush first, untimed. With threads, every worker
+/// runs them on its own buffers from a common start, and `tt` gets each one's times.
+uint64_t timed_sample(const Operation& op, uint32_t calls, uint64_t overhead, ThreadTimes* tt = nullptr) {
+  if (op.at.threads > 1 && op.team) {
+    std::vector<Operation> mine;
+    for (uint32_t k = 0; k < op.at.threads; ++k) mine.push_back(worker_op(op, k));
+    const TeamSample s = team_sample(
+        *op.team, op.at.threads, [&](uint32_t k) { prepare_sample(mine[k]); },
+        [&](uint32_t k) {
+          for (uint32_t c = 0; c < calls; ++c) run_operation(mine[k]);
+        });
+    if (tt) tt->add(s, calls);
+    return s.wall();
+  }
   prepare_sample(op);
   const uint64_t a = tsc_fenced();
   for (uint32_t c = 0; c < calls; ++c) run_operation(op);
@@ -132,15 +169,9 @@ uint64_t timed_sample(const Operation& op, uint32_t calls, uint64_t overhead) {
 /// settling calls of about settle_us (none for calls over 1 ms).
 MemberPlan plan_member(const Operation& op, const RoundPolicy& p, double hz) {
   // Warm the member up (its code and data after the others ran), then time two calls.
-  prepare_sample(op);
-  run_operation(op);
+  timed_sample(op, 1, 0);
   uint64_t one = ~0ull;
-  for (int i = 0; i < 2; ++i) {
-    prepare_sample(op);
-    const uint64_t a = tsc_fenced();
-    run_operation(op);
-    one = std::min(one, tsc_fenced() - a);
-  }
+  for (int i = 0; i < 2; ++i) one = std::min(one, timed_sample(op, 1, 0));
   const double one_ticks = std::max<double>(double(one), 1);
   MemberPlan m;
   const bool cold = op.at.cache == CacheMode::cold;
@@ -160,6 +191,7 @@ std::vector<Repetition> measure_round(const std::vector<Operation>& ops, std::ve
   const size_t n = ops.size();
   std::vector<Repetition> reps(n);
   std::vector<std::vector<double>> per_call(n);
+  std::vector<ThreadTimes> threads(n);
   auto run_as = [&](size_t i) {
     if (running) *running = uint32_t(i + 1);
   };
@@ -182,12 +214,9 @@ std::vector<Repetition> measure_round(const std::vector<Operation>& ops, std::ve
       const MemberPlan& m = plan[i];
       if (reps[i].sample_ticks.size() >= m.samples) continue;
       run_as(i);
-      for (uint32_t s = 0; s < m.settle; ++s) {
-        prepare_sample(op);
-        run_operation(op);
-      }
+      for (uint32_t s = 0; s < m.settle; ++s) timed_sample(op, 1, 0);
       for (uint32_t b = 0; b < block && reps[i].sample_ticks.size() < m.samples; ++b) {
-        const uint64_t t = timed_sample(op, m.calls, overhead);
+        const uint64_t t = timed_sample(op, m.calls, overhead, &threads[i]);
         reps[i].sample_ticks.push_back(t);
         per_call[i].push_back(double(t) / m.calls);
       }
@@ -206,6 +235,7 @@ std::vector<Repetition> measure_round(const std::vector<Operation>& ops, std::ve
     r.context_switches = cs;
     r.migrations = mig;
     r.seconds = seconds / double(n);
+    if (ops[i].team && ops[i].at.threads > 1) threads[i].finish(r, *ops[i].team);
   }
   return reps;
 }
@@ -217,24 +247,14 @@ Repetition measure(const Operation& op, const Policy& policy, const volatile std
   const uint64_t start = tsc_fenced();
   const uint64_t overhead = timer_overhead_ticks();
   const bool cold = op.at.cache == CacheMode::cold;
-  const uint64_t size = op.at.size;
-  auto prepare = [&] {
-    if (op.at.prefill) memset(op.dst, *op.at.prefill, size);
-    if (cold) {
-      if (op.src) Buffers::flush(op.src, size);
-      Buffers::flush(op.dst, size);
-    }
-  };
+  const bool team = op.team && op.at.threads > 1;
+  if (team) counters = nullptr;  // the counters count the measuring thread only
 
   // Warm-up: at least 3 operations and 2 ms; the fastest one sizes the samples.
   uint64_t one = ~0ull;
   for (int i = 0;; ++i) {
-    prepare();
-    uint64_t a = tsc_fenced();
-    run_operation(op);
-    uint64_t b = tsc_fenced();
-    one = std::min(one, b - a);
-    if (i >= 2 && double(b - start) / hz >= 0.002) break;
+    one = std::min(one, timed_sample(op, 1, 0));
+    if (i >= 2 && double(tsc_fenced() - start) / hz >= 0.002) break;
   }
   const double sample_ticks = std::clamp(policy.sample_us, 20.0, 1000.0) * 1e-6 * hz;
   m.calls_per_sample =
@@ -251,10 +271,17 @@ Repetition measure(const Operation& op, const Policy& policy, const volatile std
   uint64_t ops_counted = 0;
   const uint64_t cap_ticks = static_cast<uint64_t>(policy.max_time_per_point * hz);
   const uint64_t min_ticks = static_cast<uint64_t>(policy.min_time_per_point * hz);
+  ThreadTimes threads;
   auto take = [&](uint32_t count) {
     for (uint32_t i = 0; i < count; ++i) {
-      prepare();
       const uint32_t k = m.calls_per_sample;
+      if (team) {
+        const uint64_t t = timed_sample(op, k, overhead, &threads);
+        m.sample_ticks.push_back(t);
+        per_call.push_back(double(t) / k);
+        continue;
+      }
+      prepare_sample(op);
       if (counters) counters->start();
       uint64_t a = tsc_fenced();
       for (uint32_t c = 0; c < k; ++c) run_operation(op);
@@ -305,6 +332,7 @@ Repetition measure(const Operation& op, const Policy& policy, const volatile std
   m.context_switches = context_switches().read_value() - cs0;
   m.migrations = migrations().read_value() - mig0;
   m.seconds = double(tsc_fenced() - start) / hz;
+  if (team) threads.finish(m, *op.team);
   return m;
 }
 

@@ -18,11 +18,21 @@ namespace kex {
 /// call is followed by a read of the bytes it wrote, inside the timing. `prefill`
 /// (untimed) writes the destination before each sample; cold mode flushes src and
 /// dst (clflushopt + mfence) before each single-operation sample.
+/// With at.threads > 1, every sample runs the operation on each worker of `team` at once,
+/// worker k on its own buffers (peers[k - 1]; worker 0 on dst/src), from a common start at a
+/// barrier to the last worker's end (the sample's ticks); prefill and flush are each worker's own.
+struct PeerBuffers {
+  uint8_t* dst = nullptr;
+  const uint8_t* src = nullptr;
+};
+class Team;
 struct Operation {
   KernelFn fn = nullptr;
   uint8_t* dst = nullptr;
   const uint8_t* src = nullptr;
   Coords at;
+  Team* team = nullptr;            ///< at.threads > 1: the workers (at least at.threads of them)
+  std::vector<PeerBuffers> peers;  ///< at.threads > 1: workers 1.. buffers, at.threads - 1 of them
 };
 
 /// Runs `op` once (for verification of the call pattern and warm-up).
@@ -34,7 +44,8 @@ void run_operation(const Operation& op);
 /// is polled between batches. Returns one repetition (TSC ticks). With `counters`
 /// (opened on this thread), each sample's TSC window is bracketed by a counter
 /// snapshot pair outside it, and the repetition records the counters that counted,
-/// per operation timed.
+/// per operation timed (one-thread points only: with threads the counters stay closed).
+/// With threads, the repetition also holds each worker's own figures (Repetition::threads).
 class CounterSet;
 Repetition measure(const Operation& op, const Policy& policy, const volatile std::sig_atomic_t* stop,
                    CounterSet* counters = nullptr);

@@ -30,6 +30,8 @@
 #include "src/run/counters.hpp"
 #include "src/run/measure.hpp"
 #include "src/run/sandbox.hpp"
+#include "src/run/team.hpp"
+#include "src/run/topology.hpp"
 
 namespace kex {
 
@@ -159,6 +161,65 @@ std::vector<std::unique_ptr<PlanBuffers>> map_buffers(const std::vector<MeasureJ
   return out;
 }
 
+/// The most threads a job asks for (1 when none asks for more).
+uint32_t most_threads(const std::vector<MeasureJob>& jobs) {
+  uint32_t n = 1;
+  for (const MeasureJob& j : jobs) n = std::max(n, j.at.threads);
+  return n;
+}
+
+/// On helper thread k: each buffer plan, for the jobs with more than k threads only,
+/// mapped (and so first-touched) by this thread, near its CPU; null where no job needs it.
+std::vector<std::unique_ptr<PlanBuffers>> map_peer_buffers(const std::vector<MeasureJob>& jobs,
+                                                           const std::vector<BufferPlan>& plans, uint32_t k) {
+  std::vector<std::unique_ptr<PlanBuffers>> out(plans.size());
+  for (size_t i = 0; i < plans.size(); ++i) {
+    std::vector<std::pair<Layout, uint64_t>> layouts;
+    std::vector<PlanPoint> points;
+    for (const MeasureJob& j : jobs) {
+      if (j.buffer_plan != i || j.at.threads <= k) continue;
+      points.push_back({j.at.layout, j.at.size});
+      auto it = std::find_if(layouts.begin(), layouts.end(), [&](const auto& x) { return x.first == j.at.layout; });
+      if (it == layouts.end()) layouts.push_back({j.at.layout, j.at.size});
+      else it->second = std::max(it->second, j.at.size);
+    }
+    if (points.empty()) continue;
+    out[i] = std::make_unique<PlanBuffers>(BufferPlan(layouts, plans[i].max_alignment(), plans[i].huge_pages()), points);
+  }
+  return out;
+}
+
+/// In the worker: the helper threads of multi-threaded points (none when every point has
+/// one thread), each with its own buffers, mapped on its own CPU.
+struct Peers {
+  std::unique_ptr<Team> team;
+  std::vector<std::vector<std::unique_ptr<PlanBuffers>>> bufs;  ///< [k][plan], k = 1..; bufs[0] unused
+  Peers(const std::vector<MeasureJob>& jobs, const std::vector<BufferPlan>& plans, const Protocol& pr) {
+    const uint32_t n = most_threads(jobs);
+    if (n <= 1) return;
+    if (pr.thread_cpus.size() < n) throw std::runtime_error("no placement for the points' threads");
+    team = std::make_unique<Team>(std::vector<int>(pr.thread_cpus.begin(), pr.thread_cpus.begin() + n));
+    bufs.resize(n);
+    team->run(n, [&](uint32_t k) {
+      if (k == 0) return;
+      bind_memory_near(pr.thread_cpus[k]);
+      bufs[k] = map_peer_buffers(jobs, plans, k);
+    });
+  }
+  /// Worker 1.. buffers of a job, or the refusal of the first that cannot be placed.
+  std::string place(const MeasureJob& j, Operation& op) const {
+    for (uint32_t k = 1; k < j.at.threads; ++k) {
+      const PlanBuffers* b = k < bufs.size() && j.buffer_plan < bufs[k].size() ? bufs[k][j.buffer_plan].get() : nullptr;
+      if (!b) return "no buffers for worker " + std::to_string(k);
+      const Place pl = b->place(j.at.layout, j.at.size, j.alignment);
+      if (!pl.refusal.empty()) return "worker " + std::to_string(k) + ": " + pl.refusal;
+      op.peers.push_back({pl.dst, j.copy ? pl.src : nullptr});
+    }
+    op.team = team.get();
+    return "";
+  }
+};
+
 /// Where a plan's mapping landed (bytes 0 when none of it could be mapped).
 BufferPlacement placement_of(const PlanBuffers& b, const BufferPlan& plan) {
   BufferPlacement p;
@@ -180,18 +241,20 @@ std::vector<std::pair<uint32_t, Repetition>> measure_task(int fd, size_t i, cons
                                                           const std::vector<std::unique_ptr<PlanBuffers>>& bufs,
                                                           const Protocol& pr, const volatile std::sig_atomic_t* stop,
                                                           CounterSet& counters, volatile uint32_t* running,
-                                                          std::map<uint32_t, MemberPlan>& plans) {
+                                                          std::map<uint32_t, MemberPlan>& plans, const Peers& peers) {
   std::vector<uint32_t> members;
   std::vector<Operation> ops;
   for (uint32_t p : t.points()) {
     const MeasureJob& j = jobs[p];
     const Place pl = bufs[j.buffer_plan]->place(j.at.layout, j.at.size, j.alignment);
-    if (!pl.refusal.empty()) {  // this point's buffers could not be mapped: the others go on
-      send(fd, kUnmapped, nlohmann::json{{"i", i}, {"task", task_json(t.member(p))}, {"message", pl.refusal}}.dump());
+    Operation op{j.fn, pl.dst, j.copy ? pl.src : nullptr, j.at, nullptr, {}};
+    const std::string refusal = !pl.refusal.empty() ? pl.refusal : j.at.threads > 1 ? peers.place(j, op) : "";
+    if (!refusal.empty()) {  // this point's buffers could not be mapped: the others go on
+      send(fd, kUnmapped, nlohmann::json{{"i", i}, {"task", task_json(t.member(p))}, {"message", refusal}}.dump());
       continue;
     }
     members.push_back(p);
-    ops.push_back({j.fn, pl.dst, j.copy ? pl.src : nullptr, j.at});
+    ops.push_back(std::move(op));
   }
   std::vector<std::pair<uint32_t, Repetition>> out;
   if (members.empty()) return out;
@@ -242,6 +305,7 @@ std::vector<std::pair<uint32_t, Repetition>> measure_task(int fd, size_t i, cons
     // run see several physical layouts (the L3 slices and DRAM channels of every line).
     const Spacer spacer(pr.seed, start);
     const std::vector<std::unique_ptr<PlanBuffers>> bufs = map_buffers(jobs, plans);
+    const Peers peers(jobs, plans, pr);
     nlohmann::ordered_json where = nlohmann::ordered_json::array();  // the buffers as mapped (prefaulted, so placed)
     for (size_t k = 0; k < bufs.size(); ++k) where.push_back(to_json(placement_of(*bufs[k], plans[k])));
     send(fd, kBuffers, where.dump());
@@ -273,7 +337,7 @@ std::vector<std::pair<uint32_t, Repetition>> measure_task(int fd, size_t i, cons
         _exit(0);
       }
       const Task& t = queue[i];
-      auto reps = measure_task(fd, i, t, jobs, bufs, pr, stop, counters, running, plans);
+      auto reps = measure_task(fd, i, t, jobs, bufs, pr, stop, counters, running, plans, peers);
       if (!reps.empty()) {
         nlohmann::json done = nlohmann::json::array();
         for (auto& [p, rep] : reps) {

@@ -17,6 +17,7 @@
 #include "src/model/result.hpp"
 #include "src/run/buffers.hpp"
 #include "src/run/measure.hpp"
+#include "src/run/placement.hpp"
 #include "src/run/schedule.hpp"
 #include "src/run/sentinel.hpp"
 
@@ -53,6 +54,10 @@ struct Protocol {
   SentinelPolicy sentinel;
   unsigned task_timeout_s = 60;   ///< a repetition taking longer kills the worker (the point fails)
   int cpu = -1;                   ///< the CPU the worker is pinned to
+  /// Points with threads > 1: worker k's CPU (thread_cpus[0] == cpu), as many as the most
+  /// threads a point asks for; empty when every point has one thread.
+  std::vector<int> thread_cpus;
+  PlacementRequest placement;     ///< how thread_cpus were chosen
   uint64_t first_order = 0;       ///< order number of this session's first task (a resumed run goes on
                                   ///< after the journal's, so orders stay unique across sessions)
   std::vector<std::string> counters;  ///< event counters per repetition (open_counters names); none: off

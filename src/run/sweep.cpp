@@ -340,6 +340,7 @@ struct Sweep {
   std::vector<std::optional<Status>> died, lost;       ///< per job: its kernel killed the worker; not measured as asked
   SupervisedRun sup;
   size_t todo_tasks = 0;
+  std::vector<ThreadPlace> places;                     ///< threads > 1: worker k's place
   std::vector<double> sentinel_l1, sentinel_mem;
   size_t sentinel_disturbed = 0;
   bool interrupted = false;
@@ -351,12 +352,26 @@ struct Sweep {
   const Built& code(const Slot& s) const { return built[s.config][s.plan]; }
 };
 
+/// Points with threads > 1: where each worker runs (InputError when the mask has too few CPUs).
+void place_workers(Sweep& w) {
+  uint32_t most = 1;
+  for (const Slot& s : w.e.slots)
+    if (w.plan(s).skip.empty()) most = std::max(most, s.at.threads);
+  if (most <= 1) return;
+  w.places = place_threads(w.protocol.placement, most, w.protocol.cpu, startup_cpus());
+  w.protocol.thread_cpus.clear();
+  for (const ThreadPlace& p : w.places) w.protocol.thread_cpus.push_back(p.cpu);
+}
+
 /// Pins to the run's CPU, starts the context and expands every config's points.
 void start(Sweep& w) {
+  if (w.protocol.placement.mode == PlacementMode::list && !w.protocol.placement.cpus.empty())
+    w.protocol.cpu = w.protocol.placement.cpus.front();  // worker 0 on the list's first CPU
   const int cpu = w.protocol.cpu >= 0 && pin_thread_to(w.protocol.cpu) ? w.protocol.cpu : pin_to_one_cpu();
   w.protocol.cpu = cpu;
   w.out.doc.context = make_context(w.configs, cpu, w.opt.shard_index, w.opt.shard_count);
   w.e = expand_all(w.configs, w.opt.shard_index, w.opt.shard_count);
+  place_workers(w);
   warn_if_busy(w.opt.progress);
   for (const Slot& s : w.e.slots) w.points.push_back({s, {}, SIZE_MAX, std::nullopt, std::nullopt});
 }
@@ -586,7 +601,7 @@ void measure_jobs(Sweep& w) {
     if (w.opt.journal) w.opt.journal->repetition(w.jobs[t.point].name, r);
     char g[64] = "";
     if (r.per_call.median > 0)
-      std::snprintf(g, sizeof g, " %.2f GB/s", double(w.jobs[t.point].at.size) / (r.per_call.median / machine().tsc_hz * 1e9));
+      std::snprintf(g, sizeof g, " %.2f GB/s", double(moved_bytes(w.jobs[t.point].at)) / (r.per_call.median / machine().tsc_hz * 1e9));
     progress.step(w.jobs[t.point].name + g);
   };
   ev.failed = [&](const Task& t, const Status& s) {
@@ -648,6 +663,10 @@ void record_protocol(Sweep& w) {
   p.shuffle = pr.shuffle;
   p.seed = pr.seed;
   p.worker_cpu = pr.cpu;
+  if (!w.places.empty()) {
+    p.placement = to_string(pr.placement.mode);
+    p.threads = w.places;
+  }
   p.workers_started = sup.workers;
   p.tasks_measured = sup.tasks_done;
   p.remeasured_tasks = sup.remeasured;

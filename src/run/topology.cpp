@@ -364,6 +364,28 @@ int numa_node_of_cpu(int cpu) {
   return hwloc_bitmap_first(pu->nodeset);
 }
 
+bool bind_memory_near(int cpu) {
+  if (numa_node_count() <= 1) return false;
+  hwloc_topology_t t = topology(false);
+  hwloc_obj_t pu = t && cpu >= 0 ? hwloc_get_pu_obj_by_os_index(t, static_cast<unsigned>(cpu)) : nullptr;
+  if (!pu || !pu->nodeset) return false;
+  return hwloc_set_membind(t, pu->nodeset, HWLOC_MEMBIND_BIND, HWLOC_MEMBIND_THREAD | HWLOC_MEMBIND_BYNODESET) == 0;
+}
+
+ThreadPlace place_of_cpu(int cpu) {
+  ThreadPlace p;
+  p.cpu = cpu;
+  p.numa = numa_node_of_cpu(cpu);
+  hwloc_topology_t t = topology(false);
+  hwloc_obj_t pu = t && cpu >= 0 ? hwloc_get_pu_obj_by_os_index(t, static_cast<unsigned>(cpu)) : nullptr;
+  if (!pu) return p;
+  if (hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(t, HWLOC_OBJ_CORE, pu)) p.core = int(core->logical_index);
+  // The last level of cache above it that holds data (L3 on the machines kex runs on).
+  for (hwloc_obj_t o = pu->parent; o; o = o->parent)
+    if (hwloc_obj_type_is_dcache(o->type)) p.l3 = int(o->logical_index);
+  return p;
+}
+
 namespace {
 
 

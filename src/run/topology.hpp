@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "src/model/context.hpp"
+
 namespace kex {
 
 /// One cache as one CPU sees it.
@@ -68,6 +70,15 @@ int numa_node_count();
 
 /// The NUMA node of OS CPU `cpu` (hwloc), or -1 when unknown.
 int numa_node_of_cpu(int cpu);
+
+/// Where OS CPU `cpu` sits (hwloc): its core, last-level-cache domain and NUMA node
+/// (hwloc's logical indexes; -1 each when hwloc does not know it).
+ThreadPlace place_of_cpu(int cpu);
+
+/// Binds the calling thread's future allocations to the NUMA node of `cpu` (hwloc membind)
+/// where there are several nodes; with one node, or when hwloc cannot, first touch decides.
+/// True when bound.
+bool bind_memory_near(int cpu);
 
 /// Where one page of memory lives.
 struct PageNode {

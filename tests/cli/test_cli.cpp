@@ -103,7 +103,7 @@ TEST_CASE("bad configs exit 2 with one line and write nothing" * doctest::test_s
   CHECK(r.status == 2);
   CHECK(r.text == "kex: " + d + "/bad.json: /kernels/0/unrol: unknown key (allowed: align, block, cache, chunk, consume, "
                  "direction, fill, layout, op, pf_every, prefetch, prefill, regs, scratch, sizes, skip_invalid, store, "
-                 "unroll)\n");
+                 "threads, unroll)\n");
   CHECK_FALSE(exists(d + "/out.json"));
   auto missing = shell(kKex + " run " + d + "/nope.json -o " + d + "/out.json");
   CHECK(missing.status == 2);

@@ -149,6 +149,9 @@ TEST_CASE("bad configs give one line naming file, JSON path, value and what is a
       {R"({"sizes": [{"from": "4KiB", "to": "64KiB", "factor": 1.0001}], "kernels": [{"op": "copy", "regs": "sse"}]})",
        "/sizes/0/factor: 1.0001: gives more than 10000 sizes"},
       {R"({"sizes": ["64MB"], "kernels": [{"op": "copy", "regs": "sse"}]})", "binary units"},
+      {R"({"sizes": [64], "threads": 0, "kernels": [{"op": "copy", "regs": "sse"}]})", "t.json: /threads: 0: out of range"},
+      {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "threads": [1, "most"]}]})",
+       "t.json: /kernels/0/threads/1: \"most\": allowed: a number of threads 1..1024, or \"all\""},
       {(std::string(200, '[') + std::string(200, ']')).c_str(), "nested deeper than 64 levels"},
   };
   for (const auto& c : cases) {
