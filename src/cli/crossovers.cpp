@@ -62,9 +62,11 @@ int run_crossovers(const Args& a) {
   for (size_t i = 0; i < docs.size(); ++i)
     for (const auto& run : docs[i]) {
       std::printf("%s: %s\n", terminal_text(a.files[i]).c_str(), terminal_text(run_label(run.context)).c_str());
-      const Crossovers x = find_crossovers(run, a.cache, a.margin);
-      write_stdout(format_crossovers(x));
-      if (a.validate) validate_suggestions(x, a);
+      for (uint32_t threads : crossover_threads(run)) {  // each thread count on its own
+        const Crossovers x = find_crossovers(run, a.cache, a.margin, threads);
+        write_stdout(format_crossovers(x));
+        if (a.validate && threads == 1) validate_suggestions(x, a);  // the children run one thread
+      }
       if (!a.workload.empty()) write_stdout(format_workload(rank_workload(run, workload, a.cache), a.top));
     }
   return 0;

@@ -22,6 +22,7 @@
 #include "src/results/seed_text.hpp"
 #include "src/run/segments.hpp"
 #include "src/core/numbers.hpp"
+#include "src/results/scaling.hpp"
 #include "src/results/summary.hpp"
 #include "src/run/context.hpp"
 #include "src/run/counters.hpp"
@@ -631,6 +632,7 @@ void print_tables(const SweepRun& sweep, const RunDoc& run, const OutputKinds& k
   if (chatter) {
     if (std::string table = summary_table(run); !table.empty()) std::fputs(table.c_str(), text);
     if (std::string lt = layout_table(run); !lt.empty()) std::fputs(lt.c_str(), text);
+    if (std::string st = scaling_table(run); !st.empty()) std::fputs(st.c_str(), text);
     if (std::string f = findings(run); !f.empty()) std::fputs(f.c_str(), text);
     if (std::string ns = noise_summary(run); !ns.empty()) std::fputs(ns.c_str(), text);
   }

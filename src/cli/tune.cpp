@@ -28,7 +28,8 @@ extern "C" void on_tune_stop(int) {
 }
 
 struct TuneArgs {
-  std::string config = "built-in:tune", op = "copy", sizes, cache, budget = "10m", out, seed;
+  std::string config = "built-in:tune", op = "copy", sizes, cache, budget = "10m", out, seed, placement;
+  uint32_t threads = 1;
   std::vector<std::string> layout;
   double margin = kTieResolution;
   uint32_t max_rounds = 40, first_rounds = 5;
@@ -63,6 +64,7 @@ Config tune_space(const TuneArgs& a, const CLI::App& cmd) {
   if (cmd.count("--sizes")) raw["sizes"] = sizes_option(a.sizes);
   if (cmd.count("--cache")) raw["cache"] = cache_option(a.cache);
   if (!a.layout.empty()) raw["layout"] = layout_option(a.layout);
+  if (cmd.count("--threads")) raw["threads"] = a.threads;
   return parse_config(raw.dump(), base.source);
 }
 
@@ -83,6 +85,10 @@ Action add_tune_command(CLI::App& app) {
   cmd->add_option("--sizes", a->sizes, "Sizes to race, as kex run --sizes (default the config's: 256 B..256 MiB x4)");
   cmd->add_option("--cache", a->cache, "warm or cold (one)")->check(CLI::IsMember({"warm", "cold"}));
   cmd->add_option("--layout", a->layout, "One layout, as kex run --layout (src:N/dst:N/dist:D/nohuge)");
+  cmd->add_option("--threads", a->threads, "Workers per operation, each on its own CPU and buffers (one value; "
+                                           "default the config's, 1)")
+      ->check(CLI::Range(1u, kMaxThreads));
+  cmd->add_option("--placement", a->placement, "Where the workers run, as kex run --placement (spread, compact, a CPU list)");
   cmd->add_option("--budget", a->budget, "Wall time of the whole tune (default 10m)");
   cmd->add_option("--margin", a->margin, "A candidate leaves when slower than the leader by more (default 0.01)");
   cmd->add_option("--rounds", a->max_rounds, "Rounds a size gets at most (default 40)")->check(CLI::Range(4, 1000));
@@ -107,6 +113,7 @@ Action add_tune_command(CLI::App& app) {
     opt.stop = &g_tune_stop;
     opt.progress = !quiet();
     opt.protocol.cpu = a->cpu;
+    if (cmd->count("--placement")) opt.protocol.placement = parse_placement(a->placement, "--placement");
     opt.protocol.seed = (uint64_t(time(nullptr)) << 20) ^ uint64_t(getpid());
     if (cmd->count("--seed")) try {
         opt.protocol.seed = parse_unsigned(a->seed, 0, UINT64_MAX);
@@ -119,6 +126,8 @@ Action add_tune_command(CLI::App& app) {
       if (!quiet()) std::fprintf(stderr, "kex tune: %s\n", line.c_str());
     });
     write_tune(*a, run);
+    if (req.space.axes.threads.front() > 1)
+      std::printf("threads: %u workers per operation (GB/s counts every worker's bytes)\n", req.space.axes.threads.front());
     write_stdout(format_tune(run.tune, run_label(run.doc.context)));
     std::printf("results: %s\n", terminal_text(a->out).c_str());
     if (run.interrupted) {

@@ -138,10 +138,19 @@ Curve vectors(const Families& f) {
 
 }  // namespace
 
-bool at_defaults(const Result& r, CacheMode cache) {
+bool at_defaults(const Result& r, CacheMode cache, uint32_t threads) {
   Coords c;
   c.cache = cache;
+  c.threads = threads;
   return r.point.at.harness == Harness::kex && condition(r.point.at) == condition(c);
+}
+
+std::vector<uint32_t> crossover_threads(const RunDoc& run) {
+  std::set<uint32_t> ts;
+  for (const Result& r : run.results)
+    if (r.ok() && (at_defaults(r, r.point.at.cache, r.point.at.threads))) ts.insert(r.point.at.threads);
+  if (ts.empty()) ts.insert(1);
+  return {ts.begin(), ts.end()};
 }
 
 std::optional<CacheMode> crossover_cache(const RunDoc& run, const std::string& cache_in) {
@@ -155,14 +164,15 @@ std::optional<CacheMode> crossover_cache(const RunDoc& run, const std::string& c
   return cache;
 }
 
-Crossovers find_crossovers(const RunDoc& run, const std::string& cache_in, double margin) {
+Crossovers find_crossovers(const RunDoc& run, const std::string& cache_in, double margin, uint32_t threads) {
   Crossovers x;
   x.margin = margin;
+  x.threads = threads;
   const std::optional<CacheMode> cache = crossover_cache(run, cache_in);
   x.cache = cache ? std::string(to_string(*cache)) : cache_in;
   Families copy, clear;
   for (const Result& r : run.results) {
-    if (!cache || !r.ok() || !at_defaults(r, *cache) || fill_of(r) != 0) continue;
+    if (!cache || !r.ok() || !at_defaults(r, *cache, threads) || fill_of(r) != 0) continue;
     if (r.op == Op::copy) x.max_size = std::max(x.max_size, double(r.point.at.size));
     classify(r, r.op == Op::copy ? copy : clear);
   }

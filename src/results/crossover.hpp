@@ -78,6 +78,7 @@ Contest compare_curves(const Curve& a, const Curve& b, double margin);
 
 struct Crossovers {
   std::string cache;     ///< cache mode the curves came from
+  uint32_t threads = 1;  ///< workers per operation of the points compared
   double max_size = 0;   ///< largest copy size measured
   double margin = kCrossoverMargin;
   Contest nt;         ///< non-temporal vector loops against temporal ones (copies)
@@ -87,8 +88,12 @@ struct Crossovers {
 };
 
 /// Measured by kex's own harness at the default layout, call pattern and data, in
-/// cache mode `cache`: the points the crossovers (and --workload) are about.
-bool at_defaults(const Result& r, CacheMode cache);
+/// cache mode `cache` by `threads` workers: the points the crossovers (and --workload) are about.
+bool at_defaults(const Result& r, CacheMode cache, uint32_t threads = 1);
+
+/// The thread counts of the run's measured points at the default layout, call pattern
+/// and data (any cache mode), ascending; {1} when there are none.
+std::vector<uint32_t> crossover_threads(const RunDoc& run);
 
 /// The cache mode the curves come from: `cache` when given, else warm when a copy point
 /// at the defaults has it, else the first such point's; nullopt without any.
@@ -99,7 +104,10 @@ std::optional<CacheMode> crossover_cache(const RunDoc& run, const std::string& c
 /// at other coordinates are another question). Curves: temporal and non-temporal
 /// vector loops (generated, regs != string), rep movsb / rep stosb (the baselines and
 /// generated forward string loops of 1-byte elements), loops with and without prefetch.
-Crossovers find_crossovers(const RunDoc& run, const std::string& cache = "", double margin = kCrossoverMargin);
+/// With `threads`, among the points of that many workers (each thread count is its own question:
+/// contention moves the crossovers).
+Crossovers find_crossovers(const RunDoc& run, const std::string& cache = "", double margin = kCrossoverMargin,
+                           uint32_t threads = 1);
 
 /// Throws InputError("<file>: ...") when `run` has no measured copy point at the
 /// default layout, call pattern and data in cache mode `cache` ("": any), naming the

@@ -123,7 +123,8 @@ std::string basis(const Crossovers& x) {
 
 std::string format_crossovers(const Crossovers& x) {
   std::ostringstream o;
-  o << "crossovers (copy, cache " << (x.cache.empty() ? "none" : x.cache) << ", largest size "
+  o << "crossovers (copy, cache " << (x.cache.empty() ? "none" : x.cache)
+    << (x.threads > 1 ? ", " + std::to_string(x.threads) + " threads" : std::string()) << ", largest size "
     << human_bytes(x.max_size) << "):\n  (" << basis(x) << ")\n";
   o << "  non-temporal vs temporal stores: " << nt_line(x);
   o << "  rep movsb vs best vector loop:   "

@@ -518,8 +518,12 @@ void add_job(Sweep& w, size_t i, std::map<std::string, uint32_t>& family_ids, st
   w.job_point.push_back(i);
   auto [fi, fresh_f] = family_ids.emplace(task_group(family_of(kp), s.at.size), uint32_t(family_ids.size()));
   w.families.push_back(fi->second);
-  // The paired group: points of kex's harness doing the same thing under the same conditions.
-  auto [gi, fresh_g] = group_ids.emplace(*group_of(kp.op, kp.fill, s.at), uint32_t(w.pair_groups.size()));
+  // The paired group: points of kex's harness doing the same thing under the same conditions,
+  // at every thread count (the answers compare one thread count at a time; the scaling
+  // table compares thread counts in the same rounds).
+  Coords round_at = s.at;
+  round_at.threads = 1;
+  auto [gi, fresh_g] = group_ids.emplace(*group_of(kp.op, kp.fill, round_at), uint32_t(w.pair_groups.size()));
   if (fresh_g) w.pair_groups.emplace_back();
   w.pair_groups[gi->second].push_back(uint32_t(w.jobs.size() - 1));
 }

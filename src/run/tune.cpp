@@ -65,6 +65,7 @@ void check_single_axes(const Config& c) {
   one(a.chunks.size(), "chunk");
   one(a.prefills.size(), "prefill");
   one(a.consumes.size(), "consume");
+  one(a.threads.size(), "threads");
 }
 
 /// The config of one size in a stage: the space's axes at `size`, the specs still

@@ -189,6 +189,6 @@ TEST_CASE("every config in configs/ is built in by its name, with or without .js
     CHECK(kex::load_config(std::string("built-in:") + name + ".json").raw == b.raw);
   }
   CHECK_THROWS_WITH_AS(kex::load_config("built-in:config.schema"),
-                       doctest::Contains("no such built-in config (built-in: default, unroll, reference, asami, aliasing, tune)"),
+                       doctest::Contains("no such built-in config (built-in: default, unroll, reference, asami, aliasing, tune, threads)"),
                        kex::InputError);
 }

@@ -186,3 +186,39 @@ TEST_CASE("context: a Google Benchmark context gives the machine its caches and 
   CHECK_THROWS_WITH_AS(docs_from_json(bad, "gb.json"), "gb.json: context/libraries/xbyak: 7: expected a string",
                        InputError);
 }
+
+TEST_CASE("context and repetitions: where the workers of threads > 1 ran is written, read back equal, and checked" *
+          doctest::test_suite("model")) {
+  RunDoc d = full_run();
+  if (!d.context.protocol) d.context.protocol.emplace();
+  d.context.protocol->placement = "spread";
+  d.context.protocol->threads = {{1, 1, 0, 0}, {0, 0, 0, -1}};
+  Result& r = d.results.at(0);
+  r.point.at.threads = 2;
+  r.reps.at(0).threads = {{1, 400.5, 390}, {0, 410, 401}};
+  r.reps.at(0).start_spread_ticks = 120;
+  const nlohmann::json j = to_json(d);
+  CHECK(j["context"]["protocol"]["threads"][1] == nlohmann::json{{"cpu", 0}, {"core", 0}, {"l3", 0}, {"numa", -1}});
+  CHECK(j["benchmarks"][0]["params"]["threads"] == 2);
+  const RunDoc back = docs_from_json(j, "f.json").at(0);
+  CHECK(back.context.protocol == d.context.protocol);
+  CHECK(back.results.at(0) == d.results.at(0));
+  auto error = [&](const char* key, const nlohmann::json& v) {
+    nlohmann::json bad = j;
+    bad[nlohmann::json::json_pointer(key)] = v;
+    try {
+      docs_from_json(bad, "f.json");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(error("/context/protocol/placement", "wide") ==
+        "f.json: context/protocol/placement: \"wide\": allowed: spread, compact or list");
+  CHECK(error("/context/protocol/threads/0/cpu", "x").find("context/protocol/threads/0/cpu: \"x\": expected an integer") !=
+        std::string::npos);
+  CHECK(error("/benchmarks/0/reps/0/threads/1/cpu", -7).find("threads/1/cpu: -7: expected an OS CPU number") !=
+        std::string::npos);
+  CHECK(error("/benchmarks/0/reps/0/threads", "two").find("threads: expected a list of {cpu, median_ticks, min_ticks}") !=
+        std::string::npos);
+}

@@ -260,3 +260,23 @@ TEST_CASE("kex crossovers: a cache the file lacks exits 2 naming the file - --wo
   CHECK(r.text.find("workload (copy, cache warm): 15 calls, 15 at measured sizes [64 KiB, 64 MiB]") != std::string::npos);
   CHECK(r.text.find("per-size best kernel (dispatch)") != std::string::npos);
 }
+
+TEST_CASE("crossovers are found per thread count: each one's points on their own" * doctest::test_suite("crossover")) {
+  RunDoc run = golden::crossover_run();
+  const size_t n = run.results.size();
+  for (size_t i = 0; i < n; ++i) {
+    Result r = run.results[i];
+    r.point.at.threads = 2;
+    run.results.push_back(r);
+  }
+  CHECK(crossover_threads(run) == std::vector<uint32_t>{1, 2});
+  CHECK(crossover_threads(golden::crossover_run()) == std::vector<uint32_t>{1});
+  const Crossovers one = find_crossovers(run), two = find_crossovers(run, "", kCrossoverMargin, 2);
+  CHECK(two.threads == 2);
+  CHECK(two.max_size == one.max_size);
+  // The same curves at both thread counts: the same answer, and the title says which.
+  CHECK(format_crossovers(two).find("crossovers (copy, cache warm, 2 threads, largest size") == 0);
+  std::string a = format_crossovers(one), b = format_crossovers(two);
+  b.replace(b.find(", 2 threads"), 11, "");
+  CHECK(a == b);
+}
