@@ -710,7 +710,8 @@ Config load_config(const std::string& path) {
     if (name.size() < 5 || name.compare(name.size() - 5, 5, ".json") != 0) name += ".json";
     const char* t = name.find(".schema.") == std::string::npos ? embedded_file(name) : nullptr;
     if (!t)
-      throw InputError(path + ": no such built-in config (built-in: default, unroll, reference, asami, aliasing, tune)");
+      throw InputError(path +
+                       ": no such built-in config (built-in: default, unroll, reference, asami, aliasing, tune, clear_pages)");
     return parse_config(t, path);
   }
   struct stat st;
