@@ -522,7 +522,7 @@ void read_kernels(const Reader& r, const json& j, Config& c) {
   }
   if (j.contains("harness")) {
     auto h = parse_harness(r.string(j["harness"], "/harness"));
-    if (!h) r.fail("/harness", j["harness"], "allowed: kex, fastc, hahn, xmm64");
+    if (!h) r.fail("/harness", j["harness"], "allowed: kex, fastc, hahn, xmm64, mem_cp");
     c.harness = *h;
   }
   if (j.contains("repeat")) {

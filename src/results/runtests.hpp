@@ -1,7 +1,8 @@
 // Satoshi Asami's experiment (seed 003, docs/seed-kernels.md §7.5) as his `runtests`
 // printed and plotted it: a "size bandwidth" table per copy function, and with
 // `-graph` one gnuplot data file per function plus a plot.gp with a curve each.
-// The functions are the run's asami presets and the libc memcpy baseline.
+// The functions are the run's asami presets and the libc memcpy baseline; a run under
+// the mem_cp harness (Asami's mem_cp.c itself) prints the same tables with its figures.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -33,6 +34,12 @@ std::vector<RuntestsCurve> runtests_curves(const RunDoc& doc);
 /// under "size", MB/s under "bandwidth"). Annotated: a '#' line first saying what the
 /// figures are, and the kex key after the name. "" when runtests_curves is empty.
 std::string runtests_text(const RunDoc& doc, SeedText mode = SeedText::annotated);
+
+/// The table of a mem_cp-harness run (Harness::mem_cp) as runtests printed it: per
+/// preset, its name, "    size    bandwidth" and one "%8llu%13.2f" row per size that ran
+/// (mem_cp's MB/s of 2^20 bytes). Annotated: '#' lines first (the protocol, the CPU, and
+/// each point that did not run, with why). Names are escaped for a terminal.
+std::string mem_cp_text(const SeedRun& run, SeedText mode = SeedText::annotated);
 
 /// runtests -graph: DIR/NAME.dat per function ("size MB/s" rows under a '#' line) and
 /// DIR/plot.gp plotting each as 'DIR/NAME.dat' with linespoints (log2 size axis), so
