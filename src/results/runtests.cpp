@@ -34,27 +34,31 @@ bool is_memcpy(const Result& r) { return r.kind == KernelKind::baseline && r.lib
 
 }  // namespace
 
-std::vector<RuntestsCurve> runtests_curves(const RunDoc& doc) {
+std::vector<RuntestsCurve> runtests_curves(const RunDoc& doc, bool with_mem_cp) {
   std::vector<RuntestsCurve> out;
   std::map<std::string, size_t> at;  // key -> index in out
   std::set<std::string> names;
   bool any_asami = false;
   for (const Result& r : doc.results) {
-    if (!r.ok() || r.tsc_hz <= 0 || !(is_asami(r) || is_memcpy(r))) continue;
-    Coords plain;
+    const bool mem_cp = r.point.at.harness == Harness::mem_cp;
+    if (!r.ok() || !(is_asami(r) || is_memcpy(r)) || (mem_cp ? !with_mem_cp || !r.seed : r.tsc_hz <= 0)) continue;
+    Coords plain;  // runtests had one layout: warm, no offsets; mem_cp: its first listing of a kernel
     plain.size = r.point.at.size;
-    if (r.point.at != plain) continue;  // runtests had one layout: warm, no offsets
+    plain.harness = r.point.at.harness;
+    if (r.point.at != plain) continue;
     any_asami |= is_asami(r);
-    auto [it, fresh] = at.emplace(r.point.kernel, out.size());
+    const std::string key = r.point.kernel + (mem_cp ? "/harness:mem_cp" : "");
+    auto [it, fresh] = at.emplace(key, out.size());
     if (fresh) {
       RuntestsCurve c;
-      c.key = r.point.kernel;
-      std::string base = file_safe(is_memcpy(r) ? std::string("memcpy") : r.preset->printed);
+      c.key = key;
+      std::string base = file_safe((is_memcpy(r) ? std::string("memcpy") : r.preset->printed) + (mem_cp ? "_mem_cp" : ""));
       c.name = base;
       for (int n = 2; !names.insert(c.name).second; ++n) c.name = base + "_" + std::to_string(n);
       out.push_back(std::move(c));
     }
-    const double mbps = gbps_at(r.point.at.size, aggregate(r).median_ns) * 1e9 / double(1 << 20);
+    const double mbps =
+        mem_cp ? r.seed->mb_per_s : gbps_at(r.point.at.size, aggregate(r).median_ns) * 1e9 / double(1 << 20);
     out[it->second].points.emplace_back(r.point.at.size, mbps);
   }
   if (!any_asami) return {};
@@ -141,7 +145,7 @@ std::string mem_cp_text(const SeedRun& run, SeedText mode) {
 }
 
 std::vector<std::string> write_runtests_graph(const RunDoc& doc, const std::string& dir, bool force) {
-  const auto curves = runtests_curves(doc);
+  const auto curves = runtests_curves(doc, true);
   if (curves.empty())
     throw InputError(dir + ": nothing for runtests -graph: the run measured no asami preset (e.g. configs/asami.json)");
   std::error_code ec;

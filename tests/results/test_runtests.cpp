@@ -190,4 +190,19 @@ TEST_CASE("mem_cp harness: runtests' table of mem_cp's own MB/s, failures said i
   REQUIRE(passes.size() == 2);
   CHECK(passes[0].results[0].seed->mb_per_s == doctest::Approx(40));
   CHECK(passes[1].results[0].seed->mb_per_s == doctest::Approx(10));
+  // In a run's results: not in runtests_text (the seed table prints them), but -graph draws
+  // each kernel's first listing, named apart from a kex-harness curve of the same kernel.
+  RunDoc doc;
+  doc.results = run.results;
+  doc.results.push_back(measured("asami/generic_bcopy", 32, 70));
+  CHECK(runtests_text(doc, SeedText::exact) == "generic_bcopy\n    size    bandwidth\n      32        70.00\n");
+  TmpDir t;
+  const std::string dir = t / "graph";
+  const auto files = write_runtests_graph(doc, dir, false);
+  REQUIRE(files.size() == 4);
+  CHECK(slurp(dir + "/generic_bcopy_mem_cp.dat") ==
+        "# generic_bcopy_mem_cp (asami/generic_bcopy/harness:mem_cp): size (bytes), bandwidth (MB/s, 2^20 bytes/s)\n"
+        "32 40.00\n10000 79.92\n");
+  CHECK(slurp(dir + "/FP_copy_mem_cp.dat").find("\n32 50.00\n") != std::string::npos);
+  CHECK(slurp(dir + "/generic_bcopy.dat").find("\n32 70.00\n") != std::string::npos);
 }
