@@ -1,7 +1,7 @@
 // Satoshi Asami's bcopy package (freebsd-current, 2 May 1996; docs/seed-kernels.md §7): the
 // `unroll` generator's integer copy as a parametric preset, and "the FP thing", the
 // x87 fild/fistp copy whose kernel form is FreeBSD's fastmove, and FreeBSD's generic_bcopy,
-// the kernel's integer bcopy they were measured against.
+// the kernel's integer bcopy they were candidates to replace.
 #include <stdexcept>
 
 #include "generators/presets/impl.hpp"
