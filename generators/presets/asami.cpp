@@ -1,9 +1,14 @@
 // Satoshi Asami's bcopy package (freebsd-current, 2 May 1996; docs/seed-kernels.md §7): the
 // `unroll` generator's integer copy as a parametric preset, and "the FP thing", the
-// x87 fild/fistp copy whose kernel form is FreeBSD's fastmove.
+// x87 fild/fistp copy whose kernel form is FreeBSD's fastmove, and FreeBSD's generic_bcopy,
+// the kernel's integer bcopy they were candidates to replace.
 #include <stdexcept>
 
 #include "generators/presets/impl.hpp"
+
+// The generic_bcopy row names only the fields it sets (designated initializers); the others
+// keep Preset's defaults, which is what -Wextra's missing-field-initializers warns about.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 namespace kex::presets_detail {
 
@@ -117,6 +122,54 @@ void asami_fp(Gen& g) {
   g.ret();
 }
 
+const char* const kOriginGenericBcopy =
+    "FreeBSD sys/i386/i386/support.s rev 1.41.2.2 (1996/11/12, phk), generic_bcopy (\"ws@tools.de (Wolfgang "
+    "Solfrank, TooLs GmbH)\"); its forward path is the same instructions as the bcopy of FreeBSD 2.1's support.s (Nov "
+    "1995), which went backward whenever dst >= src; ALIGN_TEXT "
+    "is `.p2align 2,0x90` (4 bytes, nop filled) in sys/i386/include/asmacros.h of that era";
+
+/// generic_bcopy(src, dst, cnt): rax = dst - src; if (unsigned) rax < cnt the copy
+/// overlaps with src below dst and runs backward: the cnt & 3 odd bytes from the end with
+/// std; rep movsb, then cnt / 4 dwords with rep movsd from 3 bytes lower, then cld.
+/// Otherwise forward: cnt / 4 dwords with cld; rep movsd, then cnt & 3 bytes with rep
+/// movsb. The i386 original read src, dst, cnt from the stack (pushing esi, edi) and
+/// reloaded cnt from there; here rsi, rdi are the arguments already and rdx keeps cnt.
+void generic_bcopy(Gen& g) {
+  Label backward;
+  g.mov(rcx, rdx);
+  g.mov(rax, rdi);
+  g.sub(rax, rsi);
+  g.cmp(rax, rcx);  // overlapping && src < dst?
+  g.jb(backward);
+  g.shr(rcx, 2);  // copy by 32-bit words
+  g.cld();
+  g.rep();
+  g.movsd();
+  g.mov(rcx, rdx);
+  g.and_(ecx, 3);  // any bytes left?
+  g.rep();
+  g.movsb();
+  g.ret();
+  g.align(4, false);  // ALIGN_TEXT: 4 bytes, 0x90 fill
+  g.L(backward);
+  g.add(rdi, rcx);
+  g.add(rsi, rcx);
+  g.dec(rdi);
+  g.dec(rsi);
+  g.and_(ecx, 3);  // any fractional bytes?
+  g.std();
+  g.rep();
+  g.movsb();
+  g.mov(rcx, rdx);  // copy remainder by 32-bit words
+  g.shr(rcx, 2);
+  g.sub(rsi, 3);
+  g.sub(rdi, 3);
+  g.rep();
+  g.movsd();
+  g.cld();
+  g.ret();
+}
+
 }  // namespace
 
 Preset asami_unroll_preset(uint32_t unroll, uint32_t scratch, uint32_t every) {
@@ -177,6 +230,23 @@ std::vector<Preset> asami_presets() {
   p.region = 1;
   p.emit = [](Gen& g, const PresetOptions&, Subs&) { asami_fp(g); };
   v.push_back(p);
+  v.push_back(
+      {.id = "asami/generic_bcopy",
+       .printed = "generic_bcopy",
+       .aliases = {"bcopy"},
+       .op = Op::copy,
+       .family = "asami",
+       .origin = kOriginGenericBcopy,
+       .confidence = "high",
+       .notes = "The FreeBSD kernel's integer bcopy of the time, the experiment's bcopy baseline (the copy Asami's "
+                "kernels were candidates to replace): forward unless dst - src < cnt (unsigned: an overlap with src "
+                "below dst); forward: shr ecx,2; cld; rep movsl; reload cnt; and ecx,3; rep movsb; backward "
+                "(ALIGN_TEXT): the odd bytes from the end with std; rep movsb, then the dwords with rep movsl from 3 "
+                "bytes lower; cld. Ported from i386 bcopy(src,dst,cnt) on the stack to kernel(dst rdi, src rsi, cnt "
+                "rdx): no push/pop of esi/edi (rsi and rdi are the arguments), 64-bit pointers and count, cnt kept in "
+                "rdx where the original reloaded it from 20(%esp).",
+       .region = 1,
+       .emit = [](Gen& g, const PresetOptions&, Subs&) { generic_bcopy(g); }});
   return v;
 }
 

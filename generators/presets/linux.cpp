@@ -1,6 +1,8 @@
 // Today's Linux x86-64 page and memcpy kernels (docs/seed-kernels.md §11), the ones engineers compare against:
 // arch/x86/lib/clear_page_64.S (clear_page_orig, clear_page_rep, clear_page_erms),
-// copy_page_64.S (copy_page = rep movsq, copy_page_regs) and memcpy_64.S (memcpy_orig).
+// copy_page_64.S (copy_page = rep movsq, copy_page_regs) and memcpy_64.S (memcpy_orig); and
+// the multi-page clear_pages(addr, npages) of the 2025 folio_zero_user series (rep stosb /
+// rep stosq / the unrolled loop, chosen by CPU feature).
 // Rebuilt from reading those files (versions in each row's origin); our own Xbyak emitters.
 //
 // Kernel ABI adaptation: Linux clear_page takes the page in rdi only and copy_page takes
@@ -15,6 +17,7 @@
 //   L: dec ecx; mov [rdi],rax; mov [rdi+8],rax; ... mov [rdi+56],rax; lea rdi,[rdi+64]; jnz L
 //   nop
 #include "generators/presets/impl.hpp"
+#include "src/core/cpu_features.hpp"
 
 // Table rows name only the fields they set (designated initializers); the others keep
 // Preset's defaults, which is what -Wextra's missing-field-initializers warns about.
@@ -208,6 +211,67 @@ void memcpy_orig(Gen& g) {
   g.ret();
 }
 
+const char* const kClearPages =
+    "Linux clear_pages(addr, npages), arch/x86/include/asm/page_64.h, and memzero_page_aligned_unrolled, "
+    "arch/x86/lib/clear_page_64.S, as Ankur Arora's folio_zero_user series (v7) posted "
+    "them: \"x86/mm: Simplify clear_page_*\" (the patch before it) and [PATCH v7 15/16] \"x86/clear_page: Introduce "
+    "clear_pages()\" <20250917152418.4077386-16-ankur.a.arora@oracle.com> (LKML, 17 Sep 2025); the mm tree took the series "
+    "(linux-next commit lists name \"x86/mm: simplify clear_page_*\" and \"x86/clear_page: introduce "
+    "clear_pages()\"), whose merged text was not read here";
+
+/// Which of clear_pages' three ALTERNATIVE_2 bodies Linux patches in on a CPU.
+enum class ClearPagesPath { erms, rep_good, unrolled };
+
+/// Linux's choice on this CPU: rep stosb with ERMS; else rep stosq with REP_GOOD, which
+/// Linux sets on every x86-64 CPU of the last 15 years that lacks ERMS (kex takes it as
+/// present: AMD family 0x10 and later, Intel's P6-descended cores); so the unrolled
+/// loop is only ever chosen by asking for it.
+ClearPagesPath clear_pages_path() {
+  return host_features().has(Feature::erms) ? ClearPagesPath::erms : ClearPagesPath::rep_good;
+}
+
+/// clear_pages(rdi, rdx / 4096) with one of its bodies: len = npages * 4096 (= rdx) in
+/// rcx, eax = 0 (the asm's "a"(0) input), then rep stosb; or shr rcx,3; rep stosq; or
+/// memzero_page_aligned_unrolled inline: shr rcx,6; .p2align 4; loop of dec rcx, 8
+/// temporal 8-byte stores, lea rdi,[rdi+64], jnz (flags from the dec); nop. The
+/// original requires npages >= 1 (its unrolled loop would run 2^58 times on 0); kex's
+/// size 0 returns at once (a test of rcx, the one instruction kex adds).
+void clear_pages(Gen& g, ClearPagesPath path) {
+  Label done;
+  g.mov(rcx, rdx);
+  g.xor_(eax, eax);
+  g.test(rcx, rcx);
+  g.jz(done, Gen::T_NEAR);
+  if (path == ClearPagesPath::erms) {
+    g.rep();
+    g.stosb();
+  } else if (path == ClearPagesPath::rep_good) {
+    g.shr(rcx, 3);
+    g.rep();
+    g.stosq();
+  } else {
+    g.shr(rcx, 6);
+    g.align(16);
+    Label loop;
+    g.L(loop);
+    g.dec(rcx);
+    for (int k = 0; k < 8; ++k) g.mov(g.qword[rdi + 8 * k], rax);
+    g.lea(rdi, g.ptr[rdi + 64]);
+    g.jnz(loop);
+    g.nop();
+  }
+  g.L(done);
+  g.ret();
+}
+
+const char* const kClearPagesAbi =
+    " ABI: clear_pages(addr rdi, npages) is called once for the whole extent, npages = bytes / 4096 (kex's sizes "
+    "are whole pages; run it at huge-page extents, e.g. 2 MiB = 512 pages on a transparent huge page, as "
+    "folio_zero_user clears a huge page); a size of 0 returns at once (the original requires npages >= 1).";
+
+/// clear_pages' four presets: the body this CPU gets, then each body by name.
+std::vector<Preset> clear_pages_presets();
+
 }  // namespace
 
 std::vector<Preset> linux_presets() {
@@ -281,7 +345,69 @@ std::vector<Preset> linux_presets() {
                         "dst in rax, which kex ignores.",
                .region = 1,
                .emit = [](Gen& g, const PresetOptions&, Subs&) { memcpy_orig(g); }});
+  for (auto& p : clear_pages_presets()) v.push_back(std::move(p));
   return v;
 }
+
+namespace {
+
+std::vector<Preset> clear_pages_presets() {
+  std::vector<Preset> v;
+  v.push_back({.id = "linux/clear_pages",
+               .printed = "clear_pages",
+               .op = Op::clear,
+               .family = "linux",
+               .origin = kClearPages,
+               .confidence = "high",
+               .notes = std::string("The body Linux's ALTERNATIVE_2 patches in on this CPU (the substitutions say "
+                                    "which): rep stosb with ERMS (linux/clear_pages_erms), else rep stosq with "
+                                    "REP_GOOD (linux/clear_pages_rep); kex takes REP_GOOD as present on every "
+                                    "x86-64 CPU without ERMS, so the unrolled fallback (linux/clear_pages_unrolled) "
+                                    "is never chosen here.") +
+                        kClearPagesAbi,
+               .emit = [](Gen& g, const PresetOptions&, Subs& subs) {
+                 const ClearPagesPath path = clear_pages_path();
+                 note_subst(subs, path == ClearPagesPath::erms
+                                      ? "clear_pages on this CPU: rep stosb (ERMS)"
+                                      : "clear_pages on this CPU: shr rcx,3; rep stosq (REP_GOOD, no ERMS)");
+                 clear_pages(g, path);
+               }});
+  v.push_back({.id = "linux/clear_pages_erms",
+               .printed = "clear_pages_erms",
+               .op = Op::clear,
+               .family = "linux",
+               .origin = kClearPages,
+               .confidence = "high",
+               .notes = std::string("clear_pages' ERMS body: rcx = npages * 4096, eax = 0, rep stosb, over the whole "
+                                    "extent in one instruction. Runs on any x86-64; ERMS (and FSRS/FZLRM for short "
+                                    "ones) only make it fast.") +
+                        kClearPagesAbi,
+               .emit = [](Gen& g, const PresetOptions&, Subs&) { clear_pages(g, ClearPagesPath::erms); }});
+  v.push_back({.id = "linux/clear_pages_rep",
+               .printed = "clear_pages_rep",
+               .op = Op::clear,
+               .family = "linux",
+               .origin = kClearPages,
+               .confidence = "high",
+               .notes = std::string("clear_pages' REP_GOOD body: rcx = npages * 4096, eax = 0, shr rcx,3; rep "
+                                    "stosq.") +
+                        kClearPagesAbi,
+               .emit = [](Gen& g, const PresetOptions&, Subs&) { clear_pages(g, ClearPagesPath::rep_good); }});
+  v.push_back({.id = "linux/clear_pages_unrolled",
+               .printed = "clear_pages_unrolled",
+               .op = Op::clear,
+               .family = "linux",
+               .origin = kClearPages,
+               .confidence = "high",
+               .notes = std::string("clear_pages' fallback, memzero_page_aligned_unrolled (clear_page_orig's loop "
+                                    "over any page-aligned length): rcx = npages * 4096, eax = 0; shr rcx,6; "
+                                    ".p2align 4; loop of dec rcx, 8 x mov [rdi+8k],rax, lea rdi,[rdi+64], jnz; nop; "
+                                    "ret. The original is a call; here it is inline (no call/ret pair).") +
+                        kClearPagesAbi,
+               .emit = [](Gen& g, const PresetOptions&, Subs&) { clear_pages(g, ClearPagesPath::unrolled); }});
+  return v;
+}
+
+}  // namespace
 
 }  // namespace kex::presets_detail

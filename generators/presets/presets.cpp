@@ -289,6 +289,7 @@ std::vector<const Preset*> preset_set(std::string_view name) {
           v.push_back(by_ids({id.c_str()}).front());
         }
     v.push_back(find_preset("asami/fp_copy"));
+    v.push_back(find_preset("asami/generic_bcopy"));
     return v;
   }
   if (name == "hahn")

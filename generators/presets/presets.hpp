@@ -95,7 +95,8 @@ std::vector<std::string> preset_substitutions(const Preset& p, const PresetOptio
 ///   "xmm64"     LaHaise's SSE test program tables (seed 000)
 ///   "asami"     Asami's experiment (seed 003): unroll 32..256 step 32 with 2 and 3 scratch
 ///               registers, prefetch every 32 bytes then without prefetch (every:0), then the
-///               FP copy; run under kex's harness at his sizes (configs/asami.json)
+///               FP copy, then FreeBSD's generic_bcopy (the kernel bcopy they were candidates
+///               to replace); run under kex's harness at his sizes (configs/asami.json)
 ///   "reference" the seed tables merged: seed 000's order, no_prefetch after even_faster
 ///               (seed 004), then Hahn's own variants (seed 001)
 ///   "linux24"   Linux 2.4 mmx.c: the Athlon page kernels and _mmx_memcpy

@@ -26,6 +26,7 @@
 #include "src/results/summary.hpp"
 #include "src/run/context.hpp"
 #include "src/run/counters.hpp"
+#include "src/run/harness.hpp"
 #include "src/run/journal.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/sweep.hpp"
@@ -188,7 +189,7 @@ Protocol make_protocol(const std::vector<Config>& configs, const RunArgs& a, con
 /// --repeat N: a whole number 1..1000, for a seed harness only.
 uint32_t repeat_count(const std::string& text, const std::string& harness) {
   if (harness == "kex")
-    throw InputError("--repeat: applies to a seed harness: give --harness fastc|xmm64|hahn (or a seed set)");
+    throw InputError("--repeat: applies to a seed harness: give --harness fastc|xmm64|hahn|mem_cp (or a seed set)");
   try {
     return static_cast<uint32_t>(parse_integer(text, 1, 1000));
   } catch (const NumberError&) {
@@ -321,6 +322,7 @@ std::vector<Config> configs_from_arguments(RunArgs& a, const CLI::App& cmd) {
     // libc's page copy and clear (memcpy, memset, rep movsb/stosb) at one page under kex's
     // protocol beside them, so every preset table and figure has its baselines from this run.
     json raw = {{"presets", a.presets}, {"harness", a.harness}, {"sizes", {4096}}, {"baselines", true}};
+    if (a.harness == "mem_cp") raw["sizes"] = mem_cp_sizes();  // Asami's runtests sizes, not one page
     if (a.no_fsave) raw["preset_options"] = {{"fsave", false}};
     if (!a.repeat.empty()) raw["repeat"] = repeat_count(a.repeat, a.harness);
     configs.push_back(parse_config(raw.dump(), "--preset"));
@@ -561,7 +563,7 @@ OutputKinds check_outputs(const RunSetup& s, const RunArgs& a) {
   const bool to_stdout = s.out == "-";
   if (k.seed_exact && to_stdout) throw InputError("--seed-exact: stdout carries the seed tables; give -o FILE for the JSON");
   if (k.seed_exact && !seed_harness && !k.asami)
-    throw InputError("--seed-exact: nothing a seed program printed: give --preset with --harness fastc|xmm64|hahn "
+    throw InputError("--seed-exact: nothing a seed program printed: give --preset with --harness fastc|xmm64|hahn|mem_cp "
                      "(or a seed set: fastc, spraul, xmm64, hahn), or Asami's presets (configs/asami.json)");
   if (!s.graph_dir.empty() && !k.asami)
     throw InputError("--graph: " + s.graph_dir + ": Asami's runtests graph needs asami presets (configs/asami.json)");
@@ -778,8 +780,9 @@ void add_cli_options(CLI::App* cmd, RunArgs& a) {
       ->excludes(plot_dir);
   cmd->add_option("--preset", a.presets, "Run named preset kernels (see `kex list presets`)");
   cmd->add_option("--harness", a.harness,
-                  "Harness for presets: kex (robust statistics), or a seed program's own: fastc, xmm64, hahn")
-      ->check(CLI::IsMember({"kex", "fastc", "xmm64", "hahn"}));
+                  "Harness for presets: kex (robust statistics), or a seed program's own: fastc, xmm64, hahn, "
+                  "mem_cp (Asami's: 4 MB of copies per size, 32..10000 bytes, gettimeofday)")
+      ->check(CLI::IsMember({"kex", "fastc", "xmm64", "hahn", "mem_cp"}));
   cmd->add_flag("--seed-exact", a.seed_exact,
                 "Print only what the seed programs printed (no # lines, no notes; the rest goes to stderr); "
                 "with --preset SET and no --harness, the set's own program");

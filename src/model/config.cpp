@@ -539,7 +539,7 @@ void read_kernels(const Reader& r, const json& j, Config& c) {
   }
   if (j.contains("harness")) {
     auto h = parse_harness(r.string(j["harness"], "/harness"));
-    if (!h) r.fail("/harness", j["harness"], "allowed: kex, fastc, hahn, xmm64");
+    if (!h) r.fail("/harness", j["harness"], "allowed: kex, fastc, hahn, xmm64, mem_cp");
     c.harness = *h;
   }
   if (j.contains("repeat")) {
@@ -727,7 +727,8 @@ Config load_config(const std::string& path) {
     if (name.size() < 5 || name.compare(name.size() - 5, 5, ".json") != 0) name += ".json";
     const char* t = name.find(".schema.") == std::string::npos ? embedded_file(name) : nullptr;
     if (!t)
-      throw InputError(path + ": no such built-in config (built-in: default, unroll, reference, asami, aliasing, tune, threads)");
+      throw InputError(path + ": no such built-in config (built-in: default, unroll, reference, asami, aliasing, tune, "
+                              "clear_pages, threads)");
     return parse_config(t, path);
   }
   struct stat st;

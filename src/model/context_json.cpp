@@ -293,7 +293,7 @@ void map_merged_from(IO& io, F& f) {
 template <class IO, class T>
 void map_seed_table(IO& io, T& t) {
   io.text("source", t.source, kAsWritten);
-  io.choice("harness", t.harness, parse_harness, [](Harness h) { return to_string(h); }, "fastc, hahn, xmm64");
+  io.choice("harness", t.harness, parse_harness, [](Harness h) { return to_string(h); }, "fastc, hahn, xmm64, mem_cp");
   io.text("text", t.text, kAsWritten);
 }
 

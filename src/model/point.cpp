@@ -21,6 +21,7 @@ std::string_view to_string(Harness h) {
     case Harness::fastc: return "fastc";
     case Harness::hahn: return "hahn";
     case Harness::xmm64: return "xmm64";
+    case Harness::mem_cp: return "mem_cp";
   }
   return "?";
 }
@@ -30,6 +31,7 @@ std::optional<Harness> parse_harness(std::string_view s) {
   if (s == "fastc" || s == "fast.c") return Harness::fastc;
   if (s == "hahn" || s == "athlon.c") return Harness::hahn;
   if (s == "xmm64" || s == "xmm64.c") return Harness::xmm64;
+  if (s == "mem_cp" || s == "mem_cp.c") return Harness::mem_cp;
   return std::nullopt;
 }
 
@@ -118,7 +120,7 @@ Point parse_point_name(std::string_view name) {
     if (k == std::size(order))
       throw std::invalid_argument("unknown coordinate '" + std::string(t) + "' in point name '" + std::string(name) +
                                   "' (allowed after the size: src:N dst:N dist:N nohuge chunk:N prefill:0xNN consume cold "
-                                  "threads:N harness:fastc|hahn|xmm64 pass:N)");
+                                  "threads:N harness:fastc|hahn|xmm64|mem_cp pass:N)");
     if (k + 1 <= last)
       throw std::invalid_argument("coordinate '" + std::string(t) + "' in point name '" + std::string(name) +
                                   "' is repeated or out of order (canonical order: src dst dist nohuge chunk prefill "
@@ -146,7 +148,7 @@ Point parse_point_name(std::string_view name) {
     else if (key == "harness") {
       auto h = parse_harness(val);
       if (!h || *h == Harness::kex || val != to_string(*h))
-        throw std::invalid_argument("'" + std::string(t) + "': allowed harness:fastc, harness:hahn, harness:xmm64");
+        throw std::invalid_argument("'" + std::string(t) + "': allowed harness:fastc, harness:hahn, harness:xmm64, harness:mem_cp");
       c.harness = *h;
     } else if (key == "pass") c.pass = static_cast<uint32_t>(parse_decimal(t, val, 2, 1000000));
   }

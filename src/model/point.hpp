@@ -16,10 +16,12 @@ std::optional<CacheMode> parse_cache_mode(std::string_view);
 
 /// Who times the point: kex's own adaptive protocol, or a seed program's single
 /// pass (docs/seed-kernels.md §1: Arjan van de Ven's fast.c v1.6, Mark Hahn's athlon.c,
-/// Benjamin LaHaise's xmm64.c: fast.c's passes on a page-aligned buffer, its own banner).
-enum class Harness { kex, fastc, hahn, xmm64 };
+/// Benjamin LaHaise's xmm64.c: fast.c's passes on a page-aligned buffer, its own banner;
+/// Satoshi Asami's mem_cp: 4 MB of copies per size timed with gettimeofday, §7).
+enum class Harness { kex, fastc, hahn, xmm64, mem_cp };
 std::string_view to_string(Harness);
-/// "kex" | "fastc" | "hahn" | "xmm64" (also "fast.c", "athlon.c", "xmm64.c"); nullopt otherwise.
+/// "kex" | "fastc" | "hahn" | "xmm64" | "mem_cp" (also "fast.c", "athlon.c", "xmm64.c",
+/// "mem_cp.c"); nullopt otherwise.
 std::optional<Harness> parse_harness(std::string_view);
 
 /// Where src and dst lie. Offsets are bytes past a 2 MiB-aligned start; with a

@@ -6,6 +6,7 @@
 
 #include "src/core/terminal_text.hpp"
 #include "src/results/results.hpp"
+#include "src/results/runtests.hpp"
 
 namespace kex {
 
@@ -117,6 +118,8 @@ std::vector<SeedRun> seed_passes(const SeedRun& run) {
         p.seed->printed_ticks = printed_of(r, r.reps[k]);
         const double delta = r.reps[k].sample_ticks.empty() ? 0 : double(r.reps[k].sample_ticks.front());
         if (p.seed->mhz > 0 && delta > 0) p.seed->mb_per_s = 32.0 / (delta / (p.seed->mhz * 1e6));
+        if (run.header.harness == Harness::mem_cp && r.reps[k].seconds > 0)  // mem_cp: its gettimeofday time
+          p.seed->mb_per_s = double(p.seed->pages * r.point.at.size) / double(1 << 20) / r.reps[k].seconds;
       }
       out[k].results.push_back(std::move(p));
     }
@@ -125,6 +128,7 @@ std::vector<SeedRun> seed_passes(const SeedRun& run) {
 }
 
 std::string seed_table_text(const SeedRun& run, SeedText mode) {
+  if (run.header.harness == Harness::mem_cp) return mem_cp_text(run, mode);
   const SeedHeader& hd = run.header;
   const bool notes = mode == SeedText::annotated;
   const bool fast_c = hd.harness != Harness::hahn;

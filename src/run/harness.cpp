@@ -193,13 +193,9 @@ bool verify_kernels(SeedSession& s) {
   return true;
 }
 
-/// 3. Pins to one CPU, maps the seed's buffer (fast.c: 16 MiB memset to 0xfe; athlon.c:
-/// 32 MiB only mapped), calibrates the clock (hahn) and fills in the run's header.
-void pin_map_calibrate(SeedSession& s) {
-  const int cpu = pin_to_one_cpu();
-  s.buf_bytes = (s.fast_c ? 16 : 32) * kMiB;
-  s.buf.emplace(s.buf_bytes, s.fast_c);
-  s.mhz = s.fast_c ? s.m.tsc_hz / 1e6 : hahn_mhz();
+/// The run's header once the buffer is mapped and the clock known: the protocol, kex's
+/// TSC, the machine, the CPU it is pinned to, the buffer's address (and athlon.c's MHz).
+void fill_header(SeedSession& s, int cpu) {
   SeedHeader& hd = s.run.header;
   hd.harness = s.h;
   hd.tsc_mhz = s.m.tsc_hz / 1e6;
@@ -209,7 +205,17 @@ void pin_map_calibrate(SeedSession& s) {
   hd.pinned_cpu = cpu;
   hd.fsave = s.opts.fsave;
   hd.buffer_address = reinterpret_cast<uint64_t>(s.buf->base);
-  hd.hahn_mhz = s.fast_c ? 0 : s.mhz;
+  hd.hahn_mhz = s.h == Harness::hahn ? s.mhz : 0;
+}
+
+/// 3. Pins to one CPU, maps the seed's buffer (fast.c: 16 MiB memset to 0xfe; athlon.c:
+/// 32 MiB only mapped), calibrates the clock (hahn) and fills in the run's header.
+void pin_map_calibrate(SeedSession& s) {
+  const int cpu = pin_to_one_cpu();
+  s.buf_bytes = (s.fast_c ? 16 : 32) * kMiB;
+  s.buf.emplace(s.buf_bytes, s.fast_c);
+  s.mhz = s.fast_c ? s.m.tsc_hz / 1e6 : hahn_mhz();
+  fill_header(s, cpu);
 }
 
 /// Preset `p`'s next pass (its pass number counts up): pages, placement, point and the
@@ -328,14 +334,133 @@ bool run_passes(SeedSession& s, Op op) {
   return true;
 }
 
+// ---- Asami's mem_cp (docs/seed-kernels.md §7.1, §7.6) ----
+
+constexpr size_t kTotalSize = 4194304;  // mem_cp.c's TOTALSIZE: the bytes copied per size
+
+/// 3'. mem_cp's buffers: pins to one CPU and maps dst (TOTALSIZE) and src (TOTALSIZE right
+/// after it), page-aligned as a large malloc was; fills in the run's header.
+void pin_map_mem_cp(SeedSession& s) {
+  const int cpu = pin_to_one_cpu();
+  s.buf_bytes = 2 * kTotalSize;
+  s.buf.emplace(s.buf_bytes, false);
+  s.mhz = s.m.tsc_hz / 1e6;
+  fill_header(s, cpu);
+}
+
+/// mem_cp's set-up of one size: src filled with random() words seeded from
+/// gettimeofday, dst zeroed ("ensure both ... are not swapped"); a fresh process per
+/// size in runtests, so fresh data here per point.
+void fill_mem_cp(uint8_t* dst, uint8_t* src) {
+  timeval tv;
+  gettimeofday(&tv, nullptr);
+  srandom(static_cast<unsigned>(tv.tv_sec ^ tv.tv_usec));
+  for (size_t i = 0; i < kTotalSize; i += 4) {
+    const uint32_t w = static_cast<uint32_t>(random());
+    memcpy(src + i, &w, 4);
+  }
+  memset(dst, 0, kTotalSize);
+}
+
+/// mem_cp's check after the timed copies: "" when dst[0, n) equals src, else its message
+/// for the first byte that differs ("byte 17, should be 3a is 00").
+std::string check_mem_cp(const uint8_t* dst, const uint8_t* src, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    if (dst[i] != src[i]) {
+      char b[96];
+      snprintf(b, sizeof b, "mem_cp: byte %zu, should be %02x is %02x", i, src[i], dst[i]);
+      return b;
+    }
+  return {};
+}
+
+/// One point of mem_cp: TOTALSIZE / size copies of `size` bytes through the buffers
+/// (copy i: dst + i*size <- src + i*size), timed with gettimeofday (and the TSC), then
+/// verified. Its Result: one repetition of one sample, MB/s of 2^20 bytes as mem_cp
+/// printed mb / (usecs / 1e6), bytes counted once.
+Result mem_cp_point(SeedSession& s, const SeedKernel& g, const Coords& at, const CodeRef& code) {
+  const size_t size = at.size, n = std::max<size_t>(1, kTotalSize / size);
+  uint8_t* const dst = s.buf->base;
+  uint8_t* const src = dst + kTotalSize;
+  fill_mem_cp(dst, src);
+  const KernelFn fn = code.as<KernelFn>();
+  timeval t0, t1;
+  gettimeofday(&t0, nullptr);
+  const uint64_t k0 = rdtsc_plain();
+  for (size_t i = 0; i < n; ++i) fn(dst + i * size, src + i * size, size);
+  const uint64_t k1 = rdtsc_plain();
+  gettimeofday(&t1, nullptr);
+  const double usecs = double(t1.tv_sec - t0.tv_sec) * 1e6 + double(t1.tv_usec - t0.tv_usec);
+  SeedFigures f;
+  f.pages = n;
+  f.divisor = n;
+  f.buffer_bytes = kTotalSize;
+  f.src_minus_dst = kTotalSize;
+  f.label = g.plan.preset->printed;
+  const uint64_t delta = k1 > k0 ? k1 - k0 : 0;
+  f.printed_ticks = static_cast<int64_t>(delta / n);
+  f.mb_per_s = usecs > 0 ? double(n * size) / double(1 << 20) / (usecs / 1e6) : 0;
+  Placement pl;
+  pl.src_offset = int64_t(kTotalSize);
+  const CodeInfo info{code.size, code.hash};
+  if (std::string bad = check_mem_cp(dst, src, n * size); !bad.empty())
+    return make_result(g.plan, at, {StatusKind::error, bad}, {}, pl, info, f);
+  Repetition rep;
+  rep.calls_per_sample = static_cast<uint32_t>(n);
+  rep.sample_ticks = {delta};
+  rep.per_call = summarize({double(delta) / double(n)});
+  rep.stop_reason = "single pass";
+  rep.seconds = usecs / 1e6;
+  return make_result(g.plan, at, {}, {rep}, pl, info, f);
+}
+
+/// 4'. Every preset of the list in order, at every size ascending (runtests ran one
+/// function at every size): a copy's points measured, a clear's skipped (mem_cp timed
+/// bcopy). False when a stop came.
+bool run_mem_cp(SeedSession& s, std::vector<uint64_t> sizes) {
+  if (sizes.empty()) sizes = mem_cp_sizes();
+  std::sort(sizes.begin(), sizes.end());
+  for (const Preset* p : s.list) {
+    if (!p) continue;
+    const SeedKernel& g = s.kernels[p];
+    Coords at;
+    at.harness = Harness::mem_cp;
+    at.pass = ++s.runs[p];
+    for (uint64_t size : sizes) {
+      if (s.stopped()) return false;
+      at.size = size;
+      Status st = g.status;
+      if (st.kind == StatusKind::ok && p->op != Op::copy) st = {StatusKind::skipped, "mem_cp times copies only"};
+      if (st.kind == StatusKind::ok && size % p->region)
+        st = {StatusKind::skipped, "the kernel copies whole " + std::to_string(p->region) + "-byte regions"};
+      if (st.kind != StatusKind::ok) {
+        s.run.results.push_back(make_result(g.plan, at, st, {}, std::nullopt, std::nullopt, std::nullopt));
+        continue;
+      }
+      s.run.results.push_back(mem_cp_point(s, g, at, s.arena.ref(g.code)));
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
+const std::vector<uint64_t>& mem_cp_sizes() {
+  static const std::vector<uint64_t> sizes = {32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 10000};
+  return sizes;
+}
+
 SeedRun run_seed_harness(const std::vector<const Preset*>& list, Harness h, const PresetOptions& opts,
-                         const volatile std::sig_atomic_t* stop) {
+                         const volatile std::sig_atomic_t* stop, const std::vector<uint64_t>& sizes) {
   if (h == Harness::kex) throw std::invalid_argument("run_seed_harness: the kex harness is run by the sweep");
   SeedSession s(list, h, opts, stop);
   generate_kernels(s);
   if (!verify_kernels(s)) return {};
+  if (h == Harness::mem_cp) {
+    pin_map_mem_cp(s);
+    if (!run_mem_cp(s, sizes)) return {};  // cut short by a stop: not a pass
+    return std::move(s.run);
+  }
   pin_map_calibrate(s);
   for (Op op : {Op::clear, Op::copy})
     if (!run_passes(s, op)) break;

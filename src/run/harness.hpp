@@ -1,5 +1,6 @@
 // The seed posts' own measuring protocols for presets: Arjan van de Ven's fast.c v1.6,
-// Benjamin LaHaise's xmm64.c and Mark Hahn's athlon.c (docs/seed-kernels.md §1). kex's
+// Benjamin LaHaise's xmm64.c and Mark Hahn's athlon.c (docs/seed-kernels.md §1), and
+// Satoshi Asami's mem_cp (§7.6). kex's
 // own robust statistics (Harness::kex) are run by the sweep, not here; the table text is
 // written by src/results/seed_text.
 #pragma once
@@ -29,12 +30,23 @@ namespace kex {
 ///    untimed pass, then rdtsc; cpuid; pass; cpuid; rdtsc: clear 8192 pages, copy 4096
 ///    pages with src = dst + 16 MiB; prints delta/8192 (for copies half the per-copy
 ///    cost, as athlon.c did) and MB/s = 32 MiB / time.
-/// Each Result is the point preset@4096/harness:fastc|xmm64|hahn[/pass:N] with one
-/// repetition of one sample (the pass) and the seed's figures. Cycles are TSC ticks.
-/// `stop` (may be null) is polled between kernels and during fast.c's sleep: a stop
-/// returns within a second with the kernels done so far. Throws
-/// std::invalid_argument for Harness::kex.
+///  - mem_cp (Asami's mem_cp.c, docs/seed-kernels.md §7.6): every preset in list order
+///    at every size of `sizes` ascending (empty: mem_cp_sizes()); per point, 4 MiB
+///    (TOTALSIZE) of copies through two page-aligned 4 MiB buffers (src random()
+///    words, dst zeroed): TOTALSIZE / size calls dst + i*size <- src + i*size, timed
+///    with gettimeofday (and the TSC), then dst checked byte by byte (a difference: an
+///    error Result with mem_cp's "byte N, should be XX is YY"); mb_per_s = MB/s of 2^20
+///    bytes, counted once. Clears are skipped (mem_cp timed bcopy).
+/// Each Result is the point preset@4096/harness:fastc|xmm64|hahn[/pass:N] (mem_cp:
+/// preset@SIZE/harness:mem_cp[/pass:N]) with one repetition of one sample (the pass)
+/// and the seed's figures. Cycles are TSC ticks. `stop` (may be null) is polled between
+/// kernels (and points) and during fast.c's sleep: a stop returns within a second with
+/// the kernels done so far. Throws std::invalid_argument for Harness::kex.
 SeedRun run_seed_harness(const std::vector<const Preset*>& list, Harness h, const PresetOptions& opts,
-                         const volatile std::sig_atomic_t* stop = nullptr);
+                         const volatile std::sig_atomic_t* stop = nullptr, const std::vector<uint64_t>& sizes = {});
+
+/// The sizes mem_cp runs at when none are given: runtests' loop from 32 to 10000 bytes
+/// (its step was not recovered: kex doubles, 32 .. 8192, then the bound 10000 itself).
+const std::vector<uint64_t>& mem_cp_sizes();
 
 }  // namespace kex

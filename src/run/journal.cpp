@@ -55,7 +55,7 @@ std::string_view harness_name(Harness h) { return to_string(h); }
 /// A seed-harness run's header: one field table for the journal's writer and reader.
 template <class IO, class H>
 void map_seed_header(IO& io, H& h) {
-  io.choice("harness", h.harness, parse_harness, harness_name, "kex, fastc, hahn, xmm64");
+  io.choice("harness", h.harness, parse_harness, harness_name, "kex, fastc, hahn, xmm64, mem_cp");
   io.real("tsc_mhz", h.tsc_mhz, 1, 1e5);
   io.text("tsc_source", h.tsc_source, TextRule{256});
   io.flag("pmu_available", h.pmu_available);

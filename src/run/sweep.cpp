@@ -190,7 +190,7 @@ std::vector<SeedRun> seed_harness_passes(const Config& c, const RunOptions& opt)
                  std::string(to_string(c.harness)).c_str(), which.c_str());
   }
   while (passes.size() < c.repeat && !(opt.stop && *opt.stop)) {
-    SeedRun pass = run_seed_harness(list, c.harness, po, opt.stop);
+    SeedRun pass = run_seed_harness(list, c.harness, po, opt.stop, c.axes.sizes);
     if (pass.results.size() < kernels) break;  // cut short by a stop
     if (opt.journal) opt.journal->seed_pass(c.source, uint32_t(passes.size() + 1), pass);
     passes.push_back(std::move(pass));

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -239,6 +240,24 @@ const std::vector<Expect>& expectations() {
         "mov|byte ptr [rdi + 1], r8b", "mov|byte ptr [rdi + rdx], r9b", "mov|byte ptr [rdi], cl", "ret|"},
        // .p2align 4 before the backward loop (4th `sub rdx, 0x20`) and the three short tails
        {{"sub|rdx, 0x20", 16, 4}, {"cmp|edx, 8", 16}, {"cmp|edx, 4", 16}, {"sub|edx, 1", 16}}},
+      // clear_pages(addr, npages) of the 2025 folio_zero_user series: one call over the whole extent
+      // the body Linux patches in on this CPU
+      host_features().has(Feature::erms)
+          ? Expect{"linux/clear_pages", {{"rep stosb", "", 1}, {"rep stosq", "", 0}}, {"xor|eax, eax", "rep stosb|"}}
+          : Expect{"linux/clear_pages", {{"rep stosq", "", 1}, {"rep stosb", "", 0}}, {"shr|rcx, 3", "rep stosq|"}},
+      {"linux/clear_pages_erms",
+       {{"rep stosb", "", 1}, {"rep stosq", "", 0}, {"shr", "", 0}, {"mov", "qword ptr [rdi", 0}},
+       {"mov|rcx, rdx", "xor|eax, eax", "test|rcx, rcx", "je|", "rep stosb|", "ret|"}},
+      {"linux/clear_pages_rep",
+       {{"rep stosq", "", 1}, {"rep stosb", "", 0}, {"shr", "rcx, 3", 1}},
+       {"mov|rcx, rdx", "xor|eax, eax", "test|rcx, rcx", "je|", "shr|rcx, 3", "rep stosq|", "ret|"}},
+      {"linux/clear_pages_unrolled",
+       {{"mov", "qword ptr [rdi", 8}, {"shr", "rcx, 6", 1}, {"dec", "rcx", 1}, {"rep stosq", "", 0},
+        {"rep stosb", "", 0}},
+       {"mov|rcx, rdx", "xor|eax, eax", "test|rcx, rcx", "je|", "shr|rcx, 6", "dec|rcx", "mov|qword ptr [rdi], rax",
+        "mov|qword ptr [rdi + 0x38], rax", "lea|rdi, [rdi + 0x40]", "jne|", "nop|", "ret|"},
+       // .p2align 4 before the loop, as memzero_page_aligned_unrolled
+       {{"dec|rcx", 16}}},
       // FreeBSD sys/amd64/amd64/support.S
       {"freebsd/pagezero_std",
        {{"rep stosq", "", 1}, {"mov", "rcx, 0x200", 1}, {"push", "rbp", 1}, {"pop", "rbp", 1}},
@@ -267,6 +286,16 @@ const std::vector<Expect>& expectations() {
         "add|rax, 0x40", "jne|", "mov|rax, qword ptr [rsi + rdx]", "movnti|[rdi + rdx], rax",
         "mov|rax, qword ptr [rsi + rdx + 0x18]", "movnti|[rdi + rdx + 0x18], rax", "add|rdx, 0x20", "jne|",
         "sfence|"}},
+      // FreeBSD i386 support.s rev 1.41.2.2 generic_bcopy: forward rep movsl/movsb, backward with std
+      {"asami/generic_bcopy",
+       {{"rep movsd", "", 2}, {"rep movsb", "", 2}, {"std", "", 1}, {"cld", "", 2}, {"ret", "", 2},
+        {"mov", "dword ptr", 0}},
+       {"mov|rcx, rdx", "mov|rax, rdi", "sub|rax, rsi", "cmp|rax, rcx", "jb|", "shr|rcx, 2", "cld|", "rep movsd|",
+        "mov|rcx, rdx", "and|ecx, 3", "rep movsb|", "ret|", "add|rdi, rcx", "add|rsi, rcx", "dec|rdi", "dec|rsi",
+        "and|ecx, 3", "std|", "rep movsb|", "mov|rcx, rdx", "shr|rcx, 2", "sub|rsi, 3", "sub|rdi, 3", "rep movsd|",
+        "cld|", "ret|"},
+       // ALIGN_TEXT (.p2align 2) before the backward path
+       {{"add|rdi, rcx", 4}}},
       {"asami/fp_copy",
        {{"fild", "qword ptr [rsi", 8}, {"fistp", "qword ptr [rdi", 8}, {"mov", "eax, dword ptr [rsi", 8},
         {"mov", "ecx, 0x700", 1}, {"rep movsd", "", 1}, {"rep movsb", "", 1}},
@@ -489,6 +518,34 @@ TEST_CASE("kernels leave the x87/MMX state empty, as the ABI requires" * doctest
   }
 }
 
+TEST_CASE("generic_bcopy moves overlapping ranges as bcopy must: backward when dst is above src" *
+          doctest::test_suite("presets")) {
+  // kex's verification copies between separate buffers (the forward path); this runs the
+  // backward path too, in-process, against memmove, and checks the direction flag is clear after.
+  const Preset* p = find_preset("bcopy");
+  REQUIRE(p);
+  CHECK(p->id == "asami/generic_bcopy");
+  CodeArena arena;
+  const size_t i = arena.add([&](Xbyak::CodeGenerator& g) {
+    std::vector<std::string> s;
+    p->emit(g, {}, s);
+  });
+  arena.finalize();
+  const KernelFn fn = arena.ref(i).as<KernelFn>();
+  uint8_t got[256], want[256];
+  for (int shift : {-9, -4, -1, 1, 2, 3, 4, 5, 63})
+    for (size_t n : {0u, 1u, 3u, 4u, 7u, 64u, 101u}) {
+      for (int k = 0; k < 256; ++k) got[k] = want[k] = static_cast<uint8_t>(k * 7 + 1);
+      uint8_t* const s = got + 80;
+      fn(s + shift, s, n);
+      std::memmove(want + 80 + shift, want + 80, n);
+      CHECK_MESSAGE(std::memcmp(got, want, sizeof got) == 0, "dst = src + " << shift << ", " << n << " bytes");
+      uint64_t flags;
+      asm volatile("pushfq; popq %0" : "=r"(flags));
+      CHECK_MESSAGE((flags & 0x400) == 0, "direction flag left set");
+    }
+}
+
 TEST_CASE("lookup by id, printed name, alias, qualifier and parameters" * doctest::test_suite("presets")) {
   CHECK(find_preset("hahn/faster_copy")->family == "hahn");
   // A name several presets share is ambiguous: an error naming them all, never one chosen silently.
@@ -579,12 +636,13 @@ TEST_CASE("named sets follow the seeds' tables" * doctest::test_suite("presets")
   CHECK_FALSE(preset_sets_harness({"xmm64", "faster_copy"}));
   CHECK_FALSE(preset_sets_harness({}));
   // Asami's experiment: unroll 32..256 by 32 with 2 and 3 registers, with the prefetch every
-  // 32 bytes and without, then the FP copy; every name distinct.
+  // 32 bytes and without, then the FP copy and FreeBSD's generic_bcopy; every name distinct.
   auto asami = preset_set("asami");
-  REQUIRE(asami.size() == 33);
+  REQUIRE(asami.size() == 34);
   CHECK(asami.front()->id == "asami/unroll:32/scratch:2/every:32");
   CHECK(asami[16]->id == "asami/unroll:32/scratch:2/every:0");
-  CHECK(asami.back()->id == "asami/fp_copy");
+  CHECK(asami[32]->id == "asami/fp_copy");
+  CHECK(asami.back()->id == "asami/generic_bcopy");  // the kernel bcopy they were measured against
   std::set<std::string> printed;
   for (const Preset* p : asami) CHECK_MESSAGE(printed.insert(p->printed).second, p->printed);
   auto x = preset_set("xmm64");
@@ -601,7 +659,9 @@ TEST_CASE("named sets follow the seeds' tables" * doctest::test_suite("presets")
   for (const auto* p : r) CHECK_MESSAGE((p->family == "fastc" || p->family == "hahn" || p->family == "xmm64"), p->id);
   CHECK(names("linux") == std::vector<std::string>{"clear linux/clear_page_orig", "clear linux/clear_page_rep",
                                                     "clear linux/clear_page_erms", "copy linux/copy_page",
-                                                    "copy linux/copy_page_regs", "copy linux/memcpy_orig"});
+                                                    "copy linux/copy_page_regs", "copy linux/memcpy_orig",
+                                                    "clear linux/clear_pages", "clear linux/clear_pages_erms",
+                                                    "clear linux/clear_pages_rep", "clear linux/clear_pages_unrolled"});
   CHECK(names("freebsd") == std::vector<std::string>{"clear freebsd/pagezero_std", "clear freebsd/pagezero_erms",
                                                       "clear freebsd/sse2_pagezero", "copy freebsd/pagecopy",
                                                       "clear freebsd/pagezero_movnti", "copy freebsd/pagecopy_movnti"});

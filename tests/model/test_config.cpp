@@ -181,7 +181,7 @@ TEST_CASE("the built-in configs parse" * doctest::test_suite("config")) {
 
 TEST_CASE("every config in configs/ is built in by its name, with or without .json, schemas are not configs" *
           doctest::test_suite("config")) {
-  for (const char* name : {"default", "unroll", "reference", "asami", "aliasing"}) {
+  for (const char* name : {"default", "unroll", "reference", "asami", "aliasing", "clear_pages"}) {
     CAPTURE(name);
     const kex::Config a = kex::load_config(std::string("built-in:") + name);
     const kex::Config b = kex::load_config(std::string(KEX_SOURCE_DIR) + "/configs/" + name + ".json");
@@ -189,6 +189,7 @@ TEST_CASE("every config in configs/ is built in by its name, with or without .js
     CHECK(kex::load_config(std::string("built-in:") + name + ".json").raw == b.raw);
   }
   CHECK_THROWS_WITH_AS(kex::load_config("built-in:config.schema"),
-                       doctest::Contains("no such built-in config (built-in: default, unroll, reference, asami, aliasing, tune, threads)"),
+                       doctest::Contains("no such built-in config (built-in: default, unroll, reference, asami, "
+                                         "aliasing, tune, clear_pages, threads)"),
                        kex::InputError);
 }

@@ -90,7 +90,7 @@ TEST_CASE("swept axes and axis values" * doctest::test_suite("model")) {
 
 TEST_CASE("every harness's name parses back to it, the programs' file names are accepted too" *
           doctest::test_suite("point")) {
-  for (Harness h : {Harness::kex, Harness::fastc, Harness::hahn, Harness::xmm64}) {
+  for (Harness h : {Harness::kex, Harness::fastc, Harness::hahn, Harness::xmm64, Harness::mem_cp}) {
     REQUIRE(parse_harness(to_string(h)));
     CHECK(*parse_harness(to_string(h)) == h);
   }
@@ -98,6 +98,8 @@ TEST_CASE("every harness's name parses back to it, the programs' file names are 
   CHECK(parse_harness("xmm64.c") == Harness::xmm64);
   CHECK(parse_harness("fast.c") == Harness::fastc);
   CHECK(parse_harness("athlon.c") == Harness::hahn);
+  CHECK(parse_harness("mem_cp") == Harness::mem_cp);
+  CHECK(parse_harness("mem_cp.c") == Harness::mem_cp);
   CHECK_FALSE(parse_harness("xmm"));
   CHECK_FALSE(parse_harness("XMM64"));
   CHECK_FALSE(parse_harness(""));
@@ -105,7 +107,7 @@ TEST_CASE("every harness's name parses back to it, the programs' file names are 
 
 TEST_CASE("point names with a seed harness round-trip, harness:kex and file names are not tokens" *
           doctest::test_suite("point")) {
-  for (Harness h : {Harness::fastc, Harness::hahn, Harness::xmm64}) {
+  for (Harness h : {Harness::fastc, Harness::hahn, Harness::xmm64, Harness::mem_cp}) {
     Point p{"xmm64/xmm_clear", {}};
     p.at.size = 4096;
     p.at.harness = h;
@@ -125,7 +127,7 @@ TEST_CASE("point names with a seed harness round-trip, harness:kex and file name
     parse_point_name("fastc/faster_copy/4096/harness:lahaise");
     FAIL("no throw");
   } catch (const std::invalid_argument& e) {
-    CHECK(std::string(e.what()).find("harness:xmm64") != std::string::npos);
+    CHECK(std::string(e.what()).find("harness:xmm64, harness:mem_cp") != std::string::npos);
   }
 }
 

@@ -126,3 +126,83 @@ TEST_CASE("golden: runtests' tables and -graph files of Asami's experiment" * do
   CHECK(names == std::vector<std::string>{"unrolled_96_32_2.dat", "unrolled_96_0_3.dat", "FP_copy.dat", "memcpy.dat",
                                           "plot.gp"});
 }
+
+namespace {
+
+/// A mem_cp-harness Result of `key` at `size`: `copies` copies in `seconds` (gettimeofday).
+Result mem_cp_result(const std::string& key, uint64_t size, uint64_t copies, double seconds, uint32_t pass = 1) {
+  Result r;
+  r.point.kernel = key;
+  r.point.at.size = size;
+  r.point.at.harness = Harness::mem_cp;
+  r.point.at.pass = pass;
+  r.op = Op::copy;
+  r.kind = KernelKind::preset;
+  r.preset = preset_facts(*find_preset(key), {}, true);
+  SeedFigures f;
+  f.pages = copies;
+  f.divisor = copies;
+  f.mb_per_s = double(copies * size) / double(1 << 20) / seconds;
+  r.seed = f;
+  Repetition rep;
+  rep.calls_per_sample = static_cast<uint32_t>(copies);
+  rep.sample_ticks = {uint64_t(seconds * kHz)};
+  rep.seconds = seconds;
+  r.reps = {rep};
+  r.tsc_hz = kHz;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("mem_cp harness: runtests' table of mem_cp's own MB/s, failures said in the annotated form" *
+          doctest::test_suite("runtests")) {
+  SeedRun run;
+  run.header.harness = Harness::mem_cp;
+  run.header.pinned_cpu = 1;
+  run.header.tsc_mhz = 2000;
+  run.header.cpu_model = "Test CPU";
+  // 4 MiB of copies in 0.1 s and 0.05 s: 40 and 80 MB/s; 10000 bytes: 419 copies.
+  run.results.push_back(mem_cp_result("asami/generic_bcopy", 32, 131072, 0.1));
+  run.results.push_back(mem_cp_result("asami/generic_bcopy", 10000, 419, 0.05));
+  run.results.push_back(mem_cp_result("asami/fp_copy", 32, 131072, 0.08));
+  Result bad = mem_cp_result("asami/fp_copy", 10000, 419, 0.05);
+  bad.status = {StatusKind::error, "mem_cp: byte 17, should be 3a is 00", 0, std::nullopt};
+  bad.reps.clear();
+  run.results.push_back(bad);
+  run.results.push_back(mem_cp_result("asami/generic_bcopy", 32, 131072, 0.2, 2));  // listed twice: pass 2
+  const std::string exact = seed_table_text(run, SeedText::exact);
+  CHECK(exact ==
+        "generic_bcopy\n    size    bandwidth\n      32        40.00\n   10000        79.92\n\n"
+        "FP_copy\n    size    bandwidth\n      32        50.00\n\n"
+        "generic_bcopy_2\n    size    bandwidth\n      32        20.00\n");
+  const std::string notes = seed_table_text(run);
+  CHECK(notes.rfind("# kex seed harness 'mem_cp' (Asami's mem_cp: 4 MiB of copies per size", 0) == 0);
+  CHECK(notes.find("pinned to CPU 1, TSC 2000.000 MHz\n# Test CPU; bandwidth is MB/s of 2^20 bytes") != std::string::npos);
+  CHECK(notes.find("# asami/fp_copy at 10000 bytes: ERROR: mem_cp: byte 17, should be 3a is 00\n") != std::string::npos);
+  CHECK(notes.find("\ngeneric_bcopy\t(asami/generic_bcopy)\n    size    bandwidth\n") != std::string::npos);
+  // --repeat: each pass's MB/s from its own gettimeofday time.
+  SeedRun twice = run;
+  Repetition slower = twice.results[0].reps[0];
+  slower.seconds = 0.4;
+  twice.results[0].reps.push_back(slower);
+  const auto passes = seed_passes(twice);
+  REQUIRE(passes.size() == 2);
+  CHECK(passes[0].results[0].seed->mb_per_s == doctest::Approx(40));
+  CHECK(passes[1].results[0].seed->mb_per_s == doctest::Approx(10));
+  // In a run's results: not in runtests_text (the seed table prints them), but -graph draws
+  // each kernel's first listing, named apart from a kex-harness curve of the same kernel.
+  RunDoc doc;
+  doc.results = run.results;
+  doc.results.push_back(measured("asami/generic_bcopy", 32, 70));
+  CHECK(runtests_text(doc, SeedText::exact) == "generic_bcopy\n    size    bandwidth\n      32        70.00\n");
+  TmpDir t;
+  const std::string dir = t / "graph";
+  const auto files = write_runtests_graph(doc, dir, false);
+  REQUIRE(files.size() == 4);
+  CHECK(slurp(dir + "/generic_bcopy_mem_cp.dat") ==
+        "# generic_bcopy_mem_cp (asami/generic_bcopy/harness:mem_cp): size (bytes), bandwidth (MB/s, 2^20 bytes/s)\n"
+        "32 40.00\n10000 79.92\n");
+  CHECK(slurp(dir + "/FP_copy_mem_cp.dat").find("\n32 50.00\n") != std::string::npos);
+  CHECK(slurp(dir + "/generic_bcopy.dat").find("\n32 70.00\n") != std::string::npos);
+}

@@ -122,3 +122,38 @@ TEST_CASE("Hahn harness: MHz line, halved copy figure, MB/s" * doctest::test_sui
   CHECK(k.seed->mb_per_s == doctest::Approx(2 * 4096.0 * 4096 / (double(delta) / (mhz * 1e6)) / (1 << 20)));
   CHECK(aggregate(k).median_ns == doctest::Approx(double(delta) / 4096 / machine().tsc_hz * 1e9));
 }
+
+TEST_CASE("mem_cp harness: 4 MiB of verified copies per size, MB/s from gettimeofday" * doctest::test_suite("harness")) {
+  const Preset* b = find_preset("asami/generic_bcopy");
+  const Preset* clear = find_preset("linux/clear_page_erms");
+  const SeedRun r = run_seed_harness({b, clear}, Harness::mem_cp, {}, nullptr, {10000, 4096});
+  REQUIRE(r.results.size() == 4);  // per preset, its sizes ascending
+  CHECK(r.header.harness == Harness::mem_cp);
+  CHECK(r.header.buffer_address % 4096 == 0);
+  const Result& a = r.results[0];
+  const Result& z = r.results[1];
+  CHECK(a.name() == "asami/generic_bcopy/4096/harness:mem_cp");
+  CHECK(z.name() == "asami/generic_bcopy/10000/harness:mem_cp");
+  for (const Result* e : {&a, &z}) {
+    REQUIRE_MESSAGE(e->ok(), e->status.message);
+    REQUIRE(e->seed);
+    CHECK(e->seed->buffer_bytes == 4194304);
+    const uint64_t copies = 4194304 / e->point.at.size;
+    CHECK(e->seed->pages == copies);
+    CHECK(e->reps.front().calls_per_sample == copies);
+    REQUIRE(e->reps.front().seconds > 0);
+    // mem_cp's figure: the bytes copied, in MiB, over its gettimeofday time
+    CHECK(e->seed->mb_per_s == doctest::Approx(double(copies * e->point.at.size) / (1 << 20) / e->reps.front().seconds));
+  }
+  CHECK(a.seed->pages == 1024);
+  CHECK(z.seed->pages == 419);
+  // mem_cp timed bcopy: a clear does not run
+  CHECK(r.results[2].status.kind == StatusKind::skipped);
+  CHECK(r.results[2].status.message == "mem_cp times copies only");
+  const std::string exact = seed_table_text(r, SeedText::exact);
+  CHECK(exact.rfind("generic_bcopy\n    size    bandwidth\n    4096", 0) == 0);
+  CHECK(exact.find("\n   10000 ") != std::string::npos);
+  CHECK(mem_cp_sizes().front() == 32);
+  CHECK(mem_cp_sizes().back() == 10000);
+  CHECK(result_from_json(to_json(z), z.tsc_hz, "z") == z);
+}
