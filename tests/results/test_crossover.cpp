@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include "src/core/error.hpp"
 #include "src/results/crossover.hpp"
 #include "src/results/crossover_text.hpp"
 #include "tests/support/paired_sweep.hpp"

@@ -14,7 +14,7 @@ using namespace kex;
 
 namespace {
 
-size_t count(const std::string& s, const std::string& what) {
+size_t html_count(const std::string& s, const std::string& what) {
   size_t n = 0;
   for (size_t i = 0; (i = s.find(what, i)) != std::string::npos; i += what.size()) ++n;
   return n;
@@ -61,14 +61,14 @@ TEST_CASE("report_html: every section from the other writers, in-page links to i
                          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
                          "style-src 'unsafe-inline'; img-src data:\">"));
   CHECK(page.ends_with("</body>\n</html>\n"));
-  CHECK(count(page, "<script") == 0);
+  CHECK(html_count(page, "<script") == 0);
   for (const char* id : {"machine", "summary", "noise", "findings", "figures", "presets"}) {
     CAPTURE(id);
-    CHECK(count(page, std::string("<section id=\"") + id + "\">") == 1);
-    CHECK(count(page, std::string("<a href=\"#") + id + "\">") == 1);
+    CHECK(html_count(page, std::string("<section id=\"") + id + "\">") == 1);
+    CHECK(html_count(page, std::string("<a href=\"#") + id + "\">") == 1);
   }
-  CHECK(count(page, "<section id=\"comparison\"") == 0);  // one run: nothing to compare
-  CHECK(count(page, "<a href=\"#comparison\"") == 0);
+  CHECK(html_count(page, "<section id=\"comparison\"") == 0);  // one run: nothing to compare
+  CHECK(html_count(page, "<a href=\"#comparison\"") == 0);
   // The figures in their sections, the note escaped.
   CHECK(page.find("<svg viewBox=\"0 0 1 1\"></svg>\n<figcaption>copy-warm</figcaption>") != std::string::npos);
   CHECK(page.find("<section id=\"presets\">\n<h2>Presets</h2>\n<figure>\n<svg viewBox=\"0 0 2 2\">") != std::string::npos);
@@ -89,12 +89,12 @@ TEST_CASE("report_html: a hostile host and CPU come out as text, and two runs ad
   b.context.host_name = "<script>alert(1)</script>\" onmouseover=\"x`touch pwned`";
   b.context.machine.cpu_model = "<img src=x onerror=alert(2)>";
   const std::string page = report_html({{"a.json", a}, {"<b>.json", b}}, {});
-  CHECK(count(page, "<script") == 0);
-  CHECK(count(page, "<img") == 0);
-  CHECK(count(page, "<b>") == 0);
+  CHECK(html_count(page, "<script") == 0);
+  CHECK(html_count(page, "<img") == 0);
+  CHECK(html_count(page, "<b>") == 0);
   CHECK(page.find("&lt;script&gt;alert(1)&lt;/script&gt;&quot; onmouseover=&quot;x&#96;touch pwned&#96;") !=
         std::string::npos);
-  CHECK(count(page, "<section id=\"comparison\">") == 1);
+  CHECK(html_count(page, "<section id=\"comparison\">") == 1);
   CHECK(page.find("<h3>&lt;b&gt;.json against a.json</h3>") != std::string::npos);
   CHECK(page.find("<th>verdict</th>") != std::string::npos);
   // Every href is an in-page link to an id the page has.
