@@ -36,6 +36,7 @@ Action add_crossovers_command(CLI::App& app);
 Action add_tune_command(CLI::App& app);
 Action add_emit_command(CLI::App& app);
 Action add_summary_command(CLI::App& app);
+Action add_report_command(CLI::App& app);
 Action add_libc_child_command(CLI::App& app);
 
 }  // namespace kex

@@ -54,6 +54,7 @@ int run(int argc, char** argv) {
   reg(kex::add_tune_command);
   reg(kex::add_emit_command);
   reg(kex::add_summary_command);
+  reg(kex::add_report_command);
   reg(kex::add_libc_child_command);
   for (auto& [sub, action] : commands)  // compare has its own -q (the summary line only)
     if (!sub->get_option_no_throw("--quiet"))

@@ -2,7 +2,9 @@
 // and `kex run --resume JOURNAL`, which finishes a run its journal belongs to.
 #include <sys/stat.h>
 
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <cstdio>
 #include <ctime>
 #include <dirent.h>
@@ -16,6 +18,7 @@
 #include "src/model/config.hpp"
 #include "src/results/export.hpp"
 #include "src/results/plot.hpp"
+#include "src/results/report_html.hpp"
 #include "src/results/runtests.hpp"
 #include "src/model/result_json.hpp"
 #include "src/run/plans.hpp"
@@ -67,7 +70,7 @@ struct RunArgs {
   bool no_shuffle = false, no_sentinel = false, list = false, allow_large = false, no_journal = false;
   bool separate = false;
   bool full = false;  ///< the whole preset and segment tables beside generated kernels
-  bool seed_exact = false, no_plot = false, resume_any_build = false;
+  bool seed_exact = false, no_plot = false, no_report = false, resume_any_build = false;
   std::string graph_dir;
   std::string filter, sizes, cache, counters, threads, placement;
   std::vector<std::string> layout;
@@ -78,6 +81,8 @@ struct RunSetup {
   std::vector<Config> configs;
   Protocol protocol;
   std::string out, plot_dir, graph_dir, format = "json", filter;
+  std::string report;                   ///< the HTML report beside the results ("": none)
+  bool in_folder = false;               ///< the outputs go into a new run folder, made before the sweep
   size_t shard_index = 0, shard_count = 1;
   std::string run_id;                   ///< the results' context.run_id (a resume keeps the journal's)
   std::unique_ptr<Journal> journal;     ///< a resume's (locked) journal; a fresh run's is created later
@@ -282,6 +287,52 @@ std::string journal_note(const Journal* j, const std::string& how) {
   return "; its journal " + j->path() + " was removed during the run: the run cannot be resumed";
 }
 
+// ---- where a run's files go ---------------------------------------------------
+
+/// The stem of the results file in a run folder of kex's own (results.json, results.csv).
+constexpr const char* kFolderResults = "results";
+
+/// `out` as its folder ("" or ending in '/') and its name without the extension.
+std::pair<std::string, std::string> split_output(const std::string& out) {
+  const size_t slash = out.rfind('/'), dot = out.rfind('.');
+  const size_t name_at = slash == std::string::npos ? 0 : slash + 1;
+  return {out.substr(0, name_at), out.substr(name_at, dot != std::string::npos && dot > name_at ? dot - name_at : std::string::npos)};
+}
+
+/// The HTML report beside the results `out`: "<stem>.html" ("report.html" in a run
+/// folder of kex's own); "" for stdout or a name longer than a file name may be. Never
+/// `out` itself.
+std::string report_beside(const std::string& out) {
+  if (out == "-") return "";
+  const auto [dir, stem] = split_output(out);
+  std::string name = (stem == kFolderResults ? std::string("report") : stem) + ".html";
+  if (dir + name == out) name = stem + ".report.html";
+  return name.size() > 255 ? "" : dir + name;
+}
+
+/// A new folder in the working directory for a run's files: kex-results-YYYYMMDD-HHMMSS,
+/// or that name with -2, -3, ... when it exists (an existing folder is never used).
+std::string make_run_folder() {
+  char stamp[32];
+  const time_t now = time(nullptr);
+  strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime(&now));
+  const std::string base = std::string("kex-results-") + stamp;
+  for (int i = 1; i < 100; ++i) {
+    const std::string name = i == 1 ? base : base + "-" + std::to_string(i);
+    if (mkdir(name.c_str(), 0777) == 0) return name;
+    if (errno != EEXIST) throw InputError(name + ": cannot create the run's folder: " + std::strerror(errno));
+  }
+  throw InputError(base + ": 99 run folders of this second exist; give -o FILE");
+}
+
+/// Makes the run's folder and puts its results, figures and report there.
+void place_in_folder(RunSetup& s, const RunArgs& a) {
+  const std::string dir = make_run_folder();
+  s.out = dir + "/" + kFolderResults + (s.format == "csv" ? ".csv" : ".json");
+  if (s.plot_dir.empty() && !a.no_plot) s.plot_dir = dir + "/plots";
+  if (!a.no_report) s.report = dir + "/report.html";
+}
+
 // ---- a fresh run: configs and outputs from the command line ------------------
 
 /// The configs the arguments name, in order: files (- for stdin), then the kernel
@@ -342,14 +393,9 @@ void fresh_setup(RunArgs& a, const CLI::App& cmd, RunSetup& s) {
   s.run_id = new_run_id();
   s.out = a.out.empty() ? s.configs.front().out_json : a.out;
   s.plot_dir = a.plot_dir.empty() ? s.configs.front().plot_dir : a.plot_dir;
-  if (s.out.empty()) {  // a name of kex's own: the figures go beside it, as a newcomer expects a picture
-    char stamp[32];
-    time_t now = time(nullptr);
-    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime(&now));
-    s.out = std::string("kex-results-") + stamp + ".json";
-    if (s.plot_dir.empty()) s.plot_dir = std::string("kex-results-") + stamp + "-plots";
-  }
+  s.in_folder = s.out.empty();  // a folder of kex's own, made once the run is known to go ahead
   if (a.no_plot) s.plot_dir.clear();
+  if (!s.in_folder && !a.no_report) s.report = report_beside(s.out);
   s.graph_dir = a.graph_dir.empty() ? s.configs.front().graph_dir : a.graph_dir;
   s.replace = s.replace_figures = a.force;
 }
@@ -374,11 +420,11 @@ JournalHeader journal_header(const RunSetup& s) {
 
 // ---- a resume: the run from its journal, outputs from its name ---------------
 
-/// "<stem>-plots" beside `out` (its name without the extension), as a fresh run's default.
+/// "<stem>-plots" beside `out` (its name without the extension); "plots" in the same
+/// folder for a run folder's own "results.*", as a fresh run's default.
 std::string plots_beside(const std::string& out) {
-  const size_t slash = out.rfind('/'), dot = out.rfind('.');
-  const size_t name_at = slash == std::string::npos ? 0 : slash + 1;
-  return (dot != std::string::npos && dot > name_at ? out.substr(0, dot) : out) + "-plots";
+  const auto [dir, stem] = split_output(out);
+  return dir + (stem == kFolderResults ? "plots" : stem + "-plots");
 }
 
 /// Options that would change what the run measures: the journal says that.
@@ -436,6 +482,7 @@ void resume_setup(const RunArgs& a, const CLI::App& cmd, RunSetup& s) {
                      "unpacked beside a journal can); remove it, or give --plot-dir DIR or --no-plot");
   s.graph_dir = a.graph_dir;  // only when asked now: a config's outputs.graph_dir is a path from the journal
   s.replace = a.force || own_partial_output(s.out, s.resumed->partial);
+  if (!a.no_report) s.report = report_beside(s.out);
   s.replace_figures = a.force || (!s.plot_dir.empty() && own_partial_figures(s.plot_dir, s.resumed->partial_figures));
 }
 
@@ -551,7 +598,7 @@ struct OutputKinds {
 
 /// Refuses before spending minutes on the sweep: outputs that cannot be written or
 /// would replace the user's files, and printing options with nothing to print.
-OutputKinds check_outputs(const RunSetup& s, const RunArgs& a) {
+OutputKinds check_outputs(RunSetup& s, const RunArgs& a) {
   OutputKinds k;
   k.seed_exact = a.seed_exact;
   bool seed_harness = false;
@@ -567,7 +614,9 @@ OutputKinds check_outputs(const RunSetup& s, const RunArgs& a) {
                      "(or a seed set: fastc, spraul, xmm64, hahn), or Asami's presets (configs/asami.json)");
   if (!s.graph_dir.empty() && !k.asami)
     throw InputError("--graph: " + s.graph_dir + ": Asami's runtests graph needs asami presets (configs/asami.json)");
+  if (s.in_folder) place_in_folder(s, a);
   if (!to_stdout) check_output_path(s.out, s.replace);
+  if (!s.report.empty()) check_output_path(s.report, s.replace);
   if (!s.plot_dir.empty()) check_plot_dir(s.plot_dir, s.replace_figures);
   if (!s.graph_dir.empty()) check_plot_dir(s.graph_dir, a.force, "--graph");
   return k;
@@ -661,6 +710,15 @@ void write_figures(const RunSetup& s, const RunDoc& run, bool force, FILE* text)
   }
 }
 
+/// The HTML report of a finished run beside its results (an interrupted run's waits
+/// for its resume), its path printed.
+void write_report(const RunSetup& s, const RunDoc& run, FILE* text) {
+  if (s.report.empty() || run.context.interrupted) return;
+  const std::string where = s.out.substr(s.out.rfind('/') + 1);
+  write_file_atomic(s.report, report_html({{where, run}}, render_report_figures({run})), s.replace);
+  if (!quiet()) std::fprintf(text, "\nreport: %s\n", terminal_text(s.report).c_str());
+}
+
 /// Runs the sweep with the journal; the finished run (or nullopt after a second stop).
 std::optional<SweepRun> measure(RunSetup& s, RunOptions& opt, const RunArgs& a) {
   if (!s.resumed && s.out != "-" && !a.no_journal)
@@ -718,6 +776,7 @@ Action add_run_command(CLI::App& app) {
     FILE* text = s.out == "-" ? stderr : stdout;  // with -o -, stdout carries only the JSON
     print_tables(*sweep, run, kinds, *a, text);
     write_figures(s, run, a->force, text);
+    write_report(s, run, text);
     const size_t n = run.results.size();
     const std::string where = s.out == "-" ? "stdout" : terminal_text(s.out);
     if (!quiet())
@@ -772,12 +831,16 @@ void add_cli_options(CLI::App* cmd, RunArgs& a) {
                   "not), before anything is generated; baselines follow the kernel points kept")
       ->type_name("REGEX");
   cmd->add_option("-o,--output", a.out,
-                  "Results JSON; - for stdout (default: outputs.json of the config, else kex-results-DATE.json)");
+                  "Results JSON; - for stdout (default: outputs.json of the config, else a new folder "
+                  "kex-results-DATE/ with results.json, plots/ and report.html)");
   auto* plot_dir = cmd->add_option("--plot-dir", a.plot_dir,
-                                   "Also write gnuplot .dat/.gp files (and PNG/SVG) into DIR (default, when the "
-                                   "results get the automatic name kex-results-DATE.json: kex-results-DATE-plots/)");
-  cmd->add_flag("--no-plot", a.no_plot, "Write no figures (not even beside an automatically named results file)")
+                                   "Also write gnuplot .dat/.gp files (and PNG/SVG) into DIR (default, in the "
+                                   "run's own folder kex-results-DATE/: its plots/)");
+  cmd->add_flag("--no-plot", a.no_plot, "Write no figures (not even in the run's own folder)")
       ->excludes(plot_dir);
+  cmd->add_flag("--no-report", a.no_report,
+                "Write no HTML report (by default kex run writes one beside its results, as kex report does: "
+                "FILE's stem + .html, or report.html in the run's folder)");
   cmd->add_option("--preset", a.presets, "Run named preset kernels (see `kex list presets`)");
   cmd->add_option("--harness", a.harness,
                   "Harness for presets: kex (robust statistics), or a seed program's own: fastc, xmm64, hahn, "

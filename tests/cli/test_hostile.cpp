@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,16 @@ void check_accepted(size_t part, size_t parts) {
     CHECK(run_sh(cd + k + " summary in.json --format markdown >out-summary-md 2>err-summary-md") == 0);
     CHECK(run_sh(cd + k + " export in.json --format csv -o out.csv 2>err-export") == 0);
     run_sh(cd + k + " crossovers in.json >out-crossovers 2>err-crossovers");
+    // The page's text is text: no tag, handler or comment from the file (kex's page has no script at all).
+    CHECK(run_sh(cd + k + " report in.json golden.json -o report.html >/dev/null 2>err-report") == 0);
+    const std::string page = slurp(d / "report.html");
+    for (const char* markup : {"<script", "<img", "<!--", "</pre><"})
+      CHECK_MESSAGE(page.find(markup) == std::string::npos, markup);
+    // No tag of the page or its figures carries an event handler (in text, "onload=" is text).
+    CHECK(!std::regex_search(page, std::regex("<[a-zA-Z][^<>]*\\son[a-zA-Z]+\\s*=", std::regex::icase)));
+    if (f.filename() == "accepted-host-html.json")  // shown, as text
+      CHECK(page.find("&lt;script&gt;fetch(&quot;http://example.invalid/pwned-html&quot;)&lt;/script&gt;&quot; "
+                      "onload=&quot;x&#39; &#96;touch pwned-html&#96;") != std::string::npos);
     // The file's text lands in the emitted source's comments: it must stay comment.
     CHECK(run_sh(cd + k + " emit rep_movsb copy/avx/unroll:128 --format c --results in.json -o emitted.c 2>err-emit") == 0);
     if (run_sh("command -v cc >/dev/null") == 0)

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <algorithm>
 #include <filesystem>
@@ -113,32 +114,73 @@ TEST_CASE("a config on stdin, -q writes the file and prints nothing" * doctest::
   CHECK(doc["benchmarks"][0]["name"] == "clear/sse/unroll:64/scratch:4/t/fwd/4096");
 }
 
-TEST_CASE("kex run without -o names its results and writes the figures beside them, unless --no-plot" *
+TEST_CASE("kex run without -o writes a new folder of its own: results, figures and report, never an existing one" *
           doctest::test_suite("cli")) {
   TmpDir d;
-  const std::string run = "cd " + d.path + " && " + kKex + " run copy/gpr memcpy --sizes 4KiB,64KiB -q --no-sentinel";
+  const std::string run = "cd " + d.path + " && " + kKex + " run copy/gpr memcpy --sizes 4KiB,64KiB --no-sentinel";
   ShellOut r = shell(run);
   REQUIRE_MESSAGE(r.status == 0, r.text);
   std::vector<std::string> names;
   for (const auto& e : std::filesystem::directory_iterator(d.path)) names.push_back(e.path().filename().string());
-  std::sort(names.begin(), names.end());
-  REQUIRE(names.size() == 2);
-  CHECK(std::regex_match(names[0], std::regex("kex-results-[0-9]{8}-[0-9]{6}-plots")));
-  CHECK(names[1] == names[0].substr(0, names[0].size() - 6) + ".json");
-  const std::string gp = slurp(d / (names[0] + "/copy-warm.gp"));
+  REQUIRE(names.size() == 1);
+  CHECK(std::regex_match(names[0], std::regex("kex-results-[0-9]{8}-[0-9]{6}")));
+  const std::string dir = d / names[0];
+  std::vector<std::string> inside;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) inside.push_back(e.path().filename().string());
+  std::sort(inside.begin(), inside.end());
+  CHECK(inside == std::vector<std::string>{"plots", "report.html", "results.json"});
+  CHECK(r.text.find("\nreport: " + names[0] + "/report.html\n") != std::string::npos);
+  CHECK(r.text.find("\nresults: " + names[0] + "/results.json (") != std::string::npos);
+  const std::string gp = slurp(dir + "/plots/copy-warm.gp");
   CHECK(gp.find("memcpy (libc)") != std::string::npos);
   CHECK(gp.find("copy/gpr/") != std::string::npos);
-  // --no-plot: the results file only; --plot-dir and --no-plot exclude each other.
-  std::filesystem::remove_all(d / names[0]);
-  std::filesystem::remove(d / names[1]);
-  r = shell(run + " --no-plot");
+  CHECK(slurp(dir + "/report.html").find("copy/gpr/unroll:") != std::string::npos);
+  // Folders of the names of the next seconds exist: the run takes another name and leaves them
+  // alone. With --no-plot --no-report the folder holds the results only.
+  std::filesystem::remove_all(dir);
+  std::vector<std::string> taken;
+  const time_t now = time(nullptr);
+  for (time_t t = now; t < now + 10; ++t) {
+    char b[40];
+    strftime(b, sizeof b, "kex-results-%Y%m%d-%H%M%S", localtime(&t));
+    taken.push_back(b);
+    std::filesystem::create_directory(d / b);
+  }
+  r = shell("cd " + d.path + " && " + kKex + " run copy/gpr --sizes 4KiB --no-sentinel --no-plot --no-report -q");
   REQUIRE_MESSAGE(r.status == 0, r.text);
-  size_t n = 0;
-  for (const auto& e : std::filesystem::directory_iterator(d.path)) n += e.path().extension() == ".json" ? 1 : 100;
-  CHECK(n == 1);
+  size_t made = 0;
+  for (const auto& e : std::filesystem::directory_iterator(d.path)) {
+    const std::string name = e.path().filename().string();
+    if (std::find(taken.begin(), taken.end(), name) != taken.end()) {
+      CHECK_MESSAGE(std::filesystem::is_empty(e.path()), name);
+      continue;
+    }
+    ++made;
+    CHECK_MESSAGE(std::regex_match(name, std::regex("kex-results-[0-9]{8}-[0-9]{6}-2")), name);
+    std::vector<std::string> files;
+    for (const auto& f : std::filesystem::directory_iterator(e.path())) files.push_back(f.path().filename().string());
+    CHECK(files == std::vector<std::string>{"results.json"});
+  }
+  CHECK(made == 1);
   r = shell(run + " --no-plot --plot-dir " + (d / "p"));
   CHECK(r.status == 2);
   CHECK(r.text.find("--plot-dir excludes --no-plot") != std::string::npos);
+}
+
+TEST_CASE("kex run -o FILE writes the report beside it (FILE's stem + .html), never over a file without --force" *
+          doctest::test_suite("cli")) {
+  TmpDir d;
+  const std::string run = kKex + " run copy/gpr --sizes 4KiB --no-sentinel -q -o " + (d / "r.json");
+  ShellOut r = shell(run);
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  CHECK(std::filesystem::exists(d / "r.json"));
+  CHECK(slurp(d / "r.html").starts_with("<!DOCTYPE html>"));
+  std::filesystem::remove(d / "r.json");
+  r = shell(run);  // the report is there: refused before measuring
+  CHECK(r.status == 2);
+  CHECK_MESSAGE(r.text.find("r.html") != std::string::npos, r.text);
+  CHECK(!std::filesystem::exists(d / "r.json"));
+  CHECK(shell(run + " --force").status == 0);
 }
 
 TEST_CASE("kex run --preset measures libc's page copy and clear beside the presets, under any harness" *

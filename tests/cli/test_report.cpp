@@ -1,0 +1,58 @@
+// `kex report` (src/cli/report.cpp): the page with gnuplot's figures inline, without
+// gnuplot a page that says so, and one-line errors for bad input and existing files.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "tests/support/shell.hpp"
+#include "tests/support/tmpdir.hpp"
+
+namespace {
+
+const std::string kReportGolden = std::string(KEX_SOURCE_DIR) + "/tests/golden/run.json";
+
+size_t occurrences(const std::string& s, const std::string& what) {
+  size_t n = 0;
+  for (size_t i = 0; (i = s.find(what, i)) != std::string::npos; i += what.size()) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("kex report draws the figures inline with gnuplot, or says gnuplot is missing" * doctest::test_suite("cli")) {
+  TmpDir d;
+  ShellOut r = shell(kKex + " report " + kReportGolden + " -o " + (d / "page.html"));
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  CHECK(r.text == "report: " + (d / "page.html") + "\n");
+  const std::string page = slurp(d / "page.html");
+  if (shell("command -v gnuplot >/dev/null").status == 0) {
+    CHECK(occurrences(page, "<figure>\n<svg style=\"max-width:") >= 3);
+    CHECK(occurrences(page, "<figure>") == occurrences(page, "</svg>\n<figcaption>"));
+    CHECK(page.find("<?xml") == std::string::npos);
+  }
+  // No gnuplot on PATH: the page without figures, and a note that says why.
+  r = shell("PATH=/nonexistent " + kKex + " report " + kReportGolden + " -o - -q");
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  CHECK(r.text.starts_with("<!DOCTYPE html>\n"));
+  CHECK(occurrences(r.text, "<svg") == 0);
+  CHECK(r.text.find("<p class=\"note\">gnuplot is not installed (Debian: apt-get install gnuplot-nox)") !=
+        std::string::npos);
+  r = shell(kKex + " report " + kReportGolden + " -o - --no-figures");
+  CHECK(occurrences(r.text, "<svg") == 0);
+  CHECK(r.text.find("<p class=\"note\">no figures: kex report --no-figures</p>") != std::string::npos);
+}
+
+TEST_CASE("kex report: a missing results file or an existing page is one line and exit 2" *
+          doctest::test_suite("cli")) {
+  TmpDir d;
+  ShellOut r = shell(kKex + " report " + (d / "none.json") + " -o " + (d / "p.html"));
+  CHECK(r.status == 2);
+  CHECK(r.text == "kex: " + (d / "none.json") + ": cannot open: a results file from `kex run` is needed\n");
+  spit(d / "p.html", "mine\n");
+  r = shell(kKex + " report " + kReportGolden + " -o " + (d / "p.html") + " --no-figures");
+  CHECK(r.status == 2);
+  CHECK(r.text == "kex: " + (d / "p.html") + ": exists; not overwriting it (use --force)\n");
+  CHECK(slurp(d / "p.html") == "mine\n");
+  CHECK(shell(kKex + " report " + kReportGolden + " -o " + (d / "p.html") + " --no-figures --force -q").status == 0);
+  CHECK(slurp(d / "p.html").starts_with("<!DOCTYPE html>"));
+}
