@@ -435,7 +435,7 @@ ordered_json to_json(const Result& r) {
   e["run_type"] = "iteration";
   e["repetitions"] = std::max<size_t>(1, r.reps.size());
   e["repetition_index"] = 0;
-  e["threads"] = 1;
+  e["threads"] = r.point.at.threads;  // Google Benchmark's field: workers of the operation
   e["kernel"] = r.point.kernel;
   e["kind"] = to_string(r.kind);
   e["size"] = r.point.at.size;

@@ -51,7 +51,7 @@ json to_gbench(const std::vector<RunDoc>& runs) {
         b["run_type"] = "iteration";
         b["repetitions"] = reps.size();
         b["repetition_index"] = 0;
-        b["threads"] = 1;
+        b["threads"] = r.point.at.threads;
         b["iterations"] = f.iterations;
         b["real_time"] = ns;
         b["cpu_time"] = ns;

@@ -10,6 +10,7 @@
 #include "src/results/crossover_text.hpp"
 #include "src/results/html_text.hpp"
 #include "src/results/results.hpp"
+#include "src/results/scaling.hpp"
 #include "src/results/seed_text.hpp"
 #include "src/results/summary.hpp"
 #include "src/run/segments.hpp"
@@ -128,13 +129,15 @@ std::string findings_section(const std::vector<ReportRun>& runs) {
   for (size_t i = 0; i < runs.size(); ++i) {
     const RunDoc& run = runs[i].run;
     s += run_heading(runs, i);
-    const std::string f = findings(run), layout = layout_table(run);
+    const std::string f = findings(run), layout = layout_table(run), scaling = scaling_table(run);
     s += f.empty() ? para("no layout cliff and no fill effect") : pre(f);
     if (!layout.empty()) s += "<h4>GB/s across the layouts</h4>\n" + pre(layout);
+    if (!scaling.empty()) s += "<h4>Scaling with threads</h4>\n" + pre(scaling);
     s += "<h4>Crossovers</h4>\n";
     try {
       check_crossover_data(run, "", runs[i].file);
-      s += pre(format_crossovers(find_crossovers(run)));
+      for (uint32_t threads : crossover_threads(run))
+        s += pre(format_crossovers(find_crossovers(run, "", kCrossoverMargin, threads)));
     } catch (const InputError& e) {
       s += para(e.what());
     }
