@@ -147,6 +147,12 @@ int64_t Buffers::huge_page_bytes() const {
   return -1;
 }
 
+void add_layout(std::vector<std::pair<Layout, uint64_t>>& layouts, const Layout& l, uint64_t size) {
+  auto it = std::find_if(layouts.begin(), layouts.end(), [&](const auto& x) { return x.first == l; });
+  if (it == layouts.end()) layouts.push_back({l, size});
+  else it->second = std::max(it->second, size);
+}
+
 PlanBuffers::PlanBuffers(const BufferPlan& plan, const std::vector<PlanPoint>& points) : plan_(plan) {
   if (can_map(plan.bytes())) {
     buffers_ = std::make_unique<Buffers>(plan);
@@ -164,10 +170,7 @@ PlanBuffers::PlanBuffers(const BufferPlan& plan, const std::vector<PlanPoint>& p
   auto plan_within = [&](uint64_t f) {
     std::vector<std::pair<Layout, uint64_t>> layouts;
     for (size_t i = 0; i < points.size(); ++i) {
-      if (fp[i] > f) continue;
-      auto it = std::find_if(layouts.begin(), layouts.end(), [&](const auto& x) { return x.first == points[i].layout; });
-      if (it == layouts.end()) layouts.push_back({points[i].layout, points[i].size});
-      else it->second = std::max(it->second, points[i].size);
+      if (fp[i] <= f) add_layout(layouts, points[i].layout, points[i].size);
     }
     return BufferPlan(layouts, plan.max_alignment(), plan.huge_pages());
   };

@@ -22,6 +22,10 @@ struct Place {
   std::string refusal;  ///< "" when src and dst are usable
 };
 
+/// Adds (l, size) to `layouts` (a layout and the largest size it holds), or widens the
+/// entry of `l` to `size`: what a BufferPlan is made of.
+void add_layout(std::vector<std::pair<Layout, uint64_t>>& layouts, const Layout& l, uint64_t size);
+
 /// Where everything goes in one mapping (per huge-page setting) holding src and dst
 /// for every (layout, size) it is made for: src at A + src_offset, dst at B +
 /// dst_offset (separate buffers) or src + distance; A and B 2 MiB-aligned, A far

@@ -179,9 +179,7 @@ std::vector<std::unique_ptr<PlanBuffers>> map_peer_buffers(const std::vector<Mea
     for (const MeasureJob& j : jobs) {
       if (j.buffer_plan != i || j.at.threads <= k) continue;
       points.push_back({j.at.layout, j.at.size});
-      auto it = std::find_if(layouts.begin(), layouts.end(), [&](const auto& x) { return x.first == j.at.layout; });
-      if (it == layouts.end()) layouts.push_back({j.at.layout, j.at.size});
-      else it->second = std::max(it->second, j.at.size);
+      add_layout(layouts, j.at.layout, j.at.size);
     }
     if (points.empty()) continue;
     out[i] = std::make_unique<PlanBuffers>(BufferPlan(layouts, plans[i].max_alignment(), plans[i].huge_pages()), points);

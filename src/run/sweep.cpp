@@ -129,15 +129,14 @@ std::string family_of(const KernelPlan& k) {
   return k.key;
 }
 
-/// Buffer plans: one per huge-page setting, over every layout of the run.
-std::pair<std::vector<BufferPlan>, std::map<bool, size_t>> buffer_plans(const Expanded& e) {
+/// Buffer plans: one per huge-page setting, over every layout of the run (of its points
+/// with more than `above` threads: what worker `above` of a multi-threaded point maps).
+std::pair<std::vector<BufferPlan>, std::map<bool, size_t>> buffer_plans(const Expanded& e, uint32_t above = 0) {
   std::map<bool, std::vector<std::pair<Layout, uint64_t>>> layouts;
   uint32_t max_align = 1;
   for (const auto& s : e.slots) {
-    auto& v = layouts[s.at.layout.huge_pages];
-    auto it = std::find_if(v.begin(), v.end(), [&](const auto& x) { return x.first == s.at.layout; });
-    if (it == v.end()) v.push_back({s.at.layout, s.at.size});
-    else it->second = std::max(it->second, s.at.size);
+    if (s.at.threads <= above) continue;
+    add_layout(layouts[s.at.layout.huge_pages], s.at.layout, s.at.size);
     max_align = std::max(max_align, e.plans[s.config].plans[s.plan].alignment);
   }
   std::vector<BufferPlan> plans;
@@ -300,7 +299,10 @@ SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt, 
     p.worst_s += opt.protocol.repetitions * (warm + cap) * kBusyFactor;
   }
   p.tasks = (e.slots.size() - p.skipped) * opt.protocol.repetitions;
-  for (const auto& b : buffer_plans(e).first) p.buffer_bytes += b.bytes();
+  uint32_t most = 1;
+  for (const auto& s : e.slots) most = std::max(most, s.at.threads);
+  for (uint32_t k = 0; k < most; ++k)  // the measuring thread's buffers, then each helper's
+    for (const auto& b : buffer_plans(e, k).first) p.buffer_bytes += b.bytes();
   return p;
 }
 
