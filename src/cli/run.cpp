@@ -20,6 +20,7 @@
 #include "src/model/result_json.hpp"
 #include "src/run/plans.hpp"
 #include "src/results/seed_text.hpp"
+#include "src/results/segment_text.hpp"
 #include "src/run/segments.hpp"
 #include "src/core/numbers.hpp"
 #include "src/results/summary.hpp"

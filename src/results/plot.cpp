@@ -582,12 +582,11 @@ void add_curve_point(Gathered& g, const Result& r, const Run& run, size_t ri, bo
 
 /// The segment table's measured cases: a bar of ns per iteration each.
 void add_segments(Gathered& g, const RunContext& c, size_t ri) {
-  if (!c.segments || !c.segments->is_object()) return;
-  for (const auto& s : c.segments->value("cases", nlohmann::ordered_json::array())) {
-    if (s.value("skipped", false) || !s.contains("ns_per_iteration") || !s["ns_per_iteration"].is_number()) continue;
-    std::string name = s.value("name", std::string("?"));
-    if (std::find(g.seg_rows.begin(), g.seg_rows.end(), name) == g.seg_rows.end()) g.seg_rows.push_back(name);
-    g.seg_vals[{name, ri}] = s["ns_per_iteration"].get<double>();
+  if (!c.segments) return;
+  for (const SegmentCase& s : c.segments->cases) {
+    if (!s.measured()) continue;
+    if (std::find(g.seg_rows.begin(), g.seg_rows.end(), s.name) == g.seg_rows.end()) g.seg_rows.push_back(s.name);
+    g.seg_vals[{s.name, ri}] = *s.ns_per_iteration;
   }
 }
 

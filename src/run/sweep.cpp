@@ -693,7 +693,7 @@ void run_segment_table(Sweep& w) {
     so.stop = w.opt.stop;
     auto section = run_segments(so);
     if (w.stopped()) {  // the cases measured so far are written, marked; the journal keeps none
-      section["interrupted"] = true;  // (a resumed run measures the whole table again)
+      section.interrupted = true;  // (a resumed run measures the whole table again)
       doc.context.segments = section;
       w.interrupted = true;
       return;

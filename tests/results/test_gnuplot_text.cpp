@@ -90,7 +90,7 @@ TEST_CASE("write_plots: hostile host names, CPU models, labels and kernel names 
       if (r.kind == KernelKind::preset && r.preset) r.preset->printed = ps[(i + 2) % ps.size()];
       if (r.kind == KernelKind::generated && r.point.at.size == 4096) r.point.kernel += ps[(i + 3) % ps.size()];
     }
-    if (doc.context.segments) (*doc.context.segments)["cases"][0]["name"] = ps[(i + 4) % ps.size()];
+    if (doc.context.segments) doc.context.segments->cases.at(0).name = ps[(i + 4) % ps.size()];
     docs.push_back(std::move(doc));
   }
   PlotOptions o;
