@@ -278,15 +278,18 @@ std::string summary_table(const RunDoc& run, bool compact) {
       more += (more.empty() ? "" : "; ") + block_title(op, cond);
       continue;
     }
-    snprintf(line, sizeof line, "\n%-16s %-60s %9s %9s %7s %9s\n", block_title(op, cond).c_str(), "fastest kernel",
-             "GB/s", op == Op::copy ? "memcpy" : "memset", "ratio", op == Op::copy ? "rep movsb" : "rep stosb");
+    // The first column holds the title (kex's words for the condition) and the sizes under it.
+    const std::string title = block_title(op, cond);
+    const int w = std::max(16, int(std::min<size_t>(title.size(), 200)));
+    snprintf(line, sizeof line, "\n%-*s %-60s %9s %9s %7s %9s\n", w, title.c_str(), "fastest kernel", "GB/s",
+             op == Op::copy ? "memcpy" : "memset", "ratio", op == Op::copy ? "rep movsb" : "rep stosb");
     s += line;
     for (const auto& [size, r] : t.blocks.at(key)) {
       // A name from a results file: escaped, cut and padded by the columns it takes.
       const auto c = plain_cells(size, r);
       const std::string best = pad_right(clip(terminal_text(c[1]), 60), 60);
-      snprintf(line, sizeof line, "%16s %s %9s %9s %7s %9s\n", c[0].c_str(), best.c_str(), c[2].c_str(), c[3].c_str(),
-               c[4].c_str(), c[5].c_str());
+      snprintf(line, sizeof line, "%*s %s %9s %9s %7s %9s\n", w, c[0].c_str(), best.c_str(), c[2].c_str(),
+               c[3].c_str(), c[4].c_str(), c[5].c_str());
       s += line;
     }
   }

@@ -92,6 +92,23 @@ TEST_CASE("what the data shows: a layout cliff and a fill effect, said in a line
   CHECK(compact == full.substr(0, full.rfind("fill effect: memset")) + "... and 1 more (kex summary prints them)\n");
 }
 
+TEST_CASE("a summary block with a long condition keeps its columns under their header") {
+  RunDoc run = golden::run();
+  Layout far;
+  far.src_offset = 1;
+  far.distance = 2097153;
+  Result r = golden::generated("copy/avx", 4096, far, 60);
+  run.results = {r};
+  const std::string t = summary_table(run);
+  const size_t head = t.find("copy (src:1/dist:2097153) fastest kernel");
+  REQUIRE(head != std::string::npos);
+  const size_t head_col = t.find("fastest kernel", head) - (t.rfind('\n', head) + 1);
+  const size_t row = t.find("4 KiB ", head);
+  REQUIRE(row != std::string::npos);
+  const size_t row_col = t.find("copy/avx", row) - (t.rfind('\n', row) + 1);
+  CHECK(head_col == row_col);
+}
+
 TEST_CASE("golden: a run's compact summary prints the first block of each op and names the others" *
           doctest::test_suite("golden")) {
   const RunDoc run = golden::run();
