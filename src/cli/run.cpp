@@ -23,6 +23,7 @@
 #include "src/model/result_json.hpp"
 #include "src/run/plans.hpp"
 #include "src/results/seed_text.hpp"
+#include "src/results/segment_text.hpp"
 #include "src/run/segments.hpp"
 #include "src/core/numbers.hpp"
 #include "src/results/scaling.hpp"
@@ -681,10 +682,10 @@ void print_tables(const SweepRun& sweep, const RunDoc& run, const OutputKinds& k
                                                       : format_segment_table(*run.context.segments))
                      .c_str());
   if (chatter) {
-    if (std::string table = summary_table(run); !table.empty()) std::fputs(table.c_str(), text);
+    if (std::string table = summary_table(run, compact); !table.empty()) std::fputs(table.c_str(), text);
     if (std::string lt = layout_table(run); !lt.empty()) std::fputs(lt.c_str(), text);
     if (std::string st = scaling_table(run); !st.empty()) std::fputs(st.c_str(), text);
-    if (std::string f = findings(run); !f.empty()) std::fputs(f.c_str(), text);
+    if (std::string f = findings(run, compact); !f.empty()) std::fputs(f.c_str(), text);
     if (std::string ns = noise_summary(run); !ns.empty()) std::fputs(ns.c_str(), text);
   }
 }
@@ -866,8 +867,9 @@ void add_cli_options(CLI::App* cmd, RunArgs& a) {
       ->type_name("UINT");
   cmd->add_flag("--no-shuffle", a.no_shuffle, "Measure in config order, each point's repetitions in turn");
   cmd->add_flag("--full", a.full,
-                "Print the whole kex-harness preset table and segment table after a sweep of generated kernels (by "
-                "default a line or two of each; a run of presets or segments alone prints them whole)");
+                "Print the whole kex-harness preset table, segment table, every summary block and every finding after "
+                "a sweep of generated kernels (by default a line or two of the tables, the first block per op and "
+                "three findings; a run of presets or segments alone prints them whole)");
   cmd->add_flag("--separate", a.separate,
                 "Measure each repetition of a point alone (adaptive, to a precision), not in rounds with the "
                 "points it is compared with (the config's protocol.pairing)");

@@ -13,6 +13,7 @@
 #include "src/core/atomic_write.hpp"
 #include "src/cli/cli.hpp"
 #include "src/core/output.hpp"
+#include "src/results/segment_text.hpp"
 #include "src/run/segments.hpp"
 
 namespace kex {
@@ -77,7 +78,7 @@ Action add_segments_command(CLI::App& app) {
       std::fprintf(stderr, "kex: running the segment-override table (%llu iterations a case, %u repetitions)\n",
                    static_cast<unsigned long long>(o.iterations), o.repetitions);
     auto section = run_segments(o);
-    if (g_segments_stop) section["interrupted"] = true;
+    if (g_segments_stop) section.interrupted = true;
     const std::string text = a->seed_exact ? format_segment_seed_text(section) : format_segment_table(section);
     // The table first (the JSON write may fail), but a lost table must not lose the JSON.
     // -q with --json: the file only.
@@ -88,7 +89,7 @@ Action add_segments_command(CLI::App& app) {
         if (a->json.empty()) throw;
         lost = e.what();
       }
-    if (!a->json.empty()) write_file_atomic(a->json, section.dump(2) + "\n", a->force);
+    if (!a->json.empty()) write_file_atomic(a->json, to_json(section).dump(2) + "\n", a->force);
     if (!lost.empty()) throw InputError(lost + "; the results were written to " + a->json);
     if (g_segments_stop) {
       std::fprintf(stderr, "kex: interrupted; the table holds the cases measured before the stop%s\n",

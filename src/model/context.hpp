@@ -12,6 +12,7 @@
 
 #include "src/model/point.hpp"
 #include "src/model/result.hpp"
+#include "src/model/segments.hpp"
 
 namespace kex {
 
@@ -300,7 +301,7 @@ struct RunContext {
   std::string filter;                      ///< kex run --filter ("": none)
   size_t pooled_runs = 0;                  ///< a pool of runs (kex merge --pool): how many; 0: not a pool
   std::vector<SeedTable> seed_tables;
-  std::optional<nlohmann::ordered_json> segments;  ///< the segment-override section (configs/schema/segments.schema.json)
+  std::optional<SegmentSection> segments;  ///< the segment-override table (src/model/segments.hpp)
   std::vector<MergedFrom> merged_from;
   nlohmann::ordered_json unknown = nlohmann::ordered_json::object();  ///< keys of a newer kex, kept as written
 };

@@ -10,6 +10,7 @@
 #include "src/core/error.hpp"
 #include "src/model/json_fields.hpp"
 #include "src/model/result_json.hpp"
+#include "src/model/segments_fields.hpp"
 
 namespace kex {
 
@@ -354,10 +355,29 @@ void map_context(IO& io, C& c) {
   io.flag("interrupted", c.interrupted);
   if (io.has("seed_tables", !c.seed_tables.empty()))
     io.list("seed_tables", c.seed_tables, 0, kMaxItems, [](auto& e, auto& t) { map_seed_table(e, t); });
-  if (io.has("segments", c.segments)) io.object_value("segments", *c.segments);
+  if (io.has("segments", c.segments)) io.object("segments", [&](auto& s) { segment_fields::map_section(s, *c.segments); });
   if (io.has("merged_from", !c.merged_from.empty()))
     io.list("merged_from", c.merged_from, 0, kMaxItems, [](auto& e, auto& f) { map_merged_from(e, f); });
   io.others(c.unknown);
+}
+
+/// Selectors in the order kex writes them (a reader sees a file's keys sorted), others after.
+void selectors_in_order(NamedSelectors& v, std::initializer_list<const char*> order) {
+  auto rank = [&](const std::string& name) {
+    size_t i = 0;
+    for (const char* o : order) {
+      if (name == o) return i;
+      ++i;
+    }
+    return i;
+  };
+  std::stable_sort(v.begin(), v.end(), [&](const auto& a, const auto& b) { return rank(a.first) < rank(b.first); });
+}
+
+void segments_in_order(SegmentSection& s) {
+  selectors_in_order(s.header.selectors, {"ds", "ss", "fs", "gs", "data", "ldt", "gdt"});
+  if (s.header.entry_selectors)
+    selectors_in_order(*s.header.entry_selectors, {"null", "data", "ldt", "gdt-tls", "gdt-cpunode"});
 }
 
 /// A Google Benchmark context has no kex machine: cache sizes from its list of
@@ -416,6 +436,31 @@ ordered_json to_json(const RunContext& c) {
   return json_of(c, [](auto& io, auto& x) { map_context(io, x); });
 }
 
+ordered_json to_json(const SegmentSection& s) {
+  return json_of(s, [](auto& io, auto& x) { segment_fields::map_section(io, x); });
+}
+
+SegmentSection segment_section_from_json(const json& j, const std::string& where) {
+  if (!j.is_object()) throw InputError(where, "expected an object (the segment table)");
+  const auto header = j.find("header");
+  if (header == j.end() || !header->is_object()) throw InputError(where + "/header", "expected an object");
+  const auto selectors = header->find("selectors");
+  if (selectors == header->end() || !selectors->is_object())
+    throw InputError(where + "/header/selectors", "expected an object");
+  if (!j.contains("cases") || !j["cases"].is_array()) throw InputError(where + "/cases", "expected a list of cases");
+  SegmentSection s;
+  FieldReader r(j, where, Keys::tolerant);
+  segment_fields::map_section(r, s);
+  segments_in_order(s);
+  return s;
+}
+
+std::optional<std::string> selector_named(const NamedSelectors& v, const std::string& name) {
+  for (const auto& [n, sel] : v)
+    if (n == name) return sel;
+  return std::nullopt;
+}
+
 RunContext context_from_json(const json& j, const std::string& where) {
   if (!j.is_object()) throw InputError(where, "expected an object describing the run");
   RunContext c;
@@ -425,6 +470,7 @@ RunContext context_from_json(const json& j, const std::string& where) {
     throw InputError(where + "/shard/index", std::to_string(c.shard_index) + ": expected below the count, " +
                                                  std::to_string(c.shard_count));
   gbench_machine(c.gbench, c.machine);
+  if (c.segments) segments_in_order(*c.segments);
   return c;
 }
 

@@ -149,4 +149,28 @@ void FieldReader::named_texts(const char* key, std::vector<std::pair<std::string
   }
 }
 
+void FieldReader::nullable_text(const char* key, std::optional<std::string>& v, const TextRule& rule) {
+  if (!has(key, true)) {
+    v.reset();
+    return;
+  }
+  v = checked_text(j_[key], path(key), rule);
+}
+
+void FieldReader::named_nullable_texts(const char* key,
+                                       std::vector<std::pair<std::string, std::optional<std::string>>>& v,
+                                       size_t max_items, const TextRule& rule) {
+  const json* o = find(key);
+  if (!o) return;
+  if (!o->is_object() || o->size() > max_items)
+    fail(key, *o, "expected an object of at most " + std::to_string(max_items) + " texts or nulls by name");
+  v.clear();
+  for (auto it = o->begin(); it != o->end(); ++it) {
+    const std::string at = path(key) + "/" + (printable(it.key()) ? it.key() : json(it.key()).dump());
+    std::optional<std::string> text;
+    if (!it.value().is_null()) text = checked_text(it.value(), at, rule);
+    v.emplace_back(checked_text(json(it.key()), at, rule), std::move(text));
+  }
+}
+
 }  // namespace kex

@@ -73,6 +73,17 @@ class BasicFieldWriter {
     for (const auto& [name, text] : v) o[name] = text;
     out_[key] = std::move(o);
   }
+  /// A text or JSON null (none), always written.
+  void nullable_text(const char* key, const std::optional<std::string>& v, const TextRule& = {}) {
+    out_[key] = v ? Json(*v) : Json(nullptr);
+  }
+  /// An object of texts or nulls by name ({"ldt": "0x0f", "gdt": null}), in the order of `v`.
+  void named_nullable_texts(const char* key, const std::vector<std::pair<std::string, std::optional<std::string>>>& v,
+                            size_t, const TextRule& = {}) {
+    Json o = Json::object();
+    for (const auto& [name, text] : v) o[name] = text ? Json(*text) : Json(nullptr);
+    out_[key] = std::move(o);
+  }
   /// A JSON object or list kept as it is (a config: its own reader checks it).
   template <class V>
   void object_value(const char* key, const V& v) { out_[key] = v; }
@@ -157,6 +168,11 @@ class FieldReader {
   /// An object of at most `max_items` texts by name (names and texts under `rule`).
   void named_texts(const char* key, std::vector<std::pair<std::string, std::string>>& v, size_t max_items,
                    const TextRule& rule = {});
+  /// A text or null (none); a missing key is none too, with any Keys.
+  void nullable_text(const char* key, std::optional<std::string>& v, const TextRule& rule = {});
+  /// An object of at most `max_items` texts or nulls by name.
+  void named_nullable_texts(const char* key, std::vector<std::pair<std::string, std::optional<std::string>>>& v,
+                            size_t max_items, const TextRule& rule = {});
   template <class V>
   void object_value(const char* key, V& v) {
     const nlohmann::json* x = find(key);

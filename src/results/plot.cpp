@@ -22,6 +22,8 @@
 #include "src/results/gnuplot_text.hpp"
 #include "src/results/render.hpp"
 #include "src/model/filter.hpp"
+#include "src/model/kernel_names.hpp"
+#include "src/model/spec.hpp"
 #include "src/results/results.hpp"
 
 namespace kex {
@@ -123,6 +125,7 @@ std::string short_bytes(double b) {
 std::string panel_of(const Result& r) {
   if (r.libc) return "";
   if (r.spec) return std::string(to_string(r.spec->regs));
+  if (r.preset) return r.preset->id.substr(0, r.preset->id.find('/')) + " presets";  // by family of origin
   return "other";
 }
 
@@ -365,7 +368,8 @@ Figure bandwidth_figure(const std::string& base, const std::string& op, const st
   g << "# kex: " << op << (ratio ? " speedup" : " bandwidth") << " against size, cache " << cache << ". Data: " << f.base << ".dat\n"
     << bandwidth_terminal(f.base, panels, curves, env, cols, rows) << bandwidth_axes_text(op, axes, ratio)
     << cache_markers(op, runs, axes.lo, axes.hi);
-  const std::string title = std::string(presets ? "named presets: " : "") + op + (ratio ? " speedup, " : " bandwidth, ") +
+  const std::string title = std::string(presets ? "named presets by family of origin, libc dashed: " : "") + op +
+                            (ratio ? " speedup, " : " bandwidth, ") +
                             cache + " cache, median per size\n" + bandwidth_hosts(runs, ratio);
   g << "set multiplot layout " << rows << "," << cols << " title " << gp_string(title) << " font \",12\"\n";
   for (const auto& panel : panels) g << bandwidth_panel(f.base, panel, curves, env, runs.size(), !ratio);
@@ -436,48 +440,77 @@ Figure bar_figure(const std::string& base, const std::string& title, const std::
   return f;
 }
 
-/// A heatmap of GB/s over two swept axes of one kernel at one condition: cells on
-/// an index grid (gnuplot `with image`), the axes' values as tic labels.
-Figure heatmap_figure(const std::string& base, const std::string& title, const std::string& xname,
-                      const std::string& yname, const std::vector<std::string>& xs, const std::vector<std::string>& ys,
-                      const std::map<std::pair<size_t, size_t>, double>& cells) {
-  Figure f;
-  f.base = base;
+/// What a heatmap shows: its file stem, title, axis names, the tic labels of its
+/// columns (x) and rows (y), the quantity of its cells with their unit (the colour
+/// box's label), and the cells by (column, row). `high_is_good`: bright cells for
+/// high values (GB/s); else bright for low ones (ns).
+struct HeatmapData {
+  std::string base, title, xname, yname, quantity;
+  std::vector<std::string> xs, ys;
+  std::map<std::pair<size_t, size_t>, double> cells;
+  bool high_is_good = true;
+};
+
+/// The heatmap's .dat: a row per cell (x index, y index, value, the value as the cell
+/// prints it; NaN and "-": not measured).
+std::string heatmap_dat(const HeatmapData& h) {
   std::ostringstream d;
-  d << "# kex heatmap: " << gp_comment(title) << "\n# GB/s = 10^9 bytes per second; NaN = not measured\n"
-    << "# columns: x_index y_index gbps   (x = " << gp_comment(xname) << ", y = " << gp_comment(yname) << ")\n";
-  double vmax = 0;
-  for (size_t y = 0; y < ys.size(); ++y) {
-    for (size_t x = 0; x < xs.size(); ++x) {
-      auto it = cells.find({x, y});
-      d << x << " " << y << " " << (it == cells.end() ? std::string("NaN") : fmt(it->second)) << "\n";
-      if (it != cells.end()) vmax = std::max(vmax, it->second);
+  d << "# kex heatmap: " << gp_comment(h.title) << "\n# cells: " << gp_comment(h.quantity) << "; NaN = not measured\n"
+    << "# columns: x_index y_index value label   (x = " << gp_comment(h.xname) << ", y = " << gp_comment(h.yname)
+    << ")\n";
+  for (size_t y = 0; y < h.ys.size(); ++y) {
+    for (size_t x = 0; x < h.xs.size(); ++x) {
+      auto it = h.cells.find({x, y});
+      char label[32] = "-";
+      if (it != h.cells.end()) std::snprintf(label, sizeof label, "%.3g", it->second);
+      d << x << " " << y << " " << (it == h.cells.end() ? std::string("NaN") : fmt(it->second)) << " \"" << label << "\"\n";
     }
     d << "\n";
   }
-  f.dat = d.str();
-  const int w = std::clamp(int(260 + 34 * std::min<size_t>(xs.size(), kMaxSide)), 900, kMaxSide),
-            h = std::clamp(int(220 + 22 * std::min<size_t>(ys.size(), kMaxSide)), 600, kMaxSide);
+  return d.str();
+}
+
+/// A heatmap on an index grid (gnuplot `with image`), the axes' values as tic labels
+/// and each cell's value printed in it (white on dark cells, black on bright ones)
+/// while the cells are wide enough for a number.
+Figure heatmap_figure(const HeatmapData& h) {
+  Figure f;
+  f.base = h.base;
+  f.dat = heatmap_dat(h);
+  double vmax = 0;
+  for (const auto& [xy, v] : h.cells) vmax = std::max(vmax, v);
+  const size_t nx = std::max<size_t>(h.xs.size(), 1), ny = std::max<size_t>(h.ys.size(), 1);
+  const size_t ylabel = std::min<size_t>(longest_label(h.ys), 40);
+  const int w = std::clamp(int(300 + 7 * ylabel + 56 * std::min<size_t>(nx, kMaxSide)), 700, kMaxSide),
+            ht = std::clamp(int(240 + 28 * std::min<size_t>(ny, kMaxSide)), 420, kMaxSide);
+  const bool numbers = double(w - 300 - 7 * int(ylabel)) / double(nx) >= 40 && double(ht - 240) / double(ny) >= 16;
   std::ostringstream g;
-  g << "# kex: " << gp_comment(title) << ". Data: " << gp_comment(base) << ".dat\n" << terminal_block(base, w, h);
-  g << "set title " << gp_string(title) << "\n"
-    << "set xlabel " << gp_string(xname) << "\n"
-    << "set ylabel " << gp_string(yname) << "\n"
-    << "set cblabel " << gp_string("GB/s (10⁹ bytes per second)") << "\n"
+  g << "# kex: " << gp_comment(h.title) << ". Data: " << gp_comment(h.base) << ".dat\n" << terminal_block(h.base, w, ht);
+  g << "set title " << gp_string(h.title) << "\n"
+    << "set xlabel " << gp_string(h.xname) << "\n"
+    << "set ylabel " << gp_string(h.yname) << "\n"
+    << "set cblabel " << gp_string(h.quantity) << "\n"
     << "set cbrange [0:" << fmt(vmax > 0 ? vmax : 1) << "]\n"
-    << "set palette defined (0 \"#440154\", 1 \"#3b528b\", 2 \"#21918c\", 3 \"#5ec962\", 4 \"#fde725\")\n"
-    << "set xrange [-0.5:" << fmt(double(xs.size()) - 0.5) << "]\n"
-    << "set yrange [-0.5:" << fmt(double(ys.size()) - 0.5) << "]\n"
+    << (h.high_is_good ? "set palette defined (0 \"#440154\", 1 \"#3b528b\", 2 \"#21918c\", 3 \"#5ec962\", 4 \"#fde725\")\n"
+                       : "set palette defined (0 \"#fde725\", 1 \"#5ec962\", 2 \"#21918c\", 3 \"#3b528b\", 4 \"#440154\")\n")
+    << "set xrange [-0.5:" << fmt(double(h.xs.size()) - 0.5) << "]\n"
+    << "set yrange [" << fmt(double(h.ys.size()) - 0.5) << ":-0.5]   # first row on top\n"
     << "set tics out nomirror\n";
   auto tics = [&](const char* axis, const std::vector<std::string>& v) {
-    const size_t step = std::max<size_t>(1, v.size() / 24);
+    const size_t step = std::max<size_t>(1, v.size() / 40);
     g << "set " << axis << " (";
     for (size_t i = 0; i < v.size(); i += step) g << (i ? ", " : "") << gp_string(v[i]) << " " << i;
     g << ")" << (std::string(axis) == "xtics" ? " rotate by 45 right" : "") << "\n";
   };
-  tics("xtics", xs);
-  tics("ytics", ys);
-  g << "plot " << gp_string(base + ".dat") << " using 1:2:3 with image notitle\n";
+  tics("xtics", h.xs);
+  tics("ytics", h.ys);
+  g << "plot " << gp_string(h.base + ".dat") << " using 1:2:3 with image notitle";
+  if (numbers) {
+    // White on dark cells: the low end for GB/s, the high end for ns (the palette is reversed).
+    const std::string dark = h.high_is_good ? "$3 < " + fmt(0.55 * vmax) : "$3 > " + fmt(0.45 * vmax);
+    g << ", \\\n  \"\" using 1:2:4:((" << dark << ") ? 16777215 : 0) with labels font \",9\" textcolor rgb variable notitle";
+  }
+  g << "\n";
   f.gp = g.str();
   return f;
 }
@@ -571,24 +604,32 @@ void add_curve_point(Gathered& g, const Result& r, const Run& run, size_t ri, bo
   const std::string key = label;
   if (!baseline && !filter.keep(key)) return;
   if (multi) label += " @ " + run.label;
-  const auto fk = Gathered::FigKey(r.op, at.cache, r.kind == KernelKind::preset);
-  if (!g.figs.count(fk)) g.fig_order.push_back(fk);
-  auto& curves = g.figs[fk];
-  auto [it, fresh] = g.index[fk].emplace(label, curves.size());
-  if (fresh) curves.push_back(CurveData{label, baseline, key, panel_of(r), ri, {}});
-  const uint64_t moved = moved_bytes(at);
-  curves[it->second].pts.push_back({double(at.size), gbps_at(moved, a.median_ns), gbps_at(moved, a.min_ns),
-                                    gbps_at(moved, a.p90_ns), gbps_at(moved, a.p10_ns)});
+  const uint64_t moved = moved_bytes(at);  // every worker's bytes
+  const Pt pt{double(at.size), gbps_at(moved, a.median_ns), gbps_at(moved, a.min_ns), gbps_at(moved, a.p90_ns),
+               gbps_at(moved, a.p10_ns)};
+  auto add = [&](const Gathered::FigKey& fk) {
+    if (!g.figs.count(fk)) g.fig_order.push_back(fk);
+    auto& curves = g.figs[fk];
+    auto [it, fresh] = g.index[fk].emplace(label, curves.size());
+    if (fresh) curves.push_back(CurveData{label, baseline, key, panel_of(r), ri, {}});
+    curves[it->second].pts.push_back(pt);
+  };
+  add(Gathered::FigKey(r.op, at.cache, r.kind == KernelKind::preset));
+  // libc (of zeros, for clears) beside the presets too, as the seeds measured against it
+  if (r.libc && r.libc->fill == 0) add(Gathered::FigKey(r.op, at.cache, true));
 }
 
-/// The segment table's measured cases: a bar of ns per iteration each.
+/// Whether a segment case is one of the table's loops (the 2006 loop, the mixed one and
+/// the loop without segment work), drawn in the heatmap; the modern costs are bars.
+bool segment_loop(const SegmentCase& c) { return c.variant == "baseline" || c.variant == "2006" || c.variant == "mixed"; }
+
+/// The segment table's measured modern costs: a bar of ns per iteration each.
 void add_segments(Gathered& g, const RunContext& c, size_t ri) {
-  if (!c.segments || !c.segments->is_object()) return;
-  for (const auto& s : c.segments->value("cases", nlohmann::ordered_json::array())) {
-    if (s.value("skipped", false) || !s.contains("ns_per_iteration") || !s["ns_per_iteration"].is_number()) continue;
-    std::string name = s.value("name", std::string("?"));
-    if (std::find(g.seg_rows.begin(), g.seg_rows.end(), name) == g.seg_rows.end()) g.seg_rows.push_back(name);
-    g.seg_vals[{name, ri}] = s["ns_per_iteration"].get<double>();
+  if (!c.segments) return;
+  for (const SegmentCase& s : c.segments->cases) {
+    if (!s.measured() || segment_loop(s)) continue;
+    if (std::find(g.seg_rows.begin(), g.seg_rows.end(), s.name) == g.seg_rows.end()) g.seg_rows.push_back(s.name);
+    g.seg_vals[{s.name, ri}] = *s.ns_per_iteration;
   }
 }
 
@@ -598,7 +639,8 @@ Gathered gather(const std::vector<Run>& runs, const NameFilter& filter) {
     for (const Result& r : runs[ri].doc->results) {
       if (!r.ok()) continue;
       const Aggregate a = aggregate(r);
-      if (add_bar(g, r, ri, a, filter) || r.point.at.harness != Harness::kex) continue;
+      // A preset at one page is a bar and a point of its curve.
+      if ((add_bar(g, r, ri, a, filter) && r.kind != KernelKind::preset) || r.point.at.harness != Harness::kex) continue;
       add_curve_point(g, r, runs[ri], ri, runs.size() > 1, filter, a);
     }
     if (!filter.re) add_segments(g, runs[ri].doc->context, ri);  // the table has no kernel names to match
@@ -651,6 +693,24 @@ std::vector<CurveData> ratio_curves(const std::vector<CurveData>& curves, size_t
   return ratios;
 }
 
+/// A presets figure's libc curves at the sizes the presets ran only (libc runs the
+/// whole sweep; the presets a few sizes from one page up).
+void libc_within_presets(std::vector<CurveData>& curves) {
+  double lo = INFINITY, hi = 0;
+  for (const auto& c : curves)
+    if (!c.baseline)
+      for (const auto& p : c.pts) {
+        lo = std::min(lo, p.size);
+        hi = std::max(hi, p.size);
+      }
+  for (auto& c : curves)
+    if (c.baseline)
+      c.pts.erase(std::remove_if(c.pts.begin(), c.pts.end(), [&](const Pt& p) { return p.size < lo || p.size > hi; }),
+                  c.pts.end());
+  curves.erase(std::remove_if(curves.begin(), curves.end(), [](const CurveData& c) { return c.pts.empty(); }),
+               curves.end());
+}
+
 /// The bandwidth figures (and with --ratio the speedup ones), one per op, cache mode and presets.
 void bandwidth_figures(const Gathered& g, const std::vector<Run>& runs, const PlotOptions& opts,
                        const NameFilter& filter, std::vector<Figure>& out) {
@@ -659,8 +719,9 @@ void bandwidth_figures(const Gathered& g, const std::vector<Run>& runs, const Pl
     for (auto& c : curves) one_point_per_size(c);
     curves = best_curves(std::move(curves), opts.best);
     const bool any_generated = std::any_of(curves.begin(), curves.end(), [](const CurveData& c) { return !c.baseline; });
-    if (curves.empty() || (!any_generated && filter.re)) continue;
     const auto& [op_kind, cache_mode, presets] = key;
+    if (curves.empty() || (!any_generated && (filter.re || presets))) continue;
+    if (presets) libc_within_presets(curves);
     const std::string op(to_string(op_kind)), cache(to_string(cache_mode));
     const std::string base = op + "-" + cache + (presets ? "-presets" : "");
     if (opts.ratio)
@@ -698,7 +759,32 @@ std::vector<std::string> heatmap_axes(const RunDoc& d, const PlotOptions& opts) 
 struct Heat {
   std::string kernel, rest;
   std::map<std::pair<std::string, std::string>, double> cells;
+  std::string stem;  ///< the kernel in a file name: from its parsed spec or baseline name, never the file's text
 };
+
+/// A file name's part from kex's own name of a kernel: letters and digits kept, every
+/// run of other characters one '-', at most 96 bytes.
+std::string file_stem(const std::string& name) {
+  std::string s;
+  for (char c : name) {
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (keep) s += c;
+    else if (!s.empty() && s.back() != '-') s += '-';
+  }
+  while (!s.empty() && s.back() == '-') s.pop_back();
+  return s.substr(0, 96);
+}
+
+/// The kernel of `r` for a file name: a baseline's name (one kex knows), the canonical
+/// name of a kernel's parsed spec, else "kernel" (a preset or a name from elsewhere).
+std::string kernel_stem(const Result& r) {
+  if (r.kind == KernelKind::baseline) {
+    if (const auto b = parse_baseline_name(r.point.kernel)) return file_stem(baseline_name(b->base, b->fill));
+  } else if (r.spec) {
+    return file_stem(spec_name(*r.spec));
+  }
+  return "kernel";
+}
 
 /// Axis values in numeric order where they are numbers, words ("none", "whole") first.
 std::vector<std::string> axis_order(const std::set<std::string>& s) {
@@ -754,7 +840,9 @@ void heatmap_figures(const RunDoc& d, const PlotOptions& opts, const NameFilter&
     const std::string restl = condition_label(rest), label = r.point.kernel + (restl.empty() ? "" : " @ " + restl);
     if (!filter.keep(label)) continue;
     auto it = std::find_if(heats.begin(), heats.end(), [&](const Heat& h) { return h.kernel == r.point.kernel && h.rest == restl; });
-    if (it == heats.end()) it = heats.insert(heats.end(), Heat{r.point.kernel, restl, {}});
+    // The condition's label is kex's, from the typed coordinates.
+    if (it == heats.end())
+      it = heats.insert(heats.end(), Heat{r.point.kernel, restl, {}, kernel_stem(r) + (restl.empty() ? "" : "-" + file_stem(restl))});
     const std::string xv = axis_value(r.point.at, xa), yv = axis_value(r.point.at, ya);
     it->cells[{xv, yv}] = median_gbps(r);
     xs_txt.insert(xv);
@@ -763,17 +851,24 @@ void heatmap_figures(const RunDoc& d, const PlotOptions& opts, const NameFilter&
   const auto xs = axis_order(xs_txt), ys = axis_order(ys_txt);
   const auto xl = axis_labels(xa, xs), yl = axis_labels(ya, ys);
   size_t n = 0;
+  std::map<std::string, int> stems;  // a kernel under several conditions: -2, -3, ...
   for (const auto& h : heats) {
     if (++n > 48) break;  // a figure per kernel: enough to find the pattern; --filter picks others
-    std::map<std::pair<size_t, size_t>, double> cells;
+    HeatmapData m;
     for (const auto& [xy, gbps] : h.cells) {
       const size_t xi = size_t(std::find(xs.begin(), xs.end(), xy.first) - xs.begin());
       const size_t yi = size_t(std::find(ys.begin(), ys.end(), xy.second) - ys.begin());
-      cells[{xi, yi}] = gbps;
+      m.cells[{xi, yi}] = gbps;
     }
-    const std::string title = h.kernel + (h.rest.empty() ? "" : " @ " + h.rest) + ": GB/s by " + xa + " and " + ya;
-    out.push_back(heatmap_figure("heatmap-" + std::to_string(n), title, xa + " (" + axis_unit(xa) + ")",
-                                 ya + " (" + axis_unit(ya) + ")", xl, yl, cells));
+    m.base = "heatmap-" + h.stem + "-by-" + file_stem(xa) + "-and-" + file_stem(ya);
+    if (const int k = ++stems[m.base]; k > 1) m.base += "-" + std::to_string(k);
+    m.title = h.kernel + (h.rest.empty() ? "" : " @ " + h.rest) + ": GB/s by " + xa + " and " + ya;
+    m.xname = xa + " (" + axis_unit(xa) + ")";
+    m.yname = ya + " (" + axis_unit(ya) + ")";
+    m.quantity = "GB/s (1e9 bytes per second)";
+    m.xs = xl;
+    m.ys = yl;
+    out.push_back(heatmap_figure(m));
   }
 }
 
@@ -798,9 +893,51 @@ void bar_figures(const Gathered& g, const std::vector<Run>& runs, std::vector<Fi
                              run_labels, g.bar_vals.at(op), "presets (" + what + "): TSC ticks per page, one column per run"));
   }
   if (!g.seg_rows.empty())
-    out.push_back(bar_figure("segments", "segment-override loads: time per loop iteration (fewer is faster)",
+    out.push_back(bar_figure("segments-modern", "segment-override costs: one load per iteration (fewer is faster)",
                              "ns per iteration", g.seg_rows, run_labels, g.seg_vals,
-                             "segment-override load table: ns per iteration, one column per run"));
+                             "segment-override modern costs: ns per iteration, one column per run"));
+}
+
+/// The segment table's loops of one run as a heatmap: a row per loop (the 2006 one,
+/// then the mixed one) and selector loaded, a column per register and the selector it
+/// held on entry (the loop's pop reloads it), `<none>` the loop without segment work;
+/// ns per iteration in the cells, blank where the case was skipped.
+Figure segment_heatmap(const SegmentSection& sec, const std::string& base, const std::string& run_label) {
+  HeatmapData h;
+  h.base = base;
+  h.high_is_good = false;
+  auto index_of = [](std::vector<std::string>& v, const std::string& x) {
+    auto it = std::find(v.begin(), v.end(), x);
+    if (it == v.end()) it = v.insert(v.end(), x);
+    return size_t(it - v.begin());
+  };
+  for (const SegmentCase& c : sec.cases) {
+    if (!segment_loop(c)) continue;
+    const std::string loop = c.variant == "mixed" ? "mixed" : "2006";
+    const std::string row = loop + ": " + c.selector_kind + (c.selector ? " " + *c.selector : std::string());
+    const std::string col = c.segment == "none" ? std::string("<none>")
+                                                : c.segment + ", entry " + c.entry_selector_kind.value_or("?");
+    const size_t y = index_of(h.ys, row), x = index_of(h.xs, col);
+    if (c.measured()) h.cells[{x, y}] = *c.ns_per_iteration;
+  }
+  h.title = "segment-override loads: ns per loop iteration (fewer is faster; -: skipped, kex segments says why)\n" +
+            run_label;
+  h.xname = "register, and the selector it held on entry (its pop reloads it)";
+  h.yname = "loop: selector loaded";
+  h.quantity = "ns per iteration";
+  return heatmap_figure(h);
+}
+
+/// A segment heatmap per run with a segment table (`segments`, `segments-2`, ...).
+void segment_heatmaps(const std::vector<Run>& runs, std::vector<Figure>& out) {
+  for (size_t ri = 0; ri < runs.size(); ++ri) {
+    const auto& sec = runs[ri].doc->context.segments;
+    if (!sec || std::none_of(sec->cases.begin(), sec->cases.end(), [](const SegmentCase& c) {
+          return segment_loop(c) && c.measured();
+        }))
+      continue;
+    out.push_back(segment_heatmap(*sec, ri ? "segments-" + std::to_string(ri + 1) : "segments", runs[ri].label));
+  }
 }
 
 }  // namespace
@@ -813,6 +950,7 @@ std::vector<PlotFigure> plot_figures(const std::vector<RunDoc>& docs, const Plot
   bandwidth_figures(g, runs, opts, filter, out);
   if (!runs.empty()) heatmap_figures(*runs.front().doc, opts, filter, out);
   bar_figures(g, runs, out);
+  if (!filter.re) segment_heatmaps(runs, out);  // the table has no kernel names to match
   return out;
 }
 

@@ -19,7 +19,7 @@ struct PlotOptions {
 };
 
 /// One figure as text: `base` is the file name stem (kex's own: "copy-warm",
-/// "heatmap-3", ...), `dat` the data file, `gp` the gnuplot script that reads it.
+/// "heatmap-memcpy-by-size-and-distance", "segments", ...), `dat` the data file, `gp` the gnuplot script that reads it.
 /// Text from the results reaches `gp` only through gp_string() (gnuplot_text.hpp).
 struct PlotFigure {
   std::string base;
@@ -35,11 +35,14 @@ std::vector<PlotFigure> plot_figures(const std::vector<RunDoc>& runs, const Plot
 /// op and cache mode (`copy-warm.dat/.gp`, ...; one curve per kernel and
 /// condition, `.dat` columns size_bytes median_gbps best_gbps p10_gbps p90_gbps,
 /// one gnuplot `index` block per curve; log2 x axis with KiB/MiB tics; cache sizes
-/// drawn as labelled vertical lines); heatmaps of GB/s over two swept axes (size,
-/// offsets, distance, chunk), one per kernel and condition (`heatmap-N`);
-/// `presets-clear` / `presets-copy` (TSC ticks per page, bars keyed by preset id,
-/// with the baselines) and `segments` (ns per iteration, bars) when the results
-/// hold them. Several runs put their curves in the same figures, labelled by
+/// drawn as labelled vertical lines); the presets' curves (`copy-warm-presets`, a
+/// panel per family of origin, libc in each); heatmaps of GB/s over two swept axes
+/// (size, offsets, distance, chunk), one per kernel and condition, values in the
+/// cells (`heatmap-<kernel>[-<condition>]-by-<x>-and-<y>`, the kernel as kex names
+/// it, never a file's text); `presets-clear` / `presets-copy` (TSC ticks per page,
+/// bars keyed by preset id, with the baselines); `segments` (the table's loops as a
+/// heatmap of ns per iteration, `segments-2` for a second run) and `segments-modern`
+/// (the modern costs, bars) when the results hold them. Several runs put their curves in the same figures, labelled by
 /// host. Throws InputError for a bad filter, an existing file without `force`, or
 /// a gnuplot failure.
 std::vector<std::string> write_plots(const std::vector<RunDoc>& runs, const std::string& dir, const PlotOptions& opts);

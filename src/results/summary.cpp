@@ -156,18 +156,28 @@ std::string paired_note(const std::vector<GroupAnswer>& answers) {
          "interval holds 1 or lies within 1% of it.\n";
 }
 
+/// The blocks a compact table leaves out, named on one line ("" for none).
+std::string more_blocks_line(const std::string& titles) {
+  return titles.empty() ? std::string() : "also measured (kex summary prints their tables): " + titles + "\n";
+}
+
 /// The paired table: one block per op and condition, a row per size, from the
 /// group's answer in its rounds.
-std::string paired_table(const RunDoc& run, const std::vector<GroupAnswer>& answers) {
-  std::string s;
+std::string paired_table(const RunDoc& run, const std::vector<GroupAnswer>& answers, bool compact) {
+  std::string s, more;
+  std::set<Op> shown;
   for (const PairedBlock& b : paired_blocks(answers)) {
+    if (compact && !shown.insert(b.op).second) {
+      more += (more.empty() ? "" : "; ") + block_title(b.op, b.cond);
+      continue;
+    }
     size_t kw = 14;
     for (const GroupAnswer* g : b.rows)
       kw = std::max(kw, std::min<size_t>(60, display_width(terminal_text(run.results[g->members[0].result].point.kernel))));
     s += "\n" + block_title(b.op, b.cond) + "\n" + paired_line(paired_header(b.op), kw);
     for (const GroupAnswer* g : b.rows) s += paired_line(paired_cells(run, *g), kw);
   }
-  return s + "\n" + paired_note(answers);
+  return s + more_blocks_line(more) + "\n" + paired_note(answers);
 }
 
 /// Skipped and failed points: counts and the commonest reasons, each written by `esc`
@@ -254,28 +264,36 @@ const char* const kPlainNote =
 
 }  // namespace
 
-std::string summary_table(const RunDoc& run) {
+std::string summary_table(const RunDoc& run, bool compact) {
   if (const std::vector<GroupAnswer> answers = answer_groups(run); !answers.empty())
-    return paired_table(run, answers) + skipped_line(run, terminal_text);
+    return paired_table(run, answers, compact) + skipped_line(run, terminal_text);
   const PlainTable t = plain_table(run);
   if (t.blocks.empty()) return {};
-  std::string s;
+  std::string s, more;
   char line[512];
+  std::set<Op> shown;
   for (const auto& key : t.order) {
     const auto& [op, cond] = key;
-    snprintf(line, sizeof line, "\n%-16s %-60s %9s %9s %7s %9s\n", block_title(op, cond).c_str(), "fastest kernel",
-             "GB/s", op == Op::copy ? "memcpy" : "memset", "ratio", op == Op::copy ? "rep movsb" : "rep stosb");
+    if (compact && !shown.insert(op).second) {
+      more += (more.empty() ? "" : "; ") + block_title(op, cond);
+      continue;
+    }
+    // The first column holds the title (kex's words for the condition) and the sizes under it.
+    const std::string title = block_title(op, cond);
+    const int w = std::max(16, int(std::min<size_t>(title.size(), 200)));
+    snprintf(line, sizeof line, "\n%-*s %-60s %9s %9s %7s %9s\n", w, title.c_str(), "fastest kernel", "GB/s",
+             op == Op::copy ? "memcpy" : "memset", "ratio", op == Op::copy ? "rep movsb" : "rep stosb");
     s += line;
     for (const auto& [size, r] : t.blocks.at(key)) {
       // A name from a results file: escaped, cut and padded by the columns it takes.
       const auto c = plain_cells(size, r);
       const std::string best = pad_right(clip(terminal_text(c[1]), 60), 60);
-      snprintf(line, sizeof line, "%16s %s %9s %9s %7s %9s\n", c[0].c_str(), best.c_str(), c[2].c_str(), c[3].c_str(),
-               c[4].c_str(), c[5].c_str());
+      snprintf(line, sizeof line, "%*s %s %9s %9s %7s %9s\n", w, c[0].c_str(), best.c_str(), c[2].c_str(),
+               c[3].c_str(), c[4].c_str(), c[5].c_str());
       s += line;
     }
   }
-  return s + "\n" + kPlainNote + skipped_line(run, terminal_text);
+  return s + more_blocks_line(more) + "\n" + kPlainNote + skipped_line(run, terminal_text);
 }
 
 std::string summary_markdown(const RunDoc& run) {
@@ -587,9 +605,19 @@ std::string fill_findings(const RunDoc& run) {
 
 }  // namespace
 
-std::string findings(const RunDoc& run) {
-  const std::string s = layout_findings(run) + fill_findings(run);
-  return s.empty() ? s : "\nwhat the data shows:\n" + s;
+std::string findings(const RunDoc& run, bool compact) {
+  std::string s = layout_findings(run) + fill_findings(run);
+  if (s.empty()) return s;
+  if (compact) {
+    size_t lines = 0, at = 0;
+    while (at < s.size() && lines < kCompactFindings) {
+      at = s.find('\n', at) + 1;
+      ++lines;
+    }
+    const size_t rest = size_t(std::count(s.begin() + long(at), s.end(), '\n'));
+    if (rest) s = s.substr(0, at) + "... and " + std::to_string(rest) + " more (kex summary prints them)\n";
+  }
+  return "\nwhat the data shows:\n" + s;
 }
 
 std::string noise_summary(const RunDoc& run) {

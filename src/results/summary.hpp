@@ -13,7 +13,9 @@ namespace kex {
 /// always compares kernels measured under the same conditions. "" when nothing
 /// was measured. Kernel names and skip reasons are escaped for a terminal
 /// (terminal_text) and cut and padded by display width.
-std::string summary_table(const RunDoc& run);
+/// `compact` (a run's closing text): the first block of each op (its plainest
+/// condition) in full, the other blocks named on one line for `kex summary` to print.
+std::string summary_table(const RunDoc& run, bool compact = false);
 
 /// summary_table as GitHub Markdown, for a pull request: a bold title and a table per
 /// block, the note under them, and the skipped and failed points. Kernel names and skip
@@ -32,7 +34,11 @@ std::string layout_table(const RunDoc& run);
 /// the kernel, the sizes, the worst layout values and the factor) and a fill effect
 /// (a clear kernel whose GB/s with one fill byte differs from another by more than
 /// 1.25x: the kernel, the sizes, both figures). "" when there is nothing to say.
-std::string findings(const RunDoc& run);
+/// `compact`: at most kCompactFindings lines, then how many more `kex summary` prints.
+std::string findings(const RunDoc& run, bool compact = false);
+
+/// The lines of findings a compact run text shows.
+inline constexpr size_t kCompactFindings = 3;
 
 /// The run's noise (context.protocol.noise) in one line: the sentinel's spread
 /// (half the p10..p90 range over the median), disturbed windows, re-measured

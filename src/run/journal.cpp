@@ -309,17 +309,9 @@ void add_seed_pass(Reading& in, const nlohmann::json& v, const std::string& wher
   in.s.seed_passes.emplace_back(rec.source, rec.pass, seed_run_from(rec.header, rec.results, where));
 }
 
-/// The segment table's section (src/run/segments.hpp), in the shape its printers
-/// read: {"header": {"selectors": {...}, ...}, "cases": [{...}, ...], ...}.
+/// The segment table's section (src/model/segments.hpp), read by the model's reader.
 void add_segments(Reading& in, const nlohmann::json& v, const std::string& where) {
-  if (!v.is_object()) throw InputError(where, "expected an object (the segment table)");
-  if (!v.contains("header") || !v["header"].is_object()) throw InputError(where + "/header", "expected an object");
-  if (!v["header"].contains("selectors") || !v["header"]["selectors"].is_object())
-    throw InputError(where + "/header/selectors", "expected an object");
-  if (!v.contains("cases") || !v["cases"].is_array()) throw InputError(where + "/cases", "expected a list of cases");
-  for (size_t i = 0; i < v["cases"].size(); ++i)
-    if (!v["cases"][i].is_object()) throw InputError(where + "/cases/" + std::to_string(i), "expected an object");
-  in.s.segments = nlohmann::ordered_json(v);
+  in.s.segments = segment_section_from_json(v, where);
 }
 
 /// One record line (after the header) into the state.
@@ -552,7 +544,7 @@ void Journal::seed_pass(const std::string& source, uint32_t pass, const SeedRun&
   line(nlohmann::json{{"seed_pass", written(rec, [](auto& io, auto& x) { map_seed_pass_line(io, x); })}});
 }
 
-void Journal::segments(const nlohmann::ordered_json& section) { line(nlohmann::json{{"segments", section}}); }
+void Journal::segments(const SegmentSection& section) { line(nlohmann::json{{"segments", to_json(section)}}); }
 
 void Journal::partial_output(const PartialFile& p) {
   line(nlohmann::json{{"partial", written(p, [](auto& io, auto& x) { map_partial(io, x); })}});

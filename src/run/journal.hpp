@@ -47,7 +47,7 @@ struct JournalState {
   std::vector<std::pair<std::string, SeedRun>> seed_runs;
   /// Seed-harness passes journaled one by one (--repeat N): source, pass number (1-based), the pass.
   std::vector<std::tuple<std::string, uint32_t, SeedRun>> seed_passes;
-  std::optional<nlohmann::ordered_json> segments;
+  std::optional<SegmentSection> segments;
   std::optional<PartialFile> partial;                ///< the results file the last interrupted session wrote
   std::vector<PartialFile> partial_figures;          ///< the figures it wrote
   size_t lines = 0;
@@ -81,7 +81,7 @@ class Journal {
   void seed_run(const std::string& source, const SeedRun& run);
   /// Pass `pass` (1-based) of the seed harness of config `source`, when it ends.
   void seed_pass(const std::string& source, uint32_t pass, const SeedRun& run);
-  void segments(const nlohmann::ordered_json& section);
+  void segments(const SegmentSection& section);
   /// What an interrupted session wrote at the output, and the figures it drew (synced at once).
   void partial_output(const PartialFile& p);
   void partial_figures(const std::vector<PartialFile>& files);

@@ -587,24 +587,21 @@ std::vector<EntryChoice> entry_choices(const Selectors& s, const DataPage& page,
 
 /// A case's identity in the section: name, register, selectors, variant, and its
 /// skip message when it is not measured.
-nlohmann::ordered_json case_json(const Case& c) {
-  nlohmann::ordered_json j;
-  j["name"] = c.name;
-  j["segment"] = seg_reg_name(c.spec.seg);
-  j["selector"] = c.selector ? nlohmann::ordered_json(hex_selector(*c.selector)) : nlohmann::ordered_json(nullptr);
-  j["selector_kind"] = c.kind;
-  j["variant"] = seg_variant_name(c.spec.variant);
+SegmentCase case_record(const Case& c) {
+  SegmentCase j;
+  j.name = c.name;
+  j.segment = seg_reg_name(c.spec.seg);
+  if (c.selector) j.selector = hex_selector(*c.selector);
+  j.selector_kind = c.kind;
+  j.variant = seg_variant_name(c.spec.variant);
   if (c.entry) {
-    j["entry_selector"] = hex_selector(*c.entry);
-    j["entry_selector_kind"] = c.entry_kind;
+    j.entry_selector = hex_selector(*c.entry);
+    j.entry_selector_kind = c.entry_kind;
   }
-  if (c.spec.set_base && c.spec.variant != SegVariant::mixed) j["base"] = hex_addr(c.spec.base);
-  if (c.spec.variant == SegVariant::mixed)
-    j["restored_selector"] = hex_selector(*c.entry) + (*c.entry == 0 ? " (base 0)" : "");
-  if (!c.skip.empty()) {
-    j["skipped"] = true;
-    j["skip_message"] = c.skip;
-  }
+  if (c.spec.set_base && c.spec.variant != SegVariant::mixed) j.base = hex_addr(c.spec.base);
+  if (c.spec.variant == SegVariant::mixed) j.restored_selector = hex_selector(*c.entry) + (*c.entry == 0 ? " (base 0)" : "");
+  j.skipped = !c.skip.empty();
+  j.skip_message = c.skip;
   return j;
 }
 
@@ -675,69 +672,66 @@ CaseSamples measure_case(const Case& c, SegKernelFn fn, const SegmentOptions& o,
 
 /// A measured case's figures: the fastest sample per iteration (ns, TSC ticks, and
 /// estimated core cycles), the median, the counts behind them.
-void add_figures(nlohmann::ordered_json& j, const CaseSamples& s, const Case& c, const SegmentOptions& o, double tsc_hz) {
+void add_figures(SegmentCase& j, const CaseSamples& s, const Case& c, const SegmentOptions& o, double tsc_hz) {
   const double cycles_per_tick = s.cycles_per_tick;
   const uint64_t mn = *std::min_element(s.ticks.begin(), s.ticks.end());
   const uint64_t med = median_of(s.ticks);
   const double ticks = double(mn) / double(s.per_sample);
-  j["ns_per_iteration"] = ticks / tsc_hz * 1e9;
-  j["ticks_per_iteration"] = ticks;
-  j["est_cycles_per_iteration"] = ticks * cycles_per_tick;
-  j["cycles_method"] = "imul-chain estimate";
-  j["cycles_per_tick"] = cycles_per_tick;
-  j["repetitions"] = o.repetitions;
-  j["iterations_per_sample"] = s.per_sample;
-  j["unroll"] = c.spec.unroll;
-  j["min_ticks"] = mn;
-  j["median_ticks"] = med;
-  j["median_ns_per_iteration"] = double(med) / double(s.per_sample) / tsc_hz * 1e9;
-  j["timed_iterations"] = s.per_sample * uint64_t(o.repetitions);
-  j["cputime_ns"] = s.cpu_ns;
+  j.ns_per_iteration = ticks / tsc_hz * 1e9;
+  j.ticks_per_iteration = ticks;
+  j.est_cycles_per_iteration = ticks * cycles_per_tick;
+  j.cycles_method = "imul-chain estimate";
+  j.cycles_per_tick = cycles_per_tick;
+  j.repetitions = o.repetitions;
+  j.iterations_per_sample = s.per_sample;
+  j.unroll = uint64_t(c.spec.unroll);
+  j.min_ticks = mn;
+  j.median_ticks = med;
+  j.median_ns_per_iteration = double(med) / double(s.per_sample) / tsc_hz * 1e9;
+  j.timed_iterations = s.per_sample * uint64_t(o.repetitions);
+  j.cputime_ns = s.cpu_ns;
 }
 
 /// The section's header: the CPU, the selectors on entry and those set up (null
 /// where one could not be, with the reason), the clocks and the protocol.
-nlohmann::ordered_json segments_header(const Machine& m, const Selectors& s, const Descriptors& desc,
-                                       const SegmentOptions& o, int cpu, bool clears_base, bool fsgsbase) {
-  nlohmann::ordered_json h;
-  h["cpu_model"] = m.model_name;
-  h["mhz"] = m.cpuinfo_mhz > 0 ? m.cpuinfo_mhz : m.tsc_hz / 1e6;
+SegmentHeader segments_header(const Machine& m, const Selectors& s, const Descriptors& desc, const SegmentOptions& o,
+                              int cpu, bool clears_base, bool fsgsbase) {
+  SegmentHeader h;
+  h.cpu_model = m.model_name;
+  h.mhz = m.cpuinfo_mhz > 0 ? m.cpuinfo_mhz : m.tsc_hz / 1e6;
   const double mhz_after = cpuinfo_of(m.cache_cpu).mhz;  // the block "mhz" was read from
-  if (mhz_after > 0) h["mhz_after"] = mhz_after;
-  h["family"] = m.family;
-  h["model"] = m.model;
-  h["stepping"] = m.stepping;
-  auto sel_or_null = [](bool ok, uint16_t v) { return ok ? nlohmann::ordered_json(hex_selector(v)) : nullptr; };
-  h["selectors"] = {{"ds", hex_selector(s.ds)},
-                    {"ss", hex_selector(s.ss)},
-                    {"fs", hex_selector(s.fs)},
-                    {"gs", hex_selector(s.gs)},
-                    {"data", hex_selector(s.data)},
-                    {"ldt", sel_or_null(desc.ldt.ok(), s.ldt)},
-                    {"gdt", sel_or_null(desc.tls.ok(), s.tls)}};
-  if (!desc.ldt.ok()) h["ldt_error"] = desc.ldt.error;
-  if (!desc.tls.ok()) h["gdt_error"] = desc.tls.error;
-  h["entry_selectors"] = {{"null", hex_selector(0)},
-                          {"data", hex_selector(s.data)},
-                          {"ldt", sel_or_null(desc.ldt_entry.ok(), s.ldt_entry)},
-                          {"gdt-tls", sel_or_null(desc.tls_entry.ok(), s.tls_entry)},
-                          {"gdt-cpunode", hex_selector(kCpuNodeSelector)}};
-  if (!desc.ldt_entry.ok()) h["ldt_entry_error"] = desc.ldt_entry.error;
-  if (!desc.tls_entry.ok()) h["gdt_entry_error"] = desc.tls_entry.error;
-  h["timer"] = "TSC";
-  h["seed_clock"] = "CPUTIME";
-  h["tsc_hz"] = m.tsc_hz;
-  h["iterations"] = o.iterations;
-  h["repetitions"] = o.repetitions;
-  h["cpu"] = cpu;
-  h["null_selector_clears_base"] = clears_base;
-  h["base_restore"] = fsgsbase ? "wrfsbase/wrgsbase" : "arch_prctl";
+  if (mhz_after > 0) h.mhz_after = mhz_after;
+  h.family = m.family;
+  h.model = m.model;
+  h.stepping = m.stepping;
+  auto sel_or_null = [](bool ok, uint16_t v) { return ok ? std::optional<std::string>(hex_selector(v)) : std::nullopt; };
+  h.selectors = {{"ds", hex_selector(s.ds)},     {"ss", hex_selector(s.ss)},
+                 {"fs", hex_selector(s.fs)},     {"gs", hex_selector(s.gs)},
+                 {"data", hex_selector(s.data)}, {"ldt", sel_or_null(desc.ldt.ok(), s.ldt)},
+                 {"gdt", sel_or_null(desc.tls.ok(), s.tls)}};
+  if (!desc.ldt.ok()) h.ldt_error = desc.ldt.error;
+  if (!desc.tls.ok()) h.gdt_error = desc.tls.error;
+  h.entry_selectors = NamedSelectors{{"null", hex_selector(0)},
+                                     {"data", hex_selector(s.data)},
+                                     {"ldt", sel_or_null(desc.ldt_entry.ok(), s.ldt_entry)},
+                                     {"gdt-tls", sel_or_null(desc.tls_entry.ok(), s.tls_entry)},
+                                     {"gdt-cpunode", hex_selector(kCpuNodeSelector)}};
+  if (!desc.ldt_entry.ok()) h.ldt_entry_error = desc.ldt_entry.error;
+  if (!desc.tls_entry.ok()) h.gdt_entry_error = desc.tls_entry.error;
+  h.timer = "TSC";
+  h.seed_clock = "CPUTIME";
+  h.tsc_hz = m.tsc_hz;
+  h.iterations = o.iterations;
+  h.repetitions = o.repetitions;
+  h.cpu = cpu;
+  h.null_selector_clears_base = clears_base;
+  h.base_restore = fsgsbase ? "wrfsbase/wrgsbase" : "arch_prctl";
   return h;
 }
 
 }  // namespace
 
-nlohmann::ordered_json run_segments(const SegmentOptions& o) {
+SegmentSection run_segments(const SegmentOptions& o) {
   if (o.iterations == 0) throw std::invalid_argument("segments: iterations must be >= 1");
   if (o.repetitions < 1) throw std::invalid_argument("segments: repetitions must be >= 1");
   const Machine& m = machine();
@@ -774,304 +768,20 @@ nlohmann::ordered_json run_segments(const SegmentOptions& o) {
 
   // Measure.
   const uint64_t per_sample_wanted = (o.iterations + o.repetitions - 1) / o.repetitions;
-  nlohmann::ordered_json jcases = nlohmann::ordered_json::array();
+  SegmentSection out;
   for (auto& c : cases) {
     if (o.stop && *o.stop) break;  // signals are blocked inside a case; between cases a stop is seen
-    nlohmann::ordered_json j = case_json(c);
+    SegmentCase j = case_record(c);
     if (!c.skip.empty()) {
-      jcases.push_back(j);
+      out.cases.push_back(std::move(j));
       continue;
     }
     const CaseSamples s = measure_case(c, arena.ref(c.kernel).as<SegKernelFn>(), o, per_sample_wanted, m.tsc_hz, sel);
     if (s.ticks.size() < size_t(o.repetitions)) break;  // the case was cut short: it has no figure
     add_figures(j, s, c, o, m.tsc_hz);
-    jcases.push_back(j);
+    out.cases.push_back(std::move(j));
   }
-
-  nlohmann::ordered_json out;
-  out["header"] = segments_header(m, sel, desc, o, cpu, clears_base, fsgsbase);
-  out["cases"] = jcases;
-  return out;
-}
-
-// ---------------------------------------------------------------------------
-// Text table
-// ---------------------------------------------------------------------------
-
-namespace {
-
-std::string compact_hex(const nlohmann::ordered_json& v) {
-  if (!v.is_string()) return "-";
-  std::string t = v.get<std::string>();  // from a file: anything; kex writes "0x2b"
-  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t.erase(0, 2);
-  if (t.empty() || t.size() > 8 || t.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) return "?";
-  const unsigned x = static_cast<unsigned>(std::stoul(t, nullptr, 16));
-  char b[16];
-  snprintf(b, sizeof b, "%x", x);
-  return b;
-}
-
-/// Integers from 10 up (as in the seed), one decimal from 1, two below.
-std::string num_text(double v) {
-  char b[32];
-  if (v >= 10) snprintf(b, sizeof b, "%.0f", v);
-  else if (v >= 1) snprintf(b, sizeof b, "%.1f", v);
-  else snprintf(b, sizeof b, "%.2f", v);
-  return b;
-}
-
-std::string group_of(const nlohmann::ordered_json& c) {
-  const std::string v = c.value("variant", "");
-  if (v == "baseline" || v == "2006") return "2006/" + c.value("selector_kind", "");
-  if (v == "mixed") return "mixed/" + c.value("selector_kind", "");
-  return v;
-}
-
-}  // namespace
-
-namespace {
-
-/// The median ns and estimated cycles of the measured cases `keep` accepts (0, 0: none).
-template <class Keep>
-std::pair<double, double> median_case(const nlohmann::ordered_json& cases, Keep keep) {
-  std::vector<double> ns, cycles;
-  for (const auto& c : cases)
-    if (c.is_object() && c.value("skipped", nlohmann::ordered_json(false)) != true && c.contains("ns_per_iteration") &&
-        c["ns_per_iteration"].is_number() && keep(c)) {
-      ns.push_back(c["ns_per_iteration"].template get<double>());
-      const auto cyc = c.find("est_cycles_per_iteration");
-      cycles.push_back(cyc != c.end() && cyc->is_number() ? cyc->template get<double>() : 0.0);
-    }
-  return {median(ns), median(cycles)};
-}
-
-/// A string field of a case, "" when it is absent or not a string (a section read from a file).
-std::string text_of(const nlohmann::ordered_json& c, const char* key) {
-  const auto it = c.find(key);
-  return it != c.end() && it->is_string() ? it->template get<std::string>() : std::string();
-}
-
-std::string ns_text(const std::pair<double, double>& v) {
-  char b[64];
-  std::snprintf(b, sizeof b, v.first < 10 ? "%.1f ns (~%.1f cycles)" : "%.0f ns (~%.0f cycles)", v.first, v.second);
-  return b;
-}
-
-}  // namespace
-
-std::string format_segment_summary(const nlohmann::ordered_json& section) {
-  if (!section.is_object() || !section.contains("cases") || !section["cases"].is_array()) return {};
-  const auto& cases = section["cases"];
-  auto is = [](const nlohmann::ordered_json& c, const char* key, const std::string& v) { return text_of(c, key) == v; };
-  std::string out;
-  // The 2006 loop: push, load, pop; what costs is the selector the pop reloads.
-  std::string loop;
-  for (const char* seg : {"fs", "gs"}) {
-    const auto null_entry = median_case(cases, [&](const auto& c) {
-      return is(c, "variant", "2006") && is(c, "segment", seg) && is(c, "entry_selector_kind", "null");
-    });
-    const auto other = median_case(cases, [&](const auto& c) {
-      return is(c, "variant", "2006") && is(c, "segment", seg) && !text_of(c, "entry_selector_kind").empty() &&
-             !is(c, "entry_selector_kind", "null");
-    });
-    if (null_entry.first > 0 || other.first > 0)
-      loop += std::string(loop.empty() ? "" : "; ") + seg + " " + (null_entry.first > 0 ? ns_text(null_entry) : "-") +
-              " / " + (other.first > 0 ? ns_text(other) : "-");
-  }
-  if (!loop.empty()) out += "segments: push, load, pop of a selector (the 2006 loop), pop reloading null / non-null: " + loop + "\n";
-  std::string modern;
-  for (const char* v : {"latency", "throughput"}) {
-    const auto plain = median_case(cases, [&](const auto& c) { return is(c, "variant", v) && is(c, "segment", "none"); });
-    const auto zero = median_case(cases, [&](const auto& c) {
-      return is(c, "variant", v) && !is(c, "segment", "none") && text_of(c, "base") == "0x0";
-    });
-    const auto nonzero = median_case(cases, [&](const auto& c) {
-      return is(c, "variant", v) && !is(c, "segment", "none") && !text_of(c, "base").empty() && text_of(c, "base") != "0x0";
-    });
-    if (plain.first > 0)
-      modern += std::string(modern.empty() ? "" : "; ") + v + " " + ns_text(plain) + ", via fs/gs base 0 " +
-                ns_text(zero) + ", non-zero base " + ns_text(nonzero);
-  }
-  const auto null_load = median_case(cases, [&](const auto& c) { return is(c, "variant", "null-load"); });
-  if (null_load.first > 0) modern += "; a null selector load " + ns_text(null_load);
-  if (!modern.empty()) out += "segments: a load's " + modern + "\n";
-  // Selector kinds never measured here, with the first reason.
-  std::map<std::string, std::pair<size_t, std::string>> missing;  // kind -> (measured, reason)
-  for (const auto& c : cases) {
-    // The loop without segment work measures no selector.
-    if (!c.is_object() || text_of(c, "variant") == "baseline") continue;
-    auto& m = missing[text_of(c, "selector_kind")];
-    const auto skipped = c.find("skipped");
-    if (skipped == c.end() || *skipped != true) ++m.first;
-    else if (m.second.empty()) m.second = text_of(c, "skip_message");
-  }
-  std::string not_measured;
-  for (const auto& [kind, m] : missing)
-    if (m.first == 0) not_measured += (not_measured.empty() ? "" : "; ") + kind + " (" + m.second + ")";
-  if (!not_measured.empty()) out += "segments not measured here: " + not_measured + "\n";
-  return out;
-}
-
-std::string format_segment_table(const nlohmann::ordered_json& section) {
-  std::string out;
-  char line[512];
-  const auto& h = section.at("header");
-  const auto& sel = h.at("selectors");
-  snprintf(line, sizeof line, "\"%s\" @%gMhz (%d,%d,%d):\n", h.value("cpu_model", "").c_str(), h.value("mhz", 0.0),
-           h.value("family", 0), h.value("model", 0), h.value("stepping", 0));
-  out += line;
-  out += "ds=" + compact_hex(sel.value("ds", nlohmann::ordered_json())) +
-         " ss=" + compact_hex(sel.value("ss", nlohmann::ordered_json())) +
-         " fs=" + compact_hex(sel.value("fs", nlohmann::ordered_json())) +
-         " gs=" + compact_hex(sel.value("gs", nlohmann::ordered_json())) +
-         " ldt=" + compact_hex(sel.value("ldt", nlohmann::ordered_json())) +
-         " gdt=" + compact_hex(sel.value("gdt", nlohmann::ordered_json())) + " " + h.value("timer", "TSC") + "\n";
-  bool any_entry = false;
-  for (const auto& c : section.at("cases")) any_entry |= c.contains("entry_selector");
-  if (any_entry)
-    out += "(entry fs=.. / gs=..: the selector the tested register held on entry to the loop; the loop's push saves "
-           "it and its pop reloads it)\n";
-  std::string prev;
-  for (const auto& c : section.at("cases")) {
-    const std::string g = group_of(c);
-    if (g != prev) {
-      const bool mixed_start = g.rfind("mixed/", 0) == 0 && prev.rfind("mixed/", 0) != 0;
-      const bool modern_start = g.find('/') == std::string::npos && prev.find('/') != std::string::npos;
-      if (!prev.empty()) out += "\n";
-      if (mixed_start) out += "mixed: an access through the restored selector every iteration\n";
-      if (modern_start) out += "modern costs (one load per iteration):\n";
-      prev = g;
-    }
-    out += "   " + c.value("name", "") + ": ";
-    if (c.value("skipped", false)) {
-      out += "skipped: " + c.value("skip_message", "") + "\n";
-      continue;
-    }
-    out += num_text(c.value("ns_per_iteration", 0.0)) + "ns/iteration (" +
-           num_text(c.value("ticks_per_iteration", 0.0)) + " ticks, ~" +
-           num_text(c.value("est_cycles_per_iteration", 0.0)) + " estimated cycles)" +
-           (c.value("variant", "") == "baseline" ? " (loop overhead: the unrolled loop with no segment work)" : "") + "\n";
-  }
-  const double mhz = h.value("mhz", 0.0), after = h.value("mhz_after", mhz);
-  if (mhz > 0 && std::fabs(after - mhz) / mhz > 0.001) {
-    snprintf(line, sizeof line, "warning: cpu MHz changed during the run (%g -> %g)\n", mhz, after);
-    out += line;
-  }
-  return out;
-}
-
-namespace {
-
-/// The 2006-loop case for (segment, loaded selector kind, entry selector kind);
-/// segment "none" finds the `<none>` loop. Null when the section has no such case.
-const nlohmann::ordered_json* find_2006(const nlohmann::ordered_json& cases, const std::string& seg,
-                                        const std::string& kind, const std::string& entry) {
-  for (const auto& c : cases) {
-    const std::string v = c.value("variant", "");
-    if (c.value("segment", "") != seg || c.value("selector_kind", "") != kind) continue;
-    if (seg == "none" ? v == "baseline" : v == "2006" && c.value("entry_selector_kind", "") == entry) return &c;
-  }
-  return nullptr;
-}
-
-bool measured(const nlohmann::ordered_json* c) { return c && !c->value("skipped", false); }
-
-/// The seed's integer: total ns / iterations, truncated (unsigned long long division).
-std::string seed_ns(const nlohmann::ordered_json& c, bool cputime) {
-  unsigned long long ns;
-  if (cputime) ns = c.at("cputime_ns").get<unsigned long long>() / c.at("timed_iterations").get<unsigned long long>();
-  else ns = static_cast<unsigned long long>(std::floor(c.value("ns_per_iteration", 0.0)));
-  return std::to_string(ns) + "ns/iteration";
-}
-
-std::string hex_field(const nlohmann::ordered_json* c, const char* key) {
-  return c ? compact_hex(c->value(key, nlohmann::ordered_json())) : "-";
-}
-
-}  // namespace
-
-std::string format_segment_seed_text(const nlohmann::ordered_json& section) {
-  const auto& h = section.at("header");
-  const auto& cases = section.at("cases");
-  // The three blocks the seed printed. GDT: the set_thread_area selector, else the
-  // CPU/node one (the header's gdt= then says 7b).
-  std::string gdt_kind = "gdt-tls";
-  bool tls_ran = false;
-  for (const auto& c : cases) tls_ran |= c.value("selector_kind", "") == "gdt-tls" && measured(&c);
-  if (!tls_ran && find_2006(cases, "none", "gdt-cpunode", "")) gdt_kind = "gdt-cpunode";
-  const std::pair<std::string, const char*> blocks[] = {{"data", "data"}, {"ldt", "LDT"}, {gdt_kind, "GDT"}};
-
-  // Entry kinds in the section's order; a table for each with a measured fs or gs line.
-  std::vector<std::string> kinds;
-  for (const auto& c : cases) {
-    const std::string k = c.value("entry_selector_kind", "");
-    if (!k.empty() && c.value("variant", "") == "2006" && std::find(kinds.begin(), kinds.end(), k) == kinds.end())
-      kinds.push_back(k);
-  }
-  auto ran = [&](const std::string& seg, const std::string& k) {
-    for (const auto& [kind, label] : blocks)
-      if (measured(find_2006(cases, seg, kind, k))) return true;
-    return false;
-  };
-  std::vector<std::pair<std::string, std::string>> tables;  // (fs entry kind, gs entry kind)
-  // First the i386 situation: fs null, gs a non-null GDT selector (glibc's TLS one there).
-  const std::string i386_gs = ran("gs", "gdt-tls") ? "gdt-tls" : "data";
-  if (ran("fs", "null") && ran("gs", i386_gs)) tables.push_back({"null", i386_gs});
-  for (const auto& k : kinds)
-    if (ran("fs", k) || ran("gs", k)) tables.push_back({k, k});
-  // Sections without entry selectors (older results): one table as the registers started.
-  if (kinds.empty()) tables.push_back({"", ""});
-
-  std::string out;
-  char line[512];
-  const auto sel = h.value("selectors", nlohmann::ordered_json::object());
-  const std::string data_sel = compact_hex(sel.contains("data") ? sel["data"] : sel.value("ds", nlohmann::ordered_json()));
-  for (size_t t = 0; t < tables.size(); ++t) {
-    const auto& [fs_kind, gs_kind] = tables[t];
-    const nlohmann::ordered_json* fs_any = nullptr;
-    const nlohmann::ordered_json* gs_any = nullptr;
-    bool cputime = true;
-    for (const auto& [kind, label] : blocks) {
-      for (const auto* c : {find_2006(cases, "none", kind, ""), find_2006(cases, "fs", kind, fs_kind),
-                            find_2006(cases, "gs", kind, gs_kind)})
-        if (measured(c) && !(c->contains("cputime_ns") && c->contains("timed_iterations"))) cputime = false;
-      if (!fs_any) fs_any = find_2006(cases, "fs", kind, fs_kind);
-      if (!gs_any) gs_any = find_2006(cases, "gs", kind, gs_kind);
-    }
-    if (t) out += "\n";
-    // "%s" @%gMhz (%d,%d,%d):  with the MHz as the float the seed read it into.
-    snprintf(line, sizeof line, "\"%s\" @%gMhz (%d,%d,%d):\n", h.value("cpu_model", "").c_str(),
-             double(float(h.value("mhz", 0.0))), h.value("family", 0), h.value("model", 0), h.value("stepping", 0));
-    out += line;
-    const std::string fs_entry = fs_kind.empty() ? compact_hex(sel.value("fs", nlohmann::ordered_json()))
-                                                 : hex_field(fs_any, "entry_selector");
-    const std::string gs_entry = gs_kind.empty() ? compact_hex(sel.value("gs", nlohmann::ordered_json()))
-                                                 : hex_field(gs_any, "entry_selector");
-    const auto* ldt = find_2006(cases, "none", "ldt", "");
-    const auto* gdt = find_2006(cases, "none", gdt_kind, "");
-    // ds=%x fs=%x gs=%x ldt=%x gdt=%x %s %s  (clock, then the empty SYNC field)
-    out += "ds=" + data_sel + " fs=" + fs_entry + " gs=" + gs_entry + " ldt=" + hex_field(ldt, "selector") +
-           " gdt=" + hex_field(gdt, "selector") + " " + (cputime ? "CPUTIME" : "TSC") + " \n";
-    for (size_t b = 0; b < std::size(blocks); ++b) {
-      const auto& [kind, label] = blocks[b];
-      if (b) out += "\n";
-      const std::pair<const char*, const nlohmann::ordered_json*> rows[] = {
-          {"<none>", find_2006(cases, "none", kind, "")},
-          {"fs", find_2006(cases, "fs", kind, fs_kind)},
-          {"gs", find_2006(cases, "gs", kind, gs_kind)}};
-      for (const auto& [who, c] : rows) {
-        out += std::string("   ") + who + " with " + label + " selector: ";
-        if (!c) out += "skipped: not in these results\n";
-        else if (c->value("skipped", false)) out += "skipped: " + c->value("skip_message", "") + "\n";
-        else out += seed_ns(*c, cputime) + "\n";
-      }
-    }
-  }
-  const float mhz = float(h.value("mhz", 0.0)), after = float(h.value("mhz_after", double(mhz)));
-  if (mhz != after) {
-    snprintf(line, sizeof line, "cpu speed changed %f->%f?! disable CPUFREQ\n", double(mhz), double(after));
-    out += line;
-  }
+  out.header = segments_header(m, sel, desc, o, cpu, clears_base, fsgsbase);
   return out;
 }
 

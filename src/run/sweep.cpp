@@ -31,7 +31,7 @@ namespace kex {
 
 namespace {
 
-/// Progress on stderr: one updating line on a TTY, a plain line per 5% otherwise,
+/// Progress on stderr: one updating line on a TTY, a plain line per 20% otherwise,
 /// with elapsed time and an estimate of the rest.
 struct Progress {
   bool on, tty;
@@ -50,7 +50,7 @@ struct Progress {
       if (done >= total) std::fputc('\n', stderr);
     } else {
       const size_t pct = done * 100 / total;
-      if (pct >= last_pct + 5 || done == total) {
+      if (pct >= last_pct + 20 || done == total) {
         last_pct = pct;
         std::fprintf(stderr, "kex: %zu/%zu tasks (%zu%%, %s) %s\n", done, total, pct, times, what.c_str());
       }
@@ -718,7 +718,7 @@ void run_segment_table(Sweep& w) {
     so.stop = w.opt.stop;
     auto section = run_segments(so);
     if (w.stopped()) {  // the cases measured so far are written, marked; the journal keeps none
-      section["interrupted"] = true;  // (a resumed run measures the whole table again)
+      section.interrupted = true;  // (a resumed run measures the whole table again)
       doc.context.segments = section;
       w.interrupted = true;
       return;

@@ -70,8 +70,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     f.printed = in.ConsumeRandomLengthString(32);
     p.preset = f;
     run.results.push_back(p);
-    nlohmann::ordered_json seg = {{"cases", {{{"name", in.ConsumeRandomLengthString(32)}, {"ns_per_iteration", 1.5}}}}};
-    run.context.segments = seg;
+    kex::SegmentCase sc;
+    sc.name = in.ConsumeRandomLengthString(32);
+    sc.ns_per_iteration = 1.5;
+    run.context.segments = kex::SegmentSection{};
+    run.context.segments->cases.push_back(sc);
   }
   if (!o.labels.empty() && o.labels.size() != runs.size()) o.labels.clear();
   if (in.ConsumeBool()) o.ratio = runs.size() > 1;

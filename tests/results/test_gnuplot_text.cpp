@@ -90,7 +90,19 @@ TEST_CASE("write_plots: hostile host names, CPU models, labels and kernel names 
       if (r.kind == KernelKind::preset && r.preset) r.preset->printed = ps[(i + 2) % ps.size()];
       if (r.kind == KernelKind::generated && r.point.at.size == 4096) r.point.kernel += ps[(i + 3) % ps.size()];
     }
-    if (doc.context.segments) (*doc.context.segments)["cases"][0]["name"] = ps[(i + 4) % ps.size()];
+    if (doc.context.segments) {
+      doc.context.segments->cases.at(0).name = ps[(i + 4) % ps.size()];
+      // The segment heatmap's row and column names: a loop case with hostile kinds and selector.
+      SegmentCase c;
+      c.name = ps[(i + 5) % ps.size()];
+      c.variant = "2006";
+      c.segment = ps[(i + 6) % ps.size()];
+      c.selector_kind = ps[(i + 7) % ps.size()];
+      c.selector = ps[(i + 8) % ps.size()];
+      c.entry_selector_kind = ps[(i + 9) % ps.size()];
+      c.ns_per_iteration = 20;
+      doc.context.segments->cases.push_back(c);
+    }
     docs.push_back(std::move(doc));
   }
   PlotOptions o;

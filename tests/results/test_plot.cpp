@@ -6,6 +6,7 @@
 
 #include "src/core/error.hpp"
 #include "src/results/plot.hpp"
+#include "tests/support/seed_golden.hpp"
 #include "tests/support/synth.hpp"
 #include "tests/support/tmpdir.hpp"
 
@@ -62,9 +63,18 @@ TEST_CASE("write_plots: a bandwidth figure per op - presets and segments - every
   auto files = write_plots({synth::run()}, d.path, o);
   std::vector<std::string> names;
   for (auto& f : files) names.push_back(std::filesystem::path(f).filename());
-  CHECK(names == std::vector<std::string>{"copy-warm.dat", "copy-warm.gp", "clear-warm.dat", "clear-warm.gp",
-                                          "presets-clear.dat", "presets-clear.gp", "presets-copy.dat",
-                                          "presets-copy.gp", "segments.dat", "segments.gp"});
+  CHECK(names == std::vector<std::string>{"copy-warm.dat", "copy-warm.gp", "copy-warm-presets.dat",
+                                          "copy-warm-presets.gp", "clear-warm.dat", "clear-warm.gp",
+                                          "clear-warm-presets.dat", "clear-warm-presets.gp", "presets-clear.dat",
+                                          "presets-clear.gp", "presets-copy.dat", "presets-copy.gp",
+                                          "segments-modern.dat", "segments-modern.gp"});
+  // The presets' curves: from one page up, a panel per family of origin, libc in each.
+  const std::string pc = slurp(d / "copy-warm-presets.gp");
+  CHECK(pc.find("set xrange [4096:") != std::string::npos);
+  CHECK(pc.find("set title \"fastc presets\"") != std::string::npos);
+  CHECK(pc.find("set title \"other\"") == std::string::npos);
+  CHECK(count(pc, "title \"memcpy (libc)\"") == count(pc, "\nplot \\\n"));
+  CHECK(pc.find("rep_movsb") == std::string::npos);
   for (const std::string op : {"copy", "clear"}) {
     std::string dat = slurp(d / (op + "-warm.dat")), gp = slurp(d / (op + "-warm.gp"));
     auto curves = synth_curves(op);
@@ -105,7 +115,7 @@ TEST_CASE("write_plots: a bandwidth figure per op - presets and segments - every
   CHECK(slurp(d / "presets-copy.gp").find("libc baselines from the same run") != std::string::npos);
   // the row names fit in the left margin: the longest ("v26_copy_page  (linux/v26_copy_page)", 36) + 2
   CHECK(slurp(d / "presets-copy.gp").find("set lmargin 38 ") != std::string::npos);
-  std::string seg = slurp(d / "segments.dat");
+  std::string seg = slurp(d / "segments-modern.dat");  // synth's cases name no loop: the modern costs' bars
   CHECK(seg.find("\"fs with LDT selector\" 26") != std::string::npos);
   CHECK(seg.find("arch_prctl") == std::string::npos);  // skipped case
 }
@@ -184,8 +194,8 @@ TEST_CASE("plot scripts are valid gnuplot and render PNG and SVG (when gnuplot i
   ob.host = "beta";
   ob.time_scale = 1.3;
   auto files = write_plots({synth::run(), synth::run(ob)}, d.path, PlotOptions{});
-  CHECK(files.size() == 20);
-  for (const char* base : {"copy-warm", "clear-warm", "presets-clear", "presets-copy", "segments"}) {
+  CHECK(files.size() == 28);
+  for (const char* base : {"copy-warm", "clear-warm", "copy-warm-presets", "presets-clear", "presets-copy", "segments-modern"}) {
     CHECK_MESSAGE(gnuplot_check(d.path, std::string(base) + ".gp") == "", base);
     std::string png = slurp(d / (std::string(base) + ".png"));
     REQUIRE(png.size() > 1000);
@@ -228,12 +238,18 @@ TEST_CASE("write_plots: a heatmap per kernel over two swept axes (size x distanc
   PlotOptions o;
   o.render = false;
   auto files = write_plots({doc}, d.path, o);
-  REQUIRE(std::filesystem::exists(d / "heatmap-1.dat"));
-  CHECK(!std::filesystem::exists(d / "heatmap-2.dat"));  // one kernel, one condition
-  const std::string dat = slurp(d / "heatmap-1.dat"), gp = slurp(d / "heatmap-1.gp");
+  // Named by the kernel (its canonical name) and the two axes; one kernel, one condition.
+  const std::string base = "heatmap-copy-avx-unroll-128-scratch-4-t-fwd-by-size-and-distance";
+  REQUIRE(std::filesystem::exists(d / (base + ".dat")));
+  CHECK(std::count_if(files.begin(), files.end(), [](const std::string& f) { return f.find("heatmap-") != std::string::npos; }) == 2);
+  const std::string dat = slurp(d / (base + ".dat")), gp = slurp(d / (base + ".gp"));
   // 21 sizes x 3 distances, every cell measured
   CHECK(count(dat, "\n") - count(dat, "# ") - 3 == 21 * 3);
-  CHECK(dat.find(" NaN\n") == std::string::npos);
+  CHECK(dat.find(" NaN \"-\"") == std::string::npos);
+  // Each cell's value printed in it (a label column kex formats), white on dark cells.
+  CHECK(dat.find("\n0 0 ") != std::string::npos);
+  CHECK(gp.find("using 1:2:4:(($3 < ") != std::string::npos);
+  CHECK(gp.find("with labels font \",9\" textcolor rgb variable notitle") != std::string::npos);
   CHECK(gp.find("with image") != std::string::npos);
   CHECK(gp.find("set xlabel \"size (bytes per operation)\"") != std::string::npos);
   CHECK(gp.find("set ylabel \"distance (dst - src, bytes; rel = mod 4096)\"") != std::string::npos);
@@ -241,7 +257,32 @@ TEST_CASE("write_plots: a heatmap per kernel over two swept axes (size x distanc
   // distances in numeric order; a far one with its offset within the page
   CHECK(gp.find("(\"-64\" 0, \"8\" 1, \"4160 (rel 64)\" 2)") != std::string::npos);
   CHECK(gp.find("\"4 KiB\"") != std::string::npos);
-  if (!find_gnuplot().empty()) CHECK(gnuplot_check(d.path, "heatmap-1.gp") == "");
+  if (!find_gnuplot().empty()) CHECK(gnuplot_check(d.path, base + ".gp") == "");
+}
+
+TEST_CASE("write_plots: the segment table's loops as one heatmap (selector x register and entry selector), ns in the cells") {
+  kex::RunDoc doc = synth::run({});
+  const auto section = nlohmann::json::parse(golden::read("segments-section.json"));
+  doc.context.segments = segment_section_from_json(section, "segments-section.json");
+  TmpDir d;
+  PlotOptions o;
+  o.render = false;
+  write_plots({doc}, d.path, o);
+  const std::string dat = slurp(d / "segments.dat"), gp = slurp(d / "segments.gp");
+  // 12 rows (2006 and mixed loops, 6 selectors each) x 11 columns (<none>, fs and gs with 5 entry selectors).
+  CHECK(count(dat, "\n") - count(dat, "# ") - 12 == 12 * 11);
+  CHECK(gp.find("set ytics (\"2006: data 0x2b\" 0, \"2006: ldt 0x0f\" 1,") != std::string::npos);
+  CHECK(gp.find("set xtics (\"<none>\" 0, \"fs, entry null\" 1, \"gs, entry null\" 2, \"fs, entry data\" 3,") !=
+        std::string::npos);
+  CHECK(gp.find("set cblabel \"ns per iteration\"") != std::string::npos);
+  CHECK(dat.find(" NaN \"-\"\n") != std::string::npos);  // a skipped case: a dash, no colour
+  // Readable: one cell per case, well within a screen.
+  CHECK(gp.find("size 1077,576 ") != std::string::npos);
+  // The modern costs stay bars, one per case.
+  const std::string modern = slurp(d / "segments-modern.dat");
+  CHECK(modern.find("\"fs load latency (pointer chase), base 0\" ") != std::string::npos);
+  CHECK(modern.find("2006") == std::string::npos);
+  if (!find_gnuplot().empty()) CHECK(gnuplot_check(d.path, "segments.gp") == "");
 }
 
 TEST_CASE("write_plots: small multiples - a panel per register class - envelope and libc baseline in each") {

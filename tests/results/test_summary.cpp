@@ -3,6 +3,8 @@
 // fixed run.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "src/model/noise.hpp"
 #include "src/model/result_json.hpp"
 #include "src/results/markdown.hpp"
@@ -31,7 +33,9 @@ TEST_CASE("golden: the noise summary line with sentinel readings and re-measured
   CHECK(noise_summary(none) == "");
 }
 
-TEST_CASE("what the data shows: a layout cliff and a fill effect, said in a line each" * doctest::test_suite("golden")) {
+namespace {
+/// A run with a layout cliff (memcpy) and two fill effects (an nt clear, memset).
+RunDoc findings_run() {
   RunDoc run;
   auto dist = [](int64_t d) {
     Layout l;
@@ -64,6 +68,12 @@ TEST_CASE("what the data shows: a layout cliff and a fill effect, said in a line
   // A temporal clear whose fill does not matter (within 1.25x).
   run.results.push_back(golden::generated("clear/avx", mib16, {}, 1000));
   run.results.push_back(golden::generated("clear/avx/fill:0xaa", mib16, {}, 1100));
+  return run;
+}
+}  // namespace
+
+TEST_CASE("what the data shows: a layout cliff and a fill effect, said in a line each" * doctest::test_suite("golden")) {
+  RunDoc run = findings_run();
   CHECK(findings(run) ==
         "\nwhat the data shows:\n"
         "layout cliff: memcpy at 4 KiB..16 KiB: up to 21.0x slower at dist:65537, dist:65538, dist:65539 than at its "
@@ -72,6 +82,40 @@ TEST_CASE("what the data shows: a layout cliff and a fill effect, said in a line
         "(4.3x)\n"
         "fill effect: memset at 16 MiB: 65.0 GB/s with fill 0x00, 32.5 GB/s with 0xaa (2.0x)\n");
   CHECK(findings(golden::run()) == "");
+  // A run's closing text: three lines at most, then how many more kex summary prints.
+  CHECK(findings(run, true) == findings(run));
+  const uint64_t mib16 = 16u << 20;
+  run.results.push_back(golden::generated("clear/sse/nt", mib16, {}, double(mib16) / 40 * 2));
+  run.results.push_back(golden::generated("clear/sse/nt/fill:0xaa", mib16, {}, double(mib16) / 8 * 2));
+  const std::string full = findings(run), compact = findings(run, true);
+  CHECK(std::count(full.begin(), full.end(), '\n') == 6);
+  CHECK(compact == full.substr(0, full.rfind("fill effect: memset")) + "... and 1 more (kex summary prints them)\n");
+}
+
+TEST_CASE("a summary block with a long condition keeps its columns under their header") {
+  RunDoc run = golden::run();
+  Layout far;
+  far.src_offset = 1;
+  far.distance = 2097153;
+  Result r = golden::generated("copy/avx", 4096, far, 60);
+  run.results = {r};
+  const std::string t = summary_table(run);
+  const size_t head = t.find("copy (src:1/dist:2097153) fastest kernel");
+  REQUIRE(head != std::string::npos);
+  const size_t head_col = t.find("fastest kernel", head) - (t.rfind('\n', head) + 1);
+  const size_t row = t.find("4 KiB ", head);
+  REQUIRE(row != std::string::npos);
+  const size_t row_col = t.find("copy/avx", row) - (t.rfind('\n', row) + 1);
+  CHECK(head_col == row_col);
+}
+
+TEST_CASE("golden: a run's compact summary prints the first block of each op and names the others" *
+          doctest::test_suite("golden")) {
+  const RunDoc run = golden::run();
+  CHECK(golden::check("summary-compact.txt", summary_table(run, true)) == "");
+  const std::string full = summary_table(run);
+  CHECK(full.find("copy (dist:4160)") != std::string::npos);
+  CHECK(full.find("also measured") == std::string::npos);
 }
 
 TEST_CASE("golden: the paired summary table (winner, ties, lead, ratio to libc with intervals)" *

@@ -24,6 +24,8 @@
 #include "generators/segments.hpp"
 #include "generators/jit.hpp"
 #include "src/run/machine.hpp"
+#include "src/core/error.hpp"
+#include "src/results/segment_text.hpp"
 #include "src/run/segments.hpp"
 #include "tests/support/golden.hpp"
 #include "tests/support/seed_golden.hpp"
@@ -32,6 +34,11 @@
 #include "tests/support/tmpdir.hpp"
 
 using namespace kex;
+
+namespace {
+/// A section's JSON (a file's, or one a test built) through the model's reader.
+SegmentSection sec(const nlohmann::ordered_json& j) { return segment_section_from_json(nlohmann::json(j), "s.json"); }
+}  // namespace
 
 namespace {
 
@@ -80,7 +87,7 @@ const Section& small_run() {
     SegmentOptions o;
     o.iterations = 20'000;
     o.repetitions = 3;
-    r.j = run_segments(o);
+    r.j = to_json(run_segments(o));
     r.fs_after = base_of(ARCH_GET_FS);
     r.gs_after = base_of(ARCH_GET_GS);
     r.fs_sel_after = fs_selector();
@@ -290,7 +297,7 @@ TEST_CASE("the 2006 and mixed loops say which selector the register held on entr
 
 TEST_CASE("the segment table has the seed's layout" * doctest::test_suite("segments")) {
   const auto& j = small_run().j;
-  const std::string t = format_segment_table(j);
+  const std::string t = format_segment_table(sec(j));
   const auto& h = j["header"];
   CHECK(t.rfind("\"" + h["cpu_model"].get<std::string>() + "\" @", 0) == 0);
   char fms[64];
@@ -393,9 +400,9 @@ std::vector<std::string> tables_of(const std::string& t) {
 
 TEST_CASE("seed-exact text: the seed's own figures give the seed's own lines" * doctest::test_suite("segments")) {
   // An older section (no entry selectors): one table, fs/gs as the registers started.
-  CHECK(format_segment_seed_text(seed_section("", "", "", "")) == seed_table());
+  CHECK(format_segment_seed_text(sec(seed_section("", "", "", ""))) == seed_table());
   // With entry selectors, the first table is the i386 situation: fs null, gs a GDT TLS selector.
-  const std::string t = format_segment_seed_text(seed_section("null", "0x00", "gdt-tls", "0x33"));
+  const std::string t = format_segment_seed_text(sec(seed_section("null", "0x00", "gdt-tls", "0x33")));
   const auto tables = tables_of(t);
   REQUIRE(tables.size() == 3);  // i386, then fs=gs=0 and fs=gs=33 (each missing the other half)
   CHECK(tables[0] == seed_table());
@@ -405,19 +412,19 @@ TEST_CASE("seed-exact text: the seed's own figures give the seed's own lines" * 
   // Without CPU time (results from before it was recorded) the clock is TSC and its ns are used.
   ojson old = seed_section("", "", "", "");
   for (auto& c : old["cases"]) c.erase("cputime_ns");
-  const std::string tsc = format_segment_seed_text(old);
+  const std::string tsc = format_segment_seed_text(sec(old));
   CHECK(tsc.find(" gdt=3b TSC \n") != std::string::npos);
   CHECK(tsc.find("   gs with data selector: 30ns/iteration\n") != std::string::npos);
   // A clock that moved during the run: the seed's warning, as it printed it.
   ojson moved = seed_section("", "", "", "");
   moved["header"]["mhz_after"] = 1833.0;
-  CHECK(format_segment_seed_text(moved) == seed_table() + "cpu speed changed 1000.000000->1833.000000?! disable CPUFREQ\n");
+  CHECK(format_segment_seed_text(sec(moved)) == seed_table() + "cpu speed changed 1000.000000->1833.000000?! disable CPUFREQ\n");
 }
 
 TEST_CASE("seed-exact text of a run here matches the seed's lines with the figures masked" *
           doctest::test_suite("segments")) {
   const auto& j = small_run().j;
-  std::string t = format_segment_seed_text(j);
+  std::string t = format_segment_seed_text(sec(j));
   // The seed's last line when "cpu MHz" moved during the run (a host with cpufreq):
   // there exactly when the two readings differ as the seed's floats, and not a table line.
   const float mhz = float(j["header"]["mhz"].get<double>());
@@ -527,7 +534,7 @@ TEST_CASE("a segment table from a file's section: a selector that is not hex pri
   nlohmann::ordered_json j = small_run().j;
   j["header"]["selectors"]["ds"] = "zz";
   j["header"]["selectors"]["ss"] = std::string(40, 'f');
-  const std::string t = format_segment_table(j);
+  const std::string t = format_segment_table(sec(j));
   CHECK(t.find("\nds=? ss=? ") != std::string::npos);
 }
 
@@ -536,24 +543,30 @@ TEST_CASE("golden: the segment table and its --seed-exact text of a fixed sectio
   // on a KVM guest without set_thread_area, where LDT selectors fault: measured and
   // skipped cases, the mixed loop and the modern costs.
   nlohmann::ordered_json section = nlohmann::ordered_json::parse(golden::read("segments-section.json"));
-  const std::string table = format_segment_table(section), seed = format_segment_seed_text(section);
+  const std::string table = format_segment_table(sec(section)), seed = format_segment_seed_text(sec(section));
+  // The section's field table reads and writes it back byte for byte.
+  CHECK(to_json(sec(section)).dump(2) + "\n" == golden::read("segments-section.json"));
   CHECK(golden::check("segments-table.txt", table) == "");
   CHECK(golden::check("segments-seed-exact.txt", seed) == "");
   // A clock that moved during the run: the same text and a warning after it.
   section["header"]["mhz_after"] = 2400.0;
-  CHECK(format_segment_table(section) == table + "warning: cpu MHz changed during the run (2095.99 -> 2400)\n");
-  CHECK(format_segment_seed_text(section) == seed + "cpu speed changed 2095.990967->2400.000000?! disable CPUFREQ\n");
+  CHECK(format_segment_table(sec(section)) == table + "warning: cpu MHz changed during the run (2095.99 -> 2400)\n");
+  CHECK(format_segment_seed_text(sec(section)) == seed + "cpu speed changed 2095.990967->2400.000000?! disable CPUFREQ\n");
 }
 
 TEST_CASE("golden: the segment summary a sweep prints, from the fixed section, and nothing from a section without cases" *
           doctest::test_suite("golden")) {
   const auto section = nlohmann::ordered_json::parse(golden::read("segments-section.json"));
-  const std::string summary = format_segment_summary(section);
+  const std::string summary = format_segment_summary(sec(section));
   CHECK(golden::check("segments-summary.txt", summary) == "");
   CHECK(std::count(summary.begin(), summary.end(), '\n') <= 4);
-  CHECK(format_segment_summary(nlohmann::ordered_json::object()) == "");
-  // A case of the wrong shape (a file's) is passed over, not thrown on.
+  CHECK(format_segment_summary(SegmentSection{}) == "");
+  // A case of the wrong shape (a file's) is refused by the reader, naming the field.
   nlohmann::ordered_json odd = section;
   odd["cases"].push_back({{"variant", 5}, {"skipped", "yes"}, {"ns_per_iteration", "fast"}});
-  CHECK(format_segment_summary(odd) == summary);
+  const std::string at = "s.json/cases/" + std::to_string(odd["cases"].size() - 1);
+  CHECK_THROWS_WITH_AS(sec(odd), (at + "/variant: 5: expected a string").c_str(), InputError);
+  // A case with only some fields (an older kex's) is read, and passed over where it has no figure.
+  odd["cases"].back() = {{"name", "x"}, {"variant", "latency"}};
+  CHECK(format_segment_summary(sec(odd)) == summary);
 }

@@ -1,0 +1,102 @@
+// The segment section's one field table (src/model/segments.hpp), for the model's
+// reader and writer only (src/model/context_json.cpp): the keys in the order
+// `kex segments --json` writes them, each with what a reader accepts.
+#pragma once
+#include <cstdint>
+#include <limits>
+
+#include "src/model/json_fields.hpp"
+#include "src/model/segments.hpp"
+
+namespace kex::segment_fields {
+
+/// Names, messages, CPU models: as written (each writer escapes them for its medium).
+inline const TextRule kText{SIZE_MAX, nullptr, "", true};
+inline constexpr double kHuge = std::numeric_limits<double>::max();
+inline constexpr size_t kMaxSelectors = 64;
+
+template <class IO, class O>
+void maybe_text(IO& io, const char* key, O& v) {
+  if (io.has(key, v)) io.text(key, *v, kText);
+}
+template <class IO, class O>
+void maybe_real(IO& io, const char* key, O& v) {
+  if (io.has(key, v)) io.real(key, *v, 0, kHuge);
+}
+template <class IO, class O, class T>
+void maybe_whole(IO& io, const char* key, O& v, T lo, T hi) {
+  if (io.has(key, v)) io.whole(key, *v, lo, hi);
+}
+
+template <class IO, class H>
+void map_header(IO& io, H& h) {
+  io.text("cpu_model", h.cpu_model, kText);
+  io.real("mhz", h.mhz, 0, kHuge);
+  maybe_real(io, "mhz_after", h.mhz_after);
+  io.whole("family", h.family, 0, 0x10e);
+  io.whole("model", h.model, 0, 255);
+  io.whole("stepping", h.stepping, 0, 255);
+  io.named_nullable_texts("selectors", h.selectors, kMaxSelectors, kText);
+  maybe_text(io, "ldt_error", h.ldt_error);
+  maybe_text(io, "gdt_error", h.gdt_error);
+  if (io.has("entry_selectors", h.entry_selectors))
+    io.named_nullable_texts("entry_selectors", *h.entry_selectors, kMaxSelectors, kText);
+  maybe_text(io, "ldt_entry_error", h.ldt_entry_error);
+  maybe_text(io, "gdt_entry_error", h.gdt_entry_error);
+  io.text("timer", h.timer, kText);
+  maybe_text(io, "seed_clock", h.seed_clock);
+  io.real("tsc_hz", h.tsc_hz, 0, kHuge);
+  maybe_whole(io, "iterations", h.iterations, uint64_t(0), UINT64_MAX);
+  maybe_whole(io, "repetitions", h.repetitions, 0, INT32_MAX);
+  maybe_whole(io, "cpu", h.cpu, -1, 1 << 20);
+  if (io.has("null_selector_clears_base", h.null_selector_clears_base))
+    io.flag("null_selector_clears_base", *h.null_selector_clears_base);
+  maybe_text(io, "base_restore", h.base_restore);
+  io.others(h.unknown);
+}
+
+/// A measured case's figures (each absent in a skipped case; some in older files).
+template <class IO, class C>
+void map_figures(IO& io, C& c) {
+  maybe_real(io, "ns_per_iteration", c.ns_per_iteration);
+  maybe_real(io, "ticks_per_iteration", c.ticks_per_iteration);
+  maybe_real(io, "est_cycles_per_iteration", c.est_cycles_per_iteration);
+  maybe_text(io, "cycles_method", c.cycles_method);
+  maybe_real(io, "cycles_per_tick", c.cycles_per_tick);
+  maybe_whole(io, "repetitions", c.repetitions, 0, INT32_MAX);
+  maybe_whole(io, "iterations_per_sample", c.iterations_per_sample, uint64_t(0), UINT64_MAX);
+  maybe_whole(io, "unroll", c.unroll, uint64_t(0), UINT64_MAX);
+  maybe_whole(io, "min_ticks", c.min_ticks, uint64_t(0), UINT64_MAX);
+  maybe_whole(io, "median_ticks", c.median_ticks, uint64_t(0), UINT64_MAX);
+  maybe_real(io, "median_ns_per_iteration", c.median_ns_per_iteration);
+  maybe_whole(io, "timed_iterations", c.timed_iterations, uint64_t(0), UINT64_MAX);
+  maybe_whole(io, "cputime_ns", c.cputime_ns, uint64_t(0), UINT64_MAX);
+}
+
+template <class IO, class C>
+void map_case(IO& io, C& c) {
+  io.text("name", c.name, kText);
+  io.text("segment", c.segment, kText);
+  io.nullable_text("selector", c.selector, kText);
+  io.text("selector_kind", c.selector_kind, kText);
+  io.text("variant", c.variant, kText);
+  maybe_text(io, "entry_selector", c.entry_selector);
+  maybe_text(io, "entry_selector_kind", c.entry_selector_kind);
+  maybe_text(io, "base", c.base);
+  maybe_text(io, "restored_selector", c.restored_selector);
+  if (io.has("skipped", c.skipped)) io.flag("skipped", c.skipped);
+  if (io.has("skip_message", c.skipped)) io.text("skip_message", c.skip_message, kText);
+  map_figures(io, c);
+  io.others(c.unknown);
+}
+
+/// The section: header, cases, then `interrupted` when a stop cut it short.
+template <class IO, class S>
+void map_section(IO& io, S& s) {
+  io.object("header", [&](auto& h) { map_header(h, s.header); });
+  io.list("cases", s.cases, 0, size_t(1) << 20, [](auto& e, auto& c) { map_case(e, c); });
+  if (io.has("interrupted", s.interrupted)) io.flag("interrupted", s.interrupted);
+  io.others(s.unknown);
+}
+
+}  // namespace kex::segment_fields
