@@ -12,8 +12,8 @@
 #include "src/results/results.hpp"
 #include "src/results/scaling.hpp"
 #include "src/results/seed_text.hpp"
+#include "src/results/segment_text.hpp"
 #include "src/results/summary.hpp"
-#include "src/run/segments.hpp"
 
 namespace kex {
 
@@ -190,12 +190,7 @@ std::string segments_section(const std::vector<ReportRun>& runs, const ReportFig
   std::string s = figures_html(figs, FigureKind::segments);
   for (size_t i = 0; i < runs.size(); ++i) {
     if (!runs[i].run.context.segments) continue;
-    std::string text;
-    try {
-      text = format_segment_summary(*runs[i].run.context.segments);
-    } catch (const std::exception&) {
-      text = "the segment section of this file has no table kex can read";
-    }
+    const std::string text = format_segment_summary(*runs[i].run.context.segments);
     if (!text.empty()) s += run_heading(runs, i) + pre(text);
   }
   return s.empty() ? "" : section("segments", "Segment-override loads", s);
