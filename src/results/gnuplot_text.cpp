@@ -1,5 +1,7 @@
 #include "src/results/gnuplot_text.hpp"
 
+#include <sstream>
+
 #include <cstring>
 
 namespace kex {
@@ -36,6 +38,29 @@ std::string dat_string(std::string_view text) {
   std::string out = "\"";
   for (unsigned char c : text) out += c == '"' ? '\'' : c < 0x20 || c == 0x7f ? '?' : char(c);
   return out + "\"";
+}
+
+
+std::string gp_terminal(const std::string& base, int w, int h) {
+  std::ostringstream o;
+  o << "# Render: gnuplot " << base << ".gp   (writes " << base << ".png)\n"
+    << "#         gnuplot -e 'fmt=\"svg\"' " << base << ".gp   (writes " << base << ".svg)\n"
+    << "if (!exists(\"fmt\")) fmt = \"png\"\n"
+    << "if (!exists(\"out\")) out = " << gp_string(base + ".") << " . fmt\n"
+    << "if (fmt eq \"svg\") {\n"
+    << "  set terminal svg size " << w << "," << h << " dynamic noenhanced font \"Sans,13\" background rgb \"white\"\n"
+    << "} else {\n"
+    << "  set terminal pngcairo size " << w << "," << h << " noenhanced font \"Sans,11\" background rgb \"white\"\n"
+    << "}\n"
+    << "set output out\n"
+    << "set encoding utf8\n";
+  return o.str();
+}
+
+const char* gp_color(size_t i) {
+  static const char* const colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
+                                       "#8c564b", "#e377c2", "#bcbd22", "#7f7f7f", "#393b79", "#637939"};
+  return colors[i % (sizeof colors / sizeof colors[0])];
 }
 
 }  // namespace kex

@@ -29,4 +29,12 @@ std::string gp_comment(std::string_view text);
 /// reads data files without substitutions; a newline would only forge a row).
 std::string dat_string(std::string_view text);
 
+/// The head of every figure's script: PNG (pngcairo) by default or SVG with -e 'fmt="svg"',
+/// `w` x `h` pixels, into `base`.png/.svg (or -e 'out="..."'), UTF-8 text. `base` is kex's
+/// own file stem (it goes through gp_string).
+std::string gp_terminal(const std::string& base, int w, int h);
+
+/// The line colour of curve or run `i` (twelve, then again), as "#rrggbb".
+const char* gp_color(size_t i);
+
 }  // namespace kex

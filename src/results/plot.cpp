@@ -20,6 +20,7 @@
 #include "src/core/error.hpp"
 #include "src/core/terminal_text.hpp"
 #include "src/results/gnuplot_text.hpp"
+#include "src/results/plot_scaling.hpp"
 #include "src/results/render.hpp"
 #include "src/model/filter.hpp"
 #include "src/model/kernel_names.hpp"
@@ -69,25 +70,7 @@ constexpr size_t kMaxKeyRows = 100;
 constexpr size_t kMaxBarRows = 200;
 constexpr int kMaxSide = 4000;
 
-const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
-                         "#8c564b", "#e377c2", "#bcbd22", "#7f7f7f", "#393b79", "#637939"};
-constexpr int kNumColors = sizeof kColors / sizeof kColors[0];
-
-std::string terminal_block(const std::string& base, int w, int h) {
-  std::ostringstream o;
-  o << "# Render: gnuplot " << base << ".gp   (writes " << base << ".png)\n"
-    << "#         gnuplot -e 'fmt=\"svg\"' " << base << ".gp   (writes " << base << ".svg)\n"
-    << "if (!exists(\"fmt\")) fmt = \"png\"\n"
-    << "if (!exists(\"out\")) out = " << gp_string(base + ".") << " . fmt\n"
-    << "if (fmt eq \"svg\") {\n"
-    << "  set terminal svg size " << w << "," << h << " dynamic noenhanced font \"Sans,13\" background rgb \"white\"\n"
-    << "} else {\n"
-    << "  set terminal pngcairo size " << w << "," << h << " noenhanced font \"Sans,11\" background rgb \"white\"\n"
-    << "}\n"
-    << "set output out\n"
-    << "set encoding utf8\n";
-  return o.str();
-}
+constexpr int kNumColors = 12;  ///< gp_color's palette
 
 /// Which files a figure named `base` produces.
 std::vector<std::string> figure_files(const std::string& dir, const std::string& base, bool render) {
@@ -221,7 +204,7 @@ std::string bandwidth_terminal(const std::string& base, const std::vector<std::s
   for (const auto& e : env) longest = std::max(longest, e.label.size());
   const int key_w = int(std::min<size_t>(longest, 60) * 7 + 60);
   const int pw = 620 + key_w, ph = std::max(460, int(130 + 16 * std::min(most, kMaxKeyRows)));
-  return terminal_block(base, int(cols) * pw, int(rows) * ph + 60);
+  return gp_terminal(base, int(cols) * pw, int(rows) * ph + 60);
 }
 
 /// Labels, ranges, tics, grid and key of the bandwidth (or speedup) axes.
@@ -334,9 +317,9 @@ std::string bandwidth_panel(const std::string& base, const std::string& panel, c
     if (c.panel != panel) continue;
     const size_t k = size_t(std::find(kernels.begin(), kernels.end(), c.key) - kernels.begin());
     const int dt = runs > 1 ? 1 + int(c.run) % 4 : 1 + int(k / kNumColors) % 4;
-    if (bands) band(kColors[k % kNumColors]);
+    if (bands) band(gp_color(k));
     items.push_back(gp_string(base + ".dat") + " index " + std::to_string(i) + " using 1:2 with linespoints lc rgb \"" +
-                    kColors[k % kNumColors] + "\" lw 2 dt " + std::to_string(dt) + " pt " +
+                    gp_color(k) + "\" lw 2 dt " + std::to_string(dt) + " pt " +
                     std::to_string(1 + int(k) % 13) + " ps 0.6" + title(c.label));
   }
   if (titled > kMaxKeyRows)
@@ -415,7 +398,7 @@ Figure bar_figure(const std::string& base, const std::string& title, const std::
   const size_t label_w = std::min<size_t>(longest_label(rows), 80);
   const int h = std::clamp(int(140 + shown * (18 + 14 * std::min<size_t>(R, 40))), 420, 2 * kMaxSide);
   std::ostringstream g;
-  g << "# kex: " << gp_comment(comment) << ". Data: " << gp_comment(base) << ".dat\n" << terminal_block(base, int(800 + 8 * label_w), h);
+  g << "# kex: " << gp_comment(comment) << ". Data: " << gp_comment(base) << ".dat\n" << gp_terminal(base, int(800 + 8 * label_w), h);
   g << "set title " << gp_string(shown_title) << "\n"
     << "set xlabel " << gp_string(xlabel) << "\n"
     << "set xrange [0:" << fmt(vmax > 0 ? vmax * 1.15 : 1) << "]\n"
@@ -432,7 +415,7 @@ Figure bar_figure(const std::string& base, const std::string& title, const std::
     double off = -0.4 + bw * (double(r) + 0.5);
     g << "  \"\"" << every << " using (0.5*$" << r + 2 << "):($0+" << fmt(off) << "):(0.5*$"
       << r + 2 << "):(" << fmt(bw / 2 * 0.9) << ") with boxxyerror lc rgb \""
-      << kColors[r % kNumColors] << "\" title " << gp_string(run_labels[r]) << ", \\\n"
+      << gp_color(r) << "\" title " << gp_string(run_labels[r]) << ", \\\n"
       << "  \"\"" << every << " using ($" << r + 2 << "):($0+" << fmt(off) << "):(sprintf(\" %.4g\", $" << r + 2
       << ")) with labels left font \",9\" notitle" << (r + 1 < R ? ", \\\n" : "\n");
   }
@@ -485,7 +468,7 @@ Figure heatmap_figure(const HeatmapData& h) {
             ht = std::clamp(int(240 + 28 * std::min<size_t>(ny, kMaxSide)), 420, kMaxSide);
   const bool numbers = double(w - 300 - 7 * int(ylabel)) / double(nx) >= 40 && double(ht - 240) / double(ny) >= 16;
   std::ostringstream g;
-  g << "# kex: " << gp_comment(h.title) << ". Data: " << gp_comment(h.base) << ".dat\n" << terminal_block(h.base, w, ht);
+  g << "# kex: " << gp_comment(h.title) << ". Data: " << gp_comment(h.base) << ".dat\n" << gp_terminal(h.base, w, ht);
   g << "set title " << gp_string(h.title) << "\n"
     << "set xlabel " << gp_string(h.xname) << "\n"
     << "set ylabel " << gp_string(h.yname) << "\n"
@@ -949,6 +932,8 @@ std::vector<PlotFigure> plot_figures(const std::vector<RunDoc>& docs, const Plot
   std::vector<Figure> out;
   bandwidth_figures(g, runs, opts, filter, out);
   if (!runs.empty()) heatmap_figures(*runs.front().doc, opts, filter, out);
+  if (!runs.empty())
+    for (PlotFigure& f : scaling_figures(*runs.front().doc, filter)) out.push_back(std::move(f));
   bar_figures(g, runs, out);
   if (!filter.re) segment_heatmaps(runs, out);  // the table has no kernel names to match
   return out;

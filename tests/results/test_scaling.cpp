@@ -2,6 +2,8 @@
 // spread between workers, from a fixed run of 1- and 2-thread points.
 #include <doctest/doctest.h>
 
+#include "src/model/filter.hpp"
+#include "src/results/plot_scaling.hpp"
 #include "src/results/scaling.hpp"
 #include "tests/support/golden.hpp"
 
@@ -75,4 +77,30 @@ TEST_CASE("scaling rows: aggregate GB/s counts every worker, speedup over one th
   CHECK(scaling_rows(golden::run()).empty());  // no point with threads > 1
   CHECK(scaling_table(golden::run()) == "");
   CHECK(golden::check("scaling.txt", scaling_table(scaling_run())) == "");
+}
+
+TEST_CASE("scaling figures: a panel per size, a curve per kernel, every kernel name quoted for gnuplot" *
+          doctest::test_suite("golden")) {
+  RunDoc run = scaling_run();
+  run.context.host_name = "golden";
+  run.context.machine.cpu_model = "Golden CPU";
+  const NameFilter all = parse_name_filter("", "--filter");
+  const std::vector<PlotFigure> figs = scaling_figures(run, all);
+  REQUIRE(figs.size() == 1);  // copies only: the clear ran at one thread count
+  CHECK(figs[0].base == "scaling-copy");
+  CHECK(golden::check("scaling-copy.dat", figs[0].dat) == "");
+  CHECK(golden::check("scaling-copy.gp", figs[0].gp) == "");
+  // The filter keeps kernels (baselines stay); a host or kernel name from a file never
+  // reaches the script as code.
+  const std::vector<PlotFigure> only = scaling_figures(run, parse_name_filter("^nothing$", "--filter"));
+  REQUIRE(only.size() == 1);
+  CHECK(only[0].gp.find("copy/avx") == std::string::npos);
+  CHECK(only[0].gp.find("\"memcpy\"") != std::string::npos);
+  run.context.host_name = "h`touch /tmp/kex-pwned`$(id)";
+  run.results[0].point.kernel = run.results[1].point.kernel = "copy/`reboot`\"@x";
+  for (const PlotFigure& f : scaling_figures(run, all)) {
+    CHECK(f.gp.find('`') == std::string::npos);
+    CHECK(f.gp.find('$') == std::string::npos);
+    CHECK(f.dat.find('`') == std::string::npos);
+  }
 }
