@@ -561,6 +561,7 @@ bool plan_or_list(const RunSetup& s, const RunOptions& opt, const RunArgs& a) {
                      std::to_string(s.protocol.repetitions) +
                      " repetitions: above 100000 tasks; pass --allow-large to run it (or --list to see the points)");
   if (s.resumed) check_journal_points(*s.resumed, sp.names, s.journal->path());
+  plan_places(sp, opt.protocol);  // too few CPUs for the threads asked: refused before any file is made
   if (sp.names.empty() && !s.filter.empty()) {
     std::vector<Config> unfiltered = s.configs;
     for (auto& c : unfiltered) c.filter.reset();

@@ -113,7 +113,16 @@ Action add_tune_command(CLI::App& app) {
     opt.stop = &g_tune_stop;
     opt.progress = !quiet();
     opt.protocol.cpu = a->cpu;
-    if (cmd->count("--placement")) opt.protocol.placement = parse_placement(a->placement, "--placement");
+    if (cmd->count("--placement")) {
+      opt.protocol.placement = parse_placement(a->placement, "--placement");
+      if (opt.protocol.placement.mode == PlacementMode::list && cmd->count("--cpu") && a->cpu != opt.protocol.placement.cpus.front())
+        throw InputError("--placement: '" + a->placement + "': its first CPU runs worker 0, the measuring thread; --cpu " +
+                         std::to_string(a->cpu) + " says another (give one of them)");
+    }
+    SweepPlan workers;  // too few CPUs for --threads: refused before the race starts
+    workers.most_threads = req.space.axes.threads.front();
+    workers.most_threads_point = "--threads";
+    plan_places(workers, opt.protocol);
     opt.protocol.seed = (uint64_t(time(nullptr)) << 20) ^ uint64_t(getpid());
     if (cmd->count("--seed")) try {
         opt.protocol.seed = parse_unsigned(a->seed, 0, UINT64_MAX);

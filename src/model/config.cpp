@@ -541,6 +541,10 @@ void read_kernels(const Reader& r, const json& j, Config& c) {
     auto h = parse_harness(r.string(j["harness"], "/harness"));
     if (!h) r.fail("/harness", j["harness"], "allowed: kex, fastc, hahn, xmm64, mem_cp");
     c.harness = *h;
+    // A seed program is one thread: its presets run as it ran them.
+    if (c.harness != Harness::kex && j.contains("threads") && c.axes.threads != std::vector<uint32_t>{1})
+      r.fail("/threads", j["threads"], "a seed harness (" + std::string(to_string(c.harness)) +
+                                           ") runs its program's single thread: leave threads at 1");
   }
   if (j.contains("repeat")) {
     if (!j.contains("harness")) r.fail("/repeat", j["repeat"], "applies to a seed harness: give \"harness\"");

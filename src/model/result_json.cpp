@@ -184,9 +184,16 @@ Repetition rep_from(const In& in) {
       if (!t[k].is_object()) in.fail("threads/" + std::to_string(k), "expected an object {cpu, median_ticks, min_ticks}");
       const int64_t cpu = w.sint("cpu");
       if (cpu < -1 || cpu >= (int64_t(1) << 20)) w.fail("cpu", std::to_string(cpu) + ": expected an OS CPU number (or -1)");
-      r.threads.push_back({static_cast<int>(cpu), w.number("median_ticks"), w.number_or("min_ticks", 0)});
+      const ThreadFigure f{static_cast<int>(cpu), w.number("median_ticks"), w.number("min_ticks")};
+      if (!(f.median_ticks > 0 && f.median_ticks < 1e30))
+        w.fail("median_ticks", std::to_string(f.median_ticks) + ": expected ticks per operation > 0");
+      if (!(f.min_ticks > 0 && f.min_ticks <= f.median_ticks))
+        w.fail("min_ticks", std::to_string(f.min_ticks) + ": expected ticks per operation > 0, at most the median");
+      r.threads.push_back(f);
     }
     r.start_spread_ticks = in.number_or("start_spread_ticks", 0);
+    if (!(r.start_spread_ticks >= 0 && r.start_spread_ticks < 1e30))
+      in.fail("start_spread_ticks", std::to_string(r.start_spread_ticks) + ": expected TSC ticks >= 0");
   }
   if (in.has("samples_ticks")) {
     const json& s = in.j["samples_ticks"];
@@ -542,6 +549,12 @@ Result result_from_json(const json& entry, double tsc_hz, const std::string& whe
     for (size_t i = 0; i < reps.size(); ++i) {
       if (!reps[i].is_object()) e.fail("reps/" + std::to_string(i), "expected an object");
       r.reps.push_back(rep_from(In{reps[i], where + "/reps/" + std::to_string(i)}));
+      // A repetition's workers are the point's: threads:N has N of them (or none recorded).
+      const size_t workers = r.reps.back().threads.size();
+      if (workers && workers != r.point.at.threads)
+        e.fail("reps/" + std::to_string(i) + "/threads",
+               std::to_string(workers) + " workers for a point of " + std::to_string(r.point.at.threads) +
+                   (r.point.at.threads == 1 ? " thread" : " threads") + " (" + r.name() + ")");
     }
   } else if (e.has("stats") || e.has("real_time")) {
     r.reps.push_back(legacy_rep(e, tsc_hz));

@@ -188,7 +188,7 @@ void check_crossover_data(const RunDoc& run, const std::string& cache_in, const 
   std::map<std::string, size_t> has;  // "cache warm, dist:64" -> copy points
   for (const Result& r : run.results) {
     if (!r.ok() || r.op != Op::copy || r.point.at.harness != Harness::kex) continue;
-    if (cache && at_defaults(r, *cache)) return;
+    if (cache && at_defaults(r, *cache, r.point.at.threads)) return;  // any thread count: each gets its report
     Coords c = condition(r.point.at);
     c.cache = CacheMode::warm;  // named first, not among the other coordinates
     const std::string label = condition_label(c);

@@ -184,8 +184,13 @@ bool poolable(const Group& g) {
 
 /// A piece's points into `out`: a point already there is refused, or with `pool` its
 /// repetitions join the earlier ones (a point measured in one run only takes that run's).
-void add_points(const Piece& p, const Group& g, bool pool, std::map<std::string, std::string>& where, RunDoc& out) {
-  for (const Result& r : p.run.results) {
+/// Its rounds are numbered after `round_offset`: each piece numbered its own from 1, and a
+/// round pairs only what one process measured in one window.
+void add_points(const Piece& p, const Group& g, bool pool, uint64_t round_offset,
+                std::map<std::string, std::string>& where, RunDoc& out) {
+  for (Result r : p.run.results) {
+    for (Repetition& rep : r.reps)
+      if (rep.round) rep.round += round_offset;
     const std::string name = r.name();
     auto [it, fresh] = where.emplace(name, p.path);
     if (!fresh && pool) {
@@ -219,6 +224,22 @@ void finish_context(const Group& g, const Shards& sh, bool pool, RunDoc& out) {
   }
 }
 
+/// The pieces of one machine placed the workers of their multi-threaded points alike:
+/// else their figures are of different machines' worth of contention (InputError).
+void check_same_workers(const Group& g) {
+  const auto places = [](const Piece& p) {
+    return p.run.context.protocol ? p.run.context.protocol->threads : std::vector<ThreadPlace>{};
+  };
+  const Piece* with = nullptr;
+  for (const Piece& p : g.pieces) {
+    if (places(p).empty()) continue;
+    if (!with) with = &p;
+    else if (places(p) != places(*with))
+      throw InputError(p.path + ": context/protocol/threads: its workers ran on other CPUs than those of " + with->path +
+                       " (machine " + g.key + "); runs with different placements are not merged");
+  }
+}
+
 /// One machine's pieces as one run.
 RunDoc merge_group(Group& g, std::vector<std::string>* warnings) {
   std::stable_sort(g.pieces.begin(), g.pieces.end(), [](const Piece& a, const Piece& b) {
@@ -232,6 +253,8 @@ RunDoc merge_group(Group& g, std::vector<std::string>* warnings) {
   out.context.merged_from.clear();
   out.context.interrupted = false;
   std::map<std::string, std::string> where;
+  check_same_workers(g);
+  uint64_t round_offset = 0;
   for (const auto& p : g.pieces) {
     const RunContext& c = p.run.context;
     for (const MergedFrom& r : runs_in(c, p.path)) out.context.merged_from.push_back(r);  // the runs, not earlier merges
@@ -239,7 +262,11 @@ RunDoc merge_group(Group& g, std::vector<std::string>* warnings) {
     if (!out.context.segments && c.segments) out.context.segments = c.segments;
     if (&p != &g.pieces.front()) out.context.seed_tables.insert(out.context.seed_tables.end(), c.seed_tables.begin(),
                                                                 c.seed_tables.end());
-    add_points(p, g, pool, where, out);
+    add_points(p, g, pool, round_offset, where, out);
+    uint64_t last = 0;  // the piece's highest round
+    for (const Result& r : p.run.results)
+      for (const Repetition& rep : r.reps) last = std::max(last, rep.round);
+    round_offset += last;
   }
   finish_context(g, sh, pool, out);
   if (g.pieces.size() > 1) merge_noise(g.pieces, out);

@@ -540,8 +540,10 @@ std::vector<Run> labelled_runs(const std::vector<RunDoc>& docs, const PlotOption
 
 /// What the figures draw, gathered from every run in one pass.
 struct Gathered {
-  /// (op, cache, presets?) -> curves in first-seen order; presets get figures of their own.
-  using FigKey = std::tuple<Op, CacheMode, bool>;
+  /// (op, cache, presets?, threads) -> curves in first-seen order; presets get figures of
+  /// their own, and so does each thread count (aggregate GB/s beside one thread's would
+  /// make the envelope and the baselines mean two things).
+  using FigKey = std::tuple<Op, CacheMode, bool, uint32_t>;
   std::vector<FigKey> fig_order;
   std::map<FigKey, std::vector<CurveData>> figs;
   std::map<FigKey, std::map<std::string, size_t>> index;
@@ -597,9 +599,9 @@ void add_curve_point(Gathered& g, const Result& r, const Run& run, size_t ri, bo
     if (fresh) curves.push_back(CurveData{label, baseline, key, panel_of(r), ri, {}});
     curves[it->second].pts.push_back(pt);
   };
-  add(Gathered::FigKey(r.op, at.cache, r.kind == KernelKind::preset));
+  add(Gathered::FigKey(r.op, at.cache, r.kind == KernelKind::preset, at.threads));
   // libc (of zeros, for clears) beside the presets too, as the seeds measured against it
-  if (r.libc && r.libc->fill == 0) add(Gathered::FigKey(r.op, at.cache, true));
+  if (r.libc && r.libc->fill == 0 && at.threads == 1) add(Gathered::FigKey(r.op, at.cache, true, 1u));
 }
 
 /// Whether a segment case is one of the table's loops (the 2006 loop, the mixed one and
@@ -702,11 +704,12 @@ void bandwidth_figures(const Gathered& g, const std::vector<Run>& runs, const Pl
     for (auto& c : curves) one_point_per_size(c);
     curves = best_curves(std::move(curves), opts.best);
     const bool any_generated = std::any_of(curves.begin(), curves.end(), [](const CurveData& c) { return !c.baseline; });
-    const auto& [op_kind, cache_mode, presets] = key;
+    const auto& [op_kind, cache_mode, presets, threads] = key;
     if (curves.empty() || (!any_generated && (filter.re || presets))) continue;
     if (presets) libc_within_presets(curves);
     const std::string op(to_string(op_kind)), cache(to_string(cache_mode));
-    const std::string base = op + "-" + cache + (presets ? "-presets" : "");
+    const std::string base =
+        op + "-" + cache + (presets ? "-presets" : "") + (threads > 1 ? "-threads-" + std::to_string(threads) : "");
     if (opts.ratio)
       if (auto ratios = ratio_curves(curves, runs.size()); !ratios.empty())
         out.push_back(bandwidth_figure("ratio-" + base, op, cache, presets, std::move(ratios), runs, true));

@@ -164,6 +164,21 @@ uint64_t timed_sample(const Operation& op, uint32_t calls, uint64_t overhead, Th
   return t;
 }
 
+/// The ticks of one operation, to plan how many make a sample: one timed call; with
+/// threads, the slowest worker's own time per call over a short sample (the barrier's
+/// skew and the team's start are a cost per sample, not per call: counted per call they
+/// would make samples of a few calls, where that cost weighs).
+uint64_t call_ticks(const Operation& op) {
+  if (!(op.team && op.at.threads > 1)) return timed_sample(op, 1, 0);
+  constexpr uint32_t kCalls = 4;
+  ThreadTimes tt;
+  timed_sample(op, kCalls, 0, &tt);
+  double most = 0;
+  for (const std::vector<double>& w : tt.per_call)
+    if (!w.empty()) most = std::max(most, w.back());
+  return uint64_t(std::max(most, 1.0));
+}
+
 /// A member's plan from the fastest of two calls after a warm-up call: calls to make a
 /// sample of about sample_us, samples to fill about member_us (1 .. policy.samples),
 /// settling calls of about settle_us (none for calls over 1 ms).
@@ -171,7 +186,7 @@ MemberPlan plan_member(const Operation& op, const RoundPolicy& p, double hz) {
   // Warm the member up (its code and data after the others ran), then time two calls.
   timed_sample(op, 1, 0);
   uint64_t one = ~0ull;
-  for (int i = 0; i < 2; ++i) one = std::min(one, timed_sample(op, 1, 0));
+  for (int i = 0; i < 2; ++i) one = std::min(one, call_ticks(op));
   const double one_ticks = std::max<double>(double(one), 1);
   MemberPlan m;
   const bool cold = op.at.cache == CacheMode::cold;
@@ -253,7 +268,7 @@ Repetition measure(const Operation& op, const Policy& policy, const volatile std
   // Warm-up: at least 3 operations and 2 ms; the fastest one sizes the samples.
   uint64_t one = ~0ull;
   for (int i = 0;; ++i) {
-    one = std::min(one, timed_sample(op, 1, 0));
+    one = std::min(one, call_ticks(op));
     if (i >= 2 && double(tsc_fenced() - start) / hz >= 0.002) break;
   }
   const double sample_ticks = std::clamp(policy.sample_us, 20.0, 1000.0) * 1e-6 * hz;

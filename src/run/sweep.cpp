@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "generators/jit.hpp"
+#include "src/core/error.hpp"
 #include "src/core/units.hpp"
 #include "src/model/expand.hpp"
 #include "src/model/group.hpp"
@@ -299,11 +300,28 @@ SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt, 
     p.worst_s += opt.protocol.repetitions * (warm + cap) * kBusyFactor;
   }
   p.tasks = (e.slots.size() - p.skipped) * opt.protocol.repetitions;
+  for (size_t i = 0; i < e.slots.size(); ++i)
+    if (p.skips[i].empty() && e.slots[i].at.threads > p.most_threads) {
+      p.most_threads = e.slots[i].at.threads;
+      p.most_threads_point = e.slots[i].name;
+    }
   uint32_t most = 1;
   for (const auto& s : e.slots) most = std::max(most, s.at.threads);
   for (uint32_t k = 0; k < most; ++k)  // the measuring thread's buffers, then each helper's
     for (const auto& b : buffer_plans(e, k).first) p.buffer_bytes += b.bytes();
   return p;
+}
+
+std::vector<ThreadPlace> plan_places(const SweepPlan& plan, const Protocol& protocol) {
+  if (plan.most_threads <= 1) return {};
+  int cpu = protocol.cpu >= 0 ? protocol.cpu : default_pin_cpu();
+  if (protocol.placement.mode == PlacementMode::list && !protocol.placement.cpus.empty())
+    cpu = protocol.placement.cpus.front();
+  try {
+    return place_threads(protocol.placement, plan.most_threads, cpu, startup_cpus());
+  } catch (const InputError& e) {
+    throw InputError(plan.most_threads_point, e.what());
+  }
 }
 
 namespace {

@@ -47,11 +47,19 @@ struct SweepPlan {
   double worst_s = 0;              ///< every task at its time cap
   uint64_t buffer_bytes = 0;       ///< the measuring process's buffers
   bool complete = true;            ///< false: counting stopped past max_points; the figures are of those only
+  uint32_t most_threads = 1;       ///< the most workers a point this CPU runs asks for
+  std::string most_threads_point;  ///< the first such point ("" with one thread everywhere)
 };
 /// Plans this shard's points without measuring anything. With `max_points`, the
 /// count stops as soon as it is past it (the run is certainly too large: a grid of
 /// 10^7 points is known to be in milliseconds, not after naming every point): then
 /// `names` holds the first max_points + 1 points and complete is false.
 SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt, size_t max_points = SIZE_MAX);
+
+/// Where the workers of the plan's most-threaded point run (place_threads over the affinity
+/// mask the process started with, worker 0 on protocol.cpu or the CPU a run pins to); empty
+/// when every point has one thread. InputError "POINT: threads: N workers need N CPUs; the
+/// affinity mask ..." before anything is created or measured.
+std::vector<ThreadPlace> plan_places(const SweepPlan& plan, const Protocol& protocol);
 
 }  // namespace kex

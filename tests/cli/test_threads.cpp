@@ -9,7 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+
 #include "src/core/affinity.hpp"
+#include "src/run/topology.hpp"
 #include "tests/support/child.hpp"
 #include "tests/support/shell.hpp"
 #include "tests/support/tmpdir.hpp"
@@ -76,7 +79,16 @@ TEST_CASE("more threads than the affinity mask, or a bad placement, is one line 
   TmpDir d;
   ShellOut r = shell(kKex + " run copy/sse --sizes 4KiB --no-journal --no-plot -o " + d / "t.json" + " --threads " + n);
   CHECK(r.status == 2);
-  CHECK_MESSAGE(r.text.find("kex: threads: " + n + " workers need " + n + " CPUs; the affinity mask") != std::string::npos, r.text);
+  CHECK_MESSAGE(r.text == "kex: copy/sse/unroll:64/scratch:4/t/fwd/4096/threads:" + n + ": threads: " + n + " workers need " +
+                              n + " CPUs; the affinity mask " + kex::cpu_list_text(kex::startup_cpus()) + " allows " +
+                              std::to_string(kex::startup_cpus().size()) + " (one worker per CPU)\n",
+                r.text);
+  CHECK(!std::filesystem::exists(d / "t.json.journal"));  // refused before any file is made
+  CHECK(!std::filesystem::exists(d / "t.json"));
+  CHECK(shell(kKex + " run copy/sse --sizes 4KiB --list --threads " + n).status == 2);  // --list says so too
+  r = shell("cd " + d.path + " && " + kKex + " run memcpy --sizes 4KiB --no-plot --threads " + n);
+  CHECK(r.status == 2);
+  CHECK_MESSAGE(shell("ls -A " + d.path).text.empty(), shell("ls -A " + d.path).text);  // no run folder left behind
   r = shell(kKex + " run copy/sse --sizes 4KiB --list --threads 0");
   CHECK(r.status == 2);
   CHECK_MESSAGE(r.text.find("--threads: '0': allowed: thread counts 1..1024 or all") != std::string::npos, r.text);

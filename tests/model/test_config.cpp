@@ -150,6 +150,8 @@ TEST_CASE("bad configs give one line naming file, JSON path, value and what is a
        "/sizes/0/factor: 1.0001: gives more than 10000 sizes"},
       {R"({"sizes": ["64MB"], "kernels": [{"op": "copy", "regs": "sse"}]})", "binary units"},
       {R"({"sizes": [64], "threads": 0, "kernels": [{"op": "copy", "regs": "sse"}]})", "t.json: /threads: 0: out of range"},
+      {R"({"presets": "fastc/faster_copy", "harness": "fastc", "threads": [1, 2]})",
+       "t.json: /threads: [1,2]: a seed harness (fastc) runs its program's single thread: leave threads at 1"},
       {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "threads": [1, "most"]}]})",
        "t.json: /kernels/0/threads/1: \"most\": allowed: a number of threads 1..1024, or \"all\""},
       {(std::string(200, '[') + std::string(200, ']')).c_str(), "nested deeper than 64 levels"},

@@ -221,4 +221,15 @@ TEST_CASE("context and repetitions: where the workers of threads > 1 ran is writ
         std::string::npos);
   CHECK(error("/benchmarks/0/reps/0/threads", "two").find("threads: expected a list of {cpu, median_ticks, min_ticks}") !=
         std::string::npos);
+  // A point's workers are as many as its threads, each with a time > 0.
+  CHECK(error("/benchmarks/0/reps/0/threads/2", {{"cpu", 3}, {"median_ticks", 5}, {"min_ticks", 5}})
+            .find("reps/0/threads: 3 workers for a point of 2 threads") != std::string::npos);
+  CHECK(error("/benchmarks/0/reps/0/threads/0/median_ticks", -4).find("median_ticks: -4.000000: expected ticks per operation > 0") !=
+        std::string::npos);
+  CHECK(error("/benchmarks/0/reps/0/threads/0/min_ticks", 1e9).find("min_ticks") != std::string::npos);
+  CHECK(error("/benchmarks/0/reps/0/start_spread_ticks", -1e308).find("start_spread_ticks") != std::string::npos);
+  nlohmann::json one = j;
+  one["benchmarks"][0]["name"] = d.results.at(0).point.kernel + "/" + std::to_string(d.results.at(0).point.at.size);
+  one["benchmarks"][0]["params"].erase("threads");
+  CHECK_THROWS_WITH_AS(docs_from_json(one, "f.json"), doctest::Contains("2 workers for a point of 1 thread"), InputError);
 }

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <set>
+
 #include <filesystem>
 #include <map>
 
@@ -290,4 +292,32 @@ TEST_CASE("golden: kex merge's document of three shards, of two runs of one conf
   REQUIRE(machines.size() == 2);
   CHECK(golden::check("merge-machines.json", kex::to_json(machines).dump(1) + "\n") == "");
   CHECK(golden::check("merge-machines.txt", machine_table(machines)) == "");
+}
+
+TEST_CASE("merged runs keep their rounds apart, and runs whose workers ran elsewhere are not merged") {
+  kex::RunDoc a = synth::run(), b = synth::run();
+  b.context.date = "2025-01-02T00:00:00Z";  // another run of the same configs
+  for (kex::RunDoc* d : {&a, &b})
+    for (kex::Result& r : d->results)
+      for (size_t k = 0; k < r.reps.size(); ++k) r.reps[k].round = k + 1;  // each run numbers its rounds from 1
+  uint64_t last_a = 0;
+  for (const kex::Result& r : a.results)
+    for (const kex::Repetition& rep : r.reps) last_a = std::max(last_a, rep.round);
+  std::vector<std::string> w;
+  const auto m = merge_results({{"a.json", {a}}, {"b.json", {b}}}, &w);  // pooled: the same configs
+  REQUIRE(m.size() == 1);
+  const kex::Result& r = m[0].results.at(0);
+  REQUIRE(r.reps.size() == 2 * a.results[0].reps.size());
+  std::set<uint64_t> rounds;
+  for (const kex::Repetition& rep : r.reps) rounds.insert(rep.round);
+  CHECK(rounds.size() == r.reps.size());  // no round of a paired with one of b
+  CHECK(*rounds.rbegin() == last_a + b.results[0].reps.size());
+  // Workers placed on other CPUs: refused, naming both files.
+  a.context.protocol.emplace();
+  b.context.protocol.emplace();
+  a.context.protocol->threads = {{1, 1, 0, 0}, {0, 0, 0, 0}};
+  b.context.protocol->threads = {{0, 0, 0, 0}, {1, 1, 0, 0}};
+  CHECK_THROWS_WITH_AS(merge_results({{"a.json", {a}}, {"b.json", {b}}}, &w),
+                       doctest::Contains("b.json: context/protocol/threads: its workers ran on other CPUs than those of a.json"),
+                       kex::InputError);
 }
