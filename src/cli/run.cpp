@@ -413,6 +413,7 @@ JournalHeader journal_header(const RunSetup& s) {
   h.shard_count = s.shard_count;
   h.filter = s.filter;
   h.drew_figures = !s.plot_dir.empty();
+  h.wrote_report = !s.report.empty();
   h.output_name = s.out.substr(s.out.rfind('/') + 1);
   h.protocol = s.protocol;
   h.configs = s.configs;
@@ -483,7 +484,7 @@ void resume_setup(const RunArgs& a, const CLI::App& cmd, RunSetup& s) {
                      "unpacked beside a journal can); remove it, or give --plot-dir DIR or --no-plot");
   s.graph_dir = a.graph_dir;  // only when asked now: a config's outputs.graph_dir is a path from the journal
   s.replace = a.force || own_partial_output(s.out, s.resumed->partial);
-  if (!a.no_report) s.report = report_beside(s.out);
+  if (!a.no_report && h.wrote_report) s.report = report_beside(s.out);
   s.replace_figures = a.force || (!s.plot_dir.empty() && own_partial_figures(s.plot_dir, s.resumed->partial_figures));
 }
 

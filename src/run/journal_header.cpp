@@ -72,6 +72,7 @@ void map_header(IO& io, H& h) {
   });
   io.text("filter", h.filter);
   io.flag("drew_figures", h.drew_figures);
+  if (io.has("report", !h.wrote_report)) io.flag("report", h.wrote_report);  // written only when false
   io.text("output_name", h.output_name, kOutputName);
   io.object("protocol", [&](auto& p) { map_protocol(p, h.protocol); });
   io.list("configs", h.configs, 1, 1000, [](auto& e, auto& c) {

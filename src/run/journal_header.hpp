@@ -24,6 +24,7 @@ struct JournalHeader {
   size_t shard_index = 0, shard_count = 1;  ///< --shard I/N (0/1: the whole run)
   std::string filter;        ///< --filter as given ("" for none), checked as --filter is
   bool drew_figures = false; ///< the run wrote figures: a resume draws them beside its output
+  bool wrote_report = true;  ///< false: the run was asked for no report (--no-report), nor is its resume
   std::string output_name;   ///< the results file's name (no directory): only to find the output
                              ///< of a journal whose name journal_path shortened
   Protocol protocol;         ///< repetitions, order, sentinel, CPU, counters (first_order not kept)

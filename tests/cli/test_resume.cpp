@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <initializer_list>
 #include <map>
@@ -456,4 +457,21 @@ TEST_CASE("a resume follows no symbolic link unpacked beside a journal: not the 
   r = shell(kKex + " run -q --resume " + journal);
   REQUIRE_MESSAGE(r.status == 0, r.text);
   check_complete(d);
+}
+
+TEST_CASE("a run asked for no report resumes without one" * doctest::test_suite("cli")) {
+  TmpDir d;
+  spit(d / "c.json", kFast);
+  {
+    Child c({"run", d / "c.json", "-o", d / "out.json", "--no-sentinel", "--no-plot", "--no-report"}, d / "log1");
+    REQUIRE_MESSAGE(wait_for_reps(d / "out.json.journal", 4), slurp(d / "log1"));
+    kill(-c.pid, SIGKILL);
+    CHECK(c.wait() == 128 + SIGKILL);
+  }
+  CHECK(slurp(d / "out.json.journal").find("\"report\":false") != std::string::npos);
+  const ShellOut r = shell(kKex + " run --resume " + d / "out.json.journal");
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  CHECK(std::filesystem::exists(d / "out.json"));
+  CHECK(!std::filesystem::exists(d / "out.html"));
+  CHECK(r.text.find("report:") == std::string::npos);
 }
