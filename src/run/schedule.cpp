@@ -9,11 +9,11 @@ namespace kex {
 namespace {
 
 /// What a resumed journal holds of one group's rounds: how many are complete (a
-/// repetition of every member), and the members each partial one lacks (a kill between
-/// the journal lines of one round).
+/// repetition of every member), and each partial one (a kill between the journal lines
+/// of one round): its id and the members it lacks.
 struct JournaledRounds {
   uint32_t complete = 0;
-  std::vector<std::vector<uint32_t>> missing;
+  std::vector<std::pair<uint64_t, std::vector<uint32_t>>> missing;
 };
 
 JournaledRounds journaled_rounds(const std::vector<uint32_t>& members, const std::vector<std::vector<Repetition>>& reps) {
@@ -30,7 +30,7 @@ JournaledRounds journaled_rounds(const std::vector<uint32_t>& members, const std
     std::vector<uint32_t> lack;
     for (uint32_t j : members)
       if (!have.count(j)) lack.push_back(j);
-    out.missing.push_back(std::move(lack));
+    out.missing.push_back({round, std::move(lack)});
   }
   return out;
 }
@@ -108,8 +108,11 @@ std::vector<Task> paired_order(const std::vector<std::vector<uint32_t>>& pair_gr
     for (uint32_t j : pair_groups[g]) group_of_job[j] = uint32_t(g);
     const JournaledRounds jr = journaled_rounds(pair_groups[g], reps);
     need[g] -= std::min<uint32_t>(need[g], jr.complete + uint32_t(jr.missing.size()));
-    for (const std::vector<uint32_t>& lack : jr.missing) {
-      Task t{lack.front(), 0, lack, id++};
+    // A partial round is completed under its own id: a later resume then counts it
+    // complete (under a new id, each part looked partial and both were measured again).
+    // Its members' ratios in that one round span two sessions.
+    for (const auto& [round, lack] : jr.missing) {
+      Task t{lack.front(), 0, lack, round};
       if (t.members.size() == 1) t.members.clear();
       kept.push_back(std::move(t));
     }

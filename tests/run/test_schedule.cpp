@@ -133,12 +133,19 @@ TEST_CASE("a resumed paired run completes a round the journal holds in part, and
   std::map<uint32_t, size_t> count;  // point -> repetitions it will have
   for (size_t j = 0; j < reps.size(); ++j) count[uint32_t(j)] = reps[j].size();
   std::set<uint64_t> ids;
+  std::vector<std::vector<Repetition>> after = reps;  // the journal once these tasks are measured
   for (const Task& x : t) {
-    CHECK(x.round >= 6);  // after the journal's
+    CHECK((x.round >= 6 || x.round == 5));  // new rounds after the journal's; the partial one keeps its id
     CHECK(ids.insert(x.round).second);
-    for (uint32_t p : x.points()) ++count[p];
+    for (uint32_t p : x.points()) {
+      ++count[p];
+      after[p].push_back(rep(x.round));
+    }
   }
   REQUIRE(t.size() == 1 + 2 + 3);  // the completion of round 5, two new rounds of {0,1,2}, three of {3}
   CHECK(t.front().points() == std::vector<uint32_t>{2});
+  CHECK(t.front().round == 5);
   for (const auto& [p, n] : count) CHECK(n == 4);  // every point ends with one repetition a round
+  // A resume of that journal measures nothing again: round 5 is complete now.
+  CHECK(paired_order(groups, after, 4, true, 9, 20).empty());
 }
