@@ -217,7 +217,8 @@ const char* const kClearPages =
     "them: \"x86/mm: Simplify clear_page_*\" (the patch before it) and [PATCH v7 15/16] \"x86/clear_page: Introduce "
     "clear_pages()\" <20250917152418.4077386-16-ankur.a.arora@oracle.com> (LKML, 17 Sep 2025); the mm tree took the series "
     "(linux-next commit lists name \"x86/mm: simplify clear_page_*\" and \"x86/clear_page: introduce "
-    "clear_pages()\"), whose merged text was not read here";
+    "clear_pages()\"); the merged page_64.h has the same clear_pages() bodies, the unrolled routine renamed "
+    "__clear_pages_unrolled (docs/seed-kernels.md, 11.1)";
 
 /// Which of clear_pages' three ALTERNATIVE_2 bodies Linux patches in on a CPU.
 enum class ClearPagesPath { erms, rep_good, unrolled };
