@@ -15,8 +15,9 @@
 #include "src/core/version.hpp"
 
 namespace {
-/// Error text on one line: control characters (a newline typed into a name) are escaped.
-std::string one_line(const std::string& s) { return kex::terminal_text(s); }
+/// Error text on one line: control characters (a newline typed into a name) are escaped
+/// and the middle of a very long message (a huge value echoed back) is left out.
+std::string one_line(const std::string& s) { return kex::error_line(s); }
 
 /// The exit status after stdout is flushed and closed: 2 with one line when output
 /// was lost (unless a failure was already reported with 2).

@@ -163,4 +163,16 @@ std::string terminal_lines(std::string_view text) {
   return out;
 }
 
+std::string error_line(std::string_view message, size_t max_bytes) {
+  const std::string line = terminal_text(message);
+  if (line.size() <= max_bytes) return line;
+  auto boundary = [&](size_t i) {  // back to the first byte of a UTF-8 character
+    while (i > 0 && (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80) --i;
+    return i;
+  };
+  const size_t head = boundary(max_bytes / 2);
+  const size_t tail = boundary(line.size() - max_bytes / 3);
+  return line.substr(0, head) + " [... " + std::to_string(tail - head) + " bytes left out ...] " + line.substr(tail);
+}
+
 }  // namespace kex

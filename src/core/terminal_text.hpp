@@ -36,4 +36,10 @@ std::string pad_right(std::string_view text, size_t width);
 /// so that it and a trailing "..." take at most `width` columns (`width` >= 3).
 std::string clip(std::string_view text, size_t width);
 
+/// An error message as one terminal line: terminal_text of `message`, and when that is
+/// longer than `max_bytes` (a 5000-character value echoed back), its middle left out at
+/// character boundaries, "[... N bytes left out ...]" in its place, so that the start
+/// (where) and the end (what is allowed) stay. `max_bytes` >= 64.
+std::string error_line(std::string_view message, size_t max_bytes = 600);
+
 }  // namespace kex

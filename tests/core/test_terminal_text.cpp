@@ -89,3 +89,20 @@ TEST_CASE("terminal_lines: each line escaped as terminal_text does, the line bre
   CHECK(terminal_lines("\xc2\x9b" "31m\rc") == "\\u009b31m\\rc");
   CHECK(terminal_lines("") == "");
 }
+
+TEST_CASE("error_line: a long message keeps its start and end, its middle left out at a character boundary" *
+          doctest::test_suite("text")) {
+  CHECK(error_line("config.json: /sizes: 'x': a size") == "config.json: /sizes: 'x': a size");
+  CHECK(error_line("a\nb") == "a\\nb");
+  const std::string value(5000, 'v');
+  const std::string msg = "c.json: /sizes/0: '" + value + "': a size such as 4096 or 64KiB";
+  const std::string line = error_line(msg, 200);
+  CHECK(line.size() <= 200 + 40);
+  CHECK(line.rfind("c.json: /sizes/0: 'vvv", 0) == 0);
+  CHECK(line.find("vvv': a size such as 4096 or 64KiB") == line.size() - std::string("vvv': a size such as 4096 or 64KiB").size());
+  CHECK_MESSAGE(line.find(" [... 4884 bytes left out ...] ") != std::string::npos, line);
+  const std::string wide = error_line(std::string(300, 'a') + std::string(100, '\xc3') , 64);  // invalid bytes escaped first
+  CHECK(terminal_safe(wide));
+  const std::string umlauts = error_line(std::string(1000, 'x') + "\xc3\xbc\xc3\xbc\xc3\xbc" + std::string(1000, 'y'), 1001);
+  CHECK(terminal_safe(umlauts));
+}
