@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include "src/core/affinity.hpp"
 #include "src/core/atomic_write.hpp"
 #include "src/cli/cli.hpp"
 #include "src/cli/selection.hpp"
@@ -34,6 +35,7 @@
 #include "src/run/journal.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/sweep.hpp"
+#include "src/run/topology.hpp"
 #include "src/core/terminal_text.hpp"
 #include "src/core/units.hpp"
 
@@ -542,9 +544,20 @@ void pin_worker_cpu(const RunSetup& s, const RunArgs& a) {
 void check_journal_points(const JournalState& st, const std::vector<std::string>& names, const std::string& journal) {
   const std::set<std::string> run(names.begin(), names.end());
   auto check = [&](const std::string& point, const char* what) {
-    if (!run.count(point))
-      throw InputError("--resume: " + journal + ": " + what + " of " + point +
-                       ", which the run its header describes does not measure: not this run's journal");
+    if (run.count(point)) return;
+    uint32_t threads = 1;
+    try {
+      threads = parse_point_name(point).at.threads;
+    } catch (const std::invalid_argument&) {
+    }
+    const std::vector<int>& cpus = startup_cpus();
+    if (threads > cpus.size())  // threads "all" (or a list) read under a narrower mask
+      throw InputError("--resume: " + journal + ": " + what + " of " + point + ": its " + std::to_string(threads) +
+                       " workers need " + std::to_string(threads) + " CPUs and this process may use " +
+                       std::to_string(cpus.size()) + " (CPUs " + cpu_list_text(cpus) +
+                       "); resume under the affinity mask the run started with");
+    throw InputError("--resume: " + journal + ": " + what + " of " + point +
+                     ", which the run its header describes does not measure: not this run's journal");
   };
   for (const auto& [point, reps] : st.reps) check(point, "repetitions");
   for (const auto& [point, r] : st.results) check(point, "a result");

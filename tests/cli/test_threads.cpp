@@ -135,3 +135,32 @@ TEST_CASE("a killed 2-thread run resumes from its journal and ends complete" * d
   CHECK(names.size() == 8 * 2);  // 4 kernels x 2 sizes x 2 thread counts
   CHECK(doc["context"]["protocol"]["threads"].size() == 2);
 }
+
+TEST_CASE("a threads \"all\" run resumed under a narrower affinity mask names the mask" * doctest::test_suite("threads")) {
+  const std::vector<int>& cpus = kex::startup_cpus();
+  if (cpus.size() < 2) {
+    MESSAGE("one CPU in the affinity mask: no 2-thread run here");
+    return;
+  }
+  TmpDir d;
+  spit(d / "c.json", R"({"sizes": ["1KiB"], "threads": "all", "kernels": [{"op": "copy", "regs": ["sse", "avx"]}],
+    "baselines": false, "protocol": {"round_sample_us": 10000}})");
+  {
+    KexChild c({"run", d / "c.json", "-o", d / "out.json", "--no-sentinel", "--no-plot", "--repetitions", "3"}, d / "log1");
+    REQUIRE_MESSAGE(wait_for_reps(d / "out.json.journal", 1), slurp(d / "log1"));
+    kill(-c.pid, SIGKILL);
+    CHECK(c.wait() == 128 + SIGKILL);
+  }
+  const std::string before = slurp(d / "out.json.journal");
+  const std::string n = std::to_string(cpus.size());
+  ShellOut r = shell("taskset -c " + std::to_string(cpus.front()) + " " + kKex + " run --resume " + d / "out.json.journal");
+  CHECK(r.status == 2);
+  CHECK_MESSAGE(r.text.find("/threads:" + n + ": its " + n + " workers need " + n +
+                            " CPUs and this process may use 1 (CPUs " + std::to_string(cpus.front()) +
+                            "); resume under the affinity mask the run started with") != std::string::npos,
+                r.text);
+  CHECK(slurp(d / "out.json.journal") == before);  // nothing written
+  CHECK(!std::filesystem::exists(d / "out.json"));
+  r = shell(kKex + " run --resume " + d / "out.json.journal");
+  CHECK_MESSAGE(r.status == 0, r.text);
+}
