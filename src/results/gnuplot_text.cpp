@@ -58,9 +58,9 @@ std::string gp_terminal(const std::string& base, int w, int h) {
 }
 
 const char* gp_color(size_t i) {
-  static const char* const colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
+  static const char* const colors[kGpColors] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
                                        "#8c564b", "#e377c2", "#bcbd22", "#7f7f7f", "#393b79", "#637939"};
-  return colors[i % (sizeof colors / sizeof colors[0])];
+  return colors[i % kGpColors];
 }
 
 }  // namespace kex

@@ -34,7 +34,10 @@ std::string dat_string(std::string_view text);
 /// own file stem (it goes through gp_string).
 std::string gp_terminal(const std::string& base, int w, int h);
 
-/// The line colour of curve or run `i` (twelve, then again), as "#rrggbb".
+/// The number of line colours gp_color cycles through.
+constexpr size_t kGpColors = 12;
+
+/// The line colour of curve or run `i` (kGpColors of them, then again), as "#rrggbb".
 const char* gp_color(size_t i);
 
 }  // namespace kex

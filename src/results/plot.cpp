@@ -70,7 +70,6 @@ constexpr size_t kMaxKeyRows = 100;
 constexpr size_t kMaxBarRows = 200;
 constexpr int kMaxSide = 4000;
 
-constexpr int kNumColors = 12;  ///< gp_color's palette
 
 /// Which files a figure named `base` produces.
 std::vector<std::string> figure_files(const std::string& dir, const std::string& base, bool render) {
@@ -316,7 +315,7 @@ std::string bandwidth_panel(const std::string& base, const std::string& panel, c
     }
     if (c.panel != panel) continue;
     const size_t k = size_t(std::find(kernels.begin(), kernels.end(), c.key) - kernels.begin());
-    const int dt = runs > 1 ? 1 + int(c.run) % 4 : 1 + int(k / kNumColors) % 4;
+    const int dt = runs > 1 ? 1 + int(c.run) % 4 : 1 + int(k / kGpColors) % 4;
     if (bands) band(gp_color(k));
     items.push_back(gp_string(base + ".dat") + " index " + std::to_string(i) + " using 1:2 with linespoints lc rgb \"" +
                     gp_color(k) + "\" lw 2 dt " + std::to_string(dt) + " pt " +
