@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 #include "generators/presets/presets.hpp"
@@ -150,10 +151,11 @@ json layout_option(const std::vector<std::string>& tokens) {
   const std::string allowed = "allowed: src:N, dst:N, dist:D (signed bytes, or none), nohuge; lists N,N,...; tokens "
                               "joined by / as in point names, e.g. src:0,1/dist:0,64,4160";
   json out = json::object();
+  std::set<std::string> given;  // the keys written so far
   for (const std::string& arg : tokens)
     for (const std::string& tok : split(arg, '/')) {
       if (tok == "nohuge") {
-        if (out.contains("huge_pages")) throw InputError(opt + ": 'nohuge' is given twice");
+        if (!given.insert("huge_pages").second) throw InputError(opt + ": 'nohuge' is given twice");
         out["huge_pages"] = false;
         continue;
       }
@@ -161,7 +163,7 @@ json layout_option(const std::vector<std::string>& tokens) {
       const std::string key = tok.substr(0, colon);
       const std::string jkey = key == "src" ? "src_offset" : key == "dst" ? "dst_offset" : key == "dist" ? "distance" : "";
       if (colon == std::string::npos || jkey.empty()) throw InputError(opt + ": '" + tok + "': unknown token (" + allowed + ")");
-      if (out.contains(jkey)) throw InputError(opt + ": '" + key + ":' is given twice (list its values once: " + key + ":0,64)");
+      if (!given.insert(jkey).second) throw InputError(opt + ": '" + key + ":' is given twice (list its values once: " + key + ":0,64)");
       json values = json::array();
       for (const std::string& v : split(tok.substr(colon + 1), ',')) {
         if (v.empty()) throw InputError(opt + ": '" + tok + "': an empty value (" + allowed + ")");
@@ -179,7 +181,7 @@ json layout_option(const std::vector<std::string>& tokens) {
       }
       out[jkey] = values;
     }
-  if (out.contains("dst_offset") && out.contains("distance"))
+  if (given.count("dst_offset") && given.count("distance"))
     throw InputError(opt + ": dst: and dist: both place dst: give dist: (dst = src + D, one buffer) or dst: (dst's "
                            "own buffer), not both");
   return out;

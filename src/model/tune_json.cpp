@@ -117,6 +117,12 @@ ordered_json to_json(const TuneRecord& t) {
   return j;
 }
 
+TuneRecord tune_section_from_json(const json& doc, const std::string& path) {
+  if (!doc.is_object() || !doc.contains("tune"))
+    throw InputError(path + ": no tune section: a results file from `kex tune` is needed");
+  return tune_from_json(doc.at("tune"), path + ": /tune");
+}
+
 TuneRecord tune_from_json(const json& j, const std::string& where) {
   TuneRecord t;
   FieldReader r(j, where);

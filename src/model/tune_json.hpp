@@ -19,4 +19,8 @@ nlohmann::ordered_json to_json(const TuneRecord& t);
 /// character, or a dispatch table out of order.
 TuneRecord tune_from_json(const nlohmann::json& j, const std::string& where);
 
+/// The "tune" section of a whole results document read from `path`. InputError
+/// "PATH: no tune section: ..." when the document has none (not written by `kex tune`).
+TuneRecord tune_section_from_json(const nlohmann::json& doc, const std::string& path);
+
 }  // namespace kex

@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 #include <string_view>
+#include <type_traits>
 
 #include "src/core/terminal_text.hpp"
 #include "src/model/result_json.hpp"
@@ -130,20 +131,124 @@ std::string csv_text(const std::string& raw) {
   return o + "\"";
 }
 
-/// A cell of a JSON value: numbers and booleans as they are (a negative number is a
-/// number, not a formula), strings as text cells.
-std::string csv_cell(const json& v) {
-  if (v.is_null()) return "";
-  if (v.is_string()) return csv_text(v.get<std::string>());
-  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
-  if (v.is_number_integer()) return std::to_string(v.get<int64_t>());
-  if (v.is_number()) {
+/// A cell of a typed value: numbers as they are (a negative number is a number, not
+/// a formula; a real number to 9 significant digits), flags as true/false, names and
+/// messages as text cells, an absent value as an empty cell.
+template <class T>
+std::string cell(const T& v) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return v ? "true" : "false";
+  } else if constexpr (std::is_integral_v<T>) {
+    return std::to_string(v);
+  } else if constexpr (std::is_floating_point_v<T>) {
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.9g", v.get<double>());
+    std::snprintf(buf, sizeof buf, "%.9g", double(v));
     return buf;
+  } else {
+    return csv_text(std::string(v));
   }
-  return csv_text(v.dump());
 }
+
+template <class T>
+std::string cell(const std::optional<T>& v) {
+  return v ? cell(*v) : std::string();
+}
+
+/// A cell of the Result's spec (generated kernels and rep-string baselines), else empty.
+template <class F>
+std::string spec_cell(const Result& r, F field) {
+  return r.spec ? cell(field(*r.spec)) : std::string();
+}
+
+/// A cell of where the Result ran, else empty.
+template <class F>
+std::string placed_cell(const Result& r, F field) {
+  return r.placed ? cell(field(*r.placed)) : std::string();
+}
+
+/// A column of a table: its header (the results JSON's key it mirrors) and its cell of a T.
+template <class T>
+struct Column {
+  std::string_view name;
+  std::string (*of)(const T&);
+};
+
+/// The entries table's parameters ("params"); a cell is empty where the entry has no
+/// such parameter.
+const Column<Result> kParamColumns[] = {
+    {"op", [](const Result& r) { return cell(to_string(r.spec ? r.spec->op : r.op)); }},
+    {"regs", [](const Result& r) { return spec_cell(r, [](const KernelSpec& s) { return to_string(s.regs); }); }},
+    {"unroll", [](const Result& r) { return spec_cell(r, [](const KernelSpec& s) { return s.unroll; }); }},
+    {"scratch", [](const Result& r) { return spec_cell(r, [](const KernelSpec& s) { return s.scratch; }); }},
+    {"prefetch", [](const Result& r) { return spec_cell(r, [](const KernelSpec& s) { return to_string(s.prefetch); }); }},
+    {"pf_distance", [](const Result& r) { return spec_cell(r, [](const KernelSpec& s) { return s.pf_distance; }); }},
+    {"pf_every", [](const Result& r) { return spec_cell(r, [](const KernelSpec& s) { return s.pf_every; }); }},
+    {"store", [](const Result& r) { return spec_cell(r, [](const KernelSpec& s) { return to_string(s.store); }); }},
+    {"direction", [](const Result& r) { return spec_cell(r, [](const KernelSpec& s) { return to_string(s.direction); }); }},
+    {"align", [](const Result& r) { return spec_cell(r, [](const KernelSpec& s) { return to_string(s.align); }); }},
+    {"block_bytes", [](const Result& r) { return spec_cell(r, [](const KernelSpec& s) { return s.block.bytes; }); }},
+    // A spec's fill byte; a memset baseline's when it is not 0 (as "params" has it).
+    {"fill", [](const Result& r) { return r.libc && r.libc->fill ? cell(r.libc->fill) : spec_cell(r, [](const KernelSpec& s) { return s.fill; }); }},
+    {"src_offset", [](const Result& r) { return cell(r.point.at.layout.src_offset); }},
+    {"dst_offset", [](const Result& r) { return cell(r.point.at.layout.dst_offset); }},
+    {"distance", [](const Result& r) { return cell(r.point.at.layout.distance); }},
+    {"huge_pages", [](const Result& r) { return cell(r.point.at.layout.huge_pages); }},
+    {"cache", [](const Result& r) { return cell(to_string(r.point.at.cache)); }},
+    {"chunk", [](const Result& r) { return cell(r.point.at.chunk); }},
+    {"prefill", [](const Result& r) { return cell(r.point.at.prefill); }},
+    {"consume", [](const Result& r) { return cell(r.point.at.consume); }},
+    {"threads", [](const Result& r) { return cell(r.point.at.threads); }},
+    {"harness", [](const Result& r) { return cell(to_string(r.point.at.harness)); }},
+    {"src_page_offset", [](const Result& r) { return placed_cell(r, [](const Placement& p) { return p.src_page_offset; }); }},
+    {"dst_page_offset", [](const Result& r) { return placed_cell(r, [](const Placement& p) { return p.dst_page_offset; }); }},
+    {"relative_offset", [](const Result& r) { return placed_cell(r, [](const Placement& p) { return p.relative_offset; }); }},
+};
+
+/// The entries table's statistics ("stats"), of a measured Result's figures.
+const Column<EntryFigures> kStatColumns[] = {
+    {"n", [](const EntryFigures& f) { return cell(f.a.samples); }},
+    {"repetitions", [](const EntryFigures& f) { return cell(f.a.repetitions); }},
+    {"disturbed_repetitions", [](const EntryFigures& f) { return cell(f.a.disturbed); }},
+    {"median_ns", [](const EntryFigures& f) { return cell(f.a.median_ns); }},
+    {"min_ns", [](const EntryFigures& f) { return cell(f.a.min_ns); }},
+    {"p10_ns", [](const EntryFigures& f) { return cell(f.a.p10_ns); }},
+    {"p90_ns", [](const EntryFigures& f) { return cell(f.a.p90_ns); }},
+    {"max_ns", [](const EntryFigures& f) { return cell(f.a.max_ns); }},
+    {"ci95_low_ns", [](const EntryFigures& f) { return cell(f.a.ci_low_ns); }},
+    {"ci95_high_ns", [](const EntryFigures& f) { return cell(f.a.ci_high_ns); }},
+    {"ci_rel_halfwidth", [](const EntryFigures& f) { return cell(f.a.ci_rel); }},
+    {"gbps", [](const EntryFigures& f) { return cell(f.gbps); }},
+    {"gbps_best", [](const EntryFigures& f) { return cell(f.gbps_best); }},
+    {"gbps_p10", [](const EntryFigures& f) { return cell(f.gbps_p10); }},
+    {"gbps_p90", [](const EntryFigures& f) { return cell(f.gbps_p90); }},
+    {"cycles_per_page", [](const EntryFigures& f) { return cell(f.cycles_per_page); }},
+    {"bytes_per_cycle", [](const EntryFigures& f) { return cell(f.bytes_per_cycle); }},
+};
+
+/// The repetitions table's columns (the keys of a results file's "reps" items).
+const Column<Repetition> kRepColumns[] = {
+    {"calls_per_sample", [](const Repetition& r) { return cell(r.calls_per_sample); }},
+    {"n", [](const Repetition& r) { return cell(r.per_call.n); }},
+    {"min_ticks", [](const Repetition& r) { return cell(r.per_call.min); }},
+    {"p10_ticks", [](const Repetition& r) { return cell(r.per_call.p10); }},
+    {"median_ticks", [](const Repetition& r) { return cell(r.per_call.median); }},
+    {"p90_ticks", [](const Repetition& r) { return cell(r.per_call.p90); }},
+    {"max_ticks", [](const Repetition& r) { return cell(r.per_call.max); }},
+    {"ci95_low_ticks", [](const Repetition& r) { return cell(r.per_call.ci_low); }},
+    {"ci95_high_ticks", [](const Repetition& r) { return cell(r.per_call.ci_high); }},
+    {"ci_rel_halfwidth", [](const Repetition& r) { return cell(r.per_call.ci_rel); }},
+    {"stop_reason", [](const Repetition& r) { return cell(r.stop_reason); }},
+    {"cycles_per_tick", [](const Repetition& r) { return cell(r.cycles_per_tick); }},
+    {"cycles_method", [](const Repetition& r) { return cell(r.cycles_method); }},
+    {"context_switches", [](const Repetition& r) { return cell(r.context_switches); }},
+    {"cpu_migrations", [](const Repetition& r) { return cell(r.migrations); }},
+    {"seconds", [](const Repetition& r) { return cell(r.seconds); }},
+    {"steal_s", [](const Repetition& r) { return cell(r.steal_s); }},
+    {"order", [](const Repetition& r) { return cell(r.order); }},
+    {"round", [](const Repetition& r) { return r.round ? cell(r.round) : std::string(); }},  // 0: measured alone
+    {"previous", [](const Repetition& r) { return cell(r.previous); }},
+    {"disturbed", [](const Repetition& r) { return cell(r.disturbed); }},
+};
 
 }  // namespace
 
@@ -170,27 +275,18 @@ std::vector<std::string> row_head(const RunDoc& run, const Result& r, bool has_m
   return row;
 }
 
-/// One row per entry: its parameters and the statistics over its repetitions.
+/// One row per entry: its parameters and the statistics over its repetitions (a seed
+/// program's printed figure as its cycles_per_page, measured or not).
 void entries_csv(std::ostringstream& o, const std::vector<RunDoc>& runs, bool has_machine) {
-  static const char* param_cols[] = {"op",          "regs",           "unroll",          "scratch",   "prefetch",
-                                     "pf_distance", "pf_every",       "store",           "direction", "align",
-                                     "block_bytes", "fill",           "src_offset",      "dst_offset", "distance",
-                                     "huge_pages",  "cache",          "chunk",           "prefill",   "consume",
-                                     "threads",     "harness",     "src_page_offset", "dst_page_offset", "relative_offset"};
-  static const char* stat_cols[] = {"n",           "repetitions",  "disturbed_repetitions", "median_ns", "min_ns",
-                                    "p10_ns",      "p90_ns",       "max_ns",    "ci95_low_ns",  "ci95_high_ns",
-                                    "ci_rel_halfwidth", "gbps",    "gbps_best", "gbps_p10",     "gbps_p90",
-                                    "cycles_per_page",  "bytes_per_cycle"};
   std::vector<std::string> header = {"name", "kernel", "kind", "size", "status", "message"};
   if (has_machine) header.insert(header.begin(), "machine");
-  for (auto c : param_cols) header.push_back(c);
-  for (auto c : stat_cols) header.push_back(c);
+  for (const Column<Result>& c : kParamColumns) header.emplace_back(c.name);
+  for (const Column<EntryFigures>& c : kStatColumns) header.emplace_back(c.name);
   header.push_back("preset");
   csv_record(o, header);
   for (const RunDoc& run : runs)
     for (const Result& r : run.results) {
-      const json e = to_json(r);
-      std::vector<std::string> row = row_head(run, r, has_machine);  // finished cells
+      std::vector<std::string> row = row_head(run, r, has_machine);
       row.push_back(csv_text(r.point.kernel));
       row.push_back(std::string(to_string(r.kind)));
       row.push_back(std::to_string(r.point.at.size));
@@ -199,12 +295,10 @@ void entries_csv(std::ostringstream& o, const std::vector<RunDoc>& runs, bool ha
                     : r.ok()                               ? "ok"
                                                            : "no time");
       row.push_back(csv_text(r.status.message));
-      for (auto c : param_cols)  // params leave threads out at its default
-        row.push_back(std::string_view(c) == "threads" ? std::to_string(r.point.at.threads)
-                                                       : csv_cell(e["params"].value(c, json())));
-      json stats = e.value("stats", json::object());
-      if (r.seed) stats["cycles_per_page"] = r.seed->printed_ticks;
-      for (auto c : stat_cols) row.push_back(csv_cell(stats.value(c, json())));
+      for (const Column<Result>& c : kParamColumns) row.push_back(c.of(r));
+      const std::optional<EntryFigures> f = r.ok() ? std::optional(entry_figures(r)) : std::nullopt;
+      for (const Column<EntryFigures>& c : kStatColumns)
+        row.push_back(r.seed && c.name == "cycles_per_page" ? cell(r.seed->printed_ticks) : f ? c.of(*f) : "");
       row.push_back(csv_text(r.preset ? r.preset->printed : ""));
       csv_record(o, row);
     }
@@ -213,23 +307,16 @@ void entries_csv(std::ostringstream& o, const std::vector<RunDoc>& runs, bool ha
 /// One row per repetition: the fields of a results file's "reps" items but the
 /// samples and counters.
 void repetitions_csv(std::ostringstream& o, const std::vector<RunDoc>& runs, bool has_machine) {
-  static const char* rep_cols[] = {"calls_per_sample", "n",          "min_ticks",        "p10_ticks",
-                                   "median_ticks",     "p90_ticks",  "max_ticks",        "ci95_low_ticks",
-                                   "ci95_high_ticks",  "ci_rel_halfwidth", "stop_reason", "cycles_per_tick",
-                                   "cycles_method",    "context_switches", "cpu_migrations", "seconds",
-                                   "steal_s",          "order",      "round",            "previous",
-                                   "disturbed"};
   std::vector<std::string> header = {"name", "repetition"};
   if (has_machine) header.insert(header.begin(), "machine");
-  for (auto c : rep_cols) header.push_back(c);
+  for (const Column<Repetition>& c : kRepColumns) header.emplace_back(c.name);
   csv_record(o, header);
   for (const RunDoc& run : runs)
     for (const Result& r : run.results)
       for (size_t k = 0; k < r.reps.size(); ++k) {
-        const json rep = to_json(r.reps[k]);
         std::vector<std::string> row = row_head(run, r, has_machine);
         row.push_back(std::to_string(k));
-        for (auto c : rep_cols) row.push_back(csv_cell(rep.value(c, json())));
+        for (const Column<Repetition>& c : kRepColumns) row.push_back(c.of(r.reps[k]));
         csv_record(o, row);
       }
 }

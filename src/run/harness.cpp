@@ -19,6 +19,7 @@
 #include "generators/jit.hpp"
 #include "src/core/limits.hpp"
 #include "src/core/units.hpp"
+#include "src/run/built.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/plans.hpp"
 #include "src/run/result_build.hpp"
@@ -107,13 +108,6 @@ struct Buffer {
   ~Buffer() { munmap(base, size); }
 };
 
-/// A preset of the list, planned and generated once.
-struct SeedKernel {
-  KernelPlan plan;
-  size_t code = SIZE_MAX;  ///< its index in the session's arena (SIZE_MAX: none)
-  Status status;           ///< not ok: the preset's Results say why, it does not run
-};
-
 /// The seed harness's run as it goes: the list and the protocol, every preset's code
 /// and status, the seed's buffer and clock, and the Results so far.
 struct SeedSession {
@@ -123,7 +117,9 @@ struct SeedSession {
   const volatile std::sig_atomic_t* stop;
   bool fast_c;                            ///< fast.c's passes: fastc itself and LaHaise's xmm64.c
   const Machine& m;
-  std::map<const Preset*, SeedKernel> kernels;
+  std::vector<KernelPlan> plans;           ///< every distinct preset of the list, in first-listed order
+  std::vector<Built> built;                ///< per plan: its code; not ok: its Results say why, it does not run
+  std::map<const Preset*, size_t> kernel;  ///< preset -> its plan
   CodeArena arena;
   std::optional<Buffer> buf;
   size_t buf_bytes = 0;
@@ -139,7 +135,8 @@ struct SeedSession {
 
 /// One kernel's pass: where it runs in the buffer, its point and the seed's figures.
 struct SeedPass {
-  const SeedKernel* g = nullptr;
+  const KernelPlan* plan = nullptr;
+  const Built* built = nullptr;
   bool copy = false;
   size_t pages = 0;    ///< pages per timed pass
   size_t offset = 0;   ///< dst's offset from the buffer's page-aligned start, in bytes
@@ -151,45 +148,27 @@ struct SeedPass {
 /// 1. Plans and generates every distinct preset of the list once, into the session's
 /// arena (finalized); a preset that cannot run or fails to generate keeps its status.
 void generate_kernels(SeedSession& s) {
-  for (const Preset* p : s.list) {
-    if (!p || s.kernels.count(p)) continue;
-    SeedKernel& g = s.kernels[p];
-    g.plan = preset_plan(*p, s.opts);
-    g.status = plan_status(g.plan);
-    if (g.status.kind != StatusKind::ok) continue;
-    try {
-      g.code = s.arena.add(g.plan.emit);
-    } catch (const std::exception& e) {
-      g.status = {StatusKind::error, std::string("code generation failed: ") + e.what()};
-    }
-  }
-  s.arena.finalize();
+  for (const Preset* p : s.list)
+    if (p && s.kernel.emplace(p, s.plans.size()).second) s.plans.push_back(preset_plan(*p, s.opts));
+  s.built = build_plans(s.arena, s.plans);
 }
 
 /// 2. Verifies every generated preset in the sandbox before anything is timed; a
 /// failure becomes its error status. False when a stop ended the verification.
 bool verify_kernels(SeedSession& s) {
   std::vector<VerifyTarget> targets;
-  std::vector<const Preset*> verified;
-  for (auto& [p, g] : s.kernels) {
-    if (g.status.kind != StatusKind::ok) continue;
-    const CodeRef r = s.arena.ref(g.code);
-    VerifyTarget t;
-    t.fn = r.as<KernelFn>();
-    t.is_copy = p->op == Op::copy;
-    t.alignment = p->alignment;
-    t.size_multiple = p->region;
-    t.code = r.code;
-    t.code_size = r.size;
-    targets.push_back(t);
-    verified.push_back(p);
+  std::vector<size_t> verified;
+  for (size_t k = 0; k < s.plans.size(); ++k) {
+    if (s.built[k].status.kind != StatusKind::ok) continue;
+    targets.push_back(verify_target(s.plans[k], s.built[k]));
+    verified.push_back(k);
   }
   auto verdicts = verify_targets(targets, s.stop);
   if (s.stopped()) return false;
   for (size_t i = 0; i < verified.size(); ++i)
     if (!verdicts[i].ok())
-      s.kernels[verified[i]].status = {StatusKind::error, "verification failed: " + verdicts[i].message, verdicts[i].signal,
-                                   verdicts[i].fault_offset};
+      s.built[verified[i]].status = {StatusKind::error, "verification failed: " + verdicts[i].message,
+                                     verdicts[i].signal, verdicts[i].fault_offset};
   return true;
 }
 
@@ -223,7 +202,8 @@ void pin_map_calibrate(SeedSession& s) {
 /// labels it 'warm up run' when it has that alias).
 SeedPass plan_pass(SeedSession& s, const Preset* p, bool first) {
   SeedPass ps;
-  ps.g = &s.kernels[p];
+  ps.plan = &s.plans[s.kernel.at(p)];
+  ps.built = &s.built[s.kernel.at(p)];
   ps.copy = p->op == Op::copy;
   const bool warm_label =
       s.fast_c && first && std::find(p->aliases.begin(), p->aliases.end(), "warm up run") != p->aliases.end();
@@ -245,7 +225,7 @@ SeedPass plan_pass(SeedSession& s, const Preset* p, bool first) {
   f.src_minus_dst = ps.copy ? ps.src_off : 0;
   f.warm_up_pass = !s.fast_c;
   f.sleep_before_s = s.fast_c && ps.copy ? seed_waits().fastc_sleep_s : 0;
-  f.label = warm_label ? "warm up run" : !s.fast_c ? ps.g->plan.preset->hahn_printed : p->printed;
+  f.label = warm_label ? "warm up run" : !s.fast_c ? ps.plan->preset->hahn_printed : p->printed;
   if (!s.fast_c && ps.copy)
     f.note = "hahn copy figure is half the per-copy cost, as athlon.c printed it (delta/8192 for 4096 copies); "
              "mb_per_s counts read + write traffic (32 MiB per pass); real_time is the true time per page copy";
@@ -297,10 +277,10 @@ Placement pass_placement(const SeedPass& ps) {
 /// The Result of a pass timed from TSC reading t0 to t1: one repetition of one sample
 /// (ticks per page), the printed ticks (delta / divisor, truncated) and hahn's MB/s at
 /// its MHz. A TSC that went backwards gives an error Result.
-Result timed_result(const SeedSession& s, SeedPass& ps, const CodeRef& code, uint64_t t0, uint64_t t1) {
-  const CodeInfo info{code.size, code.hash};
+Result timed_result(const SeedSession& s, SeedPass& ps, uint64_t t0, uint64_t t1) {
+  const std::optional<CodeInfo>& info = ps.built->info;
   const Placement pl = pass_placement(ps);
-  if (t1 < t0) return make_result(ps.g->plan, ps.at, {StatusKind::error, "test invalid; timer overflow"}, {}, pl, info, ps.f);
+  if (t1 < t0) return make_result(*ps.plan, ps.at, {StatusKind::error, "test invalid; timer overflow"}, {}, pl, info, ps.f);
   const uint64_t delta = t1 - t0;
   ps.f.printed_ticks = static_cast<int64_t>(delta / ps.f.divisor);
   ps.f.mb_per_s = s.fast_c || delta == 0 ? 0 : 32.0 / (double(delta) / (s.mhz * 1e6));
@@ -310,7 +290,7 @@ Result timed_result(const SeedSession& s, SeedPass& ps, const CodeRef& code, uin
   rep.sample_ticks = {delta};
   rep.per_call = summarize({double(delta) / double(ps.pages)});
   rep.stop_reason = "single pass";
-  return make_result(ps.g->plan, ps.at, {}, {rep}, pl, info, ps.f);
+  return make_result(*ps.plan, ps.at, {}, {rep}, pl, info, ps.f);
 }
 
 /// 4. Every kernel of op `op` in list order, one pass each, its Result appended to the
@@ -322,14 +302,13 @@ bool run_passes(SeedSession& s, Op op) {
     if (s.stopped()) return false;
     SeedPass ps = plan_pass(s, p, first);
     first = false;
-    if (ps.g->status.kind != StatusKind::ok) {
-      s.run.results.push_back(make_result(ps.g->plan, ps.at, ps.g->status, {}, std::nullopt, std::nullopt, ps.f));
+    if (ps.built->status.kind != StatusKind::ok) {
+      s.run.results.push_back(make_result(*ps.plan, ps.at, ps.built->status, {}, std::nullopt, std::nullopt, ps.f));
       continue;
     }
-    const CodeRef code = s.arena.ref(ps.g->code);
-    const auto ticks = time_pass(s, ps, code.as<KernelFn>());
+    const auto ticks = time_pass(s, ps, ps.built->fn);
     if (!ticks) return false;
-    s.run.results.push_back(timed_result(s, ps, code, ticks->first, ticks->second));
+    s.run.results.push_back(timed_result(s, ps, ticks->first, ticks->second));
   }
   return true;
 }
@@ -378,12 +357,12 @@ std::string check_mem_cp(const uint8_t* dst, const uint8_t* src, size_t n) {
 /// (copy i: dst + i*size <- src + i*size), timed with gettimeofday (and the TSC), then
 /// verified. Its Result: one repetition of one sample, MB/s of 2^20 bytes as mem_cp
 /// printed mb / (usecs / 1e6), bytes counted once.
-Result mem_cp_point(SeedSession& s, const SeedKernel& g, const Coords& at, const CodeRef& code) {
+Result mem_cp_point(SeedSession& s, const KernelPlan& plan, const Built& b, const Coords& at) {
   const size_t size = at.size, n = std::max<size_t>(1, kTotalSize / size);
   uint8_t* const dst = s.buf->base;
   uint8_t* const src = dst + kTotalSize;
   fill_mem_cp(dst, src);
-  const KernelFn fn = code.as<KernelFn>();
+  const KernelFn fn = b.fn;
   timeval t0, t1;
   gettimeofday(&t0, nullptr);
   const uint64_t k0 = rdtsc_plain();
@@ -396,22 +375,22 @@ Result mem_cp_point(SeedSession& s, const SeedKernel& g, const Coords& at, const
   f.divisor = n;
   f.buffer_bytes = kTotalSize;
   f.src_minus_dst = kTotalSize;
-  f.label = g.plan.preset->printed;
+  f.label = plan.preset->printed;
   const uint64_t delta = k1 > k0 ? k1 - k0 : 0;
   f.printed_ticks = static_cast<int64_t>(delta / n);
   f.mb_per_s = usecs > 0 ? double(n * size) / double(1 << 20) / (usecs / 1e6) : 0;
   Placement pl;
   pl.src_offset = int64_t(kTotalSize);
-  const CodeInfo info{code.size, code.hash};
+  const std::optional<CodeInfo>& info = b.info;
   if (std::string bad = check_mem_cp(dst, src, n * size); !bad.empty())
-    return make_result(g.plan, at, {StatusKind::error, bad}, {}, pl, info, f);
+    return make_result(plan, at, {StatusKind::error, bad}, {}, pl, info, f);
   Repetition rep;
   rep.calls_per_sample = static_cast<uint32_t>(n);
   rep.sample_ticks = {delta};
   rep.per_call = summarize({double(delta) / double(n)});
   rep.stop_reason = "single pass";
   rep.seconds = usecs / 1e6;
-  return make_result(g.plan, at, {}, {rep}, pl, info, f);
+  return make_result(plan, at, {}, {rep}, pl, info, f);
 }
 
 /// 4'. Every preset of the list in order, at every size ascending (runtests ran one
@@ -422,22 +401,22 @@ bool run_mem_cp(SeedSession& s, std::vector<uint64_t> sizes) {
   std::sort(sizes.begin(), sizes.end());
   for (const Preset* p : s.list) {
     if (!p) continue;
-    const SeedKernel& g = s.kernels[p];
+    const size_t k = s.kernel.at(p);
     Coords at;
     at.harness = Harness::mem_cp;
     at.pass = ++s.runs[p];
     for (uint64_t size : sizes) {
       if (s.stopped()) return false;
       at.size = size;
-      Status st = g.status;
+      Status st = s.built[k].status;
       if (st.kind == StatusKind::ok && p->op != Op::copy) st = {StatusKind::skipped, "mem_cp times copies only"};
       if (st.kind == StatusKind::ok && size % p->region)
         st = {StatusKind::skipped, "the kernel copies whole " + std::to_string(p->region) + "-byte regions"};
       if (st.kind != StatusKind::ok) {
-        s.run.results.push_back(make_result(g.plan, at, st, {}, std::nullopt, std::nullopt, std::nullopt));
+        s.run.results.push_back(make_result(s.plans[k], at, st, {}, std::nullopt, std::nullopt, std::nullopt));
         continue;
       }
-      s.run.results.push_back(mem_cp_point(s, g, at, s.arena.ref(g.code)));
+      s.run.results.push_back(mem_cp_point(s, s.plans[k], s.built[k], at));
     }
   }
   return true;

@@ -25,6 +25,7 @@
 #include "generators/segments.hpp"  // the JIT loops (same file name as this module's header)
 #include "src/core/limits.hpp"
 #include "src/core/stats.hpp"
+#include "src/run/built.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/sandbox.hpp"
 
@@ -182,22 +183,22 @@ struct Case {
   std::string fault_source, entry_source;
   volatile int32_t* counter = nullptr;           // 2006/mixed: +1 per iteration
   volatile int32_t* restored_counter = nullptr;  // mixed: +1 per iteration
-  size_t kernel = 0;
 };
 
 /// Why a probe child died, in terms of the kernel's instructions. The child's code
 /// is the parent's (fork), so the faulting bytes are read here.
-std::string describe_fault(const Case& c, const CodeRef& code, const SandboxOutcome& o) {
+std::string describe_fault(const Case& c, const Built& code, const SandboxOutcome& o) {
   if (o.timed_out) return c.name + ": the probe " + o.message;
   if (!o.signal) return c.name + ": " + o.message;
   const std::string sig = signal_text(o.signal, o.si_code);
-  const auto off = fault_offset(o, code.code, code.size);
+  const size_t size = code.info ? code.info->bytes : 0;
+  const auto off = fault_offset(o, code.code, size);
   if (!off) {
     if (!o.fault_ip) return c.name + " faults here: " + sig;
     return c.name + " faults here: " + sig + " outside the kernel (rip " + hex_addr(o.fault_ip) + ")";
   }
   const uint8_t* b = code.code + *off;
-  const size_t avail = code.size - size_t(*off);
+  const size_t avail = size - size_t(*off);
   auto at = [&](size_t k) -> int { return k < avail ? b[k] : -1; };
   size_t i = 0;
   bool prefixed = false;
@@ -751,32 +752,35 @@ SegmentSection run_segments(const SegmentOptions& o) {
 
   // JIT every kernel up front, one arena, one mprotect (docs/methodology.md §1.6).
   CodeArena arena;
-  for (auto& c : cases)
-    if (c.skip.empty()) c.kernel = arena.add([&](Xbyak::CodeGenerator& g) { emit_segment_kernel(g, c.spec); });
-  arena.finalize();
+  std::vector<std::function<void(Xbyak::CodeGenerator&)>> emits(cases.size());
+  for (size_t i = 0; i < cases.size(); ++i)
+    if (cases[i].skip.empty()) emits[i] = [&c = cases[i]](Xbyak::CodeGenerator& g) { emit_segment_kernel(g, c.spec); };
+  const std::vector<Built> built = emit_kernels(arena, emits);
 
   // Probe each case in a child of its own first: one that faults, or leaves
   // anything changed, never reaches the measuring process or another probe.
-  for (auto& c : cases) {
+  for (size_t i = 0; i < cases.size(); ++i) {
+    Case& c = cases[i];
     if (o.stop && *o.stop) break;
+    if (c.skip.empty() && built[i].status.kind != StatusKind::ok) c.skip = built[i].status.message;
     if (!c.skip.empty()) continue;
-    const CodeRef code = arena.ref(c.kernel);
-    const auto fn = code.as<SegKernelFn>();
+    const auto fn = built[i].as<SegKernelFn>();
     const SandboxOutcome out = run_sandboxed(1, [&](size_t) { return check_case_here(c, fn); }, 10).at(0);
-    c.skip = out.finished ? out.message : describe_fault(c, code, out);
+    c.skip = out.finished ? out.message : describe_fault(c, built[i], out);
   }
 
   // Measure.
   const uint64_t per_sample_wanted = (o.iterations + o.repetitions - 1) / o.repetitions;
   SegmentSection out;
-  for (auto& c : cases) {
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const Case& c = cases[i];
     if (o.stop && *o.stop) break;  // signals are blocked inside a case; between cases a stop is seen
     SegmentCase j = case_record(c);
     if (!c.skip.empty()) {
       out.cases.push_back(std::move(j));
       continue;
     }
-    const CaseSamples s = measure_case(c, arena.ref(c.kernel).as<SegKernelFn>(), o, per_sample_wanted, m.tsc_hz, sel);
+    const CaseSamples s = measure_case(c, built[i].as<SegKernelFn>(), o, per_sample_wanted, m.tsc_hz, sel);
     if (s.ticks.size() < size_t(o.repetitions)) break;  // the case was cut short: it has no figure
     add_figures(j, s, c, o, m.tsc_hz);
     out.cases.push_back(std::move(j));

@@ -18,6 +18,7 @@
 #include "src/model/group.hpp"
 #include "src/model/noise.hpp"
 #include "src/run/buffers.hpp"
+#include "src/run/built.hpp"
 #include "src/run/context.hpp"
 #include "src/run/harness.hpp"
 #include "src/run/machine.hpp"
@@ -57,14 +58,6 @@ struct Progress {
       }
     }
   }
-};
-
-/// The code of one plan, once generated (the stage after KernelPlan).
-struct Built {
-  KernelFn fn = nullptr;
-  const uint8_t* code = nullptr;
-  std::optional<CodeInfo> info;
-  Status status;  ///< not ok: the plan cannot be measured anywhere
 };
 
 /// Says so on stderr when other work already keeps the machine's CPUs busy (a load
@@ -406,29 +399,7 @@ void build_code(Sweep& w) {
     for (const auto& s : w.e.slots)
       if (s.config == ci) used[s.plan] = true;
     w.arenas.push_back(std::make_unique<CodeArena>());
-    CodeArena& arena = *w.arenas.back();
-    std::vector<Built>& built = w.built[ci];
-    built.resize(plans.size());
-    std::vector<size_t> code_index(plans.size(), SIZE_MAX);
-    for (size_t k = 0; k < plans.size(); ++k) {
-      built[k].status = plan_status(plans[k]);
-      if (!used[k] || built[k].status.kind != StatusKind::ok || !plans[k].emit) continue;
-      try {
-        code_index[k] = arena.add(plans[k].emit);
-      } catch (const std::exception& ex) {
-        built[k].status = {StatusKind::error, std::string("code generation failed: ") + ex.what()};
-      }
-      if (w.stopped()) break;
-    }
-    arena.finalize();
-    for (size_t k = 0; k < plans.size(); ++k) {
-      if (plans[k].libc_fn) built[k].fn = plans[k].libc_fn;
-      if (code_index[k] == SIZE_MAX) continue;
-      const CodeRef r = arena.ref(code_index[k]);
-      built[k].fn = r.as<KernelFn>();
-      built[k].code = r.code;
-      built[k].info = CodeInfo{r.size, r.hash};
-    }
+    w.built[ci] = build_plans(*w.arenas.back(), plans, used, w.opt.stop);
   }
 }
 
@@ -437,24 +408,6 @@ void place_points(Sweep& w) {
   std::tie(w.bplans, w.bindex) = buffer_plans(w.e);
   for (PointState& p : w.points)
     p.place = w.bplans[w.bindex.at(p.slot.at.layout.huge_pages)].place(p.slot.at.layout, w.plan(p.slot).alignment);
-}
-
-/// A kernel's verification target without a placement (eight offset pairs).
-VerifyTarget base_target(const Sweep& w, const Slot& s) {
-  const KernelPlan& kp = w.plan(s);
-  const Built& b = w.code(s);
-  VerifyTarget t;
-  t.fn = b.fn;
-  t.is_copy = kp.op == Op::copy;
-  t.fill = kp.fill;
-  t.alignment = kp.alignment;
-  t.width = kp.width;
-  t.unroll = kp.unroll;
-  t.size_multiple = kp.region;
-  if (kp.region > 1) t.max_size = 3 * kp.region;
-  t.code = b.code;
-  t.code_size = b.info ? b.info->bytes : 0;
-  return t;
 }
 
 /// Whether a resumed journal holds the point already (its result, or all its repetitions).
@@ -474,7 +427,7 @@ void verify_points(Sweep& w) {
     const Built& b = w.code(s);
     if (b.status.kind != StatusKind::ok || !b.fn || !p.place.refusal.empty() || already_done(w, s.name)) continue;
     auto [g, fresh_g] = w.general.emplace(std::make_pair(s.config, s.plan), w.targets.size());
-    if (fresh_g) w.targets.push_back(base_target(w, s));
+    if (fresh_g) w.targets.push_back(verify_target(w.plan(s), b));
     const Placement& pl = p.place.placed;
     const bool ov = overlaps(s.at);
     // The size the overlap case is tried at: the measured one, or above the cap the
@@ -484,7 +437,7 @@ void verify_points(Sweep& w) {
                 ov ? s.at.layout.distance : std::nullopt, ov ? n : 0};
     auto [it, fresh] = cases.emplace(key, w.targets.size());
     if (fresh) {
-      VerifyTarget t = base_target(w, s);
+      VerifyTarget t = verify_target(w.plan(s), b);
       t.layout = VerifyLayout{pl.src_page_offset, pl.dst_page_offset, std::get<4>(key), {}};
       if (ov) t.max_size = std::max<uint64_t>(t.max_size, n);
       w.targets.push_back(t);

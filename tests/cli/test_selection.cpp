@@ -47,6 +47,18 @@ TEST_CASE("--sizes: lists, doubling ranges and steps per octave" * doctest::test
   CHECK_THROWS_WITH_AS(kex::cache_option("lukewarm"), doctest::Contains("--cache"), kex::InputError);
 }
 
+TEST_CASE("--layout: tokens become the config's layout, and a key given twice or dst: with dist: is refused" *
+          doctest::test_suite("cli")) {
+  CHECK(kex::layout_option({"src:0,1/dist:0,-64,none", "nohuge"}).dump() ==
+        R"({"distance":[0,-64,null],"huge_pages":false,"src_offset":[0,1]})");
+  CHECK_THROWS_WITH_AS(kex::layout_option({"nohuge/nohuge"}), "--layout: 'nohuge' is given twice", kex::InputError);
+  CHECK_THROWS_WITH_AS(kex::layout_option({"src:0", "src:64"}),
+                       "--layout: 'src:' is given twice (list its values once: src:0,64)", kex::InputError);
+  CHECK_THROWS_WITH_AS(kex::layout_option({"src:0,0"}), "--layout: 'src:0,0': '0' is given twice", kex::InputError);
+  CHECK_THROWS_WITH_AS(kex::layout_option({"dst:64/dist:0"}), doctest::Contains("dst: and dist: both place dst"),
+                       kex::InputError);
+}
+
 TEST_CASE("names on the command line become points with the axes given" * doctest::test_suite("cli")) {
   auto r = shell(kKex + " run copy/avx/unroll:256 memcpy --sizes 4KiB,64KiB --cache warm,cold --layout dst:0,15 --list");
   REQUIRE_MESSAGE(r.status == 0, r.text);

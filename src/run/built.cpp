@@ -1,0 +1,67 @@
+#include "src/run/built.hpp"
+
+#include <exception>
+#include <string>
+
+#include "generators/jit.hpp"
+#include "src/run/result_build.hpp"
+#include "src/run/verify.hpp"
+
+namespace kex {
+
+std::vector<Built> emit_kernels(CodeArena& arena, const std::vector<std::function<void(Xbyak::CodeGenerator&)>>& emits,
+                                const volatile std::sig_atomic_t* stop) {
+  std::vector<Built> built(emits.size());
+  std::vector<size_t> index(emits.size(), SIZE_MAX);
+  for (size_t k = 0; k < emits.size(); ++k) {
+    if (stop && *stop) break;
+    if (!emits[k]) continue;
+    try {
+      index[k] = arena.add(emits[k]);
+    } catch (const std::exception& ex) {
+      built[k].status = {StatusKind::error, std::string("code generation failed: ") + ex.what()};
+    }
+  }
+  arena.finalize();
+  for (size_t k = 0; k < emits.size(); ++k) {
+    if (index[k] == SIZE_MAX) continue;
+    const CodeRef r = arena.ref(index[k]);
+    built[k].fn = r.as<KernelFn>();
+    built[k].code = r.code;
+    built[k].info = CodeInfo{r.size, r.hash};
+  }
+  return built;
+}
+
+std::vector<Built> build_plans(CodeArena& arena, const std::vector<KernelPlan>& plans, const std::vector<bool>& used,
+                               const volatile std::sig_atomic_t* stop) {
+  std::vector<Status> status(plans.size());
+  std::vector<std::function<void(Xbyak::CodeGenerator&)>> emits(plans.size());
+  for (size_t k = 0; k < plans.size(); ++k) {
+    status[k] = plan_status(plans[k]);
+    if ((used.empty() || used[k]) && status[k].kind == StatusKind::ok) emits[k] = plans[k].emit;
+  }
+  std::vector<Built> built = emit_kernels(arena, emits, stop);
+  for (size_t k = 0; k < plans.size(); ++k) {
+    if (built[k].status.kind == StatusKind::ok) built[k].status = status[k];
+    if (plans[k].libc_fn) built[k].fn = plans[k].libc_fn;
+  }
+  return built;
+}
+
+VerifyTarget verify_target(const KernelPlan& k, const Built& b) {
+  VerifyTarget t;
+  t.fn = b.fn;
+  t.is_copy = k.op == Op::copy;
+  t.fill = k.fill;
+  t.alignment = k.alignment;
+  t.width = k.width;
+  t.unroll = k.unroll;
+  t.size_multiple = k.region;
+  if (k.region > 1) t.max_size = 3 * k.region;
+  t.code = b.code;
+  t.code_size = b.info ? b.info->bytes : 0;
+  return t;
+}
+
+}  // namespace kex
