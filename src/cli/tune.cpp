@@ -22,14 +22,15 @@ namespace kex {
 
 namespace {
 
+// Counts SIGINT/SIGTERM: the first ends the race after the current measurement (the
+// finished stages are written), the second at once (nothing is written).
 volatile std::sig_atomic_t g_tune_stop = 0;
 extern "C" void on_tune_stop(int) {
   if (g_tune_stop < 100) g_tune_stop = g_tune_stop + 1;
 }
 
 struct TuneArgs {
-  std::string config = "built-in:tune", op = "copy", sizes, cache, budget = "10m", out, seed, placement;
-  uint32_t threads = 1;
+  std::string config = "built-in:tune", op = "copy", sizes, cache, budget = "10m", out, seed, placement, threads;
   std::vector<std::string> layout;
   double margin = kTieResolution;
   uint32_t max_rounds = 40, first_rounds = 5;
@@ -64,7 +65,12 @@ Config tune_space(const TuneArgs& a, const CLI::App& cmd) {
   if (cmd.count("--sizes")) raw["sizes"] = sizes_option(a.sizes);
   if (cmd.count("--cache")) raw["cache"] = cache_option(a.cache);
   if (!a.layout.empty()) raw["layout"] = layout_option(a.layout);
-  if (cmd.count("--threads")) raw["threads"] = a.threads;
+  if (cmd.count("--threads")) {  // as kex run --threads, but one value: a race is between kernels
+    raw["threads"] = threads_option(a.threads);
+    if (raw["threads"].size() != 1)
+      throw InputError("--threads: '" + a.threads + "': kex tune races one thread count: give one, 1.." +
+                       std::to_string(kMaxThreads) + " or all (every CPU of the affinity mask)");
+  }
   return parse_config(raw.dump(), base.source);
 }
 
@@ -85,9 +91,9 @@ Action add_tune_command(CLI::App& app) {
   cmd->add_option("--sizes", a->sizes, "Sizes to race, as kex run --sizes (default the config's: 256 B..256 MiB x4)");
   cmd->add_option("--cache", a->cache, "warm or cold (one)")->check(CLI::IsMember({"warm", "cold"}));
   cmd->add_option("--layout", a->layout, "One layout, as kex run --layout (src:N/dst:N/dist:D/nohuge)");
-  cmd->add_option("--threads", a->threads, "Workers per operation, each on its own CPU and buffers (one value; "
-                                           "default the config's, 1)")
-      ->check(CLI::Range(1u, kMaxThreads));
+  cmd->add_option("--threads", a->threads, "Workers per operation, each on its own CPU and buffers: one value, "
+                                           "1..1024 or all (every CPU of the affinity mask); default the config's, 1")
+      ->type_name("N");
   cmd->add_option("--placement", a->placement, "Where the workers run, as kex run --placement (spread, compact, a CPU list)");
   cmd->add_option("--budget", a->budget, "Wall time of the whole tune (default 10m)");
   cmd->add_option("--margin", a->margin, "A candidate leaves when slower than the leader by more (default 0.01)");
@@ -134,6 +140,10 @@ Action add_tune_command(CLI::App& app) {
     const TuneRun run = run_tune(req, opt, [](const std::string& line) {
       if (!quiet()) std::fprintf(stderr, "kex tune: %s\n", line.c_str());
     });
+    if (run.abandoned) {  // a second stop: as kex run, nothing is written
+      std::fprintf(stderr, "kex tune: stopped at once; nothing written\n");
+      return 130;
+    }
     write_tune(*a, run);
     if (req.space.axes.threads.front() > 1)
       std::printf("threads: %u workers per operation (GB/s counts every worker's bytes)\n", req.space.axes.threads.front());

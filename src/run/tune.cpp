@@ -362,6 +362,7 @@ TuneRun run_tune(const TuneRequest& req, RunOptions opt, const std::function<voi
   r.rec.used_s = r.used();
   out.tune = std::move(r.rec);
   out.interrupted = r.stopped;
+  out.abandoned = opt.stop && *opt.stop >= 2;
   return out;
 }
 

@@ -35,6 +35,7 @@ struct TuneRun {
   RunDoc doc;
   TuneRecord tune;
   bool interrupted = false;  ///< stopped by a signal: the record covers the stages done
+  bool abandoned = false;    ///< a second stop: nothing should be written (as kex run)
 };
 
 /// The candidates of `space` for `op`: its specs this CPU runs, each once, in config order.
@@ -42,6 +43,8 @@ std::vector<KernelSpec> tune_candidates(const Config& space, Op op);
 
 /// Runs the race. `opt` gives the protocol (paired rounds; its repetitions are set per
 /// stage), the worker CPU, the stop flag and progress; `say` hears one line per stage.
+/// A first stop ends the race after the current measurement (interrupted); a second
+/// one at once (abandoned too).
 /// InputError when the space has no candidate for `op` on this CPU, or an axis other
 /// than sizes with several values.
 TuneRun run_tune(const TuneRequest& req, RunOptions opt, const std::function<void(const std::string&)>& say);

@@ -2,12 +2,17 @@
 // one-line errors. Measures: the `tune` suite holds the measuring-cpu lock.
 #include <doctest/doctest.h>
 
+#include <signal.h>
+
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/child.hpp"
 #include "tests/support/shell.hpp"
+#include "tests/support/slowdown.hpp"
 #include "tests/support/tmpdir.hpp"
 
 namespace {
@@ -83,9 +88,53 @@ TEST_CASE("kex tune: bad options and spaces exit 2 with one line, before measuri
   one_line(d + "/two.json", "/cache: 2 values: kex tune races one group per size");
   one_line(d + "/space.json --margin 2", "--margin: ");
   one_line(d + "/space.json --sizes 0", "--sizes");
+  one_line(d + "/space.json --threads 0", "--threads: '0': allowed: thread counts 1..1024 or all");
+  one_line(d + "/space.json --threads 1,2", "--threads: '1,2': kex tune races one thread count: give one");
+  one_line(d + "/space.json --threads all --budget 0", "--budget: '0'");  // all is taken, as by kex run
   CHECK(shell("test -e " + d + "/never.json").status != 0);
   std::ofstream(d + "/plain.json") << R"({"context": {}, "benchmarks": []})";
   const auto e = shell(kKex + " emit --format c --tune " + d + "/plain.json");
   CHECK(e.status == 2);
   CHECK(e.text == "kex: " + d + "/plain.json: no tune section: a results file from `kex tune` is needed\n");
+}
+
+namespace {
+
+/// Whether the tune logging to `log` has started its first stage (within 20 s).
+bool racing(const std::string& log) {
+  return wait_until([&] { return lines_with(log, "kex tune: stage 1: ") > 0; });
+}
+
+}  // namespace
+
+TEST_CASE("kex tune stopped by two signals exits at once and writes nothing, by one writes the stages done" *
+          doctest::test_suite("tune")) {
+  const std::string d = tmp_dir_until_exit();
+  std::ofstream(d + "/space.json") << kTuneSpace;
+  const std::vector<std::string> args = {"tune", d + "/space.json", "--budget", "30s", "--rounds", "200",
+                                         "--first-rounds", "100"};
+  {
+    auto a = args;
+    a.insert(a.end(), {"-o", d + "/two.json"});
+    KexChild c(a, d + "/log2");
+    REQUIRE(racing(d + "/log2"));
+    const auto [status, s] = c.stop({SIGINT, SIGTERM});  // two signals: two SIGINTs could merge
+    CHECK(status == 130);
+    CHECK(s < 3 * kSlowdown);
+    const std::string log = slurp(d + "/log2");
+    CHECK_MESSAGE(log.find("kex tune: stopped at once; nothing written") != std::string::npos, log);
+    CHECK(!std::filesystem::exists(d + "/two.json"));
+  }
+  auto a = args;
+  a.insert(a.end(), {"-o", d + "/one.json"});
+  KexChild c(a, d + "/log1");
+  REQUIRE(racing(d + "/log1"));
+  const auto [status, s] = c.stop({SIGINT});
+  CHECK(status == 130);
+  CHECK(s < 3 * kSlowdown);
+  const std::string log = slurp(d + "/log1");
+  CHECK_MESSAGE(log.find("kex tune: interrupted; the stages finished are in ") != std::string::npos, log);
+  const auto doc = nlohmann::json::parse(slurp(d + "/one.json"));
+  CHECK(doc["context"]["interrupted"] == true);
+  CHECK(doc["tune"]["stages"].size() == 1);
 }
