@@ -1,6 +1,7 @@
 // `kex tune [CONFIG]`: races the config's kernels (built-in:tune by default) per size in
-// paired rounds within a time budget, writes every point measured as a results file
-// with a `tune` section, and prints the dispatch table it found.
+// paired rounds within a time budget, measures the glibc tunables its dispatch suggests
+// with libc in child processes, writes every point measured as a results file with a
+// `tune` section, and prints the dispatch table it found.
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
@@ -15,7 +16,10 @@
 #include "src/core/terminal_text.hpp"
 #include "src/model/result_json.hpp"
 #include "src/model/tune_json.hpp"
+#include "src/results/crossover.hpp"
 #include "src/results/tune_text.hpp"
+#include "src/results/tune_tunables.hpp"
+#include "src/run/machine.hpp"
 #include "src/run/tune.hpp"
 
 namespace kex {
@@ -35,7 +39,7 @@ struct TuneArgs {
   double margin = kTieResolution;
   uint32_t max_rounds = 40, first_rounds = 5;
   int cpu = -1;
-  bool force = false;
+  bool force = false, no_validate = false;
 };
 
 /// --budget: a number of seconds, or N followed by s, m or h ("90s", "10m", "1.5h").
@@ -80,6 +84,83 @@ void write_tune(const TuneArgs& a, const TuneRun& run) {
   write_file_atomic(a.out, doc.dump(1) + "\n", a.force);
 }
 
+/// The validation's rounds and sampling time per size and child: kex crossovers --validate's defaults.
+constexpr uint32_t kValidateRounds = 15;
+constexpr double kValidateBudgetMs = 20;
+
+/// What the race leaves for the validation: the time of the tunables `op` can suggest
+/// (copy: the rep movsb and non-temporal thresholds; clear: rep stosb), at most a fifth
+/// of the budget.
+double validation_reserve(Op op, double budget_s) {
+  LibcJob job;  // a tunable is checked at three sizes
+  job.sizes = {1, 2, 3};
+  job.budget_ms = kValidateBudgetMs;
+  return std::min(budget_s / 5, (op == Op::copy ? 2 : 1) * validation_estimate_s(job, kValidateRounds));
+}
+
+TuneRequest tune_request(const TuneArgs& a, const CLI::App& cmd) {
+  TuneRequest req;
+  req.space = tune_space(a, cmd);
+  req.op = *parse_op(a.op);
+  req.sizes = req.space.axes.sizes;
+  req.budget_s = budget_seconds(a.budget);
+  req.reserve_s = a.no_validate ? 0 : validation_reserve(req.op, req.budget_s);
+  req.margin = a.margin;
+  req.max_rounds = std::max(a.max_rounds, a.first_rounds + 1);
+  req.first_rounds = a.first_rounds;
+  return req;
+}
+
+RunOptions tune_options(const TuneArgs& a, const CLI::App& cmd, const TuneRequest& req) {
+  RunOptions opt;
+  opt.stop = &g_tune_stop;
+  opt.progress = !quiet();
+  opt.protocol.cpu = a.cpu;
+  if (cmd.count("--placement")) {
+    opt.protocol.placement = parse_placement(a.placement, "--placement");
+    if (opt.protocol.placement.mode == PlacementMode::list && cmd.count("--cpu") && a.cpu != opt.protocol.placement.cpus.front())
+      throw InputError("--placement: '" + a.placement + "': its first CPU runs worker 0, the measuring thread; --cpu " +
+                       std::to_string(a.cpu) + " says another (give one of them)");
+  }
+  SweepPlan workers;  // too few CPUs for --threads: refused before the race starts
+  workers.most_threads = req.space.axes.threads.front();
+  workers.most_threads_point = "--threads";
+  plan_places(workers, opt.protocol);
+  opt.protocol.seed = (uint64_t(time(nullptr)) << 20) ^ uint64_t(getpid());
+  if (cmd.count("--seed")) try {
+      opt.protocol.seed = parse_unsigned(a.seed, 0, UINT64_MAX);
+    } catch (const NumberError& e) {
+      throw InputError(std::string("--seed: ") + e.what());
+    }
+  return opt;
+}
+
+/// The end of the race: the tunables the dispatch suggests, measured with libc within
+/// the budget left (not measured after --no-validate, a stop, or a race of several threads:
+/// the children run one). A stop during it marks the run interrupted (a second one: abandoned).
+void validate_tune(TuneRun& run, const TuneArgs& a, const RunOptions& opt, uint32_t threads) {
+  const std::vector<Tunable> tunables = tune_suggestions(run.tune);
+  TuneValidateOptions vo;
+  vo.run.rounds = kValidateRounds;
+  vo.run.cpu = opt.protocol.cpu >= 0 ? opt.protocol.cpu : default_pin_cpu();
+  vo.run.seed = opt.protocol.seed;
+  vo.run.stop = opt.stop;
+  vo.budget_ms = kValidateBudgetMs;
+  vo.margin = kCrossoverMargin;
+  vo.seconds = run.tune.budget_s - run.tune.used_s;
+  vo.skip = a.no_validate       ? "--no-validate"
+            : run.interrupted ? "stopped"
+            : threads > 1     ? "the race ran " + std::to_string(threads) + " threads, the libc children one"
+                              : "";
+  if (vo.skip.empty() && !tunables.empty() && !quiet())
+    std::fprintf(stderr, "kex tune: validating %zu glibc tunable%s with libc in child processes on CPU %d\n",
+                 tunables.size(), tunables.size() == 1 ? "" : "s", vo.run.cpu);
+  run.tune.validation = validate_suggestions(tunables, vo);
+  run.tune.used_s += run.tune.validation->seconds;
+  run.interrupted = run.interrupted || *opt.stop > 0;
+  run.abandoned = run.abandoned || *opt.stop >= 2;
+}
+
 }  // namespace
 
 Action add_tune_command(CLI::App& app) {
@@ -103,43 +184,21 @@ Action add_tune_command(CLI::App& app) {
   cmd->add_flag("--force", a->force, "Replace the results file");
   cmd->add_option("--cpu", a->cpu, "CPU the measuring worker is pinned to (default: one picked)");
   cmd->add_option("--seed", a->seed, "Seed of the round order (default: drawn)");
+  cmd->add_flag("--no-validate", a->no_validate,
+                "Do not measure the glibc tunables the dispatch suggests (by default libc runs in child processes "
+                "with and without each, in paired rounds, within the budget)");
   return [a, cmd]() -> int {
     if (!(a->margin >= 0 && a->margin < 1)) throw InputError("--margin: " + std::to_string(a->margin) + ": a fraction in [0, 1)");
     if (a->out.empty()) a->out = "kex-tune-" + a->op + ".json";
     check_output_path(a->out, a->force);
-    TuneRequest req;
-    req.space = tune_space(*a, *cmd);
-    req.op = *parse_op(a->op);
-    req.sizes = req.space.axes.sizes;
-    req.budget_s = budget_seconds(a->budget);
-    req.margin = a->margin;
-    req.max_rounds = std::max(a->max_rounds, a->first_rounds + 1);
-    req.first_rounds = a->first_rounds;
-    RunOptions opt;
-    opt.stop = &g_tune_stop;
-    opt.progress = !quiet();
-    opt.protocol.cpu = a->cpu;
-    if (cmd->count("--placement")) {
-      opt.protocol.placement = parse_placement(a->placement, "--placement");
-      if (opt.protocol.placement.mode == PlacementMode::list && cmd->count("--cpu") && a->cpu != opt.protocol.placement.cpus.front())
-        throw InputError("--placement: '" + a->placement + "': its first CPU runs worker 0, the measuring thread; --cpu " +
-                         std::to_string(a->cpu) + " says another (give one of them)");
-    }
-    SweepPlan workers;  // too few CPUs for --threads: refused before the race starts
-    workers.most_threads = req.space.axes.threads.front();
-    workers.most_threads_point = "--threads";
-    plan_places(workers, opt.protocol);
-    opt.protocol.seed = (uint64_t(time(nullptr)) << 20) ^ uint64_t(getpid());
-    if (cmd->count("--seed")) try {
-        opt.protocol.seed = parse_unsigned(a->seed, 0, UINT64_MAX);
-      } catch (const NumberError& e) {
-        throw InputError(std::string("--seed: ") + e.what());
-      }
+    const TuneRequest req = tune_request(*a, *cmd);
+    const RunOptions opt = tune_options(*a, *cmd, req);
     std::signal(SIGINT, on_tune_stop);
     std::signal(SIGTERM, on_tune_stop);
-    const TuneRun run = run_tune(req, opt, [](const std::string& line) {
+    TuneRun run = run_tune(req, opt, [](const std::string& line) {
       if (!quiet()) std::fprintf(stderr, "kex tune: %s\n", line.c_str());
     });
+    if (!run.abandoned) validate_tune(run, *a, opt, req.space.axes.threads.front());
     if (run.abandoned) {  // a second stop: as kex run, nothing is written
       std::fprintf(stderr, "kex tune: stopped at once; nothing written\n");
       return 130;

@@ -23,6 +23,7 @@ struct TuneRequest {
   Op op = Op::copy;
   std::vector<uint64_t> sizes;   ///< ascending (the grid the race starts on)
   double budget_s = 600;         ///< wall time of the whole tune, verification included
+  double reserve_s = 0;          ///< of it, kept for what follows the race (kex tune's libc validation)
   double margin = kTieResolution;  ///< a candidate leaves when shown slower than the leader by more
   uint32_t first_rounds = 5;     ///< rounds of the first stage (3 at least: a paired ratio needs them)
   uint32_t max_rounds = 40;      ///< rounds a size gets at most

@@ -54,6 +54,18 @@ TEST_CASE("kex tune races, writes a results file with a tune section, prints the
   }
   CHECK(names == 2);
   CHECK(rounds >= 2 * 5 * 3);
+  // The tunables the dispatch suggests, measured with libc (or none suggested: one line).
+  REQUIRE(t.contains("validation"));
+  const auto& val = t["validation"];
+  CHECK(!val.contains("not_measured"));
+  if (val["checks"].empty()) CHECK(r.text.find("\nlibc tunables: none suggested (") != std::string::npos);
+  for (const auto& c : val["checks"]) {
+    CHECK(c["measured"]["rounds"].get<int>() >= 3);
+    CHECK(c["measured"]["tuned_saw"] == c["measured"]["tunables"]);
+    CHECK(r.text.find(c["tunable"]["name"].get<std::string>() + "=") != std::string::npos);
+    CHECK(r.text.find(" tuned/default ") != std::string::npos);
+  }
+  CHECK(t["used_s"].get<double>() >= val["seconds"].get<double>());
   const auto v = shell("python3 -c \"import json,jsonschema,sys; jsonschema.validate(json.load(open(sys.argv[1])), "
                        "json.load(open(sys.argv[2])), cls=jsonschema.Draft202012Validator); print('valid')\" " +
                        d + "/t.json " + KEX_SOURCE_DIR + "/configs/schema/results.schema.json");
@@ -137,4 +149,5 @@ TEST_CASE("kex tune stopped by two signals exits at once and writes nothing, by 
   const auto doc = nlohmann::json::parse(slurp(d + "/one.json"));
   CHECK(doc["context"]["interrupted"] == true);
   CHECK(doc["tune"]["stages"].size() == 1);
+  CHECK(doc["tune"]["validation"]["not_measured"] == "stopped");
 }
