@@ -1,6 +1,7 @@
 // `kex tune [CONFIG]`: races the config's kernels (built-in:tune by default) per size in
-// paired rounds within a time budget, writes every point measured as a results file
-// with a `tune` section, and prints the dispatch table it found.
+// paired rounds within a time budget, measures the glibc tunables its dispatch suggests
+// with libc in child processes, writes every point measured as a results file with a
+// `tune` section, and prints the dispatch table it found.
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
@@ -15,26 +16,30 @@
 #include "src/core/terminal_text.hpp"
 #include "src/model/result_json.hpp"
 #include "src/model/tune_json.hpp"
+#include "src/results/crossover.hpp"
 #include "src/results/tune_text.hpp"
+#include "src/results/tune_tunables.hpp"
+#include "src/run/machine.hpp"
 #include "src/run/tune.hpp"
 
 namespace kex {
 
 namespace {
 
+// Counts SIGINT/SIGTERM: the first ends the race after the current measurement (the
+// finished stages are written), the second at once (nothing is written).
 volatile std::sig_atomic_t g_tune_stop = 0;
 extern "C" void on_tune_stop(int) {
   if (g_tune_stop < 100) g_tune_stop = g_tune_stop + 1;
 }
 
 struct TuneArgs {
-  std::string config = "built-in:tune", op = "copy", sizes, cache, budget = "10m", out, seed, placement;
-  uint32_t threads = 1;
+  std::string config = "built-in:tune", op = "copy", sizes, cache, budget = "10m", out, seed, placement, threads;
   std::vector<std::string> layout;
   double margin = kTieResolution;
   uint32_t max_rounds = 40, first_rounds = 5;
   int cpu = -1;
-  bool force = false;
+  bool force = false, no_validate = false;
 };
 
 /// --budget: a number of seconds, or N followed by s, m or h ("90s", "10m", "1.5h").
@@ -64,7 +69,12 @@ Config tune_space(const TuneArgs& a, const CLI::App& cmd) {
   if (cmd.count("--sizes")) raw["sizes"] = sizes_option(a.sizes);
   if (cmd.count("--cache")) raw["cache"] = cache_option(a.cache);
   if (!a.layout.empty()) raw["layout"] = layout_option(a.layout);
-  if (cmd.count("--threads")) raw["threads"] = a.threads;
+  if (cmd.count("--threads")) {  // as kex run --threads, but one value: a race is between kernels
+    raw["threads"] = threads_option(a.threads);
+    if (raw["threads"].size() != 1)
+      throw InputError("--threads: '" + a.threads + "': kex tune races one thread count: give one, 1.." +
+                       std::to_string(kMaxThreads) + " or all (every CPU of the affinity mask)");
+  }
   return parse_config(raw.dump(), base.source);
 }
 
@@ -72,6 +82,83 @@ void write_tune(const TuneArgs& a, const TuneRun& run) {
   nlohmann::ordered_json doc = to_json(run.doc);
   doc["tune"] = to_json(run.tune);
   write_file_atomic(a.out, doc.dump(1) + "\n", a.force);
+}
+
+/// The validation's rounds and sampling time per size and child: kex crossovers --validate's defaults.
+constexpr uint32_t kValidateRounds = 15;
+constexpr double kValidateBudgetMs = 20;
+
+/// What the race leaves for the validation: the time of the tunables `op` can suggest
+/// (copy: the rep movsb and non-temporal thresholds; clear: rep stosb), at most a fifth
+/// of the budget.
+double validation_reserve(Op op, double budget_s) {
+  LibcJob job;  // a tunable is checked at three sizes
+  job.sizes = {1, 2, 3};
+  job.budget_ms = kValidateBudgetMs;
+  return std::min(budget_s / 5, (op == Op::copy ? 2 : 1) * validation_estimate_s(job, kValidateRounds));
+}
+
+TuneRequest tune_request(const TuneArgs& a, const CLI::App& cmd) {
+  TuneRequest req;
+  req.space = tune_space(a, cmd);
+  req.op = *parse_op(a.op);
+  req.sizes = req.space.axes.sizes;
+  req.budget_s = budget_seconds(a.budget);
+  req.reserve_s = a.no_validate ? 0 : validation_reserve(req.op, req.budget_s);
+  req.margin = a.margin;
+  req.max_rounds = std::max(a.max_rounds, a.first_rounds + 1);
+  req.first_rounds = a.first_rounds;
+  return req;
+}
+
+RunOptions tune_options(const TuneArgs& a, const CLI::App& cmd, const TuneRequest& req) {
+  RunOptions opt;
+  opt.stop = &g_tune_stop;
+  opt.progress = !quiet();
+  opt.protocol.cpu = a.cpu;
+  if (cmd.count("--placement")) {
+    opt.protocol.placement = parse_placement(a.placement, "--placement");
+    if (opt.protocol.placement.mode == PlacementMode::list && cmd.count("--cpu") && a.cpu != opt.protocol.placement.cpus.front())
+      throw InputError("--placement: '" + a.placement + "': its first CPU runs worker 0, the measuring thread; --cpu " +
+                       std::to_string(a.cpu) + " says another (give one of them)");
+  }
+  SweepPlan workers;  // too few CPUs for --threads: refused before the race starts
+  workers.most_threads = req.space.axes.threads.front();
+  workers.most_threads_point = "--threads";
+  plan_places(workers, opt.protocol);
+  opt.protocol.seed = (uint64_t(time(nullptr)) << 20) ^ uint64_t(getpid());
+  if (cmd.count("--seed")) try {
+      opt.protocol.seed = parse_unsigned(a.seed, 0, UINT64_MAX);
+    } catch (const NumberError& e) {
+      throw InputError(std::string("--seed: ") + e.what());
+    }
+  return opt;
+}
+
+/// The end of the race: the tunables the dispatch suggests, measured with libc within
+/// the budget left (not measured after --no-validate, a stop, or a race of several threads:
+/// the children run one). A stop during it marks the run interrupted (a second one: abandoned).
+void validate_tune(TuneRun& run, const TuneArgs& a, const RunOptions& opt, uint32_t threads) {
+  const std::vector<Tunable> tunables = tune_suggestions(run.tune);
+  TuneValidateOptions vo;
+  vo.run.rounds = kValidateRounds;
+  vo.run.cpu = opt.protocol.cpu >= 0 ? opt.protocol.cpu : default_pin_cpu();
+  vo.run.seed = opt.protocol.seed;
+  vo.run.stop = opt.stop;
+  vo.budget_ms = kValidateBudgetMs;
+  vo.margin = kCrossoverMargin;
+  vo.seconds = run.tune.budget_s - run.tune.used_s;
+  vo.skip = a.no_validate       ? "--no-validate"
+            : run.interrupted ? "stopped"
+            : threads > 1     ? "the race ran " + std::to_string(threads) + " threads, the libc children one"
+                              : "";
+  if (vo.skip.empty() && !tunables.empty() && !quiet())
+    std::fprintf(stderr, "kex tune: validating %zu glibc tunable%s with libc in child processes on CPU %d\n",
+                 tunables.size(), tunables.size() == 1 ? "" : "s", vo.run.cpu);
+  run.tune.validation = validate_suggestions(tunables, vo);
+  run.tune.used_s += run.tune.validation->seconds;
+  run.interrupted = run.interrupted || *opt.stop > 0;
+  run.abandoned = run.abandoned || *opt.stop >= 2;
 }
 
 }  // namespace
@@ -85,9 +172,9 @@ Action add_tune_command(CLI::App& app) {
   cmd->add_option("--sizes", a->sizes, "Sizes to race, as kex run --sizes (default the config's: 256 B..256 MiB x4)");
   cmd->add_option("--cache", a->cache, "warm or cold (one)")->check(CLI::IsMember({"warm", "cold"}));
   cmd->add_option("--layout", a->layout, "One layout, as kex run --layout (src:N/dst:N/dist:D/nohuge)");
-  cmd->add_option("--threads", a->threads, "Workers per operation, each on its own CPU and buffers (one value; "
-                                           "default the config's, 1)")
-      ->check(CLI::Range(1u, kMaxThreads));
+  cmd->add_option("--threads", a->threads, "Workers per operation, each on its own CPU and buffers: one value, "
+                                           "1..1024 or all (every CPU of the affinity mask); default the config's, 1")
+      ->type_name("N");
   cmd->add_option("--placement", a->placement, "Where the workers run, as kex run --placement (spread, compact, a CPU list)");
   cmd->add_option("--budget", a->budget, "Wall time of the whole tune (default 10m)");
   cmd->add_option("--margin", a->margin, "A candidate leaves when slower than the leader by more (default 0.01)");
@@ -97,43 +184,25 @@ Action add_tune_command(CLI::App& app) {
   cmd->add_flag("--force", a->force, "Replace the results file");
   cmd->add_option("--cpu", a->cpu, "CPU the measuring worker is pinned to (default: one picked)");
   cmd->add_option("--seed", a->seed, "Seed of the round order (default: drawn)");
+  cmd->add_flag("--no-validate", a->no_validate,
+                "Do not measure the glibc tunables the dispatch suggests (by default libc runs in child processes "
+                "with and without each, in paired rounds, within the budget)");
   return [a, cmd]() -> int {
     if (!(a->margin >= 0 && a->margin < 1)) throw InputError("--margin: " + std::to_string(a->margin) + ": a fraction in [0, 1)");
     if (a->out.empty()) a->out = "kex-tune-" + a->op + ".json";
     check_output_path(a->out, a->force);
-    TuneRequest req;
-    req.space = tune_space(*a, *cmd);
-    req.op = *parse_op(a->op);
-    req.sizes = req.space.axes.sizes;
-    req.budget_s = budget_seconds(a->budget);
-    req.margin = a->margin;
-    req.max_rounds = std::max(a->max_rounds, a->first_rounds + 1);
-    req.first_rounds = a->first_rounds;
-    RunOptions opt;
-    opt.stop = &g_tune_stop;
-    opt.progress = !quiet();
-    opt.protocol.cpu = a->cpu;
-    if (cmd->count("--placement")) {
-      opt.protocol.placement = parse_placement(a->placement, "--placement");
-      if (opt.protocol.placement.mode == PlacementMode::list && cmd->count("--cpu") && a->cpu != opt.protocol.placement.cpus.front())
-        throw InputError("--placement: '" + a->placement + "': its first CPU runs worker 0, the measuring thread; --cpu " +
-                         std::to_string(a->cpu) + " says another (give one of them)");
-    }
-    SweepPlan workers;  // too few CPUs for --threads: refused before the race starts
-    workers.most_threads = req.space.axes.threads.front();
-    workers.most_threads_point = "--threads";
-    plan_places(workers, opt.protocol);
-    opt.protocol.seed = (uint64_t(time(nullptr)) << 20) ^ uint64_t(getpid());
-    if (cmd->count("--seed")) try {
-        opt.protocol.seed = parse_unsigned(a->seed, 0, UINT64_MAX);
-      } catch (const NumberError& e) {
-        throw InputError(std::string("--seed: ") + e.what());
-      }
+    const TuneRequest req = tune_request(*a, *cmd);
+    const RunOptions opt = tune_options(*a, *cmd, req);
     std::signal(SIGINT, on_tune_stop);
     std::signal(SIGTERM, on_tune_stop);
-    const TuneRun run = run_tune(req, opt, [](const std::string& line) {
+    TuneRun run = run_tune(req, opt, [](const std::string& line) {
       if (!quiet()) std::fprintf(stderr, "kex tune: %s\n", line.c_str());
     });
+    if (!run.abandoned) validate_tune(run, *a, opt, req.space.axes.threads.front());
+    if (run.abandoned) {  // a second stop: as kex run, nothing is written
+      std::fprintf(stderr, "kex tune: stopped at once; nothing written\n");
+      return 130;
+    }
     write_tune(*a, run);
     if (req.space.axes.threads.front() > 1)
       std::printf("threads: %u workers per operation (GB/s counts every worker's bytes)\n", req.space.axes.threads.front());

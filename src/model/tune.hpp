@@ -4,12 +4,14 @@
 // every decision. Pure data and decisions here; the race is run by src/run/tune.hpp.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "src/model/dispatch.hpp"
 #include "src/model/paired.hpp"
 #include "src/model/spec.hpp"
+#include "src/model/tunables.hpp"
 
 namespace kex {
 
@@ -59,6 +61,24 @@ struct RaceStage {
   bool refine = false;       ///< a stage of sizes added between two that dispatch differently
 };
 
+/// A tunable the dispatch suggests and what libc measured with it (rounds 0: not measured).
+struct TunableCheck {
+  Tunable tunable;
+  Validation measured;
+};
+
+/// The end of a tune: the glibc tunables its dispatch suggests (where it switches to
+/// rep movsb / rep stosb, or to non-temporal stores up to the largest size), each
+/// measured with libc in child processes with and without it in paired rounds.
+struct TuneValidation {
+  uint32_t rounds = 0;        ///< rounds asked per tunable (fewer run when the budget or a stop ended it)
+  double budget_ms = 0;       ///< sampling time per size and child
+  double margin = 0;          ///< a change counts when the interval lies beyond this fraction
+  double seconds = 0;         ///< wall time of the validation
+  std::string not_measured;   ///< why a suggestion was not measured ("--no-validate", "stopped", ...); "": each was
+  std::vector<TunableCheck> checks;  ///< in the order suggested; empty: nothing suggested
+};
+
 /// The `tune` section of a results file.
 struct TuneRecord {
   Op op = Op::copy;
@@ -70,6 +90,7 @@ struct TuneRecord {
   std::vector<TuneVerdict> verdicts;    ///< per size raced, ascending
   DispatchTable dispatch;
   std::vector<DispatchSwitch> switches;
+  std::optional<TuneValidation> validation;  ///< absent in the files of a kex before it
 };
 
 /// The size's verdict from its group's answer (`run`: the document the answer ranks).

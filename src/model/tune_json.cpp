@@ -81,6 +81,53 @@ void map_drop(IO& io, D& d) {
   }
 }
 
+bool known_tunable(const std::string& name) {
+  return name == "glibc.cpu.x86_non_temporal_threshold" || name == "glibc.cpu.x86_rep_movsb_threshold" ||
+         name == "glibc.cpu.x86_rep_stosb_threshold";
+}
+const TextRule kTunableName{64, known_tunable,
+                            "glibc.cpu.x86_non_temporal_threshold, glibc.cpu.x86_rep_movsb_threshold, "
+                            "glibc.cpu.x86_rep_stosb_threshold"};
+
+/// A suggested tunable: its value and the sizes of the switch it comes from.
+template <class IO, class T>
+void map_tunable(IO& io, T& t) {
+  io.text("name", t.name, kTunableName);
+  io.whole("value", t.value, uint64_t(0), UINT64_MAX);
+  io.choice("op", t.op, parse_op, [](Op o) { return to_string(o); }, "copy, clear");
+  io.whole("from", t.from, uint64_t(1), UINT64_MAX);
+  io.whole("to", t.to, uint64_t(1), UINT64_MAX);
+  if (io.has("below", t.below)) io.whole("below", *t.below, uint64_t(1), UINT64_MAX);
+  if (io.has("above", t.above)) io.whole("above", *t.above, uint64_t(1), UINT64_MAX);
+}
+
+/// What libc measured with a tunable: the children's environment and the change per size.
+template <class IO, class V>
+void map_measured(IO& io, V& v) {
+  io.text("tunables", v.tunables);
+  io.text("default_saw", v.default_saw);
+  io.text("tuned_saw", v.tuned_saw);
+  io.whole("cpu", v.cpu, -1, 1 << 20);
+  io.whole("rounds", v.rounds, 0u, 1000000u);
+  io.list("sizes", v.sizes, 0, kTuneMaxItems, [](auto& r, auto& c) {
+    r.whole("size", c.size, uint64_t(1), UINT64_MAX);
+    r.object("change", [&](auto& x) { map_ratio(x, c.change); });
+  });
+}
+
+template <class IO, class V>
+void map_validation(IO& io, V& v) {
+  io.whole("rounds", v.rounds, 0u, 1000000u);
+  io.real("budget_ms", v.budget_ms, 0, kTuneInf);
+  io.real("margin", v.margin, 0, 1);
+  io.real("seconds", v.seconds, 0, kTuneInf);
+  if (io.has("not_measured", !v.not_measured.empty())) io.text("not_measured", v.not_measured);
+  io.list("checks", v.checks, 0, 16, [](auto& r, auto& c) {
+    r.object("tunable", [&](auto& x) { map_tunable(x, c.tunable); });
+    r.object("measured", [&](auto& x) { map_measured(x, c.measured); });
+  });
+}
+
 template <class IO, class T>
 void map_tune(IO& io, T& t) {
   io.choice("op", t.op, parse_op, [](Op o) { return to_string(o); }, "copy, clear");
@@ -93,6 +140,7 @@ void map_tune(IO& io, T& t) {
   io.list("verdicts", t.verdicts, 0, kTuneMaxItems, [](auto& r, auto& v) { map_verdict(r, v); });
   io.list("stages", t.stages, 0, kTuneMaxItems, [](auto& r, auto& s) { map_stage(r, s); });
   io.list("drops", t.drops, 0, kTuneMaxItems, [](auto& r, auto& d) { map_drop(r, d); });
+  if (io.has("validation", t.validation)) io.object("validation", [&](auto& r) { map_validation(r, *t.validation); });
 }
 
 /// Rows ascending, only the last one for every larger size.

@@ -11,12 +11,13 @@ namespace kex {
 /// The record as the results file's "tune" object: op, budget and time used (s), the
 /// margin, the reference kept, the stages, the drops with their evidence, the verdict
 /// per size and the dispatch table (the last row without max_bytes: every larger size)
-/// with its switches. One field table serves both directions (src/model/json_fields.hpp).
+/// with its switches; the validation of the tunables it suggests, when there is one.
+/// One field table serves both directions (src/model/json_fields.hpp).
 nlohmann::ordered_json to_json(const TuneRecord& t);
 
 /// Reads what to_json wrote. Throws InputError("<where>/<path>: ...") for a missing,
 /// unknown, mistyped or out-of-range field, an unknown op, a name with a control
-/// character, or a dispatch table out of order.
+/// character, a tunable kex does not suggest, or a dispatch table out of order.
 TuneRecord tune_from_json(const nlohmann::json& j, const std::string& where);
 
 /// The "tune" section of a whole results document read from `path`. InputError

@@ -67,27 +67,45 @@ size_t Contest::within_noise() const {
                               [](const SizeVerdict& v) { return v.verdict == Decision::within_noise; }));
 }
 
-Contest compare_curves(const Curve& a, const Curve& b, double margin) {
-  Contest c;
-  c.compared = !a.empty() && !b.empty();
-  c.verdicts = duel(a, b, margin);
-  const auto& v = c.verdicts;
-  for (size_t i = 0; i < v.size();) {
-    if (v[i].verdict != Decision::wins) {
+std::vector<SizeRange> runs_of(const std::vector<double>& sizes, const std::vector<bool>& in) {
+  std::vector<SizeRange> out;
+  for (size_t i = 0; i < sizes.size() && i < in.size();) {
+    if (!in[i]) {
       ++i;
       continue;
     }
     size_t j = i;
-    while (j + 1 < v.size() && v[j + 1].verdict == Decision::wins) ++j;
-    SizeRange r{v[i].size, v[j].size, std::nullopt, std::nullopt, j - i + 1};
-    if (i > 0) r.below = v[i - 1].size;
-    if (j + 1 < v.size()) r.above = v[j + 1].size;
-    if (r.sizes >= kMinWinSizes) c.wins.push_back(r);
-    else
-      for (size_t k = i; k <= j; ++k) c.lone.push_back(v[k].size);
+    while (j + 1 < sizes.size() && j + 1 < in.size() && in[j + 1]) ++j;
+    SizeRange r{sizes[i], sizes[j], std::nullopt, std::nullopt, j - i + 1};
+    if (i > 0) r.below = sizes[i - 1];
+    if (j + 1 < sizes.size()) r.above = sizes[j + 1];
+    out.push_back(r);
     i = j + 1;
   }
+  return out;
+}
+
+Contest compare_curves(const Curve& a, const Curve& b, double margin) {
+  Contest c;
+  c.compared = !a.empty() && !b.empty();
+  c.verdicts = duel(a, b, margin);
+  std::vector<double> sizes;
+  std::vector<bool> won;
+  for (const SizeVerdict& v : c.verdicts) sizes.push_back(v.size), won.push_back(v.verdict == Decision::wins);
+  for (const SizeRange& r : runs_of(sizes, won)) {
+    if (r.sizes >= kMinWinSizes) c.wins.push_back(r);
+    else
+      for (double size : sizes)
+        if (size >= r.lo && size <= r.hi) c.lone.push_back(size);
+  }
   return c;
+}
+
+GlibcPath glibc_path(const std::string& kernel, const KernelSpec* spec) {
+  if (!spec) return kernel == "rep_movsb" || kernel == "rep_stosb" ? GlibcPath::rep : GlibcPath::none;
+  if (spec->regs == RegClass::string)
+    return spec->unroll == 1 && spec->direction == Direction::forward ? GlibcPath::rep : GlibcPath::none;
+  return spec->store == Store::nontemporal ? GlibcPath::nontemporal : GlibcPath::temporal;
 }
 
 namespace {
@@ -109,19 +127,17 @@ struct Families {
 /// Files `r` (measured, plain, of its op) into its families.
 void classify(const Result& r, Families& f) {
   const std::string& kernel = r.point.kernel;
+  const KernelSpec* spec = r.kind == KernelKind::generated && r.spec ? &*r.spec : nullptr;
+  if (r.kind != KernelKind::baseline && !spec) return;
+  const GlibcPath path = glibc_path(kernel, spec);
+  if (path == GlibcPath::none) return;
   const CurvePoint p = curve_point(r);
-  if (r.kind == KernelKind::baseline) {
-    if (kernel == "rep_movsb" || kernel == "rep_stosb") f.rep[kernel].push_back(p);
+  if (path == GlibcPath::rep) {
+    f.rep[kernel].push_back(p);
     return;
   }
-  if (r.kind != KernelKind::generated || !r.spec) return;
-  const KernelSpec& s = *r.spec;
-  if (s.regs == RegClass::string) {
-    if (s.unroll == 1 && s.direction == Direction::forward) f.rep[kernel].push_back(p);
-    return;
-  }
-  (s.store == Store::nontemporal ? f.nontemporal : f.temporal)[kernel].push_back(p);
-  (s.prefetch == Prefetch::none ? f.nopf : f.pf)[kernel].push_back(p);
+  (path == GlibcPath::nontemporal ? f.nontemporal : f.temporal)[kernel].push_back(p);
+  (spec->prefetch == Prefetch::none ? f.nopf : f.pf)[kernel].push_back(p);
 }
 
 Curve family_envelope(const std::map<std::string, Curve>& m) {
@@ -204,27 +220,36 @@ void check_crossover_data(const RunDoc& run, const std::string& cache_in, const 
 namespace {
 constexpr double kGlibcNtMin = 0x4040;  // glibc clamps x86_non_temporal_threshold to at least this
 
-const SizeRange* widest(const Contest& c) {
+const SizeRange* widest(const std::vector<SizeRange>& wins) {
   const SizeRange* best = nullptr;
-  for (const auto& r : c.wins)
+  for (const auto& r : wins)
     if (!best || r.hi / r.lo > best->hi / best->lo) best = &r;
   return best;
+}
+
+std::optional<uint64_t> bytes(const std::optional<double>& size) {
+  return size ? std::optional<uint64_t>(uint64_t(*size)) : std::nullopt;
 }
 
 /// glibc takes the non-temporal, rep movsb and rep stosb paths for sizes above the threshold
 /// (`cmp threshold, %rdx; ja` in glibc 2.36's memmove/memset-vec-unaligned-erms), so the value
 /// that starts them at the crossover's first size is that size - 1.
 Tunable tunable(const char* name, Op op, const SizeRange& r, double min_value = 0) {
-  return {std::string("glibc.cpu.") + name, uint64_t(std::max(r.lo - 1, min_value)), op, r.lo, r.hi, r.below, r.above};
+  return {std::string("glibc.cpu.") + name, uint64_t(std::max(r.lo - 1, min_value)), op, uint64_t(r.lo),
+          uint64_t(r.hi), bytes(r.below), bytes(r.above)};
 }
 }  // namespace
 
-std::vector<Tunable> suggested(const Crossovers& x) {
+std::vector<Tunable> suggested(const PathWins& w) {
   std::vector<Tunable> out;
-  if (auto r = x.nt.sustained()) out.push_back(tunable("x86_non_temporal_threshold", Op::copy, *r, kGlibcNtMin));
-  if (const SizeRange* r = widest(x.rep_movsb)) out.push_back(tunable("x86_rep_movsb_threshold", Op::copy, *r));
-  if (const SizeRange* r = widest(x.rep_stosb)) out.push_back(tunable("x86_rep_stosb_threshold", Op::clear, *r));
+  if (w.nt) out.push_back(tunable("x86_non_temporal_threshold", Op::copy, *w.nt, kGlibcNtMin));
+  if (const SizeRange* r = widest(w.rep_movsb)) out.push_back(tunable("x86_rep_movsb_threshold", Op::copy, *r));
+  if (const SizeRange* r = widest(w.rep_stosb)) out.push_back(tunable("x86_rep_stosb_threshold", Op::clear, *r));
   return out;
+}
+
+std::vector<Tunable> suggested(const Crossovers& x) {
+  return suggested(PathWins{x.nt.sustained(), x.rep_movsb.wins, x.rep_stosb.wins});
 }
 
 std::string tunables_string(const std::vector<Tunable>& t) {

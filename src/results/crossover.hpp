@@ -11,6 +11,7 @@
 
 #include "src/model/context.hpp"
 #include "src/model/paired.hpp"
+#include "src/model/tunables.hpp"
 
 namespace kex {
 
@@ -73,6 +74,10 @@ struct Contest {
   size_t within_noise() const;
 };
 
+/// The runs of consecutive sizes (ascending) whose `in` is true, each with the sizes
+/// next to it; `sizes` and `in` are alike indexed.
+std::vector<SizeRange> runs_of(const std::vector<double>& sizes, const std::vector<bool>& in);
+
 /// Compares `a` with `b` (duel), then splits the winning sizes into crossovers and lone wins.
 Contest compare_curves(const Curve& a, const Curve& b, double margin);
 
@@ -114,21 +119,26 @@ Crossovers find_crossovers(const RunDoc& run, const std::string& cache = "", dou
 /// cache and the conditions the file's copy points have.
 void check_crossover_data(const RunDoc& run, const std::string& cache, const std::string& file);
 
-/// One suggested glibc tunable, from a decided crossover.
-struct Tunable {
-  std::string name;             ///< "glibc.cpu.x86_rep_movsb_threshold"
-  uint64_t value = 0;           ///< bytes: from - 1, as glibc takes the path for sizes above it (raised to
-                                ///< glibc's minimum where it has one)
-  Op op = Op::copy;             ///< what it changes: memcpy (copy) or memset (clear)
-  double from = 0;              ///< the first size of the crossover
-  double to = 0;                ///< the last size of the winning run
-  std::optional<double> below;  ///< the last size before it where the curve did not win
-  std::optional<double> above;  ///< the first size after the winning run (none: it wins up to the largest)
+/// The glibc path a kernel stands for: rep (the rep_movsb / rep_stosb baselines and
+/// forward string loops of 1-byte elements), non-temporal or temporal stores (the other
+/// generated loops), none (libc, the other string loops). `spec`: the kernel's, null
+/// for a baseline.
+enum class GlibcPath { none, temporal, nontemporal, rep };
+GlibcPath glibc_path(const std::string& kernel, const KernelSpec* spec);
+
+/// Where the paths glibc has thresholds for win: what suggested() turns into tunables.
+struct PathWins {
+  std::optional<SizeRange> nt;                ///< non-temporal stores win from lo up to the largest size
+  std::vector<SizeRange> rep_movsb, rep_stosb;  ///< the ranges where rep wins, ascending
 };
 
-/// The tunables the decided crossovers suggest: the non-temporal threshold where
-/// non-temporal stores win up to the largest size; the rep movsb / rep stosb
-/// thresholds at the start of the widest range (largest hi/lo) where rep wins.
+/// The tunables `w` suggests: the non-temporal threshold where non-temporal stores win
+/// up to the largest size; the rep movsb / rep stosb thresholds at the start of the
+/// widest range (largest hi/lo) where rep wins.
+std::vector<Tunable> suggested(const PathWins& w);
+
+/// The tunables the decided crossovers suggest: suggested(PathWins) over the
+/// non-temporal contest's sustained crossover and the rep contests' crossovers.
 std::vector<Tunable> suggested(const Crossovers&);
 
 /// "name=value:name=value" for GLIBC_TUNABLES, "" for none.

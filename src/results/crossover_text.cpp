@@ -72,22 +72,30 @@ std::string range_line(const Contest& c, const std::string& who, const std::stri
   return s + noise_note(c) + "\n";
 }
 
+/// A threshold's interval from a tunable's sizes in bytes.
+std::string tunable_interval(const Tunable& t) {
+  return threshold_interval(t.below ? std::optional<double>(double(*t.below)) : std::nullopt, double(t.from));
+}
+
+}  // namespace
+
 std::string explain(const Tunable& t) {
   std::string s = "    " + t.name.substr(10) + "=" + std::to_string(t.value) + ": ";
   if (t.name.find("non_temporal") != std::string::npos) {
-    s += "copies above this many bytes use non-temporal stores; the crossover lies in " +
-         threshold_interval(t.below, t.from);
-    if (double(t.value) >= t.from) s += " (raised to glibc's minimum 0x4040)";
+    s += "copies above this many bytes use non-temporal stores; the crossover lies in " + tunable_interval(t);
+    if (t.value >= t.from) s += " (raised to glibc's minimum 0x4040)";
   } else if (t.op == Op::copy) {
     s += "memcpy uses rep movsb above this size, below its rep_movsb_stop_threshold (the non-temporal threshold "
-         "by default); the crossover lies in " + threshold_interval(t.below, t.from);
+         "by default); the crossover lies in " + tunable_interval(t);
   } else {
-    s += "memset uses rep stosb above this size; the crossover lies in " + threshold_interval(t.below, t.from);
+    s += "memset uses rep stosb above this size; the crossover lies in " + tunable_interval(t);
   }
   if (t.op == Op::clear || t.name.find("rep_movsb") != std::string::npos)
-    s += t.above ? "; rep won up to " + human_bytes(t.to) : "; rep still won at the largest size";
+    s += t.above ? "; rep won up to " + human_bytes(double(t.to)) : "; rep still won at the largest size";
   return s + "\n";
 }
+
+namespace {
 
 std::string advice(const Crossovers& x) {
   std::ostringstream o;

@@ -17,4 +17,8 @@ std::string format_crossovers(const Crossovers&);
 /// 4 MiB (the smallest size compared)").
 std::string threshold_interval(std::optional<double> below, double from);
 
+/// One suggested tunable explained, a line: "    x86_rep_movsb_threshold=262143: memcpy uses
+/// rep movsb above this size, ...; the crossover lies in (128 KiB, 256 KiB]; rep won up to 1 MiB".
+std::string explain(const Tunable& t);
+
 }  // namespace kex

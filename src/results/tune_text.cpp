@@ -1,9 +1,12 @@
 #include "src/results/tune_text.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "src/core/terminal_text.hpp"
 #include "src/core/units.hpp"
+#include "src/results/crossover_text.hpp"
+#include "src/results/validation.hpp"
 
 namespace kex {
 
@@ -67,6 +70,46 @@ std::string race_text(const TuneRecord& t) {
   return b;
 }
 
+/// The tunables' names without glibc.cpu.: "x86_rep_movsb_threshold, x86_non_temporal_threshold".
+std::string tunable_names(const std::vector<TunableCheck>& checks) {
+  std::string s;
+  for (const TunableCheck& c : checks) s += (s.empty() ? "" : ", ") + c.tunable.name.substr(10);
+  return s;
+}
+
+/// The validation's block: one line when nothing was suggested or nothing measured (no
+/// advice then), else each tunable's sizes with the change and its interval, the
+/// verdict, and the GLIBC_TUNABLES that measurably helped (if any).
+std::string validation_text(const TuneRecord& t) {
+  if (!t.validation) return "";
+  const TuneValidation& v = *t.validation;
+  const char* rep = t.op == Op::copy ? "rep movsb or to non-temporal stores" : "rep stosb";
+  if (v.checks.empty()) return std::string("libc tunables: none suggested (the dispatch never switches to ") + rep + ")\n";
+  const auto measured = std::find_if(v.checks.begin(), v.checks.end(),
+                                     [](const TunableCheck& c) { return c.measured.rounds > 0; });
+  if (measured == v.checks.end())
+    return "libc tunables: " + std::to_string(v.checks.size()) + " suggested (" + tunable_names(v.checks) +
+           "), not measured (" + terminal_text(v.not_measured) + "): no advice\n";
+  ValidateOptions shown;
+  shown.rounds = v.rounds;
+  shown.cpu = measured->measured.cpu;
+  char head[160];
+  std::snprintf(head, sizeof head, "libc tunables the dispatch suggests, measured in %.0f s%s:\n", v.seconds,
+                v.not_measured.empty() ? "" : " (not all: see below)");
+  std::string out = head + format_validation_header(shown, v.budget_ms, v.margin);
+  std::vector<Tunable> tunables;
+  std::vector<Gain> gains;
+  for (const TunableCheck& c : v.checks) {
+    tunables.push_back(c.tunable);
+    gains.push_back(judge(c.measured, v.margin));
+    std::string block = c.measured.rounds == 0 ? "  " + c.tunable.name + "=" + std::to_string(c.tunable.value) +
+                                                     ": not measured (" + terminal_text(v.not_measured) + "): not advised\n"
+                                               : format_validation(c.tunable, c.measured, v.margin);
+    out += block.insert(block.find('\n') + 1, explain(c.tunable));  // why this value, under its first line
+  }
+  return out + format_validated_advice(tunables, gains);
+}
+
 }  // namespace
 
 std::string format_tune(const TuneRecord& t, const std::string& machine) {
@@ -74,7 +117,7 @@ std::string format_tune(const TuneRecord& t, const std::string& machine) {
   std::snprintf(head, sizeof head, "kex tune: %s on %s: %zu sizes, %.0f s of a %.0f s budget\n",
                 std::string(to_string(t.op)).c_str(), terminal_text(machine).c_str(), t.verdicts.size(), t.used_s,
                 t.budget_s);
-  return head + verdict_table(t) + dispatch_text(t) + race_text(t);
+  return head + verdict_table(t) + dispatch_text(t) + race_text(t) + validation_text(t);
 }
 
 }  // namespace kex

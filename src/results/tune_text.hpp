@@ -1,5 +1,6 @@
 // What `kex tune` prints: the dispatch per size against libc and rep with intervals,
-// the table to hand to `kex emit --dispatch`, where it switches, and the race's course.
+// the table to hand to `kex emit --dispatch`, where it switches, the race's course, and
+// the glibc tunables the dispatch suggests with what libc measured with them.
 #pragma once
 #include <string>
 

@@ -13,9 +13,9 @@ LibcJob validation_job(const Tunable& t, double budget_ms) {
   LibcJob j;
   j.op = t.op;
   j.budget_ms = budget_ms;
-  if (t.below) j.sizes.push_back(uint64_t(*t.below));
-  j.sizes.push_back(uint64_t(t.from));
-  j.sizes.push_back(uint64_t(t.to > t.from ? t.to : 2 * t.from));
+  if (t.below) j.sizes.push_back(*t.below);
+  j.sizes.push_back(t.from);
+  j.sizes.push_back(t.to > t.from ? t.to : 2 * t.from);
   std::sort(j.sizes.begin(), j.sizes.end());
   j.sizes.erase(std::unique(j.sizes.begin(), j.sizes.end()), j.sizes.end());
   return j;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -62,30 +63,45 @@ LibcReport run_child(const LibcJob& job, const std::string& exe, const std::stri
 Validation validate_tunables(const LibcJob& job, const std::string& tunables, const ValidateOptions& opts) {
   Validation v;
   v.tunables = tunables;
-  v.rounds = opts.rounds;
   v.cpu = opts.cpu >= 0 ? opts.cpu : default_pin_cpu();
   std::mt19937_64 rng(opts.seed);
   std::map<uint64_t, std::vector<std::pair<uint64_t, double>>> base, tuned;  // size -> (round, ticks)
-  for (uint32_t round = 1; round <= opts.rounds; ++round) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto stopped = [&] { return opts.stop && *opts.stop; };
+  for (uint32_t round = 1; round <= opts.rounds && !stopped(); ++round) {
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (opts.seconds > 0 && round > 3 && spent * round / (round - 1) > opts.seconds) break;
     LibcJob shuffled = job;
     std::shuffle(shuffled.sizes.begin(), shuffled.sizes.end(), rng);
     const bool tuned_first = rng() & 1;
+    std::vector<LibcReport> two;  // the round's children: in its order
+    for (int k = 0; k < 2 && !stopped(); ++k) try {
+        two.push_back(run_child(shuffled, opts.exe, (k == 0) == tuned_first ? &tunables : nullptr, v.cpu));
+      } catch (const std::runtime_error&) {
+        if (!stopped()) throw;  // else a Ctrl-C killed the child too: the finished rounds stand
+      }
+    if (two.size() < 2) break;
     for (int k = 0; k < 2; ++k) {
       const bool is_tuned = (k == 0) == tuned_first;
-      const LibcReport r = run_child(shuffled, opts.exe, is_tuned ? &tunables : nullptr, v.cpu);
       std::string& saw = is_tuned ? v.tuned_saw : v.default_saw;
-      if (round > 1 && r.tunables != saw)
+      if (round > 1 && two[k].tunables != saw)
         throw std::runtime_error("libc child: GLIBC_TUNABLES changed between rounds: '" + saw + "', then '" +
-                                 r.tunables + "'");
-      saw = r.tunables;
-      for (const LibcTiming& t : r.timings) (is_tuned ? tuned : base)[t.size].emplace_back(round, t.ticks);
+                                 two[k].tunables + "'");
+      saw = two[k].tunables;
+      for (const LibcTiming& t : two[k].timings) (is_tuned ? tuned : base)[t.size].emplace_back(round, t.ticks);
     }
+    v.rounds = round;
   }
-  if (v.tuned_saw != tunables || !v.default_saw.empty())
+  if (v.rounds > 0 && (v.tuned_saw != tunables || !v.default_saw.empty()))
     throw std::runtime_error("libc child: the children saw GLIBC_TUNABLES '" + v.default_saw + "' and '" + v.tuned_saw +
                              "' where '' and '" + tunables + "' were set");
   for (uint64_t size : job.sizes) v.sizes.push_back({size, paired_ratio(tuned[size], base[size])});
   return v;
+}
+
+double validation_estimate_s(const LibcJob& job, uint32_t rounds) {
+  constexpr double kChildStart = 0.2;  // exec and start-up: 0.15-0.22 s measured on a loaded 2-vCPU VM
+  return rounds * 2 * (kChildStart + double(job.sizes.size()) * job.budget_ms * 1.2e-3);
 }
 
 }  // namespace kex

@@ -333,7 +333,9 @@ void extend(Race& r) {
 
 }  // namespace
 
-TuneRun run_tune(const TuneRequest& req, RunOptions opt, const std::function<void(const std::string&)>& say) {
+TuneRun run_tune(const TuneRequest& asked, RunOptions opt, const std::function<void(const std::string&)>& say) {
+  TuneRequest req = asked;  // the race's budget: the reserve is kept for what follows it
+  req.budget_s = std::max(asked.budget_s - asked.reserve_s, 0.0);
   check_single_axes(req.space);
   const std::vector<KernelSpec> candidates = tune_candidates(req.space, req.op);
   if (candidates.empty())
@@ -343,7 +345,7 @@ TuneRun run_tune(const TuneRequest& req, RunOptions opt, const std::function<voi
   Race r{req, opt, say, reference_of(req.op), {}, {}, {}, {}, {}};
   r.opt.protocol.paired = true;
   r.rec.op = req.op;
-  r.rec.budget_s = req.budget_s;
+  r.rec.budget_s = asked.budget_s;
   r.rec.margin = req.margin;
   r.rec.kept = r.kept;
   r.cap = req.max_rounds;
@@ -362,6 +364,7 @@ TuneRun run_tune(const TuneRequest& req, RunOptions opt, const std::function<voi
   r.rec.used_s = r.used();
   out.tune = std::move(r.rec);
   out.interrupted = r.stopped;
+  out.abandoned = opt.stop && *opt.stop >= 2;
   return out;
 }
 

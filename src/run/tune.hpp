@@ -23,6 +23,7 @@ struct TuneRequest {
   Op op = Op::copy;
   std::vector<uint64_t> sizes;   ///< ascending (the grid the race starts on)
   double budget_s = 600;         ///< wall time of the whole tune, verification included
+  double reserve_s = 0;          ///< of it, kept for what follows the race (kex tune's libc validation)
   double margin = kTieResolution;  ///< a candidate leaves when shown slower than the leader by more
   uint32_t first_rounds = 5;     ///< rounds of the first stage (3 at least: a paired ratio needs them)
   uint32_t max_rounds = 40;      ///< rounds a size gets at most
@@ -35,6 +36,7 @@ struct TuneRun {
   RunDoc doc;
   TuneRecord tune;
   bool interrupted = false;  ///< stopped by a signal: the record covers the stages done
+  bool abandoned = false;    ///< a second stop: nothing should be written (as kex run)
 };
 
 /// The candidates of `space` for `op`: its specs this CPU runs, each once, in config order.
@@ -42,6 +44,8 @@ std::vector<KernelSpec> tune_candidates(const Config& space, Op op);
 
 /// Runs the race. `opt` gives the protocol (paired rounds; its repetitions are set per
 /// stage), the worker CPU, the stop flag and progress; `say` hears one line per stage.
+/// A first stop ends the race after the current measurement (interrupted); a second
+/// one at once (abandoned too).
 /// InputError when the space has no candidate for `op` on this CPU, or an axis other
 /// than sizes with several values.
 TuneRun run_tune(const TuneRequest& req, RunOptions opt, const std::function<void(const std::string&)>& say);

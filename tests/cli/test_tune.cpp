@@ -2,12 +2,17 @@
 // one-line errors. Measures: the `tune` suite holds the measuring-cpu lock.
 #include <doctest/doctest.h>
 
+#include <signal.h>
+
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/child.hpp"
 #include "tests/support/shell.hpp"
+#include "tests/support/slowdown.hpp"
 #include "tests/support/tmpdir.hpp"
 
 namespace {
@@ -49,6 +54,18 @@ TEST_CASE("kex tune races, writes a results file with a tune section, prints the
   }
   CHECK(names == 2);
   CHECK(rounds >= 2 * 5 * 3);
+  // The tunables the dispatch suggests, measured with libc (or none suggested: one line).
+  REQUIRE(t.contains("validation"));
+  const auto& val = t["validation"];
+  CHECK(!val.contains("not_measured"));
+  if (val["checks"].empty()) CHECK(r.text.find("\nlibc tunables: none suggested (") != std::string::npos);
+  for (const auto& c : val["checks"]) {
+    CHECK(c["measured"]["rounds"].get<int>() >= 3);
+    CHECK(c["measured"]["tuned_saw"] == c["measured"]["tunables"]);
+    CHECK(r.text.find(c["tunable"]["name"].get<std::string>() + "=") != std::string::npos);
+    CHECK(r.text.find(" tuned/default ") != std::string::npos);
+  }
+  CHECK(t["used_s"].get<double>() >= val["seconds"].get<double>());
   const auto v = shell("python3 -c \"import json,jsonschema,sys; jsonschema.validate(json.load(open(sys.argv[1])), "
                        "json.load(open(sys.argv[2])), cls=jsonschema.Draft202012Validator); print('valid')\" " +
                        d + "/t.json " + KEX_SOURCE_DIR + "/configs/schema/results.schema.json");
@@ -83,9 +100,54 @@ TEST_CASE("kex tune: bad options and spaces exit 2 with one line, before measuri
   one_line(d + "/two.json", "/cache: 2 values: kex tune races one group per size");
   one_line(d + "/space.json --margin 2", "--margin: ");
   one_line(d + "/space.json --sizes 0", "--sizes");
+  one_line(d + "/space.json --threads 0", "--threads: '0': allowed: thread counts 1..1024 or all");
+  one_line(d + "/space.json --threads 1,2", "--threads: '1,2': kex tune races one thread count: give one");
+  one_line(d + "/space.json --threads all --budget 0", "--budget: '0'");  // all is taken, as by kex run
   CHECK(shell("test -e " + d + "/never.json").status != 0);
   std::ofstream(d + "/plain.json") << R"({"context": {}, "benchmarks": []})";
   const auto e = shell(kKex + " emit --format c --tune " + d + "/plain.json");
   CHECK(e.status == 2);
   CHECK(e.text == "kex: " + d + "/plain.json: no tune section: a results file from `kex tune` is needed\n");
+}
+
+namespace {
+
+/// Whether the tune logging to `log` has started its first stage (within 20 s).
+bool racing(const std::string& log) {
+  return wait_until([&] { return lines_with(log, "kex tune: stage 1: ") > 0; });
+}
+
+}  // namespace
+
+TEST_CASE("kex tune stopped by two signals exits at once and writes nothing, by one writes the stages done" *
+          doctest::test_suite("tune")) {
+  const std::string d = tmp_dir_until_exit();
+  std::ofstream(d + "/space.json") << kTuneSpace;
+  const std::vector<std::string> args = {"tune", d + "/space.json", "--budget", "30s", "--rounds", "200",
+                                         "--first-rounds", "100"};
+  {
+    auto a = args;
+    a.insert(a.end(), {"-o", d + "/two.json"});
+    KexChild c(a, d + "/log2");
+    REQUIRE(racing(d + "/log2"));
+    const auto [status, s] = c.stop({SIGINT, SIGTERM});  // two signals: two SIGINTs could merge
+    CHECK(status == 130);
+    CHECK(s < 3 * kSlowdown);
+    const std::string log = slurp(d + "/log2");
+    CHECK_MESSAGE(log.find("kex tune: stopped at once; nothing written") != std::string::npos, log);
+    CHECK(!std::filesystem::exists(d + "/two.json"));
+  }
+  auto a = args;
+  a.insert(a.end(), {"-o", d + "/one.json"});
+  KexChild c(a, d + "/log1");
+  REQUIRE(racing(d + "/log1"));
+  const auto [status, s] = c.stop({SIGINT});
+  CHECK(status == 130);
+  CHECK(s < 3 * kSlowdown);
+  const std::string log = slurp(d + "/log1");
+  CHECK_MESSAGE(log.find("kex tune: interrupted; the stages finished are in ") != std::string::npos, log);
+  const auto doc = nlohmann::json::parse(slurp(d + "/one.json"));
+  CHECK(doc["context"]["interrupted"] == true);
+  CHECK(doc["tune"]["stages"].size() == 1);
+  CHECK(doc["tune"]["validation"]["not_measured"] == "stopped");
 }

@@ -106,8 +106,15 @@ TEST_CASE("the tune section: a round trip, and one-line errors for a hostile one
   t.stages = {{1, 5, 2, 40, 12.5, false}, {2, 10, 1, 3, 1.5, true}};
   t.drops = {{256, "clear/gpr/t/fwd", "clear/avx/t/fwd", "", 1, {1.4, 1.3, 1.5, 5}},
              {1 << 20, "clear/x87", "", "failed verification", 1, {}}};
+  Tunable stosb{"glibc.cpu.x86_rep_stosb_threshold", 1048575, Op::clear, 1 << 20, 1 << 20, 256, std::nullopt};
+  Validation measured{"glibc.cpu.x86_rep_stosb_threshold=1048575", "", "glibc.cpu.x86_rep_stosb_threshold=1048575", 1, 15,
+                      {{256, {1.0, 0.99, 1.01, 15}}, {1 << 20, {0.9, 0.88, 0.93, 15}}}};
+  t.validation = TuneValidation{15, 20, 0.02, 3.5, "", {{stosb, measured}}};
   const nlohmann::ordered_json j = to_json(t);
   CHECK(!j["dispatch"][1].contains("max_bytes"));
+  CHECK(j["validation"]["checks"][0]["tunable"]["below"] == 256);
+  CHECK(!j["validation"]["checks"][0]["tunable"].contains("above"));
+  CHECK(!j["validation"].contains("not_measured"));
   const TuneRecord back = tune_from_json(nlohmann::json::parse(j.dump()), "f.json: /tune");
   CHECK(to_json(back).dump() == j.dump());
   CHECK(back.dispatch.kernel_for(16384) == "clear/avx/t/fwd");
@@ -133,6 +140,14 @@ TEST_CASE("the tune section: a round trip, and one-line errors for a hostile one
   CHECK(error_of("/drops/0/vs_leader", 3).find("f.json: /tune/drops/0/vs_leader: 3: ") == 0);
   CHECK(error_of("/drops/0/kernel", "clear/gpr\x1b[2J").find("f.json: /tune/drops/0/kernel: ") == 0);
   CHECK(error_of("/extra", 1).find("f.json: /tune/extra: ") == 0);
+  CHECK(error_of("/validation/checks/0/tunable/name", "x").find("f.json: /tune/validation/checks/0/tunable/name: \"x\": ") == 0);
+  CHECK(error_of("/validation/checks/0/measured/sizes/1/change/low", -1)
+            .find("f.json: /tune/validation/checks/0/measured/sizes/1/change/low: -1: ") == 0);
+  CHECK(error_of("/validation/margin", 2).find("f.json: /tune/validation/margin: 2: ") == 0);
+  // A file of a kex before the validation has none, and reads.
+  nlohmann::json old = nlohmann::json::parse(j.dump());
+  old.erase("validation");
+  CHECK(!tune_from_json(old, "f.json: /tune").validation);
 }
 
 TEST_CASE("the tune report: each size's kernel with its intervals, the table for kex emit, names escaped" *
