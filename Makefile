@@ -2,7 +2,7 @@
 # Each installs missing Debian packages (as root; otherwise prints the line and stops),
 # configures and builds into build/, then runs the default sweep or the tests.
 DEBS := g++ cmake make pkg-config libxbyak-dev libcli11-dev nlohmann-json3-dev doctest-dev \
-        libcapstone-dev binutils python3 python3-jsonschema gnuplot-nox \
+        libcapstone-dev libfmt-dev binutils python3 python3-jsonschema gnuplot-nox \
         libbenchmark-tools python3-numpy python3-scipy git \
         libpfm4-dev libhwloc-dev libre2-dev chromium python3-pil
 # `make fuzz` only: clang and its libFuzzer runtime (-fsanitize=fuzzer).

@@ -1,12 +1,76 @@
 // `kex list`: register classes, parameters, and presets (with the named kernels that
 // are not available, and why).
-#include <cstdio>
+#include <fmt/core.h>
 
 #include "src/cli/cli.hpp"
 #include "generators/presets/presets.hpp"
+#include "src/core/output.hpp"
 #include "src/model/spec.hpp"
 
 namespace kex {
+
+namespace {
+
+/// One line per register class: width, scratch registers, NT store, CPU features.
+std::string list_classes_text() {
+  std::string out = "register classes:\n";
+  for (const auto& c : reg_classes())
+    out += fmt::format("  {:<7} width {:>2} B, scratch up to {:>2}, non-temporal store: {:<3} needs: {}{}{}; {}\n",
+                       c.name, c.width, c.max_scratch, c.has_nt ? "yes" : "no",
+                       c.needs.empty() ? "-" : feature_list(c.needs), c.nt_needs.empty() ? "" : ", NT: ",
+                       feature_list(c.nt_needs), c.instructions);
+  return out;
+}
+
+/// The name tokens, with the ranges the parsers and validate() accept.
+std::string list_params_text() {
+  return fmt::format(
+      "parameters (name tokens):\n"
+      "  op            copy | clear (clear takes fill:0xNN)\n"
+      "  regs          gpr | mmx | x87 | sse | avx | avx512 | string\n"
+      "  unroll:N      bytes per iteration, a multiple of the width (string: element size 1|2|4|8)\n"
+      "  scratch:N     registers loaded before they are stored\n"
+      "  pf:KIND@D     prefetch none|nta|t0|t1|t2|w|load, D bytes ahead, {}..{} (negative for\n"
+      "                backward; load: D >= 0 forward, D <= 0 backward)\n"
+      "  every:N       one prefetch per N bytes of an iteration, a multiple of 8 in {}..{} (default 64);\n"
+      "                N at or above the unroll: one prefetch per iteration\n"
+      "  t | nt        temporal or non-temporal stores (sfence after NT)\n"
+      "  fwd | bwd     forward or backward traversal\n"
+      "  aligned       aligned instructions (src and dst must be width-aligned)\n"
+      "  block:N@bwd   touch each N-byte block (one dword per line) before copying it\n",
+      -kMaxPfDistance, kMaxPfDistance, kMinPfEvery, kMaxPfEvery);
+}
+
+/// The presets with their origin, what they need and what is substituted here, then
+/// the named kernels that are not available.
+std::string list_presets_text() {
+  std::string out = "presets (kex show ID for code and metadata; sets: ";
+  for (const auto& n : preset_set_names()) out += n + (n == preset_set_names().back() ? ")\n" : ", ");
+  for (const auto& p : presets()) {
+    std::string feats;
+    for (const auto& f : p.features) feats += (feats.empty() ? "" : ",") + f;
+    std::string aliases;
+    for (const auto& a : p.aliases) aliases += (aliases.empty() ? "" : ", ") + ("'" + a + "'");
+    std::string subs;
+    for (const auto& s : preset_substitutions(p)) subs += (subs.empty() ? "" : "; ") + s;
+    const std::string why = preset_unsupported_reason(p);
+    out += fmt::format("  {:<28} {:<5} '{}'{}{}\n", p.id, to_string(p.op), p.printed, aliases.empty() ? "" : " aka ",
+                       aliases);
+    out += fmt::format("      family {}, confidence {}{}, region {} B, alignment {}, needs {}\n", p.family,
+                       p.confidence, p.confidence == "low" ? " (reconstruction)" : "", p.region, p.alignment,
+                       feats.empty() ? "-" : feats);
+    out += "      origin: " + p.origin + "\n";
+    if (!subs.empty()) out += "      substitutions here: " + subs + "\n";
+    if (!why.empty()) out += "      not runnable here: " + why + "\n";
+  }
+  out += "  asami/unroll:U/scratch:N/every:P  copy  parametric `unroll` output (U multiple of 4 in 8..512, "
+         "N 2|3, P multiple of 4 in 4..U)\n";
+  for (const auto& u : unavailable_presets())
+    out += fmt::format("  {:<28} not available: '{}' (family {}): {}\n", u.id, u.printed, u.family, u.reason);
+  return out;
+}
+
+}  // namespace
 
 Action add_list_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("list", "List register classes, parameters (and presets)");
@@ -14,56 +78,10 @@ Action add_list_command(CLI::App& app) {
   cmd->add_option("WHAT", *what, "classes | params | presets | all")
       ->check(CLI::IsMember({"classes", "params", "presets", "all"}));
   return [what]() {
-    if (*what == "classes" || *what == "all") {
-      std::printf("register classes:\n");
-      for (const auto& c : reg_classes())
-        std::printf("  %-7s width %2u B, scratch up to %2u, non-temporal store: %-3s needs: %s%s%s; %s\n", c.name,
-                    c.width, c.max_scratch, c.has_nt ? "yes" : "no",
-                    c.needs.empty() ? "-" : feature_list(c.needs).c_str(), c.nt_needs.empty() ? "" : ", NT: ",
-                    feature_list(c.nt_needs).c_str(), c.instructions);
-    }
-    if (*what == "params" || *what == "all") {
-      std::printf(
-          "parameters (name tokens):\n"
-          "  op            copy | clear (clear takes fill:0xNN)\n"
-          "  regs          gpr | mmx | x87 | sse | avx | avx512 | string\n"
-          "  unroll:N      bytes per iteration, a multiple of the width (string: element size 1|2|4|8)\n"
-          "  scratch:N     registers loaded before they are stored\n"
-          "  pf:KIND@D     prefetch none|nta|t0|t1|t2|w|load, D bytes ahead, %d..%d (negative for\n"
-          "                backward; load: D >= 0 forward, D <= 0 backward)\n"
-          "  every:N       one prefetch per N bytes of an iteration, a multiple of 8 in %u..%u (default 64)\n"
-          "  t | nt        temporal or non-temporal stores (sfence after NT)\n"
-          "  fwd | bwd     forward or backward traversal\n"
-          "  aligned       aligned instructions (src and dst must be width-aligned)\n"
-          "  block:N@bwd   touch each N-byte block (one dword per line) before copying it\n",
-          -kMaxPfDistance, kMaxPfDistance, kMinPfEvery, kMaxPfEvery);
-    }
-    if (*what == "presets" || *what == "all") {
-      std::printf("presets (kex show ID for code and metadata; sets: ");
-      for (const auto& n : preset_set_names()) std::printf("%s%s", n.c_str(), n == preset_set_names().back() ? ")\n" : ", ");
-      for (const auto& p : presets()) {
-        std::string feats;
-        for (const auto& f : p.features) feats += (feats.empty() ? "" : ",") + f;
-        std::string aliases;
-        for (const auto& a : p.aliases) aliases += (aliases.empty() ? "" : ", ") + ("'" + a + "'");
-        std::string subs;
-        for (const auto& s : preset_substitutions(p)) subs += (subs.empty() ? "" : "; ") + s;
-        std::string why = preset_unsupported_reason(p);
-        std::printf("  %-28s %-5s '%s'%s%s\n", p.id.c_str(), std::string(to_string(p.op)).c_str(), p.printed.c_str(),
-                    aliases.empty() ? "" : " aka ", aliases.c_str());
-        std::printf("      family %s, confidence %s%s, region %u B, alignment %u, needs %s\n", p.family.c_str(),
-                    p.confidence.c_str(), p.confidence == "low" ? " (reconstruction)" : "", p.region, p.alignment,
-                    feats.empty() ? "-" : feats.c_str());
-        std::printf("      origin: %s\n", p.origin.c_str());
-        if (!subs.empty()) std::printf("      substitutions here: %s\n", subs.c_str());
-        if (!why.empty()) std::printf("      not runnable here: %s\n", why.c_str());
-      }
-      std::printf("  asami/unroll:U/scratch:N/every:P  copy  parametric `unroll` output (U multiple of 4 in 8..512, "
-                  "N 2|3, P multiple of 4 in 4..U)\n");
-      for (const auto& u : unavailable_presets())
-        std::printf("  %-28s not available: '%s' (family %s): %s\n", u.id.c_str(), u.printed.c_str(),
-                    u.family.c_str(), u.reason.c_str());
-    }
+    const bool all = *what == "all";
+    // One checked write: a full disk or a closed stdout fails with one line and status 2.
+    write_stdout((all || *what == "classes" ? list_classes_text() : "") + (all || *what == "params" ? list_params_text() : "") +
+                 (all || *what == "presets" ? list_presets_text() : ""));
     return 0;
   };
 }

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <set>
-#include <sstream>
+
+#include <fmt/core.h>
 
 #include "src/core/significance.hpp"
 #include "src/core/stats.hpp"
@@ -341,24 +341,22 @@ std::vector<std::string> row_header(const Comparison& c) {
 /// the repetitions, p (or what the CIs said) and the verdict.
 std::vector<std::string> row_cells(const Comparison& c, const CompareRow& r) {
   const bool rel = c.relative_rows > 0;
-  char p[32], reps[48], fa[32], fb[32], speed[32];
-  if (r.by_ci) std::snprintf(p, sizeof p, "%s", !r.ci_overlap ? "n/a" : *r.ci_overlap ? "CIs over" : "CIs apart");
-  else std::snprintf(p, sizeof p, "%.3g", r.p_adjusted);
-  std::snprintf(reps, sizeof reps, "%zu/%zu", r.a_reps, r.b_reps);
+  const std::string p = !r.by_ci         ? fmt::format("{:.3g}", r.p_adjusted)
+                        : !r.ci_overlap  ? "n/a"
+                        : *r.ci_overlap ? "CIs over"
+                                         : "CIs apart";
   // relative rows: times over the group's; the others in ns (marked when both kinds are shown)
-  std::snprintf(fa, sizeof fa, r.relative ? "%.4f rel" : rel ? "%.2f ns" : "%.2f", r.a_ns);
-  std::snprintf(fb, sizeof fb, r.relative ? "%.4f rel" : rel ? "%.2f ns" : "%.2f", r.b_ns);
-  std::snprintf(speed, sizeof speed, "%.4f", r.speedup);
-  return {r.name, fa, fb, speed, reps, p,
+  auto figure = [&](double v) {
+    return fmt::format("{:.{}f}{}", v, r.relative ? 4 : 2, r.relative ? " rel" : rel ? " ns" : "");
+  };
+  return {r.name, figure(r.a_ns), figure(r.b_ns), fmt::format("{:.4f}", r.speedup),
+          fmt::format("{}/{}", r.a_reps, r.b_reps), p,
           r.verdict == Change::same ? "same" : r.verdict == Change::faster ? "B faster" : "B slower"};
 }
 
 /// A row as text: the name escaped for a terminal and padded to `w` columns.
 std::string row_line(const std::vector<std::string>& c, size_t w) {
-  char buf[256];
-  std::snprintf(buf, sizeof buf, " %13s %13s %9s %5s %9s  %s\n", c[1].c_str(), c[2].c_str(), c[3].c_str(),
-                c[4].c_str(), c[5].c_str(), c[6].c_str());
-  return pad_right(c[0], w) + buf;  // the name outside buf: a long one is never cut off with the row's end
+  return pad_right(c[0], w) + fmt::format(" {:>13} {:>13} {:>9} {:>5} {:>9}  {}\n", c[1], c[2], c[3], c[4], c[5], c[6]);
 }
 
 /// The table: its header and one row per matched point. Names come from the files:
@@ -378,90 +376,73 @@ std::string comparison_rows(const Comparison& c) {
 
 /// What the figures and the test are: the lines between the labels and the rows.
 std::string comparison_head(const Comparison& c) {
-  std::ostringstream o;
-  char buf[512];
   const char* corr = c.correction == Correction::benjamini_hochberg ? "Benjamini-Hochberg"
                      : c.correction == Correction::holm           ? "Holm"
                                                                   : "no";
   const bool best = c.statistic == Statistic::best;
-  std::snprintf(buf, sizeof buf,
-                "speedup = A time / B time = B throughput / A throughput (> 1: B is faster); p = Mann-Whitney U over "
-                "the repetition %s, %s-corrected; a point differs when p < %g and the speedup is off 1 by at "
-                "least %.1f%%\n",
-                best ? "fastest samples" : "medians", corr, c.alpha, c.min_effect * 100);
-  o << buf;
-  if (c.relative_rows) {
-    std::snprintf(buf, sizeof buf,
-                  "%zu points measured in paired rounds on both sides are compared relative to their group: \"rel\" = "
-                  "the point's time over the geometric mean time of the rest of its group in the same round (median "
-                  "over rounds; B's divided by its group's median shift); p = U test over the rounds; they differ when "
-                  "p < %g and the speedup is off 1 by at least %.1f%%\n",
-                  c.relative_rows, c.alpha, c.relative_min_effect * 100);
-    o << buf;
-  }
-  return o.str();
+  std::string o = fmt::format(
+      "speedup = A time / B time = B throughput / A throughput (> 1: B is faster); p = Mann-Whitney U over the "
+      "repetition {}, {}-corrected; a point differs when p < {:g} and the speedup is off 1 by at least {:.1f}%\n",
+      best ? "fastest samples" : "medians", corr, c.alpha, c.min_effect * 100);
+  if (c.relative_rows)
+    o += fmt::format(
+        "{} points measured in paired rounds on both sides are compared relative to their group: \"rel\" = the "
+        "point's time over the geometric mean time of the rest of its group in the same round (median over rounds; "
+        "B's divided by its group's median shift); p = U test over the rounds; they differ when p < {:g} and the "
+        "speedup is off 1 by at least {:.1f}%\n",
+        c.relative_rows, c.alpha, c.relative_min_effect * 100);
+  return o;
 }
 
 /// The summary line and what follows it: warnings about the machine's state, the
 /// spread between the runs, the power, notes.
 std::string comparison_tail(const Comparison& c) {
-  std::ostringstream o;
-  char buf[512];
-  char beyond_buf[96] = "";
-  if (c.min_effect_beyond_l2 > 0)
-    std::snprintf(beyond_buf, sizeof beyond_buf, ", %.1f%% beyond the L2 (the memory read's shift)",
-                  c.min_effect_beyond_l2 * 100);
-  const std::string beyond = beyond_buf;
-  std::snprintf(buf, sizeof buf,
-                "summary: %zu matched: B faster %zu, B slower %zu, same %zu; geometric mean speedup %.4f (%s); "
-                "noise (median repetition cv) %.2f%%, min effect %.1f%%%s%s; only in A: %zu, only in B: %zu\n",
-                c.rows.size(), c.faster, c.slower, c.same, c.geomean_speedup,
-                c.rows.empty() ? "nothing to compare"
-                : c.geomean_speedup > 1 ? "B faster"
-                : c.geomean_speedup < 1 ? "B slower"
-                                        : "equal",
-                c.noise * 100, c.min_effect * 100, c.min_effect_from_state ? " (the sentinels' shift)" : "",
-                beyond.c_str(), c.only_a.size(), c.only_b.size());
-  o << buf;
-  for (const StateShift& sh : c.shifts) {
-    std::snprintf(buf, sizeof buf,
-                  "warning: the machine was not in the same state in the two runs: sentinel %s %.2f vs %.2f TSC ticks "
-                  "per KiB (B %+.0f%%), %s: differences there may be the machine's, not the kernels'\n",
-                  sh.part.c_str(), sh.a, sh.b, (sh.b / sh.a - 1) * 100, sh.affects.c_str());
-    o << buf;
-  }
-  if (c.relative_rows && c.between_runs > 0) {
-    std::snprintf(buf, sizeof buf,
-                  "between the runs: the points' standing in their groups moved by %.1f%% (robust spread over %zu "
-                  "points), more than their rounds show (the state of each run as a whole); %s\n",
-                  c.between_runs * 100, c.relative_rows,
-                  c.relative_min_effect > kRelativeMinEffect
-                      ? ("so a point is called only beyond " + std::to_string(int(std::lround(c.relative_min_effect * 100))) +
-                         "% (3 of that spread); merge several runs a side for finer calls")
-                            .c_str()
-                      : "within the 3% minimum effect");
-    o << buf;
-  }
-  if (c.relative_rows) {
-    std::snprintf(buf, sizeof buf,
-                  "power: with these rounds a relative change of about %.1f%% or more would be found 80%% of the time "
-                  "(median over the relative rows); smaller ones are below this comparison's resolution\n",
-                  c.detectable * 100);
-    o << buf;
-  }
+  const std::string beyond =
+      c.min_effect_beyond_l2 > 0
+          ? fmt::format(", {:.1f}% beyond the L2 (the memory read's shift)", c.min_effect_beyond_l2 * 100)
+          : "";
+  std::string o = fmt::format(
+      "summary: {} matched: B faster {}, B slower {}, same {}; geometric mean speedup {:.4f} ({}); noise (median "
+      "repetition cv) {:.2f}%, min effect {:.1f}%{}{}; only in A: {}, only in B: {}\n",
+      c.rows.size(), c.faster, c.slower, c.same, c.geomean_speedup,
+      c.rows.empty()          ? "nothing to compare"
+      : c.geomean_speedup > 1 ? "B faster"
+      : c.geomean_speedup < 1 ? "B slower"
+                              : "equal",
+      c.noise * 100, c.min_effect * 100, c.min_effect_from_state ? " (the sentinels' shift)" : "", beyond,
+      c.only_a.size(), c.only_b.size());
+  for (const StateShift& sh : c.shifts)
+    o += fmt::format(
+        "warning: the machine was not in the same state in the two runs: sentinel {} {:.2f} vs {:.2f} TSC ticks per "
+        "KiB (B {:+.0f}%), {}: differences there may be the machine's, not the kernels'\n",
+        sh.part, sh.a, sh.b, (sh.b / sh.a - 1) * 100, sh.affects);
+  if (c.relative_rows && c.between_runs > 0)
+    o += fmt::format(
+        "between the runs: the points' standing in their groups moved by {:.1f}% (robust spread over {} points), "
+        "more than their rounds show (the state of each run as a whole); {}\n",
+        c.between_runs * 100, c.relative_rows,
+        c.relative_min_effect > kRelativeMinEffect
+            ? fmt::format("so a point is called only beyond {}% (3 of that spread); merge several runs a side for "
+                          "finer calls",
+                          int(std::lround(c.relative_min_effect * 100)))
+            : "within the 3% minimum effect");
+  if (c.relative_rows)
+    o += fmt::format(
+        "power: with these rounds a relative change of about {:.1f}% or more would be found 80% of the time (median "
+        "over the relative rows); smaller ones are below this comparison's resolution\n",
+        c.detectable * 100);
   if (c.state_unknown)
-    o << "note: only one of the runs has a sentinel record (context.protocol.noise): whether the machine was in "
-         "the same state in both is unknown\n";
+    o += "note: only one of the runs has a sentinel record (context.protocol.noise): whether the machine was in the "
+         "same state in both is unknown\n";
   if (c.underpowered) {
     // The typical row's repetitions, and the smallest two-sided p they allow.
     const CompareRow& r = c.rows[c.rows.size() / 2];
-    char best[160];
-    std::snprintf(best, sizeof best, " (%zu against %zu gives at best %.3g)", r.a_reps, r.b_reps,
-                  smallest_p(r.a_reps, r.b_reps));
-    o << "note: with these repetition counts no U test can reach p < " << c.alpha << best
-      << ": run both sides with --repetitions 5 or more to detect differences\n";
+    o += fmt::format(
+        "note: with these repetition counts no U test can reach p < {:g} ({} against {} gives at best {:.3g}): run "
+        "both sides with --repetitions 5 or more to detect differences\n",
+        c.alpha, r.a_reps, r.b_reps, smallest_p(r.a_reps, r.b_reps));
   }
-  return o.str();
+  return o;
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 #include "src/results/crossover_text.hpp"
 
-#include <cstdio>
 #include <sstream>
+
+#include <fmt/core.h>
 
 #include "src/results/results.hpp"
 
@@ -22,11 +23,7 @@ std::string ranges(const std::vector<SizeRange>& v) {
 
 std::string ratio_at(const Contest& c, double size) {
   for (const SizeVerdict& v : c.verdicts)
-    if (v.size == size) {
-      char b[96];
-      std::snprintf(b, sizeof b, "time ratio %.2f [%.2f, %.2f] at %s", v.ratio, v.low, v.high, human_bytes(size).c_str());
-      return b;
-    }
+    if (v.size == size) return fmt::format("time ratio {:.2f} [{:.2f}, {:.2f}] at {}", v.ratio, v.low, v.high, human_bytes(size));
   return "";
 }
 
@@ -121,10 +118,8 @@ std::string basis(const Crossovers& x) {
     for (const SizeVerdict& v : c->verdicts) paired += v.paired, ++all;
   const char* from = paired == all ? "paired rounds" : paired == 0 ? "the points' own intervals (no paired rounds)"
                                                                    : "paired rounds where measured in them";
-  char b[200];
-  std::snprintf(b, sizeof b, "a win: faster by more than %g%% with 95%% confidence at %zu or more consecutive sizes, from %s",
-                x.margin * 100, kMinWinSizes, from);
-  return b;
+  return fmt::format("a win: faster by more than {:g}% with 95% confidence at {} or more consecutive sizes, from {}",
+                     x.margin * 100, kMinWinSizes, from);
 }
 
 }  // namespace

@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <set>
 #include <sstream>
+
+#include <fmt/core.h>
 
 #include "src/core/error.hpp"
 #include "src/core/terminal_text.hpp"
@@ -286,7 +287,6 @@ std::vector<RunDoc> merge_results(const std::vector<MergeInput>& inputs, std::ve
 std::string machine_table(const std::vector<RunDoc>& runs, const std::string& filter, bool per_point) {
   const NameFilter name_filter = parse_name_filter(filter, "--filter");
   std::ostringstream o;
-  char buf[1024];
   o << "machines:\n";
   for (size_t i = 0; i < runs.size(); ++i) {
     const RunContext& ctx = runs[i].context;
@@ -300,9 +300,8 @@ std::string machine_table(const std::vector<RunDoc>& runs, const std::string& fi
     for (const auto& r : runs[i].results) ok += r.ok();
     std::string shards = ctx.shard_count == 1 ? "complete" : std::to_string(ctx.merged_shards.size()) + " of " +
                                                                  std::to_string(ctx.shard_count) + " shards";
-    std::snprintf(buf, sizeof buf, "; %zu of %zu entries measured; shards: %s\n", ok, runs[i].results.size(),
-                  shards.c_str());
-    o << "  M" << i + 1 << "  " << terminal_text(machine_key(ctx.machine)) << "\n      hosts: " << hs << buf;
+    o << "  M" << i + 1 << "  " << terminal_text(machine_key(ctx.machine)) << "\n      hosts: " << hs
+      << fmt::format("; {} of {} entries measured; shards: {}\n", ok, runs[i].results.size(), shards);
   }
   // row (kernel and condition, or point name) -> per machine: size -> GB/s
   std::vector<std::string> order;
@@ -324,10 +323,7 @@ std::string machine_table(const std::vector<RunDoc>& runs, const std::string& fi
     << (per_point ? "median GB/s per entry" : "GB/s per kernel: geometric mean of median GB/s over the sizes every machine measured")
     << " (10^9 bytes/s; - = not measured; M2/M1 > 1: M2 is faster):\n";
   o << pad_right(per_point ? "benchmark" : "kernel", w);
-  for (size_t i = 0; i < runs.size(); ++i) {
-    std::snprintf(buf, sizeof buf, " %10s", ("M" + std::to_string(i + 1)).c_str());
-    o << buf;
-  }
+  for (size_t i = 0; i < runs.size(); ++i) o << fmt::format(" {:>10}", "M" + std::to_string(i + 1));
   if (runs.size() > 1) o << "   M2/M1";
   o << "\n";
   for (const auto& k : order) {
@@ -354,16 +350,10 @@ std::string machine_table(const std::vector<RunDoc>& runs, const std::string& fi
       vals[i] = std::exp(ls / double(common.size()));
     }
     o << pad_right(terminal_text(k), w);
-    for (double v : vals) {
-      if (std::isnan(v)) std::snprintf(buf, sizeof buf, " %10s", "-");
-      else std::snprintf(buf, sizeof buf, " %10.3f", v);
-      o << buf;
-    }
-    if (vals.size() > 1) {
-      if (std::isnan(vals[0]) || std::isnan(vals[1])) std::snprintf(buf, sizeof buf, " %7s", "-");
-      else std::snprintf(buf, sizeof buf, " %7.3f", vals[1] / vals[0]);
-      o << buf;
-    }
+    for (double v : vals) o << (std::isnan(v) ? fmt::format(" {:>10}", "-") : fmt::format(" {:>10.3f}", v));
+    if (vals.size() > 1)
+      o << (std::isnan(vals[0]) || std::isnan(vals[1]) ? fmt::format(" {:>7}", "-")
+                                                       : fmt::format(" {:>7.3f}", vals[1] / vals[0]));
     o << "\n";
   }
   return o.str();

@@ -1,10 +1,11 @@
 #include "src/results/scaling.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <set>
 #include <tuple>
+
+#include <fmt/core.h>
 
 #include "src/core/terminal_text.hpp"
 #include "src/core/units.hpp"
@@ -96,22 +97,20 @@ namespace {
 /// "224.2 2.12x [2.08-2.15] 1.01": aggregate GB/s, speedup over one thread with its
 /// interval (none when it comes from the medians), worker spread.
 std::string cell_text(const ScalingRow::Cell& c) {
-  char b[96];
-  int n = std::snprintf(b, sizeof b, "%.1f", c.gbps);
+  std::string s = fmt::format("{:.1f}", c.gbps);
   if (c.threads > 1 && c.speedup > 0) {
-    n += std::snprintf(b + n, sizeof b - size_t(n), " %.2fx", c.speedup);
-    if (c.speedup_high > c.speedup_low)
-      n += std::snprintf(b + n, sizeof b - size_t(n), " [%.2f-%.2f]", c.speedup_low, c.speedup_high);
+    s += fmt::format(" {:.2f}x", c.speedup);
+    if (c.speedup_high > c.speedup_low) s += fmt::format(" [{:.2f}-{:.2f}]", c.speedup_low, c.speedup_high);
   }
-  if (c.threads > 1 && c.spread > 0) std::snprintf(b + n, sizeof b - size_t(n), " %.2f", c.spread);
-  return b;
+  if (c.threads > 1 && c.spread > 0) s += fmt::format(" {:.2f}", c.spread);
+  return s;
 }
 
 std::string block_title(Op op, const std::string& condition, const std::vector<uint32_t>& threads) {
   std::string s = "\n" + std::string(to_string(op)) + " scaling" + (condition.empty() ? "" : " (" + condition + ")") +
                   ": aggregate GB/s by threads, x over 1 thread [95% interval over shared rounds], slowest/fastest worker\n";
-  s += "    size    " + pad_right("kernel", 40);
-  for (uint32_t t : threads) s += "  " + pad_right(std::to_string(t) + (t == 1 ? " thread" : " threads"), 34);
+  s += fmt::format("{:>8}    {:<40}", "size", "kernel");
+  for (uint32_t t : threads) s += fmt::format("  {:<34}", fmt::format("{} thread{}", t, t == 1 ? "" : "s"));
   while (!s.empty() && s.back() == ' ') s.pop_back();
   return s + "\n";
 }
@@ -132,12 +131,11 @@ std::string scaling_table(const RunDoc& run) {
     out += block_title(rows[i].op, terminal_text(rows[i].condition), threads);
     for (size_t k = i; k < j; ++k) {
       const ScalingRow& r = rows[k];
-      const std::string size = format_bytes(r.size);
-      std::string line = std::string(size.size() < 8 ? 8 - size.size() : 0, ' ') + size + "    " +
-                         pad_right(terminal_text(r.kernel), 40);
+      // The kernel name from the file: escaped, and padded by the columns it takes.
+      std::string line = fmt::format("{:>8}    {}", format_bytes(r.size), pad_right(terminal_text(r.kernel), 40));
       for (uint32_t t : threads) {
         auto c = std::find_if(r.cells.begin(), r.cells.end(), [&](const auto& x) { return x.threads == t; });
-        line += "  " + pad_right(c == r.cells.end() ? "-" : cell_text(*c), 34);
+        line += fmt::format("  {:<34}", c == r.cells.end() ? "-" : cell_text(*c));
       }
       while (!line.empty() && line.back() == ' ') line.pop_back();
       out += line + "\n";

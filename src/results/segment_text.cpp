@@ -7,6 +7,8 @@
 #include <map>
 #include <vector>
 
+#include <fmt/core.h>
+
 #include "src/core/stats.hpp"
 
 namespace kex {
@@ -16,22 +18,13 @@ std::string compact_hex(const std::optional<std::string>& selector) {
   std::string t = *selector;  // from a file: anything; kex writes "0x2b"
   if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t.erase(0, 2);
   if (t.empty() || t.size() > 8 || t.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) return "?";
-  const unsigned x = static_cast<unsigned>(std::stoul(t, nullptr, 16));
-  char b[16];
-  snprintf(b, sizeof b, "%x", x);
-  return b;
+  return fmt::format("{:x}", static_cast<unsigned>(std::stoul(t, nullptr, 16)));
 }
 
 namespace {
 
 /// Integers from 10 up (as in the seed), one decimal from 1, two below.
-std::string num_text(double v) {
-  char b[32];
-  if (v >= 10) snprintf(b, sizeof b, "%.0f", v);
-  else if (v >= 1) snprintf(b, sizeof b, "%.1f", v);
-  else snprintf(b, sizeof b, "%.2f", v);
-  return b;
-}
+std::string num_text(double v) { return fmt::format("{:.{}f}", v, v >= 10 ? 0 : v >= 1 ? 1 : 2); }
 
 /// The block of the table a case belongs to: "2006/ldt", "mixed/data", "latency", ...
 std::string group_of(const SegmentCase& c) {
@@ -52,10 +45,10 @@ std::pair<double, double> median_case(const std::vector<SegmentCase>& cases, Kee
   return {median(ns), median(cycles)};
 }
 
+/// "57 ns (~211 cycles)"; one decimal below 10 ns.
 std::string ns_text(const std::pair<double, double>& v) {
-  char b[64];
-  std::snprintf(b, sizeof b, v.first < 10 ? "%.1f ns (~%.1f cycles)" : "%.0f ns (~%.0f cycles)", v.first, v.second);
-  return b;
+  const int digits = v.first < 10 ? 1 : 0;
+  return fmt::format("{:.{}f} ns (~{:.{}f} cycles)", v.first, digits, v.second, digits);
 }
 
 /// The 2006 loop's line of the summary: per register the median when the pop
@@ -120,11 +113,9 @@ std::string format_segment_summary(const SegmentSection& section) {
 }
 
 std::string format_segment_table(const SegmentSection& section) {
-  std::string out;
-  char line[512];
   const SegmentHeader& h = section.header;
-  snprintf(line, sizeof line, "\"%s\" @%gMhz (%d,%d,%d):\n", h.cpu_model.c_str(), h.mhz, h.family, h.model, h.stepping);
-  out += line;
+  // The seed's header line, with a CPU model of any length (a 512-byte buffer cut a long one and the newline).
+  std::string out = fmt::format("\"{}\" @{:g}Mhz ({},{},{}):\n", h.cpu_model, h.mhz, h.family, h.model, h.stepping);
   auto sel = [&](const char* name) { return compact_hex(selector_named(h.selectors, name)); };
   out += "ds=" + sel("ds") + " ss=" + sel("ss") + " fs=" + sel("fs") + " gs=" + sel("gs") + " ldt=" + sel("ldt") +
          " gdt=" + sel("gdt") + " " + h.timer + "\n";
@@ -152,10 +143,8 @@ std::string format_segment_table(const SegmentSection& section) {
            (c.variant == "baseline" ? " (loop overhead: the unrolled loop with no segment work)" : "") + "\n";
   }
   const double mhz = h.mhz, after = h.mhz_after.value_or(mhz);
-  if (mhz > 0 && std::fabs(after - mhz) / mhz > 0.001) {
-    snprintf(line, sizeof line, "warning: cpu MHz changed during the run (%g -> %g)\n", mhz, after);
-    out += line;
-  }
+  if (mhz > 0 && std::fabs(after - mhz) / mhz > 0.001)
+    out += fmt::format("warning: cpu MHz changed during the run ({:g} -> {:g})\n", mhz, after);
   return out;
 }
 

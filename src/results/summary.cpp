@@ -1,10 +1,11 @@
 #include "src/results/summary.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <set>
 #include <tuple>
+
+#include <fmt/core.h>
 
 #include "src/core/terminal_text.hpp"
 #include "src/core/units.hpp"
@@ -19,17 +20,8 @@ namespace kex {
 
 namespace {
 
-/// `text` after spaces up to `width` columns (right-aligned, as "%*s").
-std::string pad_left(const std::string& text, size_t width) {
-  const size_t w = display_width(text);
-  return w >= width ? text : std::string(width - w, ' ') + text;
-}
-
-std::string num(double v) {
-  char b[32] = "-";
-  if (v > 0) std::snprintf(b, sizeof b, "%.2f", v);
-  return b;
-}
+/// "12.34" (GB/s with 2 decimals), or "-" when nothing was measured (0 or less).
+std::string num(double v) { return v > 0 ? fmt::format("{:.2f}", v) : "-"; }
 
 bool is_libc(const Result& r) { return r.libc.has_value(); }
 bool is_rep(const Result& r) { return r.kind == KernelKind::baseline && !r.libc; }
@@ -46,32 +38,23 @@ std::string layout_label(const Layout& l) {
 /// the winner's speed over libc's, from their time ratio in the same rounds, with its interval.
 std::string speedup_text(const PairedRatio& time_ratio) {
   if (time_ratio.rounds == 0 || time_ratio.ratio <= 0) return "-";
-  char b[64];
   const bool within = time_ratio.low >= 1 / (1 + kTieResolution) && time_ratio.high <= 1 + kTieResolution;
-  if (time_ratio.covers_one() || within) {
-    std::snprintf(b, sizeof b, "same [%.2f-%.2f]", 1 / time_ratio.high, 1 / time_ratio.low);
-  } else {
-    std::snprintf(b, sizeof b, "%.2fx [%.2f-%.2f]", 1 / time_ratio.ratio, 1 / time_ratio.high, 1 / time_ratio.low);
-  }
-  return b;
+  if (time_ratio.covers_one() || within)
+    return fmt::format("same [{:.2f}-{:.2f}]", 1 / time_ratio.high, 1 / time_ratio.low);
+  return fmt::format("{:.2f}x [{:.2f}-{:.2f}]", 1 / time_ratio.ratio, 1 / time_ratio.high, 1 / time_ratio.low);
 }
 
 /// "+8.4% [7.9-9.1]": how much slower the next kernel is, with its interval.
 std::string lead_text(const PairedRatio& r) {
-  char b[64];
-  std::snprintf(b, sizeof b, "+%.1f%% [%.1f-%.1f]", (r.ratio - 1) * 100, (r.low - 1) * 100, (r.high - 1) * 100);
-  return b;
+  return fmt::format("+{:.1f}% [{:.1f}-{:.1f}]", (r.ratio - 1) * 100, (r.low - 1) * 100, (r.high - 1) * 100);
 }
 
 /// "143.46 ±0.3%": a GB/s figure and the half-width of its interval over rounds.
 std::string gbps_pm(const Result& r) {
   const Aggregate a = aggregate(r);
-  char b[48];
   if (a.median_ns <= 0) return "-";
   const double half = (a.ci_high_ns - a.ci_low_ns) / 2 / a.median_ns * 100;
-  std::snprintf(b, sizeof b, half < 10 ? "%.2f \u00b1%.1f%%" : "%.2f \u00b1%.0f%%", gbps_at(moved_bytes(r.point.at), a.median_ns),
-                half);
-  return b;
+  return fmt::format("{:.2f} \u00b1{:.{}f}%", gbps_at(moved_bytes(r.point.at), a.median_ns), half, half < 10 ? 1 : 0);
 }
 
 /// A block of the paired table: one op and condition, a row per size.
@@ -87,11 +70,7 @@ std::vector<PairedBlock> paired_blocks(const std::vector<GroupAnswer>& answers) 
   std::vector<PairedBlock> blocks;
   for (const GroupAnswer& g : answers) {
     std::string cond = condition_label(condition(g.key.at));
-    if (g.key.fill) {
-      char fill[16];
-      std::snprintf(fill, sizeof fill, "fill:0x%02x", g.key.fill);
-      cond += (cond.empty() ? "" : "/") + std::string(fill);
-    }
+    if (g.key.fill) cond += fmt::format("{}fill:0x{:02x}", cond.empty() ? "" : "/", g.key.fill);
     auto b = std::find_if(blocks.begin(), blocks.end(), [&](const PairedBlock& x) { return x.op == g.key.op && x.cond == cond; });
     if (b == blocks.end()) b = blocks.insert(blocks.end(), {g.key.op, cond, {}});
     b->rows.push_back(&g);
@@ -138,11 +117,11 @@ std::vector<std::string> paired_cells(const RunDoc& run, const GroupAnswer& g) {
           num(rep)};
 }
 
-/// A paired row as text: the name escaped for a terminal, cut to `kw` columns.
+/// A paired row as text: the name escaped for a terminal, cut and padded to `kw`
+/// columns by the columns it takes; kex's own cells (ASCII and "\u00b1") padded by fmt.
 std::string paired_line(const std::vector<std::string>& c, size_t kw) {
-  return pad_left(c[0], 9) + " " + pad_right(clip(terminal_text(c[1]), kw), kw) + pad_left(c[2], 15) + "  " +
-         pad_right(c[3], 4) + "  " + pad_right(c[4], 22) + pad_left(c[5], 8) + "  " + pad_right(c[6], 20) +
-         pad_left(c[7], 10) + "\n";
+  return fmt::format("{:>9} {}{:>15}  {:<4}  {:<22}{:>8}  {:<20}{:>10}\n", c[0], pad_right(clip(terminal_text(c[1]), kw), kw),
+                     c[2], c[3], c[4], c[5], c[6], c[7]);
 }
 
 /// What the paired table's figures are.
@@ -253,8 +232,7 @@ PlainTable plain_table(const RunDoc& run) {
 /// A plain row's cells: size, the fastest kernel (as the file has it), its GB/s, libc's,
 /// their ratio, rep's.
 std::vector<std::string> plain_cells(uint64_t size, const PlainRow& r) {
-  char ratio[16] = "-";
-  if (r.libc > 0 && r.best_gbps > 0) snprintf(ratio, sizeof ratio, "%.2fx", r.best_gbps / r.libc);
+  const std::string ratio = r.libc > 0 && r.best_gbps > 0 ? fmt::format("{:.2f}x", r.best_gbps / r.libc) : "-";
   return {format_bytes(size), r.best.empty() ? "-" : r.best, num(r.best_gbps), num(r.libc), ratio, num(r.rep)};
 }
 
@@ -270,7 +248,6 @@ std::string summary_table(const RunDoc& run, bool compact) {
   const PlainTable t = plain_table(run);
   if (t.blocks.empty()) return {};
   std::string s, more;
-  char line[512];
   std::set<Op> shown;
   for (const auto& key : t.order) {
     const auto& [op, cond] = key;
@@ -280,17 +257,14 @@ std::string summary_table(const RunDoc& run, bool compact) {
     }
     // The first column holds the title (kex's words for the condition) and the sizes under it.
     const std::string title = block_title(op, cond);
-    const int w = std::max(16, int(std::min<size_t>(title.size(), 200)));
-    snprintf(line, sizeof line, "\n%-*s %-60s %9s %9s %7s %9s\n", w, title.c_str(), "fastest kernel", "GB/s",
-             op == Op::copy ? "memcpy" : "memset", "ratio", op == Op::copy ? "rep movsb" : "rep stosb");
-    s += line;
+    const size_t w = std::max<size_t>(16, std::min<size_t>(title.size(), 200));
+    s += fmt::format("\n{:<{}} {:<60} {:>9} {:>9} {:>7} {:>9}\n", title, w, "fastest kernel", "GB/s",
+                     op == Op::copy ? "memcpy" : "memset", "ratio", op == Op::copy ? "rep movsb" : "rep stosb");
     for (const auto& [size, r] : t.blocks.at(key)) {
       // A name from a results file: escaped, cut and padded by the columns it takes.
       const auto c = plain_cells(size, r);
-      const std::string best = pad_right(clip(terminal_text(c[1]), 60), 60);
-      snprintf(line, sizeof line, "%*s %s %9s %9s %7s %9s\n", w, c[0].c_str(), best.c_str(), c[2].c_str(),
-               c[3].c_str(), c[4].c_str(), c[5].c_str());
-      s += line;
+      s += fmt::format("{:>{}} {} {:>9} {:>9} {:>7} {:>9}\n", c[0], w, pad_right(clip(terminal_text(c[1]), 60), 60), c[2],
+                       c[3], c[4], c[5]);
     }
   }
   return s + more_blocks_line(more) + "\n" + kPlainNote + skipped_line(run, terminal_text);
@@ -415,18 +389,12 @@ LayoutView layout_view(const LayoutGroup& g) {
 
 /// A layout table's title line (op, size, conditions) and its column header line.
 std::string layout_header(const LayoutView& v, Op op, uint64_t size, const std::string& cond) {
-  char buf[256];
-  snprintf(buf, sizeof buf, "\n%s %s%s%s\n", std::string(to_string(op)).c_str(), format_bytes(size).c_str(),
-           cond.empty() ? "" : ", ", cond.c_str());
-  std::string s = buf;
-  s += pad_right("kernel", v.kw);
+  std::string s = fmt::format("\n{} {}{}{}\n{:<{}}", to_string(op), format_bytes(size), cond.empty() ? "" : ", ", cond,
+                              "kernel", v.kw);
   if (v.wide) {
     s += "      worst  (layout)              best  (layout)            ";
   } else {
-    for (size_t c : v.cols) {
-      snprintf(buf, sizeof buf, " %*s", int(v.cw), layout_label(v.g.columns[c]).c_str());
-      s += buf;
-    }
+    for (size_t c : v.cols) s += fmt::format(" {:>{}}", layout_label(v.g.columns[c]), v.cw);
   }
   s += "  worst/best\n";
   return s;
@@ -440,30 +408,21 @@ std::string layout_row(const LayoutView& v, const std::string& k) {
   for (size_t c : v.cols) measured += g.gbps.count({k, c});
   if (measured < 2) return {};  // a kernel measured at one layout only says nothing about layouts
   std::string s = pad_right(terminal_text(k), v.kw);  // a kernel name from a results file
-  char buf[256];
   double lo = 0, hi = 0;
   size_t at_lo = 0, at_hi = 0;
   bool any = false;
   for (size_t c : v.cols) {
     auto it = g.gbps.find({k, c});
-    if (!v.wide) {
-      snprintf(buf, sizeof buf, " %*s", int(v.cw), it == g.gbps.end() ? "-" : num(it->second).c_str());
-      s += buf;
-    }
+    if (!v.wide) s += fmt::format(" {:>{}}", it == g.gbps.end() ? "-" : num(it->second), v.cw);
     if (it == g.gbps.end()) continue;
     if (!any || it->second < lo) { lo = it->second; at_lo = c; }
     if (!any || it->second > hi) { hi = it->second; at_hi = c; }
     any = true;
   }
-  if (v.wide) {
-    snprintf(buf, sizeof buf, " %10s  %-18s %10s  %-18s", num(lo).c_str(), layout_label(g.columns[at_lo]).c_str(),
-             num(hi).c_str(), layout_label(g.columns[at_hi]).c_str());
-    s += buf;
-  }
-  char ratio[16] = "-";
-  if (any && hi > 0) snprintf(ratio, sizeof ratio, "%.2f", lo / hi);
-  snprintf(buf, sizeof buf, "  %10s\n", ratio);
-  return s + buf;
+  if (v.wide)
+    s += fmt::format(" {:>10}  {:<18} {:>10}  {:<18}", num(lo), layout_label(g.columns[at_lo]), num(hi),
+                     layout_label(g.columns[at_hi]));
+  return s + fmt::format("  {:>10}\n", any && hi > 0 ? fmt::format("{:.2f}", lo / hi) : "-");
 }
 
 }  // namespace
@@ -542,9 +501,7 @@ std::string layout_findings(const RunDoc& run) {
       }
       worst += (n > 1 ? ", " : "") + w;
     }
-    char factor[32];
-    std::snprintf(factor, sizeof factor, "%.1fx", f.factor);
-    s += "layout cliff: " + terminal_text(k) + " at " + size_range(f.sizes) + ": up to " + factor +
+    s += "layout cliff: " + terminal_text(k) + " at " + size_range(f.sizes) + fmt::format(": up to {:.1f}x", f.factor) +
          " slower at " + worst + " than at its best layout (" + *f.best.begin() + ")\n";
   }
   return s;
@@ -583,22 +540,18 @@ std::string fill_findings(const RunDoc& run) {
     f.sizes.push_back(std::get<1>(key));
     if (hi->second / lo->second >= f.factor) {
       f.factor = hi->second / lo->second;
-      char b[64];
-      std::snprintf(b, sizeof b, "0x%02x", hi->first);
-      f.best = {b};
-      std::snprintf(b, sizeof b, "0x%02x", lo->first);
-      f.worst = {b};
+      f.best = {fmt::format("0x{:02x}", hi->first)};
+      f.worst = {fmt::format("0x{:02x}", lo->first)};
       f.best_gbps = hi->second;
       f.worst_gbps = lo->second;
     }
   }
   std::string s;
-  char b[256];
   for (const std::string& k : order) {
     const Finding& f = by_kernel[k];
-    std::snprintf(b, sizeof b, ": %.1f GB/s with fill %s, %.1f GB/s with %s (%.1fx)\n", f.best_gbps, f.best.begin()->c_str(),
-                  f.worst_gbps, f.worst.begin()->c_str(), f.factor);
-    s += "fill effect: " + terminal_text(k) + " at " + size_range(f.sizes) + b;
+    s += "fill effect: " + terminal_text(k) + " at " + size_range(f.sizes) +
+         fmt::format(": {:.1f} GB/s with fill {}, {:.1f} GB/s with {} ({:.1f}x)\n", f.best_gbps, *f.best.begin(),
+                     f.worst_gbps, *f.worst.begin(), f.factor);
   }
   return s;
 }
@@ -623,11 +576,7 @@ std::string findings(const RunDoc& run, bool compact) {
 std::string noise_summary(const RunDoc& run) {
   const std::optional<Noise> n = run_noise(run.context);
   if (!n || n->tasks_measured == 0) return {};
-  auto pct = [](double f) {
-    char b[32];
-    std::snprintf(b, sizeof b, f < 0.1 ? "%.1f%%" : "%.0f%%", f * 100);
-    return std::string(b);
-  };
+  auto pct = [](double f) { return fmt::format("{:.{}f}%", f * 100, f < 0.1 ? 1 : 0); };
   auto spread = [&](const SentinelSpread& s) { return s.median > 0 ? "\u00b1" + pct((s.p90 - s.p10) / 2) : std::string("-"); };
   std::string s = "\nnoise: ";
   if (n->readings == 0) s += "no sentinel readings";

@@ -1,7 +1,8 @@
 #include "src/results/tune_text.hpp"
 
 #include <algorithm>
-#include <cstdio>
+
+#include <fmt/core.h>
 
 #include "src/core/terminal_text.hpp"
 #include "src/core/units.hpp"
@@ -15,29 +16,26 @@ namespace {
 /// "0.82x [0.80-0.85]", "same [0.99-1.01]" when the interval holds 1, "-" when not paired.
 std::string ratio_text(const PairedRatio& r) {
   if (r.rounds == 0) return "-";
-  char b[64];
-  if (r.covers_one()) std::snprintf(b, sizeof b, "same [%.2f-%.2f]", r.low, r.high);
-  else std::snprintf(b, sizeof b, "%.2fx [%.2f-%.2f]", r.ratio, r.low, r.high);
-  return b;
+  if (r.covers_one()) return fmt::format("same [{:.2f}-{:.2f}]", r.low, r.high);
+  return fmt::format("{:.2f}x [{:.2f}-{:.2f}]", r.ratio, r.low, r.high);
 }
 
-std::string row(const char* fmt, const std::string& a, const std::string& b, const std::string& c,
-                const std::string& d, const std::string& e, const std::string& f) {
-  char line[512];
-  std::snprintf(line, sizeof line, fmt, a.c_str(), b.c_str(), c.c_str(), d.c_str(), e.c_str(), f.c_str());
-  return line;
-}
-
+/// The verdict per size. Kernel names come from the file: escaped, and padded by the
+/// columns they take (a name with wide or combining characters keeps the columns).
 std::string verdict_table(const TuneRecord& t) {
   size_t w = 8;
-  for (const TuneVerdict& v : t.verdicts) w = std::max(w, terminal_text(v.dispatched).size());
-  const std::string fmt = "%-10s %-" + std::to_string(w) + "s %5s %-20s %-20s %s\n";
+  for (const TuneVerdict& v : t.verdicts) w = std::max(w, display_width(terminal_text(v.dispatched)));
+  auto row = [&](const std::string& size, const std::string& kernel, const std::string& ties, const std::string& libc,
+                 const std::string& rep, const std::string& rounds) {
+    return fmt::format("{:<10} {} {:>5} {} {} {}\n", size, pad_right(kernel, w), ties, pad_right(libc, 20),
+                       pad_right(rep, 20), rounds);
+  };
   const std::string libc = t.kept.size() > 0 ? terminal_text(t.kept[0]) : "libc";
   const std::string rep = t.kept.size() > 1 ? terminal_text(t.kept[1]) : "rep";
-  std::string out = row(fmt.c_str(), "size", "dispatch", "ties", "time / " + libc, "time / " + rep, "rounds");
+  std::string out = row("size", "dispatch", "ties", "time / " + libc, "time / " + rep, "rounds");
   for (const TuneVerdict& v : t.verdicts)
-    out += row(fmt.c_str(), format_bytes(v.size), terminal_text(v.dispatched), std::to_string(v.ties.size()),
-               ratio_text(v.vs_libc), ratio_text(v.vs_rep), std::to_string(v.rounds));
+    out += row(format_bytes(v.size), terminal_text(v.dispatched), std::to_string(v.ties.size()), ratio_text(v.vs_libc),
+               ratio_text(v.vs_rep), std::to_string(v.rounds));
   return out;
 }
 
@@ -45,9 +43,7 @@ std::string dispatch_text(const TuneRecord& t) {
   std::string out = "dispatch:\n";
   for (const DispatchEntry& e : t.dispatch.entries) {
     const std::string when = e.max_bytes == kDispatchRest ? "larger" : "n <= " + format_bytes(e.max_bytes);
-    char b[64];
-    std::snprintf(b, sizeof b, "  %-14s ", when.c_str());
-    out += b + terminal_text(e.kernel) + "\n";
+    out += fmt::format("  {:<14} {}\n", when, terminal_text(e.kernel));
   }
   for (const DispatchSwitch& s : t.switches)
     out += "  switch " + terminal_text(s.from) + " -> " + terminal_text(s.to) + " between " + format_bytes(s.low) +
@@ -61,13 +57,11 @@ std::string race_text(const TuneRecord& t) {
   size_t refine = 0, unmeasured = 0;
   for (const RaceStage& s : t.stages) refine += s.refine;
   for (const RaceDrop& d : t.drops) unmeasured += !d.why.empty();
-  char b[256];
   const RaceStage first = t.stages.empty() ? RaceStage{} : t.stages.front();
-  std::snprintf(b, sizeof b,
-                "race: %zu stages (%zu refining a switch); the first %u rounds of %zu points in %.0f s; "
-                "%zu candidates left the race (%zu not measured): the results file's tune.drops says when and why\n",
-                t.stages.size(), refine, first.rounds, first.candidates, first.seconds, t.drops.size(), unmeasured);
-  return b;
+  return fmt::format(
+      "race: {} stages ({} refining a switch); the first {} rounds of {} points in {:.0f} s; {} candidates left the "
+      "race ({} not measured): the results file's tune.drops says when and why\n",
+      t.stages.size(), refine, first.rounds, first.candidates, first.seconds, t.drops.size(), unmeasured);
 }
 
 /// The tunables' names without glibc.cpu.: "x86_rep_movsb_threshold, x86_non_temporal_threshold".
@@ -93,10 +87,9 @@ std::string validation_text(const TuneRecord& t) {
   ValidateOptions shown;
   shown.rounds = v.rounds;
   shown.cpu = measured->measured.cpu;
-  char head[160];
-  std::snprintf(head, sizeof head, "libc tunables the dispatch suggests, measured in %.0f s%s:\n", v.seconds,
-                v.not_measured.empty() ? "" : " (not all: see below)");
-  std::string out = head + format_validation_header(shown, v.budget_ms, v.margin);
+  std::string out = fmt::format("libc tunables the dispatch suggests, measured in {:.0f} s{}:\n", v.seconds,
+                                v.not_measured.empty() ? "" : " (not all: see below)") +
+                    format_validation_header(shown, v.budget_ms, v.margin);
   std::vector<Tunable> tunables;
   std::vector<Gain> gains;
   for (const TunableCheck& c : v.checks) {
@@ -113,11 +106,10 @@ std::string validation_text(const TuneRecord& t) {
 }  // namespace
 
 std::string format_tune(const TuneRecord& t, const std::string& machine) {
-  char head[256];
-  std::snprintf(head, sizeof head, "kex tune: %s on %s: %zu sizes, %.0f s of a %.0f s budget\n",
-                std::string(to_string(t.op)).c_str(), terminal_text(machine).c_str(), t.verdicts.size(), t.used_s,
-                t.budget_s);
-  return head + verdict_table(t) + dispatch_text(t) + race_text(t) + validation_text(t);
+  // A machine name of any length: snprintf's fixed buffer cut a long one, and the line's end with it.
+  return fmt::format("kex tune: {} on {}: {} sizes, {:.0f} s of a {:.0f} s budget\n", to_string(t.op),
+                     terminal_text(machine), t.verdicts.size(), t.used_s, t.budget_s) +
+         verdict_table(t) + dispatch_text(t) + race_text(t) + validation_text(t);
 }
 
 }  // namespace kex

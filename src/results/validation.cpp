@@ -1,8 +1,9 @@
 #include "src/results/validation.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <sstream>
+
+#include <fmt/core.h>
 
 #include "src/core/terminal_text.hpp"
 #include "src/results/results.hpp"
@@ -52,15 +53,13 @@ std::string format_validation(const Tunable& t, const Validation& v, double marg
     << "; the tuned child saw GLIBC_TUNABLES=" << terminal_text(v.tuned_saw)
     << ", the default child " << (v.default_saw.empty() ? "none" : terminal_text(v.default_saw)) << "):\n";
   for (const SizeChange& s : v.sizes) {
-    char b[160];
     const PairedRatio& r = s.change;
     const char* what = r.rounds == 0 ? "too few rounds"
                        : faster(r, margin) ? "faster"
                        : slower(r, margin) ? "slower"
                                            : "no measurable change";
-    std::snprintf(b, sizeof b, "    %-9s tuned/default %.3f [%.3f, %.3f] over %zu rounds: %s\n",
-                  human_bytes(double(s.size)).c_str(), r.ratio, r.low, r.high, r.rounds, what);
-    o << b;
+    o << fmt::format("    {:<9} tuned/default {:.3f} [{:.3f}, {:.3f}] over {} rounds: {}\n", human_bytes(double(s.size)),
+                     r.ratio, r.low, r.high, r.rounds, what);
   }
   switch (judge(v, margin)) {
     case Gain::helps: o << "    -> helps\n"; break;

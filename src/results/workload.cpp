@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
+
+#include <fmt/core.h>
 
 #include "src/core/error.hpp"
 #include "src/core/numbers.hpp"
@@ -150,15 +151,8 @@ std::string format_workload(const WorkloadReport& w, size_t top) {
   for (size_t i = 0; i < w.ranked.size(); ++i) {
     const WorkloadCost& c = w.ranked[i];
     if (i >= top && !c.libc && !c.dispatch) continue;
-    char b[64];
-    std::snprintf(b, sizeof b, "  %4zu  %8.1f  ", i + 1, c.ns_per_call);
-    o << b;
-    if (libc) {
-      std::snprintf(b, sizeof b, "%7.3f  ", c.ns_per_call / libc->ns_per_call);
-      o << b;
-    } else {
-      o << "    n/a  ";
-    }
+    o << fmt::format("  {:>4}  {:>8.1f}  ", i + 1, c.ns_per_call)
+      << (libc ? fmt::format("{:>7.3f}  ", c.ns_per_call / libc->ns_per_call) : "    n/a  ");
     o << terminal_text(c.name) << "\n";
   }
   if (w.ranked.size() > top) o << "  (" << w.ranked.size() << " ranked; the first " << top << " shown, and libc and the dispatch)\n";

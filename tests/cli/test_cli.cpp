@@ -218,8 +218,19 @@ TEST_CASE("kex list params states the prefetch distance and interval ranges the 
   REQUIRE(r.status == 0);
   CHECK(r.text.find("D bytes ahead, -1048576..1048576 (negative for\n"
                     "                backward; load: D >= 0 forward, D <= 0 backward)\n") != std::string::npos);
-  CHECK(r.text.find("every:N       one prefetch per N bytes of an iteration, a multiple of 8 in 8..8192 (default 64)\n") !=
-        std::string::npos);
+  CHECK(r.text.find("every:N       one prefetch per N bytes of an iteration, a multiple of 8 in 8..8192 (default 64);\n"
+                    "                N at or above the unroll: one prefetch per iteration\n") != std::string::npos);
+  // What it says of an interval at or above the unroll is what the skeleton emits: a 64-byte
+  // iteration has 2 prefetches at every:32, 1 at every:64 and still 1 at every:8192.
+  auto prefetches = [](const char* every) {
+    const auto s = shell(kKex + " show copy/sse/unroll:64/scratch:4/pf:nta@256/" + every + "t/fwd");
+    size_t n = 0;
+    for (size_t at = s.text.find("prefetchnta"); at != std::string::npos; at = s.text.find("prefetchnta", at + 1)) ++n;
+    return n;
+  };
+  CHECK(prefetches("every:32/") == 2);
+  CHECK(prefetches("") == 1);
+  CHECK(prefetches("every:8192/") == 1);
   // The bounds it states are the ones names and configs take (kex show parses a name).
   const std::string base = " show copy/sse/unroll:64/scratch:4/";
   for (const char* ok : {"pf:nta@1048576/t/fwd", "pf:nta@-1048576/t/fwd", "pf:nta@64/every:8/t/fwd",

@@ -171,3 +171,23 @@ TEST_CASE("the tune report: each size's kernel with its intervals, the table for
   CHECK(text.find("--dispatch '262144:copy/avx/t/fwd,copy/avx/nt/fwd") != std::string::npos);
   CHECK(text.find('\x1b') == std::string::npos);
 }
+
+TEST_CASE("the tune report's table keeps its columns for names with non-ASCII characters and a long machine name" *
+          doctest::test_suite("model")) {
+  TuneRecord t;
+  t.kept = {"m\xc3\xa9mcpy", "rep_movsb"};  // "mémcpy": 7 bytes, 6 columns
+  t.verdicts = {at(4096, {"copy/avx/t/fwd"}), at(8192, {"copy/\xc3\xa9/t/fwd"})};  // 14 columns; 12 columns in 13 bytes
+  t.verdicts[0].dispatched = "copy/avx/t/fwd";
+  t.verdicts[1].dispatched = "copy/\xc3\xa9/t/fwd";
+  t.dispatch = choose_dispatch(t.verdicts, &t.switches);
+  const std::string machine(400, 'm');
+  const std::string text = format_tune(t, machine);
+  // The whole machine name and the rest of the line (a 256-byte buffer cut both).
+  CHECK(text.find("kex tune: copy on " + machine + ": 2 sizes, 0 s of a 0 s budget\n") == 0);
+  // Names padded to the widest name's 14 columns, the header's "time / mémcpy" to 20.
+  CHECK(text.find("\nsize       dispatch        ties time / m\xc3\xa9mcpy        time / rep_movsb     rounds\n") !=
+        std::string::npos);
+  CHECK(text.find("\n4 KiB      copy/avx/t/fwd     1 -                    -                    10\n") != std::string::npos);
+  CHECK(text.find("\n8 KiB      copy/\xc3\xa9/t/fwd       1 -                    -                    10\n") !=
+        std::string::npos);
+}

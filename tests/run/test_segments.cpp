@@ -536,6 +536,11 @@ TEST_CASE("a segment table from a file's section: a selector that is not hex pri
   j["header"]["selectors"]["ss"] = std::string(40, 'f');
   const std::string t = format_segment_table(sec(j));
   CHECK(t.find("\nds=? ss=? ") != std::string::npos);
+  // A CPU model of any length stays whole, and so does the rest of its line.
+  const std::string model(600, 'x');
+  j["header"]["cpu_model"] = model;
+  CHECK(format_segment_table(sec(j)).find("\"" + model + "\" @") == 0);
+  CHECK(format_segment_table(sec(j)).find("):\nds=? ss=? ") != std::string::npos);
 }
 
 TEST_CASE("golden: the segment table and its --seed-exact text of a fixed section" * doctest::test_suite("golden")) {
