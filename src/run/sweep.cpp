@@ -115,6 +115,15 @@ Expanded expand_all(const std::vector<Config>& configs, size_t shard_index, size
   return e;
 }
 
+/// The most workers a point this CPU runs asks for, and the first such point's name
+/// ({1, ""} when every point runs one thread).
+std::pair<uint32_t, std::string> most_threaded(const Expanded& e) {
+  std::pair<uint32_t, std::string> most{1, ""};
+  for (const Slot& s : e.slots)
+    if (e.plans[s.config].plans[s.plan].skip.empty() && s.at.threads > most.first) most = {s.at.threads, s.name};
+  return most;
+}
+
 /// The family a point belongs to for the order's adjacency rule.
 std::string family_of(const KernelPlan& k) {
   if (k.spec && k.kind == KernelKind::generated)
@@ -293,11 +302,7 @@ SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt, 
     p.worst_s += opt.protocol.repetitions * (warm + cap) * kBusyFactor;
   }
   p.tasks = (e.slots.size() - p.skipped) * opt.protocol.repetitions;
-  for (size_t i = 0; i < e.slots.size(); ++i)
-    if (p.skips[i].empty() && e.slots[i].at.threads > p.most_threads) {
-      p.most_threads = e.slots[i].at.threads;
-      p.most_threads_point = e.slots[i].name;
-    }
+  std::tie(p.most_threads, p.most_threads_point) = most_threaded(e);
   uint32_t most = 1;
   for (const auto& s : e.slots) most = std::max(most, s.at.threads);
   for (uint32_t k = 0; k < most; ++k)  // the measuring thread's buffers, then each helper's
@@ -367,9 +372,7 @@ struct Sweep {
 
 /// Points with threads > 1: where each worker runs (InputError when the mask has too few CPUs).
 void place_workers(Sweep& w) {
-  uint32_t most = 1;
-  for (const Slot& s : w.e.slots)
-    if (w.plan(s).skip.empty()) most = std::max(most, s.at.threads);
+  const uint32_t most = most_threaded(w.e).first;
   if (most <= 1) return;
   w.places = place_threads(w.protocol.placement, most, w.protocol.cpu, startup_cpus());
   w.protocol.thread_cpus.clear();
