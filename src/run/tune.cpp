@@ -204,10 +204,13 @@ void race(Race& r, double until) {
 }  // namespace
 
 std::vector<KernelSpec> tune_candidates(const Config& space, Op op) {
+  KernelSpec rep = default_spec(op, RegClass::string);  // the rep reference's own code (baseline_plan)
+  rep.unroll = 1;
+  const std::string rep_name = spec_name(rep);
   std::vector<KernelSpec> out;
   for (const Grid& g : space.grids)
     for (const KernelSpec& s : g.specs)
-      if (s.op == op && missing_features(spec_needs(s)).empty() &&
+      if (s.op == op && missing_features(spec_needs(s)).empty() && spec_name(s) != rep_name &&
           std::find(out.begin(), out.end(), s) == out.end())
         out.push_back(s);
   return out;

@@ -39,7 +39,9 @@ struct TuneRun {
   bool abandoned = false;    ///< a second stop: nothing should be written (as kex run)
 };
 
-/// The candidates of `space` for `op`: its specs this CPU runs, each once, in config order.
+/// The candidates of `space` for `op`: its specs this CPU runs, each once, in config order;
+/// the spec whose code is the `rep` reference's (forward `rep movsb`/`rep stosb`, unroll 1)
+/// is left out: the reference races for it (two names of one code split a tune's answers).
 std::vector<KernelSpec> tune_candidates(const Config& space, Op op);
 
 /// Runs the race. `opt` gives the protocol (paired rounds; its repetitions are set per
