@@ -19,6 +19,7 @@
 #include "src/results/crossover.hpp"
 #include "src/results/tune_text.hpp"
 #include "src/results/tune_tunables.hpp"
+#include "src/results/validation.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/tune.hpp"
 
@@ -92,8 +93,8 @@ constexpr double kValidateBudgetMs = 20;
 /// (copy: the rep movsb and non-temporal thresholds; clear: rep stosb), at most a fifth
 /// of the budget.
 double validation_reserve(Op op, double budget_s) {
-  LibcJob job;  // a tunable is checked at three sizes
-  job.sizes = {1, 2, 3};
+  LibcJob job;  // a tunable is checked at up to 5 + kInterior sizes (validation_job)
+  job.sizes.assign(5 + kInterior, 1);
   job.budget_ms = kValidateBudgetMs;
   return std::min(budget_s / 5, (op == Op::copy ? 2 : 1) * validation_estimate_s(job, kValidateRounds));
 }
@@ -182,7 +183,8 @@ Action add_tune_command(CLI::App& app) {
   cmd->add_option("--first-rounds", a->first_rounds, "Rounds of the first stage (default 5)")->check(CLI::Range(3, 100));
   cmd->add_option("-o,--output", a->out, "Results file (default kex-tune-OP.json)");
   cmd->add_flag("--force", a->force, "Replace the results file");
-  cmd->add_option("--cpu", a->cpu, "CPU the measuring worker is pinned to (default: one picked)");
+  cmd->add_option("--cpu", a->cpu, "CPU the measuring worker is pinned to (default: one picked)")
+      ->check(CLI::Range(0, 4095));
   cmd->add_option("--seed", a->seed, "Seed of the round order (default: drawn)");
   cmd->add_flag("--no-validate", a->no_validate,
                 "Do not measure the glibc tunables the dispatch suggests (by default libc runs in child processes "
@@ -190,6 +192,8 @@ Action add_tune_command(CLI::App& app) {
   return [a, cmd]() -> int {
     if (!(a->margin >= 0 && a->margin < 1)) throw InputError("--margin: " + std::to_string(a->margin) + ": a fraction in [0, 1)");
     if (a->out.empty()) a->out = "kex-tune-" + a->op + ".json";
+    if (a->out == "-") throw InputError("-o", "'-': kex tune writes a results file, not standard output; give a path");
+    if (cmd->count("--cpu")) pin_to_cpu(a->cpu);  // one of the CPUs this process may run on, or one line
     check_output_path(a->out, a->force);
     const TuneRequest req = tune_request(*a, *cmd);
     const RunOptions opt = tune_options(*a, *cmd, req);

@@ -9,9 +9,18 @@
 
 namespace kex {
 
-/// The child job that checks `t`: memcpy (memset for the rep stosb threshold) at the
-/// sizes around the threshold: the last size where the crossover did not hold, its
-/// first size, and its last (or the next grid size: twice the first), `budget_ms` each.
+/// Sizes a validation measures inside an undecided crossover (between `below` and `from`).
+constexpr int kInterior = 3;
+
+/// Rounds a size needs for a verdict (faster, slower): fewer give no 95% interval.
+constexpr uint32_t kMinVerdictRounds = 6;
+
+/// The child job that checks `t`: memcpy (memset for the rep stosb threshold) at every
+/// size whose path the tunable may change: a quarter and half of the last size where the
+/// crossover did not hold and that size, kInterior sizes spaced geometrically inside the
+/// crossover (no size there was decided, and glibc takes the new path there), its first
+/// size, and its last (or the next grid size: twice the first); multiples of 64 bytes,
+/// `budget_ms` each.
 LibcJob validation_job(const Tunable& t, double budget_ms);
 
 /// What the rounds say of a tunable.

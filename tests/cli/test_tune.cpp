@@ -103,7 +103,13 @@ TEST_CASE("kex tune: bad options and spaces exit 2 with one line, before measuri
   one_line(d + "/space.json --threads 0", "--threads: '0': allowed: thread counts 1..1024 or all");
   one_line(d + "/space.json --threads 1,2", "--threads: '1,2': kex tune races one thread count: give one");
   one_line(d + "/space.json --threads all --budget 0", "--budget: '0'");  // all is taken, as by kex run
+  one_line(d + "/space.json --cpu 99999", "--cpu: Value 99999 not in range");
+  one_line(d + "/space.json --cpu 4000", "--cpu: 4000 is not a CPU this process may run on (allowed: ");
   CHECK(shell("test -e " + d + "/never.json").status != 0);
+  const auto dash = shell("cd " + d + " && " + kKex + " tune space.json -o -");
+  CHECK(dash.status == 2);
+  CHECK(dash.text == "kex: -o: '-': kex tune writes a results file, not standard output; give a path\n");
+  CHECK(shell("test -e " + d + "/-").status != 0);
   std::ofstream(d + "/plain.json") << R"({"context": {}, "benchmarks": []})";
   const auto e = shell(kKex + " emit --format c --tune " + d + "/plain.json");
   CHECK(e.status == 2);

@@ -34,7 +34,8 @@ Validation measured(std::vector<PairedRatio> r) {
 TEST_CASE("validation_job: the sizes around a threshold, memcpy or memset") {
   LibcJob j = validation_job(movsb(), 20);
   CHECK(j.op == Op::copy);
-  CHECK(j.sizes == std::vector<uint64_t>{131072, 262144, 1048576});
+  // a quarter, a half and the last size the crossover did not hold, three inside it, its first and last
+  CHECK(j.sizes == std::vector<uint64_t>{32768, 65536, 131072, 155840, 185344, 220416, 262144, 1048576});
   CHECK(j.budget_ms == 20);
   Tunable nt = movsb();
   nt.name = "glibc.cpu.x86_non_temporal_threshold";
@@ -79,4 +80,15 @@ TEST_CASE("validation: helps when faster beyond the margin somewhere and slower 
   const Validation few = measured({{0, 0, 0, 0}});
   CHECK(judge(few, 0.02) == Gain::no_measurable_gain);
   CHECK(format_validation(movsb(), few, 0.02).find("too few rounds") != std::string::npos);
+}
+
+TEST_CASE("validation: fewer than 6 rounds give no verdict, however tight their [min, max]") {
+  const Validation three = measured({{0.60, 0.59, 0.61, 3}, {1.50, 1.45, 1.55, 5}, {0.70, 0.69, 0.71, 6}});
+  CHECK(judge(three, 0.02) == Gain::helps);  // only the 6-round size decides
+  const std::string text = format_validation(movsb(), three, 0.02);
+  CHECK(text.find("128 KiB   tuned/default 0.600 [0.590, 0.610] over 3 rounds: too few rounds for a 95% interval\n") !=
+        std::string::npos);
+  CHECK(text.find("over 5 rounds: too few rounds for a 95% interval\n") != std::string::npos);
+  CHECK(text.find("over 6 rounds: faster\n") != std::string::npos);
+  CHECK(judge(measured({{0.60, 0.59, 0.61, 5}}), 0.02) == Gain::no_measurable_gain);
 }
