@@ -213,7 +213,11 @@ Action add_tune_command(CLI::App& app) {
     write_stdout(format_tune(run.tune, run_label(run.doc.context)));
     std::printf("results: %s\n", terminal_text(a->out).c_str());
     if (run.interrupted) {
-      std::fprintf(stderr, "kex tune: interrupted; the stages finished are in %s\n", terminal_text(a->out).c_str());
+      if (run.tune.stages.empty())
+        std::fprintf(stderr, "kex tune: interrupted before a stage finished; %s holds what was measured, no dispatch\n",
+                     terminal_text(a->out).c_str());
+      else
+        std::fprintf(stderr, "kex tune: interrupted; the stages finished are in %s\n", terminal_text(a->out).c_str());
       return 130;
     }
     return 0;

@@ -40,6 +40,7 @@ std::string verdict_table(const TuneRecord& t) {
 }
 
 std::string dispatch_text(const TuneRecord& t) {
+  if (t.dispatch.entries.empty()) return "dispatch: none (no stage finished)\n";
   std::string out = "dispatch:\n";
   for (const DispatchEntry& e : t.dispatch.entries) {
     const std::string when = e.max_bytes == kDispatchRest ? "larger" : "n <= " + format_bytes(e.max_bytes);
@@ -78,6 +79,8 @@ std::string validation_text(const TuneRecord& t) {
   if (!t.validation) return "";
   const TuneValidation& v = *t.validation;
   const char* rep = t.op == Op::copy ? "rep movsb or to non-temporal stores" : "rep stosb";
+  if (v.checks.empty() && !v.not_measured.empty())  // stopped, or the race left nothing to suggest from
+    return "libc tunables: not measured (" + terminal_text(v.not_measured) + ")\n";
   if (v.checks.empty()) return std::string("libc tunables: none suggested (the dispatch never switches to ") + rep + ")\n";
   const auto measured = std::find_if(v.checks.begin(), v.checks.end(),
                                      [](const TunableCheck& c) { return c.measured.rounds > 0; });

@@ -191,3 +191,16 @@ TEST_CASE("the tune report's table keeps its columns for names with non-ASCII ch
   CHECK(text.find("\n8 KiB      copy/\xc3\xa9/t/fwd       1 -                    -                    10\n") !=
         std::string::npos);
 }
+
+TEST_CASE("the tune report of a tune stopped before a stage finished: no dispatch, no emit line, validation not measured" *
+          doctest::test_suite("model")) {
+  TuneRecord t;
+  t.kept = {"memcpy", "rep_movsb"};
+  t.validation = TuneValidation{};
+  t.validation->not_measured = "stopped";
+  const std::string text = format_tune(t, "vm");
+  CHECK(text.find("\ndispatch: none (no stage finished)\n") != std::string::npos);
+  CHECK(text.find("kex emit") == std::string::npos);
+  CHECK(text.find("\nlibc tunables: not measured (stopped)\n") != std::string::npos);
+  CHECK(text.find("none suggested") == std::string::npos);
+}
