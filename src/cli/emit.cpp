@@ -17,6 +17,7 @@ namespace {
 struct EmitOptions {
   std::vector<std::string> names;
   std::string format, out = "-", syntax = "intel", results, dispatch, op, name, tune;
+  std::string dispatch_from = "--dispatch";  ///< where the dispatch came from, for errors: the option or FILE: /tune
   bool force = false, no_fsave = false;
 };
 
@@ -31,7 +32,7 @@ bool plain_symbol(const std::string& s) {
 /// Adds the plan of `name` unless a kernel of the same key is there; returns its key.
 std::string add_plan(std::vector<KernelPlan>& plans, const std::string& name, const PresetOptions& opts,
                      const std::string& where) {
-  KernelPlan p = source_plan(name, opts, where, where == "--dispatch");
+  KernelPlan p = source_plan(name, opts, where, where != "kex emit");
   for (const auto& q : plans)
     if (q.key == p.key) return p.key;
   plans.push_back(std::move(p));
@@ -42,8 +43,8 @@ std::string add_plan(std::vector<KernelPlan>& plans, const std::string& name, co
 /// kernels it needs are added to `plans`.
 SourceDispatch read_dispatch(const EmitOptions& o, std::vector<KernelPlan>& plans, const PresetOptions& opts) {
   SourceDispatch d;
-  d.table = parse_dispatch(o.dispatch, "--dispatch");
-  for (auto& e : d.table.entries) e.kernel = add_plan(plans, e.kernel, opts, "--dispatch");
+  d.table = parse_dispatch(o.dispatch, o.dispatch_from);
+  for (auto& e : d.table.entries) e.kernel = add_plan(plans, e.kernel, opts, o.dispatch_from);
   const auto op = o.op.empty() ? std::nullopt : parse_op(o.op);
   if (!o.op.empty() && !op) throw InputError("--op", "'" + o.op + "': allowed copy, clear");
   auto plan_of = [&](const std::string& key) -> const KernelPlan& {
@@ -54,7 +55,7 @@ SourceDispatch read_dispatch(const EmitOptions& o, std::vector<KernelPlan>& plan
   d.op = op ? *op : plan_of(d.table.entries.front().kernel).op;
   for (const auto& e : d.table.entries)
     if (plan_of(e.kernel).op != d.op)
-      throw InputError("--dispatch", "'" + e.kernel + "' is a " + std::string(to_string(plan_of(e.kernel).op)) +
+      throw InputError(o.dispatch_from, "'" + e.kernel + "' is a " + std::string(to_string(plan_of(e.kernel).op)) +
                                          " kernel; the dispatch is a " + std::string(to_string(d.op)) +
                                          (op ? " (--op)" : " (its first row)"));
   d.symbol = !o.name.empty() ? o.name : d.op == Op::copy ? "kex_memcpy" : "kex_memset";
@@ -120,8 +121,12 @@ Action add_emit_command(CLI::App& app) {
     if (!o->tune.empty()) {
       const TuneRecord t = load_tune(o->tune);
       if (t.dispatch.entries.empty()) throw InputError(o->tune + ": /tune/dispatch: empty: the tune decided no kernel");
+      if (!o->op.empty() && o->op != to_string(t.op))
+        throw InputError("--op", "'" + o->op + "': " + o->tune + " is a " + std::string(to_string(t.op)) +
+                                     " tune (leave --op out with --tune)");
       o->dispatch = dispatch_text(t.dispatch);
-      if (o->op.empty()) o->op = to_string(t.op);
+      o->op = to_string(t.op);
+      o->dispatch_from = o->tune + ": /tune/dispatch";
     }
     const std::string text = emit_text(*o);
     if (o->out == "-") write_stdout(text);

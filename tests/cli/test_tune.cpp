@@ -76,6 +76,16 @@ TEST_CASE("kex tune races, writes a results file with a tune section, prints the
   CHECK(slurp(d + "/d.c").find(" * dispatch kex_memcpy: ") != std::string::npos);
   const auto cc = shell("command -v cc >/dev/null || exit 0; cc -c -Wall -Werror -o " + d + "/d.o " + d + "/d.c");
   CHECK_MESSAGE(cc.status == 0, cc.text);
+  // The file's op is the dispatch's; errors in its table name the file.
+  const auto op = shell(kKex + " emit --format c --tune " + d + "/t.json --op clear");
+  CHECK(op.status == 2);
+  CHECK(op.text == "kex: --op: 'clear': " + d + "/t.json is a copy tune (leave --op out with --tune)\n");
+  auto bad = doc;
+  bad["tune"]["dispatch"][0]["kernel"] = "copy/nope";
+  std::ofstream(d + "/bad.json") << bad.dump();
+  const auto b = shell(kKex + " emit --format c --tune " + d + "/bad.json");
+  CHECK(b.status == 2);
+  CHECK_MESSAGE(b.text.rfind("kex: " + d + "/bad.json: /tune/dispatch: ", 0) == 0, b.text);
   // An existing results file is kept.
   const std::string before = slurp(d + "/t.json");
   const auto again = shell(kKex + " tune -q " + d + "/space.json --budget 5s -o " + d + "/t.json");
