@@ -88,7 +88,8 @@ std::string validation_text(const TuneRecord& t) {
     return "libc tunables: " + std::to_string(v.checks.size()) + " suggested (" + tunable_names(v.checks) +
            "), not measured (" + terminal_text(v.not_measured) + "): no advice\n";
   ValidateOptions shown;
-  shown.rounds = v.rounds;
+  shown.rounds = 0;  // the rounds run (a deadline or a stop cuts the planned v.rounds)
+  for (const TunableCheck& c : v.checks) shown.rounds = std::max(shown.rounds, c.measured.rounds);
   shown.cpu = measured->measured.cpu;
   std::string out = fmt::format("libc tunables the dispatch suggests, measured in {:.0f} s{}:\n", v.seconds,
                                 v.not_measured.empty() ? "" : " (not all: see below)") +
