@@ -12,6 +12,7 @@
 #include "src/core/affinity.hpp"
 #include "src/core/embedded.hpp"
 #include "src/core/error.hpp"
+#include "src/model/json_fields.hpp"
 #include "src/model/kernel_names.hpp"
 #include "src/core/numbers.hpp"
 #include "src/core/units.hpp"
@@ -41,9 +42,7 @@ struct Reader {
   const std::string& source;
 
   [[noreturn]] void fail(const std::string& path, const json& value, const std::string& allowed) const {
-    std::string v = value.dump();
-    if (v.size() > 60) v = v.substr(0, 57) + "...";
-    throw InputError(source + ": " + (path.empty() ? "/" : path) + ": " + v + ": " + allowed);
+    throw InputError(source + ": " + (path.empty() ? "/" : path) + ": " + shown_value(value) + ": " + allowed);
   }
 
   void keys(const json& obj, const std::string& path, const std::set<std::string>& allowed) const {

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "src/core/error.hpp"
+#include "src/core/terminal_text.hpp"
 
 namespace kex {
 
@@ -15,12 +16,13 @@ bool printable(std::string_view s) {
   return true;
 }
 
+std::string shown_value(const nlohmann::json& value) {
+  return clip(value.dump(), 60);  // JSON text: a control character in it is escaped
+}
+
 namespace {
 
-std::string shown(const json& value) {
-  std::string v = value.dump();  // JSON text: a control character in it is escaped
-  return v.size() > 60 ? v.substr(0, 57) + "..." : v;
-}
+std::string shown(const json& value) { return shown_value(value); }
 
 /// The text `x` at `at` under `rule`, or an InputError naming `at` and the value.
 std::string checked_text(const json& x, const std::string& at, const TextRule& rule) {

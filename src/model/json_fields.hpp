@@ -32,6 +32,10 @@
 
 namespace kex {
 
+/// A JSON value as an error message shows it: its JSON text, cut at a character
+/// boundary to 60 columns with "..." (a 5000-character value, a value of wide characters).
+std::string shown_value(const nlohmann::json& value);
+
 /// What a text field may hold: at most `max_bytes`, no control characters, and,
 /// when `valid` is set, only what it accepts (`allowed` says what that is).
 struct TextRule {

@@ -88,6 +88,8 @@ TEST_CASE("every coordinate is an axis: top level for every grid, a grid's own v
 TEST_CASE("bad configs give one line naming file, JSON path, value and what is allowed" * doctest::test_suite("config")) {
   struct Case { std::string text; const char* expect; };
   const std::string seven_tenths = std::to_string(max_config_size() / 10 * 7 / 4096 * 4096);
+  std::string han100;  // 100 x U+6F22, 200 columns
+  for (int i = 0; i < 100; ++i) han100 += "\xe6\xbc\xa2";
   const Case cases[] = {
       {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "unrol": 64}]})", "t.json: /kernels/0/unrol: unknown key"},
       {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse"}], "bogus": 1})", "t.json: /bogus: unknown key"},
@@ -96,6 +98,10 @@ TEST_CASE("bad configs give one line naming file, JSON path, value and what is a
       {R"({"sizes": [0], "kernels": [{"op": "copy", "regs": "sse"}]})", "t.json: /sizes/0: 0: out of range"},
       {R"({"sizes": ["4 parsecs"], "kernels": [{"op": "copy", "regs": "sse"}]})", "/sizes/0: \"4 parsecs\": expected a byte size"},
       {R"({"sizes": ["1000GiB"], "kernels": [{"op": "copy", "regs": "sse"}]})", "/sizes/0: \"1000GiB\": out of range"},
+      // A long value of wide characters is cut between characters, to 60 columns with "...".
+      {"{\"sizes\": [\"" + han100 +
+           "\"], \"kernels\": [{\"op\": \"copy\", \"regs\": \"sse\"}]}",
+       "/sizes/0: \"\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2...: expected a byte size"},
       {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "unroll": 24}]})",
        "/kernels/0: copy/sse/unroll:24/scratch:1/t/fwd: unroll 24 is not a positive multiple of the sse width (16 bytes)"},
       {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "mmx", "unroll": 128, "scratch": 9}]})",
