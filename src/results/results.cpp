@@ -13,6 +13,19 @@
 
 namespace kex {
 
+namespace {
+
+/// Whether the file's first line is a kex journal's header line.
+bool is_journal(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  if (!std::getline(in, line) || line.size() > (1 << 20)) return false;
+  const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+  return j.is_object() && j.contains("kex_journal");
+}
+
+}  // namespace
+
 nlohmann::json read_results_json(const std::string& path) {
   struct stat st;
   if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
@@ -21,7 +34,13 @@ nlohmann::json read_results_json(const std::string& path) {
   if (!in) throw InputError(path + ": cannot open: a results file from `kex run` is needed");
   try {
     return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {  // a syntax error, or a number beyond a double (1e400)
+  } catch (const nlohmann::json::parse_error& e) {  // a syntax error, or a number beyond a double (1e400)
+    if (is_journal(path))
+      throw InputError(path + ": a kex journal, not a results file: `kex run --resume " + path +
+                       "` finishes the run and writes its results file");
+    throw InputError(path + ": not JSON: syntax error at byte " + std::to_string(e.byte) +
+                     ": a results file from `kex run` is needed");
+  } catch (const nlohmann::json::exception& e) {
     throw InputError(path + ": not JSON: " + e.what());
   } catch (const std::ios_base::failure&) {  // a read error: /proc/self/mem, a failing disk
     throw InputError(path + ": cannot read: a results file from `kex run` is needed");

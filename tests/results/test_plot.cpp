@@ -218,7 +218,11 @@ TEST_CASE("kex plot: CLI writes the figures - bad results file exits 2 with one 
   CHECK(!std::filesystem::exists(d / "p/copy-warm.png"));
   spit(d / "bad.json", "not json");
   CHECK(run_sh(k + " plot " + d / "bad.json" + " -o " + d / "q 2>" + d / "err") == 2);
-  CHECK(slurp(d / "err").rfind("kex: " + d / "bad.json" + ": not JSON", 0) == 0);
+  CHECK(slurp(d / "err") == "kex: " + d / "bad.json" + ": not JSON: syntax error at byte 2: a results file from `kex run` is needed\n");
+  spit(d / "run.journal", "{\"kex_journal\": 2, \"header\": {}}\n{\"rep\": {}}\n");
+  CHECK(run_sh(k + " plot " + d / "run.journal" + " -o " + d / "q 2>" + d / "err") == 2);
+  CHECK(slurp(d / "err") == "kex: " + d / "run.journal" + ": a kex journal, not a results file: `kex run --resume " +
+                                d / "run.journal" + "` finishes the run and writes its results file\n");
 }
 
 TEST_CASE("write_plots: a heatmap per kernel over two swept axes (size x distance), valid gnuplot") {
