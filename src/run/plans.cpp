@@ -155,6 +155,13 @@ ConfigPlans config_plans(const Config& c) {
                          program + "; run it with harness " + std::string(to_string(*own)) + " (not " +
                          std::string(to_string(c.harness)) + "), or name its kernels one by one");
       }
+  if (c.harness == Harness::mem_cp)  // Asami's program timed copies: a name with no copy in it would run nothing
+    for (size_t i = 0; i < c.presets.size(); ++i) {
+      const auto named = resolve_presets({c.presets[i]}, c.source);
+      if (std::none_of(named.begin(), named.end(), [](const Preset* p) { return p->op == Op::copy; }))
+        throw InputError(c.source + ": /presets/" + std::to_string(i) + ": \"" + c.presets[i] +
+                         "\" has no copy: harness mem_cp times copies only (run clears under harness kex)");
+    }
   if (c.harness == Harness::kex) {
     PresetOptions opts;
     opts.fsave = c.preset_fsave;

@@ -77,6 +77,9 @@ TEST_CASE("seed sets, harnesses and --seed-exact: bad combinations fail first, o
                  "(not fastc)") != std::string::npos);
   CHECK(kex_run(t, "run --preset hahn --harness xmm64 -o " + (t / "a.json"), out, err) == 2);
   CHECK(err.find("is the table of Hahn's athlon.c") != std::string::npos);
+  CHECK(kex_run(t, "run --preset xmm64/xmm_clear --harness mem_cp -o " + (t / "a.json"), out, err) == 2);
+  CHECK(err == "kex: --preset: /presets/0: \"xmm64/xmm_clear\" has no copy: harness mem_cp times copies only (run "
+               "clears under harness kex)\n");
   CHECK(kex_run(t, "run --preset fastc/faster_copy --seed-exact -o " + (t / "a.json"), out, err) == 2);
   CHECK(err.find("--seed-exact: nothing a seed program printed") != std::string::npos);
   CHECK(kex_run(t, "run --preset spraul --seed-exact -o -", out, err) == 2);
