@@ -363,7 +363,11 @@ std::vector<Config> configs_from_arguments(RunArgs& a, const CLI::App& cmd) {
     for (const char* opt : {"--sizes", "--cache", "--layout", "--threads"})
       if (cmd.count(opt))
         throw InputError(std::string(opt) + ": applies to kernels named as arguments (e.g. kex run "
-                         "copy/avx/unroll:256 memcpy " + opt + " ...); a config file sets its own axes");
+                         "copy/avx/unroll:256 memcpy " + opt + " ...)" +
+                         (a.presets.empty() ? "; a config file sets its own axes"
+                                            : std::string("; --preset runs presets on one page as their programs did "
+                                                          "(name a preset as an argument instead: kex run "
+                                                          "linux/clear_page_erms ") + opt + " ...)"));
   if (!names.empty()) configs.push_back(names_config(names, sizes, cache, layout, threads));
   if (a.presets.empty() && a.no_fsave) throw InputError("--no-fsave: applies to --preset kernels; give --preset NAME...");
   if (a.presets.empty() && a.harness != "kex")

@@ -98,6 +98,10 @@ TEST_CASE("more threads than the affinity mask, or a bad placement, is one line 
   r = shell(kKex + " run built-in:default.json --list --threads 2");
   CHECK(r.status == 2);
   CHECK(r.text.find("--threads: applies to kernels named as arguments") != std::string::npos);
+  r = shell(kKex + " run --preset linux/clear_page_erms --list --threads 2");
+  CHECK(r.status == 2);
+  CHECK(r.text.find("(name a preset as an argument instead: kex run linux/clear_page_erms --threads ...)") !=
+        std::string::npos);
   r = shell(kKex + " run copy/sse --sizes 4KiB --threads 1,2 --list");
   CHECK(r.status == 0);
   CHECK(r.text.find("copy/sse/unroll:64/scratch:4/t/fwd/4096/threads:2") != std::string::npos);
