@@ -40,7 +40,7 @@ JournaledRounds journaled_rounds(const std::vector<uint32_t>& members, const std
 std::vector<Task> ordered_tasks(size_t points, uint32_t reps) {
   std::vector<Task> out;
   for (uint32_t p = 0; p < points; ++p)
-    for (uint32_t r = 0; r < reps; ++r) out.push_back({p, r});
+    for (uint32_t r = 0; r < reps; ++r) out.push_back(Task{p, r, {}, 0});
   return out;
 }
 
