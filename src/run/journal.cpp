@@ -27,7 +27,7 @@ namespace {
 
 /// The journal format this kex writes and reads (1: before headers were typed; 2: before
 /// paired rounds, whose header has no pairing and whose repetitions no round).
-constexpr int kJournalFormat = 3;
+constexpr uint32_t kJournalFormat = 3;
 /// Orders count tasks; an order at or above this is no order kex gave (and the next
 /// session's first order, one above the largest, must not wrap).
 constexpr uint64_t kOrderLimit = uint64_t(1) << 53;
@@ -71,6 +71,18 @@ void map_partial(IO& io, P& p) {
   io.text("name", p.name, TextRule{NAME_MAX, is_file_name, "a file name without a directory"});
   io.whole("bytes", p.bytes, uint64_t(0), UINT64_MAX);
   io.text("fnv1a", p.fnv1a, TextRule{16, is_hex64, "16 lowercase hex digits"});
+}
+
+/// The first line: the journal format and the run's header (journal_header.hpp).
+struct FirstLine {
+  uint32_t format = 0;
+  nlohmann::json header;
+};
+
+template <class IO, class F>
+void map_first_line(IO& io, F& f) {
+  io.whole("kex_journal", f.format, 0u, 1000000u);
+  io.object_value("header", f.header);
 }
 
 /// The figures an interrupted session drew.
@@ -231,18 +243,25 @@ struct Reading {
   std::map<std::string, std::set<uint64_t>> orders;
 };
 
+/// The header of the first line, read through its field table: first tolerantly, so that
+/// a file that is no journal, or one of another format, is named as such before any other
+/// check of the line, then exactly.
 JournalHeader first_line(const nlohmann::json& j, const std::string& path) {
   const std::string where = path + ":1";
-  if (!j.is_object() || !j.contains("kex_journal") || !j.contains("header"))
+  FirstLine f;
+  if (j.is_object()) {
+    FieldReader probe(j, where + ": ", Keys::tolerant);
+    map_first_line(probe, f);
+  }
+  if (f.format == 0 || f.header.is_null())
     throw InputError(path + ": not a kex journal (its first line has no kex_journal header)");
-  const nlohmann::json& v = j["kex_journal"];
-  if (v == 1)
+  if (f.format == 1)
     throw InputError(where, "a journal of an earlier kex (journal format 1): resume it with the kex that wrote it");
-  if (v != kJournalFormat)
-    throw InputError(where + ": /kex_journal", v.dump() + ": expected " + std::to_string(kJournalFormat) +
-                                                   " (the journal format of this kex)");
-  if (j.size() != 2) throw InputError(where, "expected only kex_journal and header in the first line");
-  return journal_header_from(j["header"], where + ": /header");
+  if (f.format != kJournalFormat)
+    throw InputError(where + ": /kex_journal", std::to_string(f.format) + ": expected " +
+                                                   std::to_string(kJournalFormat) + " (the journal format of this kex)");
+  f = read_record<FirstLine>(j, where + ": ", [](auto& io, auto& x) { map_first_line(io, x); });
+  return journal_header_from(f.header, where + ": /header");
 }
 
 void add_rep(Reading& in, const nlohmann::json& v, const std::string& where) {
@@ -445,7 +464,7 @@ Journal::Journal(const std::string& path, const JournalHeader& header) : path_(p
   }
   parent_only(fd_);
   f_ = fdopen(fd_, "w");
-  line(nlohmann::json{{"kex_journal", kJournalFormat}, {"header", to_json(header)}});
+  line(written(FirstLine{kJournalFormat, to_json(header)}, [](auto& io, auto& f) { map_first_line(io, f); }));
   sync();
 }
 
