@@ -246,6 +246,17 @@ TEST_CASE("kex run --resume checks the journal header as a config is checked: on
   write_lines(j, old);
   r = resume(j);
   CHECK(r.text == "kex: " + j + ":1: a journal of an earlier kex (journal format 1): resume it with the kex that wrote it\n");
+  // A later format, and a first line with a key no kex writes there, are refused by name.
+  Lines later = l;
+  later.first["kex_journal"] = 9;
+  write_lines(j, later);
+  r = resume(j);
+  CHECK(r.text == "kex: " + j + ":1: /kex_journal: 9: expected 3 (the journal format of this kex)\n");
+  Lines extra = l;
+  extra.first["output"] = "../victim.json";
+  write_lines(j, extra);
+  r = resume(j);
+  CHECK(r.text == "kex: " + j + ":1: /output: unknown key (allowed: header, kex_journal)\n");
   // The untouched journal still resumes.
   r = resume(d / "out.json.journal");
   REQUIRE_MESSAGE(r.status == 0, r.text);
