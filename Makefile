@@ -39,8 +39,9 @@ run: configure
 test: build
 	cd build && ctest --output-on-failure -j $(JOBS)
 
-# The whole test suite built with -fsanitize=address,undefined in build-asan/, but for the
-# browser test: what it adds to kex report's own tests (run here) is Chromium's view of the page.
+# The whole test suite built with -fsanitize=address,undefined in build-asan/ (all but
+# UBSan's null and vptr checks: CMakeLists.txt says why), but for the browser test: what it
+# adds to kex report's own tests (run here) is Chromium's view of the page.
 sanitize: deps
 	@cmake -S . -B build-asan $(call gen,build-asan) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKEX_SANITIZE=ON >/dev/null
 	@cmake --build build-asan -j $(JOBS)
