@@ -10,21 +10,9 @@
 #include "src/model/noise.hpp"
 #include "src/model/result_check.hpp"
 #include "src/model/result_json.hpp"
+#include "src/run/journal.hpp"
 
 namespace kex {
-
-namespace {
-
-/// Whether the file's first line is a kex journal's header line.
-bool is_journal(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  if (!std::getline(in, line) || line.size() > (1 << 20)) return false;
-  const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-  return j.is_object() && j.contains("kex_journal");
-}
-
-}  // namespace
 
 nlohmann::json read_results_json(const std::string& path) {
   struct stat st;
@@ -35,7 +23,7 @@ nlohmann::json read_results_json(const std::string& path) {
   try {
     return nlohmann::json::parse(in);
   } catch (const nlohmann::json::parse_error& e) {  // a syntax error, or a number beyond a double (1e400)
-    if (is_journal(path))
+    if (is_journal_file(path))
       throw InputError(path + ": a kex journal, not a results file: `kex run --resume " + path +
                        "` finishes the run and writes its results file");
     throw InputError(path + ": not JSON: syntax error at byte " + std::to_string(e.byte) +

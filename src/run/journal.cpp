@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <fstream>
 #include <set>
 
 #include "src/core/error.hpp"
@@ -426,6 +427,25 @@ void forget_fd(int fd) {
 
 PartialFile partial_file(const std::string& name, const std::string& text) {
   return {name, text.size(), hex64(fnv1a64(text))};
+}
+
+bool is_journal_file(const std::string& path) {
+  std::ifstream in(path);
+  std::string head(size_t(1) << 20, '\0');  // a first line kex wrote is far shorter
+  in.read(head.data(), std::streamsize(head.size()));
+  head.resize(size_t(in.gcount()));
+  const size_t nl = head.find('\n');
+  if (nl == std::string::npos) return false;
+  const nlohmann::json j = nlohmann::json::parse(head.substr(0, nl), nullptr, false);
+  if (!j.is_object()) return false;
+  FirstLine f;
+  try {
+    FieldReader probe(j, path, Keys::tolerant);
+    map_first_line(probe, f);
+  } catch (const InputError&) {
+    return false;
+  }
+  return f.format != 0;
 }
 
 std::string journal_path(const std::string& output) {

@@ -115,6 +115,11 @@ class Journal {
 /// 2^53). A last line without its newline is a kill mid-write: ignored.
 JournalState read_journal(const std::string& path);
 
+/// Whether the file at `path` begins with a journal's first line, of any journal format
+/// (read through the journal's own field table): how the results reader names a journal
+/// given where a results file is needed. False for anything else, never an error.
+bool is_journal_file(const std::string& path);
+
 /// The journal a run writing `output` keeps: "OUT.journal" beside it; when that
 /// name would exceed NAME_MAX (255 bytes), the name's first 230 bytes, '-' and 16
 /// hex digits of its hash, then ".journal". For stdout, a name in the current
