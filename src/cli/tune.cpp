@@ -71,10 +71,11 @@ Config tune_space(const TuneArgs& a, const CLI::App& cmd) {
   if (cmd.count("--cache")) raw["cache"] = cache_option(a.cache);
   if (!a.layout.empty()) raw["layout"] = layout_option(a.layout);
   if (cmd.count("--threads")) {  // as kex run --threads, but one value: a race is between kernels
-    raw["threads"] = threads_option(a.threads);
-    if (raw["threads"].size() != 1)
+    const nlohmann::json threads = threads_option(a.threads);
+    if (threads.size() != 1)
       throw InputError("--threads: '" + a.threads + "': kex tune races one thread count: give one, 1.." +
                        std::to_string(kMaxThreads) + " or all (every CPU of the affinity mask)");
+    raw["threads"] = threads;
   }
   return parse_config(raw.dump(), base.source);
 }
