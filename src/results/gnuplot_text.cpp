@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "src/core/terminal_text.hpp"
+
 namespace kex {
 
 namespace {
@@ -26,6 +28,18 @@ std::string gp_string(std::string_view text) {
     out += oct;
   }
   return out + "\"";
+}
+
+std::string gp_label(std::string_view text) {
+  std::string shown;
+  for (size_t from = 0;;) {
+    const size_t nl = text.find('\n', from);
+    shown += terminal_text(text.substr(from, nl == std::string_view::npos ? std::string_view::npos : nl - from));
+    if (nl == std::string_view::npos) break;
+    shown += '\n';
+    from = nl + 1;
+  }
+  return gp_string(shown);
 }
 
 std::string gp_comment(std::string_view text) {

@@ -19,6 +19,13 @@ namespace kex {
 /// and no quote or backslash but its own, whatever `text` holds.
 std::string gp_string(std::string_view text);
 
+/// gp_string() of text a figure shows (a title, a key entry, a label, a tic): each line
+/// (the text split at its newlines) as a terminal shows it (terminal_text: control
+/// characters, C1 and bidirectional controls and invalid UTF-8 as visible escapes), so no
+/// control byte from a results file reaches gnuplot's SVG (where it is not XML) or PNG.
+/// File names go through gp_string, which keeps every byte.
+std::string gp_label(std::string_view text);
+
 /// `text` for the rest of a `#` comment line of a script or a data file: printable
 /// ASCII kept, a backtick and every control character or byte >= 0x80 as '?', so it
 /// can neither end the comment nor be mistaken for code.

@@ -210,8 +210,8 @@ std::string bandwidth_terminal(const std::string& base, const std::vector<std::s
 std::string bandwidth_axes_text(const std::string& op, const FigureAxes& a, bool ratio) {
   std::ostringstream g;
   const std::string what = op == "clear" ? "cleared" : "copied";
-  g << "set xlabel " << gp_string("size (bytes " + what + " per call, log2)") << "\n"
-    << "set ylabel " << gp_string(ratio ? "speedup (B GB/s / A GB/s)" : "GB/s (1e9 bytes " + what + "/s)") << "\n"
+  g << "set xlabel " << gp_label("size (bytes " + what + " per call, log2)") << "\n"
+    << "set ylabel " << gp_label(ratio ? "speedup (B GB/s / A GB/s)" : "GB/s (1e9 bytes " + what + "/s)") << "\n"
     << "set logscale x 2\n"
     << "set xrange [" << fmt(a.lo) << ":" << fmt(a.hi) << "]\n"
     // Bandwidth from 0; speedups around 1, fitted to the data so a 3% effect is visible.
@@ -223,7 +223,7 @@ std::string bandwidth_axes_text(const std::string& op, const FigureAxes& a, bool
     << "set xtics (";
   for (int e = 0; e <= a.span; e += a.step) {
     double v = a.lo * std::exp2(e);
-    g << (e ? ", " : "") << gp_string(short_bytes(v)) << " " << fmt(v);
+    g << (e ? ", " : "") << gp_label(short_bytes(v)) << " " << fmt(v);
   }
   g << ")\n"
     << "set mxtics default\n"
@@ -251,13 +251,13 @@ std::string cache_markers(const std::string& op, const std::vector<Run>& runs, d
       }
       g << "set arrow from " << fmt(x) << ", graph 0 to " << fmt(x)
         << ", graph 1 nohead dt 3 lw 1.5 lc rgb \"#777777\" back\n"
-        << "set label " << gp_string(text) << " at " << fmt(x)
+        << "set label " << gp_label(text) << " at " << fmt(x)
         << ", graph 0.98 right rotate by 90 offset character -0.8,0 font \",9\" textcolor rgb \"#444444\" front\n";
     }
   if (!offchart.empty()) {
     std::string t = "beyond the sizes measured: ";
     for (size_t i = 0; i < offchart.size(); ++i) t += (i ? ", " : "") + offchart[i];
-    g << "set label " << gp_string(t) << " at graph 0.99, graph 0.02 right font \",9\" textcolor rgb \"#444444\" front\n";
+    g << "set label " << gp_label(t) << " at graph 0.99, graph 0.02 right font \",9\" textcolor rgb \"#444444\" front\n";
   }
   return g.str();
 }
@@ -288,11 +288,11 @@ std::string bandwidth_panel(const std::string& base, const std::string& panel, c
   for (const auto& c : curves)
     if (c.panel == panel && !c.panel.empty() && std::find(kernels.begin(), kernels.end(), c.key) == kernels.end())
       kernels.push_back(c.key);
-  g << "set title " << gp_string(panel.empty() ? "baselines" : panel == "string" ? "string (rep movs/stos)" : panel) << "\n";
+  g << "set title " << gp_label(panel.empty() ? "baselines" : panel == "string" ? "string (rep movs/stos)" : panel) << "\n";
   std::vector<std::string> items;
   size_t titled = 0;
   auto title = [&](const std::string& t) {
-    return ++titled <= kMaxKeyRows ? " title " + gp_string(t) : std::string(" notitle");
+    return ++titled <= kMaxKeyRows ? " title " + gp_label(t) : std::string(" notitle");
   };
   for (size_t e = 0; e < env.size(); ++e)
     items.push_back(gp_string(base + ".dat") + " index " + std::to_string(nc + e) +
@@ -322,7 +322,7 @@ std::string bandwidth_panel(const std::string& base, const std::string& panel, c
                     std::to_string(1 + int(k) % 13) + " ps 0.6" + title(c.label));
   }
   if (titled > kMaxKeyRows)
-    g << "set label 99 " << gp_string(std::to_string(titled - kMaxKeyRows) + " more curves have no key entry (--best N or --filter picks fewer)")
+    g << "set label 99 " << gp_label(std::to_string(titled - kMaxKeyRows) + " more curves have no key entry (--best N or --filter picks fewer)")
       << " at graph 0.01, graph 0.98 left font \",9\" textcolor rgb \"#444444\" front\n";
   g << "plot \\\n";
   for (size_t i = 0; i < items.size(); ++i) g << "  " << items[i] << (i + 1 < items.size() ? ", \\\n" : "\n");
@@ -353,7 +353,7 @@ Figure bandwidth_figure(const std::string& base, const std::string& op, const st
   const std::string title = std::string(presets ? "named presets by family of origin, libc dashed: " : "") + op +
                             (ratio ? " speedup, " : " bandwidth, ") +
                             cache + " cache, median per size\n" + bandwidth_hosts(runs, ratio);
-  g << "set multiplot layout " << rows << "," << cols << " title " << gp_string(title) << " font \",12\"\n";
+  g << "set multiplot layout " << rows << "," << cols << " title " << gp_label(title) << " font \",12\"\n";
   for (const auto& panel : panels) g << bandwidth_panel(f.base, panel, curves, env, runs.size(), !ratio);
   g << "unset multiplot\n";
   f.gp = g.str();
@@ -398,8 +398,8 @@ Figure bar_figure(const std::string& base, const std::string& title, const std::
   const int h = std::clamp(int(140 + shown * (18 + 14 * std::min<size_t>(R, 40))), 420, 2 * kMaxSide);
   std::ostringstream g;
   g << "# kex: " << gp_comment(comment) << ". Data: " << gp_comment(base) << ".dat\n" << gp_terminal(base, int(800 + 8 * label_w), h);
-  g << "set title " << gp_string(shown_title) << "\n"
-    << "set xlabel " << gp_string(xlabel) << "\n"
+  g << "set title " << gp_label(shown_title) << "\n"
+    << "set xlabel " << gp_label(xlabel) << "\n"
     << "set xrange [0:" << fmt(vmax > 0 ? vmax * 1.15 : 1) << "]\n"
     << "set yrange [" << fmt(double(shown) - 0.4) << ":-0.6]   # first row on top\n"
     << "set ytics nomirror font \",10\"\n"
@@ -414,7 +414,7 @@ Figure bar_figure(const std::string& base, const std::string& title, const std::
     double off = -0.4 + bw * (double(r) + 0.5);
     g << "  \"\"" << every << " using (0.5*$" << r + 2 << "):($0+" << fmt(off) << "):(0.5*$"
       << r + 2 << "):(" << fmt(bw / 2 * 0.9) << ") with boxxyerror lc rgb \""
-      << gp_color(r) << "\" title " << gp_string(run_labels[r]) << ", \\\n"
+      << gp_color(r) << "\" title " << gp_label(run_labels[r]) << ", \\\n"
       << "  \"\"" << every << " using ($" << r + 2 << "):($0+" << fmt(off) << "):(sprintf(\" %.4g\", $" << r + 2
       << ")) with labels left font \",9\" notitle" << (r + 1 < R ? ", \\\n" : "\n");
   }
@@ -468,10 +468,10 @@ Figure heatmap_figure(const HeatmapData& h) {
   const bool numbers = double(w - 300 - 7 * int(ylabel)) / double(nx) >= 40 && double(ht - 240) / double(ny) >= 16;
   std::ostringstream g;
   g << "# kex: " << gp_comment(h.title) << ". Data: " << gp_comment(h.base) << ".dat\n" << gp_terminal(h.base, w, ht);
-  g << "set title " << gp_string(h.title) << "\n"
-    << "set xlabel " << gp_string(h.xname) << "\n"
-    << "set ylabel " << gp_string(h.yname) << "\n"
-    << "set cblabel " << gp_string(h.quantity) << "\n"
+  g << "set title " << gp_label(h.title) << "\n"
+    << "set xlabel " << gp_label(h.xname) << "\n"
+    << "set ylabel " << gp_label(h.yname) << "\n"
+    << "set cblabel " << gp_label(h.quantity) << "\n"
     << "set cbrange [0:" << fmt(vmax > 0 ? vmax : 1) << "]\n"
     << (h.high_is_good ? "set palette defined (0 \"#440154\", 1 \"#3b528b\", 2 \"#21918c\", 3 \"#5ec962\", 4 \"#fde725\")\n"
                        : "set palette defined (0 \"#fde725\", 1 \"#5ec962\", 2 \"#21918c\", 3 \"#3b528b\", 4 \"#440154\")\n")
@@ -481,7 +481,7 @@ Figure heatmap_figure(const HeatmapData& h) {
   auto tics = [&](const char* axis, const std::vector<std::string>& v) {
     const size_t step = std::max<size_t>(1, v.size() / 40);
     g << "set " << axis << " (";
-    for (size_t i = 0; i < v.size(); i += step) g << (i ? ", " : "") << gp_string(v[i]) << " " << i;
+    for (size_t i = 0; i < v.size(); i += step) g << (i ? ", " : "") << gp_label(v[i]) << " " << i;
     g << ")" << (std::string(axis) == "xtics" ? " rotate by 45 right" : "") << "\n";
   };
   tics("xtics", h.xs);

@@ -65,13 +65,13 @@ std::string scaling_panel(const ScalingFigure& f, uint64_t size, const std::stri
       for (const auto& c : f.rows[i]->cells)
         if (c.threads == 1) best1 = std::max(best1, c.gbps);
     }
-  g << "set title " << gp_string(format_bytes(size) + " per worker") << "\n";
+  g << "set title " << gp_label(format_bytes(size) + " per worker") << "\n";
   g << "plot ";
   if (best1 > 0) g << num(best1) << "*x with lines dt 2 lw 2 lc rgb \"#999999\" title \"perfect scaling\", \\\n     ";
   for (size_t k = 0; k < idx.size(); ++k) {
     const ScalingRow& r = *f.rows[idx[k]];
     g << gp_string(dat) << " index " << idx[k] << " using 1:2 with linespoints lw 2 pt 7 lc rgb \"" << gp_color(k)
-      << "\" dt " << 1 + int(k / 12) % 4 << " title " << gp_string(r.kernel) << (k + 1 < idx.size() ? ", \\\n     " : "\n");
+      << "\" dt " << 1 + int(k / 12) % 4 << " title " << gp_label(r.kernel) << (k + 1 < idx.size() ? ", \\\n     " : "\n");
   }
   return g.str();
 }
@@ -90,7 +90,7 @@ std::string scaling_gp(const ScalingFigure& f, const std::string& base) {
   std::ostringstream g;
   g << "# kex: aggregate GB/s by threads. Data: " << gp_comment(base) << ".dat\n" << gp_terminal(base, w, h);
   g << "set multiplot layout 1," << sizes.size() << " title "
-    << gp_string(std::string(to_string(f.op)) + " scaling" + (f.condition.empty() ? "" : " (" + f.condition + ")") +
+    << gp_label(std::string(to_string(f.op)) + " scaling" + (f.condition.empty() ? "" : " (" + f.condition + ")") +
                  ": aggregate GB/s (bytes of every worker) against threads\n" + f.machine)
     << "\n"
     << "set xlabel \"threads\"\nset ylabel \"GB/s (1e9 B/s), all workers\"\n"

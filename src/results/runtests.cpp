@@ -171,7 +171,7 @@ std::vector<std::string> write_runtests_graph(const RunDoc& doc, const std::stri
     files.emplace_back(path, dat);
     // A file name gnuplot reads must not start with '<' or '|' (it would run it as a command).
     const std::string gp_path = path[0] == '/' ? path : "./" + path;
-    gp += (i ? ", \\\n     " : "") + gp_string(gp_path) + " title " + gp_string(c.name) + " with linespoints";
+    gp += (i ? ", \\\n     " : "") + gp_string(gp_path) + " title " + gp_label(c.name) + " with linespoints";
   }
   gp += "\n";
   files.emplace_back(dir + "/plot.gp", gp);

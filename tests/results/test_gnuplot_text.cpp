@@ -75,6 +75,16 @@ TEST_CASE("gp_string: a literal that holds the text exactly and carries nothing 
   CHECK(markers(d.path).empty());
 }
 
+TEST_CASE("gp_label: a figure's text holds no control byte, whatever a results file's text holds" *
+          doctest::test_suite("plot")) {
+  // gnuplot turns octal escapes back into bytes: ESC, BEL or CR in a host name made its
+  // SVG figures malformed XML (and reached the report page) before labels were shown so.
+  CHECK(gp_label("a\x1b[2J\x07" "b") == gp_string("a\\x1b[2J\\x07b"));
+  CHECK(gp_label("median per size\nlab (cpu\r)") == gp_string("median per size\nlab (cpu\\r)"));
+  CHECK(gp_label("\xc2\x9b\xe2\x80\xae\xff") == gp_string("\\u009b\\u202e\\xff"));
+  CHECK(gp_label("copy/sse/unroll:64 `x` \xc3\xa9") == gp_string("copy/sse/unroll:64 `x` \xc3\xa9"));
+}
+
 TEST_CASE("write_plots: hostile host names, CPU models, labels and kernel names run no command in gnuplot" *
           doctest::test_suite("plot")) {
   TmpDir d;
