@@ -13,6 +13,7 @@
 #include "src/core/embedded.hpp"
 #include "src/core/error.hpp"
 #include "src/model/json_fields.hpp"
+#include "src/model/json_text.hpp"
 #include "src/model/kernel_names.hpp"
 #include "src/core/numbers.hpp"
 #include "src/core/units.hpp"
@@ -480,25 +481,13 @@ size_t json_depth(const std::string& t) {
 namespace {
 
 /// The config text as JSON (comments allowed). Throws InputError naming `source`: a
-/// text above kMaxConfigBytes, nesting deeper than 64, a key twice in one object (JSON
-/// would keep only the last), malformed JSON (at its line:column).
+/// text above kMaxConfigBytes, nesting deeper than 64, what parse_json_text refuses (a
+/// NUL byte, a key twice in one object), malformed JSON (at its line:column).
 json parse_json(const std::string& text, const std::string& source) {
   if (text.size() > kMaxConfigBytes) throw InputError(source + ": " + too_long_text());
   if (json_depth(text) > 64) throw InputError(source + ": JSON nested deeper than 64 levels; a kex config needs at most 5");
-  // Duplicate keys: nlohmann keeps the last silently, so track keys per open object.
-  std::vector<std::set<std::string>> open_keys;
-  json::parser_callback_t dup_check = [&](int, json::parse_event_t ev, json& parsed) {
-    if (ev == json::parse_event_t::object_start) open_keys.emplace_back();
-    else if (ev == json::parse_event_t::object_end && !open_keys.empty()) open_keys.pop_back();
-    else if (ev == json::parse_event_t::key && !open_keys.empty()) {
-      const std::string k = parsed.get<std::string>();
-      if (!open_keys.back().insert(k).second)
-        throw InputError(source + ": key \"" + k + "\" appears twice in one object (JSON keeps only the last)");
-    }
-    return true;
-  };
   try {
-    return json::parse(text, dup_check, true, /*ignore_comments=*/true);
+    return parse_json_text(text, source, 64, "a kex config needs at most 5", /*comments=*/true);
   } catch (const json::parse_error& e) {
     // Recompute line and column from the byte offset for a compiler-style message.
     size_t line = 1, col = 1;

@@ -9,19 +9,28 @@
 #include "src/core/error.hpp"
 #include "src/model/noise.hpp"
 #include "src/model/result_check.hpp"
+#include "src/model/json_text.hpp"
 #include "src/model/result_json.hpp"
 #include "src/run/journal.hpp"
 
 namespace kex {
 
+namespace {
+/// JSON nesting allowed in a results file (kex's own nest fewer than 16 levels).
+constexpr int kMaxResultsDepth = 64;
+}  // namespace
+
 nlohmann::json read_results_json(const std::string& path) {
   struct stat st;
   if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
     throw InputError(path + ": not a regular file: a results file from `kex run` is needed");
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open: a results file from `kex run` is needed");
+  std::string text;
+  for (char buf[1 << 16]; in.read(buf, sizeof buf) || in.gcount() > 0;) text.append(buf, size_t(in.gcount()));
+  if (in.bad()) throw InputError(path + ": cannot read: a results file from `kex run` is needed");  // /proc/self/mem, a failing disk
   try {
-    return nlohmann::json::parse(in);
+    return parse_json_text(text, path, kMaxResultsDepth, "not a results file kex writes");
   } catch (const nlohmann::json::parse_error& e) {  // a syntax error, or a number beyond a double (1e400)
     if (is_journal_file(path))
       throw InputError(path + ": a kex journal, not a results file: `kex run --resume " + path +
@@ -30,8 +39,6 @@ nlohmann::json read_results_json(const std::string& path) {
                      ": a results file from `kex run` is needed");
   } catch (const nlohmann::json::exception& e) {
     throw InputError(path + ": not JSON: " + e.what());
-  } catch (const std::ios_base::failure&) {  // a read error: /proc/self/mem, a failing disk
-    throw InputError(path + ": cannot read: a results file from `kex run` is needed");
   }
 }
 

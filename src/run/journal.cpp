@@ -19,6 +19,7 @@
 #include "src/model/kernel_names.hpp"
 #include "src/core/hash.hpp"
 #include "src/model/json_fields.hpp"
+#include "src/model/json_text.hpp"
 #include "src/model/result_check.hpp"
 #include "src/model/result_json.hpp"
 
@@ -358,16 +359,6 @@ void add_line(Reading& in, const nlohmann::json& j, const std::string& line_wher
   }
 }
 
-/// Refuses JSON nested deeper than any line kex writes (writing or reading a
-/// 100000-deep value back would recurse that deep).
-nlohmann::json::parser_callback_t depth_limit(const std::string& where) {
-  return [where](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
-    if (depth > kMaxDepth)
-      throw InputError(where, "nested deeper than " + std::to_string(kMaxDepth) + " levels: not a line kex writes");
-    return true;
-  };
-}
-
 JournalState read_fd(int fd, const std::string& path) {
   Reading in;
   bool any = false;
@@ -375,7 +366,7 @@ JournalState read_fd(int fd, const std::string& path) {
     const std::string where = path + ":" + std::to_string(number);
     nlohmann::json j;
     try {
-      j = nlohmann::json::parse(text, depth_limit(where));
+      j = parse_json_text(text, where, kMaxDepth, "not a line kex writes");
     } catch (const nlohmann::json::exception&) {
       throw InputError(where + ": not a journal line (malformed JSON)");
     }

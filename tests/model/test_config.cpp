@@ -161,6 +161,8 @@ TEST_CASE("bad configs give one line naming file, JSON path, value and what is a
       {R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "threads": [1, "most"]}]})",
        "t.json: /kernels/0/threads/1: \"most\": allowed: a number of threads 1..1024, or \"all\""},
       {(std::string(200, '[') + std::string(200, ']')).c_str(), "nested deeper than 64 levels"},
+      {std::string(R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse"}]})") + std::string(1, '\0') + "{{{",
+       "t.json: a NUL byte at byte 59: not JSON"},
   };
   for (const auto& c : cases) {
     std::string e = error_of(c.text);

@@ -223,6 +223,16 @@ TEST_CASE("kex plot: CLI writes the figures - bad results file exits 2 with one 
   CHECK(run_sh(k + " plot " + d / "run.journal" + " -o " + d / "q 2>" + d / "err") == 2);
   CHECK(slurp(d / "err") == "kex: " + d / "run.journal" + ": a kex journal, not a results file: `kex run --resume " +
                                 d / "run.journal" + "` finishes the run and writes its results file\n");
+  // What kex never writes and nlohmann/json alone would read as another file: a key twice
+  // (the first value lost), text after a NUL byte (ignored).
+  const std::string good = synth::results().dump();
+  spit(d / "twice.json", "{\"context\": {}, " + good.substr(1));
+  CHECK(run_sh(k + " plot " + d / "twice.json" + " -o " + d / "q 2>" + d / "err") == 2);
+  CHECK(slurp(d / "err") == "kex: " + d / "twice.json" + ": key \"context\" appears twice in one object (JSON keeps only the last)\n");
+  spit(d / "nul.json", good + std::string(1, '\0') + "{}");
+  CHECK(run_sh(k + " plot " + d / "nul.json" + " -o " + d / "q 2>" + d / "err") == 2);
+  CHECK(slurp(d / "err") == "kex: " + d / "nul.json" + ": a NUL byte at byte " + std::to_string(good.size()) + ": not JSON\n");
+  CHECK(!std::filesystem::exists(d / "q"));
 }
 
 TEST_CASE("write_plots: a heatmap per kernel over two swept axes (size x distance), valid gnuplot") {

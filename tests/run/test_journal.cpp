@@ -144,6 +144,22 @@ TEST_CASE("read_journal: a record after the header is checked, a torn last line 
       << std::string(100, ']') << "}\n";
   }
   CHECK(error_of([&] { read_journal(broken); }) == broken + ":2: nested deeper than 64 levels: not a line kex writes");
+  // Two lines kex never writes that nlohmann/json alone reads as another: a key twice (the
+  // last would win) and a NUL byte (what follows it would be ignored).
+  const std::string first = slurp(path).substr(0, slurp(path).find('\n') + 1);
+  const std::string rep = slurp(path).substr(first.size(), slurp(path).find('\n', first.size()) + 1 - first.size());
+  {
+    std::ofstream f(broken);
+    f << first << "{\"rep\": {\"point\": \"memcpy/4096\", " << rep.substr(rep.find(':') + 2);
+  }
+  CHECK(error_of([&] { read_journal(broken); }) ==
+        broken + ":2: key \"point\" appears twice in one object (JSON keeps only the last)");
+  {
+    std::ofstream f(broken);
+    f << first << rep.substr(0, rep.size() - 1) << std::string(1, '\0') << "{\"result\": 1}\n";
+  }
+  CHECK(error_of([&] { read_journal(broken); }) == broken + ":2: a NUL byte at byte " + std::to_string(rep.size() - 1) +
+                                                     ": not JSON");
   // The lock: a second Journal on it is refused while the first holds it.
   Journal held(path);
   CHECK(error_of([&] { Journal again(path); }) ==
