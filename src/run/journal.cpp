@@ -83,7 +83,7 @@ struct FirstLine {
 
 template <class IO, class F>
 void map_first_line(IO& io, F& f) {
-  io.whole("kex_journal", f.format, 0u, 1000000u);
+  io.whole("kex_journal", f.format, 1u, 1000000u);
   io.object_value("header", f.header);
 }
 
@@ -250,18 +250,17 @@ struct Reading {
 /// check of the line, then exactly.
 JournalHeader first_line(const nlohmann::json& j, const std::string& path) {
   const std::string where = path + ":1";
-  FirstLine f;
+  FirstLine f;  // format 0: no kex_journal key (a number there is 1 or more)
   if (j.is_object()) {
     FieldReader probe(j, where + ": ", Keys::tolerant);
-    map_first_line(probe, f);
+    probe.whole("kex_journal", f.format, 1u, 1000000u);
   }
-  if (f.format == 0 || f.header.is_null())
-    throw InputError(path + ": not a kex journal (its first line has no kex_journal header)");
-  if (f.format == 1)
-    throw InputError(where, "a journal of an earlier kex (journal format 1): resume it with the kex that wrote it");
+  if (f.format == 0) throw InputError(path + ": not a kex journal (its first line has no kex_journal header)");
   if (f.format != kJournalFormat)
-    throw InputError(where + ": /kex_journal", std::to_string(f.format) + ": expected " +
-                                                   std::to_string(kJournalFormat) + " (the journal format of this kex)");
+    throw InputError(where, std::string("a journal of ") + (f.format < kJournalFormat ? "an earlier" : "a later") +
+                                " kex (journal format " + std::to_string(f.format) +
+                                ", this kex's is " + std::to_string(kJournalFormat) +
+                                "): resume it with the kex that wrote it");
   f = read_record<FirstLine>(j, where + ": ", [](auto& io, auto& x) { map_first_line(io, x); });
   return journal_header_from(f.header, where + ": /header");
 }

@@ -245,13 +245,20 @@ TEST_CASE("kex run --resume checks the journal header as a config is checked: on
   old.first["kex_journal"] = 1;
   write_lines(j, old);
   r = resume(j);
-  CHECK(r.text == "kex: " + j + ":1: a journal of an earlier kex (journal format 1): resume it with the kex that wrote it\n");
+  CHECK(r.text == "kex: " + j + ":1: a journal of an earlier kex (journal format 1, this kex's is 3): resume it with the kex "
+                  "that wrote it\n");
   // A later format, and a first line with a key no kex writes there, are refused by name.
   Lines later = l;
   later.first["kex_journal"] = 9;
   write_lines(j, later);
   r = resume(j);
-  CHECK(r.text == "kex: " + j + ":1: /kex_journal: 9: expected 3 (the journal format of this kex)\n");
+  CHECK(r.text == "kex: " + j + ":1: a journal of a later kex (journal format 9, this kex's is 3): resume it with the "
+                  "kex that wrote it\n");
+  Lines headless = l;
+  headless.first.erase("header");
+  write_lines(j, headless);
+  r = resume(j);
+  CHECK(r.text == "kex: " + j + ":1: /header: missing\n");
   Lines extra = l;
   extra.first["output"] = "../victim.json";
   write_lines(j, extra);
