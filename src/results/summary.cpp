@@ -44,7 +44,7 @@ std::string speedup_text(const PairedRatio& time_ratio) {
   return fmt::format("{:.2f}x [{:.2f}-{:.2f}]", 1 / time_ratio.ratio, 1 / time_ratio.high, 1 / time_ratio.low);
 }
 
-/// "+8.4% [7.9-9.1]": how much slower the next kernel is, with its interval.
+/// "+8.4% [7.9-9.1]": how much slower the fastest kernel outside the ties is, with its interval.
 std::string lead_text(const PairedRatio& r) {
   return fmt::format("+{:.1f}% [{:.1f}-{:.1f}]", (r.ratio - 1) * 100, (r.low - 1) * 100, (r.high - 1) * 100);
 }
@@ -91,12 +91,12 @@ std::string block_title(Op op, const std::string& cond) {
 /// The paired table's column heads.
 std::vector<std::string> paired_header(Op op) {
   const bool copy = op == Op::copy;
-  return {"size", "fastest kernel", "GB/s", "ties", "lead over the next", copy ? "memcpy" : "memset",
+  return {"size", "fastest kernel", "GB/s", "ties", "lead over the rest", copy ? "memcpy" : "memset",
           copy ? "fastest/memcpy" : "fastest/memset", copy ? "rep movsb" : "rep stosb"};
 }
 
 /// One group's row: size, the winner (its name as the file has it), its GB/s, ties, the
-/// lead over the next, libc's GB/s, the winner over libc, rep's GB/s.
+/// lead over the rest (the fastest kernel outside the ties), libc's GB/s, the winner over libc, rep's GB/s.
 std::vector<std::string> paired_cells(const RunDoc& run, const GroupAnswer& g) {
   const RankedMember& w = g.members[0];
   const Result& wr = run.results[w.result];
@@ -131,7 +131,7 @@ std::string paired_note(const std::vector<GroupAnswer>& answers) {
          " per group): each round measures a group's kernels back to back, so every ratio compares times taken in "
          "the same window. GB/s = 1e9 bytes/s of the median time over rounds, \u00b1 its 95% interval; ties = kernels "
          "not shown slower than the fastest by more than 1% (95% interval over rounds; libc and rep included); lead = "
-         "the next kernel's time over the fastest's; fastest/libc = speed ratio in the same rounds, \"same\" when its "
+         "the time of the fastest kernel outside the ties over the fastest's; fastest/libc = speed ratio in the same rounds, \"same\" when its "
          "interval holds 1 or lies within 1% of it.\n";
 }
 
@@ -454,12 +454,11 @@ std::string size_range(std::vector<uint64_t> sizes) {
   return sizes.size() == 1 ? format_bytes(sizes[0]) : format_bytes(sizes.front()) + ".." + format_bytes(sizes.back());
 }
 
-/// One finding per kernel: the sizes it holds at, the extreme factor, the values it names.
+/// One layout finding per kernel: the sizes it holds at, the extreme factor, the layouts it names.
 struct Finding {
   std::vector<uint64_t> sizes;
   double factor = 1;
-  std::set<std::string> worst, best;  ///< layout labels or fill figures
-  double worst_gbps = 0, best_gbps = 0;  ///< at the size of the extreme factor
+  std::set<std::string> worst, best;  ///< layout labels
 };
 
 std::string layout_findings(const RunDoc& run) {
@@ -514,6 +513,13 @@ std::string without_fill(const KernelSpec& spec) {
   return spec_name(k);
 }
 
+/// One size of a clear kernel whose fills differ: the faster and slower fill and their GB/s.
+struct FillCell {
+  uint64_t size = 0;
+  uint8_t faster = 0, slower = 0;
+  double faster_gbps = 0, slower_gbps = 0;
+};
+
 std::string fill_findings(const RunDoc& run) {
   // (kernel without fill, size, conditions) -> (fill, GB/s)
   std::map<std::tuple<std::string, uint64_t, std::string>, std::vector<std::pair<uint8_t, double>>> cells;
@@ -527,7 +533,8 @@ std::string fill_findings(const RunDoc& run) {
     const uint8_t fill = baseline ? baseline->fill : r.spec->fill;
     cells[{kernel, r.point.at.size, condition_label(condition(r.point.at))}].emplace_back(fill, median_gbps(r));
   }
-  std::map<std::string, Finding> by_kernel;
+  // Per kernel, each size where the fills differ by 1.25x or more: its faster fill.
+  std::map<std::string, std::vector<FillCell>> by_kernel;
   std::vector<std::string> order;
   for (const auto& [key, v] : cells) {
     if (v.size() < 2) continue;
@@ -536,23 +543,41 @@ std::string fill_findings(const RunDoc& run) {
     if (lo->second <= 0 || hi->second < 1.25 * lo->second) continue;
     const std::string& kernel = std::get<0>(key);
     if (!by_kernel.count(kernel)) order.push_back(kernel);
-    Finding& f = by_kernel[kernel];
-    f.sizes.push_back(std::get<1>(key));
-    if (hi->second / lo->second >= f.factor) {
-      f.factor = hi->second / lo->second;
-      f.best = {fmt::format("0x{:02x}", hi->first)};
-      f.worst = {fmt::format("0x{:02x}", lo->first)};
-      f.best_gbps = hi->second;
-      f.worst_gbps = lo->second;
-    }
+    by_kernel[kernel].push_back({std::get<1>(key), hi->first, lo->first, hi->second, lo->second});
   }
   std::string s;
+  std::set<uint8_t> faster_fills;  // of the kernels whose fill effect points one way
   for (const std::string& k : order) {
-    const Finding& f = by_kernel[k];
-    s += "fill effect: " + terminal_text(k) + " at " + size_range(f.sizes) +
-         fmt::format(": {:.1f} GB/s with fill {}, {:.1f} GB/s with {} ({:.1f}x)\n", f.best_gbps, *f.best.begin(),
-                     f.worst_gbps, *f.worst.begin(), f.factor);
+    const std::vector<FillCell>& v = by_kernel[k];
+    std::vector<uint64_t> sizes;
+    std::map<uint8_t, size_t> faster;  // fill -> sizes where it is the faster
+    for (const FillCell& c : v) {
+      sizes.push_back(c.size);
+      ++faster[c.faster];
+    }
+    const FillCell& top = *std::max_element(v.begin(), v.end(), [](const FillCell& a, const FillCell& b) {
+      return a.faster_gbps / a.slower_gbps < b.faster_gbps / b.slower_gbps;
+    });
+    const double factor = top.faster_gbps / top.slower_gbps;
+    if (faster.size() > 1) {  // the faster fill changes with the size: no effect of the fill's to name
+      std::string ways;
+      for (const auto& [fill, n] : faster)
+        ways += fmt::format("{}0x{:02x} at {} size{}", ways.empty() ? "" : ", ", fill, n, n > 1 ? "s" : "");
+      s += "fill, no effect to name: " + terminal_text(k) + " at " + size_range(sizes) +
+           fmt::format(" differs by up to {:.1f}x between fills, but the faster fill changes ({}): ", factor, ways) +
+           "fills are measured in separate rounds, so a machine state that changed during the run is likelier\n";
+      continue;
+    }
+    faster_fills.insert(top.faster);
+    s += "fill effect: " + terminal_text(k) + " at " + size_range(sizes) +
+         (sizes.size() > 1 ? fmt::format(": up to {:.1f}x, at {}: ", factor, format_bytes(top.size)) : ": ") +
+         fmt::format("{:.1f} GB/s with fill 0x{:02x}, {:.1f} GB/s with 0x{:02x}", top.faster_gbps, top.faster,
+                     top.slower_gbps, top.slower) +
+         (sizes.size() > 1 ? "\n" : fmt::format(" ({:.1f}x)\n", factor));
   }
+  if (faster_fills.size() > 1)
+    s += "fill effects point both ways (a fill faster for one kernel, slower for another): fills are measured in "
+         "separate rounds, so a machine state that changed during the run is likelier; a second run tells\n";
   return s;
 }
 

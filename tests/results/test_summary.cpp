@@ -92,6 +92,33 @@ TEST_CASE("what the data shows: a layout cliff and a fill effect, said in a line
   CHECK(compact == full.substr(0, full.rfind("fill effect: memset")) + "... and 1 more (kex summary prints them)\n");
 }
 
+TEST_CASE("what the data shows: a fill effect over sizes, one whose faster fill changes, and effects both ways" *
+          doctest::test_suite("golden")) {
+  RunDoc run;
+  // clear/avx/nt: 0x00 faster at 4 and 16 MiB (2x, then 4x). clear/sse/nt: 0xaa faster at
+  // 4 MiB, 0x00 at 16 MiB. clear/avx512/nt: 0xaa faster (3x) - against clear/avx/nt's 0x00.
+  auto add = [&](const std::string& k, uint64_t size, double gbps_00, double gbps_aa) {
+    run.results.push_back(golden::generated(k, size, {}, double(size) / gbps_00 * 2));  // as findings_run
+    run.results.push_back(golden::generated(k + "/fill:0xaa", size, {}, double(size) / gbps_aa * 2));
+  };
+  add("clear/avx/nt", 4u << 20, 40, 20);
+  add("clear/avx/nt", 16u << 20, 40, 10);
+  add("clear/sse/nt", 4u << 20, 10, 30);
+  add("clear/sse/nt", 16u << 20, 30, 10);
+  add("clear/avx512/nt", 16u << 20, 10, 30);
+  CHECK(findings(run) ==
+        "\nwhat the data shows:\n"
+        "fill effect: clear/avx/unroll:128/scratch:4/nt/fwd at 4 MiB..16 MiB: up to 4.0x, at 16 MiB: 40.0 GB/s with "
+        "fill 0x00, 10.0 GB/s with 0xaa\n"
+        "fill effect: clear/avx512/unroll:256/scratch:4/nt/fwd at 16 MiB: 30.0 GB/s with fill 0xaa, 10.0 GB/s with 0x00 "
+        "(3.0x)\n"
+        "fill, no effect to name: clear/sse/unroll:64/scratch:4/nt/fwd at 4 MiB..16 MiB differs by up to 3.0x between "
+        "fills, but the faster fill changes (0x00 at 1 size, 0xaa at 1 size): fills are measured in separate rounds, so "
+        "a machine state that changed during the run is likelier\n"
+        "fill effects point both ways (a fill faster for one kernel, slower for another): fills are measured in separate "
+        "rounds, so a machine state that changed during the run is likelier; a second run tells\n");
+}
+
 TEST_CASE("a summary block with a long condition keeps its columns under their header") {
   RunDoc run = golden::run();
   Layout far;
