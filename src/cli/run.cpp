@@ -685,11 +685,18 @@ void print_tables(const SweepRun& sweep, const RunDoc& run, const OutputKinds& k
     if (std::string rt = runtests_text(run); !rt.empty()) std::fprintf(text, "\n%s", rt.c_str());
   }
   // Beside generated kernels the preset and segment tables are a few lines each (the
-  // whole tables with --full, and in `kex segments`); a run of presets or segments alone
-  // prints them whole.
+  // whole tables with --full, and in `kex segments`), after the answer per group; a run
+  // of presets or segments alone prints them whole, first.
   const bool compact = !a.full && std::any_of(run.results.begin(), run.results.end(), [](const Result& r) {
     return r.kind == KernelKind::generated;
   });
+  auto answers = [&] {
+    if (!chatter) return;
+    if (std::string table = summary_table(run, compact); !table.empty()) std::fputs(table.c_str(), text);
+    if (std::string lt = layout_table(run); !lt.empty()) std::fputs(lt.c_str(), text);
+    if (std::string st = scaling_table(run); !st.empty()) std::fputs(st.c_str(), text);
+  };
+  if (compact) answers();
   if (chatter) {
     const std::string presets = compact ? kex_seed_summary(run) : kex_seed_text(run);
     if (!presets.empty()) std::fprintf(text, "\n%s", presets.c_str());
@@ -700,10 +707,8 @@ void print_tables(const SweepRun& sweep, const RunDoc& run, const OutputKinds& k
                                 : compact             ? format_segment_summary(*run.context.segments)
                                                       : format_segment_table(*run.context.segments))
                      .c_str());
+  if (!compact) answers();
   if (chatter) {
-    if (std::string table = summary_table(run, compact); !table.empty()) std::fputs(table.c_str(), text);
-    if (std::string lt = layout_table(run); !lt.empty()) std::fputs(lt.c_str(), text);
-    if (std::string st = scaling_table(run); !st.empty()) std::fputs(st.c_str(), text);
     if (std::string f = findings(run, compact); !f.empty()) std::fputs(f.c_str(), text);
     if (std::string ns = noise_summary(run); !ns.empty()) std::fputs(ns.c_str(), text);
   }
