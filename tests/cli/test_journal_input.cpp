@@ -235,37 +235,27 @@ TEST_CASE("kex run --resume checks the journal header as a config is checked: on
     CHECK(r.status == 2);
     CHECK(r.text == "kex: " + j + ":1: " + c.message + "\n");
   }
-  Lines missing = l;
-  missing.first["header"]["protocol"].erase("seed");
-  write_lines(j, missing);
-  ShellOut r = resume(j);
-  CHECK(r.text == "kex: " + j + ":1: /header/protocol/seed: missing\n");
-  // An earlier kex's journal (format 1) is named as such.
-  Lines old = l;
-  old.first["kex_journal"] = 1;
-  write_lines(j, old);
-  r = resume(j);
-  CHECK(r.text == "kex: " + j + ":1: a journal of an earlier kex (journal format 1, this kex's is 3): resume it with the kex "
-                  "that wrote it\n");
-  // A later format, and a first line with a key no kex writes there, are refused by name.
-  Lines later = l;
-  later.first["kex_journal"] = 9;
-  write_lines(j, later);
-  r = resume(j);
-  CHECK(r.text == "kex: " + j + ":1: a journal of a later kex (journal format 9, this kex's is 3): resume it with the "
-                  "kex that wrote it\n");
-  Lines headless = l;
-  headless.first.erase("header");
-  write_lines(j, headless);
-  r = resume(j);
-  CHECK(r.text == "kex: " + j + ":1: /header: missing\n");
-  Lines extra = l;
-  extra.first["output"] = "../victim.json";
-  write_lines(j, extra);
-  r = resume(j);
-  CHECK(r.text == "kex: " + j + ":1: /output: unknown key (allowed: header, kex_journal)\n");
+  // The first line edited by `edit`, resumed: what kex says.
+  auto said = [&](auto edit) {
+    Lines x = l;
+    edit(x.first);
+    write_lines(j, x);
+    return resume(j).text;
+  };
+  CHECK(said([](auto& f) { f["header"]["protocol"].erase("seed"); }) ==
+        "kex: " + j + ":1: /header/protocol/seed: missing\n");
+  // Another format is named as an earlier or a later kex's; a key no kex writes there by its path.
+  CHECK(said([](auto& f) { f["kex_journal"] = 1; }) ==
+        "kex: " + j + ":1: a journal of an earlier kex (journal format 1, this kex's is 3): resume it with the kex that "
+                      "wrote it\n");
+  CHECK(said([](auto& f) { f["kex_journal"] = 9; }) ==
+        "kex: " + j + ":1: a journal of a later kex (journal format 9, this kex's is 3): resume it with the kex that "
+                      "wrote it\n");
+  CHECK(said([](auto& f) { f.erase("header"); }) == "kex: " + j + ":1: /header: missing\n");
+  CHECK(said([](auto& f) { f["output"] = "../victim.json"; }) ==
+        "kex: " + j + ":1: /output: unknown key (allowed: header, kex_journal)\n");
   // The untouched journal still resumes.
-  r = resume(d / "out.json.journal");
+  const ShellOut r = resume(d / "out.json.journal");
   REQUIRE_MESSAGE(r.status == 0, r.text);
 }
 
