@@ -457,27 +457,6 @@ Grid read_grid(const Reader& r, const json& g, const std::string& path, const Ax
 
 }  // namespace
 
-/// Nesting depth of JSON text (strings skipped); the parser recurses, so very deep
-/// input is refused before parsing.
-size_t json_depth(const std::string& t) {
-  size_t depth = 0, max = 0;
-  bool str = false;
-  for (size_t i = 0; i < t.size(); ++i) {
-    char ch = t[i];
-    if (str) {
-      if (ch == '\\') ++i;
-      else if (ch == '"') str = false;
-    } else if (ch == '"') {
-      str = true;
-    } else if (ch == '[' || ch == '{') {
-      max = std::max(max, ++depth);
-    } else if ((ch == ']' || ch == '}') && depth) {
-      --depth;
-    }
-  }
-  return max;
-}
-
 namespace {
 
 /// The config text as JSON (comments allowed). Throws InputError naming `source`: a
@@ -485,7 +464,6 @@ namespace {
 /// NUL byte, a key twice in one object), malformed JSON (at its line:column).
 json parse_json(const std::string& text, const std::string& source) {
   if (text.size() > kMaxConfigBytes) throw InputError(source + ": " + too_long_text());
-  if (json_depth(text) > 64) throw InputError(source + ": JSON nested deeper than 64 levels; a kex config needs at most 5");
   try {
     return parse_json_text(text, source, 64, "a kex config needs at most 5", /*comments=*/true);
   } catch (const json::parse_error& e) {

@@ -1,12 +1,15 @@
 #include "src/results/results.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 
 #include "src/core/error.hpp"
+#include "src/core/fd_io.hpp"
 #include "src/model/noise.hpp"
 #include "src/model/result_check.hpp"
 #include "src/model/json_text.hpp"
@@ -24,11 +27,12 @@ nlohmann::json read_results_json(const std::string& path) {
   struct stat st;
   if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
     throw InputError(path + ": not a regular file: a results file from `kex run` is needed");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open: a results file from `kex run` is needed");
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw InputError(path + ": cannot open: a results file from `kex run` is needed");
   std::string text;
-  for (char buf[1 << 16]; in.read(buf, sizeof buf) || in.gcount() > 0;) text.append(buf, size_t(in.gcount()));
-  if (in.bad()) throw InputError(path + ": cannot read: a results file from `kex run` is needed");  // /proc/self/mem, a failing disk
+  const bool read = read_all(fd, text);
+  close(fd);
+  if (!read) throw InputError(path + ": cannot read: a results file from `kex run` is needed");  // /proc/self/mem, a failing disk
   try {
     return parse_json_text(text, path, kMaxResultsDepth, "not a results file kex writes");
   } catch (const nlohmann::json::parse_error& e) {  // a syntax error, or a number beyond a double (1e400)

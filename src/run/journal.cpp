@@ -30,6 +30,8 @@ namespace {
 /// The journal format this kex writes and reads (1: before headers were typed; 2: before
 /// paired rounds, whose header has no pairing and whose repetitions no round).
 constexpr uint32_t kJournalFormat = 3;
+/// The largest format a first line may name (an earlier or a later kex's is named as such).
+constexpr uint32_t kMaxJournalFormat = 1000000;
 /// Orders count tasks; an order at or above this is no order kex gave (and the next
 /// session's first order, one above the largest, must not wrap).
 constexpr uint64_t kOrderLimit = uint64_t(1) << 53;
@@ -83,8 +85,19 @@ struct FirstLine {
 
 template <class IO, class F>
 void map_first_line(IO& io, F& f) {
-  io.whole("kex_journal", f.format, 1u, 1000000u);
+  io.whole("kex_journal", f.format, 1u, kMaxJournalFormat);
   io.object_value("header", f.header);
+}
+
+/// The journal format a first line names, read alone through the line's field table
+/// (tolerantly: a header is not looked at); 0 when the line has no kex_journal key.
+/// InputError when the key holds no format.
+uint32_t journal_format(const nlohmann::json& first, const std::string& where) {
+  if (!first.is_object()) return 0;
+  FieldReader probe(first, where, Keys::tolerant);
+  FirstLine f;
+  probe.whole("kex_journal", f.format, 1u, kMaxJournalFormat);
+  return f.format;
 }
 
 /// The figures an interrupted session drew.
@@ -250,18 +263,14 @@ struct Reading {
 /// check of the line, then exactly.
 JournalHeader first_line(const nlohmann::json& j, const std::string& path) {
   const std::string where = path + ":1";
-  FirstLine f;  // format 0: no kex_journal key (a number there is 1 or more)
-  if (j.is_object()) {
-    FieldReader probe(j, where + ": ", Keys::tolerant);
-    probe.whole("kex_journal", f.format, 1u, 1000000u);
-  }
-  if (f.format == 0) throw InputError(path + ": not a kex journal (its first line has no kex_journal header)");
-  if (f.format != kJournalFormat)
-    throw InputError(where, std::string("a journal of ") + (f.format < kJournalFormat ? "an earlier" : "a later") +
-                                " kex (journal format " + std::to_string(f.format) +
+  const uint32_t format = journal_format(j, where + ": ");
+  if (format == 0) throw InputError(path + ": not a kex journal (its first line has no kex_journal header)");
+  if (format != kJournalFormat)
+    throw InputError(where, std::string("a journal of ") + (format < kJournalFormat ? "an earlier" : "a later") +
+                                " kex (journal format " + std::to_string(format) +
                                 ", this kex's is " + std::to_string(kJournalFormat) +
                                 "): resume it with the kex that wrote it");
-  f = read_record<FirstLine>(j, where + ": ", [](auto& io, auto& x) { map_first_line(io, x); });
+  const FirstLine f = read_record<FirstLine>(j, where + ": ", [](auto& io, auto& x) { map_first_line(io, x); });
   return journal_header_from(f.header, where + ": /header");
 }
 
@@ -426,16 +435,11 @@ bool is_journal_file(const std::string& path) {
   head.resize(size_t(in.gcount()));
   const size_t nl = head.find('\n');
   if (nl == std::string::npos) return false;
-  const nlohmann::json j = nlohmann::json::parse(head.substr(0, nl), nullptr, false);
-  if (!j.is_object()) return false;
-  FirstLine f;
   try {
-    FieldReader probe(j, path, Keys::tolerant);
-    map_first_line(probe, f);
+    return journal_format(nlohmann::json::parse(head.substr(0, nl), nullptr, false), path) != 0;
   } catch (const InputError&) {
     return false;
   }
-  return f.format != 0;
 }
 
 std::string journal_path(const std::string& output) {
