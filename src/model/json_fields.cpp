@@ -17,7 +17,13 @@ bool printable(std::string_view s) {
 }
 
 std::string shown_value(const nlohmann::json& value) {
-  return clip(value.dump(), 60);  // JSON text: a control character in it is escaped
+  std::string text = clip(value.dump(), 60);  // JSON text: a control character in it is escaped
+  // The reader keeps an integer beyond 64 bits as a double (18446744073709551616 comes
+  // back as 1.8446744073709552e+19): say so, as the file does not show that text.
+  if (value.is_number_float() && std::fabs(value.get<double>()) >= 0x1p63 &&
+      value.get<double>() == std::floor(value.get<double>()))
+    text += " (an integer beyond 64 bits, read as a floating-point number)";
+  return text;
 }
 
 namespace {

@@ -33,7 +33,8 @@
 namespace kex {
 
 /// A JSON value as an error message shows it: its JSON text, cut at a character
-/// boundary to 60 columns with "..." (a 5000-character value, a value of wide characters).
+/// boundary to 60 columns with "..." (a 5000-character value, a value of wide characters);
+/// an integer beyond 64 bits (kept as a double by the reader) is said to be one.
 std::string shown_value(const nlohmann::json& value);
 
 /// What a text field may hold: at most `max_bytes`, no control characters, and,

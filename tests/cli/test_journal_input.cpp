@@ -211,6 +211,9 @@ TEST_CASE("kex run --resume checks the journal header as a config is checked: on
       {"/header/protocol/remeasure_budget", -1, "/header/protocol/remeasure_budget: -1: expected a number in 0..10"},
       {"/header/protocol/cpu", 5000, "/header/protocol/cpu: 5000: expected an integer in -1..4095"},
       {"/header/protocol/seed", -1, "/header/protocol/seed: -1: expected an integer in 0..18446744073709551615"},
+      {"/header/protocol/seed", 18446744073709551616.0,
+       "/header/protocol/seed: 1.8446744073709552e+19 (an integer beyond 64 bits, read as a floating-point number): "
+       "expected an integer in 0..18446744073709551615"},
       {"/header/protocol/counters", {""}, "/header/protocol/counters/0: \"\": allowed: an event name (kex info lists them)"},
       {"/header/format", "xml", "/header/format: \"xml\": allowed: json, gbench, csv"},
       {"/header/shard", {{"index", 3}, {"count", 2}}, "/header/shard/index: 3: expected below the count, 2"},
