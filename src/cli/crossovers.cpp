@@ -40,13 +40,17 @@ void validate_suggestions(const Crossovers& x, const Args& a) {
   opts.rounds = a.rounds;
   opts.cpu = a.cpu >= 0 ? pin_to_cpu(a.cpu) : default_pin_cpu();  // pin_to_cpu: InputError naming --cpu
   write_stdout(format_validation_header(opts, a.budget_ms, a.margin));
+  std::vector<Tunable> checked;  // the suggestions and their refinements, in the order measured
   std::vector<Gain> gains;
-  for (const Tunable& t : tunables) {
-    const Validation v = validate_tunables(validation_job(t, a.budget_ms), tunables_string({t}), opts);
-    gains.push_back(judge(v, a.margin));
-    write_stdout(format_validation(t, v, a.margin));
-  }
-  write_stdout(format_validated_advice(tunables, gains));
+  for (const Tunable& first : tunables)
+    for (std::optional<Tunable> t = first; t;) {  // refined_tunable refines once
+      const Validation v = validate_tunables(validation_job(*t, a.budget_ms), tunables_string({*t}), opts);
+      checked.push_back(*t);
+      gains.push_back(judge(v, a.margin));
+      write_stdout(format_validation(*t, v, a.margin));
+      t = refined_tunable(*t, v, a.margin);
+    }
+  write_stdout(format_validated_advice(checked, gains));
 }
 
 int run_crossovers(const Args& a) {

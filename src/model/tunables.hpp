@@ -23,6 +23,7 @@ struct Tunable {
   uint64_t to = 0;                ///< the last size of the winning run, bytes
   std::optional<uint64_t> below;  ///< the last size before it where the path did not win
   std::optional<uint64_t> above;  ///< the first size after the winning run (none: it wins up to the largest)
+  std::optional<uint64_t> refines;  ///< the value this one replaces, which libc measured slower (refined_tunable)
 };
 
 /// The change at one size.

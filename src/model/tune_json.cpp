@@ -99,6 +99,7 @@ void map_tunable(IO& io, T& t) {
   io.whole("to", t.to, uint64_t(1), UINT64_MAX);
   if (io.has("below", t.below)) io.whole("below", *t.below, uint64_t(1), UINT64_MAX);
   if (io.has("above", t.above)) io.whole("above", *t.above, uint64_t(1), UINT64_MAX);
+  if (io.has("refines", t.refines)) io.whole("refines", *t.refines, uint64_t(0), UINT64_MAX);
 }
 
 /// What libc measured with a tunable: the children's environment and the change per size.

@@ -218,8 +218,6 @@ void check_crossover_data(const RunDoc& run, const std::string& cache_in, const 
 }
 
 namespace {
-constexpr double kGlibcNtMin = 0x4040;  // glibc clamps x86_non_temporal_threshold to at least this
-
 const SizeRange* widest(const std::vector<SizeRange>& wins) {
   const SizeRange* best = nullptr;
   for (const auto& r : wins)
@@ -236,13 +234,13 @@ std::optional<uint64_t> bytes(const std::optional<double>& size) {
 /// that starts them at the crossover's first size is that size - 1.
 Tunable tunable(const char* name, Op op, const SizeRange& r, double min_value = 0) {
   return {std::string("glibc.cpu.") + name, uint64_t(std::max(r.lo - 1, min_value)), op, uint64_t(r.lo),
-          uint64_t(r.hi), bytes(r.below), bytes(r.above)};
+          uint64_t(r.hi), bytes(r.below), bytes(r.above), std::nullopt};
 }
 }  // namespace
 
 std::vector<Tunable> suggested(const PathWins& w) {
   std::vector<Tunable> out;
-  if (w.nt) out.push_back(tunable("x86_non_temporal_threshold", Op::copy, *w.nt, kGlibcNtMin));
+  if (w.nt) out.push_back(tunable("x86_non_temporal_threshold", Op::copy, *w.nt, double(kGlibcNtMin)));
   if (const SizeRange* r = widest(w.rep_movsb)) out.push_back(tunable("x86_rep_movsb_threshold", Op::copy, *r));
   if (const SizeRange* r = widest(w.rep_stosb)) out.push_back(tunable("x86_rep_stosb_threshold", Op::clear, *r));
   return out;

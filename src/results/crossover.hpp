@@ -132,6 +132,9 @@ struct PathWins {
   std::vector<SizeRange> rep_movsb, rep_stosb;  ///< the ranges where rep wins, ascending
 };
 
+/// glibc raises x86_non_temporal_threshold to at least this many bytes.
+constexpr uint64_t kGlibcNtMin = 0x4040;
+
 /// The tunables `w` suggests: the non-temporal threshold where non-temporal stores win
 /// up to the largest size; the rep movsb / rep stosb thresholds at the start of the
 /// widest range (largest hi/lo) where rep wins.

@@ -49,22 +49,24 @@ TuneValidation validate_suggestions(const std::vector<Tunable>& tunables, const 
   const auto t0 = std::chrono::steady_clock::now();
   auto spent = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   auto stopped = [&] { return o.run.stop && *o.run.stop; };
-  for (size_t i = 0; i < tunables.size(); ++i) {
-    TunableCheck c{tunables[i], {}};
-    c.measured.tunables = tunables_string({tunables[i]});
-    if (out.not_measured.empty() && stopped()) out.not_measured = "stopped";
-    if (out.not_measured.empty()) {
-      ValidateOptions run = o.run;
-      run.seconds = std::max(1e-3, (o.seconds - spent()) / double(tunables.size() - i));  // 3 rounds at least
-      try {
-        c.measured = validate_tunables(validation_job(tunables[i], o.budget_ms), c.measured.tunables, run);
-      } catch (const std::runtime_error& e) {  // the race stays: the failure is recorded, not thrown
-        out.not_measured = terminal_text(e.what());
+  for (size_t i = 0; i < tunables.size(); ++i)
+    for (std::optional<Tunable> t = tunables[i]; t;) {  // a suggestion, then its refinement if any
+      TunableCheck c{*t, {}};
+      c.measured.tunables = tunables_string({*t});
+      if (out.not_measured.empty() && stopped()) out.not_measured = "stopped";
+      if (out.not_measured.empty()) {
+        ValidateOptions run = o.run;
+        run.seconds = std::max(1e-3, (o.seconds - spent()) / double(tunables.size() - i));  // 3 rounds at least
+        try {
+          c.measured = validate_tunables(validation_job(*t, o.budget_ms), c.measured.tunables, run);
+        } catch (const std::runtime_error& e) {  // the race stays: the failure is recorded, not thrown
+          out.not_measured = terminal_text(e.what());
+        }
+        if (stopped()) out.not_measured = "stopped";
       }
-      if (stopped()) out.not_measured = "stopped";
+      t = out.not_measured.empty() ? refined_tunable(*t, c.measured, o.margin) : std::nullopt;
+      out.checks.push_back(std::move(c));
     }
-    out.checks.push_back(std::move(c));
-  }
   out.seconds = spent();
   return out;
 }

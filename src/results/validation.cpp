@@ -62,6 +62,8 @@ std::string format_validation(const Tunable& t, const Validation& v, double marg
   o << "  " << t.name << "=" << t.value << " (" << (t.op == Op::copy ? "memcpy" : "memset")
     << "; the tuned child saw GLIBC_TUNABLES=" << terminal_text(v.tuned_saw)
     << ", the default child " << (v.default_saw.empty() ? "none" : terminal_text(v.default_saw)) << "):\n";
+  if (t.refines)
+    o << "    refines " << *t.refines << ", which was slower: between the sizes it made faster and those it made slower\n";
   for (const SizeChange& s : v.sizes) {
     const PairedRatio& r = s.change;
     const char* what = !decided(r) ? "too few rounds for a 95% interval"
@@ -77,6 +79,30 @@ std::string format_validation(const Tunable& t, const Validation& v, double marg
     case Gain::no_measurable_gain: o << "    -> no measurable gain: not advised\n"; break;
   }
   return o.str();
+}
+
+std::optional<Tunable> refined_tunable(const Tunable& t, const Validation& v, double margin) {
+  if (t.refines || judge(v, margin) != Gain::hurts) return std::nullopt;
+  uint64_t fast_lo = UINT64_MAX, fast_hi = 0, slow_lo = UINT64_MAX, slow_hi = 0;
+  bool at_or_below = false, above = false;  // where the changed sizes lie against t.value
+  for (const SizeChange& s : v.sizes) {
+    const bool f = faster(s.change, margin), w = slower(s.change, margin);
+    if (!f && !w) continue;
+    (s.size <= t.value ? at_or_below : above) = true;
+    if (f) fast_lo = std::min(fast_lo, s.size), fast_hi = std::max(fast_hi, s.size);
+    if (w) slow_lo = std::min(slow_lo, s.size), slow_hi = std::max(slow_hi, s.size);
+  }
+  if (fast_hi == 0 || at_or_below == above) return std::nullopt;
+  // Raised (the changed sizes at or below the value): the slower ones above the faster.
+  // Lowered (above the value): the slower ones below the faster.
+  const uint64_t lo = at_or_below ? fast_hi : slow_hi, hi = at_or_below ? slow_lo : fast_lo;
+  if (lo >= hi) return std::nullopt;
+  Tunable r = t;
+  r.value = std::clamp(uint64_t(std::floor(std::sqrt(double(lo) * double(hi)))), lo, hi - 1);
+  if (t.name.find("non_temporal") != std::string::npos) r.value = std::max(r.value, kGlibcNtMin);
+  if (r.value == t.value || r.value >= hi) return std::nullopt;
+  r.refines = t.value;
+  return r;
 }
 
 std::string format_validated_advice(const std::vector<Tunable>& tunables, const std::vector<Gain>& gains) {

@@ -1,6 +1,7 @@
 // `kex crossovers --validate`: which sizes check a suggested tunable, whether the
 // measured change helps, and the report. The measuring is src/run/libc_validate.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,17 @@ enum class Gain {
 /// Judges `v` at `margin`: a size is faster when its tuned/default interval lies below
 /// 1 / (1 + margin), slower when it lies above 1 + margin.
 Gain judge(const Validation& v, double margin);
+
+/// A second value for a tunable `v` measured slower somewhere, when one value can keep
+/// the sizes that were faster and give the slower ones back to glibc's default path:
+/// glibc takes the path above the value, so the sizes a value changes lie on one side of
+/// it (all at or below it when it raised glibc's threshold, all above when it lowered
+/// it). Raised: the new value lies between the largest faster size and the smallest
+/// slower one, which must be above it; lowered: between the largest slower size and the
+/// smallest faster one (the geometric mean, then glibc's minimum for the non-temporal
+/// threshold). nullopt when no size was faster, the faster and slower sizes interleave,
+/// the change sizes lie on both sides, `t` is itself a refinement, or nothing moves.
+std::optional<Tunable> refined_tunable(const Tunable& t, const Validation& v, double margin);
 
 /// The lines before the tunables' blocks: how the children were run and what the figures are.
 std::string format_validation_header(const ValidateOptions& opts, double budget_ms, double margin);

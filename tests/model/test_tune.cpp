@@ -106,11 +106,16 @@ TEST_CASE("the tune section: a round trip, and one-line errors for a hostile one
   t.stages = {{1, 5, 2, 40, 12.5, false}, {2, 10, 1, 3, 1.5, true}};
   t.drops = {{256, "clear/gpr/t/fwd", "clear/avx/t/fwd", "", 1, {1.4, 1.3, 1.5, 5}},
              {1 << 20, "clear/x87", "", "failed verification", 1, {}}};
-  Tunable stosb{"glibc.cpu.x86_rep_stosb_threshold", 1048575, Op::clear, 1 << 20, 1 << 20, 256, std::nullopt};
+  Tunable stosb{"glibc.cpu.x86_rep_stosb_threshold", 1048575, Op::clear, 1 << 20, 1 << 20, 256, std::nullopt, std::nullopt};
   Validation measured{"glibc.cpu.x86_rep_stosb_threshold=1048575", "", "glibc.cpu.x86_rep_stosb_threshold=1048575", 1, 15,
                       {{256, {1.0, 0.99, 1.01, 15}}, {1 << 20, {0.9, 0.88, 0.93, 15}}}};
-  t.validation = TuneValidation{15, 20, 0.02, 3.5, "", {{stosb, measured}}};
+  Tunable refined = stosb;  // a second value after the first was slower somewhere
+  refined.value = 724000;
+  refined.refines = 1048575;
+  t.validation = TuneValidation{15, 20, 0.02, 3.5, "", {{stosb, measured}, {refined, measured}}};
   const nlohmann::ordered_json j = to_json(t);
+  CHECK(!j["validation"]["checks"][0]["tunable"].contains("refines"));
+  CHECK(j["validation"]["checks"][1]["tunable"]["refines"] == 1048575);
   CHECK(!j["dispatch"][1].contains("max_bytes"));
   CHECK(j["validation"]["checks"][0]["tunable"]["below"] == 256);
   CHECK(!j["validation"]["checks"][0]["tunable"].contains("above"));
@@ -143,6 +148,8 @@ TEST_CASE("the tune section: a round trip, and one-line errors for a hostile one
   CHECK(error_of("/validation/checks/0/tunable/name", "x").find("f.json: /tune/validation/checks/0/tunable/name: \"x\": ") == 0);
   CHECK(error_of("/validation/checks/0/measured/sizes/1/change/low", -1)
             .find("f.json: /tune/validation/checks/0/measured/sizes/1/change/low: -1: ") == 0);
+  CHECK(error_of("/validation/checks/1/tunable/refines", -1).find("f.json: /tune/validation/checks/1/tunable/refines: -1: ") ==
+        0);
   CHECK(error_of("/validation/margin", 2).find("f.json: /tune/validation/margin: 2: ") == 0);
   // A file of a kex before the validation has none, and reads.
   nlohmann::json old = nlohmann::json::parse(j.dump());

@@ -92,3 +92,55 @@ TEST_CASE("validation: fewer than 6 rounds give no verdict, however tight their 
   CHECK(text.find("over 6 rounds: faster\n") != std::string::npos);
   CHECK(judge(measured({{0.60, 0.59, 0.61, 5}}), 0.02) == Gain::no_measurable_gain);
 }
+
+namespace {
+
+/// A validation of `t` at these sizes with these tuned/default ratios (15 rounds, tight).
+Validation at_sizes(const Tunable& t, std::vector<std::pair<uint64_t, double>> r) {
+  Validation v;
+  v.tunables = v.tuned_saw = t.name + "=" + std::to_string(t.value);
+  v.rounds = 15;
+  for (const auto& [size, ratio] : r) v.sizes.push_back({size, {ratio, ratio - 0.01, ratio + 0.01, 15}});
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("refined_tunable: a value that was slower somewhere moves between the faster and the slower sizes") {
+  // Raised (kex tune, this VM): glibc's vector loop instead of rep movsb up to 27583 was
+  // faster to 25.8 KiB and slower at 26.4 KiB: the new value lies between them.
+  Tunable raised = movsb();
+  raised.value = 27583;
+  raised.from = 27584;
+  const Validation v = at_sizes(raised, {{6336, 0.61}, {25280, 0.79}, {26432, 0.93}, {27008, 1.17}, {27584, 1.0}});
+  REQUIRE(judge(v, 0.02) == Gain::hurts);
+  const std::optional<Tunable> r = refined_tunable(raised, v, 0.02);
+  REQUIRE(r);
+  CHECK(r->value == 26718);  // floor(sqrt(26432 * 27008))
+  CHECK(r->refines == 27583);
+  CHECK(r->from == raised.from);
+  CHECK(format_validation(*r, at_sizes(*r, {{26432, 0.93}}), 0.02)
+            .find("\n    refines 27583, which was slower: between the sizes it made faster and those it made slower\n") !=
+        std::string::npos);
+  CHECK(!refined_tunable(*r, v, 0.02));  // once
+
+  // Lowered: rep from 100000 up was slower at its first sizes and faster above them.
+  Tunable lowered = movsb();
+  lowered.value = 99999;
+  const Validation low = at_sizes(lowered, {{50000, 1.0}, {120000, 1.2}, {150000, 1.1}, {200000, 0.8}});
+  const std::optional<Tunable> l = refined_tunable(lowered, low, 0.02);
+  REQUIRE(l);
+  CHECK(l->value == 173205);  // floor(sqrt(150000 * 200000))
+
+  // No value helps: nothing faster; faster and slower interleaved; changes on both sides.
+  CHECK(!refined_tunable(raised, at_sizes(raised, {{25280, 1.0}, {27008, 1.17}}), 0.02));
+  CHECK(!refined_tunable(raised, at_sizes(raised, {{6336, 1.2}, {25280, 0.79}, {27008, 1.17}}), 0.02));
+  CHECK(!refined_tunable(raised, at_sizes(raised, {{25280, 0.79}, {27008, 1.17}, {40000, 0.9}}), 0.02));
+  // A value that helps or changes nothing is not refined.
+  CHECK(!refined_tunable(raised, at_sizes(raised, {{25280, 0.79}}), 0.02));
+  // The non-temporal threshold stays at glibc's minimum or above: no room below 0x4040.
+  Tunable nt = raised;
+  nt.name = "glibc.cpu.x86_non_temporal_threshold";
+  nt.value = 20000;
+  CHECK(!refined_tunable(nt, at_sizes(nt, {{8000, 0.8}, {12000, 1.2}}), 0.02));
+}
