@@ -63,7 +63,8 @@ std::string format_validation(const Tunable& t, const Validation& v, double marg
     << "; the tuned child saw GLIBC_TUNABLES=" << terminal_text(v.tuned_saw)
     << ", the default child " << (v.default_saw.empty() ? "none" : terminal_text(v.default_saw)) << "):\n";
   if (t.refines)
-    o << "    refines " << *t.refines << ", which was slower: between the sizes it made faster and those it made slower\n";
+    o << "    refines " << *t.refines << ", slower at some sizes: this value lies between those it made faster and "
+         "those it made slower\n";
   for (const SizeChange& s : v.sizes) {
     const PairedRatio& r = s.change;
     const char* what = !decided(r) ? "too few rounds for a 95% interval"
