@@ -128,3 +128,26 @@ TEST_CASE("a control byte in a kernel name is refused before any message quotes 
   CHECK_THROWS_AS(parse_spec_name("copy/sse\n"), std::invalid_argument);
   CHECK_THROWS_AS(parse_spec_name(std::string("copy\x7f/sse")), std::invalid_argument);
 }
+
+TEST_CASE("edges: the overlap token of a name, and where it is refused" * doctest::test_suite("spec")) {
+  // Name: one bare word after the alignment; bytes (the default) is left out and accepted.
+  KernelSpec s = parse_spec_name("copy/avx512/unroll:256/nt/overlap");
+  CHECK(s.edges == Edges::overlap);
+  CHECK(spec_name(s) == "copy/avx512/unroll:256/scratch:4/nt/fwd/overlap");
+  CHECK(spec_name(parse_spec_name("clear/sse/aligned/overlap/bwd/fill:0x5a")) ==
+        "clear/sse/unroll:64/scratch:4/t/bwd/aligned/overlap/fill:0x5a");
+  CHECK(parse_spec_name("copy/sse/bytes") == parse_spec_name("copy/sse"));
+  CHECK(spec_name(parse_spec_name("copy/sse/bytes")) == "copy/sse/unroll:64/scratch:4/t/fwd");
+  CHECK_THROWS_WITH_AS(parse_spec_name("copy/sse/overlap/bytes"),
+                       "'edges' is given twice in kernel name 'copy/sse/overlap/bytes'", std::invalid_argument);
+  // Refused where there is no edge to move: the string class (rep movs/stos, width 1).
+  KernelSpec rep = default_spec(Op::copy, RegClass::string);
+  rep.edges = Edges::overlap;
+  CHECK(validate(rep).find("the string class has no edges to overlap") == 0);
+  for (const auto& c : reg_classes()) {
+    KernelSpec k = default_spec(Op::clear, c.cls);
+    k.edges = Edges::overlap;
+    CHECK_MESSAGE(validate(k).empty() == (c.width > 1), c.name);
+  }
+}
+
