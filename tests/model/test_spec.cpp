@@ -11,6 +11,7 @@
 #include "src/core/error.hpp"
 #include "src/core/numbers.hpp"
 #include "src/model/config.hpp"
+#include "src/model/result_json.hpp"
 #include "src/model/spec.hpp"
 
 using namespace kex;
@@ -151,3 +152,35 @@ TEST_CASE("edges: the overlap token of a name, and where it is refused" * doctes
   }
 }
 
+TEST_CASE("edges: a config axis like align, and a results param older files lack" * doctest::test_suite("spec")) {
+  // Config: an enum axis like align; a bad word names what is allowed.
+  const Config c = parse_config(
+      R"({"sizes": [608], "kernels": [{"op": "copy", "regs": "avx", "edges": ["bytes", "overlap"]}]})", "e.json");
+  REQUIRE(c.grids.size() == 1);
+  REQUIRE(c.grids[0].specs.size() == 2);
+  CHECK(c.grids[0].specs[0].edges == Edges::bytes);
+  CHECK(c.grids[0].specs[1].edges == Edges::overlap);
+  CHECK_THROWS_WITH_AS(parse_config(R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "edges": "lapped"}]})",
+                                    "e.json"),
+                       "e.json: /kernels/0/edges: \"lapped\": allowed: bytes, overlap", InputError);
+  CHECK_THROWS_WITH_AS(
+      parse_config(R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "string", "unroll": 1, "edges": "overlap"}]})",
+                   "e.json"),
+      doctest::Contains("the string class has no edges to overlap"), InputError);
+  // A spec written as a grid (kernels named on the command line, kex tune's stages) comes back.
+  for (const char* name : {"copy/avx512/unroll:256/nt/overlap", "clear/gpr/bwd/overlap/fill:0x11", "copy/sse"}) {
+    nlohmann::json g = spec_grid(parse_spec_name(name));
+    const Config back = parse_config(nlohmann::json{{"sizes", {64}}, {"kernels", {g}}}.dump(), "g.json");
+    CHECK(back.grids.at(0).specs.at(0) == parse_spec_name(name));
+  }
+  // Results params: written always, read with bytes as the default (files of an earlier kex).
+  const KernelSpec s = parse_spec_name("copy/avx512/unroll:256/nt/overlap");
+  nlohmann::json p = spec_params(s);
+  CHECK(p["edges"] == "overlap");
+  CHECK(spec_from_params(p, "p") == s);
+  p.erase("edges");
+  CHECK(spec_from_params(p, "p").edges == Edges::bytes);
+  p["edges"] = "lapped";
+  CHECK_THROWS_WITH_AS(spec_from_params(p, "f.json: /benchmarks/0/params"),
+                       doctest::Contains("edges: \"lapped\": allowed bytes, overlap"), InputError);
+}
