@@ -6,6 +6,19 @@
 // Layout: prologue, optional head (aligns dst for NT stores that need it), optional
 // block-prefetch loop, main loop, tail (elements of the class width, then bytes),
 // epilogue (sfence after NT stores, class state, ret).
+//
+// Edges (KernelSpec::edges): `bytes` moves the head and the tail's last bytes one at a
+// time. `overlap` moves each edge with one unaligned temporal class-width move that may
+// overlap bytes moved before or after it, as glibc's memcpy does; below one width in all
+// it takes a small path of single bytes. copy/avx512/unroll:256/scratch:4/nt/fwd/overlap:
+//     cmp rdx, 64 ; jb small                 small path
+//     vmovdqu64 zmm0, [rsi] ; vmovdqu64 [rdi], zmm0     head: dst's first 64 bytes
+//     mov rcx, rdi ; neg rcx ; and rcx, 63 ; add rdi, rcx ; add rsi, rcx ; sub rdx, rcx
+//     main loop (vmovntdq to a 64-byte-aligned dst)
+//     test rdx, 63 ; jz elems
+//     vmovdqu64 zmm0, [rsi+rdx-64] ; vmovdqu64 [rdi+rdx-64], zmm0 ; and rdx, -64
+//   elems: whole 64-byte elements (vmovntdq) from the top down; epilogue
+//   small: single bytes from the top down; epilogue
 #include <optional>
 #include <vector>
 
@@ -26,8 +39,10 @@ struct Ctx {
   std::vector<Reg64> saved;          ///< callee-saved GPRs the class uses, pushed in this order
   size_t start = 0;                  ///< g.getSize() at the kernel's first byte
   std::optional<LoopRange> main_range;    ///< set by the loop that does the bulk of the work
+  Label small;                       ///< overlap edges: the path below one width in all
   bool copy() const { return s.op == Op::copy; }
   bool fwd() const { return s.direction == Direction::forward; }
+  bool overlap() const { return s.edges == Edges::overlap; }
 
   RegExp exp(const Reg64& base, int64_t off) const {
     return fwd() ? base + static_cast<size_t>(off) : base + g.rdx + static_cast<size_t>(off);
@@ -51,6 +66,23 @@ struct Ctx {
       cls.store(g, g.ptr[g.rdi + g.rdx], 0, s);
     } else {
       cls.store_fill(g, g.ptr[g.rdi + g.rdx], 0, s);
+    }
+  }
+
+  /// One edge: an unaligned temporal class-width move at [base + off] (with_rdx:
+  /// [base + rdx + off]) through register 0, whatever the spec's alignment and store
+  /// (an edge may lie anywhere; NT stores need aligned addresses).
+  void edge_move(bool with_rdx, int64_t off) {
+    KernelSpec e = s;
+    e.store = Store::temporal;
+    e.align = Align::unaligned;
+    const auto d = static_cast<size_t>(off);
+    auto at_edge = [&](const Reg64& base) { return with_rdx ? g.ptr[base + g.rdx + d] : g.ptr[base + d]; };
+    if (copy()) {
+      cls.load(g, 0, at_edge(g.rsi), e);
+      cls.store(g, at_edge(g.rdi), 0, e);
+    } else {
+      cls.store_fill(g, at_edge(g.rdi), 0, e);
     }
   }
 
@@ -150,8 +182,44 @@ struct Ctx {
   /// is width-aligned.
   void head() {
     if (!needs_head()) return;
-    if (fwd()) head_forward();
+    if (overlap()) head_overlap();
+    else if (fwd()) head_forward();
     else head_backward();
+  }
+
+  /// Overlap edges: below one width in all, the small path (see small_path).
+  void small_entry() {
+    if (!overlap()) return;
+    g.cmp(g.rdx, w);
+    g.jb(small, CodeGenerator::T_NEAR);
+  }
+
+  /// Overlap edges, the small path: fewer than w bytes, one at a time from the top down
+  /// (either direction: rdi/rsi are still at the buffer's start), then the epilogue.
+  void small_path() {
+    if (!overlap()) return;
+    g.L(small);
+    byte_tail(false);
+    epilogue();
+  }
+
+  /// Head with overlap edges (rdx >= w): one unaligned move of dst's first w bytes
+  /// (backward: its last w), then the loops start at the first width-aligned dst
+  /// address above the start (backward: below the end), rcx = the bytes that move covered.
+  void head_overlap() {
+    if (fwd()) {
+      edge_move(false, 0);
+      g.mov(g.rcx, g.rdi);
+      g.neg(g.rcx);
+      g.and_(g.rcx, w - 1);
+      if (copy()) g.add(g.rsi, g.rcx);
+      g.add(g.rdi, g.rcx);
+    } else {
+      edge_move(true, -int64_t(w));
+      g.lea(g.rcx, g.ptr[g.rdi + g.rdx]);
+      g.and_(g.rcx, w - 1);
+    }
+    g.sub(g.rdx, g.rcx);
   }
 
   /// Head, forward: single bytes until dst's start is width-aligned (at most rdx of
@@ -294,9 +362,34 @@ struct Ctx {
     g.L(elems_done);
   }
 
+  /// Tail with overlap edges: rdx < unroll bytes left at [base, base + rdx), w or more
+  /// in the whole buffer. Forward (the region ends at the buffer's end): one unaligned
+  /// move of its top w bytes when rdx is not a multiple of w, then whole elements.
+  /// Backward (the region starts at the buffer's start): whole elements from the top,
+  /// then one unaligned move of the buffer's first w bytes when any are left.
+  void tail_overlap() {
+    Label done;
+    if (fwd()) {
+      g.test(g.rdx, w - 1);
+      g.jz(done, CodeGenerator::T_NEAR);
+      edge_move(true, -int64_t(w));
+      g.and_(g.rdx, ~(w - 1));
+      g.L(done);
+      elem_tail();
+    } else {
+      elem_tail();
+      g.test(g.rdx, g.rdx);
+      g.jz(done, CodeGenerator::T_NEAR);
+      edge_move(false, 0);
+      g.L(done);
+    }
+  }
+
   /// Tail: rdx < unroll bytes left at [base, base + rdx).
   void tail() {
-    if (fwd() && w > 1) {
+    if (overlap()) {
+      tail_overlap();
+    } else if (fwd() && w > 1) {
       // The remaining region starts where the loop stopped (width-aligned when
       // the start was): bytes at the top first, then whole elements downwards.
       byte_tail(true);
@@ -323,12 +416,14 @@ struct Ctx {
 std::optional<LoopRange> emit_kernel(CodeGenerator& g, const KernelSpec& s) {
   const ClassEmitter& cls = class_emitter(s.regs);
   if (cls.emit_whole(g, s)) return std::nullopt;
-  Ctx c{g, s, cls, reg_class_info(s.regs).width, cls.callee_saved(s), g.getSize(), std::nullopt};
+  Ctx c{g, s, cls, reg_class_info(s.regs).width, cls.callee_saved(s), g.getSize(), std::nullopt, {}};
   c.prologue();
+  c.small_entry();
   c.head();
   c.loops();
   c.tail();
   c.epilogue();
+  c.small_path();
   return c.main_range;
 }
 

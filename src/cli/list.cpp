@@ -37,6 +37,8 @@ std::string list_params_text() {
       "  t | nt        temporal or non-temporal stores (sfence after NT)\n"
       "  fwd | bwd     forward or backward traversal\n"
       "  aligned       aligned instructions (src and dst must be width-aligned)\n"
+      "  overlap       edges as one unaligned width move overlapping moved bytes (default: bytes,\n"
+      "                one at a time; not for the string class)\n"
       "  block:N@bwd   touch each N-byte block (one dword per line) before copying it\n",
       -kMaxPfDistance, kMaxPfDistance, kMinPfEvery, kMaxPfEvery);
 }

@@ -382,7 +382,7 @@ struct SpecAxesReader {
 
 /// The spec axes grid `g` (at `path`) lists, in the order they apply: op and regs first
 /// (the others apply over the class's defaults), then unroll, scratch, prefetch,
-/// pf_every, store, direction, align, block, fill. Throws InputError at a bad value.
+/// pf_every, store, direction, align, edges, block, fill. Throws InputError at a bad value.
 std::vector<SpecAxis> read_spec_axes(const Reader& r, const json& g, const std::string& path) {
   SpecAxesReader a{r, g, path, {}};
   a.enum_axis("op", parse_op, "copy, clear", [](KernelSpec& s, Op v) { s.op = v; });
@@ -395,6 +395,7 @@ std::vector<SpecAxis> read_spec_axes(const Reader& r, const json& g, const std::
   a.enum_axis("store", store_alias, "temporal, nontemporal", [](KernelSpec& s, Store v) { s.store = v; });
   a.enum_axis("direction", dir_alias, "forward, backward", [](KernelSpec& s, Direction v) { s.direction = v; });
   a.enum_axis("align", parse_align, "aligned, unaligned", [](KernelSpec& s, Align v) { s.align = v; });
+  a.enum_axis("edges", parse_edges, "bytes, overlap", [](KernelSpec& s, Edges v) { s.edges = v; });
   a.axis("block", [&](const json& e, const std::string& p) { return block_setter(r, e, p); });
   a.uint_axis("fill", 0, 255, [](KernelSpec& s, uint64_t v) { s.fill = static_cast<uint8_t>(v); });
   return std::move(a.axes);
@@ -439,7 +440,7 @@ std::vector<KernelSpec> spec_product(const Reader& r, const json& g, const std::
 /// Expands one kernel grid object (every list-valued axis is a cartesian product).
 Grid read_grid(const Reader& r, const json& g, const std::string& path, const Axes& top) {
   static const std::set<std::string> allowed = {"op", "regs", "unroll", "scratch", "prefetch", "pf_every", "store",
-                                                "direction", "align", "block", "fill", "skip_invalid",
+                                                "direction", "align", "edges", "block", "fill", "skip_invalid",
                                                 "sizes", "layout", "cache", "chunk", "prefill", "consume",
                                                 "threads"};
   r.keys(g, path, allowed);
@@ -653,6 +654,7 @@ nlohmann::json spec_grid(const KernelSpec& s) {
     g["prefetch"] = std::string(to_string(s.prefetch)) + "@" + std::to_string(s.pf_distance);
     g["pf_every"] = s.pf_every;
   }
+  if (s.edges != Edges::bytes) g["edges"] = std::string(to_string(s.edges));
   if (s.block.bytes) g["block"] = {{"bytes", s.block.bytes}, {"order", std::string(to_string(s.block.order))}};
   if (s.op == Op::clear) g["fill"] = s.fill;
   return g;

@@ -256,6 +256,7 @@ ordered_json spec_params(const KernelSpec& s) {
   p["store"] = to_string(s.store);
   p["direction"] = to_string(s.direction);
   p["align"] = to_string(s.align);
+  p["edges"] = to_string(s.edges);
   p["block_bytes"] = s.block.bytes;
   p["block_order"] = to_string(s.block.order);
   p["fill"] = s.fill;
@@ -275,6 +276,8 @@ KernelSpec spec_from_params(const json& params, const std::string& where) {
   s.store = enum_field<Store>(in, "store", parse_store, "temporal, nontemporal");
   s.direction = enum_field<Direction>(in, "direction", parse_direction, "forward, backward");
   s.align = enum_field<Align>(in, "align", parse_align, "aligned, unaligned");
+  // Files of a kex before the edges axis have no "edges": their kernels moved bytes.
+  if (in.has("edges")) s.edges = enum_field<Edges>(in, "edges", parse_edges, "bytes, overlap");
   s.block.bytes = static_cast<uint32_t>(in.uint_or("block_bytes", 0));
   if (in.has("block_order")) s.block.order = enum_field<Direction>(in, "block_order", parse_direction, "forward, backward");
   s.fill = static_cast<uint8_t>(in.uint_or("fill", 0));

@@ -40,6 +40,7 @@ constexpr std::array<std::string_view, 2> kOps = {"copy", "clear"};
 constexpr std::array<std::string_view, 2> kStore = {"temporal", "nontemporal"};
 constexpr std::array<std::string_view, 2> kDir = {"forward", "backward"};
 constexpr std::array<std::string_view, 2> kAlign = {"aligned", "unaligned"};
+constexpr std::array<std::string_view, 2> kEdges = {"bytes", "overlap"};
 
 /// A number of a name token, in the grammar of src/core/numbers.hpp (shared with
 /// configs), checked against [lo, hi]; errors quote the token as typed.
@@ -69,6 +70,7 @@ std::string_view to_string(Prefetch v) { return kPrefetch[static_cast<size_t>(v)
 std::string_view to_string(Store v) { return kStore[static_cast<size_t>(v)]; }
 std::string_view to_string(Direction v) { return kDir[static_cast<size_t>(v)]; }
 std::string_view to_string(Align v) { return kAlign[static_cast<size_t>(v)]; }
+std::string_view to_string(Edges v) { return kEdges[static_cast<size_t>(v)]; }
 std::optional<Op> parse_op(std::string_view s) { return lookup<Op>(s, kOps); }
 std::optional<RegClass> parse_reg_class(std::string_view s) {
   for (const auto& c : kClasses)
@@ -83,6 +85,7 @@ std::optional<Prefetch> parse_prefetch(std::string_view s) {
 std::optional<Store> parse_store(std::string_view s) { return lookup<Store>(s, kStore); }
 std::optional<Direction> parse_direction(std::string_view s) { return lookup<Direction>(s, kDir); }
 std::optional<Align> parse_align(std::string_view s) { return lookup<Align>(s, kAlign); }
+std::optional<Edges> parse_edges(std::string_view s) { return lookup<Edges>(s, kEdges); }
 
 KernelSpec default_spec(Op op, RegClass regs) {
   KernelSpec s;
@@ -116,6 +119,7 @@ std::string spec_name(const KernelSpec& s) {
   n += s.store == Store::nontemporal ? "/nt" : "/t";
   n += s.direction == Direction::backward ? "/bwd" : "/fwd";
   if (s.align == Align::aligned) n += "/aligned";
+  if (s.edges == Edges::overlap) n += "/overlap";
   if (s.block.bytes) {
     n += "/block:" + std::to_string(s.block.bytes);
     n += s.block.order == Direction::backward ? "@bwd" : "@fwd";
@@ -163,7 +167,8 @@ KernelSpec parse_spec_name(std::string_view name) {
     std::string_view key = t.substr(0, colon);
     std::string_view val = colon == std::string_view::npos ? std::string_view{} : t.substr(colon + 1);
     std::string axis = t == "t" || t == "nt" ? "store" : t == "fwd" || t == "bwd" ? "direction"
-                       : t == "aligned" || t == "unaligned" ? "align" : std::string(key);
+                       : t == "aligned" || t == "unaligned" ? "align"
+                       : t == "bytes" || t == "overlap"     ? "edges" : std::string(key);
     for (const auto& a : seen)
       if (a == axis) throw std::invalid_argument("'" + axis + "' is given twice in kernel name '" + std::string(name) + "'");
     seen.push_back(axis);
@@ -173,6 +178,8 @@ KernelSpec parse_spec_name(std::string_view name) {
     else if (t == "bwd") s.direction = Direction::backward;
     else if (t == "aligned") s.align = Align::aligned;
     else if (t == "unaligned") s.align = Align::unaligned;
+    else if (t == "bytes") s.edges = Edges::bytes;
+    else if (t == "overlap") s.edges = Edges::overlap;
     else if (key == "unroll") s.unroll = static_cast<uint32_t>(parse_int(t, val, 1, 8192));
     else if (key == "scratch") { s.scratch = static_cast<uint32_t>(parse_int(t, val, 1, 32)); scratch_given = true; }
     else if (key == "every") s.pf_every = static_cast<uint32_t>(parse_int(t, val, kMinPfEvery, kMaxPfEvery));
@@ -199,7 +206,7 @@ KernelSpec parse_spec_name(std::string_view name) {
       throw std::invalid_argument(
           "unknown token '" + std::string(t) +
           "' in kernel name (allowed: unroll:N scratch:N pf:KIND@DIST every:N t nt fwd bwd aligned "
-          "unaligned block:N@fwd|bwd fill:0xNN)");
+          "unaligned bytes overlap block:N@fwd|bwd fill:0xNN)");
     }
   }
   if (!scratch_given) s.scratch = fit_scratch(s);
@@ -228,6 +235,9 @@ std::string validate(const KernelSpec& s) {
     if (s.store == Store::nontemporal) return "the string class has no non-temporal store";
     if (s.block.bytes) return "the string class takes no block prefetch";
     if (s.align == Align::aligned) return "the string class has no aligned form";
+    if (s.edges == Edges::overlap)
+      return "the string class has no edges to overlap (rep movs/stos moves every byte itself; overlap needs a "
+             "class wider than one byte)";
   } else {
     if (s.unroll == 0 || s.unroll % c.width != 0)
       return "unroll " + num(s.unroll) + " is not a positive multiple of the " + c.name + " width (" +
@@ -240,6 +250,8 @@ std::string validate(const KernelSpec& s) {
              " uses (" + num(s.unroll / c.width) + ")";
     if (s.store == Store::nontemporal && !c.has_nt)
       return std::string("the ") + c.name + " class has no non-temporal store";
+    if (s.edges == Edges::overlap && c.width < 2)
+      return std::string("the ") + c.name + " class moves one byte at a time: overlap needs a class wider than one byte";
   }
   if (s.prefetch != Prefetch::none) {
     if (s.pf_every < kMinPfEvery || s.pf_every > kMaxPfEvery || s.pf_every % 8 != 0)

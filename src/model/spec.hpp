@@ -20,6 +20,11 @@ enum class Prefetch { none, nta, t0, t1, t2, w, load };
 enum class Store { temporal, nontemporal };
 enum class Direction { forward, backward };
 enum class Align { aligned, unaligned };
+/// How a kernel moves the bytes its loops leave at the buffer's edges: `bytes`, one
+/// byte at a time (the tail below the class width, the head that aligns dst);
+/// `overlap`, one unaligned class-width move that overlaps bytes already moved (as
+/// glibc's memcpy/memset do), and single bytes only below one width in all.
+enum class Edges { bytes, overlap };
 
 /// Block prefetch (AMD "Using Block Prefetch", Manfred Spraul's no_prefetch): before
 /// copying each block of `bytes`, touch one dword per 64-byte line in `order`.
@@ -48,6 +53,7 @@ struct KernelSpec {
   Store store = Store::temporal;
   Direction direction = Direction::forward;
   Align align = Align::unaligned;
+  Edges edges = Edges::bytes;
   BlockPrefetch block;
   uint8_t fill = 0;            ///< clear only: the byte written
 
@@ -91,12 +97,14 @@ std::string_view to_string(Prefetch);
 std::string_view to_string(Store);
 std::string_view to_string(Direction);
 std::string_view to_string(Align);
+std::string_view to_string(Edges);
 std::optional<Op> parse_op(std::string_view);
 std::optional<RegClass> parse_reg_class(std::string_view);
 std::optional<Prefetch> parse_prefetch(std::string_view);
 std::optional<Store> parse_store(std::string_view);
 std::optional<Direction> parse_direction(std::string_view);
 std::optional<Align> parse_align(std::string_view);
+std::optional<Edges> parse_edges(std::string_view);
 
 /// A spec with every unset axis at the class default (RegClassInfo default_unroll, default_scratch).
 KernelSpec default_spec(Op op, RegClass regs);

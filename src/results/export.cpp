@@ -186,6 +186,7 @@ const Column<Result> kParamColumns[] = {
     {"store", [](const Result& r) { return spec_cell(r, [](const KernelSpec& s) { return to_string(s.store); }); }},
     {"direction", [](const Result& r) { return spec_cell(r, [](const KernelSpec& s) { return to_string(s.direction); }); }},
     {"align", [](const Result& r) { return spec_cell(r, [](const KernelSpec& s) { return to_string(s.align); }); }},
+    {"edges", [](const Result& r) { return spec_cell(r, [](const KernelSpec& s) { return to_string(s.edges); }); }},
     {"block_bytes", [](const Result& r) { return spec_cell(r, [](const KernelSpec& s) { return s.block.bytes; }); }},
     // A spec's fill byte; a memset baseline's when it is not 0 (as "params" has it).
     {"fill", [](const Result& r) { return r.libc && r.libc->fill ? cell(r.libc->fill) : spec_cell(r, [](const KernelSpec& s) { return s.fill; }); }},

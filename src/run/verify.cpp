@@ -47,7 +47,7 @@ std::string hex2(unsigned v) {
 }  // namespace
 
 std::vector<uint64_t> verify_sizes(const VerifyTarget& t) {
-  std::vector<uint64_t> cand = {0, 1, t.width - 1ull, t.width, t.unroll - 1ull, t.unroll, t.unroll + 1ull,
+  std::vector<uint64_t> cand = {0, 1, t.width - 1ull, t.width, t.width + 1ull, t.unroll - 1ull, t.unroll, t.unroll + 1ull,
                                 2ull * t.unroll + t.width + 1, 4095, 4096, 4097};
   std::mt19937_64 rng(0x6b6578 ^ t.unroll ^ (uint64_t(t.width) << 20));
   for (int i = 0; i < 8; ++i) cand.push_back(rng() % (t.max_size + 1));

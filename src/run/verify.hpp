@@ -43,8 +43,9 @@ struct Verdict {
   bool ok() const { return message.empty(); }
 };
 
-/// Sizes verification tries for a target: 0, 1, width-1, unroll-1, unroll, unroll+1,
-/// 4095, 4096, 4097 and 8 seeded random sizes (all filtered to size_multiple).
+/// Sizes verification tries for a target: 0, 1, width-1, width, width+1 (the edges of
+/// overlap kernels), unroll-1, unroll, unroll+1, 2*unroll+width+1, 4095, 4096, 4097 and
+/// 8 seeded random sizes (all filtered to size_multiple).
 std::vector<uint64_t> verify_sizes(const VerifyTarget& t);
 
 /// Runs the kernel in this process on guard-page-protected buffers over every size;

@@ -14,6 +14,7 @@
 #include "generators/emit.hpp"
 #include "generators/jit.hpp"
 #include "generators/presets/presets.hpp"
+#include "tests/support/golden.hpp"
 #include "tests/support/tmpdir.hpp"
 
 using namespace kex;
@@ -137,7 +138,7 @@ void cross_check(const std::string& what, const Bytes& code) {
                   "Capstone boundary 0x" << std::hex << c.offset << " (" << c.mnemonic << ") is not objdump's");
 }
 
-/// Kernels across every register class, op, store kind, direction, alignment and
+/// Kernels across every register class, op, store kind, direction, alignment, edges and
 /// prefetch kind (and a block pre-read), for the reassembly test.
 std::vector<KernelSpec> spec_sample() {
   std::vector<KernelSpec> out;
@@ -170,6 +171,8 @@ std::vector<KernelSpec> spec_sample() {
               s.prefetch = pf;
               if (pf != Prefetch::none) s.pf_distance = dir == Direction::forward ? 320 : -320;
               if (validate(s).empty()) out.push_back(s);
+              s.edges = Edges::overlap;  // its edge moves: [base + rdx - width] and the small path
+              if ((pf == Prefetch::none || pf == Prefetch::load) && validate(s).empty()) out.push_back(s);
             }
       KernelSpec b = base;
       b.block.bytes = 4096;
@@ -220,7 +223,8 @@ TEST_CASE("instruction boundaries and branch targets agree with objdump" * docte
     cross_check(id, preset_code(id));
   // generated kernels: a prefetching NT copy, a backward AVX clear, a block pre-read
   for (const char* name : {"copy/sse/unroll:64/scratch:4/pf:nta@256/nt/fwd", "clear/avx/unroll:128/scratch:4/pf:none/t/bwd",
-                           "copy/sse/unroll:64/scratch:4/pf:w@512/nt/fwd/block:4096@bwd", "copy/string/unroll:8"})
+                           "copy/sse/unroll:64/scratch:4/pf:w@512/nt/fwd/block:4096@bwd", "copy/string/unroll:8",
+                           "copy/avx512/unroll:256/nt/fwd/overlap", "clear/x87/unroll:64/bwd/overlap"})
     cross_check(name, spec_code(parse_spec_name(name)));
 }
 
@@ -304,7 +308,8 @@ TEST_CASE("the .s output reassembles to the JIT's bytes" * doctest::test_suite("
 
 TEST_CASE("the .s form marks exactly the main loop for llvm-mca" * doctest::test_suite("disasm")) {
   for (const char* name : {"copy/sse/unroll:64/scratch:4/pf:nta@256/nt/fwd", "clear/avx/unroll:128/bwd",
-                           "copy/gpr/unroll:32/aligned/bwd", "copy/sse/unroll:64/block:4096@bwd"}) {
+                           "copy/gpr/unroll:32/aligned/bwd", "copy/sse/unroll:64/block:4096@bwd",
+                           "copy/avx512/unroll:256/nt/fwd/overlap", "clear/sse/unroll:64/aligned/bwd/overlap"}) {
     CAPTURE(name);
     const KernelSpec s = parse_spec_name(name);
     CodeArena a;
@@ -356,4 +361,19 @@ TEST_CASE("the .s form marks exactly the main loop for llvm-mca" * doctest::test
   std::optional<LoopRange> none = LoopRange{1, 2};
   a.add([&](Xbyak::CodeGenerator& g) { none = emit_kernel(g, parse_spec_name("copy/string/unroll:8")); });
   CHECK_FALSE(none);
+}
+
+TEST_CASE("golden: the listing of one kernel with byte edges and with overlap edges" * doctest::test_suite("disasm")) {
+  // Byte edges are the code kex emitted before the edges axis existed, byte for byte;
+  // overlap edges: the small path, the head's and the tail's unaligned temporal moves.
+  for (const auto& [name, file] : {std::pair{"copy/avx512/unroll:256/scratch:4/nt/fwd", "show-edges-bytes.txt"},
+                                   std::pair{"copy/avx512/unroll:256/scratch:4/nt/fwd/overlap", "show-edges-overlap.txt"},
+                                   std::pair{"clear/sse/unroll:64/scratch:4/t/bwd/aligned/overlap/fill:0x5a",
+                                             "show-edges-overlap-clear.txt"}}) {
+    const std::string kernel = name;
+    CAPTURE(kernel);
+    const Bytes code = spec_code(parse_spec_name(name));
+    CHECK(golden::check(file, "# " + std::string(name) + "\n" + format_listing(disassemble_all(code.data(), code.size()))) ==
+          "");
+  }
 }

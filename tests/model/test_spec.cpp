@@ -11,6 +11,7 @@
 #include "src/core/error.hpp"
 #include "src/core/numbers.hpp"
 #include "src/model/config.hpp"
+#include "src/model/result_json.hpp"
 #include "src/model/spec.hpp"
 
 using namespace kex;
@@ -127,4 +128,59 @@ TEST_CASE("a control byte in a kernel name is refused before any message quotes 
   CHECK(err == "kernel name has a control character (byte 3 at offset 18); names are printable, e.g. copy/sse/unroll:64");
   CHECK_THROWS_AS(parse_spec_name("copy/sse\n"), std::invalid_argument);
   CHECK_THROWS_AS(parse_spec_name(std::string("copy\x7f/sse")), std::invalid_argument);
+}
+
+TEST_CASE("edges: the overlap token of a name, and where it is refused" * doctest::test_suite("spec")) {
+  // Name: one bare word after the alignment; bytes (the default) is left out and accepted.
+  KernelSpec s = parse_spec_name("copy/avx512/unroll:256/nt/overlap");
+  CHECK(s.edges == Edges::overlap);
+  CHECK(spec_name(s) == "copy/avx512/unroll:256/scratch:4/nt/fwd/overlap");
+  CHECK(spec_name(parse_spec_name("clear/sse/aligned/overlap/bwd/fill:0x5a")) ==
+        "clear/sse/unroll:64/scratch:4/t/bwd/aligned/overlap/fill:0x5a");
+  CHECK(parse_spec_name("copy/sse/bytes") == parse_spec_name("copy/sse"));
+  CHECK(spec_name(parse_spec_name("copy/sse/bytes")) == "copy/sse/unroll:64/scratch:4/t/fwd");
+  CHECK_THROWS_WITH_AS(parse_spec_name("copy/sse/overlap/bytes"),
+                       "'edges' is given twice in kernel name 'copy/sse/overlap/bytes'", std::invalid_argument);
+  // Refused where there is no edge to move: the string class (rep movs/stos, width 1).
+  KernelSpec rep = default_spec(Op::copy, RegClass::string);
+  rep.edges = Edges::overlap;
+  CHECK(validate(rep).find("the string class has no edges to overlap") == 0);
+  for (const auto& c : reg_classes()) {
+    KernelSpec k = default_spec(Op::clear, c.cls);
+    k.edges = Edges::overlap;
+    CHECK_MESSAGE(validate(k).empty() == (c.width > 1), c.name);
+  }
+}
+
+TEST_CASE("edges: a config axis like align, and a results param older files lack" * doctest::test_suite("spec")) {
+  // Config: an enum axis like align; a bad word names what is allowed.
+  const Config c = parse_config(
+      R"({"sizes": [608], "kernels": [{"op": "copy", "regs": "avx", "edges": ["bytes", "overlap"]}]})", "e.json");
+  REQUIRE(c.grids.size() == 1);
+  REQUIRE(c.grids[0].specs.size() == 2);
+  CHECK(c.grids[0].specs[0].edges == Edges::bytes);
+  CHECK(c.grids[0].specs[1].edges == Edges::overlap);
+  CHECK_THROWS_WITH_AS(parse_config(R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "edges": "lapped"}]})",
+                                    "e.json"),
+                       "e.json: /kernels/0/edges: \"lapped\": allowed: bytes, overlap", InputError);
+  CHECK_THROWS_WITH_AS(
+      parse_config(R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "string", "unroll": 1, "edges": "overlap"}]})",
+                   "e.json"),
+      doctest::Contains("the string class has no edges to overlap"), InputError);
+  // A spec written as a grid (kernels named on the command line, kex tune's stages) comes back.
+  for (const char* name : {"copy/avx512/unroll:256/nt/overlap", "clear/gpr/bwd/overlap/fill:0x11", "copy/sse"}) {
+    nlohmann::json g = spec_grid(parse_spec_name(name));
+    const Config back = parse_config(nlohmann::json{{"sizes", {64}}, {"kernels", {g}}}.dump(), "g.json");
+    CHECK(back.grids.at(0).specs.at(0) == parse_spec_name(name));
+  }
+  // Results params: written always, read with bytes as the default (files of an earlier kex).
+  const KernelSpec s = parse_spec_name("copy/avx512/unroll:256/nt/overlap");
+  nlohmann::json p = spec_params(s);
+  CHECK(p["edges"] == "overlap");
+  CHECK(spec_from_params(p, "p") == s);
+  p.erase("edges");
+  CHECK(spec_from_params(p, "p").edges == Edges::bytes);
+  p["edges"] = "lapped";
+  CHECK_THROWS_WITH_AS(spec_from_params(p, "f.json: /benchmarks/0/params"),
+                       doctest::Contains("edges: \"lapped\": allowed bytes, overlap"), InputError);
 }

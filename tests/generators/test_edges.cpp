@@ -1,0 +1,184 @@
+// Overlap edges (KernelSpec::edges): a kernel of every class wider than a byte, both ops,
+// both directions, temporal and non-temporal, aligned and unaligned, two unroll/scratch
+// shapes, at every size up to 3 unrolls + width + 1 and at odd sizes (608 ... 26400), at
+// src/dst offsets 0..width, moves exactly [dst, dst + n): dst holds the source (or the
+// fill) byte for byte, the bytes around it are untouched, and with src or dst against a
+// PROT_NONE page a read or write outside the buffers kills the job (a failed check).
+#include <doctest/doctest.h>
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+
+#include "generators/emit.hpp"
+#include "generators/jit.hpp"
+#include "src/core/units.hpp"
+#include "src/run/sandbox.hpp"
+
+using namespace kex;
+
+namespace {
+
+/// Every overlap kernel of the test: per class wider than one byte, op, direction, store,
+/// alignment, a small shape (two registers an iteration, one in flight) and the class's
+/// default one; those this CPU cannot run are left out.
+std::vector<KernelSpec> overlap_specs() {
+  std::vector<KernelSpec> out;
+  for (auto op : {Op::copy, Op::clear})
+    for (const auto& ci : reg_classes()) {
+      if (ci.width < 2) continue;
+      for (int shape = 0; shape < 2; ++shape)
+        for (auto store : {Store::temporal, Store::nontemporal})
+          for (auto dir : {Direction::forward, Direction::backward})
+            for (auto align : {Align::unaligned, Align::aligned}) {
+              KernelSpec s = default_spec(op, ci.cls);
+              if (shape == 0) {
+                s.unroll = 2 * ci.width;
+                s.scratch = 1;
+              }
+              s.store = store;
+              s.direction = dir;
+              s.align = align;
+              s.edges = Edges::overlap;
+              if (op == Op::clear) s.fill = 0xa7;
+              if (validate(s).empty() && cpu_unsupported_reason(s).empty()) out.push_back(s);
+            }
+    }
+  return out;
+}
+
+/// `bytes` of read-write memory with a PROT_NONE page on each side.
+struct Fenced {
+  uint8_t* lo = nullptr;
+  size_t cap = 0;
+  explicit Fenced(size_t bytes) : cap((bytes + kPageBytes - 1) / kPageBytes * kPageBytes) {
+    void* p = mmap(nullptr, cap + 2 * kPageBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::runtime_error("mmap failed");
+    lo = static_cast<uint8_t*>(p) + kPageBytes;
+    mprotect(lo, cap, PROT_READ | PROT_WRITE);
+  }
+  ~Fenced() { munmap(lo - kPageBytes, cap + 2 * kPageBytes); }
+  Fenced(const Fenced&) = delete;
+  Fenced& operator=(const Fenced&) = delete;
+  uint8_t* hi() const { return lo + cap; }
+};
+
+/// The sizes of the test: 0 .. 3 * unroll + width + 1, and odd ones kex tune meets.
+std::vector<uint64_t> edge_sizes(const KernelSpec& s) {
+  std::vector<uint64_t> out;
+  const uint64_t top = 3ull * s.unroll + reg_class_info(s.regs).width + 1;
+  for (uint64_t n = 0; n <= top; ++n) out.push_back(n);
+  for (uint64_t n : {608ull, 1000ull, 1300ull, 4097ull, 26400ull})
+    if (n > top) out.push_back(n);
+  return out;
+}
+
+/// Bytes checked on each side of dst (the canary must survive there).
+constexpr size_t kSide = 192;
+constexpr uint8_t kCanary = 0xc3;
+
+/// One call of the kernel with dst at `d`, src at `src`, n bytes; "" when dst holds the
+/// source (or the fill) and the kSide bytes on each side of it (within the mapping) the canary.
+std::string one_call(KernelFn fn, const KernelSpec& s, const Fenced& dst, uint8_t* d, const uint8_t* src, size_t n,
+                     const std::vector<uint8_t>& fill) {
+  uint8_t* from = std::max(dst.lo, d - kSide);
+  uint8_t* to = std::min(dst.hi(), d + n + kSide);
+  std::memset(from, kCanary, static_cast<size_t>(to - from));
+  fn(d, src, n);
+  const uint8_t* want_inside = s.op == Op::copy ? src : fill.data();
+  static const std::vector<uint8_t> canary(kSide, kCanary);
+  if (std::memcmp(d, want_inside, n) == 0 && std::memcmp(from, canary.data(), static_cast<size_t>(d - from)) == 0 &&
+      std::memcmp(d + n, canary.data(), static_cast<size_t>(to - (d + n))) == 0)
+    return {};
+  for (const uint8_t* p = from; p < to; ++p) {
+    const bool inside = p >= d && p < d + n;
+    const uint8_t want = inside ? want_inside[p - d] : kCanary;
+    if (*p == want) continue;
+    const std::string where = inside ? "byte " + std::to_string(p - d)
+                              : p < d ? std::to_string(d - p) + " bytes before dst"
+                                      : "byte " + std::to_string(p - d - n) + " after dst's end";
+    return where + " is " + std::to_string(*p) + ", expected " + std::to_string(want);
+  }
+  return "mismatch";
+}
+
+/// Every size of edge_sizes at dst offsets 0..width (those the alignment allows), each
+/// with three src offsets, with both buffers at the low end of their mappings and at the
+/// high end. Returns "" or the first failure.
+std::string check_kernel(KernelFn fn, const KernelSpec& s) {
+  const uint32_t w = reg_class_info(s.regs).width, a = required_alignment(s);
+  const std::vector<uint64_t> sizes = edge_sizes(s);
+  const size_t max_n = *std::max_element(sizes.begin(), sizes.end());
+  Fenced src(max_n + 2 * w), dst(max_n + 2 * w + 2 * kSide);
+  std::mt19937_64 rng(99);
+  for (size_t i = 0; i < src.cap; ++i) src.lo[i] = static_cast<uint8_t>(rng());
+  const std::vector<uint8_t> fill(max_n, s.fill);
+  for (uint64_t n : sizes)
+    for (uint32_t doff = 0; doff <= w; doff += a)
+      for (uint32_t soff : {doff, (doff * 7 + 3) % (w + 1), w - doff}) {
+        if (soff % a) continue;
+        for (int place = 0; place < 2; ++place) {
+          // place 1: the ends against the high guard page (rounded down to the alignment).
+          uint8_t* d = place == 0 ? dst.lo + doff : dst.hi() - n - doff;
+          const uint8_t* from = place == 0 ? src.lo + soff : src.hi() - n - soff;
+          d -= reinterpret_cast<uintptr_t>(d) % a;
+          from -= reinterpret_cast<uintptr_t>(from) % a;
+          const std::string why = one_call(fn, s, dst, d, from, n, fill);
+          if (!why.empty())
+            return "size " + std::to_string(n) + ", dst+" + std::to_string(doff) + " src+" + std::to_string(soff) +
+                   (place ? " (at the mapping's end)" : "") + ": " + why;
+        }
+      }
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("overlap edges: every class, op, direction, store and alignment moves exactly [dst, dst+n)" *
+          doctest::test_suite("generator")) {
+  const std::vector<KernelSpec> specs = overlap_specs();
+  CHECK(specs.size() >= 60);  // gpr, mmx, x87, sse and avx at least, on any x86-64 CI machine
+  CodeArena arena;
+  std::vector<size_t> idx;
+  for (const auto& s : specs) idx.push_back(arena.add([&](Xbyak::CodeGenerator& g) { emit_kernel(g, s); }));
+  arena.finalize();
+  const auto outcomes = run_sandboxed(
+      specs.size(), [&](size_t i) { return check_kernel(arena.ref(idx[i]).as<KernelFn>(), specs[i]); }, 120);
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const SandboxOutcome& o = outcomes[i];
+    const CodeRef r = arena.ref(idx[i]);
+    CHECK_MESSAGE((o.finished && o.message.empty()),
+                  spec_name(specs[i]) << ": " << (o.finished ? o.message : describe_death(o, r.code, r.size)));
+  }
+}
+
+TEST_CASE("overlap edges: the small path, the head and the tail are where the spec puts them" *
+          doctest::test_suite("generator")) {
+  // Below one width the kernel moves bytes; from one width on, no single-byte move runs
+  // outside the small path: copy/sse/.../overlap has exactly one byte loop, byte_tail's.
+  auto code_of = [](const std::string& name) {
+    CodeArena a;
+    const size_t i = a.add([&](Xbyak::CodeGenerator& g) { emit_kernel(g, parse_spec_name(name)); });
+    a.finalize();
+    const CodeRef r = a.ref(i);
+    return std::vector<uint8_t>(r.code, r.code + r.size);
+  };
+  auto count = [](const std::vector<uint8_t>& code, std::initializer_list<uint8_t> pat) {
+    const std::vector<uint8_t> p(pat);
+    size_t n = 0;
+    for (auto it = code.begin(); (it = std::search(it, code.end(), p.begin(), p.end())) != code.end(); ++it) ++n;
+    return n;
+  };
+  // mov r11b, [rsi + rdx] (44 8a 1c 16): the byte move of a copy.
+  const std::initializer_list<uint8_t> byte_load = {0x44, 0x8a, 0x1c, 0x16};
+  CHECK(count(code_of("copy/sse/unroll:64/nt/fwd"), byte_load) == 1);           // the tail's (the head's is [rsi])
+  CHECK(count(code_of("copy/sse/unroll:64/nt/fwd/overlap"), byte_load) == 1);   // the small path's
+  CHECK(count(code_of("copy/sse/unroll:64/nt/bwd"), byte_load) == 2);           // head and tail
+  CHECK(count(code_of("copy/sse/unroll:64/nt/bwd/overlap"), byte_load) == 1);   // the small path's
+  // movdqu xmm0, [rsi + rdx - 16] (f3 0f 6f 44 16 f0): the forward tail's overlapping move.
+  CHECK(count(code_of("copy/sse/unroll:64/t/fwd/overlap"), {0xf3, 0x0f, 0x6f, 0x44, 0x16, 0xf0}) == 1);
+  CHECK(count(code_of("copy/sse/unroll:64/t/fwd"), {0xf3, 0x0f, 0x6f, 0x44, 0x16, 0xf0}) == 0);
+}
