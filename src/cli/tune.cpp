@@ -171,7 +171,7 @@ Action add_tune_command(CLI::App& app) {
   auto a = std::make_shared<TuneArgs>();
   cmd->add_option("CONFIG", a->config, "Config whose kernels race (default built-in:tune)");
   cmd->add_option("--op", a->op, "copy or clear (default copy)")->check(CLI::IsMember({"copy", "clear"}));
-  cmd->add_option("--sizes", a->sizes, "Sizes to race, as kex run --sizes (default the config's: 256 B..256 MiB x4)");
+  cmd->add_option("--sizes", a->sizes, "Sizes to race, as kex run --sizes (default the config's: 256 B..256 MiB x4, 1000, 3000, 10000, 30000)");
   cmd->add_option("--cache", a->cache, "warm or cold (one)")->check(CLI::IsMember({"warm", "cold"}));
   cmd->add_option("--layout", a->layout, "One layout, as kex run --layout (src:N/dst:N/dist:D/nohuge)");
   cmd->add_option("--threads", a->threads, "Workers per operation, each on its own CPU and buffers: one value, "
