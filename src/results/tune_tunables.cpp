@@ -35,7 +35,8 @@ std::vector<Tunable> tune_suggestions(const TuneRecord& t) {
   }
   PathWins w;
   const std::vector<SizeRange> nts = runs_of(sizes, nt);
-  if (!nts.empty() && !nts.back().above) w.nt = nts.back();  // up to the largest size
+  // Up to the largest size; glibc 2.36's memset has no non-temporal path (the threshold is memcpy's).
+  if (t.op == Op::copy && !nts.empty() && !nts.back().above) w.nt = nts.back();
   (t.op == Op::copy ? w.rep_movsb : w.rep_stosb) = runs_of(sizes, rep);
   return suggested(w);
 }

@@ -11,8 +11,9 @@
 namespace kex {
 
 /// The tunables `t`'s dispatch suggests, from its verdicts (the sizes raced, ascending,
-/// each with the kernel the dispatch gives it): x86_non_temporal_threshold where the
-/// sizes from some size up to the largest go to non-temporal loops; for copies
+/// each with the kernel the dispatch gives it): for copies x86_non_temporal_threshold
+/// where the sizes from some size up to the largest go to non-temporal loops (memcpy's:
+/// glibc 2.36's memset has no non-temporal path); for copies
 /// x86_rep_movsb_threshold, for clears x86_rep_stosb_threshold, at the widest run of
 /// sizes that go to rep (rep_movsb / rep_stosb, or a forward string loop of bytes).
 /// Empty when the dispatch takes neither path.

@@ -76,6 +76,11 @@ TEST_CASE("tune_suggestions: rep movsb at its widest run, non-temporal only when
   CHECK(c[0].name == "glibc.cpu.x86_rep_stosb_threshold");
   CHECK(c[0].op == Op::clear);
   CHECK(c[0].value == 16 * KiB - 1);
+  // A clear tune's non-temporal loops suggest nothing: the threshold is memcpy's.
+  const std::vector<Tunable> nt_clear = tune_suggestions(
+      dispatched(Op::clear, {{4 * KiB, "clear/avx/t/fwd"}, {16 * KiB, "rep_stosb"}, {64 * MiB, "clear/avx/nt/fwd"}}));
+  REQUIRE(nt_clear.size() == 1);
+  CHECK(nt_clear[0].name == "glibc.cpu.x86_rep_stosb_threshold");
   const std::vector<Tunable> low = tune_suggestions(dispatched(Op::copy, {{4 * KiB, "copy/sse/nt/fwd"}}));
   REQUIRE(low.size() == 1);
   CHECK(low[0].value == 0x4040);
