@@ -16,7 +16,9 @@ sizes asked) and prints:
               estimate), against --store-limit, the core's L1d store bytes per cycle
               (the CPU vendor's optimization guide gives it: say which)
   per pair    at every size both raced: the same kernel, or A's kernel in B's tie set
-              and B's in A's ("agree within ties"), or not; the count over sizes
+              and B's in A's ("agree within ties"), or not; the count over sizes, and of
+              those that disagree, how many have one run's kernel in the other's tie set,
+              and the sizes where neither is
 
 One pair proves little: quote every pair and say how far apart the runs were.
 """
@@ -84,14 +86,20 @@ def agree(a, b):
     va = {v["size"]: v for v in a["verdicts"]}
     vb = {v["size"]: v for v in b["verdicts"]}
     common = sorted(set(va) & set(vb))
-    same = within = 0
+    same = within = one_way = 0
+    missed = []
     for s in common:
         x, y = va[s], vb[s]
+        in_y, in_x = x["dispatched"] in y["ties"], y["dispatched"] in x["ties"]
         if x["dispatched"] == y["dispatched"]:
             same += 1
-        elif x["dispatched"] in y["ties"] and y["dispatched"] in x["ties"]:
+        elif in_y and in_x:
             within += 1
-    return len(common), same, within
+        elif in_y or in_x:
+            one_way += 1
+        else:
+            missed.append(s)
+    return len(common), same, within, one_way, missed
 
 
 def main():
@@ -110,9 +118,11 @@ def main():
         print(l1_best(d, limit))
     for i in range(len(files)):
         for j in range(i + 1, len(files)):
-            n, same, within = agree(tunes[i], tunes[j])
+            n, same, within, one_way, missed = agree(tunes[i], tunes[j])
             print(f"{files[i]} vs {files[j]}: of {n} sizes both raced, the same kernel at {same}, "
-                  f"another within both tie sets at {within}, disagreeing at {n - same - within}")
+                  f"another within both tie sets at {within}, disagreeing at {n - same - within} "
+                  f"(one run's kernel in the other's tie set at {one_way}; neither at {len(missed)}"
+                  + (": " + ", ".join(size_text(m) for m in missed) if missed else "") + ")")
 
 
 if __name__ == "__main__":
