@@ -6,7 +6,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 
 #include "src/core/error.hpp"
 #include "src/core/fd_io.hpp"
