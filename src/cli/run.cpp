@@ -153,22 +153,7 @@ uint64_t seed_option(const std::string& text) {
 Protocol make_protocol(const std::vector<Config>& configs, const RunArgs& a, const CLI::App& cmd) {
   Protocol p;
   p.repetitions = 3;
-  for (auto it = configs.rbegin(); it != configs.rend(); ++it) {
-    const ProtocolRequest& r = it->protocol;
-    if (r.repetitions) p.repetitions = *r.repetitions;
-    if (r.seed) p.seed = *r.seed;
-    if (r.shuffle) p.shuffle = *r.shuffle;
-    if (r.sentinel) p.sentinel.enabled = *r.sentinel;
-    if (r.sentinel_every) p.sentinel.every = *r.sentinel_every;
-    if (r.sentinel_threshold) p.sentinel.threshold = *r.sentinel_threshold;
-    if (r.remeasure_budget) p.sentinel.budget = *r.remeasure_budget;
-    if (r.paired) p.paired = *r.paired;
-    if (r.round_samples) p.round.samples = *r.round_samples;
-    if (r.round_block) p.round.block = *r.round_block;
-    if (r.round_sample_us) p.round.sample_us = *r.round_sample_us;
-    if (r.round_settle_us) p.round.settle_us = *r.round_settle_us;
-    if (r.tasks_per_worker) p.tasks_per_worker = *r.tasks_per_worker;
-  }
+  for (auto it = configs.rbegin(); it != configs.rend(); ++it) it->protocol.apply(p);  // the first config's knob wins
   if (a.separate) p.paired = false;
   if (cmd.count("--repetitions")) p.repetitions = a.repetitions;
   if (cmd.count("--seed")) p.seed = seed_option(a.seed);
@@ -181,6 +166,7 @@ Protocol make_protocol(const std::vector<Config>& configs, const RunArgs& a, con
       throw InputError("--placement: '" + a.placement + "': its first CPU runs worker 0, the measuring thread; --cpu " +
                        std::to_string(a.cpu) + " says another (give one of them)");
   }
+  if (!a.counters.empty()) p.counters.clear();  // the command line's list, not added to a config's
   for (size_t i = 0; !a.counters.empty() && i <= a.counters.size();) {
     const size_t j = std::min(a.counters.find(',', i), a.counters.size());
     if (j == i) throw InputError("--counters: '" + a.counters + "': an empty name; give NAME[,NAME...] (kex info lists them)");
@@ -189,7 +175,7 @@ Protocol make_protocol(const std::vector<Config>& configs, const RunArgs& a, con
   }
   if (!p.counters.empty()) p.paired = false;  // counters count one point's own samples: each alone
   // Without a seed, a fresh one per run (recorded: the order can be replayed).
-  if (!cmd.count("--seed") && std::none_of(configs.begin(), configs.end(), [](const Config& c) { return c.protocol.seed; }))
+  if (!cmd.count("--seed") && std::none_of(configs.begin(), configs.end(), [](const Config& c) { return c.protocol.sets("seed"); }))
     p.seed = (uint64_t(time(nullptr)) << 20) ^ uint64_t(getpid());
   return p;
 }
@@ -394,6 +380,9 @@ void fresh_setup(RunArgs& a, const CLI::App& cmd, RunSetup& s) {
   if (a.resume_any_build) throw InputError("--resume-any-build: applies to --resume JOURNAL");
   s.configs = configs_from_arguments(a, cmd);
   s.protocol = make_protocol(s.configs, a, cmd);
+  const auto with_counters =
+      std::find_if(s.configs.begin(), s.configs.end(), [](const Config& c) { return c.protocol.sets("counters"); });
+  if (a.counters.empty() && with_counters != s.configs.end()) s.counters_where = with_counters->source + ": /protocol/counters";
   s.format = a.format;
   s.filter = a.filter;
   if (!a.shard.empty()) std::tie(s.shard_index, s.shard_count) = parse_shard(a.shard);

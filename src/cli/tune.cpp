@@ -117,7 +117,12 @@ RunOptions tune_options(const TuneArgs& a, const CLI::App& cmd, const TuneReques
   RunOptions opt;
   opt.stop = &g_tune_stop;
   opt.progress = !quiet();
-  opt.protocol.cpu = a.cpu;
+  opt.protocol.seed = (uint64_t(time(nullptr)) << 20) ^ uint64_t(getpid());
+  req.space.protocol.apply(opt.protocol);  // the config's knobs (the race sets repetitions and pairing itself)
+  if (!opt.protocol.counters.empty())
+    throw InputError(req.space.source + ": /protocol/counters",
+                     "kex tune races in paired rounds, and counters count separate repetitions (use kex run)");
+  if (cmd.count("--cpu") || !req.space.protocol.sets("cpu")) opt.protocol.cpu = a.cpu;
   if (cmd.count("--placement")) {
     opt.protocol.placement = parse_placement(a.placement, "--placement");
     if (opt.protocol.placement.mode == PlacementMode::list && cmd.count("--cpu") && a.cpu != opt.protocol.placement.cpus.front())
@@ -128,7 +133,6 @@ RunOptions tune_options(const TuneArgs& a, const CLI::App& cmd, const TuneReques
   workers.most_threads = req.space.axes.threads.front();
   workers.most_threads_point = "--threads";
   plan_places(workers, opt.protocol);
-  opt.protocol.seed = (uint64_t(time(nullptr)) << 20) ^ uint64_t(getpid());
   if (cmd.count("--seed")) try {
       opt.protocol.seed = parse_unsigned(a.seed, 0, UINT64_MAX);
     } catch (const NumberError& e) {

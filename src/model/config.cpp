@@ -564,42 +564,6 @@ void read_policy(const Reader& r, const json& j, Policy& p) {
   if (j.contains("sample_us")) p.sample_us = r.number(j["sample_us"], "/sample_us", 20, 1000);
 }
 
-/// The protocol request: "repetitions" at the top level and the "protocol" object's
-/// keys (µs for the round_*_us keys), into `q`.
-void read_protocol(const Reader& r, const json& j, ProtocolRequest& q) {
-  if (j.contains("repetitions"))
-    q.repetitions = static_cast<uint32_t>(r.uint(j["repetitions"], "/repetitions", 1, 1000));
-  if (!j.contains("protocol")) return;
-  const json& p = j["protocol"];
-  r.keys(p, "/protocol", {"seed", "shuffle", "sentinel", "sentinel_every", "sentinel_threshold", "remeasure_budget",
-                          "pairing", "round_samples", "round_block", "round_sample_us", "round_settle_us", "tasks_per_worker"});
-  if (p.contains("round_settle_us"))
-    q.round_settle_us = r.number(p["round_settle_us"], "/protocol/round_settle_us", 0, 100000);
-  if (p.contains("tasks_per_worker"))
-    q.tasks_per_worker = static_cast<uint32_t>(r.uint(p["tasks_per_worker"], "/protocol/tasks_per_worker", 0, 1000000));
-  if (p.contains("pairing")) {
-    const json& v = p["pairing"];
-    if (!v.is_string() || (v.get<std::string>() != "rounds" && v.get<std::string>() != "separate"))
-      r.fail("/protocol/pairing", v, "allowed: \"rounds\" (a group's points measured together), \"separate\"");
-    q.paired = v.get<std::string>() == "rounds";
-  }
-  if (p.contains("round_samples"))
-    q.round_samples = static_cast<uint32_t>(r.uint(p["round_samples"], "/protocol/round_samples", 2, 1000));
-  if (p.contains("round_block"))
-    q.round_block = static_cast<uint32_t>(r.uint(p["round_block"], "/protocol/round_block", 1, 1000));
-  if (p.contains("round_sample_us"))
-    q.round_sample_us = r.number(p["round_sample_us"], "/protocol/round_sample_us", 5, 10000);
-  if (p.contains("seed")) q.seed = r.uint(p["seed"], "/protocol/seed", 0, UINT64_MAX >> 1);
-  if (p.contains("shuffle")) q.shuffle = r.boolean(p["shuffle"], "/protocol/shuffle");
-  if (p.contains("sentinel")) q.sentinel = r.boolean(p["sentinel"], "/protocol/sentinel");
-  if (p.contains("sentinel_every"))
-    q.sentinel_every = static_cast<uint32_t>(r.uint(p["sentinel_every"], "/protocol/sentinel_every", 1, 100000));
-  if (p.contains("sentinel_threshold"))
-    q.sentinel_threshold = r.number(p["sentinel_threshold"], "/protocol/sentinel_threshold", 0.001, 10);
-  if (p.contains("remeasure_budget"))
-    q.remeasure_budget = r.number(p["remeasure_budget"], "/protocol/remeasure_budget", 0, 10);
-}
-
 /// The "segments" section, true/false or an object of options, into `s`.
 void read_segments(const Reader& r, const json& j, SegmentsRequest& s) {
   if (!j.contains("segments")) return;
@@ -673,7 +637,7 @@ Config parse_config(const std::string& text, const std::string& source) {
   read_kernels(r, j, c);
   c.baselines = read_baselines(r, j);
   read_policy(r, j, c.policy);
-  read_protocol(r, j, c.protocol);
+  c.protocol = ProtocolRequest::read(j, source);
   read_segments(r, j, c.segments);
   read_outputs(r, j, c);
   check_runnable(r, j, c);

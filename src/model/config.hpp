@@ -11,6 +11,7 @@
 
 #include "src/model/filter.hpp"
 #include "src/model/point.hpp"
+#include "src/model/protocol.hpp"
 #include "src/model/spec.hpp"
 
 namespace kex {
@@ -50,25 +51,6 @@ struct Policy {
   double sample_us = 100;           ///< target duration of one sample (clamped to 20..1000 µs)
 };
 
-/// How a run spreads and checks its repetitions (why: docs/methodology.md §6 and
-/// benchmarks/results/2026-12-01-zen4-second-machine.md): what a config asks for;
-/// unset fields take the command line's or the built-in defaults.
-struct ProtocolRequest {
-  std::optional<uint32_t> repetitions;      ///< each point measured this many times
-  std::optional<uint64_t> seed;             ///< of the random order
-  std::optional<bool> shuffle;              ///< false: points in config order, repetitions in turn
-  std::optional<bool> sentinel;             ///< take sentinel readings and re-measure disturbed windows
-  std::optional<uint32_t> sentinel_every;   ///< tasks between readings
-  std::optional<double> sentinel_threshold; ///< relative slowdown that flags a window
-  std::optional<double> remeasure_budget;   ///< re-measured tasks at most this fraction of all tasks
-  std::optional<bool> paired;               ///< "pairing": "rounds" (true) or "separate" (false)
-  std::optional<uint32_t> round_samples;    ///< timed samples of each member per round
-  std::optional<uint32_t> round_block;      ///< consecutive samples of a member per visit
-  std::optional<double> round_sample_us;    ///< target length of a sample in a round (µs)
-  std::optional<double> round_settle_us;    ///< untimed operations of a member before each of its turns (µs)
-  std::optional<uint32_t> tasks_per_worker; ///< tasks of one measuring worker (fresh buffers after); 0: one worker
-};
-
 /// `segments` section: run the segment-override table with the sweep.
 struct SegmentsRequest {
   bool enabled = false;
@@ -89,7 +71,7 @@ struct Config {
   bool preset_fsave = true;
   std::vector<std::string> baselines;  ///< subset of memcpy, memset, rep_movsb, rep_stosb
   Policy policy;
-  ProtocolRequest protocol;
+  ProtocolRequest protocol;            ///< the protocol knobs it sets (why: docs/methodology.md §6)
   SegmentsRequest segments;
   std::string out_json, plot_dir;      ///< outputs.json / outputs.plot_dir ("" = not set)
   bool seed_exact = false;             ///< outputs.seed_exact: print only what the seed programs printed

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/model/point.hpp"
+#include "src/model/protocol.hpp"
 #include "src/model/result.hpp"
 #include "src/model/segments.hpp"
 
@@ -204,25 +205,6 @@ struct CounterRecord {
   bool operator==(const CounterRecord&) const = default;
 };
 
-/// How a paired round measured each member (context.protocol.round).
-struct RoundRecord {
-  uint32_t samples = 8, block = 2;
-  double sample_us = 50, member_us = 1000, settle_us = 10;
-  bool operator==(const RoundRecord&) const = default;
-};
-
-/// The sentinel's settings (context.protocol.sentinel).
-struct SentinelRecord {
-  bool enabled = true;
-  uint32_t every = 8;          ///< tasks between readings
-  double threshold = 0.15;     ///< relative slowdown that flags a window
-  double budget = 0.25;        ///< re-measured tasks at most this fraction of the run's tasks
-  uint64_t memory_bytes = 16 << 20;
-  bool operator==(const SentinelRecord&) const = default;
-};
-
-/// How the run measured (context.protocol): the protocol it ran with and what the
-/// supervisor did. A field an older kex did not write keeps its default here.
 /// Where one worker of a multi-threaded point runs (kex run --placement), as hwloc describes it.
 struct ThreadPlace {
   int cpu = -1;    ///< OS CPU number it is pinned to
@@ -232,24 +214,30 @@ struct ThreadPlace {
   bool operator==(const ThreadPlace&) const = default;
 };
 
-struct ProtocolRecord {
-  uint32_t repetitions = 1;
-  bool paired = false;          ///< "pairing": rounds, or separate (every kex before paired rounds)
-  RoundRecord round;            ///< written when paired
-  uint32_t tasks_per_worker = 0;
-  bool shuffle = true;          ///< "order": random over the whole sweep, or config order
-  uint64_t seed = 1;
-  int worker_cpu = -1;
+/// How the run measured (context.protocol): the protocol it ran with (the Protocol it
+/// is; its layout in a results file is older than the protocol's field table, so it has
+/// its own, src/model/context_json.cpp) and what the supervisor did. A field an older
+/// kex did not write keeps its default here.
+struct ProtocolRecord : Protocol {
+  /// Defaults of a file without them: "pairing" absent is a kex before paired rounds.
+  ProtocolRecord() { paired = false; }
+  /// The record of a run measured with `p`: what results files keep of it (not the
+  /// counters, which context.counters records, nor the task timeout, the worker CPUs
+  /// the run chose or its first order).
+  explicit ProtocolRecord(const Protocol& p) : Protocol(p) {
+    counters.clear();
+    task_timeout_s = Protocol{}.task_timeout_s;
+    thread_cpus.clear();
+    first_order = 0;
+  }
   size_t workers_started = 0, tasks_measured = 0, remeasured_tasks = 0;
-  SentinelRecord sentinel;
   double measuring_s = 0;       ///< wall time of the measuring phase
   double measured_s = 0;        ///< the repetitions' own time
   double overhead_ms_per_task = 0;  ///< supervision_overhead_ms_per_task
   std::optional<Noise> noise;   ///< absent: a kex before it, or a merge of runs not all with one
   std::optional<std::string> journal;  ///< the journal's path ("" without one), as kex run records it
-  /// Points with threads > 1: how their workers were placed ("spread", "compact" or "list") and
-  /// where worker k ran (threads[0]: the measuring thread, on worker_cpu). Empty: one thread only.
-  std::string placement;
+  /// Points with threads > 1: where worker k ran (threads[0]: the measuring thread, on
+  /// cpu); placement.mode says how they were placed. Empty: one thread only.
   std::vector<ThreadPlace> threads;
   nlohmann::ordered_json unknown = nlohmann::ordered_json::object();  ///< keys of a newer kex, kept as written
   bool operator==(const ProtocolRecord&) const = default;

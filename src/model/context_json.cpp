@@ -9,6 +9,7 @@
 
 #include "src/core/error.hpp"
 #include "src/model/json_fields.hpp"
+#include "src/model/protocol_fields.hpp"
 #include "src/model/result_json.hpp"
 #include "src/model/segments_fields.hpp"
 
@@ -163,11 +164,6 @@ void map_noise(IO& io, N& n) {
   io.real("median_repetition_cv", n.median_repetition_cv, 0, kInf);
 }
 
-std::optional<bool> parse_pairing(std::string_view s) {
-  if (s == "rounds") return true;
-  if (s == "separate") return false;
-  return std::nullopt;
-}
 std::optional<bool> parse_order(std::string_view s) {
   if (s == "random over the whole sweep") return true;
   if (s == "config order") return false;
@@ -176,9 +172,9 @@ std::optional<bool> parse_order(std::string_view s) {
 
 /// context.protocol: the protocol the run measured with and what its supervisor did.
 template <class IO, class P>
-void map_protocol(IO& io, P& p) {
+void map_protocol_record(IO& io, P& p) {
   io.whole("repetitions", p.repetitions, 0u, UINT32_MAX);
-  io.choice("pairing", p.paired, parse_pairing, [](bool r) { return r ? "rounds" : "separate"; }, "rounds, separate");
+  io.choice("pairing", p.paired, parse_pairing, pairing_text, "rounds, separate");
   if (io.has("round", p.paired))
     io.object("round", [&](auto& r) {
       r.whole("samples", p.round.samples, 0u, UINT32_MAX);
@@ -191,7 +187,7 @@ void map_protocol(IO& io, P& p) {
   io.choice("order", p.shuffle, parse_order, [](bool s) { return s ? "random over the whole sweep" : "config order"; },
             "random over the whole sweep, config order");
   io.whole("seed", p.seed, uint64_t(0), UINT64_MAX);
-  io.whole("worker_cpu", p.worker_cpu, -1, kMaxCpus);
+  io.whole("worker_cpu", p.cpu, -1, kMaxCpus);
   io.whole("workers_started", p.workers_started, size_t(0), SIZE_MAX);
   io.whole("tasks_measured", p.tasks_measured, size_t(0), SIZE_MAX);
   io.whole("remeasured_tasks", p.remeasured_tasks, size_t(0), SIZE_MAX);
@@ -200,7 +196,7 @@ void map_protocol(IO& io, P& p) {
     s.whole("every", p.sentinel.every, 0u, UINT32_MAX);
     s.real("threshold", p.sentinel.threshold, 0.001, 10);  // as a config and the command line allow
     s.real("budget", p.sentinel.budget, 0, 10);
-    s.whole("memory_bytes", p.sentinel.memory_bytes, uint64_t(0), UINT64_MAX);
+    s.whole("memory_bytes", p.sentinel.mem_bytes, uint64_t(0), UINT64_MAX);
   });
   io.real("measuring_s", p.measuring_s, 0, kInf);
   io.real("measured_s", p.measured_s, 0, kInf);
@@ -208,8 +204,8 @@ void map_protocol(IO& io, P& p) {
   if (io.has("noise", p.noise)) io.object("noise", [&](auto& n) { map_noise(n, *p.noise); });
   maybe_text(io, "journal", p.journal);
   if (io.has("threads", !p.threads.empty())) {
-    io.text("placement", p.placement, {16, [](const std::string& s) { return s == "spread" || s == "compact" || s == "list"; },
-                                       "spread, compact or list"});
+    io.choice("placement", p.placement.mode, parse_placement_mode, [](PlacementMode m) { return to_string(m); },
+              "spread, compact or list");
     io.list("threads", p.threads, 1, kMaxCpus, [](auto& t, auto& w) {
       t.whole("cpu", w.cpu, -1, kMaxCpus);
       t.whole("core", w.core, -1, kMaxCpus);
@@ -312,7 +308,7 @@ void map_run_record(IO& io, C& c) {
     });
   if (io.has("incomplete_points", !c.incomplete_points.empty()))
     io.list("incomplete_points", c.incomplete_points, 0, kMaxItems, [](auto& e, auto& p) { map_incomplete(e, p); });
-  if (io.has("protocol", c.protocol)) io.object("protocol", [&](auto& p) { map_protocol(p, *c.protocol); });
+  if (io.has("protocol", c.protocol)) io.object("protocol", [&](auto& p) { map_protocol_record(p, *c.protocol); });
   if (io.has("buffers", c.buffers))
     io.object("buffers", [&](auto& b) {
       b.whole("worker_cpu_numa_node", c.buffers->worker_cpu_numa_node, -1, kMaxCpus);

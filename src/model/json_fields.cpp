@@ -68,7 +68,8 @@ bool FieldReader::has(const char* key, bool) {
 }
 
 const json* FieldReader::find(const char* key) {
-  if (has(key, true) || (keys_ == Keys::exact && j_.contains(key))) return &j_[key];  // exact: null is refused by type
+  // exact and partial: null is refused by type
+  if (has(key, true) || (keys_ != Keys::tolerant && j_.contains(key))) return &j_[key];
   if (keys_ == Keys::exact) throw InputError(path(key), "missing");
   return nullptr;
 }

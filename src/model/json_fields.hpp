@@ -133,6 +133,9 @@ using OrderedFieldWriter = BasicFieldWriter<nlohmann::ordered_json>;
 enum class Keys {
   exact,     ///< a missing field is refused, and so (at finish()) is a key no field names
   tolerant,  ///< a missing or null field keeps its value; a key no field names is passed over
+  /// a missing field keeps its value (a request that sets some fields of a record); a key
+  /// no field names is refused at finish(), and so is null
+  partial,
 };
 
 /// Reads a record's fields from the JSON object `j`, found at `where` (e.g.

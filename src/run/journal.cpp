@@ -28,8 +28,9 @@ namespace kex {
 namespace {
 
 /// The journal format this kex writes and reads (1: before headers were typed; 2: before
-/// paired rounds, whose header has no pairing and whose repetitions no round).
-constexpr uint32_t kJournalFormat = 3;
+/// paired rounds, whose header has no pairing and whose repetitions no round; 3: before
+/// the protocol's one field table, whose header says "paired": true/false).
+constexpr uint32_t kJournalFormat = 4;
 /// The largest format a first line may name (an earlier or a later kex's is named as such).
 constexpr uint32_t kMaxJournalFormat = 1000000;
 /// Orders count tasks; an order at or above this is no order kex gave (and the next

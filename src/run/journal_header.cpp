@@ -1,12 +1,11 @@
 #include "src/run/journal_header.hpp"
 
-#include <type_traits>
-
 #include <nlohmann/json.hpp>
 
 #include "src/core/error.hpp"
 #include "src/model/filter.hpp"
 #include "src/model/json_fields.hpp"
+#include "src/model/protocol_fields.hpp"
 
 namespace kex {
 
@@ -14,49 +13,10 @@ namespace {
 
 bool is_format(const std::string& s) { return s == "json" || s == "gbench" || s == "csv"; }
 
-bool is_counter_name(const std::string& s) { return !s.empty() && s.find(',') == std::string::npos; }
-
 const TextRule kBuild{64};
 const TextRule kRunId{16, is_run_id, "16 lowercase hex digits"};
 const TextRule kFormat{8, is_format, "json, gbench, csv"};
 const TextRule kOutputName{255, is_file_name, "a file name without a directory"};
-const TextRule kCounter{128, is_counter_name, "an event name (kex info lists them)"};
-
-bool is_placement(const std::string& s) {
-  try {
-    parse_placement(s, "placement");
-    return true;
-  } catch (const InputError&) {
-    return false;
-  }
-}
-const TextRule kPlacement{4096, is_placement, "spread, compact, or a CPU list such as 0,2-3"};
-
-/// The protocol's fields, with the ranges the command line and configs allow.
-template <class IO, class P>
-void map_protocol(IO& io, P& p) {
-  io.whole("repetitions", p.repetitions, 1u, 1000u);
-  io.flag("shuffle", p.shuffle);
-  io.whole("seed", p.seed, uint64_t(0), UINT64_MAX);
-  io.whole("cpu", p.cpu, -1, 4095);
-  io.flag("sentinel", p.sentinel.enabled);
-  io.whole("sentinel_every", p.sentinel.every, 1u, 100000u);
-  io.real("sentinel_threshold", p.sentinel.threshold, 0.001, 10);
-  io.real("remeasure_budget", p.sentinel.budget, 0, 10);
-  io.whole("task_timeout_s", p.task_timeout_s, 1u, 86400u);
-  io.texts("counters", p.counters, 64, kCounter);
-  io.flag("paired", p.paired);
-  io.whole("round_samples", p.round.samples, 2u, 1000u);
-  io.whole("round_block", p.round.block, 1u, 1000u);
-  io.real("round_sample_us", p.round.sample_us, 5, 10000);
-  io.real("round_settle_us", p.round.settle_us, 0, 100000);
-  io.whole("tasks_per_worker", p.tasks_per_worker, 0u, 1000000u);
-  std::string placement = placement_text(p.placement);
-  if (io.has("placement", p.placement != PlacementRequest{})) {
-    io.text("placement", placement, kPlacement);
-    if constexpr (!std::is_const_v<P>) p.placement = parse_placement(placement, "placement");
-  }
-}
 
 /// The header's one field table: to_json and journal_header_from both run it.
 template <class IO, class H>

@@ -7,6 +7,7 @@
 
 #include "src/model/config.hpp"
 #include "src/model/point.hpp"
+#include "src/model/protocol.hpp"
 #include "src/model/result.hpp"
 #include "src/model/spec.hpp"
 
@@ -49,18 +50,6 @@ void run_operation(const Operation& op);
 class CounterSet;
 Repetition measure(const Operation& op, const Policy& policy, const volatile std::sig_atomic_t* stop,
                    CounterSet* counters = nullptr);
-
-/// How a round measures each of its members (paired rounds: the members of a group
-/// measured back to back in one short window, so that a comparison between them sees
-/// one state of the machine; docs/methodology.md "Paired rounds").
-struct RoundPolicy {
-  uint32_t samples = 8;     ///< timed samples of each member per round (fewer, at least 1, for long operations)
-  uint32_t block = 2;       ///< consecutive samples of a member per visit: the members take turns every block samples
-  double sample_us = 50;    ///< target length of a sample: calls per sample from the fastest warm-up call
-  double member_us = 1000;  ///< a member's samples in one round last about this long at most (then fewer samples)
-  double settle_us = 10;    ///< untimed operations of a member before each visit (at least one, none when
-                            ///< one operation takes over 1 ms: nothing of the last member's state is left)
-};
 
 /// How one member is sampled in every round: fixed at its first round, so that all its
 /// rounds time the same number of calls.

@@ -10,45 +10,6 @@
 
 namespace kex {
 
-const char* to_string(PlacementMode m) {
-  switch (m) {
-    case PlacementMode::spread: return "spread";
-    case PlacementMode::compact: return "compact";
-    case PlacementMode::list: return "list";
-  }
-  return "?";
-}
-
-PlacementRequest parse_placement(const std::string& text, const std::string& where) {
-  if (text == "spread") return {PlacementMode::spread, {}};
-  if (text == "compact") return {PlacementMode::compact, {}};
-  PlacementRequest r{PlacementMode::list, {}};
-  const std::string allowed = "allowed: spread, compact, or a CPU list such as 0,2-3 (workers in that order)";
-  if (text.empty() || text.find_first_not_of("0123456789,-") != std::string::npos)
-    throw InputError(where, "'" + text + "': " + allowed);
-  // In the order written: "3,1" puts worker 0 on CPU 3.
-  size_t p = 0;
-  while (p <= text.size()) {
-    const size_t e = std::min(text.find(',', p), text.size());
-    const std::vector<int> part = parse_cpu_list(text.substr(p, e - p), where);
-    if (part.empty()) throw InputError(where, "'" + text + "': " + allowed);
-    for (int c : part) {
-      if (std::find(r.cpus.begin(), r.cpus.end(), c) != r.cpus.end())
-        throw InputError(where, "'" + text + "': CPU " + std::to_string(c) + " is listed twice (one worker per CPU)");
-      r.cpus.push_back(c);
-    }
-    p = e + 1;
-  }
-  return r;
-}
-
-std::string placement_text(const PlacementRequest& r) {
-  if (r.mode != PlacementMode::list) return to_string(r.mode);
-  std::string s;
-  for (int c : r.cpus) s += (s.empty() ? "" : ",") + std::to_string(c);
-  return s;
-}
-
 namespace {
 
 /// Ranks of `values` in order of first appearance after rotating so `first` comes first.

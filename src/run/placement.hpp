@@ -6,28 +6,9 @@
 #include <vector>
 
 #include "src/model/context.hpp"
+#include "src/model/protocol.hpp"
 
 namespace kex {
-
-enum class PlacementMode { spread, compact, list };
-
-/// What the user asked for: a mode, and for `list` the CPUs in worker order.
-struct PlacementRequest {
-  PlacementMode mode = PlacementMode::spread;
-  std::vector<int> cpus;  ///< list: worker k on cpus[k]
-  bool operator==(const PlacementRequest&) const = default;
-};
-
-/// "spread", "compact" or "list".
-const char* to_string(PlacementMode);
-
-/// Parses --placement: "spread", "compact" or a CPU list ("0,2-3", in worker order as
-/// written; each CPU once). InputError naming `where`, the value and what is allowed.
-PlacementRequest parse_placement(const std::string& text, const std::string& where);
-
-/// The request as --placement spells it: "spread", "compact", or the CPUs in worker
-/// order ("3,1,2"): parse_placement(placement_text(r)) == r.
-std::string placement_text(const PlacementRequest& r);
 
 /// Orders `cpus` (with their places) for `mode` starting at `first` (the measuring
 /// thread's CPU, which must be among them): spread takes one CPU per core, alternating

@@ -10,7 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "src/model/context.hpp"  // SentinelReading
+#include "src/model/context.hpp"
+#include "src/model/protocol.hpp"  // SentinelReading
 
 namespace kex {
 
@@ -51,16 +52,6 @@ class Sentinel {
   uint8_t* l1_ = nullptr;
   uint8_t* mem_ = nullptr;
   uint64_t mem_bytes_ = 0;
-};
-
-/// How a run re-measures what the sentinel flags.
-struct SentinelPolicy {
-  bool enabled = true;
-  uint32_t every = 8;          ///< a reading after every this many tasks
-  double threshold = 0.15;     ///< relative slowdown that flags a window
-  uint32_t window = 9;         ///< readings in the running baseline
-  double budget = 0.25;        ///< re-measured tasks at most this fraction of the run's tasks
-  uint64_t mem_bytes = 16 << 20;
 };
 
 }  // namespace kex

@@ -37,32 +37,6 @@ struct MeasureJob {
   std::string name;               ///< the point's name (for repetitions' "previous")
 };
 
-/// The run-wide measuring protocol.
-struct Protocol {
-  uint32_t repetitions = 1;       ///< each point measured this many times (paired: rounds of its group)
-  /// The points a user compares (a group: same op, fill, size and conditions, baselines
-  /// included) measured together in short rounds, each round every member back to back;
-  /// false: each repetition of a point alone, adaptively (the `separate` protocol).
-  bool paired = true;
-  RoundPolicy round;              ///< how a round measures each member
-  /// Tasks each measuring worker does before a fresh one (new buffer mappings after a
-  /// spacer of 0..15 huge pages) takes over: the run samples several physical layouts,
-  /// which a process keeps for its whole life. 0: one worker for the whole run.
-  uint32_t tasks_per_worker = 0;
-  bool shuffle = true;            ///< repetitions (rounds) in a random order over the whole sweep
-  uint64_t seed = 1;              ///< of the order
-  SentinelPolicy sentinel;
-  unsigned task_timeout_s = 60;   ///< a repetition taking longer kills the worker (the point fails)
-  int cpu = -1;                   ///< the CPU the worker is pinned to
-  /// Points with threads > 1: worker k's CPU (thread_cpus[0] == cpu), as many as the most
-  /// threads a point asks for; empty when every point has one thread.
-  std::vector<int> thread_cpus;
-  PlacementRequest placement;     ///< how thread_cpus were chosen
-  uint64_t first_order = 0;       ///< order number of this session's first task (a resumed run goes on
-                                  ///< after the journal's, so orders stay unique across sessions)
-  std::vector<std::string> counters;  ///< event counters per repetition (open_counters names); none: off
-};
-
 /// What the supervisor hears, in order.
 struct SupervisorEvents {
   std::function<void(const Task&, const Repetition&)> done;          ///< a repetition finished

@@ -635,22 +635,12 @@ void collect_results(Sweep& w) {
 void record_protocol(Sweep& w) {
   const Protocol& pr = w.protocol;
   const SupervisedRun& sup = w.sup;
-  ProtocolRecord p;
-  p.repetitions = pr.repetitions;
-  p.paired = pr.paired;
-  p.round = {pr.round.samples, pr.round.block, pr.round.sample_us, pr.round.member_us, pr.round.settle_us};
-  p.tasks_per_worker = pr.tasks_per_worker;
-  p.shuffle = pr.shuffle;
-  p.seed = pr.seed;
-  p.worker_cpu = pr.cpu;
-  if (!w.places.empty()) {
-    p.placement = to_string(pr.placement.mode);
-    p.threads = w.places;
-  }
+  ProtocolRecord p(pr);
+  p.threads = w.places;
+  p.journal = w.opt.journal ? w.opt.journal->path() : "";
   p.workers_started = sup.workers;
   p.tasks_measured = sup.tasks_done;
   p.remeasured_tasks = sup.remeasured;
-  p.sentinel = {pr.sentinel.enabled, pr.sentinel.every, pr.sentinel.threshold, pr.sentinel.budget, pr.sentinel.mem_bytes};
   p.measuring_s = sup.seconds;
   p.measured_s = sup.measured_s;
   p.overhead_ms_per_task = sup.tasks_done ? (sup.seconds - sup.measured_s) * 1e3 / double(sup.tasks_done) : 0.0;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "src/core/cpu_list.hpp"
 #include "src/model/context.hpp"
 
 namespace kex {
@@ -58,12 +59,6 @@ CpuCaches caches_from_sysfs(int cpu);
 /// The caches CPUID describes (leaf 0x8000001D or 4 with a sharing count, else AMD
 /// 0x80000005/6), read on `cpu` as caches_of() does; `cpus` lists stay empty.
 CpuCaches caches_from_cpuid(int cpu);
-
-/// "0-3,6": an ascending CPU list as the kernel's *_cpu_list files write it.
-std::string cpu_list_text(const std::vector<int>& cpus);
-
-/// Parses a kernel CPU list ("0-3,6", "" -> {}); InputError naming `where` on bad text.
-std::vector<int> parse_cpu_list(const std::string& text, const std::string& where);
 
 /// Number of NUMA nodes hwloc sees (>= 1).
 int numa_node_count();

@@ -72,7 +72,7 @@ void check_single_axes(const Config& c) {
 /// racing there, the reference baselines; no presets, no segment table.
 Config stage_config(const Race& r, const SizeRace& s) {
   nlohmann::json raw = r.req.space.raw;
-  for (const char* k : {"presets", "outputs", "harness", "repeat", "preset_fsave"}) raw.erase(k);
+  for (const char* k : {"presets", "outputs", "harness", "repeat", "preset_options"}) raw.erase(k);
   raw["description"] = "kex tune: the candidates still racing at " + format_bytes(s.size);
   raw["sizes"] = nlohmann::json::array({s.size});
   raw["segments"] = false;

@@ -215,6 +215,8 @@ TEST_CASE("kex run --resume checks the journal header as a config is checked: on
        "/header/protocol/seed: 1.8446744073709552e+19 (an integer beyond 64 bits, read as a floating-point number): "
        "expected an integer in 0..18446744073709551615"},
       {"/header/protocol/counters", {""}, "/header/protocol/counters/0: \"\": allowed: an event name (kex info lists them)"},
+      {"/header/protocol/pairing", true,
+       "/header/protocol/pairing: true: allowed: rounds (a group's points measured together), separate"},
       {"/header/format", "xml", "/header/format: \"xml\": allowed: json, gbench, csv"},
       {"/header/shard", {{"index", 3}, {"count", 2}}, "/header/shard/index: 3: expected below the count, 2"},
       {"/header/drew_figures", "/tmp/x", "/header/drew_figures: \"/tmp/x\": expected true or false"},
@@ -249,10 +251,10 @@ TEST_CASE("kex run --resume checks the journal header as a config is checked: on
         "kex: " + j + ":1: /header/protocol/seed: missing\n");
   // Another format is named as an earlier or a later kex's; a key no kex writes there by its path.
   CHECK(said([](auto& f) { f["kex_journal"] = 1; }) ==
-        "kex: " + j + ":1: a journal of an earlier kex (journal format 1, this kex's is 3): resume it with the kex that "
+        "kex: " + j + ":1: a journal of an earlier kex (journal format 1, this kex's is 4): resume it with the kex that "
                       "wrote it\n");
   CHECK(said([](auto& f) { f["kex_journal"] = 9; }) ==
-        "kex: " + j + ":1: a journal of a later kex (journal format 9, this kex's is 3): resume it with the kex that "
+        "kex: " + j + ":1: a journal of a later kex (journal format 9, this kex's is 4): resume it with the kex that "
                       "wrote it\n");
   CHECK(said([](auto& f) { f.erase("header"); }) == "kex: " + j + ":1: /header: missing\n");
   CHECK(said([](auto& f) { f["output"] = "../victim.json"; }) ==

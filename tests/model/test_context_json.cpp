@@ -191,7 +191,7 @@ TEST_CASE("context and repetitions: where the workers of threads > 1 ran is writ
           doctest::test_suite("model")) {
   RunDoc d = full_run();
   if (!d.context.protocol) d.context.protocol.emplace();
-  d.context.protocol->placement = "spread";
+  d.context.protocol->placement.mode = kex::PlacementMode::spread;
   d.context.protocol->threads = {{1, 1, 0, 0}, {0, 0, 0, -1}};
   Result& r = d.results.at(0);
   r.point.at.threads = 2;

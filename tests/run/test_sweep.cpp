@@ -136,7 +136,7 @@ TEST_CASE("the context says where the buffers are: NUMA node and huge pages of e
   const BufferRecord& b = *doc.context.buffers;
   const int node = b.worker_cpu_numa_node;
   REQUIRE(doc.context.protocol.has_value());
-  CHECK(node == numa_node_of_cpu(doc.context.protocol->worker_cpu));
+  CHECK(node == numa_node_of_cpu(doc.context.protocol->cpu));
   REQUIRE(b.plans.size() == 2);
   for (const BufferPlacement& p : b.plans) {
     INFO(to_json(p).dump());

@@ -111,7 +111,7 @@ inline RunDoc run() {
     const Noise n = compute_noise({100, 101, 99, 102, 130}, {400, 410, 395, 405, 600}, 1, 40, 8, 0.25, 8, {});
     ProtocolRecord p;  // one repetition a point, each measured alone, as a quiet run took them
     p.workers_started = 1;
-    p.worker_cpu = 1;
+    p.cpu = 1;
     p.tasks_measured = 40;
     p.remeasured_tasks = 8;
     p.measuring_s = 1.5;
