@@ -260,14 +260,6 @@ std::string duration_text(double s) {
   return b;
 }
 
-/// A fresh run id: 16 hex digits (the results' context.run_id, kept in the journal).
-std::string new_run_id() {
-  std::random_device rd;
-  char id[17];
-  std::snprintf(id, sizeof id, "%08x%08x", unsigned(rd()), unsigned(rd()));
-  return id;
-}
-
 /// What the final messages say of the journal: how to resume, or why one cannot.
 std::string journal_note(const Journal* j, const std::string& how) {
   if (!j) return "";
@@ -774,17 +766,16 @@ Action add_run_command(CLI::App& app) {
     opt.stop = &g_stop;
     opt.progress = !quiet();
     opt.protocol = s.protocol;
+    opt.run_id = s.run_id;  // drawn once (a resumed run keeps the journal's: it is the same run)
+    opt.filter = s.filter;
+    opt.counters = counters;
     if (plan_or_list(s, opt, *a)) return 0;
     const OutputKinds kinds = check_outputs(s, *a);
     std::optional<SweepRun> sweep = measure(s, opt, *a);
     if (!sweep) return 130;
     RunDoc& run = sweep->doc;
-    run.context.run_id = s.run_id;  // the journal's: a resumed run is the same run
     for (const auto& [source, seed] : sweep->seed_runs)
       run.context.seed_tables.push_back({source, seed.header.harness, seed_table_text(seed)});
-    if (run.context.protocol) run.context.protocol->journal = s.journal ? s.journal->path() : "";
-    run.context.counters = counters;
-    run.context.filter = s.filter;
     write_results(s, run);
     if (s.journal && !run.context.interrupted) s.journal->remove();
     FILE* text = s.out == "-" ? stderr : stdout;  // with -o -, stdout carries only the JSON

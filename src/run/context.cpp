@@ -70,7 +70,15 @@ PolicyRecord policy_record(const Config& cfg) {
 
 }  // namespace
 
-RunContext make_context(const std::vector<Config>& configs, int pinned_cpu, size_t shard_index, size_t shard_count) {
+std::string new_run_id() {
+  std::random_device rd;
+  char id[17];
+  std::snprintf(id, sizeof id, "%08x%08x", unsigned(rd()), unsigned(rd()));
+  return id;
+}
+
+RunContext make_context(const std::vector<Config>& configs, int pinned_cpu, size_t shard_index, size_t shard_count,
+                        const std::string& run_id) {
   RunContext ctx;
   char date[64];
   time_t now = time(nullptr);
@@ -79,10 +87,7 @@ RunContext make_context(const std::vector<Config>& configs, int pinned_cpu, size
   gethostname(host, sizeof host - 1);
   ctx.date = date;
   ctx.host_name = host;
-  std::random_device rd;
-  char id[17];
-  std::snprintf(id, sizeof id, "%08x%08x", unsigned(rd()), unsigned(rd()));
-  ctx.run_id = id;
+  ctx.run_id = run_id;
   ctx.gbench = gbench_fields(machine());
   ctx.build = this_build();
   ctx.machine = this_machine();

@@ -167,8 +167,7 @@ bool verify_kernels(SeedSession& s) {
   if (s.stopped()) return false;
   for (size_t i = 0; i < verified.size(); ++i)
     if (!verdicts[i].ok())
-      s.built[verified[i]].status = {StatusKind::error, "verification failed: " + verdicts[i].message,
-                                     verdicts[i].signal, verdicts[i].fault_offset};
+      s.built[verified[i]].status = verdict_status(verdicts[i]);
   return true;
 }
 

@@ -385,7 +385,10 @@ void start(Sweep& w) {
     w.protocol.cpu = w.protocol.placement.cpus.front();  // worker 0 on the list's first CPU
   const int cpu = w.protocol.cpu >= 0 && pin_thread_to(w.protocol.cpu) ? w.protocol.cpu : pin_to_one_cpu();
   w.protocol.cpu = cpu;
-  w.out.doc.context = make_context(w.configs, cpu, w.opt.shard_index, w.opt.shard_count);
+  w.out.doc.context = make_context(w.configs, cpu, w.opt.shard_index, w.opt.shard_count,
+                                   w.opt.run_id.empty() ? new_run_id() : w.opt.run_id);
+  w.out.doc.context.filter = w.opt.filter;
+  w.out.doc.context.counters = w.opt.counters;
   w.e = expand_all(w.configs, w.opt.shard_index, w.opt.shard_count);
   place_workers(w);
   warn_if_busy(w.opt.progress);
@@ -460,16 +463,14 @@ Status point_status(const Sweep& w, const PointState& p) {
   Status st = w.code(p.slot).status;
   if (st.kind == StatusKind::ok && !p.place.refusal.empty()) st = {StatusKind::skipped, p.place.refusal};
   auto g = w.general.find({p.slot.config, p.slot.plan});
-  if (st.kind == StatusKind::ok && g != w.general.end() && !w.verdicts[g->second].ok()) {
-    const Verdict& v = w.verdicts[g->second];
-    st = {StatusKind::error, "verification failed: " + v.message, v.signal, v.fault_offset};
-  }
+  if (st.kind == StatusKind::ok && g != w.general.end() && !w.verdicts[g->second].ok())
+    st = verdict_status(w.verdicts[g->second]);
   if (st.kind == StatusKind::ok && p.case_target != SIZE_MAX && !w.verdicts[p.case_target].ok()) {
     const Verdict& v = w.verdicts[p.case_target];
     if (overlaps(p.slot.at) && !v.signal)
       st = {StatusKind::skipped, "refused: the kernel does not give memmove's result where src and dst overlap: " + v.message};
     else
-      st = {StatusKind::error, "verification at this placement failed: " + v.message, v.signal, v.fault_offset};
+      st = verdict_status(v, "verification at this placement failed");
   }
   return st;
 }

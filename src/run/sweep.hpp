@@ -21,6 +21,10 @@ struct RunOptions {
   bool progress = true;                     ///< progress on stderr
   Protocol protocol;                        ///< repetitions, order, sentinel, worker CPU (cpu -1: pick one)
   Journal* journal = nullptr;               ///< every finished repetition and point goes here as it is known
+                                            ///< (its path is context.protocol.journal; none: "")
+  std::string run_id;                       ///< context.run_id: a resumed journal's, or "" for a fresh one
+  std::string filter;                       ///< context.filter: the --filter the configs' points were cut by
+  std::optional<std::vector<CounterRecord>> counters;  ///< context.counters: what --counters resolved to
   const JournalState* resume = nullptr;     ///< work an earlier run of the same configs did: not redone
 };
 

@@ -213,4 +213,8 @@ std::vector<std::string> verify_in_child(const std::vector<VerifyTarget>& target
   return out;
 }
 
+Status verdict_status(const Verdict& v, const std::string& what) {
+  return {StatusKind::error, what + ": " + v.message, v.signal, v.fault_offset};
+}
+
 }  // namespace kex

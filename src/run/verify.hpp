@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "generators/emit.hpp"
+#include "src/model/result.hpp"
 
 namespace kex {
 
@@ -42,6 +43,10 @@ struct Verdict {
   std::optional<int64_t> fault_offset; ///< the faulting instruction, relative to the kernel's first byte
   bool ok() const { return message.empty(); }
 };
+
+/// The status of a kernel `v` refused: an error "<what>: <message>" with the signal and
+/// fault offset (`what`: "verification failed", or the placement that failed).
+Status verdict_status(const Verdict& v, const std::string& what = "verification failed");
 
 /// Sizes verification tries for a target: 0, 1, width-1, width, width+1 (the edges of
 /// overlap kernels), unroll-1, unroll, unroll+1, 2*unroll+width+1, 4095, 4096, 4097 and

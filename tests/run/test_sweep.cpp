@@ -167,3 +167,28 @@ TEST_CASE("min_time_per_point: a repetition samples that long before the precisi
     }
   CHECK(reps == 1);
 }
+
+TEST_CASE("the sweep returns the context complete: the run id, filter and counters it was given" * doctest::test_suite("sweep")) {
+  RunOptions o;
+  o.progress = false;
+  o.protocol.sentinel.enabled = false;
+  o.run_id = "0123456789abcdef";  // a resumed journal's: the same run
+  o.filter = "sse";
+  o.counters = std::vector<CounterRecord>{{"cycles", "cycles", true, false, "no PMU"}};
+  Config c = parse_config(R"({"sizes": [4096], "kernels": [{"op": "copy", "regs": ["sse", "gpr"]}],
+    "max_time_per_point": 0.003, "min_samples": 5})", "t.json");
+  c.filter = parse_name_filter("sse", "--filter");
+  const RunDoc d = run_sweep({c}, o).doc;
+  CHECK(d.context.run_id == "0123456789abcdef");
+  CHECK(d.context.filter == "sse");
+  REQUIRE(d.context.counters);
+  CHECK(d.context.counters->at(0).reason == "no PMU");
+  REQUIRE(d.context.protocol);
+  CHECK(d.context.protocol->journal == "");  // no journal: said, not left out
+  for (const Result& r : d.results) CHECK_MESSAGE(r.name().find("/gpr/") == std::string::npos, r.name());  // filtered out
+  // Without one, the sweep draws a fresh id of 16 hex digits.
+  o.run_id.clear();
+  const std::string drawn = run_sweep({c}, o).doc.context.run_id;
+  CHECK(drawn.size() == 16);
+  CHECK(drawn.find_first_not_of("0123456789abcdef") == std::string::npos);
+}
