@@ -1,0 +1,107 @@
+// kex run's arguments and setup, shared by its files: run.cpp (the command and the
+// steps every run takes), run_fresh.cpp (a fresh run from the command line),
+// run_resume.cpp (a run from its journal) and run_outputs.cpp (where a run's files go,
+// and writing them).
+#pragma once
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "src/model/config.hpp"
+#include "src/run/journal.hpp"
+#include "src/run/sweep.hpp"
+
+namespace kex {
+
+
+/// kex run's options as CLI11 parses them (strings are checked by the run's setup).
+struct RunArgs {
+  std::vector<std::string> configs;
+  std::string out, plot_dir, shard, resume;
+  std::vector<std::string> presets;
+  std::string harness = "kex";
+  std::string repeat;  ///< --repeat N (seed harnesses), checked by hand for one clear line
+  std::string seed;    ///< --seed S, checked by hand: 0..2^64-1, never wrapped
+  std::string format = "json";
+  bool force = false, no_fsave = false, segments_seed_exact = false;
+  uint32_t repetitions = 0;
+  int cpu = -1;
+  bool no_shuffle = false, no_sentinel = false, list = false, allow_large = false, no_journal = false;
+  bool separate = false;
+  bool full = false;  ///< the whole preset and segment tables beside generated kernels
+  bool seed_exact = false, no_plot = false, no_report = false, resume_any_build = false;
+  std::string graph_dir;
+  std::string filter, sizes, cache, counters, threads, placement;
+  std::vector<std::string> layout;
+};
+
+/// A run once its arguments, or its journal, are read: what it measures and where it writes.
+struct RunSetup {
+  std::vector<Config> configs;
+  Protocol protocol;
+  std::string out, plot_dir, graph_dir, format = "json", filter;
+  std::string report;                   ///< the HTML report beside the results ("": none)
+  bool in_folder = false;               ///< the outputs go into a new run folder, made before the sweep
+  size_t shard_index = 0, shard_count = 1;
+  std::string run_id;                   ///< the results' context.run_id (a resume keeps the journal's)
+  std::unique_ptr<Journal> journal;     ///< a resume's (locked) journal; a fresh run's is created later
+  std::optional<JournalState> resumed;  ///< what the journal says was done
+  bool replace = false;                 ///< the output may be replaced (--force, or a resume's own partial output)
+  bool replace_figures = false;         ///< files in the plot folder may be replaced (--force, or a resume's own)
+  std::string counters_where = "--counters";  ///< where the counter names came from, for errors
+};
+
+// ---- run_fresh.cpp ----
+
+/// A fresh run from its arguments: configs, protocol, where the results and figures go.
+/// InputError for an option that does not apply or a bad value.
+void fresh_setup(RunArgs& a, const CLI::App& cmd, RunSetup& s);
+
+/// The journal header of a fresh run (it must not be written with --no-journal or -o -).
+JournalHeader journal_header(const RunSetup& s);
+
+// ---- run_resume.cpp ----
+
+/// The run a journal describes (--resume): its configs and protocol, where its output goes.
+void resume_setup(const RunArgs& a, const CLI::App& cmd, RunSetup& s);
+
+/// The records of `files` (paths) as they are now: what a resume may draw over.
+std::vector<PartialFile> partial_files(const std::vector<std::string>& files);
+
+// ---- run_outputs.cpp ----
+
+/// The HTML report beside the results `out`: "<stem>.html" ("report.html" in a run
+/// folder of kex's own); "" for stdout or a name longer than a file name may be. Never
+/// `out` itself.
+std::string report_beside(const std::string& out);
+
+/// "<stem>-plots" beside `out` (its name without the extension); "plots" in the same
+/// folder for a run folder's own "results.*", as a fresh run's default.
+std::string plots_beside(const std::string& out);
+
+/// Makes the run's folder and puts its results, figures and report there.
+void place_in_folder(RunSetup& s, const RunArgs& a);
+
+/// What the run prints and checks about its outputs, found before the sweep.
+struct OutputKinds {
+  bool seed_exact = false, asami = false;
+};
+
+/// Checks every output before anything is measured (InputError: one line, nothing written).
+OutputKinds check_outputs(RunSetup& s, const RunArgs& a);
+/// Writes the results file (atomically; not over an existing file unless s.replace).
+void write_results(const RunSetup& s, const RunDoc& run);
+/// The tables kex run prints at its end, on `text` (stdout, or stderr with -o -).
+void print_tables(const SweepRun& sweep, const RunDoc& run, const OutputKinds& k, const RunArgs& a, FILE*& text);
+/// The figures beside the results (an interrupted run's recorded in its journal).
+void write_figures(const RunSetup& s, const RunDoc& run, bool force, FILE* text);
+/// The HTML report of a finished run beside its results, its path printed.
+void write_report(const RunSetup& s, const RunDoc& run, FILE* text);
+/// What the final messages say of the journal: how to resume, or why one cannot ("" without one).
+std::string journal_note(const Journal* j, const std::string& how);
+
+}  // namespace kex
