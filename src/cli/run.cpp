@@ -292,8 +292,8 @@ void add_cli_options(CLI::App* cmd, RunArgs& a) {
       ->check(CLI::IsMember({"json", "gbench", "csv"}));
   cmd->add_option("--shard", a.shard, "Run only shard I of N (I/N) of the points, for kex merge");
   cmd->add_option("--repetitions", a.repetitions,
-                  "Measure each point N times, the repetitions in a random order over the whole sweep (default 3, "
-                  "or the config's \"repetitions\")")
+                  "Measure each point N times, the repetitions in a random order over the whole sweep (default: "
+                  "the config's \"repetitions\", else 20 paired rounds, or 3 with --separate or --counters)")
       ->check(CLI::Range(1u, 1000u));
   cmd->add_option("--seed", a.seed, "Seed of the random order, 0..2^64-1 (default: a fresh one, recorded in the results)")
       ->type_name("UINT");

@@ -43,11 +43,15 @@ uint64_t seed_option(const std::string& text) {
   }
 }
 
+/// Repetitions when neither a config nor the command line gives a count: 20 paired rounds
+/// of each group (the README's "How kex measures"), or 3 separate repetitions of each point
+/// (each one adaptive, up to max_time_per_point long).
+constexpr uint32_t kDefaultRounds = 20, kDefaultSeparate = 3;
+
 /// The run-wide protocol: built-in defaults, then the first config that sets a
 /// field, then the command line.
 Protocol make_protocol(const std::vector<Config>& configs, const RunArgs& a, const CLI::App& cmd) {
   Protocol p;
-  p.repetitions = 3;
   for (auto it = configs.rbegin(); it != configs.rend(); ++it) it->protocol.apply(p);  // the first config's knob wins
   if (a.separate) p.paired = false;
   if (cmd.count("--repetitions")) p.repetitions = a.repetitions;
@@ -69,6 +73,9 @@ Protocol make_protocol(const std::vector<Config>& configs, const RunArgs& a, con
     i = j + 1;
   }
   if (!p.counters.empty()) p.paired = false;  // counters count one point's own samples: each alone
+  const bool counted = cmd.count("--repetitions") > 0 ||
+                       std::any_of(configs.begin(), configs.end(), [](const Config& c) { return c.protocol.sets("repetitions"); });
+  if (!counted) p.repetitions = p.paired ? kDefaultRounds : kDefaultSeparate;
   // Without a seed, a fresh one per run (recorded: the order can be replayed).
   if (!cmd.count("--seed") && std::none_of(configs.begin(), configs.end(), [](const Config& c) { return c.protocol.sets("seed"); }))
     p.seed = (uint64_t(time(nullptr)) << 20) ^ uint64_t(getpid());

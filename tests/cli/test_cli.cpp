@@ -264,7 +264,7 @@ TEST_CASE("SIGINT stops after the current point and keeps the finished points" *
   auto d = tmpdir();
   write(d + "/long.json", R"({"sizes": [{"from": 256, "to": "1MiB", "factor": 2}], "kernels": [{"op": "copy", "regs": ["sse", "avx", "gpr"],
     "unroll": [64, 128], "scratch": [1, 2]}], "max_time_per_point": 0.2, "precision": 0.0001,
-    "protocol": {"round_sample_us": 10000}})");  // each member about 10 ms a round: the run lasts seconds
+    "repetitions": 3, "protocol": {"round_sample_us": 10000}})");  // each member about 10 ms a round: the run lasts seconds
   // SIGINT once the first points are measured (the progress line says so), however loaded the machine is.
   auto r = shell("(" + kKex + " run " + d + "/long.json -o " + d + "/out.json 2>" + d + "/err & pid=$!; "
               "for i in $(seq 600); do grep -q ' tasks (' " + d + "/err 2>/dev/null && break; sleep 0.05; done; "

@@ -237,3 +237,19 @@ TEST_CASE("--filter leaves the segment table out of a run, and says so" * doctes
   const auto all = shell_stdout(kKex + " run built-in:default --list 2>&1 >/dev/null");
   CHECK(all.text.find("segment-override table is not run") == std::string::npos);
 }
+
+TEST_CASE("kernels named on the command line get the README's 20 paired rounds, 3 separate repetitions" *
+          doctest::test_suite("cli")) {
+  // The default the README states for a group (a run once gave named kernels 3 rounds).
+  auto r = shell(kKex + " run copy/sse memcpy --sizes 4KiB --list");
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  CHECK_MESSAGE(r.text.find(" x 20 paired rounds = ") != std::string::npos, r.text);
+  r = shell(kKex + " run copy/sse memcpy --sizes 4KiB --separate --list");
+  CHECK_MESSAGE(r.text.find(" x 3 repetitions = ") != std::string::npos, r.text);
+  r = shell(kKex + " run copy/sse memcpy --sizes 4KiB --repetitions 7 --list");
+  CHECK_MESSAGE(r.text.find(" x 7 paired rounds = ") != std::string::npos, r.text);
+  // A config's count stands.
+  r = shell("echo '{\"sizes\": [4096], \"kernels\": [{\"op\": \"copy\", \"regs\": \"sse\"}], \"repetitions\": 4}' | " + kKex +
+            " run - --list");
+  CHECK_MESSAGE(r.text.find(" x 4 paired rounds = ") != std::string::npos, r.text);
+}

@@ -153,7 +153,7 @@ TEST_CASE("a config of 10^7 points is refused at once, not after planning every 
   const ShellOut r = shell("timeout 30 " + kKex + " run " + (d / "c.json") + " -o " + (d / "out.json"));
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   CHECK_MESSAGE(r.status == 2, r.text);
-  CHECK_MESSAGE(r.text == "kex: run: more than 33333 points x 3 repetitions: above 100000 tasks; pass --allow-large "
+  CHECK_MESSAGE(r.text == "kex: run: more than 5000 points x 20 repetitions: above 100000 tasks; pass --allow-large "
                           "to run it (or --list to see the points)\n",
                 r.text);
   CHECK(s < 3 * kSlowdown);  // planned in full, it took 54 s
