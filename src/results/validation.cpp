@@ -38,12 +38,13 @@ bool slower(const PairedRatio& r, double margin) { return decided(r) && r.low > 
 }  // namespace
 
 Gain judge(const Validation& v, double margin) {
-  bool gain = false;
+  bool gain = false, open = false;
   for (const SizeChange& s : v.sizes) {
     if (slower(s.change, margin)) return Gain::hurts;
     gain = gain || faster(s.change, margin);
+    open = open || !decided(s.change);
   }
-  return gain ? Gain::helps : Gain::no_measurable_gain;
+  return gain ? Gain::helps : open ? Gain::undecided : Gain::no_measurable_gain;
 }
 
 std::string format_validation_header(const ValidateOptions& opts, double budget_ms, double margin) {
@@ -78,6 +79,10 @@ std::string format_validation(const Tunable& t, const Validation& v, double marg
     case Gain::helps: o << "    -> helps\n"; break;
     case Gain::hurts: o << "    -> slower with it: not advised\n"; break;
     case Gain::no_measurable_gain: o << "    -> no measurable gain: not advised\n"; break;
+    case Gain::undecided:
+      o << "    -> not enough rounds to decide (a size needs " << kMinVerdictRounds
+        << " for a 95% interval): not advised, not ruled out\n";
+      break;
   }
   return o.str();
 }
@@ -110,6 +115,10 @@ std::string format_validated_advice(const std::vector<Tunable>& tunables, const 
   std::vector<Tunable> good;
   for (size_t i = 0; i < tunables.size() && i < gains.size(); ++i)
     if (gains[i] == Gain::helps) good.push_back(tunables[i]);
+  const auto open = size_t(std::count(gains.begin(), gains.end(), Gain::undecided));
+  if (good.empty() && open)
+    return fmt::format("  validated: no suggestion helped measurably ({} of {} had too few rounds to decide: "
+                       "give the validation a larger budget); no advice\n", open, gains.size());
   if (good.empty()) return "  validated: none of the suggestions helped measurably; no advice\n";
   return "  validated: GLIBC_TUNABLES=" + tunables_string(good) + "\n";
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "src/model/paired.hpp"
 #include "src/results/crossover.hpp"
 #include "src/run/libc_validate.hpp"
 
@@ -14,7 +15,7 @@ namespace kex {
 constexpr int kInterior = 3;
 
 /// Rounds a size needs for a verdict (faster, slower): fewer give no 95% interval.
-constexpr uint32_t kMinVerdictRounds = 6;
+constexpr uint32_t kMinVerdictRounds = uint32_t(kMinIntervalCount);
 
 /// The child job that checks `t`: memcpy (memset for the rep stosb threshold) at every
 /// size whose path the tunable may change: a quarter and half of the last size where the
@@ -27,7 +28,8 @@ LibcJob validation_job(const Tunable& t, double budget_ms);
 /// What the rounds say of a tunable.
 enum class Gain {
   helps,               ///< faster by more than the margin at some size, measurably slower at none
-  no_measurable_gain,  ///< no size faster by more than the margin (or too few rounds)
+  no_measurable_gain,  ///< every size decided, none faster by more than the margin
+  undecided,           ///< no size decided faster or slower, and some had too few rounds to decide
   hurts,               ///< measurably slower (by more than the margin) at some size
 };
 
@@ -51,7 +53,7 @@ std::string format_validation_header(const ValidateOptions& opts, double budget_
 
 /// One tunable's block: the children's GLIBC_TUNABLES, per size the ratio tuned/default
 /// with its 95% interval over rounds, and the verdict ("helps", "no measurable gain",
-/// "slower").
+/// "slower", or "not enough rounds to decide" with the rounds a verdict needs).
 std::string format_validation(const Tunable& t, const Validation& v, double margin);
 
 /// The closing line: "validated: GLIBC_TUNABLES=..." with the tunables that help, or

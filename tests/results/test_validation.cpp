@@ -78,7 +78,7 @@ TEST_CASE("validation: helps when faster beyond the margin somewhere and slower 
   CHECK(format_validated_advice({nt, movsb()}, {Gain::hurts, Gain::helps}) ==
         "  validated: GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=262144\n");
   const Validation few = measured({{0, 0, 0, 0}});
-  CHECK(judge(few, 0.02) == Gain::no_measurable_gain);
+  CHECK(judge(few, 0.02) == Gain::undecided);
   CHECK(format_validation(movsb(), few, 0.02).find("too few rounds") != std::string::npos);
 }
 
@@ -90,7 +90,15 @@ TEST_CASE("validation: fewer than 6 rounds give no verdict, however tight their 
         std::string::npos);
   CHECK(text.find("over 5 rounds: too few rounds for a 95% interval\n") != std::string::npos);
   CHECK(text.find("over 6 rounds: faster\n") != std::string::npos);
-  CHECK(judge(measured({{0.60, 0.59, 0.61, 5}}), 0.02) == Gain::no_measurable_gain);
+  // A 1.7x gain over 3 rounds is not "no gain": the rounds cannot decide, and it says so.
+  const Validation short_gain = measured({{0.60, 0.59, 0.61, 3}});
+  CHECK(judge(short_gain, 0.02) == Gain::undecided);
+  CHECK(format_validation(movsb(), short_gain, 0.02).find(
+            "    -> not enough rounds to decide (a size needs 6 for a 95% interval): not advised, not ruled out\n") !=
+        std::string::npos);
+  CHECK(format_validated_advice({movsb()}, {Gain::undecided}) ==
+        "  validated: no suggestion helped measurably (1 of 1 had too few rounds to decide: give the validation a larger "
+        "budget); no advice\n");
 }
 
 namespace {
