@@ -50,6 +50,11 @@ struct GroupAnswer {
 /// The tie margin by default: a kernel within 1% of the winner in the rounds' interval ties.
 inline constexpr double kTieResolution = 0.01;
 
+/// The fewest values (rounds, repetitions) whose order statistics give a 95% interval of
+/// their median: [min, max] of n values holds it with probability 1 - 2^(1-n), 94% at 5,
+/// 97% at 6. Fewer: a figure is shown without an interval, with its count.
+inline constexpr size_t kMinIntervalCount = 6;
+
 /// (round, ticks per operation) of each repetition of `r` measured in a paired round,
 /// by round: the ones the sentinel flagged too, since a disturbance of the whole round
 /// leaves its ratios be. Empty for the separate protocol (no rounds).

@@ -35,26 +35,35 @@ std::string layout_label(const Layout& l) {
 }
 
 /// "1.10x", or "same" when the interval holds 1 or lies within the tie resolution of it:
-/// the winner's speed over libc's, from their time ratio in the same rounds, with its interval.
+/// the winner's speed over libc's, from their time ratio in the same rounds, with its interval
+/// ("1.10x (n=4)": fewer rounds than kMinIntervalCount give none, nor a "same").
 std::string speedup_text(const PairedRatio& time_ratio) {
   if (time_ratio.rounds == 0 || time_ratio.ratio <= 0) return "-";
+  if (time_ratio.rounds < kMinIntervalCount) return fmt::format("{:.2f}x (n={})", 1 / time_ratio.ratio, time_ratio.rounds);
   const bool within = time_ratio.low >= 1 / (1 + kTieResolution) && time_ratio.high <= 1 + kTieResolution;
   if (time_ratio.covers_one() || within)
     return fmt::format("same [{:.2f}-{:.2f}]", 1 / time_ratio.high, 1 / time_ratio.low);
   return fmt::format("{:.2f}x [{:.2f}-{:.2f}]", 1 / time_ratio.ratio, 1 / time_ratio.high, 1 / time_ratio.low);
 }
 
-/// "+8.4% [7.9-9.1]": how much slower the fastest kernel outside the ties is, with its interval.
+/// "+8.4% [7.9-9.1]": how much slower the fastest kernel outside the ties is, with its
+/// interval; "+8.4% (n=4)" over fewer than kMinIntervalCount rounds, which give none.
 std::string lead_text(const PairedRatio& r) {
+  if (r.rounds < kMinIntervalCount) return fmt::format("+{:.1f}% (n={})", (r.ratio - 1) * 100, r.rounds);
   return fmt::format("+{:.1f}% [{:.1f}-{:.1f}]", (r.ratio - 1) * 100, (r.low - 1) * 100, (r.high - 1) * 100);
 }
 
-/// "143.46 ±0.3%": a GB/s figure and the half-width of its interval over rounds.
+/// "143.46 ±0.3%": a GB/s figure and the half-width of its interval over rounds (or, for
+/// one repetition, over its samples); "143.46 (n=1)" when the figure rests on 2 to 5
+/// repetitions, or on one that is left of several (the others disturbed): no 95% interval.
 std::string gbps_pm(const Result& r) {
   const Aggregate a = aggregate(r);
   if (a.median_ns <= 0) return "-";
+  const double gbps = gbps_at(moved_bytes(r.point.at), a.median_ns);
+  const bool alone = a.repetitions == 1 && r.reps.size() == 1;  // its samples' interval
+  if (a.repetitions < kMinIntervalCount && !alone) return fmt::format("{:.2f} (n={})", gbps, a.repetitions);
   const double half = (a.ci_high_ns - a.ci_low_ns) / 2 / a.median_ns * 100;
-  return fmt::format("{:.2f} \u00b1{:.{}f}%", gbps_at(moved_bytes(r.point.at), a.median_ns), half, half < 10 ? 1 : 0);
+  return fmt::format("{:.2f} \u00b1{:.{}f}%", gbps, half, half < 10 ? 1 : 0);
 }
 
 /// A block of the paired table: one op and condition, a row per size.
@@ -129,7 +138,8 @@ std::string paired_note(const std::vector<GroupAnswer>& answers) {
   const size_t rounds = answers.empty() ? 0 : answers.front().rounds;
   return "Paired rounds (" + std::to_string(rounds) +
          " per group): each round measures a group's kernels back to back, so every ratio compares times taken in "
-         "the same window. GB/s = 1e9 bytes/s of the median time over rounds, \u00b1 its 95% interval; ties = kernels "
+         "the same window. GB/s = 1e9 bytes/s of the median time over rounds, \u00b1 its 95% interval (n=N instead: "
+         "N rounds, too few for one); ties = kernels "
          "not shown slower than the fastest by more than 1% (95% interval over rounds; libc and rep included); lead = "
          "the time of the fastest kernel outside the ties over the fastest's; fastest/libc = speed ratio in the same rounds, \"same\" when its "
          "interval holds 1 or lies within 1% of it.\n";

@@ -10,6 +10,7 @@
 #include "src/results/markdown.hpp"
 #include "src/results/summary.hpp"
 #include "tests/support/golden.hpp"
+#include "tests/support/paired_sweep.hpp"
 #include "tests/support/shell.hpp"
 #include "tests/support/tmpdir.hpp"
 
@@ -219,4 +220,30 @@ TEST_CASE("the summary of presets under a seed harness names the fastest baselin
   // Nothing under kex's harness at all: no table.
   run.results.erase(run.results.begin() + 1, run.results.end());
   CHECK(summary_table(run) == "");
+}
+
+TEST_CASE("a figure on fewer rounds than a 95% interval needs is shown with its count, never as ±0.0%" *
+          doctest::test_suite("summary")) {
+  using paired_sweep::Kernel;
+  // Four rounds: [min, max] of four holds the median with 88%, not 95%.
+  const RunDoc four = paired_sweep::sweep({4096}, {Kernel{"copy/sse/unroll:64/scratch:4/t/fwd", {20}},
+                                                   Kernel{"copy/avx/unroll:128/scratch:4/t/fwd", {10}},
+                                                   Kernel{"memcpy", {12}}}, 4);
+  const std::string t = summary_table(four);
+  CHECK_MESSAGE(t.find(" (n=4)  1 ") != std::string::npos, t);  // GB/s, then the ties
+  CHECK_MESSAGE(t.find("% (n=4) ") != std::string::npos, t);     // the lead: no interval either
+  CHECK_MESSAGE(t.find("x (n=4) ") != std::string::npos, t);     // nor the ratio to memcpy
+  CHECK_MESSAGE(t.find("\u00b1") == t.find("\u00b1 its 95% interval"), t);  // no ± but the legend's
+  // Twenty rounds, 19 of the winner's flagged by the sentinel: one is left, and it is said.
+  RunDoc flagged = paired_sweep::sweep({4096}, {Kernel{"copy/sse/unroll:64/scratch:4/t/fwd", {20}},
+                                                Kernel{"memcpy", {12}}}, 20);
+  for (size_t k = 1; k < 20; ++k) flagged.results[0].reps[k].disturbed = true;
+  const std::string f = summary_table(flagged);
+  CHECK_MESSAGE(f.find("(n=1)") != std::string::npos, f);
+  CHECK_MESSAGE(f.find("\u00b10.0%") == std::string::npos, f);
+  // Enough rounds: the interval.
+  const RunDoc many = paired_sweep::sweep({4096}, {Kernel{"copy/sse/unroll:64/scratch:4/t/fwd", {20}},
+                                                   Kernel{"memcpy", {12}}}, 12);
+  CHECK(summary_table(many).find("20.00 (n=") == std::string::npos);
+  CHECK(summary_table(many).find("\u00b1") != summary_table(many).find("\u00b1 its 95% interval"));
 }
