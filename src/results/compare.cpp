@@ -380,10 +380,17 @@ std::string comparison_head(const Comparison& c) {
                      : c.correction == Correction::holm           ? "Holm"
                                                                   : "no";
   const bool best = c.statistic == Statistic::best;
+  // One threshold a row: the absolute one only where rows are compared absolutely.
+  const size_t absolute = c.rows.size() - std::min(c.rows.size(), c.relative_rows);
   std::string o = fmt::format(
       "speedup = A time / B time = B throughput / A throughput (> 1: B is faster); p = Mann-Whitney U over the "
-      "repetition {}, {}-corrected; a point differs when p < {:g} and the speedup is off 1 by at least {:.1f}%\n",
-      best ? "fastest samples" : "medians", corr, c.alpha, c.min_effect * 100);
+      "repetition {}, {}-corrected",
+      best ? "fastest samples" : "medians", corr);
+  if (absolute || !c.relative_rows)
+    o += fmt::format("; {} differs when p < {:g} and the speedup is off 1 by at least {:.1f}%",
+                     c.relative_rows ? fmt::format("a point measured separately ({} of them)", absolute) : "a point",
+                     c.alpha, c.min_effect * 100);
+  o += "\n";
   if (c.relative_rows)
     o += fmt::format(
         "{} points measured in paired rounds on both sides are compared relative to their group: \"rel\" = the "
@@ -397,6 +404,7 @@ std::string comparison_head(const Comparison& c) {
 /// The summary line and what follows it: warnings about the machine's state, the
 /// spread between the runs, the power, notes.
 std::string comparison_tail(const Comparison& c) {
+  const bool all_relative = c.relative_rows > 0 && c.relative_rows >= c.rows.size();  // its threshold is the one in force
   const std::string beyond =
       c.min_effect_beyond_l2 > 0
           ? fmt::format(", {:.1f}% beyond the L2 (the memory read's shift)", c.min_effect_beyond_l2 * 100)
@@ -409,8 +417,9 @@ std::string comparison_tail(const Comparison& c) {
       : c.geomean_speedup > 1 ? "B faster"
       : c.geomean_speedup < 1 ? "B slower"
                               : "equal",
-      c.noise * 100, c.min_effect * 100, c.min_effect_from_state ? " (the sentinels' shift)" : "", beyond,
-      c.only_a.size(), c.only_b.size());
+      c.noise * 100, all_relative ? c.relative_min_effect * 100 : c.min_effect * 100,
+      all_relative ? " (relative to the group)" : c.min_effect_from_state ? " (the sentinels' shift)" : "",
+      all_relative ? "" : beyond, c.only_a.size(), c.only_b.size());
   for (const StateShift& sh : c.shifts)
     o += fmt::format(
         "warning: the machine was not in the same state in the two runs: sentinel {} {:.2f} vs {:.2f} TSC ticks per "

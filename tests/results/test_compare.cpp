@@ -452,6 +452,13 @@ TEST_CASE("compare relative to the group: a whole-machine change cancels, a kern
         std::string::npos);
   CHECK(text.find("power: with these rounds a relative change of about") != std::string::npos);
   CHECK(text.find("0.9") != std::string::npos);
+  // Every row relative: one threshold is said, the one in force (not the absolute rows' 1%
+  // beside the relative rows' 3% on the next line).
+  CHECK_MESSAGE(text.find("a point differs when") == std::string::npos, text);
+  CHECK_MESSAGE(text.find("min effect 3.0% (relative to the group)") != std::string::npos, text);
+  const std::string absolute_text = format_comparison(c, "a", "b");
+  CHECK(absolute_text.find("a point differs when p < 0.01 and the speedup is off 1 by at least 5.0%") != std::string::npos);
+  CHECK(absolute_text.find("min effect 5.0%;") != std::string::npos);
 }
 
 TEST_CASE("compare relative to the group: the runs' own disagreement sets the minimum effect (an empirical null)") {
