@@ -60,10 +60,45 @@ std::string fallback_condition(const SourceKernel& k) {
   return s;
 }
 
+/// GCC's and Clang's __builtin_cpu_supports name of a feature ("" when it has none).
+std::string builtin_cpu_name(Feature f) {
+  const std::string n(feature_name(f));
+  if (n == "sse4_1" || n == "sse4_2") return "sse4." + n.substr(5);
+  for (const char* known : {"mmx", "sse", "sse2", "sse3", "ssse3", "avx", "avx2", "avx512f", "avx512dq", "avx512cd",
+                            "avx512bw", "avx512vl", "avx512ifma", "avx512vbmi", "bmi", "bmi2", "popcnt"})
+    if (n == known) return n;
+  return "";
+}
+
+/// The lines that decide once whether this CPU has the features of k's code (kept in
+/// SYMBOL_usable, read and written with relaxed atomics: any thread may be first) and
+/// send every call to libc when it has not; "" when the code needs nothing beyond
+/// x86-64. A feature GCC cannot ask about is named in a comment: the caller checks it.
+std::string cpu_check(const SourceKernel& k, const std::string& call_libc) {
+  std::string test, unchecked;
+  for (const FeatureRow& row : feature_table()) {
+    if (!k.needs.has(row.feature)) continue;
+    const std::string b = builtin_cpu_name(row.feature);
+    if (b.empty()) unchecked += (unchecked.empty() ? "" : ", ") + std::string(row.name);
+    else test += (test.empty() ? "" : " && ") + std::string("__builtin_cpu_supports(\"") + b + "\")";
+  }
+  std::string s = unchecked.empty() ? "" : "\t/* not checked here: " + unchecked + " (call it only where the CPU has them) */\n";
+  if (test.empty()) return s;
+  const std::string u = k.symbol + "_usable";
+  return s + "\tint usable = __atomic_load_n(&" + u + ", __ATOMIC_RELAXED);\n" +
+         "\tif (usable < 0) {  /* the first call: does this CPU have what the code needs? */\n" +
+         "\t\t__builtin_cpu_init();\n\t\tusable = (" + test + ") ? 1 : 0;\n" +
+         "\t\t__atomic_store_n(&" + u + ", usable, __ATOMIC_RELAXED);\n\t}\n" +
+         "\tif (!usable) return " + call_libc + ";\n";
+}
+
 std::string wrapper(const SourceKernel& k) {
   const bool copy = k.op == Op::copy;
   const std::string call_libc = copy ? "memcpy(dst, src, n)" : "memset(dst, c, n)";
-  std::string s = signature(k.op, k.symbol) + ";\n" + signature(k.op, k.symbol) + " {\n";
+  const std::string check = cpu_check(k, call_libc);
+  std::string s;
+  if (check.find("_usable") != std::string::npos) s += "static int " + k.symbol + "_usable = -1;\n";
+  s += signature(k.op, k.symbol) + ";\n" + signature(k.op, k.symbol) + " {\n" + check;
   if (const std::string cond = fallback_condition(k); !cond.empty()) s += "\tif (" + cond + ") return " + call_libc + ";\n";
   s += "\t((void (*)(void *, const void *, size_t))(uintptr_t)" + k.symbol + "_code)(dst, " +
        (copy ? "src" : "NULL") + ", n);\n";
@@ -98,7 +133,8 @@ std::string c_source(const std::vector<SourceKernel>& kernels, const std::option
   std::vector<std::string> top = header;
   top.push_back("Each kernel K: K_code is its machine code with kex's ABI (rdi dst, rsi src, rdx n, no return");
   top.push_back("value); K is a wrapper with the C library's signature that returns dst and calls libc where the");
-  top.push_back("code does not promise a result (see each kernel's lines).");
+  top.push_back("code does not promise a result (see each kernel's lines), or on its first call finds that");
+  top.push_back("the CPU lacks a feature the code needs (__builtin_cpu_supports).");
   std::string s = block_comment(top) + "#include <stddef.h>\n#include <stdint.h>\n#include <string.h>\n";
   for (const auto& k : kernels) {
     if (k.libc) continue;

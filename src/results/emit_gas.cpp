@@ -106,7 +106,8 @@ std::string gas_source(const std::vector<SourceKernel>& kernels, const std::opti
   for (const auto& h : header) a.comment(h);
   a.comment("Each kernel K: K_kernel is its code with kex's ABI (rdi dst, rsi src, rdx n, no return value);");
   a.comment("K is a wrapper with the C library's signature that returns dst and calls libc where the code");
-  a.comment("does not promise a result (see each kernel's lines).");
+  a.comment("does not promise a result (see each kernel's lines). The wrappers do not check the CPU:");
+  a.comment("call a kernel only where the CPU has the features its lines name (kex emit --format c checks).");
   a.raw(syntax == Syntax::intel ? "\t.intel_syntax noprefix" : "\t.att_syntax");
   a.raw("\t.text");
   for (const auto& k : kernels) {

@@ -96,6 +96,7 @@ SourceKernel source_kernel(const KernelPlan& plan) {
   arena.finalize();
   const CodeRef r = arena.ref(i);
   k.code.assign(r.code, r.code + r.size);
+  if (plan.spec) k.needs = spec_needs(*plan.spec);
   k.provenance = kernel_lines(plan);
   k.provenance.push_back(std::to_string(r.size) + " bytes of code, fnv1a " + hex64(r.hash));
   const std::string fb = fallback_text(k);

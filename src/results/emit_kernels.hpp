@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "src/core/cpu_features.hpp"
+
 #include "generators/presets/presets.hpp"
 #include "src/model/context.hpp"
 #include "src/model/dispatch.hpp"
@@ -29,6 +31,7 @@ struct SourceKernel {
   uint64_t region = 1;     ///< n must be a multiple of this (page presets: 4096; else libc)
   bool libc = false;       ///< the libc baseline "memcpy"/"memset": no code and no wrapper; a dispatch calls libc
   std::vector<uint8_t> code;            ///< the kernel with kex's ABI (rdi dst, rsi src, rdx n; no return value)
+  FeatureSet needs;                     ///< CPU features its code needs (a spec's; presets and libc: none said)
   std::vector<std::string> provenance;  ///< header comment lines (raw: writers pass them through comment_text)
 };
 

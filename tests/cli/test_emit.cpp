@@ -181,6 +181,31 @@ TEST_CASE("kex emit: gas and C kernels and dispatches linked into a C program eq
   }
 }
 
+TEST_CASE("kex emit --format c: a wrapper checks the CPU on its first call, so AVX-512 code is safe anywhere" *
+          doctest::test_suite("emit")) {
+  const auto text = shell(kKex + " emit copy/avx512/unroll:256 copy/gpr --format c");
+  REQUIRE_MESSAGE(text.status == 0, text.text);
+  const std::string sym = "kex_copy_avx512_unroll_256_scratch_4_t_fwd";
+  CHECK(text.text.find("static int " + sym + "_usable = -1;\n") != std::string::npos);
+  CHECK(text.text.find("usable = (__builtin_cpu_supports(\"avx512f\")) ? 1 : 0;") != std::string::npos);
+  CHECK(text.text.find("if (!usable) return memcpy(dst, src, n);") != std::string::npos);
+  CHECK(text.text.find("kex_copy_gpr_unroll_64_scratch_4_t_fwd_usable") == std::string::npos);  // x86-64 only: no check
+  if (!emit_tool("as") || !emit_tool("cc")) {
+    MESSAGE("cc not installed: the emitted C not linked");
+    return;
+  }
+  // Linked and run on every CPU: without AVX-512 every call goes to libc (no SIGILL), with
+  // it the code runs; the results equal memcpy's and memset's either way.
+  const std::vector<std::string> kernels = {"copy/avx512/unroll:256", "copy/gpr", "copy/sse/unroll:64/nt",
+                                            "rep_movsb", "linux/copy_page", "clear/avx512/unroll:256/nt",
+                                            "clear/gpr/unroll:64/fill:0xaa", "clear/sse/unroll:128/bwd", "rep_stosb"};
+  TmpDir d;
+  spit(d / "harness.c", emit_harness(kernels));
+  const std::string copies = " 'copy/avx512/unroll:256' 'copy/gpr' 'copy/sse/unroll:64/nt' rep_movsb linux/copy_page",
+                    clears = " 'clear/avx512/unroll:256/nt' 'clear/gpr/unroll:64/fill:0xaa' 'clear/sse/unroll:128/bwd' rep_stosb";
+  CHECK(emit_build_and_run(d.path, copies, clears, "c", "intel") == "ok " + std::to_string(308 * 16 * (6 + 3 * 5)) + " checks\n");
+}
+
 TEST_CASE("kex emit: bad input exits 2 with one line, and -o never overwrites without --force" *
           doctest::test_suite("emit")) {
   TmpDir d;
