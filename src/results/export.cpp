@@ -42,7 +42,12 @@ json to_gbench(const std::vector<RunDoc>& runs) {
       const int inst = instance[kernel]++;
       const EntryFigures f = entry_figures(r);
       const Aggregate& a = f.a;
-      const std::vector<const Repetition*> reps = counted_reps(r);
+      // Every repetition becomes a row, the disturbed ones marked: compare.py's overall
+      // geomean is over all rows of each file, so two runs must give it the same rows (its
+      // figure from only the undisturbed ones weighed the sizes differently on each side).
+      // The aggregates are kex's figures, over the counted repetitions.
+      std::vector<const Repetition*> reps;
+      for (const Repetition& rep : r.reps) reps.push_back(&rep);
       auto row = [&](const std::string& row_name, double ns) {
         json b;
         b["name"] = row_name;
@@ -82,6 +87,7 @@ json to_gbench(const std::vector<RunDoc>& runs) {
         json b = row(name, ns);
         b["repetition_index"] = k;
         b["iterations"] = uint64_t(reps[k]->calls_per_sample) * reps[k]->sample_ticks.size();
+        if (reps[k]->disturbed) b["kex_disturbed"] = true;  // not in the aggregates below
         benches.push_back(std::move(b));
       }
       const struct {

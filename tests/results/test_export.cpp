@@ -132,6 +132,42 @@ TEST_CASE("compare.py runs its U test on kex's repetitions and gets kex's p (whe
   CHECK(tested > 100);
 }
 
+TEST_CASE("compare.py's overall geomean agrees with kex when one run's sentinel flagged repetitions") {
+  // B measures the same times as A, but the sentinel flagged 3 of 5 repetitions of every
+  // point above 4 KiB. Dropping them gave compare.py fewer large rows on B's side, and its
+  // geomean over all rows called B much faster; every row is exported, flagged ones marked.
+  const kex::RunDoc a = repeated(1);
+  kex::RunDoc b = repeated(1);
+  size_t flagged = 0;
+  for (auto& r : b.results)
+    if (r.ok() && r.point.at.size > 4096)
+      for (size_t k = 0; k < 3; ++k, ++flagged) r.reps[k].disturbed = true;
+  REQUIRE(flagged > 0);
+  const json gb = to_gbench({b});
+  size_t marked = 0, rows_a = 0, rows_b = 0;
+  for (const auto& x : gb["benchmarks"]) {
+    marked += x.value("kex_disturbed", false);
+    rows_b += x["run_type"] == "iteration";
+  }
+  const json ga = to_gbench({a});
+  for (const auto& x : ga["benchmarks"]) rows_a += x["run_type"] == "iteration";
+  CHECK(marked == flagged);
+  CHECK(rows_a == rows_b);
+  const std::string py = "/usr/bin/python3", cmp = "/usr/share/benchmark/compare.py";
+  if (!std::filesystem::exists(cmp) || run_sh(py + " -c 'import scipy, numpy' 2>/dev/null") != 0) {
+    MESSAGE("compare.py not run: needs Debian libbenchmark-tools, python3-scipy and python3-numpy");
+    return;
+  }
+  TmpDir d;
+  spit(d / "a.json", ga.dump());
+  spit(d / "b.json", gb.dump());
+  REQUIRE(run_sh(py + " " + cmp + " --no-color --dump_to_json " + d / "diff.json" + " benchmarks " + d / "a.json" +
+                 " " + d / "b.json" + " >" + d / "out.txt 2>&1") == 0);
+  const json diff = json::parse(slurp(d / "diff.json"));
+  REQUIRE(diff.back()["name"] == "OVERALL_GEOMEAN");
+  CHECK(diff.back()["measurements"][0]["time"].get<double>() == doctest::Approx(0).epsilon(0.001));
+}
+
 TEST_CASE("to_csv: header plus one row per entry - RFC 4180 quoting") {
   kex::RunDoc doc = synth::run();
   doc.results[0].status = {kex::StatusKind::error, "bad, \"very\" bad"};
