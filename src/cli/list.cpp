@@ -27,10 +27,10 @@ std::string list_params_text() {
   return fmt::format(
       "parameters (name tokens):\n"
       "  op            copy | clear (clear takes fill:0xNN)\n"
-      "  regs          gpr | mmx | x87 | sse | avx | avx512 | string\n"
+      "  regs          {}\n"
       "  unroll:N      bytes per iteration, a multiple of the width (string: element size 1|2|4|8)\n"
       "  scratch:N     registers loaded before they are stored\n"
-      "  pf:KIND@D     prefetch none|nta|t0|t1|t2|w|load, D bytes ahead, {}..{} (negative for\n"
+      "  pf:KIND@D     prefetch {}, D bytes ahead, {}..{} (negative for\n"
       "                backward; load: D >= 0 forward, D <= 0 backward)\n"
       "  every:N       one prefetch per N bytes of an iteration, a multiple of 8 in {}..{} (default 64);\n"
       "                N at or above the unroll: one prefetch per iteration\n"
@@ -40,7 +40,7 @@ std::string list_params_text() {
       "  overlap       edges as one unaligned width move overlapping moved bytes (default: bytes,\n"
       "                one at a time; not for the string class)\n"
       "  block:N@bwd   touch each N-byte block (one dword per line) before copying it\n",
-      -kMaxPfDistance, kMaxPfDistance, kMinPfEvery, kMaxPfEvery);
+      reg_class_names(" | "), prefetch_names("|"), -kMaxPfDistance, kMaxPfDistance, kMinPfEvery, kMaxPfEvery);
 }
 
 /// The presets with their origin, what they need and what is substituted here, then

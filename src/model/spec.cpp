@@ -58,9 +58,15 @@ const RegClassInfo& reg_class_info(RegClass c) { return kClasses[static_cast<siz
 const std::vector<RegClassInfo>& reg_classes() { return kClasses; }
 const std::vector<PrefetchInfo>& prefetch_kinds() { return kPrefetch; }
 
-std::string reg_class_names() {
+std::string reg_class_names(std::string_view sep) {
   std::string s;
-  for (const auto& c : kClasses) s += (s.empty() ? "" : ", ") + std::string(c.name);
+  for (const auto& c : kClasses) s += (s.empty() ? "" : std::string(sep)) + std::string(c.name);
+  return s;
+}
+
+std::string prefetch_names(std::string_view sep) {
+  std::string s;
+  for (const auto& p : kPrefetch) s += (s.empty() ? "" : std::string(sep)) + std::string(p.name);
   return s;
 }
 

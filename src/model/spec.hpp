@@ -84,8 +84,12 @@ struct PrefetchInfo {
 };
 const std::vector<PrefetchInfo>& prefetch_kinds();
 
-/// "gpr, mmx, x87, sse, avx, avx512, string": the allowed class names, for messages.
-std::string reg_class_names();
+/// "gpr, mmx, x87, sse, avx, avx512, string": the allowed class names, for messages
+/// (`sep` between them: " | " as kex list and the README's name diagram write them).
+std::string reg_class_names(std::string_view sep = ", ");
+
+/// "none|nta|t0|t1|t2|w|load": the prefetch kinds in table order, `sep` between them.
+std::string prefetch_names(std::string_view sep = "|");
 
 const RegClassInfo& reg_class_info(RegClass c);
 const std::vector<RegClassInfo>& reg_classes();

@@ -36,3 +36,26 @@ TEST_CASE("one register-class table: enum order, emitters, schema and messages a
   CHECK(spec_needs(nt).has(Feature::mmxext));
   CHECK(spec_needs(nt).has(Feature::sse));  // sfence
 }
+
+namespace {
+std::string slurp_source(const std::string& rel) {
+  std::ifstream f(std::string(KEX_SOURCE_DIR) + "/" + rel);
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
+}  // namespace
+
+TEST_CASE("the README's and DESIGN.md's lists of classes and prefetch kinds are the tables' (a list that drifts fails)" *
+          doctest::test_suite("spec")) {
+  const std::string readme = slurp_source("README.md"), design = slurp_source("docs/DESIGN.md");
+  REQUIRE(!readme.empty());
+  REQUIRE(!design.empty());
+  // The name diagram of "Kernel and point names".
+  CHECK_MESSAGE(readme.find("\u2514 " + reg_class_names(" | ") + "\n") != std::string::npos, reg_class_names(" | "));
+  CHECK_MESSAGE(readme.find("prefetch " + prefetch_names("|") + ",") != std::string::npos, prefetch_names("|"));
+  // DESIGN.md's parameter table: each word in backquotes, in table order.
+  std::string classes, kinds;
+  for (const auto& c : reg_classes()) classes += (classes.empty() ? "`" : ", `") + std::string(c.name) + "`";
+  for (const auto& p : prefetch_kinds()) kinds += (kinds.empty() ? "`" : ", `") + std::string(p.name) + "`";
+  CHECK_MESSAGE(design.find("| " + classes + " |") != std::string::npos, classes);
+  CHECK_MESSAGE(design.find("| " + kinds + " ") != std::string::npos, kinds);
+}
