@@ -6,6 +6,7 @@
 #include <string>
 
 #include "src/core/error.hpp"
+#include "src/model/config.hpp"
 #include "src/model/kernel_names.hpp"
 #include "src/model/result_json.hpp"
 #include "tests/support/golden.hpp"
@@ -82,4 +83,14 @@ TEST_CASE("results: an implementation's entry reads back equal, and a name in a 
   nlohmann::json old = j;  // a file from before the record
   old["context"].erase("ifunc");
   CHECK(!docs_from_json(old, "f.json").at(0).context.ifunc);
+}
+
+TEST_CASE("config: baselines take glibc's sets and glibc/SYMBOL names by their form; others are refused" *
+          doctest::test_suite("model")) {
+  const Config c = parse_config(R"({"sizes": [4096], "baselines": ["memcpy", "glibc-copy", "glibc/__memset_erms"]})", "c.json");
+  CHECK(c.baselines == std::vector<std::string>{"memcpy", "glibc-copy", "glibc/__memset_erms"});
+  CHECK_THROWS_WITH_AS(parse_config(R"({"sizes": [4096], "baselines": ["glibc/a b"]})", "c.json"),
+                       doctest::Contains("c.json: /baselines/0"), InputError);
+  CHECK_THROWS_WITH_AS(parse_config(R"({"sizes": [4096], "baselines": ["glibc-all"]})", "c.json"),
+                       doctest::Contains("glibc-copy, glibc-move, glibc-clear, glibc/SYMBOL"), InputError);
 }
