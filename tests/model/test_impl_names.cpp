@@ -85,7 +85,7 @@ TEST_CASE("results: an implementation's entry reads back equal, and a name in a 
   CHECK(!docs_from_json(old, "f.json").at(0).context.ifunc);
 }
 
-TEST_CASE("config: baselines take glibc's sets and glibc/SYMBOL names by their form; others are refused" *
+TEST_CASE("config: baselines take glibc's sets and glibc/SYMBOL names by their form, others are refused" *
           doctest::test_suite("model")) {
   const Config c = parse_config(R"({"sizes": [4096], "baselines": ["memcpy", "glibc-copy", "glibc/__memset_erms"]})", "c.json");
   CHECK(c.baselines == std::vector<std::string>{"memcpy", "glibc-copy", "glibc/__memset_erms"});
