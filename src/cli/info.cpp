@@ -9,7 +9,9 @@
 #include "src/core/terminal_text.hpp"
 #include "src/core/cpu_features.hpp"
 #include "src/core/version.hpp"
+#include "src/model/result_json.hpp"
 #include "src/run/counters.hpp"
+#include "src/run/glibc_impls.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/topology.hpp"
 
@@ -80,6 +82,7 @@ Action add_info_command(CLI::App& app) {
         cs.push_back({{"name", c.name}, {"event", c.event}, {"hardware", c.hardware}, {"available", c.ok},
                       {"reason", c.reason}});
       j["counters"] = cs;
+      j["ifunc"] = to_json(ifunc_record());
       write_stdout(j.dump(2) + "\n");
       return 0;
     }
@@ -115,6 +118,9 @@ Action add_info_command(CLI::App& app) {
     std::string pmus;
     for (const auto& p : pfm_pmu_names()) pmus += (pmus.empty() ? "" : ", ") + p;
     std::printf("libpfm4 tables: %s\n", pmus.empty() ? "none" : pmus.c_str());
+    const IfuncRecord ifunc = ifunc_record();
+    std::printf("ifunc picks:    memcpy %s, memmove %s, memset %s%s\n", ifunc.memcpy_impl.c_str(), ifunc.memmove_impl.c_str(),
+                ifunc.memset_impl.c_str(), ifunc.missing ? ("; " + *ifunc.missing).c_str() : "");
     std::printf("kernel:         %s %s\n", t(m.kernel).c_str(), t(m.kernel_version).c_str());
     if (m.hypervisor.empty()) std::printf("virtualization: none detected\n");
     else std::printf("virtualization: %s (CPUID signature \"%s\")\n", t(m.hypervisor).c_str(), t(m.hypervisor_signature).c_str());

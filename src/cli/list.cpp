@@ -1,11 +1,13 @@
-// `kex list`: register classes, parameters, and presets (with the named kernels that
-// are not available, and why).
+// `kex list`: register classes, parameters, presets (with the named kernels that
+// are not available, and why) and glibc's own implementations.
 #include <fmt/core.h>
 
 #include "src/cli/cli.hpp"
 #include "generators/presets/presets.hpp"
 #include "src/core/output.hpp"
+#include "src/model/kernel_names.hpp"
 #include "src/model/spec.hpp"
+#include "src/run/glibc_impls.hpp"
 
 namespace kex {
 
@@ -72,18 +74,33 @@ std::string list_presets_text() {
   return out;
 }
 
+/// glibc's variants per function: usable or why not, and which one ifunc picked here.
+std::string list_glibc_text() {
+  const GlibcImpls& g = glibc_impls();
+  std::string out = "glibc's implementations (its __libc_ifunc_impl_list; run them as glibc/SYMBOL or a set: ";
+  for (const ImplSet& s : impl_sets()) out += s.name + (s.name == impl_sets().back().name ? ")\n" : ", ");
+  if (!g.missing.empty()) return out + "  none: " + g.missing + "\n";
+  for (const std::string& f : glibc_functions()) {
+    const std::string pick = ifunc_pick(f);
+    for (const GlibcImpl* i : g.of(f))
+      out += fmt::format("  {:<8} {:<10} glibc/{}{}\n", f, i->facts.usable ? "usable" : "not usable", i->facts.symbol,
+                         i->facts.symbol == pick ? "  (ifunc's pick)" : i->facts.usable ? "" : "  (" + i->facts.reason + ")");
+  }
+  return out;
+}
+
 }  // namespace
 
 Action add_list_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("list", "List register classes, parameters (and presets)");
   auto what = std::make_shared<std::string>("all");
-  cmd->add_option("WHAT", *what, "classes | params | presets | all")
-      ->check(CLI::IsMember({"classes", "params", "presets", "all"}));
+  cmd->add_option("WHAT", *what, "classes | params | presets | glibc | all")
+      ->check(CLI::IsMember({"classes", "params", "presets", "glibc", "all"}));
   return [what]() {
     const bool all = *what == "all";
     // One checked write: a full disk or a closed stdout fails with one line and status 2.
     write_stdout((all || *what == "classes" ? list_classes_text() : "") + (all || *what == "params" ? list_params_text() : "") +
-                 (all || *what == "presets" ? list_presets_text() : ""));
+                 (all || *what == "presets" ? list_presets_text() : "") + (all || *what == "glibc" ? list_glibc_text() : ""));
     return 0;
   };
 }

@@ -10,6 +10,7 @@
 #include "src/core/error.hpp"
 #include "src/core/numbers.hpp"
 #include "src/core/units.hpp"
+#include "src/model/kernel_names.hpp"
 
 namespace kex {
 
@@ -58,7 +59,8 @@ bool is_config_argument(const std::string& arg) {
 
 void add_kernel_name(NamedKernels& k, const std::string& name) {
   const std::string head = name + ": not a config file and not a kernel name: ";
-  if (std::find(kBaselines.begin(), kBaselines.end(), name) != kBaselines.end()) {
+  if (std::find(kBaselines.begin(), kBaselines.end(), name) != kBaselines.end() || find_impl_set(name) ||
+      parse_impl_name(name)) {  // glibc's variants are resolved (or refused) when the plans are made
     if (std::find(k.baselines.begin(), k.baselines.end(), name) == k.baselines.end()) k.baselines.push_back(name);
     return;
   }
@@ -80,8 +82,8 @@ void add_kernel_name(NamedKernels& k, const std::string& name) {
   // A name that starts like a spec is one with a mistake in it; anything else may have meant a preset.
   const std::string first = name.substr(0, name.find('/'));
   if (first == "copy" || first == "clear") throw InputError(head + why);
-  throw InputError(head + why + "; and no preset, preset set or baseline (memcpy, memset, rep_movsb, rep_stosb) is "
-                                "called that (see kex list presets)");
+  throw InputError(head + why + "; and no preset, preset set, baseline (memcpy, memset, rep_movsb, rep_stosb) or glibc "
+                                "set (glibc-copy, glibc-move, glibc-clear) is called that (see kex list presets)");
 }
 
 json sizes_option(const std::string& text) {

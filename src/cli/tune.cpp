@@ -40,7 +40,7 @@ struct TuneArgs {
   double margin = kTieResolution;
   uint32_t max_rounds = 40, first_rounds = 5;
   int cpu = -1;
-  bool force = false, no_validate = false;
+  bool force = false, no_validate = false, glibc = false;
 };
 
 /// --budget: a number of seconds, or N followed by s, m or h ("90s", "10m", "1.5h").
@@ -110,6 +110,7 @@ TuneRequest tune_request(const TuneArgs& a, const CLI::App& cmd) {
   req.margin = a.margin;
   req.max_rounds = std::max(a.max_rounds, a.first_rounds + 1);
   req.first_rounds = a.first_rounds;
+  req.glibc = a.glibc;
   return req;
 }
 
@@ -191,6 +192,8 @@ Action add_tune_command(CLI::App& app) {
   cmd->add_option("--cpu", a->cpu, "CPU the measuring worker is pinned to (default: one picked)")
       ->check(CLI::Range(0, 4095));
   cmd->add_option("--seed", a->seed, "Seed of the round order (default: drawn)");
+  cmd->add_flag("--glibc", a->glibc,
+                 "Race glibc's usable variants of memcpy (memset) too, beside memcpy and rep (kex list glibc)");
   cmd->add_flag("--no-validate", a->no_validate,
                 "Do not measure the glibc tunables the dispatch suggests (by default libc runs in child processes "
                 "with and without each, in paired rounds, within the budget)");

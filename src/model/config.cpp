@@ -524,18 +524,24 @@ void read_kernels(const Reader& r, const json& j, Config& c) {
 }
 
 /// The libc baselines "baselines" asks for: every one when absent or true, none for
-/// false, else the names listed (each one of baseline_names()).
+/// false, else the names listed (each one of baseline_names(), an implementation set
+/// such as glibc-copy, or an implementation name glibc/SYMBOL: which exist is known only
+/// when the plans are made, src/run/plans.hpp).
 std::vector<std::string> read_baselines(const Reader& r, const json& j) {
   const std::vector<std::string>& all_baselines = baseline_names();
   if (!j.contains("baselines") || (j["baselines"].is_boolean() && j["baselines"].get<bool>())) return all_baselines;
   if (j["baselines"].is_boolean()) return {};
   if (!j["baselines"].is_array())
-    r.fail("/baselines", j["baselines"], "expected true, false or a list of memcpy, memset, rep_movsb, rep_stosb");
+    r.fail("/baselines", j["baselines"],
+           "expected true, false or a list of memcpy, memset, rep_movsb, rep_stosb, glibc-copy, glibc-move, glibc-clear, "
+           "glibc/SYMBOL");
   std::vector<std::string> out;
   for (size_t i = 0; i < j["baselines"].size(); ++i) {
     std::string b = r.string(j["baselines"][i], "/baselines/" + std::to_string(i));
-    if (std::find(all_baselines.begin(), all_baselines.end(), b) == all_baselines.end())
-      r.fail("/baselines/" + std::to_string(i), j["baselines"][i], "allowed: memcpy, memset, rep_movsb, rep_stosb");
+    if (std::find(all_baselines.begin(), all_baselines.end(), b) == all_baselines.end() && !find_impl_set(b) &&
+        !parse_impl_name(b))
+      r.fail("/baselines/" + std::to_string(i), j["baselines"][i],
+             "allowed: memcpy, memset, rep_movsb, rep_stosb, glibc-copy, glibc-move, glibc-clear, glibc/SYMBOL");
     out.push_back(b);
   }
   return out;

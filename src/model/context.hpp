@@ -172,6 +172,15 @@ struct BuildRecord {
   bool operator==(const BuildRecord&) const = default;
 };
 
+/// Which of glibc's own variants the measuring process's memcpy, memmove and memset
+/// resolved to (context.ifunc): a symbol of __libc_ifunc_impl_list ("unknown" when no
+/// variant's address matched; src/run/glibc_impls.hpp).
+struct IfuncRecord {
+  std::string memcpy_impl, memmove_impl, memset_impl;
+  std::optional<std::string> missing;  ///< why glibc's list was not there (then every pick is "unknown")
+  bool operator==(const IfuncRecord&) const = default;
+};
+
 /// How times were taken (context.timer).
 struct TimerRecord {
   std::string source = "lfence; rdtsc; lfence";
@@ -275,6 +284,7 @@ struct RunContext {
   MachineInfo machine;
   std::optional<int> pinned_cpu;          ///< the CPU kex run was pinned to (-1: none)
   std::optional<TimerRecord> timer;
+  std::optional<IfuncRecord> ifunc;       ///< absent in files from before it and Google Benchmark's
   std::vector<ConfigRecord> configs;
   std::vector<PolicyRecord> policies;     ///< one per config; written when there are any
   size_t shard_index = 0, shard_count = 1;

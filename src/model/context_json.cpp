@@ -242,6 +242,14 @@ void map_build(IO& io, B& b) {
   if (io.has("libraries", b.libraries)) io.named_texts("libraries", *b.libraries, 64, kAsWritten);
 }
 
+template <class IO, class F>
+void map_ifunc(IO& io, F& f) {
+  io.text("memcpy", f.memcpy_impl, kAsWritten);
+  io.text("memmove", f.memmove_impl, kAsWritten);
+  io.text("memset", f.memset_impl, kAsWritten);
+  maybe_text(io, "missing", f.missing);
+}
+
 template <class IO, class T>
 void map_timer(IO& io, T& t) {
   io.text("source", t.source, kAsWritten);
@@ -334,6 +342,7 @@ void map_context(IO& io, C& c) {
   io.object("machine", [&](auto& m) { map_machine(m, c.machine); });
   maybe_whole(io, "pinned_cpu", c.pinned_cpu, -1, kMaxCpus);
   if (io.has("timer", c.timer)) io.object("timer", [&](auto& t) { map_timer(t, *c.timer); });
+  if (io.has("ifunc", c.ifunc)) io.object("ifunc", [&](auto& f) { map_ifunc(f, *c.ifunc); });
   io.list("config", c.configs, 0, kMaxItems, [](auto& e, auto& r) {
     e.text("source", r.source, kAsWritten);
     e.object_value("config", r.config);
@@ -414,6 +423,10 @@ ordered_json to_json(const SentinelReading& r) {
 
 SentinelReading sentinel_reading_from_json(const json& j, const std::string& where) {
   return read_frame<SentinelReading>(j, where, [](auto& io, auto& x) { map_reading(io, x); });
+}
+
+ordered_json to_json(const IfuncRecord& f) {
+  return json_of(f, [](auto& io, auto& x) { map_ifunc(io, x); });
 }
 
 ordered_json to_json(const BufferPlacement& b) {

@@ -9,26 +9,77 @@ const std::vector<std::string>& baseline_names() {
   return names;
 }
 
+namespace {
+
+/// The byte of a "fill:0xNN" token (lower-case hex, not 00: the zero fill has no token,
+/// as in spec names), or nullopt.
+std::optional<uint8_t> parse_fill_token(std::string_view t) {
+  auto hex = [](char c) { return (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1; };
+  if (t.size() != 9 || t.substr(0, 7) != "fill:0x" || hex(t[7]) < 0 || hex(t[8]) < 0) return std::nullopt;
+  const auto fill = static_cast<uint8_t>(hex(t[7]) * 16 + hex(t[8]));
+  if (fill == 0) return std::nullopt;
+  return fill;
+}
+
+std::string with_fill(std::string name, uint8_t fill) {
+  if (!fill) return name;
+  static const char* hex = "0123456789abcdef";
+  return name + "/fill:0x" + hex[fill >> 4] + hex[fill & 15];
+}
+
+bool is_c_identifier(std::string_view s) {
+  if (s.empty() || s.size() > 128 || (s[0] >= '0' && s[0] <= '9')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+}  // namespace
+
 std::optional<BaselineName> parse_baseline_name(std::string_view name) {
   const size_t slash = name.find('/');
   const std::string_view base = name.substr(0, slash);
   const auto& names = baseline_names();
   if (std::find(names.begin(), names.end(), base) == names.end()) return std::nullopt;
   if (slash == std::string_view::npos) return BaselineName{std::string(base), 0};
-  const std::string_view rest = name.substr(slash + 1);
-  auto hex = [](char c) { return (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1; };
-  if ((base != "memset" && base != "rep_stosb") || rest.size() != 9 || rest.substr(0, 7) != "fill:0x" ||
-      hex(rest[7]) < 0 || hex(rest[8]) < 0)
-    return std::nullopt;
-  const auto fill = static_cast<uint8_t>(hex(rest[7]) * 16 + hex(rest[8]));
-  if (fill == 0) return std::nullopt;  // the zero fill has no token, as in spec names
-  return BaselineName{std::string(base), fill};
+  if (base != "memset" && base != "rep_stosb") return std::nullopt;
+  const auto fill = parse_fill_token(name.substr(slash + 1));
+  if (!fill) return std::nullopt;
+  return BaselineName{std::string(base), *fill};
 }
 
-std::string baseline_name(const std::string& base, uint8_t fill) {
-  if (!fill) return base;
-  static const char* hex = "0123456789abcdef";
-  return base + "/fill:0x" + hex[fill >> 4] + hex[fill & 15];
+std::string baseline_name(const std::string& base, uint8_t fill) { return with_fill(base, fill); }
+
+std::optional<ImplName> parse_impl_name(std::string_view name) {
+  const size_t slash = name.find('/');
+  if (slash == std::string_view::npos) return std::nullopt;
+  const auto source = parse_impl_source(name.substr(0, slash));
+  if (!source) return std::nullopt;
+  const std::string_view rest = name.substr(slash + 1);
+  const size_t slash2 = rest.find('/');
+  ImplName n{*source, std::string(rest.substr(0, slash2)), 0};
+  if (!is_c_identifier(n.symbol)) return std::nullopt;
+  if (slash2 != std::string_view::npos) {
+    const auto fill = parse_fill_token(rest.substr(slash2 + 1));
+    if (!fill) return std::nullopt;
+    n.fill = *fill;
+  }
+  return n;
+}
+
+std::string impl_name(const ImplName& n) { return with_fill(std::string(to_string(n.source)) + "/" + n.symbol, n.fill); }
+
+const std::vector<ImplSet>& impl_sets() {
+  static const std::vector<ImplSet> sets = {{"glibc-copy", ImplSource::glibc, "memcpy"},
+                                            {"glibc-move", ImplSource::glibc, "memmove"},
+                                            {"glibc-clear", ImplSource::glibc, "memset"}};
+  return sets;
+}
+
+const ImplSet* find_impl_set(std::string_view name) {
+  for (const ImplSet& s : impl_sets())
+    if (s.name == name) return &s;
+  return nullptr;
 }
 
 bool is_preset_id(std::string_view id) {
@@ -64,12 +115,16 @@ std::optional<std::string> kernel_name_error(KernelKind kind, std::string_view k
     case KernelKind::preset:
       if (is_preset_id(kernel)) return std::nullopt;
       return "not a preset id (FAMILY/NAME of letters, digits and _ . : + -, e.g. fastc/faster_copy)";
+    case KernelKind::implementation:
+      if (parse_impl_name(kernel)) return std::nullopt;
+      return "not an implementation name (glibc/SYMBOL, a C identifier of at most 128 bytes, and "
+             "glibc/SYMBOL/fill:0xNN, e.g. glibc/__memmove_avx_unaligned_erms)";
   }
   return "unknown kind";
 }
 
 bool is_kernel_name(std::string_view kernel) {
-  for (auto kind : {KernelKind::generated, KernelKind::baseline, KernelKind::preset})
+  for (auto kind : {KernelKind::generated, KernelKind::baseline, KernelKind::preset, KernelKind::implementation})
     if (!kernel_name_error(kind, kernel)) return true;
   return false;
 }

@@ -27,6 +27,32 @@ std::optional<BaselineName> parse_baseline_name(std::string_view name);
 /// The name of a baseline with a fill byte: `base`, or `base`/fill:0xNN when `fill` is not 0.
 std::string baseline_name(const std::string& base, uint8_t fill);
 
+/// An implementation's name split: "glibc/__memset_avx2_unaligned_erms/fill:0xaa" is the
+/// source glibc, the symbol (a C identifier of at most 128 bytes) and the fill byte a
+/// memset variant writes (as in baseline names: two lower-case hex digits, not 00).
+struct ImplName {
+  ImplSource source = ImplSource::glibc;
+  std::string symbol;
+  uint8_t fill = 0;
+  bool operator==(const ImplName&) const = default;
+};
+std::optional<ImplName> parse_impl_name(std::string_view name);
+
+/// The kernel name of an implementation: SOURCE/SYMBOL, then /fill:0xNN when fill is not 0.
+std::string impl_name(const ImplName& n);
+
+/// A name that races every implementation of one function from one source.
+struct ImplSet {
+  std::string name;      ///< "glibc-copy"
+  ImplSource source;
+  std::string function;  ///< "memcpy", "memmove", "memset"
+};
+/// The sets: glibc-copy (memcpy's variants), glibc-move (memmove's, run as copies with
+/// buffers that do not overlap) and glibc-clear (memset's).
+const std::vector<ImplSet>& impl_sets();
+/// The set called `name`, or null.
+const ImplSet* find_impl_set(std::string_view name);
+
 /// Whether `id` has the form of a preset id: a family of lower-case letters and
 /// digits, then one or more '/'-separated tokens of letters, digits and _ . : + -
 /// ("fastc/faster_copy", "asami/unroll:96/scratch:2/every:32"), at most 128 bytes.

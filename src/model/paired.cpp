@@ -62,7 +62,7 @@ PairedRatio paired_ratio(const std::vector<std::pair<uint64_t, double>>& a,
 }
 
 std::optional<GroupKey> group_of(const Result& r) {
-  return group_of(r.op, r.spec ? r.spec->fill : r.libc ? r.libc->fill : uint8_t(0), r.point.at);
+  return group_of(r.op, r.fill(), r.point.at);
 }
 
 std::vector<GroupAnswer> answer_groups(const RunDoc& run, double resolution) {

@@ -7,13 +7,27 @@ std::string_view to_string(KernelKind k) {
     case KernelKind::generated: return "generated";
     case KernelKind::baseline: return "baseline";
     case KernelKind::preset: return "preset";
+    case KernelKind::implementation: return "implementation";
   }
   return "?";
 }
 
 std::optional<KernelKind> parse_kernel_kind(std::string_view s) {
-  for (auto k : {KernelKind::generated, KernelKind::baseline, KernelKind::preset})
+  for (auto k : {KernelKind::generated, KernelKind::baseline, KernelKind::preset, KernelKind::implementation})
     if (s == to_string(k)) return k;
+  return std::nullopt;
+}
+
+std::string_view to_string(ImplSource s) {
+  switch (s) {
+    case ImplSource::glibc: return "glibc";
+  }
+  return "?";
+}
+
+std::optional<ImplSource> parse_impl_source(std::string_view s) {
+  for (auto v : {ImplSource::glibc})
+    if (s == to_string(v)) return v;
   return std::nullopt;
 }
 

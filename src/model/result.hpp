@@ -116,6 +116,7 @@ struct Result {
   std::optional<KernelSpec> spec;       ///< generated kernels and rep-string baselines
   std::optional<PresetFacts> preset;
   std::optional<LibcFacts> libc;
+  std::optional<ImplFacts> impl;        ///< implementations kex did not generate
   std::optional<Placement> placed;      ///< absent when the point never got buffers
   Status status;
   std::optional<CodeInfo> code;
@@ -125,6 +126,8 @@ struct Result {
   bool operator==(const Result&) const = default;
 
   std::string name() const { return point_name(point); }
+  /// Clears: the byte every destination byte gets (of the spec, libc or implementation); 0 for copies.
+  uint8_t fill() const { return spec ? spec->fill : libc ? libc->fill : impl ? impl->fill : uint8_t(0); }
   bool ok() const { return status.kind == StatusKind::ok && !reps.empty(); }
 };
 

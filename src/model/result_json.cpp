@@ -324,6 +324,41 @@ PresetFacts preset_from_json(const json& j, const std::string& where) {
   return p;
 }
 
+ordered_json to_json(const ImplFacts& f) {
+  ordered_json j;
+  j["source"] = to_string(f.source);
+  j["function"] = f.function;
+  j["symbol"] = f.symbol;
+  j["usable"] = f.usable;
+  if (!f.reason.empty()) j["reason"] = f.reason;
+  if (!f.path.empty()) j["path"] = f.path;
+  if (!f.sha256.empty()) j["sha256"] = f.sha256;
+  return j;
+}
+
+ImplFacts impl_from_json(const json& j, const std::string& where) {
+  In in{j, where};
+  ImplFacts f;
+  f.source = enum_field<ImplSource>(in, "source", parse_impl_source, "glibc");
+  f.function = in.str("function");
+  if (f.function != "memcpy" && f.function != "memmove" && f.function != "memset")
+    in.fail("function", "'" + f.function + "': allowed memcpy, memmove, memset");
+  f.symbol = in.str("symbol");
+  if (!parse_impl_name(impl_name({f.source, f.symbol, 0})))
+    in.fail("symbol", "expected a C identifier of at most 128 bytes");
+  f.usable = in.boolean_or("usable", true);
+  f.reason = in.str_or("reason", "");
+  f.path = in.str_or("path", "");
+  f.sha256 = in.str_or("sha256", "");
+  // Text shown in tables: one line of printable ASCII.
+  for (const auto& [key, text] : {std::pair{"reason", &f.reason}, std::pair{"path", &f.path}})
+    if (text->size() > 4096 || std::any_of(text->begin(), text->end(), [](char c) { return c < 0x20 || c > 0x7e; }))
+      in.fail(key, "expected at most 4096 printable ASCII characters");
+  if (!f.sha256.empty() && (f.sha256.size() != 64 || f.sha256.find_first_not_of("0123456789abcdef") != std::string::npos))
+    in.fail("sha256", "expected 64 lower-case hex digits");
+  return f;
+}
+
 namespace {
 
 /// An entry's "params": the kernel's typed parameters, then every coordinate, then where it ran.
@@ -337,6 +372,11 @@ ordered_json entry_params(const Result& r) {
     p["impl"] = "libc";
     p["function"] = r.libc->function;
     if (r.libc->fill) p["fill"] = r.libc->fill;
+  }
+  if (r.impl) {
+    p["impl"] = to_string(r.impl->source);
+    p["function"] = r.impl->function;
+    if (r.impl->fill) p["fill"] = r.impl->fill;
   }
   const Coords& c = r.point.at;
   p["src_offset"] = c.layout.src_offset;
@@ -451,6 +491,7 @@ ordered_json to_json(const Result& r) {
   e["size"] = r.point.at.size;
   e["params"] = entry_params(r);
   if (r.preset) e["preset"] = to_json(*r.preset);
+  if (r.impl) e["implementation"] = to_json(*r.impl);
   if (r.code) e["code"] = {{"bytes", r.code->bytes}, {"fnv1a", hex64(r.code->fnv1a)}};
   status_fields(r.status, e);
   if (r.seed) e["seed"] = seed_json(*r.seed);
@@ -480,7 +521,8 @@ Result result_from_json(const json& entry, double tsc_hz, const std::string& whe
     e.fail("name", x.what());
   }
   r.tsc_hz = tsc_hz;
-  r.kind = e.has("kind") ? enum_field<KernelKind>(e, "kind", parse_kernel_kind, "generated, baseline, preset")
+  r.kind = e.has("kind") ? enum_field<KernelKind>(e, "kind", parse_kernel_kind,
+                                                  "generated, baseline, preset, implementation")
                          : KernelKind::generated;
   // Names reach plots, tables and file names: they must be kernel names of their kind.
   if (const auto bad = kernel_name_error(r.kind, r.point.kernel)) e.fail("name", "'" + r.point.kernel + "': " + *bad);
@@ -497,6 +539,15 @@ Result result_from_json(const json& entry, double tsc_hz, const std::string& whe
     const uint64_t fill = params.uint_or("fill", 0);
     if (fill > 255) params.fail("fill", std::to_string(fill) + ": expected a byte, 0..255");
     r.libc = LibcFacts{params.str_or("function", r.point.kernel), uint8_t(fill)};
+  }
+  if (r.kind == KernelKind::implementation) {
+    // A name read from a file is data: nothing is looked up or loaded from it.
+    r.impl = impl_from_json(e.at("implementation"), where + "/implementation");
+    const auto n = parse_impl_name(r.point.kernel);
+    if (n->source != r.impl->source || n->symbol != r.impl->symbol)
+      e.fail("implementation", "names " + std::string(to_string(r.impl->source)) + "/" + r.impl->symbol +
+                                   ", not the entry's kernel " + r.point.kernel);
+    r.impl->fill = n->fill;
   }
   if (e.has("preset")) {
     r.preset = preset_from_json(e.at("preset"), where + "/preset");

@@ -41,6 +41,11 @@ KernelSpec spec_from_params(const nlohmann::json& params, const std::string& whe
 /// The "preset" object of an entry and back.
 nlohmann::ordered_json to_json(const PresetFacts& p);
 PresetFacts preset_from_json(const nlohmann::json& j, const std::string& where);
+/// An implementation's facts (the entry's "implementation" object) and back; reading
+/// checks the function, the symbol's grammar and that the texts are printable ASCII
+/// (InputError naming `where`).
+nlohmann::ordered_json to_json(const ImplFacts& f);
+ImplFacts impl_from_json(const nlohmann::json& j, const std::string& where);
 
 /// A run's context and back (src/model/context_json.cpp: one field table per record).
 /// A file of any kex so far reads: a field it lacks keeps its default, a key kex does
@@ -59,6 +64,8 @@ SentinelReading sentinel_reading_from_json(const nlohmann::json& j, const std::s
 /// Where a buffer plan's mapping landed ({"bytes", "planned_bytes", "huge_pages_advised",
 /// "huge_page_bytes", "numa_nodes"}: the worker's frame and context.buffers.plans) and back.
 nlohmann::ordered_json to_json(const BufferPlacement& b);
+/// The context's "ifunc" record (kex info --json prints it too).
+nlohmann::ordered_json to_json(const IfuncRecord& f);
 BufferPlacement buffer_placement_from_json(const nlohmann::json& j, const std::string& where);
 
 /// A results document of one run.

@@ -110,7 +110,7 @@ GlibcPath glibc_path(const std::string& kernel, const KernelSpec* spec) {
 
 namespace {
 
-uint8_t fill_of(const Result& r) { return r.spec ? r.spec->fill : r.libc ? r.libc->fill : uint8_t(0); }
+uint8_t fill_of(const Result& r) { return r.fill(); }
 
 CurvePoint curve_point(const Result& r) {
   const Aggregate a = aggregate(r);

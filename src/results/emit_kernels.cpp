@@ -59,6 +59,8 @@ KernelPlan source_plan(const std::string& name, const PresetOptions& opts, const
       throw InputError(where, "'" + name + "' is the C library's; it can be a --dispatch row, not an emitted kernel");
     return p;
   }
+  if (parse_impl_name(name) || find_impl_set(name))  // a name only: nothing is looked up or loaded
+    throw InputError(where, "'" + name + "' names glibc's own code: kex emits only code it generated");
   KernelPlan plan;
   try {
     const KernelSpec s = parse_spec_name(name);

@@ -194,8 +194,8 @@ const Column<Result> kParamColumns[] = {
     {"align", [](const Result& r) { return spec_cell(r, [](const KernelSpec& s) { return to_string(s.align); }); }},
     {"edges", [](const Result& r) { return spec_cell(r, [](const KernelSpec& s) { return to_string(s.edges); }); }},
     {"block_bytes", [](const Result& r) { return spec_cell(r, [](const KernelSpec& s) { return s.block.bytes; }); }},
-    // A spec's fill byte; a memset baseline's when it is not 0 (as "params" has it).
-    {"fill", [](const Result& r) { return r.libc && r.libc->fill ? cell(r.libc->fill) : spec_cell(r, [](const KernelSpec& s) { return s.fill; }); }},
+    // A spec's fill byte; a memset baseline's or implementation's when it is not 0 (as "params" has it).
+    {"fill", [](const Result& r) { return !r.spec && r.fill() ? cell(r.fill()) : spec_cell(r, [](const KernelSpec& s) { return s.fill; }); }},
     {"src_offset", [](const Result& r) { return cell(r.point.at.layout.src_offset); }},
     {"dst_offset", [](const Result& r) { return cell(r.point.at.layout.dst_offset); }},
     {"distance", [](const Result& r) { return cell(r.point.at.layout.distance); }},

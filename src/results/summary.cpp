@@ -13,6 +13,7 @@
 #include "src/model/kernel_names.hpp"
 #include "src/model/paired.hpp"
 #include "src/model/spec.hpp"
+#include "src/results/ifunc_text.hpp"
 #include "src/results/markdown.hpp"
 #include "src/results/results.hpp"
 
@@ -253,8 +254,11 @@ const char* const kPlainNote =
 }  // namespace
 
 std::string summary_table(const RunDoc& run, bool compact) {
-  if (const std::vector<GroupAnswer> answers = answer_groups(run); !answers.empty())
-    return paired_table(run, answers, compact) + skipped_line(run, terminal_text);
+  if (const std::vector<GroupAnswer> answers = answer_groups(run); !answers.empty()) {
+    std::string ifunc;
+    for (const std::string& l : ifunc_lines(run, answers)) ifunc += terminal_text(l) + "\n";
+    return paired_table(run, answers, compact) + ifunc + skipped_line(run, terminal_text);
+  }
   const PlainTable t = plain_table(run);
   if (t.blocks.empty()) return {};
   std::string s, more;
@@ -294,6 +298,7 @@ std::string summary_markdown(const RunDoc& run) {
       block(block_title(b.op, b.cond), paired_header(b.op), "rlrrlrlr", std::move(rows));
     }
     s += paired_note(answers);
+    for (const std::string& l : ifunc_lines(run, answers)) s += "\n" + md_text(l) + "\n";
   } else {
     const PlainTable t = plain_table(run);
     if (t.blocks.empty()) return {};

@@ -45,6 +45,9 @@ std::vector<Built> build_plans(CodeArena& arena, const std::vector<KernelPlan>& 
   for (size_t k = 0; k < plans.size(); ++k) {
     if (built[k].status.kind == StatusKind::ok) built[k].status = status[k];
     if (plans[k].libc_fn) built[k].fn = plans[k].libc_fn;
+    // An implementation's code is not kex's: the stub that calls it (an address in this
+    // process) says nothing about it, so results record no code for it.
+    if (plans[k].impl) built[k].info.reset();
   }
   return built;
 }

@@ -12,6 +12,7 @@
 
 #include "src/core/version.hpp"
 #include "src/model/result_json.hpp"
+#include "src/run/glibc_impls.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/measure.hpp"
 
@@ -94,6 +95,7 @@ RunContext make_context(const std::vector<Config>& configs, int pinned_cpu, size
   ctx.pinned_cpu = pinned_cpu;
   ctx.timer = TimerRecord{};
   ctx.timer->overhead_ticks = timer_overhead_ticks();
+  ctx.ifunc = ifunc_record();
   for (const auto& cfg : configs) {
     ctx.configs.push_back({cfg.source, nlohmann::ordered_json(cfg.raw)});
     ctx.policies.push_back(policy_record(cfg));

@@ -1,14 +1,17 @@
 #include "src/run/plans.hpp"
 
 #include <array>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <set>
 #include <utility>
 
 #include "generators/emit.hpp"
+#include "generators/outside_call.hpp"
 #include "src/core/error.hpp"
 #include "src/model/kernel_names.hpp"
+#include "src/run/glibc_impls.hpp"
 
 namespace kex {
 
@@ -125,6 +128,46 @@ std::optional<KernelPlan> baseline_plan(const std::string& name) {
   return k;
 }
 
+KernelPlan impl_plan(const GlibcImpl& g, uint8_t fill) {
+  KernelPlan k;
+  k.impl = g.facts;
+  const bool clear = g.facts.function == "memset";
+  k.impl->fill = clear ? fill : 0;
+  k.key = impl_name({g.facts.source, g.facts.symbol, k.impl->fill});
+  k.kind = KernelKind::implementation;
+  k.op = clear ? Op::clear : Op::copy;
+  k.fill = k.impl->fill;
+  k.width = 64;    // verification tries 63..65 and 255..257: the edges of glibc's size classes
+  k.unroll = 256;
+  k.skip = g.facts.usable ? "" : g.facts.reason;  // never called: no stub is emitted for it
+  const void* fn = g.fn;
+  const OutsideAbi abi = clear ? OutsideAbi::memset : OutsideAbi::memcpy;
+  k.emit = [fn, abi, fill = k.fill](Xbyak::CodeGenerator& gen) { emit_outside_call(gen, fn, abi, fill); };
+  return k;
+}
+
+bool is_impl_entry(const std::string& name) { return find_impl_set(name) || parse_impl_name(name); }
+
+std::vector<KernelPlan> impl_plans(const std::string& name, uint8_t fill, const GlibcImpls& impls, const std::string& where) {
+  std::vector<KernelPlan> out;
+  if (const ImplSet* set = find_impl_set(name)) {
+    if (!impls.missing.empty()) std::fprintf(stderr, "kex: warning: %s: %s\n", name.c_str(), impls.missing.c_str());
+    for (const GlibcImpl* g : impls.of(set->function)) out.push_back(impl_plan(*g, fill));
+    return out;
+  }
+  const auto n = parse_impl_name(name);
+  if (!n) return out;
+  if (const GlibcImpl* g = impls.find(n->symbol)) {
+    out.push_back(impl_plan(*g, n->fill ? n->fill : fill));
+    return out;
+  }
+  std::string sets;
+  for (const ImplSet& s : impl_sets()) sets += (sets.empty() ? "" : ", ") + s.name;
+  throw InputError(where + ": '" + name + "': no such glibc implementation (" +
+                   (impls.missing.empty() ? std::to_string(impls.list.size()) + " here, see `kex list glibc`" : impls.missing) +
+                   "; sets: " + sets + ")");
+}
+
 ConfigPlans config_plans(const Config& c) {
   ConfigPlans out;
   std::map<std::string, size_t> by_key;
@@ -180,6 +223,18 @@ ConfigPlans config_plans(const Config& c) {
     for (const KernelSpec& s : g.specs)
       if (s.op == Op::clear && s.fill) fills.insert(s.fill);
   for (size_t i = 0; i < c.baselines.size(); ++i) {
+    const std::string where = c.source + ": /baselines/" + std::to_string(i);
+    if (is_impl_entry(c.baselines[i])) {  // glibc's variants join the groups as libc's memcpy does
+      for (KernelPlan& k : impl_plans(c.baselines[i], 0, glibc_impls(), where)) {
+        if (!only_baselines && !(k.op == Op::copy ? has_copy : has_clear)) continue;
+        const bool clear = k.op == Op::clear && !k.fill;
+        const GlibcImpl* g = glibc_impls().find(k.impl->symbol);
+        out.baseline_plans.push_back(add(std::move(k)));
+        if (clear)
+          for (uint8_t f : fills) out.baseline_plans.push_back(add(impl_plan(*g, f)));
+      }
+      continue;
+    }
     auto b = baseline_plan(c.baselines[i]);
     if (!b) throw InputError(c.source + ": /baselines/" + std::to_string(i) + ": unknown baseline '" + c.baselines[i] + "'");
     if (!only_baselines && !(b->op == Op::copy ? has_copy : has_clear)) continue;

@@ -30,6 +30,24 @@ KernelPlan preset_plan(const Preset& p, const PresetOptions& opts);
 /// (rep-string specs); nullopt for another name.
 std::optional<KernelPlan> baseline_plan(const std::string& name);
 
+struct GlibcImpl;
+struct GlibcImpls;
+
+/// The plan of glibc variant `g` (key glibc/SYMBOL, with /fill:0xNN for a memset variant
+/// writing `fill`): it runs through an outside-call stub (generators/outside_call.hpp);
+/// an unusable variant's plan has skip = its reason and is never called.
+KernelPlan impl_plan(const GlibcImpl& g, uint8_t fill);
+
+/// Whether a baselines entry names outside implementations: a set (glibc-copy,
+/// glibc-move, glibc-clear) or an implementation name (glibc/SYMBOL).
+bool is_impl_entry(const std::string& name);
+
+/// The plans of a baselines entry from `impls`: every variant of a set (none, and a
+/// warning line on stderr, when the list is missing), or the one named; memset variants
+/// write `fill` unless the name has its own. Empty for a name of neither form;
+/// InputError naming `where`, the name and the sets for an unknown glibc/NAME.
+std::vector<KernelPlan> impl_plans(const std::string& name, uint8_t fill, const GlibcImpls& impls, const std::string& where);
+
 /// Every plan of a config: its grids' specs, its presets when the harness is kex,
 /// and its baselines. InputError for an unknown preset or baseline, and for a seed
 /// program's set (preset_set_harness) under another seed harness than its own.

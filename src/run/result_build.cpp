@@ -26,6 +26,7 @@ Result make_result(const KernelPlan& k, const Coords& at, Status status, std::ve
   r.spec = k.spec;
   r.preset = k.preset;
   r.libc = k.libc;
+  r.impl = k.impl;
   r.placed = placed;
   r.code = code;
   r.seed = seed;

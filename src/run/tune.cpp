@@ -10,6 +10,8 @@
 #include "src/core/cpu_features.hpp"
 #include "src/core/error.hpp"
 #include "src/core/units.hpp"
+#include "src/model/kernel_names.hpp"
+#include "src/run/glibc_impls.hpp"
 
 namespace kex {
 
@@ -44,9 +46,16 @@ struct Race {
   double used() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
 };
 
-std::vector<std::string> reference_of(Op op) {
-  return op == Op::copy ? std::vector<std::string>{"memcpy", "rep_movsb"}
-                        : std::vector<std::string>{"memset", "rep_stosb"};
+/// What every stage races beside the candidates and never drops: libc's function and
+/// `rep`, and with `glibc` the usable variants of glibc's memcpy (memset), so that the
+/// dispatch is compared with the best of them at every size.
+std::vector<std::string> reference_of(Op op, bool glibc) {
+  std::vector<std::string> out = op == Op::copy ? std::vector<std::string>{"memcpy", "rep_movsb"}
+                                                : std::vector<std::string>{"memset", "rep_stosb"};
+  if (glibc)
+    for (const GlibcImpl* g : glibc_impls().of(op == Op::copy ? "memcpy" : "memset"))
+      if (g->facts.usable) out.push_back(impl_name({g->facts.source, g->facts.symbol, 0}));
+  return out;
 }
 
 /// Only the sizes may take several values: a race is between kernels, one group per size.
@@ -116,8 +125,21 @@ void drop_unmeasured(Race& r, SizeRace& s, uint32_t stage) {
   s.specs = std::move(keep);
 }
 
+/// `all` with only the results `keep` accepts (the context as is).
+RunDoc only(const RunDoc& all, const std::function<bool(const Result&)>& keep) {
+  RunDoc doc;
+  doc.context = all.context;
+  std::copy_if(all.results.begin(), all.results.end(), std::back_inserter(doc.results), keep);
+  return doc;
+}
+
+/// Not an outside implementation: glibc's variants race in the same rounds to be
+/// compared with, but they neither lead the race nor enter the dispatch (kex cannot emit them).
+bool dispatchable(const Result& x) { return !x.impl; }
+
 /// After a stage: each size's answer drops the candidates shown slower than its leader.
-void apply_answers(Race& r, const RunDoc& doc, uint32_t stage) {
+void apply_answers(Race& r, const RunDoc& all, uint32_t stage) {
+  const RunDoc doc = only(all, dispatchable);
   for (const GroupAnswer& g : answer_groups(doc, r.req.margin)) {
     auto it = std::find_if(r.sizes.begin(), r.sizes.end(), [&](const SizeRace& s) { return s.size == g.key.at.size; });
     if (it == r.sizes.end()) continue;
@@ -246,10 +268,7 @@ bool alive(const Race& race, const Result& r) {
 /// reference: a dropped candidate, measured in fewer rounds with a wide interval, would
 /// look tied with everything (and a kernel 1.2x slower than libc in 160 rounds with it).
 std::vector<TuneVerdict> verdicts(const Race& r, const RunDoc& all) {
-  RunDoc doc;
-  doc.context = all.context;
-  std::copy_if(all.results.begin(), all.results.end(), std::back_inserter(doc.results),
-               [&](const Result& x) { return alive(r, x); });
+  const RunDoc doc = only(all, [&](const Result& x) { return alive(r, x) && dispatchable(x); });
   std::vector<TuneVerdict> out;
   for (const GroupAnswer& g : answer_groups(doc, r.req.margin))
     if (TuneVerdict v = verdict_of(g, doc); !v.ties.empty()) out.push_back(std::move(v));
@@ -345,7 +364,7 @@ TuneRun run_tune(const TuneRequest& asked, RunOptions opt, const std::function<v
     throw InputError(req.space.source + ": /kernels: no " + std::string(to_string(req.op)) +
                      " kernel this CPU runs: kex tune races the config's kernels of the op asked for");
   if (req.sizes.empty()) throw InputError("--sizes: no size to race");
-  Race r{req, opt, say, reference_of(req.op), {}, {}, {}, {}, {}};
+  Race r{req, opt, say, reference_of(req.op, req.glibc), {}, {}, {}, {}, {}};
   r.opt.protocol.paired = true;
   r.rec.op = req.op;
   r.rec.budget_s = asked.budget_s;

@@ -28,6 +28,7 @@ struct TuneRequest {
   uint32_t first_rounds = 5;     ///< rounds of the first stage (3 at least: a paired ratio needs them)
   uint32_t max_rounds = 40;      ///< rounds a size gets at most
   double refine_ratio = 1.19;    ///< refine a switch until its sizes are this close (2^(1/4))
+  bool glibc = false;            ///< glibc's usable variants of the op race too, kept like the reference
 };
 
 /// A finished tune: every point measured (a normal results document: all stages'
