@@ -15,7 +15,8 @@ namespace kex {
 
 namespace {
 
-std::string num(double v) {
+/// A figure of a .dat file: %.6g.
+std::string dat_number(double v) {
   char b[32];
   std::snprintf(b, sizeof b, "%.6g", v);
   return b;
@@ -49,7 +50,7 @@ std::string scaling_dat(const ScalingFigure& f) {
     const ScalingRow& r = *f.rows[i];
     d << (i ? "\n\n" : "") << "# " << gp_comment(r.kernel) << " at " << format_bytes(r.size) << " per worker\n";
     for (const auto& c : r.cells)
-      d << c.threads << " " << num(c.gbps) << " " << num(c.per_thread) << " " << num(c.speedup) << "\n";
+      d << c.threads << " " << dat_number(c.gbps) << " " << dat_number(c.per_thread) << " " << dat_number(c.speedup) << "\n";
   }
   return d.str();
 }
@@ -67,7 +68,7 @@ std::string scaling_panel(const ScalingFigure& f, uint64_t size, const std::stri
     }
   g << "set title " << gp_label(format_bytes(size) + " per worker") << "\n";
   g << "plot ";
-  if (best1 > 0) g << num(best1) << "*x with lines dt 2 lw 2 lc rgb \"#999999\" title \"perfect scaling\", \\\n     ";
+  if (best1 > 0) g << dat_number(best1) << "*x with lines dt 2 lw 2 lc rgb \"#999999\" title \"perfect scaling\", \\\n     ";
   for (size_t k = 0; k < idx.size(); ++k) {
     const ScalingRow& r = *f.rows[idx[k]];
     g << gp_string(dat) << " index " << idx[k] << " using 1:2 with linespoints lw 2 pt 7 lc rgb \"" << gp_color(k)
