@@ -8,7 +8,7 @@
 
 using namespace kex;
 
-TEST_CASE("read_regular_file: the bytes of a regular file up to the cap; devices, directories and bigger files refused") {
+TEST_CASE("read_regular_file: the bytes of a regular file up to the cap, devices, directories and bigger files refused") {
   TmpDir d;
   std::ofstream(d / "w.csv", std::ios::binary) << "size,count\n64,3\n";
   CHECK(read_regular_file(d / "w.csv", 1 << 20, "workload file") == "size,count\n64,3\n");

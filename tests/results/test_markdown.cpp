@@ -24,7 +24,7 @@ const std::vector<std::string> kHostileText = {
 
 }  // namespace
 
-TEST_CASE("md_text: a word joiner where GitHub would start a link, mention or reference; kex's names untouched" *
+TEST_CASE("md_text: a word joiner where GitHub would start a link, mention or reference, kex's names untouched" *
           doctest::test_suite("text")) {
   CHECK(md_text("https://evil.example/login") == "https:" + J + "//evil.example/login");
   CHECK(md_text("www.evil.example") == "ww" + J + "w.evil.example");  // "www..." after a clip links too
