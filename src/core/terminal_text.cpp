@@ -35,12 +35,19 @@ Decoded decode_utf8(std::string_view s, size_t i) {
   return {cp, len};
 }
 
-/// Code points above ASCII that a terminal obeys instead of showing: the C1 controls
-/// (0x9b is CSI on terminals that take 8-bit controls), the bidirectional controls
-/// (they reorder what follows on screen) and the line and paragraph separators.
+/// Code points above ASCII that a terminal obeys instead of showing, or shows as
+/// nothing: the C1 controls (0x9b is CSI on terminals that take 8-bit controls), the
+/// bidirectional controls (they reorder what follows on screen), the line and paragraph
+/// separators, and the invisible format characters that can hide a difference between
+/// two names or smuggle text past a reader: the soft hyphen, the Mongolian vowel
+/// separator, the zero-width space, the word joiner and invisible operators with the
+/// deprecated format controls (U+2060-U+206F), the byte order mark, the interlinear
+/// annotation controls and the tag characters. The zero-width (non-)joiner stay: scripts
+/// and emoji sequences need them.
 bool escaped_above_ascii(char32_t cp) {
-  return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
-         (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+  return (cp >= 0x80 && cp <= 0x9f) || cp == 0xad || cp == 0x061c || cp == 0x180e || cp == 0x200b || cp == 0x200e ||
+         cp == 0x200f || (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x206f) || cp == 0xfeff ||
+         (cp >= 0xfff9 && cp <= 0xfffb) || (cp >= 0xe0000 && cp <= 0xe007f);
 }
 
 struct Range {
@@ -115,6 +122,7 @@ std::string terminal_text(std::string_view bytes) {
     else if (c == '\t') out += "\\t";
     else if (c == '\r') out += "\\r";
     else if (c < 0x20 || c == 0x7f) std::snprintf(esc, sizeof esc, "\\x%02x", unsigned(c)), out += esc;
+    else if (escaped_above_ascii(c) && c > 0xffff) std::snprintf(esc, sizeof esc, "\\U%08x", unsigned(c)), out += esc;
     else if (escaped_above_ascii(c)) std::snprintf(esc, sizeof esc, "\\u%04x", unsigned(c)), out += esc;
     else out.append(bytes.substr(i, d.len));
     i += d.len;

@@ -12,10 +12,13 @@ namespace kex {
 /// `bytes` with everything a terminal would obey or cannot show written as a visible
 /// escape: C0 controls and DEL as \n, \t, \r or \xHH (\x1b, \x7f); the C1 controls
 /// U+0080-U+009F, the bidirectional controls (U+061C, U+200E, U+200F, U+202A-U+202E,
-/// U+2066-U+2069) and U+2028/U+2029 as \uHHHH (\u009b); every byte that is not part of
-/// valid UTF-8 (a stray continuation byte, a truncated, overlong or surrogate sequence,
-/// beyond U+10FFFF) as \xHH (\xff). Valid printable UTF-8 is kept as it is, and so is
-/// a backslash. The result is valid UTF-8 without control characters.
+/// U+2066-U+2069), U+2028/U+2029 and the invisible format characters (U+00AD, U+180E,
+/// U+200B, U+2060-U+206F, U+FEFF, U+FFF9-U+FFFB; not the joiners U+200C/U+200D) as
+/// \uHHHH (\u009b, \u202e), the tag characters U+E0000-U+E007F as \UHHHHHHHH; every
+/// byte that is not part of valid UTF-8 (a stray continuation byte, a truncated,
+/// overlong or surrogate sequence, beyond U+10FFFF) as \xHH (\xff). Valid printable
+/// UTF-8 is kept as it is, and so is a backslash. The result is valid UTF-8 without
+/// control or invisible format characters.
 std::string terminal_text(std::string_view bytes);
 
 /// Multi-line text (a table kex formatted from a file's strings) with each line as

@@ -1,7 +1,5 @@
 #include "src/model/config.hpp"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -12,6 +10,7 @@
 #include "src/core/affinity.hpp"
 #include "src/core/embedded.hpp"
 #include "src/core/error.hpp"
+#include "src/core/file_read.hpp"
 #include "src/model/json_fields.hpp"
 #include "src/model/json_text.hpp"
 #include "src/model/kernel_names.hpp"
@@ -673,15 +672,7 @@ Config load_config(const std::string& path) {
                               "clear_pages, threads)");
     return parse_config(t, path);
   }
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0) throw InputError(path + ": cannot read config (" + std::strerror(errno) + ")");
-  if (!S_ISREG(st.st_mode)) throw InputError(path + ": not a regular file (a JSON config is needed)");
-  if (uint64_t(st.st_size) > kMaxConfigBytes) throw InputError(path + ": " + too_long_text());
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw InputError(path + ": cannot read config (" + std::strerror(errno) + ")");
-  std::string text(kMaxConfigBytes + 1, '\0');  // a file that grows meanwhile is read no further
-  f.read(text.data(), std::streamsize(text.size()));
-  text.resize(size_t(f.gcount()));
+  const std::string text = read_regular_file(path, kMaxConfigBytes, "config");
   return parse_config(text, path);
 }
 

@@ -6,6 +6,7 @@
 
 #include "src/core/error.hpp"
 #include "src/model/json_fields.hpp"
+#include "src/model/kernel_names.hpp"
 
 namespace kex {
 
@@ -144,9 +145,16 @@ void map_tune(IO& io, T& t) {
   if (io.has("validation", t.validation)) io.object("validation", [&](auto& r) { map_validation(r, *t.validation); });
 }
 
-/// Rows ascending, only the last one for every larger size.
+/// Rows ascending, only the last one for every larger size; each row's kernel one name
+/// of what a tune races: a spec name that parses or a baseline (memcpy, rep_movsb, ...).
+/// A name with a ',' would be read by parse_dispatch as two rows.
 void check_dispatch(const DispatchTable& t, const std::string& where) {
   for (size_t i = 0; i < t.entries.size(); ++i) {
+    const std::string& k = t.entries[i].kernel;
+    if (kernel_name_error(KernelKind::generated, k) && kernel_name_error(KernelKind::baseline, k))
+      throw InputError(where + "/dispatch/" + std::to_string(i) + "/kernel",
+                       "'" + k + "': not one kernel name: a kernel spec name or a baseline (memcpy, memset, "
+                                 "rep_movsb, rep_stosb), what kex tune races");
     const std::string at = where + "/dispatch/" + std::to_string(i) + "/max_bytes";
     const bool last = i + 1 == t.entries.size();
     if (last != (t.entries[i].max_bytes == kDispatchRest))

@@ -50,7 +50,7 @@ std::string gp_comment(std::string_view text) {
 
 std::string dat_string(std::string_view text) {
   std::string out = "\"";
-  for (unsigned char c : text) out += c == '"' ? '\'' : c < 0x20 || c == 0x7f ? '?' : char(c);
+  for (char c : terminal_text(text)) out += c == '"' ? '\'' : c;
   return out + "\"";
 }
 

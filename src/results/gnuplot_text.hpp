@@ -32,8 +32,10 @@ std::string gp_label(std::string_view text);
 std::string gp_comment(std::string_view text);
 
 /// A double-quoted string column of a `.dat` file (a bar label read with ytic()):
-/// a double quote becomes ', control characters become '?', UTF-8 is kept (gnuplot
-/// reads data files without substitutions; a newline would only forge a row).
+/// the text as terminal_text shows it (control, bidirectional and invisible characters
+/// as visible escapes: a newline would forge a row, a U+202E reorder the figure's
+/// label), a double quote as ', other UTF-8 kept (gnuplot reads data files without
+/// substitutions).
 std::string dat_string(std::string_view text);
 
 /// The head of every figure's script: PNG (pngcairo) by default or SVG with -e 'fmt="svg"',

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "src/core/terminal_text.hpp"
+#include "src/results/markdown.hpp"
 
 namespace kex {
 
@@ -28,12 +29,15 @@ std::string html_text(std::string_view raw) {
 
 namespace {
 
-/// One line of kex's Markdown as HTML: \X is the character X, ** opens or closes <strong>.
+/// One line of kex's Markdown as HTML: \X is the character X, ** opens or closes <strong>,
+/// md_text's word joiners are dropped.
 std::string inline_html(std::string_view md) {
   std::string text, out;
   bool strong = false;
   for (size_t i = 0; i < md.size(); ++i) {
-    if (md[i] == '\\' && i + 1 < md.size()) {
+    if (md.substr(i, kMdJoiner.size()) == kMdJoiner) {
+      i += kMdJoiner.size() - 1;
+    } else if (md[i] == '\\' && i + 1 < md.size()) {
       text += md[++i];
     } else if (md.substr(i, 2) == "**") {
       out += html_text(text) + (strong ? "</strong>" : "<strong>");

@@ -19,8 +19,9 @@ std::string html_text(std::string_view raw);
 /// in two spaces as a line break; text escaped by md_text) as HTML: a table as <table>
 /// with its header row in <thead> and its right-aligned columns' cells of class "r",
 /// other blocks as <p> with <strong> for **...** and <br> for the line breaks. Each
-/// backslash escape of md_text is undone and the text then goes through html_text, so
-/// the result holds no markup but these elements.
+/// backslash escape of md_text is undone, its word joiners (kMdJoiner) are dropped and
+/// the text then goes through html_text, so the result holds no markup but these
+/// elements, and the text of the file as terminal_text shows it.
 std::string markdown_html(std::string_view markdown);
 
 }  // namespace kex

@@ -6,12 +6,47 @@
 
 namespace kex {
 
+namespace {
+
+bool ascii_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+
+/// Whether GitHub would read the '@' at t[i] as a mention (@name, @org/team: a letter or
+/// digit after it, no letter, digit or _ before it) or as the middle of an email autolink
+/// (a domain of letters, digits and - _ . with a '.' in it follows).
+bool at_links(std::string_view t, size_t i) {
+  const bool word_before = i > 0 && (ascii_alnum(t[i - 1]) || t[i - 1] == '_');
+  if (!word_before && i + 1 < t.size() && ascii_alnum(t[i + 1])) return true;
+  for (size_t k = i + 1; k < t.size() && (ascii_alnum(t[k]) || t[k] == '-' || t[k] == '_' || t[k] == '.'); ++k)
+    if (t[k] == '.') return true;
+  return false;
+}
+
+bool is_w(char c) { return c == 'w' || c == 'W'; }
+
+/// Whether a word joiner goes before t[i] (it is shown as nothing): a GitHub trigger
+/// would start at i or just before it: @name, #1, GH-1, scheme://, and www. (the joiner
+/// before the last w, so that no cut of the text followed by "..." (clip) leaves "www").
+bool joiner_before(std::string_view t, size_t i) {
+  if (i == 0) return false;
+  const char p = t[i - 1], c = t[i];
+  if ((p == '@' && at_links(t, i - 1)) || (p == '#' && ascii_alnum(c))) return true;
+  if (c == '-' && i >= 2 && (t[i - 2] == 'G' || t[i - 2] == 'g') && (p == 'H' || p == 'h') && i + 1 < t.size() &&
+      t[i + 1] >= '0' && t[i + 1] <= '9')
+    return true;
+  const bool www = i >= 2 && is_w(t[i - 2]) && is_w(p) && is_w(c) && i + 1 < t.size() && t[i + 1] == '.';
+  return (p == ':' && t.substr(i, 2) == "//") || www;
+}
+
+}  // namespace
+
 std::string md_text(std::string_view raw) {
   static constexpr std::string_view kSyntax = "\\`*_[]<>|&~$";
+  const std::string t = terminal_text(raw);
   std::string out;
-  for (char c : terminal_text(raw)) {
-    if (kSyntax.find(c) != std::string_view::npos) out += '\\';
-    out += c;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (joiner_before(t, i)) out += kMdJoiner;
+    if (kSyntax.find(t[i]) != std::string_view::npos) out += '\\';
+    out += t[i];
   }
   return out;
 }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -10,6 +9,7 @@
 #include <fmt/core.h>
 
 #include "src/core/error.hpp"
+#include "src/core/file_read.hpp"
 #include "src/core/numbers.hpp"
 #include "src/core/terminal_text.hpp"
 #include "src/results/crossover.hpp"
@@ -60,12 +60,13 @@ std::vector<WorkloadBin> parse_workload(const std::string& text, const std::stri
 }
 
 std::vector<WorkloadBin> load_workload(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw InputError("--workload", path + ": cannot be read");
-  std::ostringstream text;
-  text << f.rdbuf();
-  if (f.bad()) throw InputError("--workload", path + ": cannot be read");
-  return parse_workload(text.str(), path);
+  std::string text;
+  try {
+    text = read_regular_file(path, kMaxWorkloadBytes, "workload file");
+  } catch (const InputError& e) {
+    throw InputError("--workload", e.what());
+  }
+  return parse_workload(text, path);
 }
 
 namespace {

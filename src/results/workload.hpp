@@ -25,7 +25,11 @@ struct WorkloadBin {
 /// without calls.
 std::vector<WorkloadBin> parse_workload(const std::string& text, const std::string& path);
 
-/// Reads and parses the file at `path` (InputError when it cannot be read).
+/// A workload file is at most this long (16 MiB: about a million "size,count" lines).
+constexpr size_t kMaxWorkloadBytes = size_t(16) << 20;
+
+/// Reads (read_regular_file: a regular file of at most kMaxWorkloadBytes, else
+/// InputError "--workload: PATH: ...") and parses the file at `path`.
 std::vector<WorkloadBin> load_workload(const std::string& path);
 
 /// A candidate's expected cost.

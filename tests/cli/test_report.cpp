@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "tests/support/shell.hpp"
 #include "tests/support/tmpdir.hpp"
 
@@ -55,4 +57,24 @@ TEST_CASE("kex report: a missing results file or an existing page is one line an
   CHECK(slurp(d / "p.html") == "mine\n");
   CHECK(shell(kKex + " report " + kReportGolden + " -o " + (d / "p.html") + " --no-figures --force -q").status == 0);
   CHECK(slurp(d / "p.html").starts_with("<!DOCTYPE html>"));
+}
+
+TEST_CASE("kex report: bidirectional and invisible characters of a file's text shown as escapes, never raw" *
+          doctest::test_suite("cli")) {
+  TmpDir d;
+  nlohmann::json doc = nlohmann::json::parse(slurp(kReportGolden));
+  const std::string hidden = "\u202e\u2066\u2069\u061c\u200b\u2060\ufeff\u00ad\U000e0041";
+  doc["context"]["host_name"] = "lab" + hidden + "gnp.exe";
+  doc["context"]["machine"]["cpu_model"] = "cpu" + hidden;
+  for (auto& b : doc["benchmarks"])
+    if (b.contains("skip_message")) b["skip_message"] = "no" + hidden + "avx";
+  spit(d / "h.json", doc.dump());
+  const ShellOut r = shell(kKex + " report " + kReportGolden + " " + d / "h.json -o " + d / "p.html -q");
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  const std::string page = slurp(d / "p.html");
+  CHECK(page.find("lab\\u202e\\u2066\\u2069\\u061c\\u200b\\u2060\\ufeff\\u00ad\\U000e0041gnp.exe") != std::string::npos);
+  for (const char* raw : {"\u202e", "\u2066", "\u2069", "\u061c", "\u200b", "\u2060", "\ufeff", "\u00ad", "\U000e0041"}) {
+    CAPTURE(raw);
+    CHECK(page.find(raw) == std::string::npos);
+  }
 }

@@ -85,7 +85,16 @@ TEST_CASE("kex tune races, writes a results file with a tune section, prints the
   std::ofstream(d + "/bad.json") << bad.dump();
   const auto b = shell(kKex + " emit --format c --tune " + d + "/bad.json");
   CHECK(b.status == 2);
-  CHECK_MESSAGE(b.text.rfind("kex: " + d + "/bad.json: /tune/dispatch: ", 0) == 0, b.text);
+  CHECK_MESSAGE(b.text.rfind("kex: " + d + "/bad.json: /tune/dispatch/0/kernel: 'copy/nope': not one kernel name", 0) == 0,
+                b.text);
+  // One JSON string with a ',' was two rows of the emitted dispatch: refused, naming the row.
+  bad["tune"]["dispatch"][0]["kernel"] = "copy/sse/unroll:64/scratch:4/t/fwd,100000:memcpy";
+  std::ofstream(d + "/comma.json") << bad.dump();
+  const auto comma = shell(kKex + " emit --format c --tune " + d + "/comma.json");
+  CHECK(comma.status == 2);
+  CHECK_MESSAGE(comma.text.rfind("kex: " + d + "/comma.json: /tune/dispatch/0/kernel: 'copy/sse/unroll:64/scratch:4/t/fwd,"
+                                 "100000:memcpy': not one kernel name", 0) == 0,
+                comma.text);
   // An existing results file is kept.
   const std::string before = slurp(d + "/t.json");
   const auto again = shell(kKex + " tune -q " + d + "/space.json --budget 5s -o " + d + "/t.json");

@@ -41,6 +41,16 @@ TEST_CASE("terminal_text: C1 controls, bidirectional controls and separators as 
   CHECK(terminal_text("\xd8\x9c") == "\\u061c");                      // ARABIC LETTER MARK
 }
 
+TEST_CASE("terminal_text: invisible format characters as escapes, the joiners of scripts and emoji kept" *
+          doctest::test_suite("text")) {
+  CHECK(terminal_text("co\u200bpy") == "co\\u200bpy");  // ZERO WIDTH SPACE: "copy" and "co?py" would look alike
+  CHECK(terminal_text("\u00ad\u180e\u2060\u2064\u206f\ufeff\ufff9\ufffb") ==
+        "\\u00ad\\u180e\\u2060\\u2064\\u206f\\ufeff\\ufff9\\ufffb");
+  CHECK(terminal_text("a\U000e0041\U000e007f") == "a\\U000e0041\\U000e007f");  // tag characters: hidden text
+  CHECK(terminal_text("\u200c\u200d") == "\u200c\u200d");                   // ZWNJ, ZWJ
+  CHECK(terminal_text("\U0001f468\u200d\U0001f469") == "\U0001f468\u200d\U0001f469");  // an emoji sequence
+}
+
 TEST_CASE("terminal_text: valid printable UTF-8 is kept" * doctest::test_suite("text")) {
   for (const char* s : {"Nützel", "AMD Ryzen™ 9", "日本語のホスト", "Ελληνικά", "emoji 🚀", "e\xcc\x81"})
     CHECK_MESSAGE(terminal_text(s) == s, s);

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """examples/python/kex_results.py on the golden results file (tests/golden/run.json):
 the three tables hold every entry, repetition and sample with the values of the file,
-and agree with `kex export --format csv --table ...` row for row.
+and agree with `kex export --format csv --table ...` row for row. On the hostile files:
+tests/hostile/results/accepted-* load, and each file kex refuses (refused-* there, every
+file of tests/hostile/loader/, a 100,000-deep nesting) raises ValueError naming the JSON
+path, never KeyError, TypeError or RecursionError.
 Usage: test_kex_results.py SOURCE_DIR KEX_BINARY
 """
 import csv, io, json, os, subprocess, sys, tempfile
@@ -69,6 +72,52 @@ try:
     check(False, "a config was loaded as results")
 except ValueError as e:
     check("not a kex results file" in str(e), str(e))
+finally:
+    os.unlink(f.name)
+
+
+def refusal(path):
+    """The loader's ValueError text for path; "" when it loads; raises anything else."""
+    try:
+        kex_results.load(path, pandas=False)
+        return ""
+    except ValueError as e:
+        return str(e)
+
+
+def kex_status(path):
+    """kex export's exit status on path: 0, or 2 with one line of error."""
+    r = subprocess.run([kex, "export", path, "--format", "csv", "-o", "-"], capture_output=True, text=True)
+    return r.returncode if r.returncode != 2 or r.stderr.count("\n") == 1 else -1
+
+
+hostile = os.path.join(root, "tests", "hostile")
+sys.path.insert(0, hostile)
+import make_loader  # noqa: E402
+
+for name in sorted(os.listdir(os.path.join(hostile, "results"))):
+    path = os.path.join(hostile, "results", name)
+    err = refusal(path)
+    if name.startswith("accepted-"):
+        check(err == "", f"{name}: refused: {err}")
+    else:
+        check("/name: " in err or "/preset/printed: " in err, f"{name}: {err or 'loaded'}")
+loader_files = sorted(os.listdir(os.path.join(hostile, "loader")))
+check(len(loader_files) == len(make_loader.EXPECTED) >= 13, f"tests/hostile/loader: {loader_files}")
+for name in loader_files:
+    path = os.path.join(hostile, "loader", name)
+    case = name[:-len(".json")]
+    where = make_loader.EXPECTED[case]
+    status = kex_status(path)
+    check(status == (0 if case in make_loader.KEX_IGNORES else 2), f"{name}: kex export exits {status}")
+    err = refusal(path)
+    check(err.startswith(path + ": not a kex results file: ") and where in err, f"{name}: wanted {where!r}, got {err!r}")
+with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+    f.write("[" * 100000 + "]" * 100000)
+try:
+    check(kex_status(f.name) == 2, "kex accepted 100,000-deep nesting")
+    err = refusal(f.name)
+    check("nested deeper than 64 levels" in err, f"100,000-deep nesting: {err!r}")
 finally:
     os.unlink(f.name)
 

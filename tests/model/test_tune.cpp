@@ -140,6 +140,12 @@ TEST_CASE("the tune section: a round trip, and one-line errors for a hostile one
         "f.json: /tune/dispatch/0/max_bytes: missing: only the last row takes every larger size");
   CHECK(error_of("/dispatch/1/max_bytes", 1 << 30) ==
         "f.json: /tune/dispatch/1/max_bytes: present on the last row: it takes every larger size, without max_bytes");
+  // A row's kernel is one name: with a ',' kex emit --tune read it as two rows; a preset is no race's row.
+  CHECK(error_of("/dispatch/0/kernel", "clear/sse/unroll:64/scratch:4/t/fwd,100000:memset") ==
+        "f.json: /tune/dispatch/0/kernel: 'clear/sse/unroll:64/scratch:4/t/fwd,100000:memset': not one kernel name: a "
+        "kernel spec name or a baseline (memcpy, memset, rep_movsb, rep_stosb), what kex tune races");
+  CHECK(error_of("/dispatch/1/kernel", "linux/clear_page").find("f.json: /tune/dispatch/1/kernel: 'linux/clear_page': ") == 0);
+  CHECK(error_of("/dispatch/1/kernel", "memset") == "no error");  // libc tied best: its row calls libc
   CHECK(error_of("/verdicts/0/ties", "x").find("f.json: /tune/verdicts/0/ties: \"x\": ") == 0);
   CHECK(error_of("/stages/1/rounds", -1).find("f.json: /tune/stages/1/rounds: -1: ") == 0);
   CHECK(error_of("/drops/0/vs_leader", 3).find("f.json: /tune/drops/0/vs_leader: 3: ") == 0);

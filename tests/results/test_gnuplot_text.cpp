@@ -61,7 +61,8 @@ TEST_CASE("gp_string: a literal that holds the text exactly and carries nothing 
   CHECK(gp_string("l\n$x") == "\"l\\012\\044x\"");
   CHECK(gp_string("\xc3\xa9") == "\"\\303\\251\"");
   CHECK(gp_comment("a`b\nc\xc3\xa9") == "a?b?c??");
-  CHECK(dat_string("a\"b\nc") == "\"a'b?c\"");
+  CHECK(dat_string("a\"b\nc") == "\"a'b\\nc\"");
+  CHECK(dat_string("host\u202egnp.exe \xc3\xa9") == "\"host\\u202egnp.exe \xc3\xa9\"");  // a bar label in order
   TmpDir d;
   for (const auto& p : payloads(d.path)) check_script("gp_string", "set title " + gp_string(p) + "\n");
   if (find_gnuplot().empty()) {

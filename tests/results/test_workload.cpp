@@ -36,7 +36,15 @@ TEST_CASE("parse_workload: header, comments, CRLF - every bad line named by its 
       CHECK(std::string(e.what()).rfind(b.error, 0) == 0);
     }
   }
-  CHECK_THROWS_WITH_AS(load_workload("/nonexistent/w.csv"), "--workload: /nonexistent/w.csv: cannot be read", InputError);
+  CHECK_THROWS_WITH_AS(load_workload("/nonexistent/w.csv"),
+                       "--workload: /nonexistent/w.csv: cannot read workload file (No such file or directory)", InputError);
+}
+
+TEST_CASE("load_workload: a device or a directory is refused in one line, before any byte is read") {
+  // /dev/zero was read until memory ran out (std::bad_alloc): a workload is a regular file.
+  CHECK_THROWS_WITH_AS(load_workload("/dev/zero"), "--workload: /dev/zero: not a regular file (a workload file is needed)",
+                       InputError);
+  CHECK_THROWS_WITH_AS(load_workload("/tmp"), "--workload: /tmp: not a regular file (a workload file is needed)", InputError);
 }
 
 namespace {
