@@ -43,7 +43,7 @@ TEST_CASE("ablation: a plain sse copy's neighbours, one coordinate each" * docte
         });
 }
 
-TEST_CASE("ablation: prefetch off, its distance halved and doubled, the other instruction; a CPU without the class" *
+TEST_CASE("ablation: prefetch off, its distance halved and doubled, the other instruction, a CPU without the class" *
           doctest::test_suite("model")) {
   std::vector<Neighbour> ns = neighbours(parse_spec_name("copy/avx512/pf:nta@512/nt"));
   mark_unrunnable(ns, &no_avx512);
@@ -84,7 +84,7 @@ TEST_CASE("ablation: validate's refusals stay in the list with the reason" * doc
         wide.end());
 }
 
-TEST_CASE("ablation: rep kernels change element and direction; clears their fill byte (listed, not paired)" *
+TEST_CASE("ablation: rep kernels change element and direction, clears their fill byte (listed, not paired)" *
           doctest::test_suite("model")) {
   CHECK(of("copy/string/unroll:1") == std::vector<std::string>{
                                           "element movsb -> movsq: copy/string/unroll:8/t/fwd",

@@ -115,7 +115,7 @@ TEST_CASE("explain: a neighbour missing from the run or not measured says so" * 
   CHECK(why[full("copy/sse/bwd")].empty());
 }
 
-TEST_CASE("explain: the section round-trips through the results reader; a file without it reads" *
+TEST_CASE("explain: the section round-trips through the results reader, a file without it reads" *
           doctest::test_suite("model")) {
   const Synthetic s = synthetic();
   RunDoc run = s.run;
