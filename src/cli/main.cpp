@@ -52,6 +52,7 @@ int run(int argc, char** argv) {
   reg(kex::add_export_command);
   reg(kex::add_merge_command);
   reg(kex::add_crossovers_command);
+  reg(kex::add_explain_command);
   reg(kex::add_tune_command);
   reg(kex::add_emit_command);
   reg(kex::add_summary_command);

@@ -3,13 +3,13 @@
 // with libc in child processes, writes every point measured as a results file with a
 // `tune` section, and prints the dispatch table it found.
 #include <algorithm>
-#include <csignal>
 #include <cstdio>
 #include <ctime>
 #include <unistd.h>
 
 #include "src/cli/cli.hpp"
 #include "src/cli/selection.hpp"
+#include "src/cli/stop_signal.hpp"
 #include "src/core/atomic_write.hpp"
 #include "src/core/numbers.hpp"
 #include "src/core/output.hpp"
@@ -26,13 +26,6 @@
 namespace kex {
 
 namespace {
-
-// Counts SIGINT/SIGTERM: the first ends the race after the current measurement (the
-// finished stages are written), the second at once (nothing is written).
-volatile std::sig_atomic_t g_tune_stop = 0;
-extern "C" void on_tune_stop(int) {
-  if (g_tune_stop < 100) g_tune_stop = g_tune_stop + 1;
-}
 
 struct TuneArgs {
   std::string config = "built-in:tune", op = "copy", sizes, cache, budget = "10m", out, seed, placement, threads;
@@ -116,7 +109,7 @@ TuneRequest tune_request(const TuneArgs& a, const CLI::App& cmd) {
 
 RunOptions tune_options(const TuneArgs& a, const CLI::App& cmd, const TuneRequest& req) {
   RunOptions opt;
-  opt.stop = &g_tune_stop;
+  opt.stop = race_stop_counter();
   opt.progress = !quiet();
   opt.protocol.seed = (uint64_t(time(nullptr)) << 20) ^ uint64_t(getpid());
   req.space.protocol.apply(opt.protocol);  // the config's knobs (the race sets repetitions and pairing itself)
@@ -205,8 +198,7 @@ Action add_tune_command(CLI::App& app) {
     check_output_path(a->out, a->force);
     const TuneRequest req = tune_request(*a, *cmd);
     const RunOptions opt = tune_options(*a, *cmd, req);
-    std::signal(SIGINT, on_tune_stop);
-    std::signal(SIGTERM, on_tune_stop);
+    catch_race_stops();  // the first stop ends the race after the current measurement, the second at once
     TuneRun run = run_tune(req, opt, [](const std::string& line) {
       if (!quiet()) std::fprintf(stderr, "kex tune: %s\n", line.c_str());
     });

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "src/model/explain_section.hpp"
 #include "src/model/point.hpp"
 #include "src/model/protocol.hpp"
 #include "src/model/result.hpp"
@@ -300,6 +301,7 @@ struct RunContext {
   size_t pooled_runs = 0;                  ///< a pool of runs (kex merge --pool): how many; 0: not a pool
   std::vector<SeedTable> seed_tables;
   std::optional<SegmentSection> segments;  ///< the segment-override table (src/model/segments.hpp)
+  std::optional<ExplainSection> explain;   ///< kex explain's effects (src/model/explain_section.hpp)
   std::vector<MergedFrom> merged_from;
   nlohmann::ordered_json unknown = nlohmann::ordered_json::object();  ///< keys of a newer kex, kept as written
 };

@@ -11,6 +11,7 @@
 #include "src/model/json_fields.hpp"
 #include "src/model/protocol_fields.hpp"
 #include "src/model/result_json.hpp"
+#include "src/model/explain_fields.hpp"
 #include "src/model/segments_fields.hpp"
 
 namespace kex {
@@ -361,6 +362,7 @@ void map_context(IO& io, C& c) {
   if (io.has("seed_tables", !c.seed_tables.empty()))
     io.list("seed_tables", c.seed_tables, 0, kMaxItems, [](auto& e, auto& t) { map_seed_table(e, t); });
   if (io.has("segments", c.segments)) io.object("segments", [&](auto& s) { segment_fields::map_section(s, *c.segments); });
+  if (io.has("explain", c.explain)) io.object("explain", [&](auto& s) { explain_fields::map_section(s, *c.explain); });
   if (io.has("merged_from", !c.merged_from.empty()))
     io.list("merged_from", c.merged_from, 0, kMaxItems, [](auto& e, auto& f) { map_merged_from(e, f); });
   io.others(c.unknown);

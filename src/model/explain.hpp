@@ -1,0 +1,47 @@
+// The effects of `kex explain`: from a run of kernels and their one-coordinate neighbours
+// (src/model/ablation.hpp) measured in paired rounds, each neighbour's time ratio to the
+// kernel with its 95% interval over rounds (paired_ratio, src/model/paired.hpp), and
+// what the interval allows to call at the summary's tie resolution.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "src/model/ablation.hpp"
+#include "src/model/context.hpp"
+#include "src/model/explain_section.hpp"
+
+namespace kex {
+
+/// What an effect's interval shows at resolution `res` (a fraction, 0.01 = 1%).
+enum class EffectCall {
+  refused,     ///< never measured (`refused` says why)
+  unmeasured,  ///< fewer than 3 shared rounds: nothing can be said
+  kernel_faster,     ///< the neighbour is slower by more than res: low > 1 + res
+  neighbour_faster,  ///< the neighbour is faster by more than res: high < 1 / (1 + res)
+  none,        ///< the interval lies within [1 / (1 + res), 1 + res]: no effect at this resolution
+  unresolved,  ///< none of these: the interval reaches past the tie zone on one side only, or both
+};
+EffectCall call_of(const ExplainEffect& e, double res);
+
+/// One kernel and its neighbours, as `kex explain` raced them.
+struct ExplainTarget {
+  KernelSpec kernel;
+  std::vector<Neighbour> neighbours;
+};
+
+/// The section of `run`: for each target and each group its kernel was measured in (in
+/// the order of the results), the effect of every neighbour in that group, the refused
+/// ones with their reason and those whose point did not end measured with its status.
+/// Effects are ordered: called ones (kernel or neighbour faster) by |log ratio|, largest
+/// first, then unresolved ones (likewise), then "no effect", then the unmeasured and
+/// refused ones.
+ExplainSection explain_section(const RunDoc& run, const std::vector<ExplainTarget>& targets, double resolution,
+                               uint32_t rounds);
+
+/// One effect as a line, e.g. "store nt -> t: 1.38x the time [1.35-1.41]: nt is faster",
+/// "prefetch nta@256 -> none: no effect (within ±1%)", "regs avx512 -> avx: not run: this
+/// CPU lacks ...". Names and reasons as they are: the caller escapes them for its medium.
+std::string effect_text(const ExplainEffect& e, double res);
+
+}  // namespace kex

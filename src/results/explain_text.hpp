@@ -1,0 +1,15 @@
+// The explain section as text: per kernel and group one heading and one line per
+// neighbour's effect, largest first (src/model/explain.hpp's order and wording).
+#pragma once
+#include <string>
+
+#include "src/model/context.hpp"
+
+namespace kex {
+
+/// "why copy/sse/unroll:64 at copy 4096 (20 rounds; time ratio neighbour/kernel, 95%
+/// interval):" then "  store t -> nt: ..." per effect; "" when the run has no explain
+/// section. Names and reasons from the file pass through terminal_text.
+std::string explain_text(const RunDoc& run);
+
+}  // namespace kex

@@ -1,0 +1,34 @@
+// `kex explain`: a kernel raced against its one-coordinate neighbours (src/model/ablation.hpp)
+// in paired rounds by run_sweep, one group per size, and the effect of each change
+// (src/model/explain.hpp) as the run's `explain` section.
+#pragma once
+#include <vector>
+
+#include "src/model/config.hpp"
+#include "src/model/explain.hpp"
+#include "src/model/paired.hpp"
+#include "src/run/sweep.hpp"
+
+namespace kex {
+
+/// What to explain: the generated kernels of `space` (its grids' specs) at its sizes,
+/// cache states and layouts.
+struct ExplainRequest {
+  Config space;
+  uint32_t rounds = 20;                 ///< paired rounds per group (3 at least)
+  double resolution = kTieResolution;   ///< an effect within 1 ± this is "no effect"
+};
+
+/// The kernels of `space` with their neighbours, those this CPU cannot run marked.
+/// InputError naming the kernel when this CPU cannot run one of the kernels itself.
+std::vector<ExplainTarget> explain_targets(const Config& space);
+
+/// The config that races the targets: the space's axes, every target's kernel and its
+/// neighbours that run (each once), and memcpy / memset for the ops present.
+Config explain_config(const Config& space, const std::vector<ExplainTarget>& targets);
+
+/// Runs the race (`opt`'s protocol with paired rounds, `rounds` repetitions) and
+/// returns the run with its context's `explain` section.
+SweepRun run_explain(const ExplainRequest& req, RunOptions opt);
+
+}  // namespace kex
