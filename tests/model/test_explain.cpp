@@ -8,6 +8,7 @@
 #include <map>
 #include <random>
 
+#include "src/core/error.hpp"
 #include "src/model/explain.hpp"
 #include "src/model/result_json.hpp"
 
