@@ -220,3 +220,19 @@ TEST_CASE("the summary of presets under a seed harness names the fastest baselin
   run.results.erase(run.results.begin() + 1, run.results.end());
   CHECK(summary_table(run) == "");
 }
+
+TEST_CASE("kex summary of a merge of two machines names them and says how to read one" * doctest::test_suite("cli")) {
+  TmpDir d;
+  RunDoc a = golden::run(), b = golden::run();
+  a.context.host_name = "alpha";
+  b.context.host_name = "beta\x1b[2J";
+  b.context.machine.cpu_model = "Other CPU";
+  spit(d / "m.json", nlohmann::json(to_json(std::vector<RunDoc>{a, b})).dump());
+  const ShellOut r = shell(kKex + " summary " + d / "m.json");
+  CHECK(r.status == 2);
+  CHECK(r.text.find("m.json: holds 2 machines (a kex merge of several: M1 alpha (") != std::string::npos);
+  CHECK(r.text.find(", M2 beta\\x1b[2J (Other CPU)); kex summary reads one machine's run: give the file that "
+                    "machine's kex run wrote, or see them side by side with kex report FILE -o PAGE\n") !=
+        std::string::npos);
+  CHECK(r.text.find("per side") == std::string::npos);  // compare's wording
+}
