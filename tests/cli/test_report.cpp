@@ -59,7 +59,7 @@ TEST_CASE("kex report: a missing results file or an existing page is one line an
   CHECK(slurp(d / "p.html").starts_with("<!DOCTYPE html>"));
 }
 
-TEST_CASE("kex report stopped by SIGINT, SIGTERM or SIGHUP while drawing leaves no temporary folder; stale ones go" *
+TEST_CASE("kex report stopped by SIGINT, SIGTERM or SIGHUP while drawing leaves no temporary folder, and stale ones go" *
           doctest::test_suite("cli")) {
   TmpDir d;
   shell("mkdir -p " + d / "bin" + " " + d / "tmp");
