@@ -36,6 +36,7 @@ void validate_suggestions(const Crossovers& x, const Args& a) {
     write_stdout("  validate: nothing to validate (no decided crossover)\n");
     return;
   }
+  for (const Tunable& t : tunables) check_validation_job(validation_job(t, a.budget_ms), t);  // before any child
   ValidateOptions opts;
   opts.rounds = a.rounds;
   opts.cpu = a.cpu >= 0 ? pin_to_cpu(a.cpu) : default_pin_cpu();  // pin_to_cpu: InputError naming --cpu
@@ -44,6 +45,7 @@ void validate_suggestions(const Crossovers& x, const Args& a) {
   std::vector<Gain> gains;
   for (const Tunable& first : tunables)
     for (std::optional<Tunable> t = first; t;) {  // refined_tunable refines once
+      check_validation_job(validation_job(*t, a.budget_ms), *t);
       const Validation v = validate_tunables(validation_job(*t, a.budget_ms), tunables_string({*t}), opts);
       checked.push_back(*t);
       gains.push_back(judge(v, a.margin));

@@ -118,6 +118,7 @@ Action add_emit_command(CLI::App& app) {
   cmd->add_option("--name", o->name, "The dispatch function's name (default kex_memcpy or kex_memset)");
   cmd->add_flag("--no-fsave", o->no_fsave, "Presets: drop the fsave/frstor pair the originals timed");
   return [o]() {
+    check_not_an_input("-o", o->out, {o->results, o->tune});
     if (!o->tune.empty()) {
       const TuneRecord t = load_tune(o->tune);
       if (t.dispatch.entries.empty()) throw InputError(o->tune + ": /tune/dispatch: empty: the tune decided no kernel");

@@ -32,6 +32,7 @@ Action add_export_command(CLI::App& app) {
     if (!table) throw InputError("--table: " + terminal_text(a->table) + ": allowed: entries, repetitions, samples");
     if (a->format != "csv" && a->table != "entries")
       throw InputError("--table: " + a->table + ": applies to --format csv (gbench has its own layout)");
+    check_not_an_input("-o", a->out, {a->file});
     const std::vector<RunDoc> runs = load_results(a->file);
     std::string text = a->format == "csv" ? to_csv(runs, *table) : to_gbench(runs).dump(2) + "\n";
     if (a->out == "-") {

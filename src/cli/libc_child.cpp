@@ -24,7 +24,7 @@ Action add_libc_child_command(CLI::App& app) {
   cmd->add_option("--sizes", a->sizes, "Sizes in bytes, comma-separated, in the order measured")
       ->required()
       ->delimiter(',')
-      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
+      ->check(CLI::Range(uint64_t(1), kMaxLibcChildSize));
   cmd->add_option("--budget-ms", a->budget_ms, "Sampling time per size in ms")->check(CLI::Range(0.001, 10000.0));
   return [a]() {
     LibcJob job;

@@ -31,6 +31,7 @@ Action add_merge_command(CLI::App& app) {
   return [a]() {
     if (a->out == "-")
       throw InputError("-o: '-': merge writes a file (stdout carries its table); give a file name");
+    check_not_an_input("-o", a->out, a->files);
     std::vector<MergeInput> in;
     for (const auto& f : a->files) in.push_back({f, load_results(f)});
     std::vector<std::string> warnings;

@@ -27,6 +27,7 @@ Action add_report_command(CLI::App& app) {
   cmd->add_flag("--force", a->force, "Overwrite the output file");
   return [a]() {
     if (a->out.empty()) throw InputError("-o: an empty path; give a file name or - for stdout");
+    check_not_an_input("-o", a->out, a->files);
     if (a->out != "-") check_output_path(a->out, a->force);
     std::vector<ReportRun> runs;
     std::vector<RunDoc> docs;

@@ -1,5 +1,5 @@
-// The stop counter of the commands that race kernels (kex tune, kex explain): SIGINT and
-// SIGTERM each add one; the first ends the race after the current measurement (what was
+// The stop counter of the commands that race kernels (kex tune, kex explain): SIGINT,
+// SIGTERM and SIGHUP each add one; the first ends the race after the current measurement (what was
 // measured is written), the second at once (nothing is written).
 #pragma once
 #include <csignal>
@@ -9,7 +9,7 @@ namespace kex {
 /// The counter RunOptions::stop points at (0 until a signal arrives).
 const volatile std::sig_atomic_t* race_stop_counter();
 
-/// Installs the handlers of SIGINT and SIGTERM that count into race_stop_counter().
+/// Installs the handlers of SIGINT, SIGTERM and SIGHUP that count into race_stop_counter().
 void catch_race_stops();
 
 }  // namespace kex

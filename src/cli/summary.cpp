@@ -22,7 +22,8 @@ Action add_summary_command(CLI::App& app) {
                   "request; names from the file escaped)")
       ->check(CLI::IsMember({"text", "markdown"}));
   return [a]() {
-    const RunDoc run = load_one_run(a->file);
+    const RunDoc run = load_one_run(a->file, "kex summary reads one machine's run: give the file that machine's kex run "
+                                             "wrote, or see them side by side with kex report FILE -o PAGE");
     std::string text;
     if (a->format == "markdown") {
       text = summary_markdown(run);

@@ -33,7 +33,7 @@ struct TuneArgs {
   double margin = kTieResolution;
   uint32_t max_rounds = 40, first_rounds = 5;
   int cpu = -1;
-  bool force = false, no_validate = false, glibc = false;
+  bool force = false, no_validate = false, glibc = false, over_budget = false;
 };
 
 /// --budget: a number of seconds, or N followed by s, m or h ("90s", "10m", "1.5h").
@@ -104,6 +104,7 @@ TuneRequest tune_request(const TuneArgs& a, const CLI::App& cmd) {
   req.max_rounds = std::max(a.max_rounds, a.first_rounds + 1);
   req.first_rounds = a.first_rounds;
   req.glibc = a.glibc;
+  req.over_budget = a.over_budget;
   return req;
 }
 
@@ -180,6 +181,9 @@ Action add_tune_command(CLI::App& app) {
   cmd->add_option("--margin", a->margin, "A candidate leaves when slower than the leader by more (default 0.01)");
   cmd->add_option("--rounds", a->max_rounds, "Rounds a size gets at most (default 40)")->check(CLI::Range(4, 1000));
   cmd->add_option("--first-rounds", a->first_rounds, "Rounds of the first stage (default 5)")->check(CLI::Range(3, 100));
+  cmd->add_flag("--over-budget", a->over_budget,
+                "Race even when the first stage (every size and candidate, --first-rounds rounds) is estimated above "
+                "the budget");
   cmd->add_option("-o,--output", a->out, "Results file (default kex-tune-OP.json)");
   cmd->add_flag("--force", a->force, "Replace the results file");
   cmd->add_option("--cpu", a->cpu, "CPU the measuring worker is pinned to (default: one picked)")
@@ -195,6 +199,7 @@ Action add_tune_command(CLI::App& app) {
     if (a->out.empty()) a->out = "kex-tune-" + a->op + ".json";
     if (a->out == "-") throw InputError("-o", "'-': kex tune writes a results file, not standard output; give a path");
     if (cmd->count("--cpu")) pin_to_cpu(a->cpu);  // one of the CPUs this process may run on, or one line
+    check_not_an_input("-o", a->out, {a->config});
     check_output_path(a->out, a->force);
     const TuneRequest req = tune_request(*a, *cmd);
     const RunOptions opt = tune_options(*a, *cmd, req);

@@ -147,6 +147,17 @@ CheckedFree& checked_free() {
 
 }  // namespace
 
+void check_not_an_input(const std::string& option, const std::string& out, const std::vector<std::string>& inputs) {
+  struct stat o;
+  if (out == "-" || ::stat(out.c_str(), &o) != 0) return;
+  for (const std::string& in : inputs) {
+    struct stat i;
+    if (in != "-" && ::stat(in.c_str(), &i) == 0 && i.st_dev == o.st_dev && i.st_ino == o.st_ino)
+      throw InputError(option, "'" + out + "' is the input " + in +
+                                   " (the same file): it would be replaced; write to another path");
+  }
+}
+
 std::string parent_dir(const std::string& path) {
   auto slash = path.rfind('/');
   return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);

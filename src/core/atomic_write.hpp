@@ -2,6 +2,7 @@
 // a write that fails leaves neither a partial file nor a temporary behind.
 #pragma once
 #include <string>
+#include <vector>
 
 namespace kex {
 
@@ -16,6 +17,13 @@ namespace kex {
 /// full disk, a file size limit): the existing file is then untouched and no
 /// temporary is left. Creates no directories.
 void write_file_atomic(const std::string& path, const std::string& text, bool force);
+
+/// InputError naming `option`, `out` and the input when the output path `out` is the
+/// same file (device and inode, so through another name or a link too) as one of
+/// `inputs`: replacing it, even with --force, would destroy what the command reads.
+/// An `out` that does not exist yet, "-" (standard output) and inputs that cannot be
+/// stat'ed pass.
+void check_not_an_input(const std::string& option, const std::string& out, const std::vector<std::string>& inputs);
 
 /// The checks write_file_atomic makes, without writing: InputError when `path` is
 /// empty or names a directory; exists and !force; exists and is not a regular file

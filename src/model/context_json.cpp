@@ -26,9 +26,12 @@ constexpr size_t kMaxItems = size_t(1) << 24;       ///< entries of a list
 constexpr uint64_t kMaxBytes = uint64_t(1) << 40;   ///< a cache's size
 constexpr int kMaxCpus = 1 << 20;
 
-/// Text as another program wrote it (a host name, a CPU model, a path): any bytes;
-/// each writer escapes it for its medium (terminal_text, gp_string, csv_text).
-const TextRule kAsWritten{SIZE_MAX, nullptr, "", true};
+/// Text as another program wrote it (a host name, a CPU model, a path): any bytes, at most
+/// kMaxFreeTextBytes; each writer escapes it for its medium (terminal_text, gp_string, csv_text).
+const TextRule kAsWritten{kMaxFreeTextBytes, nullptr, "", true};
+/// A seed harness's table as its seed program printed it (context.seed_tables/N/text).
+constexpr size_t kMaxSeedTableBytes = size_t(1) << 20;
+const TextRule kSeedTable{kMaxSeedTableBytes, nullptr, "", true};
 
 // A field written when it is known (a std::optional), read when it is there.
 template <class IO, class O>
@@ -300,7 +303,7 @@ template <class IO, class T>
 void map_seed_table(IO& io, T& t) {
   io.text("source", t.source, kAsWritten);
   io.choice("harness", t.harness, parse_harness, [](Harness h) { return to_string(h); }, "fastc, hahn, xmm64, mem_cp");
-  io.text("text", t.text, kAsWritten);
+  io.text("text", t.text, kSeedTable);
 }
 
 /// The context's one field table, in the order a run writes it: Google Benchmark's

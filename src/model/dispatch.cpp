@@ -1,11 +1,22 @@
 #include "src/model/dispatch.hpp"
 
+#include <algorithm>
+#include <optional>
+
 #include "src/core/error.hpp"
 #include "src/core/units.hpp"
 
 namespace kex {
 
 namespace {
+
+/// Whether `size` (the text before an item's ':', `bound` as parse_bytes read it) is a
+/// byte count above kMaxDispatchBound: digits and a unit parse_bytes knows, too large.
+bool size_too_large(std::string_view size, std::optional<uint64_t> bound) {
+  if (bound) return *bound > kMaxDispatchBound;
+  const size_t digits = size.find_first_not_of("0123456789");
+  return digits != 0 && parse_bytes("1" + std::string(size.substr(std::min(digits, size.size()))));
+}
 
 /// One item "SIZE:NAME" or (last) "NAME": a bound when the text before the first ':'
 /// is a byte count, else the whole item is the name.
@@ -14,6 +25,9 @@ DispatchEntry parse_item(std::string_view item, bool last, const std::string& wh
   if (item.empty()) throw InputError(where, "an empty item; allowed: SIZE:NAME,...,NAME");
   const size_t colon = item.find(':');
   const auto bound = colon == std::string_view::npos ? std::nullopt : parse_bytes(item.substr(0, colon));
+  if (colon != std::string_view::npos && size_too_large(item.substr(0, colon), bound))
+    throw InputError(where, quoted + ": the bound is above the largest, " + std::to_string(kMaxDispatchBound) +
+                                " bytes (2^60)");
   if (bound && !last) {
     if (colon + 1 == item.size()) throw InputError(where, quoted + ": no kernel name after the size");
     return {*bound, std::string(item.substr(colon + 1))};

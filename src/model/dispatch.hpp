@@ -21,6 +21,10 @@ struct DispatchEntry {
 /// The bound of the last row: every larger size.
 inline constexpr uint64_t kDispatchRest = std::numeric_limits<uint64_t>::max();
 
+/// The largest bound of any other row (2^60 bytes, 1 EiB), in --dispatch and in a tune
+/// file's dispatch alike.
+inline constexpr uint64_t kMaxDispatchBound = uint64_t(1) << 60;
+
 /// Rows in ascending order of max_bytes (strictly), the last one with kDispatchRest.
 /// A table of one row sends every size to one kernel.
 struct DispatchTable {
@@ -32,7 +36,7 @@ struct DispatchTable {
 
 /// Parses "SIZE:NAME,SIZE:NAME,...,NAME": SIZE in bytes or binary units (256, 4K,
 /// 64KiB; parse_bytes), NAME a kernel name (it may hold ':' and '/'; not ','); the
-/// bounds ascending, the last item a name without bound. Throws InputError naming
+/// bounds ascending and at most kMaxDispatchBound, the last item a name without bound. Throws InputError naming
 /// `where` (e.g. "--dispatch"), the item and what is allowed.
 DispatchTable parse_dispatch(std::string_view text, const std::string& where);
 

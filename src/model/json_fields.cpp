@@ -17,7 +17,12 @@ bool printable(std::string_view s) {
 }
 
 std::string shown_value(const nlohmann::json& value) {
-  std::string text = clip(value.dump(), 60);  // JSON text: a control character in it is escaped
+  // A long string's head is enough for 60 columns (a 100 MB host name is not dumped whole).
+  const bool long_text = value.is_string() && value.get_ref<const std::string&>().size() > 256;
+  std::string text = clip(long_text ? json(value.get_ref<const std::string&>().substr(0, 256)).dump(
+                                          -1, ' ', false, json::error_handler_t::replace)
+                                    : value.dump(),
+                          60);  // JSON text: a control character in it is escaped
   // The reader keeps an integer beyond 64 bits as a double (18446744073709551616 comes
   // back as 1.8446744073709552e+19): say so, as the file does not show that text.
   if (value.is_number_float() && std::fabs(value.get<double>()) >= 0x1p63 &&

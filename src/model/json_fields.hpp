@@ -37,10 +37,16 @@ namespace kex {
 /// an integer beyond 64 bits (kept as a double by the reader) is said to be one.
 std::string shown_value(const nlohmann::json& value);
 
+/// The most bytes a free-text field read from a file may hold (a host name, a CPU model,
+/// a label, a note, a message): a longer one refuses the file, naming the field's JSON
+/// path and this limit. Results files come from other people, and every writer (gnuplot,
+/// the report's page, a terminal) would carry a 100 MB host name whole.
+inline constexpr size_t kMaxFreeTextBytes = 4096;
+
 /// What a text field may hold: at most `max_bytes`, no control characters, and,
 /// when `valid` is set, only what it accepts (`allowed` says what that is).
 struct TextRule {
-  size_t max_bytes = 4096;
+  size_t max_bytes = kMaxFreeTextBytes;
   bool (*valid)(const std::string&) = nullptr;
   const char* allowed = "";
   /// Control characters allowed: text kept as another program wrote it (a host name, a

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "src/core/error.hpp"
+#include "src/model/json_fields.hpp"
 #include "src/model/kernel_names.hpp"
 #include "src/model/paired.hpp"
 #include "src/core/stats.hpp"
@@ -36,9 +37,12 @@ struct In {
     if (!has(key)) fail(key, "missing");
     return j[key];
   }
-  std::string str(const char* key) const {
-    const json& v = at(key);
-    if (!v.is_string()) fail(key, v.dump() + ": expected a string");
+  std::string str(const char* key) const { return text(at(key), key); }
+  /// `v` (the value of `key`, or an item of it) as a string of at most kMaxFreeTextBytes.
+  std::string text(const json& v, const char* key) const {
+    if (!v.is_string()) fail(key, shown_value(v) + ": expected a string");
+    if (v.get_ref<const std::string&>().size() > kMaxFreeTextBytes)
+      fail(key, shown_value(v) + ": longer than " + std::to_string(kMaxFreeTextBytes) + " bytes");
     return v.get<std::string>();
   }
   std::string str_or(const char* key, const std::string& d) const { return has(key) ? str(key) : d; }
@@ -75,10 +79,7 @@ struct In {
     if (!has(key)) return out;
     const json& v = j[key];
     if (!v.is_array()) fail(key, "expected a list of strings");
-    for (const auto& e : v) {
-      if (!e.is_string()) fail(key, e.dump() + ": expected a string");
-      out.push_back(e.get<std::string>());
-    }
+    for (const auto& e : v) out.push_back(text(e, key));
     return out;
   }
 };

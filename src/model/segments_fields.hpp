@@ -11,7 +11,7 @@
 namespace kex::segment_fields {
 
 /// Names, messages, CPU models: as written (each writer escapes them for its medium).
-inline const TextRule kText{SIZE_MAX, nullptr, "", true};
+inline const TextRule kText{kMaxFreeTextBytes, nullptr, "", true};
 inline constexpr double kHuge = std::numeric_limits<double>::max();
 inline constexpr size_t kMaxSelectors = 64;
 

@@ -33,7 +33,7 @@ template <class IO, class E>
 void map_row(IO& io, E& e) {
   std::optional<uint64_t> max;
   if (e.max_bytes != kDispatchRest) max = e.max_bytes;
-  if (io.has("max_bytes", max)) io.whole("max_bytes", *max, uint64_t(1), kDispatchRest - 1);
+  if (io.has("max_bytes", max)) io.whole("max_bytes", *max, uint64_t(1), kMaxDispatchBound);
   io.text("kernel", e.kernel, kKernelName);
   if constexpr (!std::is_const_v<E>) e.max_bytes = max.value_or(kDispatchRest);
 }

@@ -67,7 +67,12 @@ KernelPlan source_plan(const std::string& name, const PresetOptions& opts, const
     if (auto why = validate(s); !why.empty()) throw InputError(where, "'" + name + "': " + why);
     plan = spec_plan(s);
   } catch (const std::invalid_argument& e) {
-    const Preset* p = find_preset(name);
+    const Preset* p = nullptr;
+    try {
+      p = find_preset(name);
+    } catch (const InputError& ambiguous) {  // a name several presets share: where it was given, too
+      throw InputError(where, ambiguous.what());
+    }
     if (!p) {
       if (!preset_set(name).empty())
         throw InputError(where, "'" + name + "' is a set of presets; name its kernels one by one (kex list presets)");

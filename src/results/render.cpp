@@ -91,6 +91,14 @@ std::string joined(const std::string& err) {
   return out.size() > 400 ? out.substr(0, 400) + "..." : out;
 }
 
+/// What gnuplot printed, for an error whose cause kex cannot see: "; gnuplot printed:
+/// " and its first lines (joined), or that it printed nothing. The caller's InputError
+/// reaches the terminal escaped.
+std::string said(const std::string& err) {
+  const std::string text = joined(err);
+  return text.empty() ? "; gnuplot printed nothing" : "; gnuplot printed: " + text;
+}
+
 std::string slurp(const std::string& path, bool* ok) {
   std::ifstream in(path, std::ios::binary);
   *ok = bool(in);
@@ -141,10 +149,10 @@ std::string render_figure(const std::string& gnuplot, const std::string& dir, co
     bool ok = false;
     const std::string bytes = slurp(t.path, &ok);
     if (!ok) why = "no output written";
-    else if (bytes.empty()) why = "the output is empty (a full disk or a file size limit?)";
+    else if (bytes.empty()) why = "the output is empty";
     else if (!image_complete(bytes, fmt))
-      why = "the output is a truncated " + fmt + " of " + std::to_string(bytes.size()) +
-            " bytes (a full disk or a file size limit?)";
+      why = "the output is a truncated " + fmt + " of " + std::to_string(bytes.size()) + " bytes";
+    if (!why.empty()) why += said(c.err);
   }
   if (!why.empty()) {
     ::unlink(t.path.c_str());

@@ -32,8 +32,10 @@ struct ReportFigures {
 std::string inline_svg(const std::string& svg, const std::string& prefix);
 
 /// plot_figures(runs) (ratio curves too when there are several runs) rendered to SVG
-/// by the gnuplot on PATH (find_gnuplot) in a temporary folder under $TMPDIR or /tmp,
-/// removed afterwards. Without gnuplot: no figures and a note saying so; a figure
+/// by the gnuplot on PATH (find_gnuplot) in a temporary folder under $TMPDIR or /tmp
+/// ("kex-report-PID-XXXXXX"), removed afterwards, and also on SIGINT, SIGTERM and SIGHUP
+/// (those with their default action: kex then dies of the signal); folders of this user
+/// there whose process is gone (killed with SIGKILL) are removed first. Without gnuplot: no figures and a note saying so; a figure
 /// gnuplot fails on is left out with a note. Throws InputError only for a temporary
 /// folder that cannot be made.
 ReportFigures render_report_figures(const std::vector<RunDoc>& runs);

@@ -9,6 +9,7 @@
 
 #include "src/core/error.hpp"
 #include "src/core/fd_io.hpp"
+#include "src/core/terminal_text.hpp"
 #include "src/model/noise.hpp"
 #include "src/model/result_check.hpp"
 #include "src/model/json_text.hpp"
@@ -72,11 +73,16 @@ void check_measured(const RunDoc& d) {
   }
 }
 
-RunDoc load_one_run(const std::string& path) {
+RunDoc load_one_run(const std::string& path, const std::string& advice) {
   auto docs = load_results(path);
-  if (docs.size() != 1)
-    throw InputError(path + ": holds " + std::to_string(docs.size()) +
-                     " machines (a kex merge of several); give one run per side");
+  if (docs.size() != 1) {
+    std::string machines;
+    for (size_t i = 0; i < docs.size() && i < 8; ++i)
+      machines += (i ? ", M" : "M") + std::to_string(i + 1) + " " + clip(terminal_text(run_label(docs[i].context)), 60);
+    if (docs.size() > 8) machines += ", ...";
+    throw InputError(path + ": holds " + std::to_string(docs.size()) + " machines (a kex merge of several: " +
+                     machines + "); " + advice);
+  }
   return std::move(docs.front());
 }
 

@@ -26,8 +26,9 @@ std::vector<RunDoc> load_results(const std::string& path);
 /// (a corrupted file must not pass a --fail-above gate with infinite speedups).
 void check_measured(const RunDoc& d);
 
-/// Exactly one run (compare's sides): InputError naming `path` when it holds several machines.
-RunDoc load_one_run(const std::string& path);
+/// Exactly one run (compare's sides, summary's file): InputError naming `path`, the
+/// machines it holds (their labels, escaped and cut) and `advice` when it holds several.
+RunDoc load_one_run(const std::string& path, const std::string& advice = "give one run per side");
 
 /// "4 KiB", "1.5 MiB", "512 B": binary units for byte sizes.
 std::string human_bytes(double bytes);

@@ -1,12 +1,16 @@
 #include "src/results/validation.hpp"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 
 #include <fmt/core.h>
 
+#include "src/core/error.hpp"
 #include "src/core/terminal_text.hpp"
+#include "src/core/units.hpp"
 #include "src/results/results.hpp"
 
 namespace kex {
@@ -27,6 +31,21 @@ LibcJob validation_job(const Tunable& t, double budget_ms) {
   std::sort(j.sizes.begin(), j.sizes.end());
   j.sizes.erase(std::unique(j.sizes.begin(), j.sizes.end()), j.sizes.end());
   return j;
+}
+
+void check_validation_job(const LibcJob& job, const Tunable& t) {
+  const uint64_t largest = job.sizes.empty() ? 0 : *std::max_element(job.sizes.begin(), job.sizes.end());
+  const std::string what = "'" + t.name + "=" + std::to_string(t.value) + "' needs libc timed at " +
+                           format_bytes(largest) + " (" + std::to_string(largest) + " bytes): ";
+  if (largest > kMaxLibcChildSize)
+    throw InputError("--validate", what + "the libc children time sizes up to " + format_bytes(kMaxLibcChildSize) +
+                                       "; leave --validate out, or give sizes up to that");
+  rlimit as{};
+  constexpr uint64_t kSlack = uint64_t(256) << 20;  // the child's code, stacks and libraries
+  if (::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY && 2 * largest + kSlack > as.rlim_cur)
+    throw InputError("--validate", what + "its two buffers and the child (" + format_bytes(2 * largest + kSlack) +
+                                       ") pass the address-space limit (ulimit -v) of " +
+                                       format_bytes(uint64_t(as.rlim_cur)) + "; raise it, or leave --validate out");
 }
 
 namespace {

@@ -25,6 +25,11 @@ constexpr uint32_t kMinVerdictRounds = uint32_t(kMinIntervalCount);
 /// `budget_ms` each.
 LibcJob validation_job(const Tunable& t, double budget_ms);
 
+/// Refuses, before any child runs, a job a libc child cannot measure: InputError naming
+/// --validate, the tunable, the largest size and the limit it passes (kMaxLibcChildSize,
+/// or the address-space limit, ulimit -v, that its two buffers of that size exceed).
+void check_validation_job(const LibcJob& job, const Tunable& t);
+
 /// What the rounds say of a tunable.
 enum class Gain {
   helps,               ///< faster by more than the margin at some size, measurably slower at none

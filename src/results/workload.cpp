@@ -46,7 +46,7 @@ std::vector<WorkloadBin> parse_workload(const std::string& text, const std::stri
     const std::string where = path + ":" + std::to_string(n);
     const size_t comma = line.find(',');
     if (comma == std::string::npos || line.find(',', comma + 1) != std::string::npos)
-      throw InputError(where, "'" + line + "': expected 'size,count' (two integers)");
+      throw InputError(where, "'" + clip(terminal_text(line), 60) + "': expected 'size,count' (two integers)");
     WorkloadBin b{field(line.substr(0, comma), where, "size"), field(line.substr(comma + 1), where, "count")};
     if (auto [it, fresh] = seen.emplace(b.size, n); !fresh)
       throw InputError(where, "size " + std::to_string(b.size) + " given again (first on line " +

@@ -15,6 +15,9 @@
 
 namespace kex {
 
+/// The largest size a libc child measures (its --sizes range), bytes.
+inline constexpr uint64_t kMaxLibcChildSize = uint64_t(1) << 32;
+
 /// What one child measures.
 struct LibcJob {
   Op op = Op::copy;              ///< memcpy (copy) or memset (clear)

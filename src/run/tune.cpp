@@ -208,6 +208,22 @@ uint32_t next_rounds(const Race& r, const std::vector<size_t>& racing, const std
   return want >= have + 2 ? want : 0;
 }
 
+/// The first stage (every size and candidate, `rounds` rounds) estimated above the race's
+/// budget: InputError naming --budget and the flag that races anyway.
+void check_first_stage(const Race& r, const std::vector<Config>& configs, uint32_t rounds) {
+  if (r.req.over_budget) return;
+  RunOptions opt = r.opt;
+  opt.protocol.repetitions = rounds;
+  const SweepPlan sp = plan_sweep(configs, opt);
+  if (sp.estimate_s <= r.req.budget_s) return;
+  char line[320];
+  std::snprintf(line, sizeof line,
+                "the first stage alone (%zu points at %zu sizes x %u rounds = %zu tasks) is estimated at %.0f s, above "
+                "the race's %.0f s: give a larger --budget, fewer sizes or kernels, or pass --over-budget to race anyway",
+                sp.names.size(), r.sizes.size(), rounds, sp.tasks, sp.estimate_s, r.req.budget_s);
+  throw InputError("--budget", line);
+}
+
 /// Races the sizes not settled, stage after stage, until none is left, the stop flag
 /// is raised or `until` seconds of the tune are used.
 void race(Race& r, double until) {
@@ -374,7 +390,9 @@ TuneRun run_tune(const TuneRequest& asked, RunOptions opt, const std::function<v
   for (uint64_t s : req.sizes) r.sizes.push_back({s, candidates, 0, false});
   std::vector<size_t> all(r.sizes.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;
-  run_stage(r, all, stage_configs(r, all), std::max(req.first_rounds, 3u), false);
+  const std::vector<Config> first = stage_configs(r, all);
+  check_first_stage(r, first, std::max(req.first_rounds, 3u));
+  run_stage(r, all, first, std::max(req.first_rounds, 3u), false);
   race(r, req.budget_s * 0.75);  // the rest refines the switches
   for (int turn = 0; turn < 3 && !r.stopped; ++turn) {  // more rounds can move a switch: refine it again
     refine(r);

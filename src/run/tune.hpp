@@ -29,6 +29,7 @@ struct TuneRequest {
   uint32_t max_rounds = 40;      ///< rounds a size gets at most
   double refine_ratio = 1.19;    ///< refine a switch until its sizes are this close (2^(1/4))
   bool glibc = false;            ///< glibc's usable variants of the op race too, kept like the reference
+  bool over_budget = false;      ///< race even when the first stage alone is estimated above the budget
 };
 
 /// A finished tune: every point measured (a normal results document: all stages'
@@ -49,8 +50,10 @@ std::vector<KernelSpec> tune_candidates(const Config& space, Op op);
 /// stage), the worker CPU, the stop flag and progress; `say` hears one line per stage.
 /// A first stop ends the race after the current measurement (interrupted); a second
 /// one at once (abandoned too).
-/// InputError when the space has no candidate for `op` on this CPU, or an axis other
-/// than sizes with several values.
+/// InputError when the space has no candidate for `op` on this CPU, an axis other than
+/// sizes with several values, or (without `over_budget`) a first stage estimated (as
+/// kex run --list estimates) above the race's budget: every size and candidate is verified
+/// and measured `first_rounds` times whatever the budget.
 TuneRun run_tune(const TuneRequest& req, RunOptions opt, const std::function<void(const std::string&)>& say);
 
 }  // namespace kex

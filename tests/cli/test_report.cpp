@@ -2,6 +2,8 @@
 // gnuplot a page that says so, and one-line errors for bad input and existing files.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -76,5 +78,38 @@ TEST_CASE("kex report: bidirectional and invisible characters of a file's text s
   for (const char* raw : {"\u202e", "\u2066", "\u2069", "\u061c", "\u200b", "\u2060", "\ufeff", "\u00ad", "\U000e0041"}) {
     CAPTURE(raw);
     CHECK(page.find(raw) == std::string::npos);
+  }
+}
+
+TEST_CASE("kex report stopped by SIGINT, SIGTERM or SIGHUP while drawing leaves no temporary folder, and stale ones go" *
+          doctest::test_suite("cli")) {
+  TmpDir d;
+  shell("mkdir -p " + d / "bin" + " " + d / "tmp");
+  // A stand-in gnuplot that says it started, then would draw for 30 s.
+  spit(d / "bin/gnuplot", "#!/bin/sh\necho $$ > " + d / "started.tmp" + "; mv " + d / "started.tmp " + d / "started" +
+                              "\nexec sleep 30\n");
+  shell("chmod 755 " + d / "bin/gnuplot");
+  // A folder of a process that is gone (a kill -9), and one of a live process (this test).
+  std::string dead = shell_stdout("sh -c 'echo $$'").text;
+  dead.pop_back();
+  shell("mkdir " + d / "tmp/kex-report-" + dead + "-abcdef && touch " + d / "tmp/kex-report-" + dead + "-abcdef/f.svg");
+  const std::string live = d / "tmp/kex-report-" + std::to_string(getpid()) + "-abcdef";
+  shell("mkdir " + live);
+  for (const std::string sig : {"INT", "TERM", "HUP"}) {
+    CAPTURE(sig);
+    const std::string script =
+        "rm -f " + d / "started" + "\n"
+        "TMPDIR=" + d / "tmp" + " PATH=" + d / "bin" + ":$PATH env --default-signal=INT " + kKex + " report " +
+        kReportGolden + " -o " + d / "page.html --force >/dev/null 2>&1 &\n"
+        "kex=$!\n"
+        "for i in $(seq 200); do [ -s " + d / "started" + " ] && break; sleep 0.05; done\n"
+        "ls " + d / "tmp" + " | grep -c kex-report-\n"
+        "kill -" + sig + " $kex; wait $kex; echo status $?\n"
+        "ls " + d / "tmp\n";
+    spit(d / "t.sh", script);
+    // While drawing: the live folder and the report's own (the stale one is gone).
+    CHECK(shell_stdout("sh " + d / "t.sh").text ==
+          "2\nstatus " + std::to_string(128 + (sig == "INT" ? 2 : sig == "TERM" ? 15 : 1)) + "\nkex-report-" +
+              std::to_string(getpid()) + "-abcdef\n");
   }
 }

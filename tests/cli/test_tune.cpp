@@ -124,6 +124,10 @@ TEST_CASE("kex tune: bad options and spaces exit 2 with one line, before measuri
   one_line(d + "/space.json --threads all --budget 0", "--budget: '0'");  // all is taken, as by kex run
   one_line(d + "/space.json --cpu 99999", "--cpu: Value 99999 not in range");
   one_line(d + "/space.json --cpu 4000", "--cpu: 4000 is not a CPU this process may run on (allowed: ");
+  // A first stage far above the budget (76 sizes x every candidate ran 106 s of a 3 s budget): refused at once.
+  one_line("--sizes 1..1MiB:4 --budget 3s --no-validate", "--budget: the first stage alone (");
+  one_line("--sizes 1..1MiB:4 --budget 3s --no-validate", "s: give a larger --budget, fewer sizes or kernels, or pass "
+                                                           "--over-budget to race anyway");
   CHECK(shell("test -e " + d + "/never.json").status != 0);
   const auto dash = shell("cd " + d + " && " + kKex + " tune space.json -o -");
   CHECK(dash.status == 2);
@@ -166,7 +170,7 @@ TEST_CASE("kex tune stopped by two signals exits at once and writes nothing, by 
   a.insert(a.end(), {"-o", d + "/one.json"});
   KexChild c(a, d + "/log1");
   REQUIRE(racing(d + "/log1"));
-  const auto [status, s] = c.stop({SIGINT});
+  const auto [status, s] = c.stop({SIGHUP});  // a closed terminal stops it as one SIGINT or SIGTERM does
   CHECK(status == 130);
   CHECK(s < 3 * kSlowdown);
   const std::string log = slurp(d + "/log1");

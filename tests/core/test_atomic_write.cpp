@@ -300,3 +300,28 @@ TEST_CASE("a write to a full file system leaves the old file intact and no parti
   CHECK(r.status == 2);
   CHECK(r.msg == d / "keep.json" + ": write failed (No space left on device); nothing was written|old results\n|keep.json,");
 }
+
+TEST_CASE("check_not_an_input refuses an output that is one of the inputs, under any of its names") {
+  TmpDir d;
+  spit(d / "r.json", "{}");
+  spit(d / "other.json", "{}");
+  REQUIRE(::link((d / "r.json").c_str(), (d / "hard.json").c_str()) == 0);
+  REQUIRE(::symlink("r.json", (d / "soft.json").c_str()) == 0);
+  auto error = [](const std::string& out, const std::vector<std::string>& in) {
+    try {
+      check_not_an_input("-o", out, in);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("ok");
+  };
+  CHECK(error(d / "r.json", {d / "other.json", d / "r.json"}) ==
+        "-o: '" + d / "r.json" + "' is the input " + d / "r.json" + " (the same file): it would be replaced; write to another path");
+  CHECK(error(d / "hard.json", {d / "r.json"}).find("' is the input " + d / "r.json" + " (the same file)") != std::string::npos);
+  CHECK(error(d / "soft.json", {d / "r.json"}) != "ok");
+  CHECK(error(d / "./r.json", {d / "soft.json"}) != "ok");
+  CHECK(error(d / "other.json", {d / "r.json"}) == "ok");
+  CHECK(error(d / "new.json", {d / "r.json"}) == "ok");  // not there yet
+  CHECK(error("-", {d / "r.json"}) == "ok");
+  CHECK(error(d / "r.json", {"", d / "missing.json"}) == "ok");
+}

@@ -111,6 +111,39 @@ TEST_CASE("context: a malformed record names its path, the value and what is all
         "f.json: context/sentinel_readings/0/disturbed: \"no\": expected true or false");
 }
 
+TEST_CASE("results: a free-text field longer than 4096 bytes refuses the file, naming its path and the limit" *
+          doctest::test_suite("model")) {
+  // A 2 MB host name took kex plot seconds and gnuplot gigabytes, and a 100 MB one minutes.
+  const std::string big(2'000'000, 'H');
+  auto error = [](nlohmann::json doc) {
+    try {
+      docs_from_json(doc, "f.json");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const nlohmann::json doc = nlohmann::json(to_json(full_run()));
+  for (const char* at : {"/context/host_name", "/context/machine/cpu_model", "/context/date",
+                         "/context/incomplete_points/0/message", "/benchmarks/14/error_message"}) {
+    CAPTURE(at);
+    nlohmann::json d = doc;
+    d[nlohmann::json::json_pointer(at)] = big;
+    const std::string e = error(d);
+    CHECK(e.find(std::string(at).substr(1) + ": \"HHHH") != std::string::npos);
+    CHECK(e.find("...: longer than 4096 bytes") != std::string::npos);
+    CHECK(e.size() < 200);  // the value is shown cut, not whole
+    d[nlohmann::json::json_pointer(at)] = std::string(4096, 'h');  // the limit itself is allowed
+    CHECK(error(d) == "no error");
+  }
+  nlohmann::json d = doc;
+  d["context"]["seed_tables"] = {{{"source", "fastc"}, {"harness", "fastc"}, {"text", std::string(1'100'000, 'x')}}};
+  CHECK(error(d).find("f.json: context/seed_tables/0/text: \"xxx") == 0);
+  CHECK(error(d).find(": longer than 1048576 bytes") != std::string::npos);
+  d["context"]["seed_tables"][0]["text"] = std::string(100'000, 'x');  // a seed program's whole table
+  CHECK(error(d) == "no error");
+}
+
 TEST_CASE("context: a kex run's own fields are typed and read back equal, and keys of another kex are kept as written" *
           doctest::test_suite("model")) {
   RunDoc d = full_run();

@@ -41,6 +41,14 @@ TEST_CASE("dispatch errors name the option, the item and what is allowed" * doct
         "--dispatch: '256:b': the bound 256 is not above the previous one (256); bounds must ascend");
   CHECK(dispatch_error("256:a,4096:b") ==
         "--dispatch: '4096:b': the last item is the kernel for every larger size: NAME without SIZE:");
+  // A bound too large is named so, with the largest there is (a tune file's dispatch reads the same range).
+  for (const char* big : {"1152921504606846977:a,b", "4611686018427387904:a,b", "18446744073709551615:a,b",
+                          "99999999999999999999:a,b", "2097152TiB:a,b"}) {
+    CAPTURE(big);
+    CHECK(dispatch_error(big) == "--dispatch: '" + std::string(big).substr(0, std::string(big).find(',')) +
+                                     "': the bound is above the largest, 1152921504606846976 bytes (2^60)");
+  }
+  CHECK(parse_dispatch("1152921504606846976:a,b", "--dispatch").entries[0].max_bytes == kMaxDispatchBound);
   CHECK(dispatch_error("copy/sse/unroll:64,memcpy") ==
         "--dispatch: 'copy/sse/unroll:64': expected SIZE:NAME (SIZE in bytes or 4K, 64KiB, ...); only the last "
         "item is a NAME alone");

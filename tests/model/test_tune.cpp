@@ -146,6 +146,8 @@ TEST_CASE("the tune section: a round trip, and one-line errors for a hostile one
         "kernel spec name or a baseline (memcpy, memset, rep_movsb, rep_stosb), what kex tune races");
   CHECK(error_of("/dispatch/1/kernel", "linux/clear_page").find("f.json: /tune/dispatch/1/kernel: 'linux/clear_page': ") == 0);
   CHECK(error_of("/dispatch/1/kernel", "memset") == "no error");  // libc tied best: its row calls libc
+  CHECK(error_of("/dispatch/0/max_bytes", uint64_t(1) << 61) ==
+        "f.json: /tune/dispatch/0/max_bytes: 2305843009213693952: expected an integer in 1..1152921504606846976");
   CHECK(error_of("/verdicts/0/ties", "x").find("f.json: /tune/verdicts/0/ties: \"x\": ") == 0);
   CHECK(error_of("/stages/1/rounds", -1).find("f.json: /tune/stages/1/rounds: -1: ") == 0);
   CHECK(error_of("/drops/0/vs_leader", 3).find("f.json: /tune/drops/0/vs_leader: 3: ") == 0);

@@ -84,6 +84,14 @@ TEST_CASE("what the wrapper sends to libc follows the kernel's promises" * docte
                        InputError);
 }
 
+TEST_CASE("a preset name several presets share is refused naming where it was given (a tune file's row)" *
+          doctest::test_suite("emit")) {
+  CHECK_THROWS_WITH_AS(source_plan("faster_copy", {}, "t.json: /tune/dispatch", true),
+                       "t.json: /tune/dispatch: preset name 'faster_copy' is ambiguous: fastc/faster_copy, "
+                       "hahn/faster_copy (give the id; see kex list presets)",
+                       InputError);
+}
+
 TEST_CASE("the C source of a kernel and a dispatch" * doctest::test_suite("emit")) {
   SourceKernel page = emit_tiny("p/page", Op::copy, 4096, 16);
   SourceKernel mc;

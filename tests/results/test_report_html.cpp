@@ -37,6 +37,11 @@ TEST_CASE("inline_svg: gnuplot's SVG without its XML declaration, ids prefixed, 
   CHECK(s.find("id=\"f2-gnuplot_canvas\"") != std::string::npos);
   CHECK(s.find("url(#f2-gpFill)") != std::string::npos);
   CHECK(s.find("<text>&lt;b> \"q\"</text>") != std::string::npos);
+  // Text between tags (a host name in a title) is not rewritten, only the tags' attributes.
+  const std::string host = "lab id=\"x\" url(#y) href=\"#z\" id='w'";
+  const std::string t = inline_svg("<svg viewBox=\"0 0 1 1\"><g id='a'><text>" + host + "</text></g></svg>", "f1-");
+  CHECK(t.find("<text>" + host + "</text>") != std::string::npos);
+  CHECK(t.find("<g id='f1-a'>") != std::string::npos);
   auto with = [](const std::string& part) { return "<svg viewBox=\"0 0 1 1\">" + part + "</svg>"; };
   CHECK(inline_svg(with("<image xlink:href='data:image/png;base64,iVBO'/>"), "f-") != "");
   for (const std::string bad : {"<script>alert(1)</script>", "<SCRIPT/>", "<g onload='x()'/>", "<rect OnClick=\"x\"/>",

@@ -247,3 +247,19 @@ TEST_CASE("a figure on fewer rounds than a 95% interval needs is shown with its 
   CHECK(summary_table(many).find("20.00 (n=") == std::string::npos);
   CHECK(summary_table(many).find("\u00b1") != summary_table(many).find("\u00b1 its 95% interval"));
 }
+
+TEST_CASE("kex summary of a merge of two machines names them and says how to read one" * doctest::test_suite("cli")) {
+  TmpDir d;
+  RunDoc a = golden::run(), b = golden::run();
+  a.context.host_name = "alpha";
+  b.context.host_name = "beta\x1b[2J";
+  b.context.machine.cpu_model = "Other CPU";
+  spit(d / "m.json", nlohmann::json(to_json(std::vector<RunDoc>{a, b})).dump());
+  const ShellOut r = shell(kKex + " summary " + d / "m.json");
+  CHECK(r.status == 2);
+  CHECK(r.text.find("m.json: holds 2 machines (a kex merge of several: M1 alpha (") != std::string::npos);
+  CHECK(r.text.find(", M2 beta\\x1b[2J (Other CPU)); kex summary reads one machine's run: give the file that "
+                    "machine's kex run wrote, or see them side by side with kex report FILE -o PAGE\n") !=
+        std::string::npos);
+  CHECK(r.text.find("per side") == std::string::npos);  // compare's wording
+}

@@ -2,6 +2,11 @@
 // at, the verdicts (helps, no measurable gain, slower) and their wording.
 #include <doctest/doctest.h>
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "src/core/error.hpp"
 #include "src/results/validation.hpp"
 
 using namespace kex;
@@ -152,4 +157,41 @@ TEST_CASE("refined_tunable: a value that was slower somewhere moves between the 
   nt.name = "glibc.cpu.x86_non_temporal_threshold";
   nt.value = 20000;
   CHECK(!refined_tunable(nt, at_sizes(nt, {{8000, 0.8}, {12000, 1.2}}), 0.02));
+}
+
+TEST_CASE("check_validation_job: a crossover beyond what a libc child times, or its memory limit, is one line first") {
+  Tunable far = movsb();
+  far.value = far.from = uint64_t(32) << 30;  // a crossover at 32 GiB
+  far.to = uint64_t(32) << 30;
+  far.below = uint64_t(16) << 30;
+  CHECK_THROWS_WITH_AS(check_validation_job(validation_job(far, 20), far),
+                       "--validate: 'glibc.cpu.x86_rep_movsb_threshold=34359738368' needs libc timed at 64 GiB "
+                       "(68719476736 bytes): the libc children time sizes up to 4 GiB; leave --validate out, or give "
+                       "sizes up to that",
+                       InputError);
+  CHECK_NOTHROW(check_validation_job(validation_job(movsb(), 20), movsb()));
+  // Under an address-space limit of 2 GiB, two buffers of 1 GiB do not fit (in a child: the limit stays there).
+  Tunable gib = movsb();
+  gib.value = gib.from = uint64_t(512) << 20;
+  gib.to = uint64_t(1) << 30;
+  gib.below = uint64_t(256) << 20;
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    rlimit lim{};
+    getrlimit(RLIMIT_AS, &lim);
+    lim.rlim_cur = rlim_t(2) << 30;
+    if (setrlimit(RLIMIT_AS, &lim) != 0) _exit(3);
+    try {
+      check_validation_job(validation_job(gib, 20), gib);
+    } catch (const InputError& e) {
+      const std::string m = e.what();
+      _exit(m.find(") pass the address-space limit (ulimit -v) of 2 GiB; raise it, or leave --validate out") != std::string::npos ? 0 : 4);
+    }
+    _exit(5);
+  }
+  int st = 0;
+  waitpid(pid, &st, 0);
+  CHECK(WIFEXITED(st));
+  CHECK(WEXITSTATUS(st) == 0);
 }

@@ -18,6 +18,9 @@ TEST_CASE("parse_workload: header, comments, CRLF - every bad line named by its 
   const Bad bad[] = {
       {"size,count\n64\n", "w.csv:2: '64': expected 'size,count' (two integers)"},
       {"64,1,2\n", "w.csv:1: '64,1,2': expected 'size,count' (two integers)"},
+      // A NUL or another control byte is escaped, not the end of the message; a long line is cut.
+      {std::string("64,1\n1\0\x1b 2\n", 11), "w.csv:2: '1\\x00\\x1b 2': expected 'size,count' (two integers)"},
+      {std::string(100, '7') + "\n", "w.csv:1: '" + std::string(57, '7') + "...': expected 'size,count'"},
       {"64,1\nsize,count\n", "w.csv:2: size 'size':"},
       {"64,-1\n", "w.csv:1: count '-1':"},
       {"64, 1\n", "w.csv:1: count ' 1':"},
