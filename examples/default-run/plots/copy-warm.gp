@@ -14,7 +14,7 @@ set xlabel "size (bytes copied per call, log2)"
 set ylabel "GB/s (1e9 bytes copied/s)"
 set logscale x 2
 set xrange [256:6.71089e+07]
-set yrange [0:255.784]
+set yrange [0:251.009]
 set xtics ("256" 256, "1K" 1024, "4K" 4096, "16K" 16384, "64K" 65536, "256K" 262144, "1M" 1.04858e+06, "4M" 4.1943e+06, "16M" 1.67772e+07, "64M" 6.71089e+07)
 set mxtics default
 set grid xtics ytics lc rgb "#dddddd" lt 1
@@ -24,54 +24,82 @@ set label "L1d (src+dst = 48 KiB)" at 24576, graph 0.98 right rotate by 90 offse
 set arrow from 524288, graph 0 to 524288, graph 1 nohead dt 3 lw 1.5 lc rgb "#777777" back
 set label "L2 (src+dst = 1 MiB)" at 524288, graph 0.98 right rotate by 90 offset character -0.8,0 font ",9" textcolor rgb "#444444" front
 set label "beyond the sizes measured: LLC (src+dst = 508 MiB)" at graph 0.99, graph 0.02 right font ",9" textcolor rgb "#444444" front
-set multiplot layout 4,2 title "copy bandwidth, warm cache, median per size\nvm (Oxide Virtual Turin-like Processor)" font ",12"
+set multiplot layout 4,2 title "copy bandwidth, warm cache, median per size\012vm (Oxide Virtual Turin-like Processor)" font ",12"
 set title "avx"
 plot \
   "copy-warm.dat" index 22 using 1:2 with lines lc rgb "#b0b0b0" lw 7 dt 1 title "best of all kernels per size (envelope)", \
+  "copy-warm.dat" index 0 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#1f77b4" notitle, \
   "copy-warm.dat" index 0 using 1:2 with linespoints lc rgb "#1f77b4" lw 2 dt 1 pt 1 ps 0.6 title "copy/avx/unroll:128/scratch:4/nt/fwd", \
+  "copy-warm.dat" index 1 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#d62728" notitle, \
   "copy-warm.dat" index 1 using 1:2 with linespoints lc rgb "#d62728" lw 2 dt 1 pt 2 ps 0.6 title "copy/avx/unroll:128/scratch:4/pf:nta@1024/nt/fwd", \
+  "copy-warm.dat" index 2 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#2ca02c" notitle, \
   "copy-warm.dat" index 2 using 1:2 with linespoints lc rgb "#2ca02c" lw 2 dt 1 pt 3 ps 0.6 title "copy/avx/unroll:128/scratch:4/pf:nta@256/nt/fwd", \
+  "copy-warm.dat" index 3 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#9467bd" notitle, \
   "copy-warm.dat" index 3 using 1:2 with linespoints lc rgb "#9467bd" lw 2 dt 1 pt 4 ps 0.6 title "copy/avx/unroll:128/scratch:4/pf:t0@512/nt/fwd", \
+  "copy-warm.dat" index 4 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#ff7f0e" notitle, \
   "copy-warm.dat" index 4 using 1:2 with linespoints lc rgb "#ff7f0e" lw 2 dt 1 pt 5 ps 0.6 title "copy/avx/unroll:128/scratch:4/t/bwd", \
+  "copy-warm.dat" index 5 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#17becf" notitle, \
   "copy-warm.dat" index 5 using 1:2 with linespoints lc rgb "#17becf" lw 2 dt 1 pt 6 ps 0.6 title "copy/avx/unroll:128/scratch:4/t/fwd", \
+  "copy-warm.dat" index 6 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#8c564b" notitle, \
   "copy-warm.dat" index 6 using 1:2 with linespoints lc rgb "#8c564b" lw 2 dt 1 pt 7 ps 0.6 title "copy/avx/unroll:256/scratch:2/t/fwd", \
+  "copy-warm.dat" index 7 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#e377c2" notitle, \
   "copy-warm.dat" index 7 using 1:2 with linespoints lc rgb "#e377c2" lw 2 dt 1 pt 8 ps 0.6 title "copy/avx/unroll:64/scratch:2/t/fwd", \
+  "copy-warm.dat" index 20 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#000000" notitle, \
   "copy-warm.dat" index 20 using 1:2 with linespoints lc rgb "#000000" lw 2.5 dt 2 pt 6 ps 0.8 title "memcpy (libc)"
 set title "avx512"
 plot \
   "copy-warm.dat" index 22 using 1:2 with lines lc rgb "#b0b0b0" lw 7 dt 1 title "best of all kernels per size (envelope)", \
+  "copy-warm.dat" index 8 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#1f77b4" notitle, \
   "copy-warm.dat" index 8 using 1:2 with linespoints lc rgb "#1f77b4" lw 2 dt 1 pt 1 ps 0.6 title "copy/avx512/unroll:256/scratch:4/nt/fwd", \
+  "copy-warm.dat" index 9 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#d62728" notitle, \
   "copy-warm.dat" index 9 using 1:2 with linespoints lc rgb "#d62728" lw 2 dt 1 pt 2 ps 0.6 title "copy/avx512/unroll:256/scratch:4/t/fwd", \
+  "copy-warm.dat" index 20 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#000000" notitle, \
   "copy-warm.dat" index 20 using 1:2 with linespoints lc rgb "#000000" lw 2.5 dt 2 pt 6 ps 0.8 title "memcpy (libc)"
 set title "gpr"
 plot \
   "copy-warm.dat" index 22 using 1:2 with lines lc rgb "#b0b0b0" lw 7 dt 1 title "best of all kernels per size (envelope)", \
+  "copy-warm.dat" index 10 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#1f77b4" notitle, \
   "copy-warm.dat" index 10 using 1:2 with linespoints lc rgb "#1f77b4" lw 2 dt 1 pt 1 ps 0.6 title "copy/gpr/unroll:64/scratch:8/nt/fwd", \
+  "copy-warm.dat" index 11 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#d62728" notitle, \
   "copy-warm.dat" index 11 using 1:2 with linespoints lc rgb "#d62728" lw 2 dt 1 pt 2 ps 0.6 title "copy/gpr/unroll:64/scratch:8/t/fwd", \
+  "copy-warm.dat" index 20 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#000000" notitle, \
   "copy-warm.dat" index 20 using 1:2 with linespoints lc rgb "#000000" lw 2.5 dt 2 pt 6 ps 0.8 title "memcpy (libc)"
 set title "mmx"
 plot \
   "copy-warm.dat" index 22 using 1:2 with lines lc rgb "#b0b0b0" lw 7 dt 1 title "best of all kernels per size (envelope)", \
+  "copy-warm.dat" index 12 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#1f77b4" notitle, \
   "copy-warm.dat" index 12 using 1:2 with linespoints lc rgb "#1f77b4" lw 2 dt 1 pt 1 ps 0.6 title "copy/mmx/unroll:64/scratch:8/nt/fwd", \
+  "copy-warm.dat" index 13 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#d62728" notitle, \
   "copy-warm.dat" index 13 using 1:2 with linespoints lc rgb "#d62728" lw 2 dt 1 pt 2 ps 0.6 title "copy/mmx/unroll:64/scratch:8/t/fwd", \
+  "copy-warm.dat" index 20 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#000000" notitle, \
   "copy-warm.dat" index 20 using 1:2 with linespoints lc rgb "#000000" lw 2.5 dt 2 pt 6 ps 0.8 title "memcpy (libc)"
 set title "sse"
 plot \
   "copy-warm.dat" index 22 using 1:2 with lines lc rgb "#b0b0b0" lw 7 dt 1 title "best of all kernels per size (envelope)", \
+  "copy-warm.dat" index 14 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#1f77b4" notitle, \
   "copy-warm.dat" index 14 using 1:2 with linespoints lc rgb "#1f77b4" lw 2 dt 1 pt 1 ps 0.6 title "copy/sse/unroll:64/scratch:4/nt/fwd", \
+  "copy-warm.dat" index 15 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#d62728" notitle, \
   "copy-warm.dat" index 15 using 1:2 with linespoints lc rgb "#d62728" lw 2 dt 1 pt 2 ps 0.6 title "copy/sse/unroll:64/scratch:4/nt/fwd/block:4096@bwd", \
+  "copy-warm.dat" index 16 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#2ca02c" notitle, \
   "copy-warm.dat" index 16 using 1:2 with linespoints lc rgb "#2ca02c" lw 2 dt 1 pt 3 ps 0.6 title "copy/sse/unroll:64/scratch:4/t/fwd", \
+  "copy-warm.dat" index 20 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#000000" notitle, \
   "copy-warm.dat" index 20 using 1:2 with linespoints lc rgb "#000000" lw 2.5 dt 2 pt 6 ps 0.8 title "memcpy (libc)"
 set title "string (rep movs/stos)"
 plot \
   "copy-warm.dat" index 22 using 1:2 with lines lc rgb "#b0b0b0" lw 7 dt 1 title "best of all kernels per size (envelope)", \
+  "copy-warm.dat" index 17 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#1f77b4" notitle, \
   "copy-warm.dat" index 17 using 1:2 with linespoints lc rgb "#1f77b4" lw 2 dt 1 pt 1 ps 0.6 title "copy/string/unroll:1/t/fwd", \
+  "copy-warm.dat" index 18 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#d62728" notitle, \
   "copy-warm.dat" index 18 using 1:2 with linespoints lc rgb "#d62728" lw 2 dt 1 pt 2 ps 0.6 title "copy/string/unroll:8/t/fwd", \
+  "copy-warm.dat" index 20 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#000000" notitle, \
   "copy-warm.dat" index 20 using 1:2 with linespoints lc rgb "#000000" lw 2.5 dt 2 pt 6 ps 0.8 title "memcpy (libc)", \
+  "copy-warm.dat" index 21 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#2ca02c" notitle, \
   "copy-warm.dat" index 21 using 1:2 with linespoints lc rgb "#2ca02c" lw 2 dt 1 pt 3 ps 0.6 title "rep_movsb"
 set title "x87"
 plot \
   "copy-warm.dat" index 22 using 1:2 with lines lc rgb "#b0b0b0" lw 7 dt 1 title "best of all kernels per size (envelope)", \
+  "copy-warm.dat" index 19 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#1f77b4" notitle, \
   "copy-warm.dat" index 19 using 1:2 with linespoints lc rgb "#1f77b4" lw 2 dt 1 pt 1 ps 0.6 title "copy/x87/unroll:64/scratch:8/t/fwd", \
+  "copy-warm.dat" index 20 using 1:4:5 with filledcurves fs transparent solid 0.12 noborder lc rgb "#000000" notitle, \
   "copy-warm.dat" index 20 using 1:2 with linespoints lc rgb "#000000" lw 2.5 dt 2 pt 6 ps 0.8 title "memcpy (libc)"
 unset multiplot
