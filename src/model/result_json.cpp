@@ -511,6 +511,40 @@ ordered_json to_json(const Result& r) {
   return e;
 }
 
+namespace {
+
+/// Where a point's buffers really were (params' *_page_offset keys), `layout` as named.
+Placement placement_from(const In& params, const Layout& layout) {
+  Placement pl;
+  pl.src_offset = params.has("src_offset_used") ? params.sint("src_offset_used") : int64_t(layout.src_offset);
+  pl.dst_offset = params.has("dst_offset_used") ? params.sint("dst_offset_used") : int64_t(layout.dst_offset);
+  pl.src_page_offset = static_cast<uint32_t>(params.uint("src_page_offset"));
+  pl.dst_page_offset = static_cast<uint32_t>(params.uint("dst_page_offset"));
+  pl.relative_offset = static_cast<uint32_t>(params.uint("relative_offset"));
+  pl.rounded_to = static_cast<uint32_t>(params.uint_or("offsets_rounded_up_to_alignment", 1));
+  return pl;
+}
+
+/// A seed harness's own figures of an entry (its "seed" object).
+SeedFigures seed_figures_from(In s) {
+  SeedFigures f;
+  f.pages = s.uint_or("pages", 0);
+  f.divisor = s.uint_or("divisor", 0);
+  f.printed_ticks = s.has("printed_ticks") ? s.sint("printed_ticks") : 0;
+  f.mb_per_s = s.number_or("mb_per_s", 0);
+  f.mhz = s.number_or("mhz", 0);
+  f.buffer_offset = s.uint_or("buffer_offset", 0);
+  f.buffer_bytes = s.uint_or("buffer_bytes", 0);
+  f.src_minus_dst = s.uint_or("src_minus_dst", 0);
+  f.warm_up_pass = s.boolean_or("warm_up_pass", false);
+  f.sleep_before_s = s.number_or("sleep_before_s", 0);
+  f.label = s.str_or("label", "");
+  f.note = s.str_or("note", "");
+  return f;
+}
+
+}  // namespace
+
 Result result_from_json(const json& entry, double tsc_hz, const std::string& where) {
   if (!entry.is_object()) throw InputError(where, "expected an object (a benchmark entry)");
   In e{entry, where};
@@ -554,16 +588,7 @@ Result result_from_json(const json& entry, double tsc_hz, const std::string& whe
     r.preset = preset_from_json(e.at("preset"), where + "/preset");
     r.preset->fsave = params.boolean_or("fsave", true);
   }
-  if (params.has("src_page_offset")) {
-    Placement pl;
-    pl.src_offset = params.has("src_offset_used") ? params.sint("src_offset_used") : int64_t(r.point.at.layout.src_offset);
-    pl.dst_offset = params.has("dst_offset_used") ? params.sint("dst_offset_used") : int64_t(r.point.at.layout.dst_offset);
-    pl.src_page_offset = static_cast<uint32_t>(params.uint("src_page_offset"));
-    pl.dst_page_offset = static_cast<uint32_t>(params.uint("dst_page_offset"));
-    pl.relative_offset = static_cast<uint32_t>(params.uint("relative_offset"));
-    pl.rounded_to = static_cast<uint32_t>(params.uint_or("offsets_rounded_up_to_alignment", 1));
-    r.placed = pl;
-  }
+  if (params.has("src_page_offset")) r.placed = placement_from(params, r.point.at.layout);
   if (e.has("code")) {
     In c = e.obj("code");
     const std::string h = c.str("fnv1a");
@@ -580,23 +605,7 @@ Result result_from_json(const json& entry, double tsc_hz, const std::string& whe
     r.status.signal = static_cast<int>(e.uint_or("signal", 0));
     if (e.has("fault_offset")) r.status.fault_offset = e.sint("fault_offset");
   }
-  if (e.has("seed")) {
-    In s = e.obj("seed");
-    SeedFigures f;
-    f.pages = s.uint_or("pages", 0);
-    f.divisor = s.uint_or("divisor", 0);
-    f.printed_ticks = s.has("printed_ticks") ? s.sint("printed_ticks") : 0;
-    f.mb_per_s = s.number_or("mb_per_s", 0);
-    f.mhz = s.number_or("mhz", 0);
-    f.buffer_offset = s.uint_or("buffer_offset", 0);
-    f.buffer_bytes = s.uint_or("buffer_bytes", 0);
-    f.src_minus_dst = s.uint_or("src_minus_dst", 0);
-    f.warm_up_pass = s.boolean_or("warm_up_pass", false);
-    f.sleep_before_s = s.number_or("sleep_before_s", 0);
-    f.label = s.str_or("label", "");
-    f.note = s.str_or("note", "");
-    r.seed = f;
-  }
+  if (e.has("seed")) r.seed = seed_figures_from(e.obj("seed"));
   if (r.status.kind != StatusKind::ok) return r;
   if (e.has("reps")) {
     const json& reps = e.at("reps");
