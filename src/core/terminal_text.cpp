@@ -38,16 +38,27 @@ Decoded decode_utf8(std::string_view s, size_t i) {
 /// Code points above ASCII that a terminal obeys instead of showing, or shows as
 /// nothing: the C1 controls (0x9b is CSI on terminals that take 8-bit controls), the
 /// bidirectional controls (they reorder what follows on screen), the line and paragraph
-/// separators, and the invisible format characters that can hide a difference between
-/// two names or smuggle text past a reader: the soft hyphen, the Mongolian vowel
-/// separator, the zero-width space, the word joiner and invisible operators with the
-/// deprecated format controls (U+2060-U+206F), the byte order mark, the interlinear
-/// annotation controls and the tag characters. The zero-width (non-)joiner stay: scripts
-/// and emoji sequences need them.
+/// separators, and the invisible characters that can hide a difference between two names
+/// or smuggle text past a reader: every format character (Unicode category Cf) but the
+/// zero-width (non-)joiner, which scripts and emoji sequences need; the default-ignorable
+/// fillers (the combining grapheme joiner, the Hangul fillers, the Khmer inherent vowels,
+/// the Mongolian variation selectors, the variation selectors and their supplement); the
+/// noncharacters; and the private-use planes (no font kex can name shows them).
 bool escaped_above_ascii(char32_t cp) {
-  return (cp >= 0x80 && cp <= 0x9f) || cp == 0xad || cp == 0x061c || cp == 0x180e || cp == 0x200b || cp == 0x200e ||
-         cp == 0x200f || (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x206f) || cp == 0xfeff ||
-         (cp >= 0xfff9 && cp <= 0xfffb) || (cp >= 0xe0000 && cp <= 0xe007f);
+  struct Span {
+    char32_t lo, hi;
+  };
+  static constexpr Span kHidden[] = {
+      {0x80, 0x9f},       {0xad, 0xad},       {0x34f, 0x34f},     {0x600, 0x605},     {0x61c, 0x61c},
+      {0x6dd, 0x6dd},     {0x70f, 0x70f},     {0x890, 0x891},     {0x8e2, 0x8e2},     {0x115f, 0x1160},
+      {0x17b4, 0x17b5},   {0x180b, 0x180f},   {0x200b, 0x200b},   {0x200e, 0x200f},   {0x2028, 0x202e},
+      {0x2060, 0x206f},   {0x3164, 0x3164},   {0xe000, 0xf8ff},   {0xfe00, 0xfe0f},   {0xfeff, 0xfeff},
+      {0xffa0, 0xffa0},   {0xfff0, 0xfffb},   {0x110bd, 0x110bd}, {0x110cd, 0x110cd}, {0x13430, 0x1343f},
+      {0x1bca0, 0x1bca3}, {0x1d173, 0x1d17a}, {0xe0000, 0xe0fff}, {0xf0000, 0x10ffff}};
+  if ((cp & 0xfffe) == 0xfffe) return true;  // U+FFFE, U+FFFF and their kin in every plane
+  for (const Span& s : kHidden)
+    if (cp >= s.lo && cp <= s.hi) return true;
+  return false;
 }
 
 struct Range {

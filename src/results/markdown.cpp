@@ -23,9 +23,31 @@ bool at_links(std::string_view t, size_t i) {
 
 bool is_w(char c) { return c == 'w' || c == 'W'; }
 
+bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+bool word_char(char c) { return ascii_alnum(c) || c == '_'; }
+
+/// Whether a run of at least 7 hex digits with a letter among them, a word of its own,
+/// starts at t[i]: GitHub links it (and USER@SHA, OWNER/REPO@SHA) as a commit.
+bool commit_like(std::string_view t, size_t i) {
+  if (i > 0 && word_char(t[i - 1])) return false;
+  size_t k = i;
+  bool letter = false;
+  for (; k < t.size() && is_hex(t[k]); ++k) letter = letter || !(t[k] >= '0' && t[k] <= '9');
+  return k - i >= 7 && letter && (k == t.size() || !word_char(t[k]));
+}
+
+/// Whether ":name:" (an emoji shortcode GitHub shows as an image) opens at the ':' t[i].
+bool shortcode_at(std::string_view t, size_t i) {
+  size_t k = i + 1;
+  while (k < t.size() && (ascii_alnum(t[k]) || t[k] == '_' || t[k] == '+' || t[k] == '-')) ++k;
+  return k > i + 1 && k < t.size() && t[k] == ':';
+}
+
 /// Whether a word joiner goes before t[i] (it is shown as nothing): a GitHub trigger
-/// would start at i or just before it: @name, #1, GH-1, scheme://, and www. (the joiner
-/// before the last w, so that no cut of the text followed by "..." (clip) leaves "www").
+/// would start at i or just before it: @name, #1, GH-1, scheme://, www (the joiner
+/// before the third w, whatever follows, so that no cut of the text followed by "..."
+/// (clip) leaves "www."), a commit SHA (after its first digit) and an emoji :shortcode:.
 bool joiner_before(std::string_view t, size_t i) {
   if (i == 0) return false;
   const char p = t[i - 1], c = t[i];
@@ -33,8 +55,8 @@ bool joiner_before(std::string_view t, size_t i) {
   if (c == '-' && i >= 2 && (t[i - 2] == 'G' || t[i - 2] == 'g') && (p == 'H' || p == 'h') && i + 1 < t.size() &&
       t[i + 1] >= '0' && t[i + 1] <= '9')
     return true;
-  const bool www = i >= 2 && is_w(t[i - 2]) && is_w(p) && is_w(c) && i + 1 < t.size() && t[i + 1] == '.';
-  return (p == ':' && t.substr(i, 2) == "//") || www;
+  const bool www = i >= 2 && is_w(t[i - 2]) && is_w(p) && is_w(c);
+  return (p == ':' && t.substr(i, 2) == "//") || www || commit_like(t, i - 1) || (p == ':' && shortcode_at(t, i - 1));
 }
 
 }  // namespace

@@ -49,6 +49,15 @@ TEST_CASE("terminal_text: invisible format characters as escapes, the joiners of
   CHECK(terminal_text("a\U000e0041\U000e007f") == "a\\U000e0041\\U000e007f");  // tag characters: hidden text
   CHECK(terminal_text("\u200c\u200d") == "\u200c\u200d");                   // ZWNJ, ZWJ
   CHECK(terminal_text("\U0001f468\u200d\U0001f469") == "\U0001f468\u200d\U0001f469");  // an emoji sequence
+  // Every other format character and the default-ignorable fillers (a breaker's sweep found
+  // these raw): "ad\U0001D173min" showed as "admin".
+  CHECK(terminal_text("ad\U0001d173min") == "ad\\U0001d173min");
+  CHECK(terminal_text("\u0600\u06dd\u070f\u08e2\u034f\u115f\u17b4\u180b\u3164\ufe0f\uffa0") ==
+        "\\u0600\\u06dd\\u070f\\u08e2\\u034f\\u115f\\u17b4\\u180b\\u3164\\ufe0f\\uffa0");
+  CHECK(terminal_text("\U000e0100\U000110bd\U00013430\U0001bca0") ==
+        "\\U000e0100\\U000110bd\\U00013430\\U0001bca0");
+  // Noncharacters and private use: no font shows them as the data.
+  CHECK(terminal_text("\uffff\ue000\U0001fffe\U000f0000") == "\\uffff\\ue000\\U0001fffe\\U000f0000");
 }
 
 TEST_CASE("terminal_text: valid printable UTF-8 is kept" * doctest::test_suite("text")) {

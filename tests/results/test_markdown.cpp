@@ -28,7 +28,13 @@ TEST_CASE("md_text: a word joiner where GitHub would start a link, mention or re
           doctest::test_suite("text")) {
   CHECK(md_text("https://evil.example/login") == "https:" + J + "//evil.example/login");
   CHECK(md_text("www.evil.example") == "ww" + J + "w.evil.example");  // "www..." after a clip links too
-  CHECK(md_text("WwW.x wwww.y") == "Ww" + J + "W.x www" + J + "w.y");
+  CHECK(md_text("WwW.x wwww.y") == "Ww" + J + "W.x ww" + J + "w" + J + "w.y");
+  // Whatever follows: a clip of "wwwX..." to "www..." must not link either (a breaker's finding).
+  CHECK(md_text("aaa wwwX") == "aaa ww" + J + "wX");
+  // Commits (a SHA, USER@SHA, OWNER/REPO@SHA) and emoji shortcodes, which GitHub links or draws.
+  CHECK(md_text("owner/repo@abc1234") == "owner/repo@a" + J + "bc1234");
+  CHECK(md_text("a5c3785ed8d6a35868bc169f07e40e889087fd2e") == "a" + J + "5c3785ed8d6a35868bc169f07e40e889087fd2e");
+  CHECK(md_text(":octocat: :+1:") == ":" + J + "octocat: :" + J + "+1:");
   CHECK(md_text("<https://x.example>") == "\\<https:" + J + "//x.example\\>");
   CHECK(md_text("admin@evil.example") == "admin@" + J + "evil.example");
   CHECK(md_text("@octocat") == "@" + J + "octocat");
@@ -41,7 +47,8 @@ TEST_CASE("md_text: a word joiner where GitHub would start a link, mention or re
   CHECK(md_text("a\u2060b\u200bc") == "a\\\\u2060b\\\\u200bc");
   // kex's own names and words get none: '@' inside a name is no mention and no email.
   for (const char* name : {"copy/avx/unroll:128/scratch:4/t/fwd", "copy/sse/block:4096@bwd/t/fwd",
-                           "copy/sse/unroll:64/pf:nta@256/t/fwd", "memset/fill:0xaa", "GHz", "# of", "a #"})
+                           "copy/sse/unroll:64/pf:nta@256/t/fwd", "memset/fill:0xaa", "GHz", "# of", "a #",
+                           "copy/avx/unroll:128/scratch:4/t/fwd/4096/src:1/dist:4160", "18446744073709551615", "12:30"})
     CHECK(md_text(name) == name);
 }
 
