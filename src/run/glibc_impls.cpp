@@ -82,8 +82,21 @@ std::string ifunc_pick(const GlibcImpls& impls, const std::string& function, con
   return "unknown";
 }
 
+namespace {
+
+/// libc's own definition of `function`, its ifunc resolved (dlsym runs the resolver): not
+/// an interposer's, which is what RTLD_DEFAULT finds under a sanitizer's interceptors or
+/// an LD_PRELOAD library. RTLD_DEFAULT's when libc.so.6 is not loaded by that name.
+const void* libc_definition(const std::string& function) {
+  static void* const libc = dlopen("libc.so.6", RTLD_NOLOAD | RTLD_LAZY);
+  const void* own = libc ? dlsym(libc, function.c_str()) : nullptr;
+  return own ? own : dlsym(RTLD_DEFAULT, function.c_str());
+}
+
+}  // namespace
+
 std::string ifunc_pick(const std::string& function) {
-  return ifunc_pick(glibc_impls(), function, dlsym(RTLD_DEFAULT, function.c_str()));
+  return ifunc_pick(glibc_impls(), function, libc_definition(function));
 }
 
 IfuncRecord ifunc_record() {
