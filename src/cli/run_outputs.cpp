@@ -14,6 +14,7 @@
 #include "src/core/output.hpp"
 #include "src/core/terminal_text.hpp"
 #include "src/model/result_json.hpp"
+#include "src/results/answer_text.hpp"
 #include "src/results/export.hpp"
 #include "src/results/plot.hpp"
 #include "src/results/report_figures.hpp"
@@ -195,6 +196,7 @@ void print_tables(const SweepRun& sweep, const RunDoc& run, const OutputKinds& k
   });
   auto answers = [&] {
     if (!chatter) return;
+    if (std::string first = answer_text(run, compact); !first.empty()) std::fprintf(text, "\n%s", first.c_str());
     if (std::string table = summary_table(run, compact); !table.empty()) std::fputs(table.c_str(), text);
     if (std::string lt = layout_table(run); !lt.empty()) std::fputs(lt.c_str(), text);
     if (std::string st = scaling_table(run); !st.empty()) std::fputs(st.c_str(), text);
