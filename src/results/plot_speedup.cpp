@@ -51,15 +51,14 @@ std::string speedup_gp(const RunDoc& run, const AnswerBlock& b, const std::vecto
   const double pad = 0.08 * (top - bottom + 0.1);
   std::ostringstream g;
   g << "# kex: the fastest kernel's speed over " << libc << ". Data: " << gp_comment(base) << ".dat\n"
-    << gp_terminal(base, 900, 520)
-    << "set title " << gp_label(block_title(b.op, b.cond) + ": the fastest kernel's speed over " + libc +
-                                ", in the same rounds (95% interval)\n" + run.context.host_name + " (" +
+    << gp_terminal(base, 640, 420)
+    << "set title " << gp_label(block_title(b.op, b.cond) + ": fastest kernel / " + libc + ", same rounds, 95% interval\n" + run.context.host_name + " (" +
                                 run.context.machine.cpu_model + ")")
     << "\nset xlabel \"size (bytes)\"\nset ylabel " << gp_label(std::string("speed / ") + libc + "'s") << "\n"
     << "set logscale x 2\nset format x \"%.0b%B\"\nset grid lc rgb \"#dddddd\"\n"
     << "set xrange [" << gp_number(double(pts.front().size) / 1.5) << ":" << gp_number(double(pts.back().size) * 1.5) << "]\n"
     << "set yrange [" << gp_number(std::max(0.0, bottom - pad)) << ":" << gp_number(top + pad) << "]\n"
-    << "set key top right font \",11\"\n"
+    << "set key below horizontal font \",11\"\n"
     << "plot 1 with lines dt 2 lw 2 lc rgb \"#999999\" title " << gp_label(libc) << ", \\\n     "
     << gp_string(base + ".dat") << " using 1:2:3:4 with yerrorlines lw 2 pt 7 lc rgb \"" << gp_color(0)
     << "\" title \"fastest kernel\"\n";

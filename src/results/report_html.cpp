@@ -26,7 +26,7 @@ table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem}th,td{border:1px s
 th{background:#f3f3f3}td.r,th.r{text-align:right;font-variant-numeric:tabular-nums}
 pre{background:#f7f7f7;padding:.5rem;overflow-x:auto;font-size:.8rem}
 figure{margin:1rem 0}figure svg{display:block;width:100%;height:auto;border:1px solid #eee}figure svg image{image-rendering:pixelated}figcaption{font-size:.85rem;color:#555}
-.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(24rem,1fr));gap:0 1rem}nav ul{columns:2}.note{color:#8a4b00})";
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(36rem,1fr));gap:0 1rem}nav ul{columns:2}.note{color:#8a4b00})";
 
 /// The page's one policy: inline styles and data: images (gnuplot's heatmap cells), nothing else.
 constexpr const char* kPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
