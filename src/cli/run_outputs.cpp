@@ -146,6 +146,11 @@ OutputKinds check_outputs(RunSetup& s, const RunArgs& a) {
   if (!s.graph_dir.empty() && !k.asami)
     throw InputError("--graph: " + s.graph_dir + ": Asami's runtests graph needs asami presets (configs/asami.json)");
   if (s.in_folder) place_in_folder(s, a);
+  // A config or the journal resumed is never replaced by a run's own output (with --force).
+  std::vector<std::string> inputs = a.configs;
+  if (!a.resume.empty()) inputs.push_back(a.resume);
+  if (!to_stdout) check_not_an_input("-o", s.out, inputs);
+  if (!s.report.empty()) check_not_an_input("-o (the report beside it)", s.report, inputs);
   if (!to_stdout) check_output_path(s.out, s.replace);
   if (!s.report.empty()) check_output_path(s.report, s.replace);
   if (!s.plot_dir.empty()) check_plot_dir(s.plot_dir, s.replace_figures);
