@@ -201,6 +201,7 @@ Action add_tune_command(CLI::App& app) {
     check_not_an_input("-o", a->out, {a->config});
     check_output_path(a->out, a->force);
     const TuneRequest req = tune_request(*a, *cmd);
+    check_output_path(a->out, a->force, tune_output_bytes(req));  // room for the results before racing
     const RunOptions opt = tune_options(*a, *cmd, req);
     catch_race_stops();  // the first stop ends the race after the current measurement, the second at once
     TuneRun run = run_tune(req, opt, [](const std::string& line) {

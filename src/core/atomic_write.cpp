@@ -17,6 +17,7 @@
 
 #include "src/core/fd_io.hpp"
 #include "src/core/error.hpp"
+#include "src/core/units.hpp"
 #include "src/core/limits.hpp"
 
 namespace kex {
@@ -221,7 +222,7 @@ void install_file(const std::string& tmp, const std::string& path, bool force) {
   sync_dir(parent_dir(path));
 }
 
-void check_output_path(const std::string& path, bool force) {
+void check_output_path(const std::string& path, bool force, uint64_t reserve) {
   if (path.empty()) throw InputError("output path is empty");
   const std::string name = base_name(path);
   if (name.empty() || name == "." || name == "..")
@@ -248,8 +249,13 @@ void check_output_path(const std::string& path, bool force) {
                      std::to_string(PATH_MAX - 33));
   // A real probe: access(2) says yes to root on a read-only NFS export or a full quota.
   TempFile probe = make_temp_file(dir, path);
+  const int room = reserve ? posix_fallocate(probe.fd, 0, off_t(reserve)) : 0;
   close(probe.fd);
   unlink(probe.path.c_str());
+  // EINVAL/EOPNOTSUPP: a file system without fallocate; the write itself will tell.
+  if (room != 0 && room != EINVAL && room != EOPNOTSUPP)
+    throw InputError(shown(path) + ": no room for " + format_bytes(reserve) + " of output (" + reason(room) +
+                     "); nothing was done");
   if (!force && lstat(path.c_str(), &st) != 0) {
     std::lock_guard<std::mutex> lock(checked_free().m);
     checked_free().paths.insert(path);

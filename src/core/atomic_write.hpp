@@ -1,6 +1,7 @@
 // Output files: never overwrite without --force, always written atomically, and
 // a write that fails leaves neither a partial file nor a temporary behind.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -33,8 +34,10 @@ void check_not_an_input(const std::string& option, const std::string& out, const
 /// and removing one). Also removes stale temporaries there (remove_stale_temps),
 /// and remembers a free `path` (without force) so that write_file_atomic knows a
 /// file there later was made by someone else. Call it before long work so a bad
-/// path fails first.
-void check_output_path(const std::string& path, bool force);
+/// path fails first. `reserve` > 0: the probe also allocates that many bytes
+/// (posix_fallocate), so a full disk, quota or file-size limit fails now, not after the
+/// work ("PATH: no room for 12.0 MiB of output (REASON); nothing was done").
+void check_output_path(const std::string& path, bool force, uint64_t reserve = 0);
 
 /// A temporary file created (mode 0600) in an existing directory: `path` is
 /// "DIR/.kex-PID-HOST-XXXXXX" (PID the creating process, HOST 8 hex digits of a

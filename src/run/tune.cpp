@@ -408,4 +408,9 @@ TuneRun run_tune(const TuneRequest& asked, RunOptions opt, const std::function<v
   return out;
 }
 
+uint64_t tune_output_bytes(const TuneRequest& req) {
+  const uint64_t entries = (tune_candidates(req.space, req.op).size() + 2) * req.sizes.size();  // + rep and libc
+  return entries * std::max(req.first_rounds, 3u) * 1500 + (uint64_t(1) << 20);
+}
+
 }  // namespace kex

@@ -32,6 +32,11 @@ struct TuneRequest {
   bool over_budget = false;      ///< race even when the first stage alone is estimated above the budget
 };
 
+/// About how many bytes kex tune's results file takes at least: the first stage's
+/// repetitions (every candidate and reference at every size) at about 1.5 KB each as
+/// written, plus 1 MiB for the rest; what its output path must have room for before racing.
+uint64_t tune_output_bytes(const TuneRequest& req);
+
 /// A finished tune: every point measured (a normal results document: all stages'
 /// rounds of each point) and the race's record.
 struct TuneRun {

@@ -180,3 +180,19 @@ TEST_CASE("kex tune stopped by two signals exits at once and writes nothing, by 
   CHECK(doc["tune"]["stages"].size() == 1);
   CHECK(doc["tune"]["validation"]["not_measured"] == "stopped");
 }
+
+TEST_CASE("kex tune checks its output has room for the results before racing, not after the budget" *
+          doctest::test_suite("tune")) {
+  const std::string d = tmp_dir_until_exit();
+  std::ofstream(d + "/space.json") << kTuneSpace;
+  // Four candidates and two references at two sizes: about 1.1 MiB reserved; the limit is
+  // 1000 blocks of 512 bytes (sh's unit).
+  const auto r = shell("ulimit -f 1000 && exec " + kKex + " tune " + d + "/space.json --budget 20s -o " + d + "/t.json");
+  CHECK(r.status == 2);
+  CHECK_MESSAGE(r.text.starts_with("kex: " + d + "/t.json: no room for 1."), r.text);
+  CHECK_MESSAGE(r.text.ends_with(" MiB of output (File too large; the file-size limit (ulimit -f) is 500 KiB); nothing "
+                                 "was done\n"),
+                r.text);
+  CHECK(r.text.find("stage 1") == std::string::npos);  // refused before the first stage
+  CHECK(shell("ls -A " + d).text == "space.json\n");   // and no temporary left
+}
