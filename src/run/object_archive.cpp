@@ -3,6 +3,8 @@
 #include <ar.h>
 #include <libelf.h>
 
+#include <cstring>
+
 #include "src/core/error.hpp"
 #include "src/run/object_elf.hpp"
 
@@ -89,8 +91,15 @@ std::optional<std::string> ObjectArchive::definer(const std::string& symbol) con
   size_t n = 0;
   Elf_Arsym* index = elf_getarsym(state_->ar, &n);
   if (!index) return std::nullopt;  // no index: nothing is found through it
+  const char* begin = state_->bytes.data();
+  const char* end = begin + state_->bytes.size();
   for (size_t i = 0; i < n && index[i].as_name; ++i) {
-    if (symbol != index[i].as_name) continue;
+    // libelf's names point into the archive's bytes; a hostile index may put one at or
+    // past the end or leave it unterminated (found by tests/fuzz/fuzz_object.cpp).
+    const char* name = index[i].as_name;
+    if (name < begin || name >= end || !std::memchr(name, '\0', size_t(end - name)))
+      throw InputError(path_ + ": the archive's symbol index runs past its end");
+    if (symbol != name) continue;
     if (elf_rand(state_->ar, index[i].as_off) != index[i].as_off)
       throw InputError(path_ + ": the index entry of '" + object_text(symbol) + "' points outside the archive");
     Member m{elf_begin(-1, ELF_C_READ_MMAP, state_->ar)};

@@ -72,8 +72,9 @@ class Linker {
       throw InputError(objects_[0].where + ": symbol '" + object_text(symbol) + "' is in section '" +
                        object_text(sec.name) + "', which is not code (no SHF_EXECINSTR)");
     const size_t piece = place(0, s->section, "symbol '" + object_text(symbol) + "'");
-    if (s->value > sec.size)
-      throw InputError(objects_[0].where + ": symbol '" + object_text(symbol) + "' lies past its section's end");
+    if (s->value >= sec.size)
+      throw InputError(objects_[0].where + ": symbol '" + object_text(symbol) + "' has no code after it in section '" +
+                       object_text(sec.name) + "'");
     for (size_t i = 0; i < sources_.size(); ++i) resolve_piece(i);
     return pieces_[piece].offset + s->value;
   }
@@ -83,7 +84,7 @@ class Linker {
     code.bytes.assign(end_, kPadByte);
     for (size_t i = 0; i < pieces_.size(); ++i) {
       const auto& b = objects_[sources_[i].object].sections[sources_[i].section].bytes;
-      std::memcpy(code.bytes.data() + pieces_[i].offset, b.data(), b.size());
+      if (!b.empty()) std::memcpy(code.bytes.data() + pieces_[i].offset, b.data(), b.size());
     }
     for (const auto& f : fixups_) {
       const size_t width = f.type == "R_X86_64_PC64" ? 8 : 4;
@@ -181,6 +182,7 @@ class Linker {
       std::tie(target_object, target) = definition(sym.name, head);
     else if (sym.section >= SHN_LORESERVE)
       throw InputError(head + "an absolute or common symbol is not code kex loads");
+    if (target->type == STT_GNU_IFUNC) throw InputError(head + "an ifunc: its symbol is the resolver, not the code");
     const size_t t = place(target_object, target->section, type + " against '" + object_text(name) + "'");
     if (target->value > objects_[target_object].sections[target->section].size)
       throw InputError(head + "the symbol lies past its section's end");

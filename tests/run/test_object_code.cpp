@@ -114,6 +114,10 @@ TEST_CASE("object code: absolute, GOT and undefined references are refused namin
         undefined +
             ": R_X86_64_PLT32 against 'elsewhere' at .text+0x1: nothing loaded defines it "
             "(a lone object: load it from an archive, or define it in the same file)");
+  const std::string ifunc = write_text(
+      dir, "ifunc.s", "\t.text\n\t.globl f\nf:\n\tjmp g\n\t.globl g\n\t.type g, @gnu_indirect_function\ng:\n\tret\n");
+  CHECK(load_error(ifunc, "f") ==
+        ifunc + ": R_X86_64_PLT32 against 'g' at .text+0x1: an ifunc: its symbol is the resolver, not the code");
   const std::string data = write_text(
       dir, "data.s", "\t.text\n\t.globl f\nf:\n\tmov counter(%rip), %eax\n\tret\n\t.data\ncounter:\n\t.long 1\n");
   CHECK(load_error(data, "f") ==
@@ -138,6 +142,9 @@ TEST_CASE("object code: a missing symbol, a data symbol and a failing assembler 
   CHECK(e.find('\x1b') == std::string::npos);  // the tool's echo of the line is escaped
   CHECK(load_error(dir / "absent.s", "f").find(dir / "absent.s: cannot read") == 0);
   CHECK(load_error(src + "(m.o)", "get") == src + "(m.o): an assembly source has no members");
+  // A label at the end of an empty section: nothing to call (a fuzz_object finding: an empty blob).
+  const std::string empty = write_text(dir, "empty.s", "\t.text\n\t.globl f\nf:\n");
+  CHECK(load_error(empty, "f") == empty + ": symbol 'f' has no code after it in section '.text'");
 }
 
 TEST_CASE("object code: an archive member's undefined symbol loads the member its index names" *

@@ -132,3 +132,23 @@ TEST_CASE("object code: every single-byte corruption of an object's headers load
     }
   CHECK(refused > positions.size() / 4);
 }
+
+TEST_CASE("object code: an archive whose symbol index names run past its end is refused (a fuzz_object finding)" *
+          doctest::test_suite("object")) {
+  TmpDir dir;
+  // 111 bytes: the index member "/" of 22 bytes holds 3 offsets and 6 bytes of names with
+  // no terminating NUL, so libelf's last names point at or past the archive's end.
+  const std::string bytes(
+      "!<arch>\x0a/               0      (    0     0     0       22        `\x0a\x00\x00\x00\x03\x00\x00\x00Z\x00\x00"
+      "\x00Z\x00\x00\x04\xd0\xdf\xdf     0           0     0 ",
+      111);
+  const std::string lib = dir / "index.a";
+  spit(lib, bytes);
+  std::string e;
+  try {
+    load_object_symbol(lib, "f");
+  } catch (const InputError& x) {
+    e = x.what();
+  }
+  CHECK(e == lib + ": the archive's symbol index runs past its end");
+}
