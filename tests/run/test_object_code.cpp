@@ -96,34 +96,37 @@ TEST_CASE("object code: a .S goes through the preprocessor, a .o is read as it i
   CHECK(from_o.sha256 == file_sha256(obj));
 }
 
-TEST_CASE("object code: absolute, GOT and undefined references are refused naming type, symbol and offset" *
-          doctest::test_suite("object")) {
+TEST_CASE(
+    "object code: absolute, GOT, undefined, ifunc and writable references are refused naming type, symbol "
+    "and offset" *
+    doctest::test_suite("object")) {
   TmpDir dir;
-  const std::string abs = write_text(
-      dir, "abs.s", "\t.text\n\t.globl f\nf:\n\tmovabs $target, %rax\n\tret\n\t.globl target\ntarget:\n\tret\n");
-  CHECK(load_error(abs, "f") ==
-        abs +
-            ": R_X86_64_64 against 'target' at .text+0x2: only PC-relative references between the "
-            "loaded pieces are resolved (R_X86_64_PC32, R_X86_64_PLT32, R_X86_64_PC64)");
-  const std::string got =
-      write_text(dir, "got.s", "\t.text\n\t.globl f\nf:\n\tmov thing@GOTPCREL(%rip), %rax\n\tret\n");
-  CHECK(load_error(got, "f").find("got.s: R_X86_64_REX_GOTPCRELX against 'thing' at .text+0x3: only PC-relative") !=
-        std::string::npos);
-  const std::string undefined = write_text(dir, "undef.s", "\t.text\n\t.globl f\nf:\n\tjmp elsewhere\n");
-  CHECK(load_error(undefined, "f") ==
-        undefined +
-            ": R_X86_64_PLT32 against 'elsewhere' at .text+0x1: nothing loaded defines it "
-            "(a lone object: load it from an archive, or define it in the same file)");
-  const std::string ifunc = write_text(
-      dir, "ifunc.s", "\t.text\n\t.globl f\nf:\n\tjmp g\n\t.globl g\n\t.type g, @gnu_indirect_function\ng:\n\tret\n");
-  CHECK(load_error(ifunc, "f") ==
-        ifunc + ": R_X86_64_PLT32 against 'g' at .text+0x1: an ifunc: its symbol is the resolver, not the code");
-  const std::string data = write_text(
-      dir, "data.s", "\t.text\n\t.globl f\nf:\n\tmov counter(%rip), %eax\n\tret\n\t.data\ncounter:\n\t.long 1\n");
-  CHECK(load_error(data, "f") ==
-        data +
-            ": R_X86_64_PC32 against '.data' reaches section '.data', which is writable: kex's "
-            "code arena is read and execute only");
+  const std::string pc_only =
+      ": only PC-relative references between the loaded pieces are resolved (R_X86_64_PC32, R_X86_64_PLT32, "
+      "R_X86_64_PC64)";
+  struct Refused {
+    const char* file;
+    const char* body;  // after "\t.text\n\t.globl f\nf:\n"
+    std::string error;
+  };
+  const Refused cases[] = {
+      {"abs.s", "\tmovabs $target, %rax\n\tret\n\t.globl target\ntarget:\n\tret\n",
+       ": R_X86_64_64 against 'target' at .text+0x2" + pc_only},
+      {"got.s", "\tmov thing@GOTPCREL(%rip), %rax\n\tret\n",
+       ": R_X86_64_REX_GOTPCRELX against 'thing' at .text+0x3" + pc_only},
+      {"undef.s", "\tjmp elsewhere\n",
+       ": R_X86_64_PLT32 against 'elsewhere' at .text+0x1: nothing loaded defines it (a lone object: load it from an "
+       "archive, or define it in the same file)"},
+      {"ifunc.s", "\tjmp g\n\t.globl g\n\t.type g, @gnu_indirect_function\ng:\n\tret\n",
+       ": R_X86_64_PLT32 against 'g' at .text+0x1: an ifunc: its symbol is the resolver, not the code"},
+      {"data.s", "\tmov counter(%rip), %eax\n\tret\n\t.data\ncounter:\n\t.long 1\n",
+       ": R_X86_64_PC32 against '.data' reaches section '.data', which is writable: kex's code arena is read and "
+       "execute only"},
+  };
+  for (const Refused& r : cases) {
+    const std::string path = write_text(dir, r.file, std::string("\t.text\n\t.globl f\nf:\n") + r.body);
+    CHECK(load_error(path, "f") == path + r.error);
+  }
 }
 
 TEST_CASE("object code: a missing symbol, a data symbol and a failing assembler are one line each" *

@@ -40,59 +40,65 @@ Elf64_Shdr* section_header(std::string& bytes, const char* name) {
   return nullptr;
 }
 
+/// kCaller assembled, its bytes to corrupt, and the path corrupted copies are loaded from.
+struct CallerObject {
+  TmpDir dir;
+  std::string good;
+  std::string path = dir / "x.o";
+  CallerObject() {
+    const std::string obj = assemble_text(dir, "good.o", kCaller);
+    REQUIRE(!obj.empty());
+    good = slurp(obj);
+  }
+  std::string error_of(const std::string& bytes) const { return error_of_bytes(dir, "x.o", bytes); }
+};
+
 }  // namespace
 
 TEST_CASE("object code: truncated, 32-bit, foreign and non-relocatable files are refused in one line" *
           doctest::test_suite("object")) {
-  TmpDir dir;
-  const std::string obj = assemble_text(dir, "good.o", kCaller);
-  REQUIRE(!obj.empty());
-  const std::string good = slurp(obj);
-  const std::string p = dir / "x.o";
-  CHECK(error_of_bytes(dir, "x.o", good.substr(0, 10)) == p + ": not an ELF object (no \\x7fELF at its start)");
-  CHECK(error_of_bytes(dir, "x.o", good.substr(0, 40)).find(p + ": ") == 0);
-  CHECK(error_of_bytes(dir, "x.o", good.substr(0, good.size() / 2)).find(p + ": ") == 0);
+  const CallerObject c;
+  const std::string& good = c.good;
+  const std::string& p = c.path;
+  CHECK(c.error_of(good.substr(0, 10)) == p + ": not an ELF object (no \\x7fELF at its start)");
+  CHECK(c.error_of(good.substr(0, 40)).find(p + ": ") == 0);
+  CHECK(c.error_of(good.substr(0, good.size() / 2)).find(p + ": ") == 0);
   std::string b = good;
   b[EI_CLASS] = ELFCLASS32;
-  CHECK(error_of_bytes(dir, "x.o", b) ==
-        p + ": not a 64-bit ELF object (ELFCLASS32 or unknown class): x86-64 code is needed");
+  CHECK(c.error_of(b) == p + ": not a 64-bit ELF object (ELFCLASS32 or unknown class): x86-64 code is needed");
   b = good;
   reinterpret_cast<Elf64_Ehdr*>(b.data())->e_machine = EM_AARCH64;
-  CHECK(error_of_bytes(dir, "x.o", b) == p + ": ELF machine 183, not x86-64 (62)");
+  CHECK(c.error_of(b) == p + ": ELF machine 183, not x86-64 (62)");
   b = good;
   reinterpret_cast<Elf64_Ehdr*>(b.data())->e_type = ET_DYN;
-  CHECK(error_of_bytes(dir, "x.o", b).find(p + ": ELF type 3, not a relocatable object") == 0);
-  CHECK(error_of_bytes(dir, "x.o", "") == p + ": not an ELF object (no \\x7fELF at its start)");
+  CHECK(c.error_of(b).find(p + ": ELF type 3, not a relocatable object") == 0);
+  CHECK(c.error_of("") == p + ": not an ELF object (no \\x7fELF at its start)");
 }
 
 TEST_CASE("object code: a huge section, a relocation outside its section and a symbol index out of range are refused" *
           doctest::test_suite("object")) {
-  TmpDir dir;
-  const std::string obj = assemble_text(dir, "good.o", kCaller);
-  REQUIRE(!obj.empty());
-  const std::string good = slurp(obj);
-  const std::string p = dir / "x.o";
+  const CallerObject c;
+  const std::string& good = c.good;
+  const std::string& p = c.path;
   std::string b = good;
   section_header(b, ".text")->sh_size = uint64_t(1) << 40;
-  CHECK(error_of_bytes(dir, "x.o", b) ==
-        p + ": section '.text' (1099511627776 bytes at offset 64) runs past the end of the file (" +
-            std::to_string(good.size()) + " bytes)");
+  CHECK(c.error_of(b) == p + ": section '.text' (1099511627776 bytes at offset 64) runs past the end of the file (" +
+                             std::to_string(good.size()) + " bytes)");
   b = good;
   Elf64_Shdr* rela = section_header(b, ".rela.text");
   REQUIRE(rela);
   auto* r = reinterpret_cast<Elf64_Rela*>(b.data() + rela->sh_offset);
   r->r_offset = 0x1000;
-  CHECK(error_of_bytes(dir, "x.o", b) == p + ": R_X86_64_PLT32 at offset 4096 lies outside section '.text' (12 bytes)");
+  CHECK(c.error_of(b) == p + ": R_X86_64_PLT32 at offset 4096 lies outside section '.text' (12 bytes)");
   b = good;
   r = reinterpret_cast<Elf64_Rela*>(b.data() + section_header(b, ".rela.text")->sh_offset);
   r->r_info = ELF64_R_INFO(99, R_X86_64_PLT32);
-  CHECK(error_of_bytes(dir, "x.o", b).find(p + ": R_X86_64_PLT32 at .text+1 names symbol 99, out of range (") == 0);
+  CHECK(c.error_of(b).find(p + ": R_X86_64_PLT32 at .text+1 names symbol 99, out of range (") == 0);
   b = good;
   r = reinterpret_cast<Elf64_Rela*>(b.data() + section_header(b, ".rela.text")->sh_offset);
   r->r_offset = 9;  // a 4-byte field from 9 of a 12-byte section
-  CHECK(error_of_bytes(dir, "x.o", b) ==
-        p + ": R_X86_64_PLT32 against 'g' at .text+0x9: the field runs past the section's end");
-  CHECK(error_of_bytes(dir, "good.o", good) == "(loaded)");
+  CHECK(c.error_of(b) == p + ": R_X86_64_PLT32 against 'g' at .text+0x9: the field runs past the section's end");
+  CHECK(error_of_bytes(c.dir, "good.o", good) == "(loaded)");
 }
 
 TEST_CASE("object code: a member name with control characters is refused, escaped" * doctest::test_suite("object")) {
@@ -112,10 +118,8 @@ TEST_CASE("object code: a member name with control characters is refused, escape
 
 TEST_CASE("object code: every single-byte corruption of an object's headers loads or is an InputError" *
           doctest::test_suite("object")) {
-  TmpDir dir;
-  const std::string obj = assemble_text(dir, "good.o", kCaller);
-  REQUIRE(!obj.empty());
-  const std::string good = slurp(obj);
+  const CallerObject c;
+  const std::string& good = c.good;
   const auto* eh = reinterpret_cast<const Elf64_Ehdr*>(good.data());
   // The ELF header, and the section headers (offsets, sizes, links) with 0xff and 0x80 written over each byte.
   std::vector<size_t> positions;
@@ -126,7 +130,7 @@ TEST_CASE("object code: every single-byte corruption of an object's headers load
     for (char v : {'\xff', '\x80'}) {
       std::string b = good;
       b[at] = v;
-      const std::string e = error_of_bytes(dir, "x.o", b);
+      const std::string e = c.error_of(b);
       refused += e != "(loaded)";
       CHECK(e.find('\n') == std::string::npos);
     }
