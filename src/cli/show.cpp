@@ -1,4 +1,5 @@
-// `kex show NAME`: the generated code of a spec or preset, as a listing (metadata, hex
+// `kex show NAME`: the generated code of a spec or preset, of a glibc variant
+// (glibc/SYMBOL) or of loaded object code (asm:PATH:SYMBOL), as a listing (metadata, hex
 // and disassembly), a GNU as source that reassembles to the same bytes, hex, or the raw
 // bytes.
 #include <cctype>
@@ -7,6 +8,7 @@
 
 #include "src/cli/cli.hpp"
 #include "src/core/output.hpp"
+#include "src/core/terminal_text.hpp"
 #include "generators/disasm.hpp"
 #include "generators/disasm_ext.hpp"
 #include "generators/emit.hpp"
@@ -14,6 +16,9 @@
 #include "generators/presets/presets.hpp"
 #include "src/model/kernel_names.hpp"
 #include "src/model/result_json.hpp"
+#include "src/run/code_extent.hpp"
+#include "src/run/glibc_impls.hpp"
+#include "src/run/object_code.hpp"
 
 namespace kex {
 
@@ -96,6 +101,49 @@ int show_spec(const ShowOptions& o, const KernelSpec& s) {
   return print_code(o, r, spec_name(s), header, loop);
 }
 
+constexpr size_t kGlibcShowCap = 16384;  // bytes of a glibc variant read at most
+
+/// glibc/SYMBOL: the variant's code in this process, from its address to its first ret
+/// no earlier branch jumps past (its symbol has no size).
+int show_glibc(const ShowOptions& o, const ImplName& n) {
+  const GlibcImpls& impls = glibc_impls();
+  if (!impls.missing.empty()) throw InputError("show: '" + o.name + "': " + impls.missing);
+  const GlibcImpl* impl = impls.find(n.symbol);
+  if (!impl) throw InputError("show: '" + o.name + "': glibc lists no variant '" + n.symbol + "' (see kex list)");
+  const FunctionCode f = function_code(impl->fn, kGlibcShowCap);
+  const CodeRef r{f.bytes.data(), f.bytes.size(), fnv1a(f.bytes.data(), f.bytes.size())};
+  const std::string usable = impl->facts.usable ? "usable here" : "not usable here: " + impl->facts.reason;
+  std::vector<std::string> header = {impl_name(n) + " (glibc's " + impl->facts.function + ", " + usable + ")",
+                                     "disassembled " + f.how};
+  if (o.format == Format::listing)
+    for (auto& h : header) h = "# " + h;
+  return print_code(o, r, impl_name(n), header);
+}
+
+/// asm:PATH:SYMBOL: the blob the object-code loader lays out (src/run/object_code.hpp),
+/// with its pieces, the references it resolved and the file's SHA-256.
+int show_object(const ShowOptions& o, const std::string& spec) {
+  const size_t colon = spec.rfind(':');
+  if (colon == std::string::npos || colon <= 4 || colon + 1 == spec.size())
+    throw InputError("show: '" + o.name +
+                     "': asm:PATH:SYMBOL is needed (e.g. asm:/usr/lib/x86_64-linux-musl/libc.a(memmove.lo):memmove)");
+  const std::string source = spec.substr(4, colon - 4), symbol = spec.substr(colon + 1);
+  const ObjectCode code = load_object_symbol(source, symbol);
+  const CodeRef r{code.bytes.data(), code.bytes.size(), fnv1a(code.bytes.data(), code.bytes.size())};
+  std::vector<std::string> header = {symbol + " from " + source + ", sha256 " + code.sha256 + ", entry at " +
+                                     std::to_string(code.entry)};
+  for (const auto& p : code.pieces)
+    header.push_back("piece " + p.object + " " + p.section + " at " + std::to_string(p.offset) + ", " +
+                     std::to_string(p.size) + " bytes");
+  for (const auto& x : code.relocations)
+    header.push_back("resolved " + x.type + " against " + x.symbol + " in " + x.object + " at " +
+                     std::to_string(x.offset) + ": " + std::to_string(x.value));
+  for (auto& h : header) h = terminal_text(h);
+  if (o.format == Format::listing)
+    for (auto& h : header) h = "# " + h;
+  return print_code(o, r, "asm_" + symbol, header);
+}
+
 }  // namespace
 
 Action add_show_command(CLI::App& app) {
@@ -103,7 +151,9 @@ Action add_show_command(CLI::App& app) {
   auto o = std::make_shared<ShowOptions>();
   cmd->add_option("NAME", o->name,
                   "Kernel name, e.g. copy/sse/unroll:128/scratch:4/pf:nta@256/nt/fwd, or a preset (id, printed name "
-                  "or alias, e.g. fastc/faster_copy, 'xmm_clear', asami/unroll:64/scratch:3/every:32)")
+                  "or alias, e.g. fastc/faster_copy, 'xmm_clear', asami/unroll:64/scratch:3/every:32), a glibc "
+                  "variant (glibc/__memmove_avx_unaligned_erms) or loaded code (asm:PATH:SYMBOL, PATH a .s, .S, .o "
+                  "or lib.a(member))")
       ->required();
   cmd->add_flag("--no-fsave", o->no_fsave, "Presets: drop the fsave/frstor pair the originals timed");
   auto syntax = std::make_shared<std::string>("intel");
@@ -120,6 +170,8 @@ Action add_show_command(CLI::App& app) {
     static const std::map<std::string, Format> formats = {
         {"listing", Format::listing}, {"s", Format::s}, {"hex", Format::hex}, {"bin", Format::bin}};
     o->format = formats.at(*format);
+    if (o->name.rfind("asm:", 0) == 0) return show_object(*o, o->name);
+    if (auto impl = parse_impl_name(o->name); impl && impl->source == ImplSource::glibc) return show_glibc(*o, *impl);
     KernelSpec s;
     try {
       s = parse_spec_name(o->name);

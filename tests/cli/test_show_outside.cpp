@@ -1,0 +1,46 @@
+// kex show on code from outside kex: a glibc variant from its address to its first ret,
+// and an assembly source through the object-code loader (asm:PATH:SYMBOL).
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "src/run/glibc_impls.hpp"
+#include "src/run/object_code.hpp"
+#include "tests/support/object_files.hpp"
+#include "tests/support/shell.hpp"
+
+using namespace kex;
+
+TEST_CASE("kex show glibc/NAME disassembles ifunc's pick for memcpy up to its ret" * doctest::test_suite("cli")) {
+  const std::string pick = ifunc_pick("memcpy");
+  REQUIRE(pick != "unknown");
+  const auto r = shell(kKex + " show glibc/" + pick);
+  CHECK(r.status == 0);
+  CHECK(r.text.find("# glibc/" + pick + " (glibc's memcpy, usable here)") == 0);
+  CHECK(r.text.find("# disassembled to its first ret no earlier branch jumps past") != std::string::npos);
+  CHECK(r.text.find("ret") != std::string::npos);
+  const auto missing = shell(kKex + " show glibc/__memcpy_nonesuch");
+  CHECK(missing.status == 2);
+  CHECK(missing.text ==
+        "kex: show: 'glibc/__memcpy_nonesuch': glibc lists no variant '__memcpy_nonesuch' (see kex list)\n");
+}
+
+TEST_CASE("kex show asm:PATH:SYMBOL lists the loaded pieces and references, and refuses what the loader refuses" *
+          doctest::test_suite("cli")) {
+  TmpDir dir;
+  const std::string src =
+      write_text(dir, "k.s", "\t.text\n\t.globl f\nf:\n\tcall g\n\tret\n\t.globl g\ng:\n\tmov $7, %eax\n\tret\n");
+  const auto r = shell(kKex + " show asm:" + src + ":f");
+  CHECK(r.status == 0);
+  CHECK(r.text.find("# piece k.s .text at 0, 12 bytes\n") != std::string::npos);
+  CHECK(r.text.find("# resolved R_X86_64_PLT32 against g in k.s at 1: 1\n") != std::string::npos);
+  CHECK(r.text.find("call") != std::string::npos);
+  const auto bin = shell(kKex + " show asm:" + src + ":f --format bin");
+  const ObjectCode code = load_object_symbol(src, "f");
+  CHECK(bin.text == std::string(code.bytes.begin(), code.bytes.end()));
+  const std::string abs = write_text(dir, "abs.s", "\t.text\n\t.globl f\nf:\n\tmovabs $f, %rax\n\tret\n");
+  const auto refused = shell(kKex + " show asm:" + abs + ":f");
+  CHECK(refused.status == 2);
+  CHECK(refused.text.find("kex: " + abs + ": R_X86_64_64 against 'f' at .text+0x2: only PC-relative") == 0);
+  CHECK(shell(kKex + " show asm:" + src).status == 2);
+}
