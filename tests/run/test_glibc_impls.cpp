@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "generators/jit.hpp"
+#include "src/core/error.hpp"
 #include "src/model/kernel_names.hpp"
 #include "src/run/built.hpp"
 #include "src/run/glibc_impls.hpp"
