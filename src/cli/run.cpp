@@ -275,6 +275,10 @@ void add_cli_options(CLI::App* cmd, RunArgs& a) {
                 "Write no HTML report (by default kex run writes one beside its results, as kex report does: "
                 "FILE's stem + .html, or report.html in the run's folder)");
   cmd->add_option("--preset", a.presets, "Run named preset kernels (see `kex list presets`)");
+  cmd->add_option("--load", a.loads,
+                  "Race your own code as lib/NAME or asm/NAME: NAME=PATH:SYMBOL[:copy|move|clear] (PATH a .so, "
+                  ".s, .S, .o or lib.a(member); memcpy's ABI by default); repeatable")
+      ->allow_extra_args(false);
   cmd->add_option("--harness", a.harness,
                   "Harness for presets: kex (robust statistics), or a seed program's own: fastc, xmm64, hahn, "
                   "mem_cp (Asami's: 4 MB of copies per size, 32..10000 bytes, gettimeofday)")

@@ -114,6 +114,8 @@ std::vector<Config> configs_from_arguments(RunArgs& a, const CLI::App& cmd) {
   // Each argument is a config or a kernel name (selection.hpp: is_config_argument); the
   // names become one more config, after the files.
   NamedKernels names;
+  for (const std::string& l : a.loads) names.loads.push_back(parse_load_option(l, "--load"));
+  check_load_names(names.loads, "--load");
   for (size_t i = 0; i < a.configs.size(); ++i) {
     const std::string& arg = a.configs[i];
     if (!is_config_argument(arg)) {

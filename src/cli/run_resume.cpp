@@ -103,6 +103,10 @@ void resume_setup(const RunArgs& a, const CLI::App& cmd, RunSetup& s) {
   const std::string here = machine_key(this_machine());
   if (here != h.machine)
     throw InputError("--resume: " + a.resume + ": the run was on " + h.machine + "; this machine is " + here);
+  for (const Config& c : h.configs)  // a journal is data: it never makes kex load code (README "Your own implementation")
+    if (!c.loads.empty())
+      throw InputError("--resume: " + a.resume + ": the run loaded code (" + load_kernel(c.loads.front()) +
+                       "); a journal never loads, assembles or runs code: run it again with its --load options");
   s.configs = h.configs;
   s.protocol = h.protocol;
   s.format = h.format;

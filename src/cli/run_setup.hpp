@@ -23,6 +23,7 @@ struct RunArgs {
   std::vector<std::string> configs;
   std::string out, plot_dir, shard, resume;
   std::vector<std::string> presets;
+  std::vector<std::string> loads;  ///< --load NAME=PATH:SYMBOL[:copy|move|clear], checked by the setup
   std::string harness = "kex";
   std::string repeat;  ///< --repeat N (seed harnesses), checked by hand for one clear line
   std::string seed;    ///< --seed S, checked by hand: 0..2^64-1, never wrapped

@@ -10,6 +10,7 @@
 #include "src/core/error.hpp"
 #include "src/core/numbers.hpp"
 #include "src/core/units.hpp"
+#include "src/model/json_fields.hpp"
 #include "src/model/kernel_names.hpp"
 
 namespace kex {
@@ -59,6 +60,12 @@ bool is_config_argument(const std::string& arg) {
 
 void add_kernel_name(NamedKernels& k, const std::string& name) {
   const std::string head = name + ": not a config file and not a kernel name: ";
+  if (const auto n = parse_impl_name(name); n && n->source != ImplSource::glibc) {
+    for (const LoadSpec& l : k.loads)
+      if (load_kernel(l) == impl_name({n->source, n->symbol, 0})) return;  // runs already: its --load names it
+    throw InputError(head + "loaded code is named by --load " + n->symbol + "=PATH:SYMBOL[:copy|move|clear] (it then "
+                            "races with the rest); no --load gives " + n->symbol);
+  }
   if (std::find(kBaselines.begin(), kBaselines.end(), name) != kBaselines.end() || find_impl_set(name) ||
       parse_impl_name(name)) {  // glibc's variants are resolved (or refused) when the plans are made
     if (std::find(k.baselines.begin(), k.baselines.end(), name) == k.baselines.end()) k.baselines.push_back(name);
@@ -190,7 +197,7 @@ json layout_option(const std::vector<std::string>& tokens) {
 }
 
 json default_name_sizes(const NamedKernels& k) {
-  if (k.specs.empty() && k.baselines.empty()) return json::array({4096});
+  if (k.specs.empty() && k.baselines.empty() && k.loads.empty()) return json::array({4096});
   return json::array({{{"from", 256}, {"to", "64MiB"}, {"factor", 4}}});
 }
 
@@ -206,6 +213,13 @@ Config names_config(const NamedKernels& k, const json& sizes, const json& cache,
     for (const KernelSpec& s : k.specs) raw["kernels"].push_back(spec_grid(s));
   }
   if (!k.presets.empty()) raw["presets"] = k.presets;
+  for (const LoadSpec& l : k.loads) {
+    json e;
+    FieldWriter w(e);
+    LoadSpec written = l;
+    map_load(w, written);
+    raw["load"].push_back(std::move(e));
+  }
   // A baseline named replaces the default set; none named: every one (those of an op no
   // kernel has are left out when the points are expanded).
   if (k.baselines.empty()) raw["baselines"] = true;

@@ -25,7 +25,8 @@ struct NamedKernels {
   std::vector<KernelSpec> specs;        ///< generated kernels (copy/avx/unroll:256, ...)
   std::vector<std::string> presets;     ///< preset ids, printed names, aliases or set names
   std::vector<std::string> baselines;   ///< memcpy, memset, rep_movsb, rep_stosb
-  bool empty() const { return specs.empty() && presets.empty() && baselines.empty(); }
+  std::vector<LoadSpec> loads;          ///< --load: outside code (lib/NAME, asm/NAME)
+  bool empty() const { return specs.empty() && presets.empty() && baselines.empty() && loads.empty(); }
 };
 
 /// Adds one name: a baseline, else a spec name (parse_spec_name, then validate),

@@ -488,7 +488,7 @@ void check_top_level(const Reader& r, const json& j) {
   for (const char* k : {"$schema", "name", "description"})
     if (j.contains(k)) r.string(j[k], std::string("/") + k);
   r.keys(j, "", {"$schema", "name", "description", "sizes", "kernels", "presets", "harness", "repeat", "preset_options",
-                 "baselines", "layout", "cache", "chunk", "prefill", "consume", "threads", "precision", "max_time_per_point",
+                 "baselines", "load", "layout", "cache", "chunk", "prefill", "consume", "threads", "precision", "max_time_per_point",
                  "min_time_per_point", "min_samples", "max_samples", "sample_us", "repetitions", "protocol", "segments", "outputs"});
 }
 
@@ -542,9 +542,22 @@ std::vector<std::string> read_baselines(const Reader& r, const json& j) {
         !parse_impl_name(b))
       r.fail("/baselines/" + std::to_string(i), j["baselines"][i],
              "allowed: memcpy, memset, rep_movsb, rep_stosb, glibc-copy, glibc-move, glibc-clear, glibc/SYMBOL");
+    if (const auto n = parse_impl_name(b); n && n->source != ImplSource::glibc)
+      r.fail("/baselines/" + std::to_string(i), j["baselines"][i],
+             "loaded code is named in \"load\" ({\"name\": \"" + n->symbol + "\", \"path\": ..., \"symbol\": ...}), "
+             "and races with the rest from there");
     out.push_back(b);
   }
   return out;
+}
+
+/// The "load" list (map_load's records, at most 64, each NAME once) into `c`.
+void read_loads(const json& j, Config& c) {
+  if (!j.contains("load")) return;
+  FieldReader r(j, c.source + ": ");
+  r.list("load", c.loads, 1, 64, [](FieldReader& f, LoadSpec& l) { map_load(f, l); });
+  for (size_t i = 0; i < c.loads.size(); ++i) check_load(c.loads[i], c.source + ": /load/" + std::to_string(i));
+  check_load_names(c.loads, c.source + ": /load");
 }
 
 /// The measurement policy's keys (precision, seconds per point, samples per repetition,
@@ -600,12 +613,12 @@ void read_outputs(const Reader& r, const json& j, Config& c) {
 /// by kex without sizes get the seeds' unit, one 4096-byte page. Then checks the top
 /// level's axes again (their buffers with those sizes).
 void check_runnable(const Reader& r, const json& j, Config& c) {
-  if (c.grids.empty() && c.presets.empty() && !c.segments.enabled && c.baselines.empty())
-    r.fail("", j, "nothing to run: give kernels, presets, baselines or segments");
+  if (c.grids.empty() && c.presets.empty() && !c.segments.enabled && c.baselines.empty() && c.loads.empty())
+    r.fail("", j, "nothing to run: give kernels, presets, baselines, load or segments");
   if (c.axes.sizes.empty()) {
     if (!c.presets.empty() && c.harness == Harness::kex) c.axes.sizes = {4096};  // the seeds' unit: one page
-    else if (c.grids.empty() && !c.baselines.empty() && c.presets.empty())
-      r.fail("/sizes", json(), "baselines need a list of sizes");
+    else if (c.grids.empty() && (!c.baselines.empty() || !c.loads.empty()) && c.presets.empty())
+      r.fail("/sizes", json(), c.loads.empty() ? "baselines need a list of sizes" : "loaded code needs a list of sizes");
   }
   check_axes(r, j, "", c.axes);
 }
@@ -642,6 +655,7 @@ Config parse_config(const std::string& text, const std::string& source) {
   check_axes(r, j, "", c.axes);  // the top level's own conflicts first, named at the top level
   read_kernels(r, j, c);
   c.baselines = read_baselines(r, j);
+  read_loads(j, c);
   read_policy(r, j, c.policy);
   c.protocol = ProtocolRequest::read(j, source);
   read_segments(r, j, c.segments);

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/model/filter.hpp"
+#include "src/model/load_spec.hpp"
 #include "src/model/point.hpp"
 #include "src/model/protocol.hpp"
 #include "src/model/spec.hpp"
@@ -70,6 +71,9 @@ struct Config {
   uint32_t repeat = 1;                 ///< seed harnesses: runs of the single-pass program (1..1000)
   bool preset_fsave = true;
   std::vector<std::string> baselines;  ///< subset of memcpy, memset, rep_movsb, rep_stosb
+  /// "load": outside code to race (lib/NAME, asm/NAME), each NAME once. Loaded only
+  /// from a config the user runs, never from a journal's copy (src/cli/run_resume.cpp).
+  std::vector<LoadSpec> loads;
   Policy policy;
   ProtocolRequest protocol;            ///< the protocol knobs it sets (why: docs/methodology.md §6)
   SegmentsRequest segments;

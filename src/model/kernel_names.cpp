@@ -36,6 +36,13 @@ bool is_c_identifier(std::string_view s) {
 
 }  // namespace
 
+bool is_load_label(std::string_view s) {
+  if (s.empty() || s.size() > 64 || s[0] == '-') return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+  });
+}
+
 std::optional<BaselineName> parse_baseline_name(std::string_view name) {
   const size_t slash = name.find('/');
   const std::string_view base = name.substr(0, slash);
@@ -58,7 +65,7 @@ std::optional<ImplName> parse_impl_name(std::string_view name) {
   const std::string_view rest = name.substr(slash + 1);
   const size_t slash2 = rest.find('/');
   ImplName n{*source, std::string(rest.substr(0, slash2)), 0};
-  if (!is_c_identifier(n.symbol)) return std::nullopt;
+  if (*source == ImplSource::glibc ? !is_c_identifier(n.symbol) : !is_load_label(n.symbol)) return std::nullopt;
   if (slash2 != std::string_view::npos) {
     const auto fill = parse_fill_token(rest.substr(slash2 + 1));
     if (!fill) return std::nullopt;
@@ -117,8 +124,9 @@ std::optional<std::string> kernel_name_error(KernelKind kind, std::string_view k
       return "not a preset id (FAMILY/NAME of letters, digits and _ . : + -, e.g. fastc/faster_copy)";
     case KernelKind::implementation:
       if (parse_impl_name(kernel)) return std::nullopt;
-      return "not an implementation name (glibc/SYMBOL, a C identifier of at most 128 bytes, and "
-             "glibc/SYMBOL/fill:0xNN, e.g. glibc/__memmove_avx_unaligned_erms)";
+      return "not an implementation name (glibc/SYMBOL, a C identifier of at most 128 bytes, lib/NAME or asm/NAME, "
+             "NAME of at most 64 letters, digits, _ and -; then /fill:0xNN for a clear, e.g. "
+             "glibc/__memmove_avx_unaligned_erms, lib/new)";
   }
   return "unknown kind";
 }

@@ -27,12 +27,18 @@ std::optional<BaselineName> parse_baseline_name(std::string_view name);
 /// The name of a baseline with a fill byte: `base`, or `base`/fill:0xNN when `fill` is not 0.
 std::string baseline_name(const std::string& base, uint8_t fill);
 
+/// Whether `s` is the NAME of a loaded implementation (lib/NAME, asm/NAME; `--load
+/// NAME=...`): 1 to 64 letters, digits, _ and -, not starting with -.
+bool is_load_label(std::string_view s);
+
 /// An implementation's name split: "glibc/__memset_avx2_unaligned_erms/fill:0xaa" is the
 /// source glibc, the symbol (a C identifier of at most 128 bytes) and the fill byte a
 /// memset variant writes (as in baseline names: two lower-case hex digits, not 00).
+/// "lib/new" and "asm/musl-memcpy" are loaded code: `symbol` holds the user's NAME
+/// (is_load_label), not the symbol loaded.
 struct ImplName {
   ImplSource source = ImplSource::glibc;
-  std::string symbol;
+  std::string symbol;  ///< glibc: the variant's symbol; lib, asm: the user's NAME
   uint8_t fill = 0;
   bool operator==(const ImplName&) const = default;
 };

@@ -21,12 +21,14 @@ std::optional<KernelKind> parse_kernel_kind(std::string_view s) {
 std::string_view to_string(ImplSource s) {
   switch (s) {
     case ImplSource::glibc: return "glibc";
+    case ImplSource::lib: return "lib";
+    case ImplSource::object: return "asm";
   }
   return "?";
 }
 
 std::optional<ImplSource> parse_impl_source(std::string_view s) {
-  for (auto v : {ImplSource::glibc})
+  for (auto v : {ImplSource::glibc, ImplSource::lib, ImplSource::object})
     if (s == to_string(v)) return v;
   return std::nullopt;
 }

@@ -2,6 +2,7 @@
 // spec, a named preset or a libc baseline), with the facts verification, placement
 // and the writers need. Immutable once built (docs/STYLE.md rule 1).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -53,10 +54,13 @@ struct LibcFacts {
   bool operator==(const LibcFacts&) const = default;
 };
 
-/// Where an outside implementation comes from. glibc: one of the C library's own variants,
-/// listed by its __libc_ifunc_impl_list (src/run/glibc_impls.hpp). Later sources (a shared
-/// object, an assembly or object file) are further values, with path and sha256 filled.
-enum class ImplSource { glibc };
+/// Where an outside implementation comes from. glibc ("glibc"): one of the C library's own
+/// variants, listed by its __libc_ifunc_impl_list (src/run/glibc_impls.hpp). lib ("lib"): a
+/// symbol of a shared object the user named (`--load`), opened with dlopen only in the
+/// processes that verify and measure (src/run/shared_objects.hpp). object ("asm"): a symbol
+/// of an assembly or object file or an archive member, its bytes in kex's code arena
+/// (src/run/object_code.hpp). lib and object fill path and sha256.
+enum class ImplSource { glibc, lib, object };
 std::string_view to_string(ImplSource);
 std::optional<ImplSource> parse_impl_source(std::string_view);
 
@@ -72,6 +76,8 @@ struct ImplFacts {
   std::string reason;    ///< why not, when not usable ("needs RTM: not usable on this CPU")
   std::string path;      ///< the file it was read from ("" for glibc's variants)
   std::string sha256;    ///< that file's SHA-256 in hex ("" when there is no file)
+  std::string label;     ///< lib and asm: the user's NAME of lib/NAME ("" for glibc: its symbol names it)
+  size_t pieces = 0;     ///< asm: the pieces (sections) loaded with the symbol (0 for the others)
   bool operator==(const ImplFacts&) const = default;
 };
 

@@ -334,6 +334,8 @@ ordered_json to_json(const ImplFacts& f) {
   if (!f.reason.empty()) j["reason"] = f.reason;
   if (!f.path.empty()) j["path"] = f.path;
   if (!f.sha256.empty()) j["sha256"] = f.sha256;
+  if (!f.label.empty()) j["label"] = f.label;
+  if (f.pieces) j["pieces"] = f.pieces;
   return j;
 }
 
@@ -345,12 +347,17 @@ ImplFacts impl_from_json(const json& j, const std::string& where) {
   if (f.function != "memcpy" && f.function != "memmove" && f.function != "memset")
     in.fail("function", "'" + f.function + "': allowed memcpy, memmove, memset");
   f.symbol = in.str("symbol");
-  if (!parse_impl_name(impl_name({f.source, f.symbol, 0})))
+  if (!parse_impl_name(impl_name({ImplSource::glibc, f.symbol, 0})))  // every source's symbol is a C identifier
     in.fail("symbol", "expected a C identifier of at most 128 bytes");
   f.usable = in.boolean_or("usable", true);
   f.reason = in.str_or("reason", "");
   f.path = in.str_or("path", "");
   f.sha256 = in.str_or("sha256", "");
+  f.label = in.str_or("label", "");
+  f.pieces = static_cast<size_t>(in.uint_or("pieces", 0));
+  if ((f.source == ImplSource::glibc) != f.label.empty() || (!f.label.empty() && !is_load_label(f.label)))
+    in.fail("label", f.source == ImplSource::glibc ? "a glibc variant has no label"
+                                                   : "expected NAME of lib/NAME: 1..64 letters, digits, _ and -");
   // Text shown in tables: one line of printable ASCII.
   for (const auto& [key, text] : {std::pair{"reason", &f.reason}, std::pair{"path", &f.path}})
     if (text->size() > 4096 || std::any_of(text->begin(), text->end(), [](char c) { return c < 0x20 || c > 0x7e; }))
@@ -579,8 +586,9 @@ Result result_from_json(const json& entry, double tsc_hz, const std::string& whe
     // A name read from a file is data: nothing is looked up or loaded from it.
     r.impl = impl_from_json(e.at("implementation"), where + "/implementation");
     const auto n = parse_impl_name(r.point.kernel);
-    if (n->source != r.impl->source || n->symbol != r.impl->symbol)
-      e.fail("implementation", "names " + std::string(to_string(r.impl->source)) + "/" + r.impl->symbol +
+    const std::string& named = r.impl->label.empty() ? r.impl->symbol : r.impl->label;
+    if (n->source != r.impl->source || n->symbol != named)
+      e.fail("implementation", "names " + std::string(to_string(r.impl->source)) + "/" + named +
                                    ", not the entry's kernel " + r.point.kernel);
     r.impl->fill = n->fill;
   }

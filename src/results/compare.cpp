@@ -106,6 +106,13 @@ double detectable_change(const std::vector<double>& a, const std::vector<double>
 
 }  // namespace
 
+bool same_code(const Result& a, const Result& b) {
+  if (a.code && b.code) return *a.code == *b.code;
+  if (a.code || b.code || !a.impl || !b.impl) return false;
+  return a.impl->source == b.impl->source && !a.impl->sha256.empty() && a.impl->sha256 == b.impl->sha256 &&
+         a.impl->symbol == b.impl->symbol && a.impl->function == b.impl->function;
+}
+
 bool intervals_overlap(double lo1, double hi1, double lo2, double hi2) { return lo1 <= hi2 && lo2 <= hi1; }
 
 std::vector<StateShift> state_shifts(const std::optional<Noise>& na, const std::optional<Noise>& nb, double threshold) {
@@ -300,6 +307,8 @@ Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOption
       const auto va = rep_figures_ns(ra, opt.statistic), vb = rep_figures_ns(*it->second, opt.statistic);
       noise.push_back(std::max(cv(va), cv(vb)));
     }
+    row.same_code = same_code(ra, *it->second);
+    c.same_code += row.same_code;
     if (!row.by_ci) any_power |= smallest_p(row.a_reps, row.b_reps) < opt.alpha;
     logsum += std::log(row.speedup);
     c.rows.push_back(row);
@@ -351,7 +360,8 @@ std::vector<std::string> row_cells(const Comparison& c, const CompareRow& r) {
   };
   return {r.name, figure(r.a_ns), figure(r.b_ns), fmt::format("{:.4f}", r.speedup),
           fmt::format("{}/{}", r.a_reps, r.b_reps), p,
-          r.verdict == Change::same ? "same" : r.verdict == Change::faster ? "B faster" : "B slower"};
+          std::string(r.verdict == Change::same ? "same" : r.verdict == Change::faster ? "B faster" : "B slower") +
+              (r.same_code && r.verdict != Change::same ? " (same code)" : "")};
 }
 
 /// A row as text: the name escaped for a terminal and padded to `w` columns.
@@ -440,6 +450,10 @@ std::string comparison_tail(const Comparison& c) {
         "power: with these rounds a relative change of about {:.1f}% or more would be found 80% of the time (median "
         "over the relative rows); smaller ones are below this comparison's resolution\n",
         c.detectable * 100);
+  if (c.same_code)
+    o += fmt::format("same code: {} of the {} rows ran identical code on both sides (code bytes, or the same "
+                     "symbol of a file with the same SHA-256): a difference called there is the machine's\n",
+                     c.same_code, c.rows.size());
   if (c.state_unknown)
     o += "note: only one of the runs has a sentinel record (context.protocol.noise): whether the machine was in the "
          "same state in both is unknown\n";

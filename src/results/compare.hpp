@@ -49,6 +49,10 @@ struct CompareRow {
   std::optional<bool> ci_overlap;  ///< the 95% CIs of the medians (nullopt when a side has none)
   bool by_ci = false;              ///< a side had one repetition: the verdict used CI overlap instead
   Change verdict = Change::same;
+  /// Both sides ran identical code: equal code bytes (size and hash of what kex placed in
+  /// its arena), or the same symbol of a file with the same SHA-256 (a shared object).
+  /// A difference there is the machine's.
+  bool same_code = false;
 };
 
 /// A sentinel figure that differs between the two runs by more than the runs'
@@ -73,6 +77,7 @@ struct Comparison {
   Correction correction = Correction::benjamini_hochberg;
   Statistic statistic = Statistic::median;  ///< the figure compared
   size_t faster = 0, slower = 0, same = 0;
+  size_t same_code = 0;                     ///< rows whose two sides ran identical code
   size_t relative_rows = 0;                 ///< rows compared relative to their groups
   double relative_min_effect = 0;           ///< the effect those rows need
   double between_runs = 0;                  ///< robust spread of those rows' shifts (1.4826 x MAD of the logs):
@@ -114,6 +119,10 @@ Comparison compare_results(const RunDoc& a, const RunDoc& b, const CompareOption
 /// the runs' own spread when that is larger, as it is between most runs of a shared VM
 /// (docs/methodology.md, "Paired rounds").
 inline constexpr double kRelativeMinEffect = 0.03;
+
+/// Whether `a` and `b` ran identical code (CompareRow::same_code); false when either
+/// side records none (libc's functions, glibc's variants).
+bool same_code(const Result& a, const Result& b);
 
 /// True when two closed intervals share a point.
 bool intervals_overlap(double lo1, double hi1, double lo2, double hi2);

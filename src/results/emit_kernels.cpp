@@ -59,6 +59,10 @@ KernelPlan source_plan(const std::string& name, const PresetOptions& opts, const
       throw InputError(where, "'" + name + "' is the C library's; it can be a --dispatch row, not an emitted kernel");
     return p;
   }
+  if (const auto n = parse_impl_name(name); n && n->source != ImplSource::glibc)  // a name only: nothing is loaded
+    throw InputError(where, "'" + name + "' names code loaded from a file (" +
+                                (n->source == ImplSource::lib ? "a shared object" : "an assembly or object file") +
+                                "): kex emits only code it generated, and a name read here never loads anything");
   if (parse_impl_name(name) || find_impl_set(name))  // a name only: nothing is looked up or loaded
     throw InputError(where, "'" + name + "' names glibc's own code: kex emits only code it generated");
   KernelPlan plan;

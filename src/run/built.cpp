@@ -46,8 +46,9 @@ std::vector<Built> build_plans(CodeArena& arena, const std::vector<KernelPlan>& 
     if (built[k].status.kind == StatusKind::ok) built[k].status = status[k];
     if (plans[k].libc_fn) built[k].fn = plans[k].libc_fn;
     // An implementation's code is not kex's: the stub that calls it (an address in this
-    // process) says nothing about it, so results record no code for it.
-    if (plans[k].impl) built[k].info.reset();
+    // process) says nothing about it, so results record no code for it. Loaded object
+    // code is in the arena itself: its bytes are recorded as a generated kernel's are.
+    if (plans[k].impl && plans[k].impl->source != ImplSource::object) built[k].info.reset();
   }
   return built;
 }

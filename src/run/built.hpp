@@ -46,7 +46,8 @@ std::vector<Built> emit_kernels(CodeArena& arena, const std::vector<std::functio
 
 /// Builds `plans` into `arena` (emit_kernels): status from plan_status; only the plans
 /// `used` (same length; empty: all) that are ok are emitted; libc baselines get their
-/// function (no code); implementations their call stub (no info: it is not their code).
+/// function (no code); implementations their call stub (no info: it is not their code),
+/// but loaded object code (asm/NAME) its bytes in the arena, with their info.
 std::vector<Built> build_plans(CodeArena& arena, const std::vector<KernelPlan>& plans, const std::vector<bool>& used = {},
                                const volatile std::sig_atomic_t* stop = nullptr);
 

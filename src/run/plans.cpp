@@ -12,6 +12,7 @@
 #include "src/core/error.hpp"
 #include "src/model/kernel_names.hpp"
 #include "src/run/glibc_impls.hpp"
+#include "src/run/load_plans.hpp"
 
 namespace kex {
 
@@ -215,7 +216,8 @@ ConfigPlans config_plans(const Config& c) {
       (p->op == Op::copy ? has_copy : has_clear) = true;
     }
   }
-  const bool only_baselines = out.plans.empty();
+  for (const LoadSpec& l : c.loads) (l.function == "memset" ? has_clear : has_copy) = true;
+  const bool only_baselines = out.plans.empty() && c.loads.empty();
   // The clears' fill bytes other than 0: memset and rep stosb write each of them too, so
   // that every group of clears has its libc and rep baselines.
   std::set<uint8_t> fills;
@@ -242,6 +244,15 @@ ConfigPlans config_plans(const Config& c) {
     out.baseline_plans.push_back(add(std::move(*b)));
     if (clear)
       for (uint8_t f : fills) out.baseline_plans.push_back(add(*baseline_plan(baseline_name(c.baselines[i], f))));
+  }
+  // Loaded code races as glibc's variants do; a clear also writes the config's other fills.
+  for (size_t i = 0; i < c.loads.size(); ++i) {
+    const std::string where = c.source + ": /load/" + std::to_string(i);
+    KernelPlan k = load_plan(c.loads[i], 0, where);
+    const bool clear = k.op == Op::clear;
+    out.baseline_plans.push_back(add(std::move(k)));
+    if (clear)
+      for (uint8_t f : fills) out.baseline_plans.push_back(add(load_plan(c.loads[i], f, where)));
   }
   return out;
 }

@@ -13,6 +13,7 @@
 
 #include "src/core/fd_io.hpp"
 #include "src/core/limits.hpp"
+#include "src/run/shared_objects.hpp"
 
 namespace kex {
 
@@ -71,6 +72,7 @@ struct SandboxChild {
                              unsigned timeout_s, const volatile std::sig_atomic_t* stop) {
   g_fd = fd;
   catch_faults(on_fault);
+  open_shared_objects();  // the user's shared objects open here, never in kex's process
   // SIGINT/SIGTERM keep the parent's handlers: `stop` (the child's copy) is set and
   // no further job starts; the parent also kills the child when it sees the stop.
   for (size_t i = first; i < count; ++i) {

@@ -30,6 +30,7 @@
 #include "src/run/counters.hpp"
 #include "src/run/measure.hpp"
 #include "src/run/sandbox.hpp"
+#include "src/run/shared_objects.hpp"
 #include "src/run/team.hpp"
 #include "src/run/topology.hpp"
 
@@ -294,6 +295,7 @@ std::vector<std::pair<uint32_t, Repetition>> measure_task(int fd, size_t i, cons
   sigaction(SIGTERM, &st, nullptr);
   stop = &g_worker_stop;
   pin(pr.cpu);
+  open_shared_objects();  // the user's shared objects open in the worker, before any timing
   try {
     // The sentinel first: it is small, and every task needs it.
     std::unique_ptr<Sentinel> sentinel;

@@ -501,3 +501,21 @@ TEST_CASE("--seed is read as typed into 0..2^64-1: -1, 2^64 and 1e23 are refused
   r = shell(run + "0x10");
   CHECK_MESSAGE(r.status == 0, r.text);
 }
+
+TEST_CASE("kex run --resume refuses a journal whose run loaded code: a journal never loads anything" *
+          doctest::test_suite("cli")) {
+  TmpDir d;
+  killed_run(d);
+  Lines l = read_lines(d / "out.json.journal");
+  // A constructor that would leave a file if the shared object were ever opened.
+  spit(d / "ctor.c", "#include <stdio.h>\n__attribute__((constructor)) static void c(void) { fclose(fopen(\"" +
+                         (d / "OPENED") + "\", \"w\")); }\nvoid f(void *d, const void *s, unsigned long n) {}\n");
+  REQUIRE(shell("gcc -shared -fPIC -o " + (d / "ctor.so") + " " + (d / "ctor.c")).status == 0);
+  l.first["header"]["configs"][0]["config"]["load"] = {{{"name", "x"}, {"path", d / "ctor.so"}, {"symbol", "f"}}};
+  write_lines(d / "out.json.journal", l);
+  const ShellOut out = resume(d / "out.json.journal");
+  INFO(out.text);
+  CHECK(out.status == 2);
+  CHECK(out.text.find("the run loaded code (lib/x); a journal never loads, assembles or runs code") != std::string::npos);
+  CHECK(!std::filesystem::exists(d / "OPENED"));
+}

@@ -1,0 +1,26 @@
+// Shared objects the user loads (`--load NAME=x.so:SYMBOL`, issue 34) are opened with
+// dlopen only in the processes that verify and measure kernels (the sandbox's children,
+// the supervisor's worker), never in kex's own: the object's constructors run there and
+// nowhere else. The code arena calls each symbol through a slot (generators/outside_call.hpp,
+// emit_slot_call) that those processes fill after fork; in kex's process it stays null.
+#pragma once
+#include <string>
+
+namespace kex {
+
+/// The slot of `symbol` in the shared object at `path`: registered once per pair (the
+/// same address every time), null until open_shared_objects() runs in a child. Call
+/// before forking the processes that run kernels.
+void* const* shared_object_slot(const std::string& path, const std::string& symbol);
+
+/// In a forked child that runs kernels: dlopen (RTLD_NOW | RTLD_LOCAL) every registered
+/// object and dlsym its symbol into its slot. A failure leaves the slot null (the stub then
+/// raises SIGILL, which the verifier reports). Nothing when none is registered.
+void open_shared_objects() noexcept;
+
+/// Opens `path` and looks up `symbol` in a forked child (its constructors run there):
+/// "" when both work, else one line saying why (dlerror's text with control characters
+/// escaped, "crashed while opening it: killed by SIGSEGV", or a timeout of 10 s).
+std::string probe_shared_object(const std::string& path, const std::string& symbol);
+
+}  // namespace kex

@@ -1,0 +1,186 @@
+// Your own implementation (`--load`, a config's "load"): shared objects built here with
+// gcc are verified and timed beside kex's kernels, opened only in the processes that
+// run kernels; a wrong one is refused with the first differing byte or the signal, and
+// the run goes on; bad options are one line, exit 2; a results file or journal loads nothing.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/shell.hpp"
+#include "tests/support/tmpdir.hpp"
+
+namespace {
+
+/// Builds `dir`/NAME.so from C `body` (a function NAME(void*, const void*, unsigned long)).
+std::string build_so(const TmpDir& dir, const std::string& name, const std::string& body) {
+  std::ofstream(dir / (name + ".c")) << body;
+  const std::string so = dir / (name + ".so");
+  const ShellOut cc = shell("gcc -shared -fPIC -O1 -fno-builtin -fno-tree-loop-distribute-patterns -o " + so + " " +
+                            (dir / (name + ".c")));
+  INFO(cc.text);
+  REQUIRE(cc.status == 0);
+  return so;
+}
+
+const char* kCopy = "void NAME(void *d, const void *s, unsigned long n) {\n"
+                    "  char *a = d; const char *b = s;\n"
+                    "  for (unsigned long i = 0; i < n; ++i) a[i] = b[i];\n"
+                    "  TAIL\n}\n";
+
+/// kCopy named `name`, with `tail` after the loop.
+std::string copy_source(const std::string& name, const std::string& tail) {
+  std::string s = kCopy;
+  s.replace(s.find("NAME"), 4, name);
+  s.replace(s.find("TAIL"), 4, tail);
+  return s;
+}
+
+/// The entries of a results file by kernel name (one size each here).
+std::map<std::string, nlohmann::json> by_kernel(const std::string& path) {
+  std::map<std::string, nlohmann::json> out;
+  const auto j = nlohmann::json::parse(slurp(path));
+  for (const auto& e : j["benchmarks"]) out[e["kernel"].get<std::string>()] = e;
+  return out;
+}
+
+size_t lines(const std::string& s) { return size_t(std::count(s.begin(), s.end(), '\n')); }
+
+}  // namespace
+
+TEST_CASE("kex run --load: the correct copy is timed, the wrong ones refused with the reason, the run goes on" *
+          doctest::test_suite("cli")) {
+  TmpDir dir;
+  const std::string good = build_so(dir, "good", copy_source("good", "")),
+                    off = build_so(dir, "off", copy_source("off", "if (n) a[n - 1] ^= 1;")),
+                    past = build_so(dir, "past", copy_source("past", "if (n) { volatile char x = b[n]; (void)x; }")),
+                    crash = build_so(dir, "crash", copy_source("crash", "*(volatile int *)0 = 0;"));
+  // Its constructor logs the process it runs in: never kex's own.
+  std::ofstream(dir / "ctor.c") << "#include <stdio.h>\n#include <stdlib.h>\n#include <unistd.h>\n"
+                                   "__attribute__((constructor)) static void hello(void) {\n"
+                                   "  FILE *f = fopen(getenv(\"CTOR_LOG\"), \"a\"); fprintf(f, \"%d\\n\", getpid()); fclose(f);\n}\n"
+                                << copy_source("ctor_copy", "");
+  REQUIRE(shell("gcc -shared -fPIC -O1 -fno-builtin -o " + (dir / "ctor.so") + " " + (dir / "ctor.c")).status == 0);
+  const ShellOut out = shell_stdout("CTOR_LOG=" + (dir / "ctor.log") + " sh -c 'echo $$; exec " + kKex +
+                                    " run memcpy --sizes 4KiB --repetitions 3 --no-report --load good=" + good +
+                                    ":good --load off=" + off + ":off --load past=" + past + ":past --load crash=" +
+                                    crash + ":crash --load ctor=" + (dir / "ctor.so") + ":ctor_copy -o " +
+                                    (dir / "r.json") + " >/dev/null 2>&1'");
+  INFO(out.text);
+  REQUIRE(out.status == 0);
+  const std::string kex_pid = out.text.substr(0, out.text.find('\n'));
+  const std::string log = slurp(dir / "ctor.log");
+  CHECK(!log.empty());  // it ran: in the processes that verify and measure
+  CHECK(("\n" + log).find("\n" + kex_pid + "\n") == std::string::npos);
+  auto e = by_kernel(dir / "r.json");
+  REQUIRE(e.count("lib/good"));
+  CHECK(e["lib/good"]["kind"] == "implementation");
+  CHECK(e["lib/good"]["implementation"]["source"] == "lib");
+  CHECK(e["lib/good"]["implementation"]["label"] == "good");
+  CHECK(e["lib/good"]["implementation"]["symbol"] == "good");
+  CHECK(e["lib/good"]["implementation"]["path"] == good);
+  CHECK(e["lib/good"]["implementation"]["sha256"] == shell("sha256sum " + good + " | cut -c1-64").text.substr(0, 64));
+  CHECK(e["lib/good"].contains("real_time"));
+  CHECK(e["lib/ctor"].contains("real_time"));
+  CHECK(e["memcpy"].contains("real_time"));  // the run went on past the refused ones
+  const std::string off_msg = e["lib/off"]["error_message"];
+  CHECK(off_msg.find("verification failed: size 1, ") != std::string::npos);
+  CHECK(off_msg.find("byte 0 is ") != std::string::npos);
+  CHECK(e["lib/past"]["error_message"].get<std::string>().find("killed by SIGSEGV") != std::string::npos);
+  CHECK(e["lib/crash"]["error_message"].get<std::string>().find("killed by SIGSEGV") != std::string::npos);
+  CHECK(e["lib/crash"]["error_message"].get<std::string>().find("touching 0x0 while verifying") != std::string::npos);
+  // Trust: a results file naming loaded code is data. Reading it loads nothing (the
+  // constructor would log), and emit refuses the name plainly.
+  const std::string env = "CTOR_LOG=" + (dir / "ctor2.log") + " ";
+  CHECK(shell(env + kKex + " summary " + (dir / "r.json")).status == 0);
+  const ShellOut csv = shell(env + kKex + " export " + (dir / "r.json") + " --format csv -o -");
+  CHECK(csv.status == 0);
+  CHECK(csv.text.find("lib/good") != std::string::npos);
+  CHECK(shell(env + kKex + " compare " + (dir / "r.json") + " " + (dir / "r.json")).status == 0);
+  const ShellOut emit = shell(env + kKex + " emit --dispatch lib/ctor --op copy --format c");
+  CHECK(emit.status == 2);
+  CHECK(emit.text.find("'lib/ctor' names code loaded from a file (a shared object): kex emits only code it generated") !=
+        std::string::npos);
+  CHECK(shell("test -e " + (dir / "ctor2.log")).status != 0);
+}
+
+TEST_CASE("a config's load: a hang at 2 MiB is the task timeout, the 4 KiB point is timed" *
+          doctest::test_suite("cli")) {
+  TmpDir dir;
+  const std::string so = build_so(dir, "hang", copy_source("hang", "if (n > (1 << 20)) for (;;) __asm__ volatile(\"\");"));
+  const nlohmann::json config = {
+      {"sizes", {4096, 2 << 20}},  // verification tries 2 MiB at 1 MiB (sweep.cpp's kVerifyCap)
+      {"baselines", false},
+      {"repetitions", 2},
+      {"protocol", {{"task_timeout_s", 1}}},
+      {"load", {{{"name", "hang"}, {"path", so}, {"symbol", "hang"}, {"function", "copy"}}}}};
+  std::ofstream(dir / "c.json") << config.dump();
+  const ShellOut out = shell(kKex + " run " + (dir / "c.json") + " --no-report -o " + (dir / "r.json"));
+  INFO(out.text);
+  REQUIRE(out.status == 0);
+  const auto j = nlohmann::json::parse(slurp(dir / "r.json"));
+  std::map<uint64_t, nlohmann::json> at;
+  for (const auto& e : j["benchmarks"]) at[e["size"]] = e;
+  CHECK(at[4096].contains("real_time"));
+  CHECK(at[2 << 20]["error_message"].get<std::string>().find("did not return within 1 s") != std::string::npos);
+}
+
+TEST_CASE("kex run --load: bad input is one line and exit 2" * doctest::test_suite("cli")) {
+  TmpDir dir;
+  const std::string so = build_so(dir, "g", copy_source("g", ""));
+  const auto refused = [](const std::string& args, const std::string& says) {
+    const ShellOut out = shell(kKex + " run --sizes 4KiB " + args);
+    INFO(args, " -> ", out.text);
+    CHECK(out.status == 2);
+    CHECK(lines(out.text) == 1);
+    CHECK(out.text.find(says) != std::string::npos);
+  };
+  refused("--load x=" + (dir / "none.so") + ":g", "none.so: cannot read");
+  refused("--load x=" + so + ":nope", "no symbol nope: ");
+  refused("--load x=" + (dir / "g.c") + ":g", "PATH '" + (dir / "g.c") + "': allowed: a shared object");
+  refused("--load 'bad name=" + so + ":g'", "NAME 'bad name': allowed: 1..64 letters");
+  refused("--load x=" + so + ":g --load x=" + so + ":g", "--load: NAME 'x' is given twice");
+  refused("--load x=" + so + ":1g:clear", "SYMBOL '1g': allowed: a C identifier");
+  refused("--load x" + so, "no '='");
+  refused("lib/y --load x=" + so + ":g", "no --load gives y");
+  // A file that dlopen refuses: its text reaches the terminal escaped.
+  std::ofstream(dir / "junk.so") << "not \x1b[31man object";
+  const ShellOut junk = shell(kKex + " run --sizes 4KiB --load x=" + (dir / "junk.so") + ":g");
+  CHECK(junk.status == 2);
+  CHECK(junk.text.find("cannot open it: ") != std::string::npos);
+  CHECK(junk.text.find('\x1b') == std::string::npos);
+  // Object code goes to the object loader: what it says reaches the user in one line.
+  std::ofstream(dir / "k.s") << ".globl k\nk:\n ret\n";
+  const ShellOut obj = shell(kKex + " run --sizes 4KiB --load k=" + (dir / "k.s") + ":nosuch");
+  CHECK(obj.status == 2);
+  CHECK(lines(obj.text) == 1);
+  CHECK(obj.text.find("k.s") != std::string::npos);
+}
+
+TEST_CASE("asm/NAME: musl's memcpy member, placed in kex's code arena, is verified and timed where the loader is built" *
+          doctest::test_suite("cli")) {
+  const std::string archive = "/usr/lib/x86_64-linux-musl/libc.a";
+  if (shell("test -r " + archive).status != 0) {
+    MESSAGE("musl-dev is not installed: nothing to load");
+    return;
+  }
+  TmpDir dir;
+  const ShellOut out = shell(kKex + " run --sizes 4KiB --repetitions 2 --no-report --load 'musl=" + archive +
+                             "(memcpy.lo):memcpy' -o " + (dir / "r.json"));
+  INFO(out.text);
+  if (out.status == 2 && out.text.find("not built yet") != std::string::npos) {  // the object loader lands apart
+    CHECK(lines(out.text) == 1);
+    return;
+  }
+  REQUIRE(out.status == 0);
+  auto e = by_kernel(dir / "r.json");
+  REQUIRE(e.count("asm/musl"));
+  CHECK(e["asm/musl"].contains("real_time"));
+  CHECK(e["asm/musl"]["implementation"]["source"] == "asm");
+  CHECK(e["asm/musl"]["implementation"]["pieces"].get<int>() >= 1);
+  CHECK(e["asm/musl"].contains("code"));  // its bytes are kex's arena's: recorded as a generated kernel's
+}
