@@ -36,7 +36,7 @@ TEST_CASE("answer_lines: an untied winner over its sizes with its speed over mem
                         "among them)");
 }
 
-TEST_CASE("answer_lines: one winner tied at some of its sizes says at how many; libc winning says nothing over itself" *
+TEST_CASE("answer_lines: one winner tied at some of its sizes says at how many, and libc winning says nothing over itself" *
           doctest::test_suite("summary")) {
   // avx fastest everywhere, tied with sse at 64 KiB only; memset-free copy: memcpy far behind.
   const RunDoc run = paired_sweep::sweep({4096, 65536, 1 << 20},
