@@ -20,6 +20,7 @@
 #include "src/core/error.hpp"
 #include "src/core/terminal_text.hpp"
 #include "src/results/gnuplot_text.hpp"
+#include "src/results/plot_explain.hpp"
 #include "src/results/plot_scaling.hpp"
 #include "src/results/render.hpp"
 #include "src/model/filter.hpp"
@@ -938,6 +939,8 @@ std::vector<PlotFigure> plot_figures(const std::vector<RunDoc>& docs, const Plot
     for (PlotFigure& f : scaling_figures(*runs.front().doc, filter)) out.push_back(std::move(f));
   bar_figures(g, runs, out);
   if (!filter.re) segment_heatmaps(runs, out);  // the table has no kernel names to match
+  if (!filter.re && !runs.empty())  // the first run's explain section (kex explain, kex run --explain)
+    for (PlotFigure& f : explain_figures(*runs.front().doc)) out.push_back(std::move(f));
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include "src/results/compare.hpp"
 #include "src/results/crossover.hpp"
 #include "src/results/crossover_text.hpp"
+#include "src/results/explain_text.hpp"
 #include "src/results/html_text.hpp"
 #include "src/results/results.hpp"
 #include "src/results/scaling.hpp"
@@ -146,9 +147,10 @@ std::string findings_section(const std::vector<ReportRun>& runs) {
 }
 
 /// Which section a figure belongs in, by the plot writer's name for it.
-enum class FigureKind { curves, heatmap, presets, segments, ratio };
+enum class FigureKind { curves, heatmap, presets, segments, ratio, why };
 
 FigureKind figure_kind(const std::string& base) {
+  if (base.starts_with("why-")) return FigureKind::why;
   if (base.find("presets") != std::string::npos) return FigureKind::presets;  // "copy-warm-presets" too
   if (base.starts_with("segments")) return FigureKind::segments;
   if (base.starts_with("ratio-")) return FigureKind::ratio;
@@ -196,6 +198,16 @@ std::string segments_section(const std::vector<ReportRun>& runs, const ReportFig
   return s.empty() ? "" : section("segments", "Segment-override loads", s);
 }
 
+/// Why, for runs with an explain section: its text (effects, the model of the core, the
+/// counters or why there are none) and the effects as bars with their intervals.
+std::string why_section(const std::vector<ReportRun>& runs, const ReportFigures& figs) {
+  std::string s;
+  for (size_t i = 0; i < runs.size(); ++i)
+    if (const std::string text = explain_text(runs[i].run); !text.empty()) s += run_heading(runs, i) + pre(text);
+  if (s.empty()) return "";
+  return section("why", "Why", s + figures_html(figs, FigureKind::why));
+}
+
 /// Every run after the first against the first (kex compare A B), with the ratio figures.
 std::string comparison_section(const std::vector<ReportRun>& runs, const ReportFigures& figs) {
   if (runs.size() < 2) return "";
@@ -216,7 +228,7 @@ std::string comparison_section(const std::vector<ReportRun>& runs, const ReportF
 std::string contents(const std::string& body) {
   static const std::vector<std::pair<const char*, const char*>> kSections = {
       {"machine", "Machine"},   {"summary", "Summary per group"}, {"noise", "Noise of the run"},
-      {"findings", "What the data shows"}, {"figures", "Figures"}, {"presets", "Presets"},
+      {"findings", "What the data shows"}, {"why", "Why"}, {"figures", "Figures"}, {"presets", "Presets"},
       {"segments", "Segment-override loads"}, {"comparison", "Comparison"}};
   std::string s = "<nav>\n<ul>\n";
   for (const auto& [id, title] : kSections)
@@ -230,7 +242,7 @@ std::string contents(const std::string& body) {
 std::string report_html(const std::vector<ReportRun>& runs, const ReportFigures& figures) {
   if (runs.empty()) throw std::logic_error("report_html: no run");
   const std::string body = machine_section(runs) + summary_section(runs) + noise_section(runs) +
-                           findings_section(runs) + figures_section(figures) + presets_section(runs, figures) +
+                           findings_section(runs) + why_section(runs, figures) + figures_section(figures) + presets_section(runs, figures) +
                            segments_section(runs, figures) + comparison_section(runs, figures);
   std::string title = "kex report: " + run_label(runs[0].run.context);
   if (runs.size() > 1) title += " and " + std::to_string(runs.size() - 1) + " more";
