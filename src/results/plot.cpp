@@ -939,8 +939,13 @@ std::vector<PlotFigure> plot_figures(const std::vector<RunDoc>& docs, const Plot
     for (PlotFigure& f : scaling_figures(*runs.front().doc, filter)) out.push_back(std::move(f));
   bar_figures(g, runs, out);
   if (!filter.re) segment_heatmaps(runs, out);  // the table has no kernel names to match
-  if (!filter.re && !runs.empty())  // the first run's explain section (kex explain, kex run --explain)
-    for (PlotFigure& f : explain_figures(*runs.front().doc)) out.push_back(std::move(f));
+  size_t why = 1;  // each run's explain section (kex explain, kex run --explain): why-1, why-2, ...
+  if (!filter.re)
+    for (const Run& r : runs)
+      for (PlotFigure& f : explain_figures(*r.doc, why)) {
+        ++why;
+        out.push_back(std::move(f));
+      }
   return out;
 }
 

@@ -63,14 +63,14 @@ PlotFigure why_figure(const ExplainPoint& p, double res, const std::string& base
 
 }  // namespace
 
-std::vector<PlotFigure> explain_figures(const RunDoc& run) {
+std::vector<PlotFigure> explain_figures(const RunDoc& run, size_t first) {
   std::vector<PlotFigure> out;
   if (!run.context.explain) return out;
   const ExplainSection& s = *run.context.explain;
   for (const ExplainPoint& p : s.points) {
     if (out.size() == kMaxWhyFigures) break;
     if (std::none_of(p.effects.begin(), p.effects.end(), effect_measured)) continue;
-    out.push_back(why_figure(p, s.resolution, "why-" + std::to_string(out.size() + 1)));
+    out.push_back(why_figure(p, s.resolution, "why-" + std::to_string(first + out.size())));
   }
   return out;
 }

@@ -8,12 +8,12 @@
 
 namespace kex {
 
-/// One figure per explain point with measured effects ("why-1", "why-2", ... in the
+/// One figure per explain point with measured effects ("why-N", N from `first` on in the
 /// section's order; at most 24): a horizontal bar per measured effect from 1 to its time
 /// ratio (neighbour / kernel; > 1: the kernel is faster), its 95% interval as error bars,
 /// the tie zone 1 ± resolution shaded, effects largest first. Effect labels ("store t ->
 /// nt") go to the .dat through dat_string and reach the script only as ytic(1); the title
 /// through gp_label. None without an explain section.
-std::vector<PlotFigure> explain_figures(const RunDoc& run);
+std::vector<PlotFigure> explain_figures(const RunDoc& run, size_t first = 1);
 
 }  // namespace kex
