@@ -7,6 +7,7 @@
 #include "src/core/output.hpp"
 #include "src/core/terminal_text.hpp"
 #include "src/results/compare.hpp"
+#include "src/results/explain_compare.hpp"
 #include "src/results/results.hpp"
 
 namespace kex {
@@ -97,6 +98,7 @@ Action add_compare_command(CLI::App& app) {
     // -q: from kex's summary line on (the last line that starts so; a row could start
     // with a name "summary: ...", and no name reaches the lines after it).
     if (args->quiet) text = text.substr(text.rfind("\nsummary: ") + 1);
+    if (args->format == "text") text += format_effect_comparison(compare_effects(a, b));  // two kex explain files
     write_stdout(text);
     if (gated) {
       auto bad = regressions(c, slowdown);

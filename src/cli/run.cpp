@@ -14,6 +14,7 @@
 #include "src/core/units.hpp"
 #include "src/results/seed_text.hpp"
 #include "src/run/counters.hpp"
+#include "src/run/explain_winners.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/plans.hpp"
 #include "src/run/topology.hpp"
@@ -36,6 +37,19 @@ std::string duration_text(double s) {
   else if (s < 7200) std::snprintf(b, sizeof b, "%.0f min", s / 60);
   else std::snprintf(b, sizeof b, "%.1f h", s / 3600);
   return b;
+}
+
+/// --explain: each group's winner raced against its neighbours; its section joins the
+/// run's, its cost and what it left out go to stderr. False after a second stop.
+bool explain_run(RunDoc& run, const RunOptions& opt) {
+  if (!quiet()) std::fprintf(stderr, "kex: --explain: racing each group's winner against its neighbours\n");
+  const WinnersExplained w = explain_winners(run, 10, opt);
+  if (w.abandoned) return false;
+  for (const std::string& n : w.notes) std::fprintf(stderr, "kex: --explain: %s\n", terminal_text(n).c_str());
+  std::fprintf(stderr, "kex: --explain: %zu winner%s explained in 10 paired rounds: %zu points measured, %s\n",
+               w.raced, w.raced == 1 ? "" : "s", w.points, duration_text(w.seconds).c_str());
+  if (w.section) run.context.explain = w.section;
+  return true;
 }
 
 /// Checks the plans and opens the counters once (unknown names fail here; what
@@ -202,6 +216,7 @@ Action add_run_command(CLI::App& app) {
     std::optional<SweepRun> sweep = measure(s, opt, *a);
     if (!sweep) return 130;
     RunDoc& run = sweep->doc;
+    if (a->explain && !run.context.interrupted && !explain_run(run, opt)) return 130;
     for (const auto& [source, seed] : sweep->seed_runs)
       run.context.seed_tables.push_back({source, seed.header.harness, seed_table_text(seed)});
     write_results(s, run);
@@ -309,11 +324,15 @@ void add_cli_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_flag("--separate", a.separate,
                 "Measure each repetition of a point alone (adaptive, to a precision), not in rounds with the "
                 "points it is compared with (the config's protocol.pairing)");
+  cmd->add_flag("--explain", a.explain,
+                "After the sweep, explain each group's winner at its size (as kex explain, 10 paired rounds): the "
+                "effects, the model of the core and the counters go into the results' explain section; costs about "
+                "as much as 10 rounds of a dozen kernels per winner (12 winners at most; the time is printed)");
   cmd->add_flag("--no-sentinel", a.no_sentinel, "No sentinel readings, no re-measurement of disturbed windows");
   cmd->add_option("--counters", a.counters,
                   "Count these events in each repetition's timed samples, reported per operation and per byte: kex "
                   "names (cycles, instructions, l1d-misses, l2-misses, llc-misses, dram-fills, "
-                  "l2-prefetch-misses-l3) or libpfm4 event names, comma-separated (kex info lists them). Without a "
+                  "l2-prefetch-misses-l3, stores) or libpfm4 event names, comma-separated (kex info lists them). Without a "
                   "PMU the hardware ones are noted once and left out; software ones still count")
       ->type_name("LIST");
   cmd->add_option("--cpu", a.cpu, "Pin the measuring process to this CPU (default: the last CPU allowed)")

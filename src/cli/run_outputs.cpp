@@ -15,6 +15,7 @@
 #include "src/core/terminal_text.hpp"
 #include "src/model/result_json.hpp"
 #include "src/results/answer_text.hpp"
+#include "src/results/explain_text.hpp"
 #include "src/results/export.hpp"
 #include "src/results/plot.hpp"
 #include "src/results/report_figures.hpp"
@@ -205,6 +206,7 @@ void print_tables(const SweepRun& sweep, const RunDoc& run, const OutputKinds& k
     if (std::string table = summary_table(run, compact); !table.empty()) std::fputs(table.c_str(), text);
     if (std::string lt = layout_table(run); !lt.empty()) std::fputs(lt.c_str(), text);
     if (std::string st = scaling_table(run); !st.empty()) std::fputs(st.c_str(), text);
+    if (std::string et = explain_text(run); !et.empty()) std::fprintf(text, "\n%s", et.c_str());  // --explain
   };
   if (compact) answers();
   if (chatter) {

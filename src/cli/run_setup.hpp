@@ -33,6 +33,7 @@ struct RunArgs {
   int cpu = -1;
   bool no_shuffle = false, no_sentinel = false, list = false, allow_large = false, no_journal = false;
   bool separate = false;
+  bool explain = false;  ///< --explain: each group's winner raced against its neighbours after the sweep
   bool full = false;  ///< the whole preset and segment tables beside generated kernels
   bool seed_exact = false, no_plot = false, no_report = false, resume_any_build = false;
   std::string graph_dir;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "src/model/explain_core.hpp"
 #include "src/model/group.hpp"
 #include "src/model/paired.hpp"
 
@@ -70,7 +71,7 @@ ExplainSection explain_section(const RunDoc& run, const std::vector<ExplainTarge
     for (const Result& r : run.results) {
       const std::optional<GroupKey> g = group_of(r);
       if (r.point.kernel != name || !g || r.status.kind != StatusKind::ok) continue;
-      ExplainPoint p{name, group_label(*g), r.point.at.size, round_times(r).size(), {}};
+      ExplainPoint p{name, group_label(*g), r.point.at.size, round_times(r).size(), {}, explain_counters(r)};
       for (const Neighbour& n : t.neighbours) p.effects.push_back(effect_of(run, r, *g, n));
       std::stable_sort(p.effects.begin(), p.effects.end(), [&](const ExplainEffect& a, const ExplainEffect& b) {
         return effect_rank(a, resolution) < effect_rank(b, resolution);

@@ -27,6 +27,21 @@ void map_effect(IO& io, E& e) {
   io.whole("rounds", e.rounds, uint64_t(0), uint64_t(UINT32_MAX));
 }
 
+/// llvm-mca's prediction and the L1-resident measurement of one kernel (ExplainCore).
+template <class IO, class C>
+void map_core(IO& io, C& c) {
+  io.text("kernel", c.kernel, kExplainText);
+  if (io.has("mcpu", !c.mcpu.empty())) io.text("mcpu", c.mcpu, kExplainText);
+  if (io.has("note", !c.note.empty())) io.text("note", c.note, kExplainText);
+  if (io.has("missing", !c.missing.empty())) io.text("missing", c.missing, kExplainText);
+  io.real("predicted_cycles", c.predicted_cycles, 0, kMaxRatio);
+  io.real("block_rthroughput", c.block_rthroughput, 0, kMaxRatio);
+  io.whole("bytes_per_iteration", c.bytes_per_iteration, uint64_t(0), UINT64_MAX);
+  io.whole("measured_size", c.measured_size, uint64_t(0), UINT64_MAX);
+  io.real("measured_cycles", c.measured_cycles, 0, kMaxRatio);
+  if (io.has("cycles_method", !c.cycles_method.empty())) io.text("cycles_method", c.cycles_method, kExplainText);
+}
+
 template <class IO, class S>
 void map_section(IO& io, S& s) {
   io.real("resolution", s.resolution, 0, 0.5);
@@ -37,7 +52,15 @@ void map_section(IO& io, S& s) {
     p.whole("size", x.size, uint64_t(0), UINT64_MAX);
     p.whole("rounds", x.rounds, uint64_t(0), uint64_t(UINT32_MAX));
     p.list("effects", x.effects, 0, kMaxExplainItems, [](auto& e, auto& f) { map_effect(e, f); });
+    if (p.has("counters", !x.counters.empty()))
+      p.list("counters", x.counters, 0, kMaxExplainItems, [](auto& c, auto& v) {
+        c.text("name", v.name, kExplainText);
+        c.real("per_byte", v.per_byte, 0, kMaxRatio);
+      });
   });
+  if (io.has("core", !s.core.empty()))
+    io.list("core", s.core, 0, kMaxExplainItems, [](auto& c, auto& x) { map_core(c, x); });
+  if (io.has("pmu", !s.pmu.empty())) io.text("pmu", s.pmu, kExplainText);
 }
 
 }  // namespace kex::explain_fields

@@ -9,7 +9,9 @@ namespace kex {
 
 /// "why copy/sse/unroll:64 at copy 4096 (20 rounds; time ratio neighbour/kernel, 95%
 /// interval):" then "  store t -> nt: ..." per effect; "" when the run has no explain
-/// section. Names and reasons from the file pass through terminal_text.
+/// section; then "core of KERNEL: core-bound: ..." per kernel (core_text) and, without
+/// counters, "counters: no PMU here (...)". Names and reasons from the file pass through
+/// terminal_text.
 std::string explain_text(const RunDoc& run);
 
 }  // namespace kex

@@ -20,6 +20,7 @@
 #include "src/core/error.hpp"
 #include "src/core/terminal_text.hpp"
 #include "src/results/gnuplot_text.hpp"
+#include "src/results/plot_explain.hpp"
 #include "src/results/plot_scaling.hpp"
 #include "src/results/plot_speedup.hpp"
 #include "src/results/render.hpp"
@@ -922,6 +923,13 @@ std::vector<PlotFigure> plot_figures(const std::vector<RunDoc>& docs, const Plot
     for (PlotFigure& f : speedup_figures(*runs.front().doc)) out.push_back(std::move(f));
   bar_figures(g, runs, out);
   if (!filter.re) segment_heatmaps(runs, out);  // the table has no kernel names to match
+  size_t why = 1;  // each run's explain section (kex explain, kex run --explain): why-1, why-2, ...
+  if (!filter.re)
+    for (const Run& r : runs)
+      for (PlotFigure& f : explain_figures(*r.doc, why)) {
+        ++why;
+        out.push_back(std::move(f));
+      }
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include "src/results/compare.hpp"
 #include "src/results/crossover.hpp"
 #include "src/results/crossover_text.hpp"
+#include "src/results/explain_text.hpp"
 #include "src/results/html_text.hpp"
 #include "src/results/results.hpp"
 #include "src/results/scaling.hpp"
@@ -121,7 +122,7 @@ std::string machine_section(const std::vector<ReportRun>& runs) {
 }
 
 /// Which section a figure belongs in, by the plot writer's name for it.
-enum class FigureKind { curves, heatmap, presets, segments, ratio, speedup };
+enum class FigureKind { curves, heatmap, presets, segments, ratio, speedup, why };
 std::string figures_html(const ReportFigures& figs, FigureKind kind);
 
 /// The answer first: a line per op and condition, the machine's state as a warning, and
@@ -185,6 +186,7 @@ std::string findings_section(const std::vector<ReportRun>& runs) {
 
 
 FigureKind figure_kind(const std::string& base) {
+  if (base.starts_with("why-")) return FigureKind::why;
   if (base.find("presets") != std::string::npos) return FigureKind::presets;  // "copy-warm-presets" too
   if (base.starts_with("segments")) return FigureKind::segments;
   if (base.starts_with("ratio-")) return FigureKind::ratio;
@@ -233,6 +235,16 @@ std::string segments_section(const std::vector<ReportRun>& runs, const ReportFig
   return s.empty() ? "" : section("segments", "Segment-override loads", s);
 }
 
+/// Why, for runs with an explain section: its text (effects, the model of the core, the
+/// counters or why there are none) and the effects as bars with their intervals.
+std::string why_section(const std::vector<ReportRun>& runs, const ReportFigures& figs) {
+  std::string s;
+  for (size_t i = 0; i < runs.size(); ++i)
+    if (const std::string text = explain_text(runs[i].run); !text.empty()) s += run_heading(runs, i) + pre(text);
+  if (s.empty()) return "";
+  return section("why", "Why", s + figures_html(figs, FigureKind::why));
+}
+
 /// Every run after the first against the first (kex compare A B), with the ratio figures.
 std::string comparison_section(const std::vector<ReportRun>& runs, const ReportFigures& figs) {
   if (runs.size() < 2) return "";
@@ -253,7 +265,7 @@ std::string comparison_section(const std::vector<ReportRun>& runs, const ReportF
 std::string contents(const std::string& body) {
   static const std::vector<std::pair<const char*, const char*>> kSections = {
       {"answer", "Answer"}, {"machine", "Machine"}, {"summary", "Summary per group"}, {"noise", "Noise of the run"},
-      {"findings", "What the data shows"}, {"figures", "Figures"}, {"presets", "Presets"},
+      {"findings", "What the data shows"}, {"why", "Why"}, {"figures", "Figures"}, {"presets", "Presets"},
       {"segments", "Segment-override loads"}, {"comparison", "Comparison"}};
   std::string s = "<nav>\n<ul>\n";
   for (const auto& [id, title] : kSections)
@@ -266,8 +278,9 @@ std::string contents(const std::string& body) {
 
 std::string report_html(const std::vector<ReportRun>& runs, const ReportFigures& figures) {
   if (runs.empty()) throw std::logic_error("report_html: no run");
-  const std::string body = answer_section(runs, figures) + machine_section(runs) + summary_section(runs) + noise_section(runs) +
-                           findings_section(runs) + figures_section(figures) + presets_section(runs, figures) +
+  const std::string body = answer_section(runs, figures) + machine_section(runs) + summary_section(runs) +
+                           noise_section(runs) + findings_section(runs) + why_section(runs, figures) +
+                           figures_section(figures) + presets_section(runs, figures) +
                            segments_section(runs, figures) + comparison_section(runs, figures);
   std::string title = "kex report: " + run_label(runs[0].run.context);
   if (runs.size() > 1) title += " and " + std::to_string(runs.size() - 1) + " more";

@@ -50,6 +50,12 @@ constexpr std::string_view kL2PrefetchMissesL3[] = {
     "L2_PREFETCH_MISS_L3",                                                                                    // Zen 2
 };
 
+constexpr std::string_view kStores[] = {
+    "MEM_INST_RETIRED:ALL_STORES",  // Intel Skylake+: store instructions retired
+    "MEM_UOPS_RETIRED:ALL_STORES",  // Intel Haswell, Broadwell: store uops retired
+    "LS_DISPATCH:STORE_DISPATCH",   // AMD Zen 2-4: store operations dispatched
+};
+
 constexpr CounterAlias kAliases[] = {
     {"cycles", "core cycles in user mode (not TSC ticks)", kCycles},
     {"instructions", "instructions retired in user mode", kInstructions},
@@ -60,6 +66,8 @@ constexpr CounterAlias kAliases[] = {
     {"dram-fills", "cache lines read from DRAM: AMD L1d fills from DRAM; Intel demand reads missing L3", kDramFills},
     {"l2-prefetch-misses-l3", "L2 hardware prefetches that missed L3, i.e. went to DRAM (AMD Zen 2-4)",
      kL2PrefetchMissesL3},
+    {"stores", "store instructions: Intel retired (Haswell+), AMD dispatched to the load/store unit (Zen 2-4)",
+     kStores},
 };
 
 

@@ -27,8 +27,20 @@ std::vector<ExplainTarget> explain_targets(const Config& space);
 /// neighbours that run (each once), and memcpy / memset for the ops present.
 Config explain_config(const Config& space, const std::vector<ExplainTarget>& targets);
 
+/// Per target, llvm-mca's prediction for its main loop (src/run/mca.hpp) and its core
+/// cycles per iteration at an L1-resident size (core_size, src/model/explain_core.hpp):
+/// from `run` when it measured the kernel there (warm, default layout), else from a short
+/// run of those kernels alone (`opt`'s protocol, unpaired, 5 repetitions).
+std::vector<ExplainCore> explain_core(const RunDoc& run, const std::vector<ExplainTarget>& targets, RunOptions opt);
+
+/// The counters the race asks for where a PMU exists (cache misses and stores; none
+/// without one) and the section's `pmu` line: "" when counted, else "no PMU here (...)".
+std::vector<std::string> explain_counter_names();
+std::string explain_pmu_line();
+
 /// Runs the race (`opt`'s protocol with paired rounds, `rounds` repetitions) and
-/// returns the run with its context's `explain` section.
+/// returns the run with its context's `explain` section: the effects, the model of the
+/// core (explain_core) and, where a PMU exists, the kernel's counters per point.
 SweepRun run_explain(const ExplainRequest& req, RunOptions opt);
 
 }  // namespace kex

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """`kex report` in a real browser: Debian's headless Chromium loads the page of two
 results files (the fixture tests/data/report-run.json.gz, a short real run of the config
-in tests/data/README.md, and the golden run: so the comparison is there) and
+in tests/data/README.md, the golden run: so the comparison is there, and the kex explain
+fixture tests/data/explain-run.json.gz: so the Why section is there) and
 - logs no console message (the page runs no script; a blocked load would be a CSP error),
 - has every section, and each in-page link (#id) names an id the page has, no id twice,
 - renders every figure: in a screenshot each figure's area holds a drawing (enough
@@ -29,7 +30,7 @@ from PIL import Image  # noqa: E402  (python3-pil)
 
 WIDTH = 1200
 MAX_SHOT = 12000  # px: the tallest screenshot taken in one piece
-SECTIONS = ["machine", "summary", "noise", "findings", "figures", "presets", "segments", "comparison"]
+SECTIONS = ["machine", "summary", "noise", "findings", "why", "figures", "presets", "segments", "comparison"]
 fails = []
 
 
@@ -130,7 +131,10 @@ def main():
     with gzip.open(os.path.join(root, "tests", "data", "report-run.json.gz"), "rb") as z:
         open(fixture, "wb").write(z.read())
     golden = os.path.join(root, "tests", "golden", "run.json")
-    r = subprocess.run([kex, "report", fixture, golden, "-o", page], capture_output=True, text=True, timeout=300)
+    explained = os.path.join(work, "explain-run.json")
+    with gzip.open(os.path.join(root, "tests", "data", "explain-run.json.gz"), "rb") as z:
+        open(explained, "wb").write(z.read())
+    r = subprocess.run([kex, "report", fixture, golden, explained, "-o", page], capture_output=True, text=True, timeout=300)
     if r.returncode != 0:
         print(f"FAIL: kex report exited {r.returncode}: {r.stderr}")
         return 1
@@ -156,6 +160,7 @@ def main():
     layout = measure(text, work, "layout")
     figures = layout["figures"]
     check(len(figures) >= 4, f"{len(figures)} figures in the page")
+    check(any(f["name"] == "why-1" for f in figures), "the Why section's figure why-1 is not in the page")
     if layout["height"] <= MAX_SHOT:
         checked = check_drawn(text, work, "page", layout)
     else:

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "src/run/counters.hpp"
+#include "src/run/mca.hpp"
 #include "tests/support/shell.hpp"
 #include "tests/support/tmpdir.hpp"
 
@@ -41,10 +43,71 @@ TEST_CASE("kex explain: the kernel, its neighbours and the explain section" * do
   const auto sum = shell_stdout(kKex + " summary " + out);
   CHECK(sum.text.find("why copy/sse/unroll:64/scratch:4/t/fwd at copy 4096 (3 rounds;") != std::string::npos);
   CHECK(sum.text.find("  store t -> nt: ") != std::string::npos);
+  // The model of the core: measured at 4096 B in the race itself (L1-resident), against llvm-mca.
+  REQUIRE(ex["core"].size() == 1);
+  const auto& core = ex["core"][0];
+  CHECK(core["kernel"] == "copy/sse/unroll:64/scratch:4/t/fwd");
+  CHECK(core["bytes_per_iteration"] == 64);
+  CHECK(core["measured_size"] == 4096);
+  CHECK(core["measured_cycles"].get<double>() > 0);
+  if (!mca_tool().path.empty()) {
+    CHECK(core["predicted_cycles"].get<double>() > 0);
+    CHECK(sum.text.find("core of copy/sse/unroll:64/scratch:4/t/fwd: ") != std::string::npos);
+    CHECK(sum.text.find(": measured ") != std::string::npos);  // core-bound, not core-bound or faster than the model
+    CHECK(sum.text.find("x llvm-mca's ") != std::string::npos);
+  }
+  // Counters where a PMU exists; this one line otherwise, never a guess.
+  if (!pmu_status().available) {
+    CHECK(ex["pmu"] == "no PMU here (" + pmu_status().error_name + "): no cache-miss or store counts");
+    CHECK(sum.text.find("\ncounters: no PMU here (") != std::string::npos);
+    CHECK(!ex["points"][0].contains("counters"));
+  } else {
+    CHECK(!ex.contains("pmu"));
+    CHECK(ex["points"][0]["counters"].size() > 0);
+  }
+}
+
+TEST_CASE("kex explain: without llvm-mca one line says so, and nothing fails" * doctest::test_suite("cli")) {
+  const std::string d = tmp_dir_until_exit();
+  const auto r = shell_stdout("KEX_LLVM_MCA=/nonexistent/llvm-mca " + kKex +
+                              " explain copy/sse/unroll:64/nt --sizes 4KiB --repetitions 3 -o " + d + "/e.json 2>" + d +
+                              "/err");
+  REQUIRE_MESSAGE(r.status == 0, (r.text + slurp(d + "/err")));
+  CHECK(r.text.find("core of copy/sse/unroll:64/scratch:4/nt/fwd: no model of the core: llvm-mca not found at "
+                    "KEX_LLVM_MCA (Debian package llvm)\n") != std::string::npos);
+}
+
+TEST_CASE("kex explain: a rep string kernel has no marked loop: one line" * doctest::test_suite("cli")) {
+  const std::string d = tmp_dir_until_exit();
+  const auto r = shell_stdout(kKex + " explain copy/string/unroll:8 --sizes 4KiB --repetitions 3 -o " + d +
+                              "/e.json 2>" + d + "/err");
+  REQUIRE_MESSAGE(r.status == 0, (r.text + slurp(d + "/err")));
+  const std::string line = mca_tool().path.empty() ? "llvm-mca not found" : "no marked loop: a rep string instruction is its own loop";
+  CHECK(r.text.find("core of copy/string/unroll:8/t/fwd: no model of the core: " + line) != std::string::npos);
 }
 
 TEST_CASE("kex explain: a preset or baseline has no neighbours: one line, status 2" * doctest::test_suite("cli")) {
   const auto r = shell(kKex + " explain memcpy --sizes 4KiB -o /nonexistent/x.json");
   CHECK(r.status == 2);
   CHECK(r.text.find("memcpy: not a generated kernel") != std::string::npos);
+}
+
+TEST_CASE("kex run --explain: the winner explained at its size, its section in the results" * doctest::test_suite("cli")) {
+  const std::string d = tmp_dir_until_exit();
+  spit(d + "/c.json", R"({"kernels": [{"op": "copy", "regs": ["sse", "avx"], "unroll": 64}], "sizes": [4096],
+                          "baselines": false, "segments": false})");
+  const auto r = shell_stdout(kKex + " run " + d + "/c.json --repetitions 3 --explain --no-plot --no-report -o " + d +
+                              "/r.json 2>" + d + "/err");
+  const std::string err = slurp(d + "/err");
+  REQUIRE_MESSAGE(r.status == 0, (r.text + err));
+  CHECK(err.find("kex: --explain: 1 winner explained in 10 paired rounds: ") != std::string::npos);
+  const auto doc = nlohmann::json::parse(slurp(d + "/r.json"));
+  const auto& ex = doc["context"]["explain"];
+  REQUIRE(ex["points"].size() == 1);
+  const std::string winner = ex["points"][0]["kernel"];
+  CHECK((winner == "copy/sse/unroll:64/scratch:4/t/fwd" || winner == "copy/avx/unroll:64/scratch:2/t/fwd"));
+  CHECK(ex["rounds"] == 10);
+  CHECK(ex["core"].size() == 1);
+  CHECK(doc["benchmarks"].size() == 2);  // the neighbours raced are not the run's points
+  CHECK(r.text.find("why " + winner + " at copy 4096 (10 rounds;") != std::string::npos);
 }

@@ -122,6 +122,7 @@ TEST_CASE("kex counter names pick each AMD Zen table's own events (libpfm4 force
     CHECK(event["dram-fills"] == prefix + w.dram);
     CHECK(event["llc-misses"].rfind(prefix, 0) == 0);
     CHECK(event["l2-prefetch-misses-l3"].rfind(prefix + "L2_PREFETCH_MISS_L3", 0) == 0);
+    CHECK(event["stores"] == prefix + "LS_DISPATCH:STORE_DISPATCH");
     CHECK(event["cycles"] == "");  // a forced libpfm4 has no generic perf table
     CHECK(event["task-clock"] == "");
   }

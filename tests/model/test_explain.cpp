@@ -121,6 +121,11 @@ TEST_CASE("explain: the section round-trips through the results reader, a file w
   const Synthetic s = synthetic();
   RunDoc run = s.run;
   run.context.explain = explain_section(s.run, {s.target}, kTieResolution, 20);
+  run.context.explain->core = {{"copy/sse/unroll:64/scratch:4/t/fwd", "znver3", "LLVM 14 has no Zen 5 model: znver3 used",
+                                "", 2.03, 2.0, 64, 4096, 2.5, "imul-chain estimate"},
+                               {"copy/string/unroll:8/t/fwd", "", "", "no marked loop", 0, 0, 8, 4096, 0, ""}};
+  run.context.explain->pmu = "no PMU here (ENOENT): no cache-miss or store counts";
+  run.context.explain->points.at(0).counters = {{"llc-misses", 0.015625}, {"stores", 0.0625}};
   const nlohmann::json j = nlohmann::json(to_json(run));
   REQUIRE(j["context"].contains("explain"));
   const RunDoc back = docs_from_json(j, "e.json").at(0);
@@ -132,4 +137,16 @@ TEST_CASE("explain: the section round-trips through the results reader, a file w
   nlohmann::json bad = j;
   bad["context"]["explain"]["points"][0]["effects"][0]["ratio"] = "fast";
   CHECK_THROWS_AS(docs_from_json(bad, "e.json"), InputError);
+  bad = j;
+  bad["context"]["explain"]["core"][0]["predicted_cycles"] = -1;
+  CHECK_THROWS_AS(docs_from_json(bad, "e.json"), InputError);
+  // A file written before the model of the core (no core, pmu or counters) reads as before.
+  nlohmann::json older = j;
+  older["context"]["explain"].erase("core");
+  older["context"]["explain"].erase("pmu");
+  older["context"]["explain"]["points"][0].erase("counters");
+  const RunDoc old = docs_from_json(older, "e.json").at(0);
+  CHECK(old.context.explain->core.empty());
+  CHECK(old.context.explain->pmu.empty());
+  CHECK(old.context.explain->points.at(0).counters.empty());
 }

@@ -1,0 +1,92 @@
+#include "src/run/explain_winners.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "src/model/group.hpp"
+#include "src/model/paired.hpp"
+
+namespace kex {
+
+namespace {
+
+/// The space of one winner: its spec at its size and cache state, no baselines but the
+/// ones explain_config adds.
+Config winner_space(const KernelSpec& k, const Coords& at) {
+  nlohmann::json raw;
+  raw["description"] = "kex run --explain: a group's winner";
+  raw["sizes"] = nlohmann::json::array({at.size});
+  raw["cache"] = nlohmann::json::array({at.cache == CacheMode::cold ? "cold" : "warm"});
+  raw["kernels"] = nlohmann::json::array({spec_grid(k)});
+  return parse_config(raw.dump(), "kex run --explain");
+}
+
+/// Why a group's winner is not raced, or "" when it is.
+std::string not_raced(const Result& w) {
+  if (w.kind != KernelKind::generated || !w.spec)
+    return "not a generated kernel: no neighbours and no marked loop for the model of the core";
+  Coords plain;
+  plain.size = w.point.at.size;
+  plain.cache = w.point.at.cache;
+  if (w.point.at != plain) return "its layout, chunk, prefill, consume or threads coordinate is not raced by --explain";
+  return "";
+}
+
+void join_section(ExplainSection& into, ExplainSection&& s) {
+  for (ExplainPoint& p : s.points) into.points.push_back(std::move(p));
+  for (ExplainCore& c : s.core)
+    if (std::none_of(into.core.begin(), into.core.end(), [&](const ExplainCore& x) { return x.kernel == c.kernel; }))
+      into.core.push_back(std::move(c));
+  into.pmu = s.pmu;
+}
+
+}  // namespace
+
+WinnersExplained explain_winners(const RunDoc& run, uint32_t rounds, RunOptions opt) {
+  WinnersExplained out;
+  opt.journal = nullptr;  // the races are not the run's points: neither in its journal nor its results
+  opt.resume = nullptr;
+  opt.filter.clear();
+  opt.shard_index = 0;
+  opt.shard_count = 1;
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<Point> done;
+  for (const GroupAnswer& g : answer_groups(run)) {
+    if (g.members.empty()) continue;
+    const Result& w = run.results[g.members[0].result];
+    const std::string label = w.name() + " (winner of " + group_label(g.key) + ")";
+    if (std::find(done.begin(), done.end(), w.point) != done.end()) continue;
+    done.push_back(w.point);
+    if (const std::string why = not_raced(w); !why.empty()) {
+      out.notes.push_back(label + ": " + why);
+      continue;
+    }
+    if (out.raced == kMaxExplainedWinners) {
+      out.notes.push_back(label + ": not explained: --explain races " + std::to_string(kMaxExplainedWinners) +
+                          " winners at most (kex explain NAME --sizes S races it)");
+      continue;
+    }
+    ExplainRequest req;
+    req.space = winner_space(*w.spec, w.point.at);
+    req.rounds = rounds;
+    SweepRun r = run_explain(req, opt);
+    if (r.abandoned) {
+      out.abandoned = true;
+      break;
+    }
+    ++out.raced;
+    out.points += r.doc.results.size();
+    if (!r.doc.context.explain) continue;
+    if (!out.section) {
+      out.section = ExplainSection{};
+      out.section->resolution = r.doc.context.explain->resolution;
+      out.section->rounds = rounds;
+    }
+    join_section(*out.section, std::move(*r.doc.context.explain));
+    if (r.doc.context.interrupted) break;
+  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+}  // namespace kex
