@@ -1,6 +1,7 @@
 #include "src/results/explain_text.hpp"
 
 #include "src/core/terminal_text.hpp"
+#include "src/model/ceilings.hpp"
 #include "src/model/explain.hpp"
 
 namespace kex {
@@ -13,6 +14,7 @@ std::string explain_text(const RunDoc& run) {
     out += "why " + terminal_text(p.kernel) + " at " + terminal_text(p.group) + " (" + std::to_string(p.rounds) +
            " rounds; time ratio neighbour/kernel, 95% interval):\n";
     for (const ExplainEffect& e : p.effects) out += "  " + terminal_text(effect_text(e, s.resolution)) + "\n";
+    if (const auto st = point_standing(run, p)) out += "  where: " + terminal_text(standing_text(*st)) + "\n";
   }
   return out;
 }

@@ -40,12 +40,29 @@ Config explain_config(const Config& space, const std::vector<ExplainTarget>& tar
   nlohmann::json baselines = nlohmann::json::array();
   for (const KernelSpec& s : specs) {
     raw["kernels"].push_back(spec_grid(s));
-    const char* base = s.op == Op::copy ? "memcpy" : "memset";
-    if (std::find(baselines.begin(), baselines.end(), base) == baselines.end()) baselines.push_back(base);
+    const char* base = op_info(s.op).libc;
+    if (*base && std::find(baselines.begin(), baselines.end(), base) == baselines.end()) baselines.push_back(base);
   }
   raw["baselines"] = baselines;
   return parse_config(raw.dump(), space.source);
 }
+
+namespace {
+
+/// The ceilings probe after the race, on the CPU the race ran on: its results join the run's.
+void add_ceilings(SweepRun& run, RunOptions opt, uint32_t rounds) {
+  if (run.doc.context.pinned_cpu && *run.doc.context.pinned_cpu >= 0) opt.protocol.cpu = *run.doc.context.pinned_cpu;
+  CeilingsRun c = measure_ceilings(opt, rounds);
+  if (c.run.abandoned) {
+    run.abandoned = true;
+    return;
+  }
+  for (Result& r : c.run.doc.results) run.doc.results.push_back(std::move(r));
+  run.doc.context.ceilings = c.ceilings;
+  run.doc.context.interrupted = run.doc.context.interrupted || c.run.doc.context.interrupted;
+}
+
+}  // namespace
 
 SweepRun run_explain(const ExplainRequest& req, RunOptions opt) {
   if (req.rounds < 3) throw InputError("--repetitions: " + std::to_string(req.rounds) + ": a paired ratio needs 3 rounds at least");
@@ -54,6 +71,7 @@ SweepRun run_explain(const ExplainRequest& req, RunOptions opt) {
   opt.protocol.repetitions = req.rounds;
   SweepRun run = run_sweep({explain_config(req.space, targets)}, opt);
   run.doc.context.explain = explain_section(run.doc, targets, req.resolution, req.rounds);
+  if (req.ceilings && !run.abandoned && !run.doc.context.interrupted) add_ceilings(run, opt, req.ceiling_rounds);
   return run;
 }
 
