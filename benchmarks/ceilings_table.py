@@ -12,12 +12,18 @@ def ceilings(path):
 
 
 def ref(path):
+    """(median, best) GB/s per (size, kind) of a ceilings_ref output."""
     out = {}
     for line in open(path):
         f = line.split()
         if len(f) >= 3:
-            out[(int(f[0]), f[1])] = float(f[2])
+            out[(int(f[0]), f[1])] = (float(f[2]), float(f[-1].rstrip(")")))
     return out
+
+
+def c_cell(rf, size, kind):
+    med, best = rf.get((size, kind), (0, 0))
+    return f"{med:.1f} (best {best:.1f})"
 
 
 def best_copy(path):
@@ -25,7 +31,7 @@ def best_copy(path):
     for e in json.load(open(path))["benchmarks"]:
         if "stats" not in e or e["params"].get("op") != "copy":
             continue
-        s, g = e["params"]["size"], e["stats"]["gbps"]
+        s, g = e["size"], e["stats"]["gbps"]
         if g > best.get(s, (0, ""))[0]:
             best[s] = (g, e["name"])
     return best
@@ -33,7 +39,7 @@ def best_copy(path):
 
 def main(args):
     runs = [args[i:i + 3] for i in range(0, len(args), 3)]
-    print("| run | level | size | kex read | C read | kex write | C write | kex nt write | C nt write | "
+    print("| run | level | size | kex read | C read, median (best) | kex write | C write | kex nt write | C nt write | "
           "best copy (set = size) | copy traffic / read |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for n, (c, r, cp) in enumerate(runs, 1):
@@ -41,9 +47,9 @@ def main(args):
         for l in cl["levels"]:
             s = l["size"]
             g, name = bc.get(s // 2, (0, "-"))
-            print(f"| {n} | {l['level']} | {s >> 10} KiB | {l['read_gbps']:.1f} | {rf.get((s, 'read'), 0):.1f} | "
-                  f"{l['write_gbps']:.1f} | {rf.get((s, 'write'), 0):.1f} | {l['nt_write_gbps']:.1f} | "
-                  f"{rf.get((s, 'nt_write'), 0):.1f} | {g:.1f} `{name}` | {2 * g / l['read_gbps']:.2f} |")
+            print(f"| {n} | {l['level']} | {s >> 10} KiB | {l['read_gbps']:.1f} | {c_cell(rf, s, 'read')} | "
+                  f"{l['write_gbps']:.1f} | {c_cell(rf, s, 'write')} | {l['nt_write_gbps']:.1f} | "
+                  f"{c_cell(rf, s, 'nt_write')} | {g:.1f} `{name}` | {2 * g / l['read_gbps']:.2f} |")
         print(f"| {n} | L1d bytes/cycle | | load {cl['l1d_load_bytes_per_cycle']:.1f} | | "
               f"store {cl['l1d_store_bytes_per_cycle']:.1f} | | | | probe {cl['seconds']:.1f} s | |")
 
