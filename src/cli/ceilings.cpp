@@ -2,8 +2,6 @@
 // (src/run/ceilings.hpp); prints the table and writes a results file whose context holds
 // the ceilings and whose entries are the probes.
 #include <cstdio>
-#include <ctime>
-#include <unistd.h>
 
 #include "src/cli/cli.hpp"
 #include "src/cli/stop_signal.hpp"
@@ -30,11 +28,7 @@ int run_ceilings_command(const CeilingsArgs& a, const CLI::App& cmd) {
   if (a.out == "-") throw InputError("-o", "'-': kex ceilings writes a results file, not standard output; give a path");
   if (!a.out.empty()) check_output_path(a.out, a.force);
   if (cmd.count("--cpu")) pin_to_cpu(a.cpu);
-  RunOptions opt;
-  opt.stop = race_stop_counter();
-  opt.progress = !quiet();
-  opt.protocol.seed = (uint64_t(time(nullptr)) << 20) ^ uint64_t(getpid());
-  opt.protocol.cpu = a.cpu;
+  RunOptions opt = race_options(a.cpu);
   catch_race_stops();
   CeilingsRun c = measure_ceilings(opt, a.rounds);
   if (c.run.abandoned) {

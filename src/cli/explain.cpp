@@ -79,11 +79,7 @@ int run_explain_command(ExplainArgs& a, const CLI::App& cmd) {
   check_output_path(a.out, a.force);
   req.rounds = a.rounds;
   req.ceilings = !a.no_ceilings;
-  RunOptions opt;
-  opt.stop = race_stop_counter();
-  opt.progress = !quiet();
-  opt.protocol.seed = (uint64_t(time(nullptr)) << 20) ^ uint64_t(getpid());
-  opt.protocol.cpu = a.cpu;
+  RunOptions opt = race_options(a.cpu);
   catch_race_stops();
   const SweepRun run = run_explain(req, opt);
   if (run.abandoned) {

@@ -76,3 +76,30 @@ TEST_CASE("kex ceilings: a level per cache and DRAM, in the results' context" * 
   const auto sum = shell_stdout(kKex + " summary " + d + "/c.json");
   CHECK(sum.text.find("one core's ceilings") != std::string::npos);
 }
+
+TEST_CASE("kex explain: a read explained, then where it stands against the ceilings measured after the race" *
+          doctest::test_suite("cli")) {
+  const std::string d = tmp_dir_until_exit();
+  const std::string out = d + "/e.json";
+  const auto r = shell_stdout(kKex + " explain -q read/sse --sizes 4KiB --repetitions 3 -o " + out + " 2>" + d + "/err");
+  REQUIRE_MESSAGE(r.status == 0, (r.text + slurp(d + "/err")));
+  const auto doc = nlohmann::json::parse(slurp(out));
+  REQUIRE(doc["context"].contains("ceilings"));
+  CHECK(doc["context"]["explain"]["points"][0]["kernel"] == "read/sse/unroll:64/scratch:4/fwd");
+  std::set<std::string> names;
+  for (const auto& e : doc["benchmarks"]) names.insert(e["name"].get<std::string>());
+  CHECK(names.count("read/sse/unroll:64/scratch:4/bwd/4096") == 1);  // a neighbour
+  CHECK(names.count("memset/4096") == 0);                             // no baseline for reads
+  const auto sum = shell_stdout(kKex + " summary " + out);
+  CHECK(sum.text.find("  where: at 4 KiB this read moves ") != std::string::npos);
+  CHECK(sum.text.find("bytes per core cycle) from L1d: ") != std::string::npos);
+  CHECK(sum.text.find(" of one core's read bandwidth here") != std::string::npos);
+  // Without the probe: no ceilings, no line.
+  const auto bare = shell_stdout(kKex + " explain -q read/sse --sizes 4KiB --repetitions 3 --no-ceilings -o " + d +
+                                 "/b.json 2>/dev/null");
+  REQUIRE(bare.status == 0);
+  CHECK(!nlohmann::json::parse(slurp(d + "/b.json"))["context"].contains("ceilings"));
+  const auto bare_sum = shell_stdout(kKex + " summary " + d + "/b.json");
+  CHECK(bare_sum.text.find("why read/sse/unroll:64/scratch:4/fwd at read 4096") != std::string::npos);
+  CHECK(bare_sum.text.find("where:") == std::string::npos);
+}
