@@ -81,6 +81,11 @@ int run(int argc, char** argv) {
     // A results or config file with a field of the wrong type.
     std::fprintf(stderr, "kex: malformed input file: %s\n", one_line(e.what()).c_str());
     return 2;
+  } catch (const std::bad_alloc&) {
+    // The environment's limit, not a bug: a reader that knows its file says which.
+    const std::string note = kex::limit_note(ENOMEM);
+    std::fprintf(stderr, "kex: out of memory%s\n", note.empty() ? ": the machine's memory ran out" : note.c_str());
+    return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "kex: internal error: %s\n", one_line(e.what()).c_str());
     return 1;

@@ -14,6 +14,7 @@
 #include "src/core/output.hpp"
 #include "src/core/terminal_text.hpp"
 #include "src/model/result_json.hpp"
+#include "src/results/answer_text.hpp"
 #include "src/results/export.hpp"
 #include "src/results/plot.hpp"
 #include "src/results/report_figures.hpp"
@@ -145,6 +146,11 @@ OutputKinds check_outputs(RunSetup& s, const RunArgs& a) {
   if (!s.graph_dir.empty() && !k.asami)
     throw InputError("--graph: " + s.graph_dir + ": Asami's runtests graph needs asami presets (configs/asami.json)");
   if (s.in_folder) place_in_folder(s, a);
+  // A config or the journal resumed is never replaced by a run's own output (with --force).
+  std::vector<std::string> inputs = a.configs;
+  if (!a.resume.empty()) inputs.push_back(a.resume);
+  if (!to_stdout) check_not_an_input("-o", s.out, inputs);
+  if (!s.report.empty()) check_not_an_input("-o (the report beside it)", s.report, inputs);
   if (!to_stdout) check_output_path(s.out, s.replace);
   if (!s.report.empty()) check_output_path(s.report, s.replace);
   if (!s.plot_dir.empty()) check_plot_dir(s.plot_dir, s.replace_figures);
@@ -195,6 +201,7 @@ void print_tables(const SweepRun& sweep, const RunDoc& run, const OutputKinds& k
   });
   auto answers = [&] {
     if (!chatter) return;
+    if (std::string first = answer_text(run, compact); !first.empty()) std::fprintf(text, "\n%s", first.c_str());
     if (std::string table = summary_table(run, compact); !table.empty()) std::fputs(table.c_str(), text);
     if (std::string lt = layout_table(run); !lt.empty()) std::fputs(lt.c_str(), text);
     if (std::string st = scaling_table(run); !st.empty()) std::fputs(st.c_str(), text);

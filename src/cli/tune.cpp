@@ -16,6 +16,7 @@
 #include "src/core/terminal_text.hpp"
 #include "src/model/result_json.hpp"
 #include "src/model/tune_json.hpp"
+#include "src/results/tune_file.hpp"
 #include "src/results/crossover.hpp"
 #include "src/results/tune_text.hpp"
 #include "src/results/tune_tunables.hpp"
@@ -74,9 +75,7 @@ Config tune_space(const TuneArgs& a, const CLI::App& cmd) {
 }
 
 void write_tune(const TuneArgs& a, const TuneRun& run) {
-  nlohmann::ordered_json doc = to_json(run.doc);
-  doc["tune"] = to_json(run.tune);
-  write_file_atomic(a.out, doc.dump(1) + "\n", a.force);
+  write_file_atomic(a.out, tune_results_json(run).dump(1) + "\n", a.force);
 }
 
 /// The validation's rounds and sampling time per size and child: kex crossovers --validate's defaults.

@@ -2,7 +2,11 @@
 
 #include <sys/resource.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
@@ -65,6 +69,35 @@ void check_open_file_limit() {
   throw InputError("the open-file limit (ulimit -n) is " + std::to_string(n) + "; kex needs at least " +
                    std::to_string(kMinOpenFiles) +
                    " (its journal, output, verifying and measuring processes and gnuplot): raise it, e.g. ulimit -n 1024");
+}
+
+uint64_t memory_left_bytes() {
+  uint64_t left = UINT64_MAX;
+  if (const rlim_t as = soft_limit(RLIMIT_AS); as != RLIM_INFINITY) {
+    unsigned long pages = 0;  // the first field of statm: the address space in pages
+    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+      if (std::fscanf(f, "%lu", &pages) != 1) pages = 0;
+      std::fclose(f);
+    }
+    const uint64_t used = uint64_t(pages) * uint64_t(sysconf(_SC_PAGESIZE));
+    left = as > used ? uint64_t(as) - used : 0;
+  }
+  if (FILE* f = std::fopen("/proc/meminfo", "r")) {
+    char key[64];
+    unsigned long long kb = 0;
+    while (std::fscanf(f, "%63s %llu kB", key, &kb) == 2)
+      if (std::strcmp(key, "MemAvailable:") == 0) {
+        left = std::min<uint64_t>(left, uint64_t(kb) * 1024);
+        break;
+      }
+    std::fclose(f);
+  }
+  return left;
+}
+
+InputError out_of_memory_reading(const std::string& path) {
+  const std::string note = limit_note(ENOMEM);
+  return InputError(path + ": out of memory reading it" + (note.empty() ? "; the machine's memory ran out" : note));
 }
 
 }  // namespace kex

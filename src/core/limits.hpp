@@ -3,7 +3,10 @@
 // naming the limit and its value, not an internal error.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <string>
+
+#include "src/core/error.hpp"
 
 namespace kex {
 
@@ -29,6 +32,16 @@ bool is_limit_error(int err);
 /// Throws for a failed system call: InputError("WHAT: REASON" + limit_note) when
 /// is_limit_error(err), std::runtime_error("WHAT: REASON") otherwise (a bug: exit 1).
 [[noreturn]] void throw_os_error(const std::string& what, int err);
+
+/// Bytes this process may still allocate: the smaller of what the address-space limit
+/// (ulimit -v) leaves above its current size and the system's MemAvailable (UINT64_MAX
+/// when neither is known).
+uint64_t memory_left_bytes();
+
+/// The error for `path` when reading it ran out of memory (std::bad_alloc): "PATH: out of
+/// memory reading it; the address-space limit (ulimit -v) is 390.6 MiB", or "...; the
+/// machine's memory ran out" without a finite limit.
+InputError out_of_memory_reading(const std::string& path);
 
 /// The open-file limit (soft) is below kMinOpenFiles: InputError naming it (a
 /// command would fail half-way, e.g. with its verifying process or gnuplot).

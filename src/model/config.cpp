@@ -11,6 +11,7 @@
 #include "src/core/embedded.hpp"
 #include "src/core/error.hpp"
 #include "src/core/file_read.hpp"
+#include "src/core/limits.hpp"
 #include "src/model/json_fields.hpp"
 #include "src/model/json_text.hpp"
 #include "src/model/kernel_names.hpp"
@@ -673,8 +674,12 @@ Config load_config(const std::string& path) {
                               "clear_pages, threads)");
     return parse_config(t, path);
   }
-  const std::string text = read_regular_file(path, kMaxConfigBytes, "config");
-  return parse_config(text, path);
+  try {
+    const std::string text = read_regular_file(path, kMaxConfigBytes, "config");
+    return parse_config(text, path);
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory_reading(path);
+  }
 }
 
 }  // namespace kex

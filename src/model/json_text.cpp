@@ -1,9 +1,11 @@
 #include "src/model/json_text.hpp"
 
+#include <cerrno>
 #include <set>
 #include <vector>
 
 #include "src/core/error.hpp"
+#include "src/core/limits.hpp"
 
 namespace kex {
 
@@ -11,6 +13,10 @@ namespace {
 
 using Json = nlohmann::json;
 using Event = Json::parse_event_t;
+
+/// What one parsed JSON value may cost at most: its 16 bytes, twice over in a growing
+/// array, the destructor's stack, a map node and key for an object member.
+constexpr uint64_t kBytesPerJsonValue = 128;
 
 [[noreturn]] void too_deep(const std::string& where, int max_depth, std::string_view depth_note) {
   throw InputError(where + ": nested deeper than " + std::to_string(max_depth) + " levels: " + std::string(depth_note));
@@ -45,8 +51,16 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& where, 
   // is all the first pass does (a set of keys per object cost a third more time).
   std::vector<size_t> keys_read;
   bool twice = false;
+  // Stop before memory runs out, not in it: nlohmann's destructor allocates (a stack as long
+  // as the largest array), so a std::bad_alloc half-way through a parse ends in abort().
+  const uint64_t budget = memory_left_bytes() / kBytesPerJsonValue;
+  uint64_t values = 0;
   const Json::parser_callback_t check = [&](int depth, Event ev, Json& parsed) {
     if (depth > max_depth) too_deep(where, max_depth, depth_note);
+    if (ev != Event::key && ev != Event::object_end && ev != Event::array_end && ++values > budget)
+      throw InputError(where + ": too large to read in the memory left to this process (more than " +
+                       std::to_string(budget) + " JSON values" +
+                       (limit_note(ENOMEM).empty() ? std::string("; MemAvailable is low") : limit_note(ENOMEM)) + ")");
     if (ev == Event::object_start) {
       keys_read.push_back(0);
     } else if (ev == Event::key) {

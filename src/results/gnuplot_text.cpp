@@ -1,5 +1,7 @@
 #include "src/results/gnuplot_text.hpp"
 
+#include <cstdio>
+
 #include <sstream>
 
 #include <cstring>
@@ -69,6 +71,24 @@ std::string gp_terminal(const std::string& base, int w, int h) {
     << "set output out\n"
     << "set encoding utf8\n";
   return o.str();
+}
+
+std::string gp_number(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+std::string file_stem(const std::string& name, size_t most) {
+  std::string s;
+  for (char c : name) {
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (keep) s += c;
+    else if (!s.empty() && s.back() != '-') s += '-';
+  }
+  s = s.substr(0, most);
+  while (!s.empty() && s.back() == '-') s.pop_back();
+  return s;
 }
 
 const char* gp_color(size_t i) {

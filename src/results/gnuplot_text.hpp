@@ -43,6 +43,13 @@ std::string dat_string(std::string_view text);
 /// own file stem (it goes through gp_string).
 std::string gp_terminal(const std::string& base, int w, int h);
 
+/// A number for a .dat file or a script: %.6g.
+std::string gp_number(double v);
+
+/// A file name's part from kex's own name of a kernel or condition: letters and digits
+/// kept, every run of other characters one '-', at most `most` bytes.
+std::string file_stem(const std::string& name, size_t most = 96);
+
 /// The number of line colours gp_color cycles through.
 constexpr size_t kGpColors = 12;
 

@@ -21,6 +21,7 @@
 #include "src/core/terminal_text.hpp"
 #include "src/results/gnuplot_text.hpp"
 #include "src/results/plot_scaling.hpp"
+#include "src/results/plot_speedup.hpp"
 #include "src/results/render.hpp"
 #include "src/model/filter.hpp"
 #include "src/model/kernel_names.hpp"
@@ -55,12 +56,6 @@ struct Run {
   const RunDoc* doc = nullptr;
   std::string label;
 };
-
-std::string fmt(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
 
 /// Figures stay within what Cairo renders and a screen shows: a key lists at most
 /// kMaxKeyRows curves per panel (the others are drawn without an entry and a label
@@ -149,7 +144,7 @@ std::string bandwidth_dat(const std::string& op, const std::string& cache, const
     if (block) d << "\n\n";
     d << "# index " << block++ << ": " << gp_comment(c.label + what) << "\n";
     for (const auto& p : c.pts)
-      d << fmt(p.size) << " " << fmt(p.median) << " " << fmt(p.best) << " " << fmt(p.p10) << " " << fmt(p.p90) << "\n";
+      d << gp_number(p.size) << " " << gp_number(p.median) << " " << gp_number(p.best) << " " << gp_number(p.p10) << " " << gp_number(p.p90) << "\n";
   };
   for (const auto& c : curves) write_block(c, c.baseline ? " (baseline)" : "");
   for (const auto& e : env) write_block(e, "");
@@ -219,17 +214,17 @@ std::string bandwidth_axes_text(const std::string& op, const FigureAxes& a, bool
   g << "set xlabel " << gp_label("size (bytes " + what + " per call, log2)") << "\n"
     << "set ylabel " << gp_label(ratio ? "speedup (B GB/s / A GB/s)" : "GB/s (1e9 bytes " + what + "/s)") << "\n"
     << "set logscale x 2\n"
-    << "set xrange [" << fmt(a.lo) << ":" << fmt(a.hi) << "]\n"
+    << "set xrange [" << gp_number(a.lo) << ":" << gp_number(a.hi) << "]\n"
     // Bandwidth from 0; speedups around 1, fitted to the data so a 3% effect is visible.
     << (ratio ? "set yrange [" +
-                    fmt(std::min(a.ymin, 1.0) - 0.1 * std::max(0.05, std::max(a.ymax, 1.0) - std::min(a.ymin, 1.0))) +
-                    ":" + fmt(std::max(a.ymax, 1.0) + 0.1 * std::max(0.05, std::max(a.ymax, 1.0) - std::min(a.ymin, 1.0))) +
+                    gp_number(std::min(a.ymin, 1.0) - 0.1 * std::max(0.05, std::max(a.ymax, 1.0) - std::min(a.ymin, 1.0))) +
+                    ":" + gp_number(std::max(a.ymax, 1.0) + 0.1 * std::max(0.05, std::max(a.ymax, 1.0) - std::min(a.ymin, 1.0))) +
                     "]\n"
-              : "set yrange [0:" + fmt(a.ymax * 1.1) + "]\n")
+              : "set yrange [0:" + gp_number(a.ymax * 1.1) + "]\n")
     << "set xtics (";
   for (int e = 0; e <= a.span; e += a.step) {
     double v = a.lo * std::exp2(e);
-    g << (e ? ", " : "") << gp_label(short_bytes(v)) << " " << fmt(v);
+    g << (e ? ", " : "") << gp_label(short_bytes(v)) << " " << gp_number(v);
   }
   g << ")\n"
     << "set mxtics default\n"
@@ -255,9 +250,9 @@ std::string cache_markers(const std::string& op, const std::vector<Run>& runs, d
         offchart.push_back(text);
         continue;
       }
-      g << "set arrow from " << fmt(x) << ", graph 0 to " << fmt(x)
+      g << "set arrow from " << gp_number(x) << ", graph 0 to " << gp_number(x)
         << ", graph 1 nohead dt 3 lw 1.5 lc rgb \"#777777\" back\n"
-        << "set label " << gp_label(text) << " at " << fmt(x)
+        << "set label " << gp_label(text) << " at " << gp_number(x)
         << ", graph 0.98 right rotate by 90 offset character -0.8,0 font \",9\" textcolor rgb \"#444444\" front\n";
     }
   if (!offchart.empty()) {
@@ -384,7 +379,7 @@ Figure bar_figure(const std::string& base, const std::string& title, const std::
       if (it == values.end()) {
         d << " NaN";
       } else {
-        d << " " << fmt(it->second);
+        d << " " << gp_number(it->second);
         vmax = std::max(vmax, it->second);
       }
     }
@@ -406,8 +401,8 @@ Figure bar_figure(const std::string& base, const std::string& title, const std::
   g << "# kex: " << gp_comment(comment) << ". Data: " << gp_comment(base) << ".dat\n" << gp_terminal(base, int(800 + 8 * label_w), h);
   g << "set title " << gp_label(shown_title) << "\n"
     << "set xlabel " << gp_label(xlabel) << "\n"
-    << "set xrange [0:" << fmt(vmax > 0 ? vmax * 1.15 : 1) << "]\n"
-    << "set yrange [" << fmt(double(shown) - 0.4) << ":-0.6]   # first row on top\n"
+    << "set xrange [0:" << gp_number(vmax > 0 ? vmax * 1.15 : 1) << "]\n"
+    << "set yrange [" << gp_number(double(shown) - 0.4) << ":-0.6]   # first row on top\n"
     << "set ytics nomirror font \",10\"\n"
     << "set grid xtics lc rgb \"#dddddd\" lt 1\n"
     << "set style fill solid 0.8 border lc rgb \"#333333\"\n"
@@ -418,10 +413,10 @@ Figure bar_figure(const std::string& base, const std::string& title, const std::
   g << "plot " << gp_string(base + ".dat") << every << " using (0):($0):ytic(1) with points pt 0 ps 0 notitle, \\\n";
   for (size_t r = 0; r < R; ++r) {
     double off = -0.4 + bw * (double(r) + 0.5);
-    g << "  \"\"" << every << " using (0.5*$" << r + 2 << "):($0+" << fmt(off) << "):(0.5*$"
-      << r + 2 << "):(" << fmt(bw / 2 * 0.9) << ") with boxxyerror lc rgb \""
+    g << "  \"\"" << every << " using (0.5*$" << r + 2 << "):($0+" << gp_number(off) << "):(0.5*$"
+      << r + 2 << "):(" << gp_number(bw / 2 * 0.9) << ") with boxxyerror lc rgb \""
       << gp_color(r) << "\" title " << gp_label(run_labels[r]) << ", \\\n"
-      << "  \"\"" << every << " using ($" << r + 2 << "):($0+" << fmt(off) << "):(sprintf(\" %.4g\", $" << r + 2
+      << "  \"\"" << every << " using ($" << r + 2 << "):($0+" << gp_number(off) << "):(sprintf(\" %.4g\", $" << r + 2
       << ")) with labels left font \",9\" notitle" << (r + 1 < R ? ", \\\n" : "\n");
   }
   f.gp = g.str();
@@ -451,7 +446,7 @@ std::string heatmap_dat(const HeatmapData& h) {
       auto it = h.cells.find({x, y});
       char label[32] = "-";
       if (it != h.cells.end()) std::snprintf(label, sizeof label, "%.3g", it->second);
-      d << x << " " << y << " " << (it == h.cells.end() ? std::string("NaN") : fmt(it->second)) << " \"" << label << "\"\n";
+      d << x << " " << y << " " << (it == h.cells.end() ? std::string("NaN") : gp_number(it->second)) << " \"" << label << "\"\n";
     }
     d << "\n";
   }
@@ -478,11 +473,11 @@ Figure heatmap_figure(const HeatmapData& h) {
     << "set xlabel " << gp_label(h.xname) << "\n"
     << "set ylabel " << gp_label(h.yname) << "\n"
     << "set cblabel " << gp_label(h.quantity) << "\n"
-    << "set cbrange [0:" << fmt(vmax > 0 ? vmax : 1) << "]\n"
+    << "set cbrange [0:" << gp_number(vmax > 0 ? vmax : 1) << "]\n"
     << (h.high_is_good ? "set palette defined (0 \"#440154\", 1 \"#3b528b\", 2 \"#21918c\", 3 \"#5ec962\", 4 \"#fde725\")\n"
                        : "set palette defined (0 \"#fde725\", 1 \"#5ec962\", 2 \"#21918c\", 3 \"#3b528b\", 4 \"#440154\")\n")
-    << "set xrange [-0.5:" << fmt(double(h.xs.size()) - 0.5) << "]\n"
-    << "set yrange [" << fmt(double(h.ys.size()) - 0.5) << ":-0.5]   # first row on top\n"
+    << "set xrange [-0.5:" << gp_number(double(h.xs.size()) - 0.5) << "]\n"
+    << "set yrange [" << gp_number(double(h.ys.size()) - 0.5) << ":-0.5]   # first row on top\n"
     << "set tics out nomirror\n";
   auto tics = [&](const char* axis, const std::vector<std::string>& v) {
     const size_t step = std::max<size_t>(1, v.size() / 40);
@@ -495,7 +490,7 @@ Figure heatmap_figure(const HeatmapData& h) {
   g << "plot " << gp_string(h.base + ".dat") << " using 1:2:3 with image notitle";
   if (numbers) {
     // White on dark cells: the low end for GB/s, the high end for ns (the palette is reversed).
-    const std::string dark = h.high_is_good ? "$3 < " + fmt(0.55 * vmax) : "$3 > " + fmt(0.45 * vmax);
+    const std::string dark = h.high_is_good ? "$3 < " + gp_number(0.55 * vmax) : "$3 > " + gp_number(0.45 * vmax);
     g << ", \\\n  \"\" using 1:2:4:((" << dark << ") ? 16777215 : 0) with labels font \",9\" textcolor rgb variable notitle";
   }
   g << "\n";
@@ -753,19 +748,6 @@ struct Heat {
   std::string stem;  ///< the kernel in a file name: from its parsed spec or baseline name, never the file's text
 };
 
-/// A file name's part from kex's own name of a kernel: letters and digits kept, every
-/// run of other characters one '-', at most 96 bytes.
-std::string file_stem(const std::string& name) {
-  std::string s;
-  for (char c : name) {
-    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-    if (keep) s += c;
-    else if (!s.empty() && s.back() != '-') s += '-';
-  }
-  while (!s.empty() && s.back() == '-') s.pop_back();
-  return s.substr(0, 96);
-}
-
 /// The kernel of `r` for a file name: a baseline's name (one kex knows), the canonical
 /// name of a kernel's parsed spec, else "kernel" (a preset or a name from elsewhere).
 std::string kernel_stem(const Result& r) {
@@ -942,6 +924,8 @@ std::vector<PlotFigure> plot_figures(const std::vector<RunDoc>& docs, const Plot
   if (!runs.empty()) heatmap_figures(*runs.front().doc, opts, filter, out);
   if (!runs.empty())
     for (PlotFigure& f : scaling_figures(*runs.front().doc, filter)) out.push_back(std::move(f));
+  if (runs.size() == 1 && !filter.re)  // one run's answer: a filter would change which kernel is fastest
+    for (PlotFigure& f : speedup_figures(*runs.front().doc)) out.push_back(std::move(f));
   bar_figures(g, runs, out);
   if (!filter.re) segment_heatmaps(runs, out);  // the table has no kernel names to match
   return out;

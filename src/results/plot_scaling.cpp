@@ -15,13 +15,6 @@ namespace kex {
 
 namespace {
 
-/// A figure of a .dat file: %.6g.
-std::string dat_number(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.6g", v);
-  return b;
-}
-
 /// The rows of one figure: one op and condition, in size order.
 struct ScalingFigure {
   Op op = Op::copy;
@@ -31,14 +24,8 @@ struct ScalingFigure {
 };
 
 std::string figure_base(const ScalingFigure& f) {
-  std::string stem;
-  for (char c : f.condition) {  // kex's own condition label (point-name tokens), made a file name
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-    if (ok) stem += c;
-    else if (!stem.empty() && stem.back() != '-') stem += '-';
-  }
-  while (!stem.empty() && stem.back() == '-') stem.pop_back();
-  return "scaling-" + std::string(to_string(f.op)) + (stem.empty() ? "" : "-" + stem.substr(0, 64));
+  const std::string stem = file_stem(f.condition, 64);  // kex's own condition label, made a file name
+  return "scaling-" + std::string(to_string(f.op)) + (stem.empty() ? "" : "-" + stem);
 }
 
 /// The .dat: a block per row (curve), `threads aggregate per_thread speedup`.
@@ -50,7 +37,7 @@ std::string scaling_dat(const ScalingFigure& f) {
     const ScalingRow& r = *f.rows[i];
     d << (i ? "\n\n" : "") << "# " << gp_comment(r.kernel) << " at " << format_bytes(r.size) << " per worker\n";
     for (const auto& c : r.cells)
-      d << c.threads << " " << dat_number(c.gbps) << " " << dat_number(c.per_thread) << " " << dat_number(c.speedup) << "\n";
+      d << c.threads << " " << gp_number(c.gbps) << " " << gp_number(c.per_thread) << " " << gp_number(c.speedup) << "\n";
   }
   return d.str();
 }
@@ -68,7 +55,7 @@ std::string scaling_panel(const ScalingFigure& f, uint64_t size, const std::stri
     }
   g << "set title " << gp_label(format_bytes(size) + " per worker") << "\n";
   g << "plot ";
-  if (best1 > 0) g << dat_number(best1) << "*x with lines dt 2 lw 2 lc rgb \"#999999\" title \"perfect scaling\", \\\n     ";
+  if (best1 > 0) g << gp_number(best1) << "*x with lines dt 2 lw 2 lc rgb \"#999999\" title \"perfect scaling\", \\\n     ";
   for (size_t k = 0; k < idx.size(); ++k) {
     const ScalingRow& r = *f.rows[idx[k]];
     g << gp_string(dat) << " index " << idx[k] << " using 1:2 with linespoints lw 2 pt 7 lc rgb \"" << gp_color(k)

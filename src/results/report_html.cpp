@@ -5,6 +5,7 @@
 
 #include "src/core/error.hpp"
 #include "src/core/version.hpp"
+#include "src/results/answer_text.hpp"
 #include "src/results/compare.hpp"
 #include "src/results/crossover.hpp"
 #include "src/results/crossover_text.hpp"
@@ -25,7 +26,7 @@ table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem}th,td{border:1px s
 th{background:#f3f3f3}td.r,th.r{text-align:right;font-variant-numeric:tabular-nums}
 pre{background:#f7f7f7;padding:.5rem;overflow-x:auto;font-size:.8rem}
 figure{margin:1rem 0}figure svg{display:block;width:100%;height:auto;border:1px solid #eee}figure svg image{image-rendering:pixelated}figcaption{font-size:.85rem;color:#555}
-.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(24rem,1fr));gap:0 1rem}nav ul{columns:2}.note{color:#8a4b00})";
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(36rem,1fr));gap:0 1rem}nav ul{columns:2}.note{color:#8a4b00})";
 
 /// The page's one policy: inline styles and data: images (gnuplot's heatmap cells), nothing else.
 constexpr const char* kPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
@@ -43,6 +44,21 @@ std::string para(const std::string& text, const char* cls = nullptr) {
 std::string trimmed(const std::string& text) {
   const size_t a = text.find_first_not_of('\n'), b = text.find_last_not_of('\n');
   return a == std::string::npos ? "" : text.substr(a, b - a + 1);
+}
+
+/// Lines of prose as a list (a <pre> would clip them at the page's edge); blank lines and
+/// a "what the data shows:" head left out.
+std::string lines_list(const std::string& text) {
+  std::string s;
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(at, end - at);
+    if (!line.empty() && line != "what the data shows:") s += "<li>" + html_text(line) + "</li>\n";
+    at = end + 1;
+  }
+  return "<ul>\n" + s + "</ul>\n";
 }
 
 std::string label(const ReportRun& r) { return r.file + " (" + run_label(r.run.context) + ")"; }
@@ -104,6 +120,28 @@ std::string machine_section(const std::vector<ReportRun>& runs) {
   return section("machine", "Machine", s);
 }
 
+/// Which section a figure belongs in, by the plot writer's name for it.
+enum class FigureKind { curves, heatmap, presets, segments, ratio, speedup };
+std::string figures_html(const ReportFigures& figs, FigureKind kind);
+
+/// The answer first: a line per op and condition, the machine's state as a warning, and
+/// the fastest kernel's speed over libc per size.
+std::string answer_section(const std::vector<ReportRun>& runs, const ReportFigures& figs) {
+  std::string s;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const std::vector<std::string> lines = answer_lines(runs[i].run, answer_groups(runs[i].run), false);
+    const std::vector<std::string> warnings = state_warnings(runs[i].run);
+    if (lines.empty() && warnings.empty()) continue;
+    s += run_heading(runs, i) + "<ul>\n";
+    for (const std::string& l : lines) s += "<li>" + html_text(l) + "</li>\n";
+    s += "</ul>\n";
+    for (const std::string& w : warnings) s += para("warning: " + w, "note");
+  }
+  if (const std::string speedups = figures_html(figs, FigureKind::speedup); !speedups.empty())
+    s += "<div class=\"grid\">\n" + speedups + "</div>\n";
+  return s.empty() ? "" : section("answer", "Answer", s);
+}
+
 std::string summary_section(const std::vector<ReportRun>& runs) {
   std::string s;
   for (size_t i = 0; i < runs.size(); ++i) {
@@ -130,7 +168,7 @@ std::string findings_section(const std::vector<ReportRun>& runs) {
     const RunDoc& run = runs[i].run;
     s += run_heading(runs, i);
     const std::string f = findings(run), layout = layout_table(run), scaling = scaling_table(run);
-    s += f.empty() ? para("no layout cliff and no fill effect") : pre(f);
+    s += f.empty() ? para("no layout cliff and no fill effect") : lines_list(f);
     if (!layout.empty()) s += "<h4>GB/s across the layouts</h4>\n" + pre(layout);
     if (!scaling.empty()) s += "<h4>Scaling with threads</h4>\n" + pre(scaling);
     s += "<h4>Crossovers</h4>\n";
@@ -145,13 +183,12 @@ std::string findings_section(const std::vector<ReportRun>& runs) {
   return section("findings", "What the data shows", s);
 }
 
-/// Which section a figure belongs in, by the plot writer's name for it.
-enum class FigureKind { curves, heatmap, presets, segments, ratio };
 
 FigureKind figure_kind(const std::string& base) {
   if (base.find("presets") != std::string::npos) return FigureKind::presets;  // "copy-warm-presets" too
   if (base.starts_with("segments")) return FigureKind::segments;
   if (base.starts_with("ratio-")) return FigureKind::ratio;
+  if (base.starts_with("speedup-")) return FigureKind::speedup;
   if (base.starts_with("heatmap")) return FigureKind::heatmap;
   return FigureKind::curves;
 }
@@ -215,7 +252,7 @@ std::string comparison_section(const std::vector<ReportRun>& runs, const ReportF
 /// The contents: a link to each section the page has, by the id it carries.
 std::string contents(const std::string& body) {
   static const std::vector<std::pair<const char*, const char*>> kSections = {
-      {"machine", "Machine"},   {"summary", "Summary per group"}, {"noise", "Noise of the run"},
+      {"answer", "Answer"}, {"machine", "Machine"}, {"summary", "Summary per group"}, {"noise", "Noise of the run"},
       {"findings", "What the data shows"}, {"figures", "Figures"}, {"presets", "Presets"},
       {"segments", "Segment-override loads"}, {"comparison", "Comparison"}};
   std::string s = "<nav>\n<ul>\n";
@@ -229,7 +266,7 @@ std::string contents(const std::string& body) {
 
 std::string report_html(const std::vector<ReportRun>& runs, const ReportFigures& figures) {
   if (runs.empty()) throw std::logic_error("report_html: no run");
-  const std::string body = machine_section(runs) + summary_section(runs) + noise_section(runs) +
+  const std::string body = answer_section(runs, figures) + machine_section(runs) + summary_section(runs) + noise_section(runs) +
                            findings_section(runs) + figures_section(figures) + presets_section(runs, figures) +
                            segments_section(runs, figures) + comparison_section(runs, figures);
   std::string title = "kex report: " + run_label(runs[0].run.context);

@@ -9,6 +9,7 @@
 
 #include "src/core/error.hpp"
 #include "src/core/fd_io.hpp"
+#include "src/core/limits.hpp"
 #include "src/core/terminal_text.hpp"
 #include "src/model/noise.hpp"
 #include "src/model/result_check.hpp"
@@ -46,7 +47,9 @@ nlohmann::json read_results_json(const std::string& path) {
   }
 }
 
-std::vector<RunDoc> load_results(const std::string& path) {
+namespace {
+
+std::vector<RunDoc> load_results_unguarded(const std::string& path) {
   const nlohmann::json doc = read_results_json(path);
   std::vector<RunDoc> docs;
   try {
@@ -62,6 +65,16 @@ std::vector<RunDoc> load_results(const std::string& path) {
     throw InputError(path + ": " + what);
   }
   return docs;
+}
+
+}  // namespace
+
+std::vector<RunDoc> load_results(const std::string& path) {
+  try {
+    return load_results_unguarded(path);
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory_reading(path);
+  }
 }
 
 void check_measured(const RunDoc& d) {

@@ -13,6 +13,7 @@
 #include "src/model/kernel_names.hpp"
 #include "src/model/paired.hpp"
 #include "src/model/spec.hpp"
+#include "src/results/answer_text.hpp"
 #include "src/results/ifunc_text.hpp"
 #include "src/results/markdown.hpp"
 #include "src/results/results.hpp"
@@ -72,37 +73,6 @@ std::string gbps_pm(const Result& r) {
 std::string libc_word(Op op) { return *op_info(op).libc ? op_info(op).libc : "libc"; }
 std::string rep_word(Op op) { return *op_info(op).rep ? op_info(op).rep : "rep"; }
 
-/// A block of the paired table: one op and condition, a row per size.
-struct PairedBlock {
-  Op op;
-  std::string cond;
-  std::vector<const GroupAnswer*> rows;
-};
-
-/// The groups' answers by op and condition (blocks in op, then condition order), each
-/// block's rows by size.
-std::vector<PairedBlock> paired_blocks(const std::vector<GroupAnswer>& answers) {
-  std::vector<PairedBlock> blocks;
-  for (const GroupAnswer& g : answers) {
-    std::string cond = condition_label(condition(g.key.at));
-    if (g.key.fill) cond += fmt::format("{}fill:0x{:02x}", cond.empty() ? "" : "/", g.key.fill);
-    auto b = std::find_if(blocks.begin(), blocks.end(), [&](const PairedBlock& x) { return x.op == g.key.op && x.cond == cond; });
-    if (b == blocks.end()) b = blocks.insert(blocks.end(), {g.key.op, cond, {}});
-    b->rows.push_back(&g);
-  }
-  std::stable_sort(blocks.begin(), blocks.end(), [](const PairedBlock& a, const PairedBlock& b) {
-    return std::make_tuple(a.op, a.cond.size(), a.cond) < std::make_tuple(b.op, b.cond.size(), b.cond);
-  });
-  for (PairedBlock& b : blocks)
-    std::sort(b.rows.begin(), b.rows.end(), [](const GroupAnswer* x, const GroupAnswer* y) { return x->key.at.size < y->key.at.size; });
-  return blocks;
-}
-
-/// "copy (warm)": a block's title.
-std::string block_title(Op op, const std::string& cond) {
-  return std::string(to_string(op)) + " (" + (cond.empty() ? "warm" : cond) + ")";
-}
-
 /// The paired table's column heads.
 std::vector<std::string> paired_header(Op op) {
   const std::string libc = libc_word(op);
@@ -160,7 +130,7 @@ std::string more_blocks_line(const std::string& titles) {
 std::string paired_table(const RunDoc& run, const std::vector<GroupAnswer>& answers, bool compact) {
   std::string s, more;
   std::set<Op> shown;
-  for (const PairedBlock& b : paired_blocks(answers)) {
+  for (const AnswerBlock& b : answer_blocks(answers)) {
     if (compact && !shown.insert(b.op).second) {
       more += (more.empty() ? "" : "; ") + block_title(b.op, b.cond);
       continue;
@@ -296,7 +266,7 @@ std::string summary_markdown(const RunDoc& run) {
     s += "**" + md_text(title) + "**\n\n" + md_table(head, align, rows) + "\n";
   };
   if (const std::vector<GroupAnswer> answers = answer_groups(run); !answers.empty()) {
-    for (const PairedBlock& b : paired_blocks(answers)) {
+    for (const AnswerBlock& b : answer_blocks(answers)) {
       std::vector<std::vector<std::string>> rows;
       for (const GroupAnswer* g : b.rows) rows.push_back(paired_cells(run, *g));
       block(block_title(b.op, b.cond), paired_header(b.op), "rlrrlrlr", std::move(rows));

@@ -52,6 +52,19 @@ std::vector<Built> build_plans(CodeArena& arena, const std::vector<KernelPlan>& 
   return built;
 }
 
+BuiltSet::BuiltSet() = default;
+BuiltSet::BuiltSet(BuiltSet&&) noexcept = default;
+BuiltSet& BuiltSet::operator=(BuiltSet&&) noexcept = default;
+BuiltSet::~BuiltSet() = default;
+
+BuiltSet build_plan_set(const std::vector<KernelPlan>& plans, const std::vector<bool>& used,
+                        const volatile std::sig_atomic_t* stop) {
+  BuiltSet set;
+  set.arena = std::make_unique<CodeArena>();
+  set.kernels = build_plans(*set.arena, plans, used, stop);
+  return set;
+}
+
 VerifyTarget verify_target(const KernelPlan& k, const Built& b) {
   VerifyTarget t;
   t.fn = b.fn;

@@ -16,6 +16,7 @@
 #include <set>
 
 #include "src/core/error.hpp"
+#include "src/core/limits.hpp"
 #include "src/model/kernel_names.hpp"
 #include "src/core/hash.hpp"
 #include "src/model/json_fields.hpp"
@@ -606,6 +607,9 @@ JournalState read_journal(const std::string& path) {
     JournalState s = read_fd(fd, path);
     close(fd);
     return s;
+  } catch (const std::bad_alloc&) {
+    close(fd);
+    throw out_of_memory_reading(path);
   } catch (...) {
     close(fd);
     throw;

@@ -334,6 +334,16 @@ struct PointState {
   std::optional<size_t> job;            ///< its measuring job (4)
 };
 
+/// One measuring job on the sweep's side (the same index as its MeasureJob, which the
+/// workers run): the point it measures, its family, and what the supervisor reported.
+struct JobState {
+  size_t point = 0;
+  uint32_t family = 0;               ///< its family at its size (separate order)
+  std::vector<Repetition> reps;      ///< finished, resumed ones first
+  std::optional<Status> died;        ///< its kernel killed the worker
+  std::optional<Status> lost;        ///< not measured as asked
+};
+
 /// The run as it goes: the plans, the built code, the points, the jobs and what the
 /// supervisor reported for them, and the context facts gathered on the way.
 struct Sweep {
@@ -342,20 +352,16 @@ struct Sweep {
   Protocol protocol;
   SweepRun out;
   Expanded e;
-  std::vector<std::vector<Built>> built;               ///< per config, per plan
-  std::vector<std::unique_ptr<CodeArena>> arenas;
+  std::vector<BuiltSet> built;                         ///< per config: its plans' code
   std::vector<BufferPlan> bplans;
   std::map<bool, size_t> bindex;                       ///< huge pages -> buffer plan
   std::vector<PointState> points;
   std::vector<VerifyTarget> targets;
   std::map<std::pair<size_t, size_t>, size_t> general; ///< (config, plan) -> its general target
   std::vector<Verdict> verdicts;
-  std::vector<MeasureJob> jobs;
-  std::vector<size_t> job_point;                       ///< job -> point
-  std::vector<uint32_t> families;                      ///< job -> family at its size (separate order)
+  std::vector<MeasureJob> jobs;                        ///< what the workers run
+  std::vector<JobState> job_state;                     ///< per job: its point and what came of it
   std::vector<std::vector<uint32_t>> pair_groups;      ///< the jobs of each group (paired order)
-  std::vector<std::vector<Repetition>> reps;           ///< per job
-  std::vector<std::optional<Status>> died, lost;       ///< per job: its kernel killed the worker; not measured as asked
   SupervisedRun sup;
   size_t todo_tasks = 0;
   std::vector<ThreadPlace> places;                     ///< threads > 1: worker k's place
@@ -367,7 +373,7 @@ struct Sweep {
   Sweep(const std::vector<Config>& c, const RunOptions& o) : configs(c), opt(o), protocol(o.protocol) {}
   bool stopped() const { return opt.stop && *opt.stop; }
   const KernelPlan& plan(const Slot& s) const { return e.plans[s.config].plans[s.plan]; }
-  const Built& code(const Slot& s) const { return built[s.config][s.plan]; }
+  const Built& code(const Slot& s) const { return built[s.config].kernels[s.plan]; }
 };
 
 /// Points with threads > 1: where each worker runs (InputError when the mask has too few CPUs).
@@ -398,14 +404,12 @@ void start(Sweep& w) {
 /// 1. Every kernel a point uses, generated up front into one W^X arena per config
 /// (never inside a timed region); libc baselines keep their function.
 void build_code(Sweep& w) {
-  w.built.resize(w.configs.size());
   for (size_t ci = 0; ci < w.configs.size() && !w.stopped(); ++ci) {
     const auto& plans = w.e.plans[ci].plans;
     std::vector<bool> used(plans.size(), false);
     for (const auto& s : w.e.slots)
       if (s.config == ci) used[s.plan] = true;
-    w.arenas.push_back(std::make_unique<CodeArena>());
-    w.built[ci] = build_plans(*w.arenas.back(), plans, used, w.opt.stop);
+    w.built.push_back(build_plan_set(plans, used, w.opt.stop));
   }
 }
 
@@ -492,9 +496,8 @@ void add_job(Sweep& w, size_t i, std::map<std::string, uint32_t>& family_ids, st
   j.name = s.name;
   w.points[i].job = w.jobs.size();
   w.jobs.push_back(j);
-  w.job_point.push_back(i);
   auto [fi, fresh_f] = family_ids.emplace(task_group(family_of(kp), s.at.size), uint32_t(family_ids.size()));
-  w.families.push_back(fi->second);
+  w.job_state.push_back({i, fi->second, {}, std::nullopt, std::nullopt});
   // The paired group: points of kex's harness doing the same thing under the same conditions,
   // at every thread count (the answers compare one thread count at a time; the scaling
   // table compares thread counts in the same rounds).
@@ -525,9 +528,6 @@ void plan_jobs(Sweep& w) {
     }
     add_job(w, i, family_ids, group_ids);
   }
-  w.reps.resize(w.jobs.size());
-  w.died.resize(w.jobs.size());
-  w.lost.resize(w.jobs.size());
 }
 
 /// The measuring order: the repetitions the journal holds are taken over, this
@@ -537,16 +537,22 @@ void plan_jobs(Sweep& w) {
 std::vector<Task> measuring_order(Sweep& w) {
   if (w.opt.resume)
     for (size_t j = 0; j < w.jobs.size(); ++j)
-      if (auto it = w.opt.resume->reps.find(w.jobs[j].name); it != w.opt.resume->reps.end()) w.reps[j] = it->second;
+      if (auto it = w.opt.resume->reps.find(w.jobs[j].name); it != w.opt.resume->reps.end())
+        w.job_state[j].reps = it->second;
   uint64_t first_round = 1;
-  for (const auto& rs : w.reps)
-    for (const auto& r : rs) {
+  std::vector<std::vector<Repetition>> reps;
+  std::vector<uint32_t> families;
+  for (const JobState& js : w.job_state) {
+    for (const auto& r : js.reps) {
       w.protocol.first_order = std::max(w.protocol.first_order, r.order + 1);
       first_round = std::max(first_round, r.round + 1);
     }
-  return w.protocol.paired ? paired_order(w.pair_groups, w.reps, w.protocol.repetitions, w.protocol.shuffle,
+    reps.push_back(js.reps);
+    families.push_back(js.family);
+  }
+  return w.protocol.paired ? paired_order(w.pair_groups, reps, w.protocol.repetitions, w.protocol.shuffle,
                                           w.protocol.seed, first_round)
-                           : separate_order(w.families, w.reps, w.protocol, w.opt.resume != nullptr);
+                           : separate_order(families, reps, w.protocol, w.opt.resume != nullptr);
 }
 
 /// A sentinel reading: recorded in the context; a disturbed one marks the window's
@@ -559,7 +565,7 @@ void on_sentinel(Sweep& w, Progress& progress, const SentinelReading& r, const s
   if (!r.disturbed) return;
   std::vector<std::pair<std::string, uint64_t>> marked;
   for (const Task& t : window)
-    for (auto& rep : w.reps[t.point])
+    for (auto& rep : w.job_state[t.point].reps)
       if (!rep.disturbed && rep.order + window.size() >= r.after_task && rep.order < r.after_task) {
         rep.disturbed = true;
         marked.emplace_back(w.jobs[t.point].name, rep.order);
@@ -578,7 +584,7 @@ void measure_jobs(Sweep& w) {
   if (todo.empty() || w.stopped()) return;
   SupervisorEvents ev;
   ev.done = [&](const Task& t, const Repetition& r) {
-    w.reps[t.point].push_back(r);
+    w.job_state[t.point].reps.push_back(r);
     if (w.opt.journal) w.opt.journal->repetition(w.jobs[t.point].name, r);
     char g[64] = "";
     if (r.per_call.median > 0)
@@ -586,11 +592,11 @@ void measure_jobs(Sweep& w) {
     progress.step(w.jobs[t.point].name + g);
   };
   ev.failed = [&](const Task& t, const Status& s) {
-    w.died[t.point] = s;
+    w.job_state[t.point].died = s;
     progress.step(w.jobs[t.point].name + " FAILED: " + s.message);
   };
   ev.lost = [&](const Task& t, const Status& s) {
-    if (!w.lost[t.point]) w.lost[t.point] = s;
+    if (!w.job_state[t.point].lost) w.job_state[t.point].lost = s;
     progress.step(w.jobs[t.point].name + " NOT MEASURED: " + s.message);
   };
   ev.sentinel = [&](const SentinelReading& r, const std::vector<Task>& window, bool requeued) {
@@ -606,23 +612,23 @@ void measure_jobs(Sweep& w) {
 void collect_results(Sweep& w) {
   w.interrupted |= w.stopped();
   std::vector<std::optional<Result>> measured(w.points.size());
-  for (size_t j = 0; j < w.jobs.size(); ++j) {
-    PointState& p = w.points[w.job_point[j]];
+  for (const JobState& js : w.job_state) {
+    PointState& p = w.points[js.point];
     const Slot& s = p.slot;
     const KernelPlan& kp = w.plan(s);
     const Built& b = w.code(s);
-    if (w.died[j]) {
-      p.final = make_result(kp, s.at, *w.died[j], {}, p.place.placed, b.info);
+    if (js.died) {
+      p.final = make_result(kp, s.at, *js.died, {}, p.place.placed, b.info);
       if (w.opt.journal) w.opt.journal->result(*p.final);
-    } else if (w.lost[j]) {
+    } else if (js.lost) {
       // The repetitions it finished stand; without one, the point is an error in this
       // run's output, but not in the journal: a resume measures it again.
       w.out.doc.context.incomplete_points.push_back(
-          {s.name, w.lost[j]->message, w.lost[j]->signal, w.reps[j].size(), w.protocol.repetitions});
-      if (!w.reps[j].empty()) measured[w.job_point[j]] = make_result(kp, s.at, {}, w.reps[j], p.place.placed, b.info);
-      else p.final = make_result(kp, s.at, *w.lost[j], {}, p.place.placed, b.info);
-    } else if (!w.reps[j].empty()) {
-      measured[w.job_point[j]] = make_result(kp, s.at, {}, w.reps[j], p.place.placed, b.info);
+          {s.name, js.lost->message, js.lost->signal, js.reps.size(), w.protocol.repetitions});
+      if (!js.reps.empty()) measured[js.point] = make_result(kp, s.at, {}, js.reps, p.place.placed, b.info);
+      else p.final = make_result(kp, s.at, *js.lost, {}, p.place.placed, b.info);
+    } else if (!js.reps.empty()) {
+      measured[js.point] = make_result(kp, s.at, {}, js.reps, p.place.placed, b.info);
     }
   }
   for (size_t i = 0; i < w.points.size(); ++i) {

@@ -31,3 +31,22 @@ TEST_CASE("report, emit, export, merge and tune refuse -o naming an input, even 
   CHECK(slurp(r) == results);
   CHECK(slurp(d + "/space.json").find("\"sizes\"") == 1);
 }
+
+TEST_CASE("kex run refuses -o naming its config, and a report beside it that would replace a config" *
+          doctest::test_suite("cli")) {
+  const std::string d = tmp_dir_until_exit();
+  const std::string config = R"({"sizes": [4096], "baselines": ["memcpy"]})";
+  spit(d + "/c.json", config);
+  const auto out = shell(kKex + " run " + d + "/c.json -o " + d + "/c.json --force");
+  CHECK(out.status == 2);
+  CHECK(out.text == "kex: -o: '" + d + "/c.json' is the input " + d +
+                        "/c.json (the same file): it would be replaced; write to another path\n");
+  // The report goes beside the results as STEM.html: a config of that name is kept too.
+  spit(d + "/r.html", config);
+  const auto beside = shell(kKex + " run " + d + "/r.html -o " + d + "/r.json --force");
+  CHECK(beside.status == 2);
+  CHECK(beside.text.find("kex: -o (the report beside it): '" + d + "/r.html' is the input ") == 0);
+  CHECK(slurp(d + "/c.json") == config);
+  CHECK(slurp(d + "/r.html") == config);
+  CHECK(shell("test -e " + d + "/r.json").status != 0);
+}

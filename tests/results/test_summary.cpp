@@ -7,6 +7,7 @@
 
 #include "src/model/noise.hpp"
 #include "src/model/result_json.hpp"
+#include "src/results/answer_text.hpp"
 #include "src/results/markdown.hpp"
 #include "src/results/summary.hpp"
 #include "tests/support/golden.hpp"
@@ -182,10 +183,10 @@ TEST_CASE("golden: the summary of the fixed run as Markdown, and kex summary pri
   spit(d / "r.json", to_json(run).dump());
   auto md = shell_stdout(kKex + " summary " + d / "r.json" + " --format markdown");
   CHECK(md.status == 0);
-  CHECK(md.text == summary_markdown(run));
+  CHECK(md.text == answer_markdown(run) + summary_markdown(run));
   auto text = shell_stdout(kKex + " summary " + d / "r.json");
   CHECK(text.status == 0);
-  CHECK(text.text == summary_table(run) + layout_table(run) + findings(run) + noise_summary(run));
+  CHECK(text.text == answer_text(run, false) + summary_table(run) + layout_table(run) + findings(run) + noise_summary(run));
   CHECK(shell(kKex + " summary " + d / "r.json --format html").status == 2);
 }
 

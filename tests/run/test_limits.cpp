@@ -159,3 +159,24 @@ TEST_CASE("a config of 10^7 points is refused at once, not after planning every 
   CHECK(s < 3 * kSlowdown);  // planned in full, it took 54 s
   CHECK(files_starting(d.path, "out") == 0);
 }
+
+TEST_CASE("a results file too large for the memory left is one line naming it and the limit, exit 2, never an abort" *
+          doctest::test_suite("limits")) {
+#if defined(__SANITIZE_ADDRESS__)
+  MESSAGE("skipped: AddressSanitizer reserves more address space than any ulimit -v leaves");
+#else
+  TmpDir d;
+  // The fixed run with five million numbers beside it (10 MB of JSON, about 400 MB to parse):
+  // before the value budget, nlohmann's destructor allocated while unwinding and kex aborted.
+  nlohmann::json doc = nlohmann::json::parse(slurp(std::string(KEX_SOURCE_DIR) + "/tests/golden/run.json"));
+  doc["context"]["junk"] = std::vector<int>(5'000'000, 0);
+  spit(d / "big.json", doc.dump());
+  const ShellOut r = kex_under("-v 300000", "summary " + d / "big.json");
+  CHECK_MESSAGE(r.status == 2, r.text);
+  CHECK_MESSAGE(r.text.starts_with("kex: " + d / "big.json" + ": too large to read in the memory left to this process "
+                                   "(more than "),
+                r.text);
+  CHECK_MESSAGE(r.text.ends_with(" JSON values; the address-space limit (ulimit -v) is 293.0 MiB)\n"), r.text);
+  CHECK(lines(r.text) == 1);
+#endif
+}

@@ -25,13 +25,13 @@ inline std::string render(const std::string& markdown) {
 }
 
 /// What in `html` (cmark-gfm's page of kex's Markdown) no kex writer puts there: "" when
-/// nothing, else the first such thing. kex's own elements are p, strong, br and the
-/// table's; its own entities &amp; &lt; &gt; &quot; stand for the file's characters.
+/// nothing, else the first such thing. kex's own elements are p, strong, br, the
+/// answer's list (ul, li) and the table's; its own entities &amp; &lt; &gt; &quot; stand for the file's characters.
 inline std::string unearned(const std::string& html) {
   static const std::regex tag("<(/?)([a-zA-Z][a-zA-Z0-9]*)");
   for (std::sregex_iterator i(html.begin(), html.end(), tag), end; i != end; ++i) {
     const std::string name = (*i)[2];
-    if (name != "p" && name != "strong" && name != "br" && name != "table" && name != "thead" && name != "tbody" &&
+    if (name != "p" && name != "strong" && name != "br" && name != "ul" && name != "li" && name != "table" && name != "thead" && name != "tbody" &&
         name != "tr" && name != "th" && name != "td")
       return "an element <" + name + ">: " + i->str();
   }

@@ -1,0 +1,19 @@
+// The speedup figures: the fastest kernel's speed over libc's at each size, with the
+// interval of their time ratio in the same rounds (answer_blocks, answer_text.hpp).
+#pragma once
+#include <vector>
+
+#include "src/results/plot.hpp"
+
+namespace kex {
+
+/// One figure per op and condition of a run measured in paired rounds where libc raced
+/// (`speedup-copy`, `speedup-clear-fill-0xaa`, ...): x the size, y the fastest kernel's
+/// speed over memcpy's (memset's) in the same rounds, with its 95% interval as error bars,
+/// and 1 (libc itself) as a dashed line. Sizes where libc is the fastest are at 1; sizes
+/// with fewer than kMinIntervalCount shared rounds are left out (no interval). `.dat`
+/// columns: size_bytes speedup low high. Nothing from the file reaches the script but
+/// through gp_label.
+std::vector<PlotFigure> speedup_figures(const RunDoc& run);
+
+}  // namespace kex
