@@ -2,6 +2,9 @@
 // Aligned specs use movdqa/vmovdqa(64), unaligned ones movdqu/vmovdqu(64);
 // non-temporal stores are movntdq/vmovntdq, which need an aligned destination
 // (the skeleton's head provides it). AVX and AVX-512 end with vzeroupper.
+// A read of scratch N loads into registers 0..N-1 and xors each into its accumulator,
+// register N+i (AVX: vxorps, as AVX alone has no 256-bit integer xor); the end folds
+// the accumulators into one, then its lanes through register 0 into rax.
 #include "generators/classes.hpp"
 
 namespace kex {
@@ -57,6 +60,44 @@ struct Vector final : ClassEmitter {
   }
   void store_fill(CodeGenerator& g, const Address& dst, int, const KernelSpec& s) const override {
     store(g, dst, 0, s);
+  }
+  void read_begin(CodeGenerator& g, const KernelSpec& s) const override {
+    for (uint32_t i = 0; i < s.scratch; ++i) xor_into(g, int(s.scratch + i), int(s.scratch + i));
+  }
+  void combine(CodeGenerator& g, int reg, const KernelSpec& s) const override {
+    xor_into(g, int(s.scratch) + reg, reg);
+  }
+  /// acc ^= reg, at the class's width.
+  void xor_into(CodeGenerator& g, int acc, int reg) const {
+    switch (kind) {
+      case Vec::sse: g.pxor(Xmm(acc), Xmm(reg)); break;
+      case Vec::avx: g.vxorps(Ymm(acc), Ymm(acc), Ymm(reg)); break;
+      case Vec::avx512: g.vpxorq(Zmm(acc), Zmm(acc), Zmm(reg)); break;
+    }
+  }
+  void read_end(CodeGenerator& g, const KernelSpec& s) const override {
+    const int a = int(s.scratch);
+    for (uint32_t i = 1; i < s.scratch; ++i) xor_into(g, a, a + int(i));
+    switch (kind) {
+      case Vec::sse:
+        g.pshufd(g.xmm0, Xmm(a), 0x4e);  // the upper qword down
+        g.pxor(g.xmm0, Xmm(a));
+        g.movq(g.rax, g.xmm0);
+        return;
+      case Vec::avx:
+        g.vextractf128(g.xmm0, Ymm(a), 1);
+        g.vxorps(g.xmm0, g.xmm0, Xmm(a));
+        break;
+      case Vec::avx512:
+        g.vextracti64x4(g.ymm0, Zmm(a), 1);
+        g.vpxorq(g.zmm0, g.zmm0, Zmm(a));  // lanes 0..3 hold the fold of both halves
+        g.vextracti32x4(g.xmm1, g.zmm0, 1);
+        g.vpxorq(g.zmm0, g.zmm0, g.zmm1);
+        break;
+    }
+    g.vpshufd(g.xmm1, g.xmm0, 0x4e);
+    g.vpxor(g.xmm0, g.xmm0, g.xmm1);
+    g.vmovq(g.rax, g.xmm0);
   }
   void leave(CodeGenerator& g, const KernelSpec&) const override {
     if (kind != Vec::sse) g.vzeroupper();

@@ -2,6 +2,7 @@
 #pragma once
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include <xbyak/xbyak.h>
@@ -25,6 +26,15 @@ struct ClassEmitter {
   virtual void store(Xbyak::CodeGenerator&, const Xbyak::Address& dst, int reg, const KernelSpec&) const = 0;
   /// Clear only: store the fill pattern (register `reg` of those load_fill set up).
   virtual void store_fill(Xbyak::CodeGenerator&, const Xbyak::Address& dst, int reg, const KernelSpec&) const = 0;
+  /// Read only (validate() refuses the classes that leave these out): register indexes
+  /// scratch..2*scratch-1 are the accumulators, one beside each data register.
+  /// Zeroes the accumulators.
+  virtual void read_begin(Xbyak::CodeGenerator&, const KernelSpec&) const { no_read(); }
+  /// Folds data register `reg` into its accumulator (reg + scratch) with a bitwise XOR.
+  virtual void combine(Xbyak::CodeGenerator&, int /*reg*/, const KernelSpec&) const { no_read(); }
+  /// Folds the accumulators into rax: the XOR of all their 8-byte lanes (may clobber rcx
+  /// and the data registers).
+  virtual void read_end(Xbyak::CodeGenerator&, const KernelSpec&) const { no_read(); }
   /// Leaves the state the ABI expects (emms, vzeroupper, empty x87 stack).
   virtual void leave(Xbyak::CodeGenerator&, const KernelSpec&) const {}
   /// True when the non-temporal store needs a width-aligned destination.
@@ -32,6 +42,9 @@ struct ClassEmitter {
   /// A class with a skeleton of its own (the rep-string family) emits the whole
   /// kernel here and returns true; the shared loop skeleton is then not used.
   virtual bool emit_whole(Xbyak::CodeGenerator&, const KernelSpec&) const { return false; }
+
+ private:
+  [[noreturn]] static void no_read() { throw std::logic_error("this register class has no read form"); }
 };
 
 /// The emitter of one register class: the row of generators/classes.cpp in the

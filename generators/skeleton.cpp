@@ -19,6 +19,15 @@
 //     vmovdqu64 zmm0, [rsi+rdx-64] ; vmovdqu64 [rdi+rdx-64], zmm0 ; and rdx, -64
 //   elems: whole 64-byte elements (vmovntdq) from the top down; epilogue
 //   small: single bytes from the top down; epilogue
+//
+// Reads (Op::read) load like copies and store nothing in the loops: each data register
+// is folded into its accumulator (ClassEmitter::combine), single bytes into r14b; rdi
+// stays at dst, and the epilogue stores read_fold (src/model/spec.hpp) there.
+// read/sse/unroll:32/scratch:2: main loop
+//     movdqu xmm0, [rsi] ; movdqu xmm1, [rsi+16] ; pxor xmm2, xmm0 ; pxor xmm3, xmm1
+//     add rsi, 32 ; sub rdx, 32 ; cmp rdx, 32 ; jae loop
+//   epilogue: xmm2 ^= xmm3, its two qwords into rax, rax's 8 bytes into al, al ^= r14b,
+//     mov [rdi], rax
 #include <optional>
 #include <vector>
 
@@ -41,6 +50,10 @@ struct Ctx {
   std::optional<LoopRange> main_range;    ///< set by the loop that does the bulk of the work
   Label small;                       ///< overlap edges: the path below one width in all
   bool copy() const { return s.op == Op::copy; }
+  bool read() const { return s.op == Op::read; }
+  bool clear() const { return s.op == Op::clear; }
+  /// The register whose address the loops walk and the head aligns (src for reads).
+  const Reg64& lead() const { return read() ? g.rsi : g.rdi; }
   bool fwd() const { return s.direction == Direction::forward; }
   bool overlap() const { return s.edges == Edges::overlap; }
 
@@ -51,7 +64,9 @@ struct Ctx {
 
   /// One byte at [base + rdx] after rdx was decremented (head/tail byte moves).
   void byte_move() {
-    if (copy()) {
+    if (read()) {
+      g.xor_(g.r14b, g.byte[g.rsi + g.rdx]);
+    } else if (copy()) {
       g.mov(g.r11b, g.byte[g.rsi + g.rdx]);
       g.mov(g.byte[g.rdi + g.rdx], g.r11b);
     } else {
@@ -61,7 +76,10 @@ struct Ctx {
 
   /// One class-width element at [base + rdx].
   void elem_move() {
-    if (copy()) {
+    if (read()) {
+      cls.load(g, 0, g.ptr[g.rsi + g.rdx], s);
+      cls.combine(g, 0, s);
+    } else if (copy()) {
       cls.load(g, 0, g.ptr[g.rsi + g.rdx], s);
       cls.store(g, g.ptr[g.rdi + g.rdx], 0, s);
     } else {
@@ -103,7 +121,7 @@ struct Ctx {
   /// `pf_distance` ahead of the data (src for copies, dst for clears).
   void prefetches() {
     if (s.prefetch == Prefetch::none) return;
-    const Reg64& base = copy() ? g.rsi : g.rdi;
+    const Reg64& base = copy() || read() ? g.rsi : g.rdi;
     int n = static_cast<int>((s.unroll + s.pf_every - 1) / s.pf_every);
     for (int k = 0; k < n; ++k) {
       int idx = fwd() ? k : n - 1 - k;
@@ -142,12 +160,14 @@ struct Ctx {
         int e = first + i;  // element within the iteration, in traversal order
         return fwd() ? int64_t(e) * w : int64_t(n - 1 - e) * w;
       };
-      if (!copy()) {
+      if (clear()) {
         for (int i = 0; i < count; ++i) cls.store_fill(g, at(g.rdi, off(i)), i, s);
         continue;
       }
       for (int i = 0; i < count; ++i) cls.load(g, i, at(g.rsi, off(i)), s);
-      if (cls.lifo())
+      if (read())
+        for (int i = 0; i < count; ++i) cls.combine(g, i, s);
+      else if (cls.lifo())
         for (int i = count - 1; i >= 0; --i) cls.store(g, at(g.rdi, off(i)), i, s);
       else
         for (int i = 0; i < count; ++i) cls.store(g, at(g.rdi, off(i)), i, s);
@@ -155,16 +175,18 @@ struct Ctx {
   }
 
   void advance(uint32_t bytes) {
-    if (copy()) g.add(g.rsi, bytes);
-    g.add(g.rdi, bytes);
+    if (copy() || read()) g.add(g.rsi, bytes);
+    if (!read()) g.add(g.rdi, bytes);
     g.sub(g.rdx, bytes);
   }
 
   /// Pushes the class's callee-saved registers; a clear sets rax = the 8-byte fill
-  /// pattern and lets the class load its fill registers from it.
+  /// pattern and lets the class load its fill registers from it; a read zeroes r14 (its
+  /// byte fold).
   void prologue() {
     for (const auto& r : saved) g.push(r);
-    if (!copy()) {
+    if (read()) g.xor_(g.r14d, g.r14d);
+    if (clear()) {
       g.mov(g.rax, fill_pattern(s.fill));
       cls.load_fill(g, s);
     }
@@ -254,7 +276,7 @@ struct Ctx {
     g.L(loop);
     g.test(g.rdx, g.rdx);
     g.jz(done);
-    g.lea(g.rcx, g.ptr[g.rdi + g.rdx]);
+    g.lea(g.rcx, g.ptr[lead() + g.rdx]);
     g.test(g.rcx, w - 1);
     g.jz(done);
     g.dec(g.rdx);
@@ -402,8 +424,26 @@ struct Ctx {
     }
   }
 
-  /// sfence after NT stores, the class's state for the ABI, the pops, ret.
+  /// A read's result: the accumulators' lanes folded into rax (ClassEmitter::read_end),
+  /// rax's 8 bytes into al, al ^= r14b (the single bytes), then 8 bytes to [rdi].
+  void read_result() {
+    cls.read_end(g, s);
+    g.mov(g.rcx, g.rax);
+    g.shr(g.rcx, 32);
+    g.xor_(g.eax, g.ecx);  // writing eax clears rax's upper half
+    for (int shift : {16, 8}) {
+      g.mov(g.ecx, g.eax);
+      g.shr(g.ecx, shift);
+      g.xor_(g.eax, g.ecx);
+    }
+    g.xor_(g.al, g.r14b);
+    g.movzx(g.eax, g.al);
+    g.mov(g.qword[g.rdi], g.rax);
+  }
+
+  /// sfence after NT stores (a read's result), the class's state for the ABI, the pops, ret.
   void epilogue() {
+    if (read()) read_result();
     if (s.store == Store::nontemporal) g.sfence();
     cls.leave(g, s);
     for (auto it = saved.rbegin(); it != saved.rend(); ++it) g.pop(*it);
@@ -417,9 +457,11 @@ std::optional<LoopRange> emit_kernel(CodeGenerator& g, const KernelSpec& s) {
   const ClassEmitter& cls = class_emitter(s.regs);
   if (cls.emit_whole(g, s)) return std::nullopt;
   Ctx c{g, s, cls, reg_class_info(s.regs).width, cls.callee_saved(s), g.getSize(), std::nullopt, {}};
+  if (s.op == Op::read) c.saved.push_back(g.r14);  // the byte fold
   c.prologue();
   c.small_entry();
   c.head();
+  if (s.op == Op::read) cls.read_begin(g, s);  // after the head, which may use rcx (a GPR accumulator)
   c.loops();
   c.tail();
   c.epilogue();

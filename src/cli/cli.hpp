@@ -35,6 +35,7 @@ Action add_merge_command(CLI::App& app);
 Action add_crossovers_command(CLI::App& app);
 Action add_tune_command(CLI::App& app);
 Action add_explain_command(CLI::App& app);
+Action add_ceilings_command(CLI::App& app);
 Action add_emit_command(CLI::App& app);
 Action add_summary_command(CLI::App& app);
 Action add_report_command(CLI::App& app);

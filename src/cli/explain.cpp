@@ -12,6 +12,7 @@
 #include "src/core/output.hpp"
 #include "src/core/terminal_text.hpp"
 #include "src/model/result_json.hpp"
+#include "src/results/ceilings_text.hpp"
 #include "src/results/explain_text.hpp"
 #include "src/run/explain.hpp"
 #include "src/run/machine.hpp"
@@ -25,7 +26,7 @@ struct ExplainArgs {
   std::string sizes, cache, out;
   uint32_t rounds = 20;
   int cpu = -1;
-  bool force = false, list = false;
+  bool force = false, list = false, no_ceilings = false;
 };
 
 /// The names as a config: generated kernels only (a preset or baseline has no neighbours).
@@ -77,11 +78,8 @@ int run_explain_command(ExplainArgs& a, const CLI::App& cmd) {
   if (cmd.count("--cpu")) pin_to_cpu(a.cpu);
   check_output_path(a.out, a.force);
   req.rounds = a.rounds;
-  RunOptions opt;
-  opt.stop = race_stop_counter();
-  opt.progress = !quiet();
-  opt.protocol.seed = (uint64_t(time(nullptr)) << 20) ^ uint64_t(getpid());
-  opt.protocol.cpu = a.cpu;
+  req.ceilings = !a.no_ceilings;
+  RunOptions opt = race_options(a.cpu);
   catch_race_stops();
   const SweepRun run = run_explain(req, opt);
   if (run.abandoned) {
@@ -89,7 +87,7 @@ int run_explain_command(ExplainArgs& a, const CLI::App& cmd) {
     return 130;
   }
   write_file_atomic(a.out, to_json(run.doc).dump(1) + "\n", a.force);
-  if (!quiet()) write_stdout(explain_text(run.doc));
+  if (!quiet()) write_stdout(explain_text(run.doc) + ceilings_text(run.doc));
   std::printf("results: %s\n", terminal_text(a.out).c_str());
   return run.doc.context.interrupted ? 130 : 0;
 }
@@ -107,6 +105,8 @@ Action add_explain_command(CLI::App& app) {
   cmd->add_option("--repetitions", a->rounds, "Paired rounds per size (default 20)")->check(CLI::Range(3, 10000));
   cmd->add_option("-o,--output", a->out, "Results file (default kex-explain-YYYYMMDD-HHMMSS.json, UTC)");
   cmd->add_flag("--force", a->force, "Replace the results file");
+  cmd->add_flag("--no-ceilings", a->no_ceilings,
+                "Leave out the ceilings per cache level (read and write probes, a few seconds)");
   cmd->add_flag("--list", a->list, "Print each kernel's neighbours (and why any is not run) and exit");
   cmd->add_option("--cpu", a->cpu, "CPU the measuring worker is pinned to (default: one picked)")
       ->check(CLI::Range(0, 4095));

@@ -53,6 +53,7 @@ int run(int argc, char** argv) {
   reg(kex::add_merge_command);
   reg(kex::add_crossovers_command);
   reg(kex::add_explain_command);
+  reg(kex::add_ceilings_command);
   reg(kex::add_tune_command);
   reg(kex::add_emit_command);
   reg(kex::add_summary_command);

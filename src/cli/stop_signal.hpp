@@ -4,6 +4,8 @@
 #pragma once
 #include <csignal>
 
+#include "src/run/sweep.hpp"
+
 namespace kex {
 
 /// The counter RunOptions::stop points at (0 until a signal arrives).
@@ -11,5 +13,9 @@ const volatile std::sig_atomic_t* race_stop_counter();
 
 /// Installs the handlers of SIGINT, SIGTERM and SIGHUP that count into race_stop_counter().
 void catch_race_stops();
+
+/// The run options of a race on `cpu` (-1: one picked): stopped by race_stop_counter(),
+/// progress unless quiet, a seed from the time and the process id.
+RunOptions race_options(int cpu);
 
 }  // namespace kex

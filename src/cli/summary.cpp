@@ -4,6 +4,7 @@
 #include "src/core/output.hpp"
 #include "src/core/terminal_text.hpp"
 #include "src/results/answer_text.hpp"
+#include "src/results/ceilings_text.hpp"
 #include "src/results/explain_text.hpp"
 #include "src/results/results.hpp"
 #include "src/results/scaling.hpp"
@@ -29,7 +30,7 @@ Action add_summary_command(CLI::App& app) {
     if (a->format == "markdown") {
       text = answer_markdown(run) + summary_markdown(run);
     } else {
-      text = answer_text(run, false) + summary_table(run) + layout_table(run) + scaling_table(run) + findings(run) + noise_summary(run) + explain_text(run);
+      text = answer_text(run, false) + summary_table(run) + layout_table(run) + scaling_table(run) + findings(run) + noise_summary(run) + explain_text(run) + ceilings_text(run);
     }
     if (text.empty()) text = "nothing measured under kex's harness in " + terminal_text(a->file) + "\n";
     write_stdout(text);

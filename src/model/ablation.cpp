@@ -95,14 +95,14 @@ void layout_neighbours(Collector& c) {
   const KernelSpec& k = c.k;
   KernelSpec s = k;
   s.store = k.store == Store::temporal ? Store::nontemporal : Store::temporal;
-  if (k.store == Store::nontemporal || reg_class_info(k.regs).has_nt)
+  if (k.op != Op::read && (k.store == Store::nontemporal || reg_class_info(k.regs).has_nt))
     c.add(s, "store", store_word(k.store), store_word(s.store));
   s = k;
   s.align = k.align == Align::aligned ? Align::unaligned : Align::aligned;
   c.add(s, "align", std::string(to_string(k.align)), std::string(to_string(s.align)));
   s = k;
   s.edges = k.edges == Edges::bytes ? Edges::overlap : Edges::bytes;
-  c.add(s, "edges", std::string(to_string(k.edges)), std::string(to_string(s.edges)));
+  if (k.op != Op::read) c.add(s, "edges", std::string(to_string(k.edges)), std::string(to_string(s.edges)));
   if (k.block.bytes) {
     s = k;
     s.block = {};

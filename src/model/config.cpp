@@ -385,7 +385,8 @@ struct SpecAxesReader {
 /// pf_every, store, direction, align, edges, block, fill. Throws InputError at a bad value.
 std::vector<SpecAxis> read_spec_axes(const Reader& r, const json& g, const std::string& path) {
   SpecAxesReader a{r, g, path, {}};
-  a.enum_axis("op", parse_op, "copy, clear", [](KernelSpec& s, Op v) { s.op = v; });
+  const std::string ops = op_names();
+  a.enum_axis("op", parse_op, ops.c_str(), [](KernelSpec& s, Op v) { s.op = v; });
   const std::string class_names = reg_class_names();
   a.enum_axis("regs", parse_reg_class, class_names.c_str(), [](KernelSpec& s, RegClass v) { s.regs = v; });
   a.uint_axis("unroll", 1, 8192, [](KernelSpec& s, uint64_t v) { s.unroll = static_cast<uint32_t>(v); });
@@ -444,7 +445,7 @@ Grid read_grid(const Reader& r, const json& g, const std::string& path, const Ax
                                                 "sizes", "layout", "cache", "chunk", "prefill", "consume",
                                                 "threads"};
   r.keys(g, path, allowed);
-  if (!g.contains("op")) r.fail(path, g, "a kernel grid needs \"op\" (copy or clear)");
+  if (!g.contains("op")) r.fail(path, g, "a kernel grid needs \"op\" (copy, clear or read)");
   if (!g.contains("regs")) r.fail(path, g, "a kernel grid needs \"regs\" (" + reg_class_names() + ")");
   const bool skip_invalid = g.contains("skip_invalid") && r.boolean(g["skip_invalid"], path + "/skip_invalid");
   Grid grid;

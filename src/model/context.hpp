@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "src/model/ceilings_section.hpp"
 #include "src/model/explain_section.hpp"
 #include "src/model/point.hpp"
 #include "src/model/protocol.hpp"
@@ -302,6 +303,7 @@ struct RunContext {
   std::vector<SeedTable> seed_tables;
   std::optional<SegmentSection> segments;  ///< the segment-override table (src/model/segments.hpp)
   std::optional<ExplainSection> explain;   ///< kex explain's effects (src/model/explain_section.hpp)
+  std::optional<Ceilings> ceilings;        ///< one core's bandwidth per cache level (src/model/ceilings_section.hpp)
   std::vector<MergedFrom> merged_from;
   nlohmann::ordered_json unknown = nlohmann::ordered_json::object();  ///< keys of a newer kex, kept as written
 };

@@ -11,6 +11,7 @@
 #include "src/model/json_fields.hpp"
 #include "src/model/protocol_fields.hpp"
 #include "src/model/result_json.hpp"
+#include "src/model/ceilings_fields.hpp"
 #include "src/model/explain_fields.hpp"
 #include "src/model/segments_fields.hpp"
 
@@ -366,6 +367,7 @@ void map_context(IO& io, C& c) {
     io.list("seed_tables", c.seed_tables, 0, kMaxItems, [](auto& e, auto& t) { map_seed_table(e, t); });
   if (io.has("segments", c.segments)) io.object("segments", [&](auto& s) { segment_fields::map_section(s, *c.segments); });
   if (io.has("explain", c.explain)) io.object("explain", [&](auto& s) { explain_fields::map_section(s, *c.explain); });
+  if (io.has("ceilings", c.ceilings)) io.object("ceilings", [&](auto& s) { ceilings_fields::map_ceilings(s, *c.ceilings); });
   if (io.has("merged_from", !c.merged_from.empty()))
     io.list("merged_from", c.merged_from, 0, kMaxItems, [](auto& e, auto& f) { map_merged_from(e, f); });
   io.others(c.unknown);

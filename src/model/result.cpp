@@ -120,7 +120,7 @@ EntryFigures entry_figures(const Result& r) {
   // rep-string and preset kernels are counted as temporal.
   const double rw = r.op == Op::copy ? 2 * size : size;
   const bool nt = r.spec && r.spec->store == Store::nontemporal;
-  const double rfo = rw + (nt ? 0 : size);
+  const double rfo = rw + (nt || r.op == Op::read ? 0 : size);  // a read stores 8 bytes: no write-allocate of size
   f.bytes_read_written = rw;
   f.gbps_read_written = a.median_ns > 0 ? rw / a.median_ns : 0;
   f.bytes_with_write_allocate = rfo;

@@ -267,7 +267,7 @@ ordered_json spec_params(const KernelSpec& s) {
 KernelSpec spec_from_params(const json& params, const std::string& where) {
   In in{params, where};
   KernelSpec s;
-  s.op = enum_field<Op>(in, "op", parse_op, "copy, clear");
+  s.op = enum_field<Op>(in, "op", parse_op, "copy, clear, read");
   s.regs = enum_field<RegClass>(in, "regs", parse_reg_class, "a register class of `kex list classes`");
   s.unroll = static_cast<uint32_t>(in.uint("unroll"));
   s.scratch = static_cast<uint32_t>(in.uint("scratch"));
@@ -573,7 +573,7 @@ Result result_from_json(const json& entry, double tsc_hz, const std::string& whe
     r.spec = spec_from_params(params.j, params.where);
     r.op = r.spec->op;
   } else if (params.has("op")) {
-    r.op = enum_field<Op>(params, "op", parse_op, "copy, clear");
+    r.op = enum_field<Op>(params, "op", parse_op, "copy, clear, read");
   } else {
     e.fail("params", "missing: an entry needs params.op");
   }

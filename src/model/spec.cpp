@@ -36,7 +36,11 @@ std::optional<E> lookup(std::string_view s, const std::array<std::string_view, N
   return std::nullopt;
 }
 
-constexpr std::array<std::string_view, 2> kOps = {"copy", "clear"};
+const std::array<OpInfo, 3> kOps = {{
+    {Op::copy, "copy", "memcpy", "rep movsb", "copied", true},
+    {Op::clear, "clear", "memset", "rep stosb", "cleared", false},
+    {Op::read, "read", "", "", "read", true},
+}};
 constexpr std::array<std::string_view, 2> kStore = {"temporal", "nontemporal"};
 constexpr std::array<std::string_view, 2> kDir = {"forward", "backward"};
 constexpr std::array<std::string_view, 2> kAlign = {"aligned", "unaligned"};
@@ -70,14 +74,32 @@ std::string prefetch_names(std::string_view sep) {
   return s;
 }
 
-std::string_view to_string(Op v) { return kOps[static_cast<size_t>(v)]; }
+const OpInfo& op_info(Op op) { return kOps[static_cast<size_t>(op)]; }
+
+std::string op_names(std::string_view sep) {
+  std::string s;
+  for (const auto& o : kOps) s += (s.empty() ? "" : std::string(sep)) + o.name;
+  return s;
+}
+
+uint64_t read_fold(const uint8_t* src, uint64_t n) {
+  uint8_t x = 0;
+  for (uint64_t i = 0; i < n; ++i) x ^= src[i];
+  return x;
+}
+
+std::string_view to_string(Op v) { return op_info(v).name; }
 std::string_view to_string(RegClass v) { return reg_class_info(v).name; }
 std::string_view to_string(Prefetch v) { return kPrefetch[static_cast<size_t>(v)].name; }
 std::string_view to_string(Store v) { return kStore[static_cast<size_t>(v)]; }
 std::string_view to_string(Direction v) { return kDir[static_cast<size_t>(v)]; }
 std::string_view to_string(Align v) { return kAlign[static_cast<size_t>(v)]; }
 std::string_view to_string(Edges v) { return kEdges[static_cast<size_t>(v)]; }
-std::optional<Op> parse_op(std::string_view s) { return lookup<Op>(s, kOps); }
+std::optional<Op> parse_op(std::string_view s) {
+  for (const auto& o : kOps)
+    if (s == o.name) return o.op;
+  return std::nullopt;
+}
 std::optional<RegClass> parse_reg_class(std::string_view s) {
   for (const auto& c : kClasses)
     if (s == c.name) return c.cls;
@@ -99,6 +121,7 @@ KernelSpec default_spec(Op op, RegClass regs) {
   s.regs = regs;
   s.unroll = reg_class_info(regs).default_unroll;
   s.scratch = reg_class_info(regs).default_scratch;
+  if (op == Op::read) s.scratch = std::max<uint32_t>(1, std::min(s.scratch, reg_class_info(regs).max_scratch / 2));
   return s;
 }
 
@@ -122,7 +145,7 @@ std::string spec_name(const KernelSpec& s) {
     n += "@" + std::to_string(s.pf_distance);
     if (s.pf_every != 64) n += "/every:" + std::to_string(s.pf_every);
   }
-  n += s.store == Store::nontemporal ? "/nt" : "/t";
+  if (s.op != Op::read) n += s.store == Store::nontemporal ? "/nt" : "/t";
   n += s.direction == Direction::backward ? "/bwd" : "/fwd";
   if (s.align == Align::aligned) n += "/aligned";
   if (s.edges == Edges::overlap) n += "/overlap";
@@ -157,7 +180,7 @@ KernelSpec parse_spec_name(std::string_view name) {
     throw std::invalid_argument("kernel name '" + std::string(name) +
                                 "' must start with op/regs, e.g. copy/sse");
   auto op = parse_op(tok[0]);
-  if (!op) throw std::invalid_argument("unknown op '" + std::string(tok[0]) + "' (allowed: copy, clear)");
+  if (!op) throw std::invalid_argument("unknown op '" + std::string(tok[0]) + "' (allowed: " + op_names() + ")");
   auto regs = parse_reg_class(tok[1]);
   if (!regs)
     throw std::invalid_argument("unknown register class '" + std::string(tok[1]) + "' (allowed: " +
@@ -230,9 +253,32 @@ uint32_t required_alignment(const KernelSpec& s) {
   return 1;
 }
 
+namespace {
+
+/// Why a read cannot take `s`'s class or axes ("" when it can): reads fold their loads
+/// into accumulators with a bitwise XOR, one accumulator beside each scratch register.
+std::string read_reason(const KernelSpec& s) {
+  const auto& c = reg_class_info(s.regs);
+  if (s.regs == RegClass::string)
+    return "the string class has no read form (rep lods keeps only the last element, so nothing folds the loads)";
+  if (s.regs == RegClass::x87)
+    return "the x87 class has no read form (x87 has no bitwise combine to fold its loads)";
+  if (s.scratch > c.max_scratch / 2)
+    return "scratch " + std::to_string(s.scratch) + " is out of range for read/" + c.name + " (1.." +
+           std::to_string(c.max_scratch / 2) + ": a read keeps an accumulator beside each register)";
+  if (s.store == Store::nontemporal) return "a read has no stores, so no non-temporal store";
+  if (s.edges == Edges::overlap) return "a read takes no overlap edges (a byte loaded twice would fold twice)";
+  if (s.block.bytes) return "block prefetch applies to copies only";
+  return {};
+}
+
+}  // namespace
+
 std::string validate(const KernelSpec& s) {
   const auto& c = reg_class_info(s.regs);
   auto num = [](auto v) { return std::to_string(v); };
+  if (s.op == Op::read)
+    if (std::string r = read_reason(s); !r.empty()) return r;
   if (s.regs == RegClass::string) {
     if (s.unroll != 1 && s.unroll != 2 && s.unroll != 4 && s.unroll != 8)
       return "unroll " + num(s.unroll) + " for the string class is the element size: allowed 1, 2, 4, 8";
@@ -281,7 +327,7 @@ std::string validate(const KernelSpec& s) {
       return "block prefetch size " + num(s.block.bytes) + " must be a multiple of 64 and of unroll " + num(s.unroll);
     if (s.block.bytes > (1u << 20)) return "block prefetch size " + num(s.block.bytes) + " is above 1 MiB";
   }
-  if (s.op == Op::copy && s.fill != 0) return "fill applies to clear only";
+  if (s.op != Op::clear && s.fill != 0) return "fill applies to clear only";
   return {};
 }
 

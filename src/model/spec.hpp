@@ -12,9 +12,32 @@
 namespace kex {
 
 /// Kernel ABI (SysV): dst in rdi, src in rsi (ignored by clears), byte count in rdx.
+/// A read stores one 8-byte result at dst[0..8) whatever the byte count: read_fold(src, bytes).
 using KernelFn = void (*)(void* dst, const void* src, size_t bytes);
 
-enum class Op { copy, clear };
+/// copy: dst = src; clear: dst = fill; read: loads src only and stores read_fold at dst.
+enum class Op { copy, clear, read };
+
+/// What each op does, for writers and plans: one row per Op, in enum order.
+struct OpInfo {
+  Op op;
+  const char* name;   ///< the word in names, configs and results
+  const char* libc;   ///< its libc baseline ("memcpy", "memset"), or "" when none
+  const char* rep;    ///< its rep-string baseline ("rep movsb", "rep stosb"), or ""
+  const char* done;   ///< what happened to each byte counted ("copied", "cleared", "read")
+  bool reads_src;     ///< the kernel takes a source buffer
+};
+const OpInfo& op_info(Op op);
+/// "copy, clear, read": the ops in table order, `sep` between them (for messages).
+std::string op_names(std::string_view sep = ", ");
+
+/// The bytes a read kernel stores at dst: 8, whatever its byte count.
+inline constexpr uint64_t kReadResultBytes = 8;
+
+/// The result a read kernel stores at dst[0..8): the XOR of all n source bytes in the
+/// low byte of a little-endian 64-bit zero (0 when n is 0). Every byte counts once
+/// whatever its position, so a loop may load the bytes in any order and width.
+uint64_t read_fold(const uint8_t* src, uint64_t n);
 enum class RegClass { gpr, mmx, x87, sse, avx, avx512, string };
 enum class Prefetch { none, nta, t0, t1, t2, w, load };
 enum class Store { temporal, nontemporal };
@@ -41,7 +64,9 @@ inline constexpr uint32_t kMinPfEvery = 8;
 inline constexpr uint32_t kMaxPfEvery = 8192;
 
 /// Every axis of a generated copy or clear loop. Defaults give a valid spec for
-/// the class; `validate()` says whether a spec can be emitted.
+/// the class; `validate()` says whether a spec can be emitted. A read keeps a second
+/// register beside each of its `scratch` ones (an accumulator), so it takes at most half
+/// of the class's max_scratch; it has no store kind, no overlap edges and no block prefetch.
 struct KernelSpec {
   Op op = Op::copy;
   RegClass regs = RegClass::sse;

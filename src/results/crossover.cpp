@@ -190,7 +190,7 @@ Crossovers find_crossovers(const RunDoc& run, const std::string& cache_in, doubl
   for (const Result& r : run.results) {
     if (!cache || !r.ok() || !at_defaults(r, *cache, threads) || fill_of(r) != 0) continue;
     if (r.op == Op::copy) x.max_size = std::max(x.max_size, double(r.point.at.size));
-    classify(r, r.op == Op::copy ? copy : clear);
+    if (r.op != Op::read) classify(r, r.op == Op::copy ? copy : clear);
   }
   x.nt = compare_curves(family_envelope(copy.nontemporal), family_envelope(copy.temporal), margin);
   x.rep_movsb = compare_curves(family_envelope(copy.rep), vectors(copy), margin);

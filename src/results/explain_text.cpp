@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "src/core/terminal_text.hpp"
+#include "src/model/ceilings.hpp"
 #include "src/model/explain.hpp"
 #include "src/model/explain_core.hpp"
 
@@ -32,6 +33,7 @@ std::string explain_text(const RunDoc& run) {
            " rounds; time ratio neighbour/kernel, 95% interval):\n";
     for (const ExplainEffect& e : p.effects) out += "  " + terminal_text(effect_text(e, s.resolution)) + "\n";
     if (!p.counters.empty()) out += "  counters per byte: " + counters_text(p.counters) + "\n";
+    if (const auto st = point_standing(run, p)) out += "  where: " + terminal_text(standing_text(*st)) + "\n";
   }
   for (const ExplainCore& c : s.core)
     out += "core of " + terminal_text(c.kernel) + ": " + terminal_text(core_text(c)) + "\n";

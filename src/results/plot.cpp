@@ -125,12 +125,18 @@ std::vector<CurveData> envelopes(const std::vector<CurveData>& curves, const std
   return env;
 }
 
+/// What happened to each byte an op counts ("copied", "cleared", "read"), by its word.
+std::string done_word(const std::string& op) {
+  const auto o = parse_op(op);
+  return o ? op_info(*o).done : "moved";
+}
+
 /// The .dat text: one block per curve, then one per envelope (gnuplot `index N`).
 std::string bandwidth_dat(const std::string& op, const std::string& cache, const std::vector<CurveData>& curves,
                           const std::vector<CurveData>& env, bool ratio) {
   std::ostringstream d;
   d << "# kex " << (ratio ? "speedup curves (B GB/s / A GB/s)" : "bandwidth curves") << ": " << op << ", cache " << cache << "\n"
-    << "# GB/s = 10^9 bytes per second; each byte " << (op == "clear" ? "cleared" : "copied") << " counted once\n"
+    << "# GB/s = 10^9 bytes per second; each byte " << done_word(op) << " counted once\n"
     << "# one block per curve (gnuplot `index N`); columns:\n"
     << (ratio ? "# size_bytes ratio ratio_of_best ratio_of_p10 ratio_of_p90\n"
               : "# size_bytes median_gbps best_gbps p10_gbps p90_gbps\n");
@@ -205,7 +211,7 @@ std::string bandwidth_terminal(const std::string& base, const std::vector<std::s
 /// Labels, ranges, tics, grid and key of the bandwidth (or speedup) axes.
 std::string bandwidth_axes_text(const std::string& op, const FigureAxes& a, bool ratio) {
   std::ostringstream g;
-  const std::string what = op == "clear" ? "cleared" : "copied";
+  const std::string what = done_word(op);
   g << "set xlabel " << gp_label("size (bytes " + what + " per call, log2)") << "\n"
     << "set ylabel " << gp_label(ratio ? "speedup (B GB/s / A GB/s)" : "GB/s (1e9 bytes " + what + "/s)") << "\n"
     << "set logscale x 2\n"

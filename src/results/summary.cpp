@@ -68,11 +68,15 @@ std::string gbps_pm(const Result& r) {
   return fmt::format("{:.2f} \u00b1{:.{}f}%", gbps, half, half < 10 ? 1 : 0);
 }
 
+/// The libc and rep baselines' column heads of an op ("memcpy", "rep movsb"; "libc", "rep"
+/// for a read, which has neither).
+std::string libc_word(Op op) { return *op_info(op).libc ? op_info(op).libc : "libc"; }
+std::string rep_word(Op op) { return *op_info(op).rep ? op_info(op).rep : "rep"; }
+
 /// The paired table's column heads.
 std::vector<std::string> paired_header(Op op) {
-  const bool copy = op == Op::copy;
-  return {"size", "fastest kernel", "GB/s", "ties", "lead over the rest", copy ? "memcpy" : "memset",
-          copy ? "fastest/memcpy" : "fastest/memset", copy ? "rep movsb" : "rep stosb"};
+  const std::string libc = libc_word(op);
+  return {"size", "fastest kernel", "GB/s", "ties", "lead over the rest", libc, "fastest/" + libc, rep_word(op)};
 }
 
 /// One group's row: size, the winner (its name as the file has it), its GB/s, ties, the
@@ -243,7 +247,7 @@ std::string summary_table(const RunDoc& run, bool compact) {
     const std::string title = block_title(op, cond);
     const size_t w = std::max<size_t>(16, std::min<size_t>(title.size(), 200));
     s += fmt::format("\n{:<{}} {:<60} {:>9} {:>9} {:>7} {:>9}\n", title, w, "fastest kernel", "GB/s",
-                     op == Op::copy ? "memcpy" : "memset", "ratio", op == Op::copy ? "rep movsb" : "rep stosb");
+                     libc_word(op), "ratio", rep_word(op));
     for (const auto& [size, r] : t.blocks.at(key)) {
       // A name from a results file: escaped, cut and padded by the columns it takes.
       const auto c = plain_cells(size, r);
@@ -275,9 +279,8 @@ std::string summary_markdown(const RunDoc& run) {
     for (const auto& key : t.order) {
       std::vector<std::vector<std::string>> rows;
       for (const auto& [size, r] : t.blocks.at(key)) rows.push_back(plain_cells(size, r));
-      const bool copy = key.first == Op::copy;
       block(block_title(key.first, key.second),
-            {"size", "fastest kernel", "GB/s", copy ? "memcpy" : "memset", "ratio", copy ? "rep movsb" : "rep stosb"},
+            {"size", "fastest kernel", "GB/s", libc_word(key.first), "ratio", rep_word(key.first)},
             "rlrrrr", std::move(rows));
     }
     s += kPlainNote;

@@ -70,6 +70,7 @@ VerifyTarget verify_target(const KernelPlan& k, const Built& b) {
   VerifyTarget t;
   t.fn = b.fn;
   t.is_copy = k.op == Op::copy;
+  t.is_read = k.op == Op::read;
   t.fill = k.fill;
   t.alignment = k.alignment;
   t.width = k.width;

@@ -44,8 +44,8 @@ Config explain_config(const Config& space, const std::vector<ExplainTarget>& tar
   nlohmann::json baselines = nlohmann::json::array();
   for (const KernelSpec& s : specs) {
     raw["kernels"].push_back(spec_grid(s));
-    const char* base = s.op == Op::copy ? "memcpy" : "memset";
-    if (std::find(baselines.begin(), baselines.end(), base) == baselines.end()) baselines.push_back(base);
+    const char* base = op_info(s.op).libc;
+    if (*base && std::find(baselines.begin(), baselines.end(), base) == baselines.end()) baselines.push_back(base);
   }
   raw["baselines"] = baselines;
   return parse_config(raw.dump(), space.source);
@@ -92,6 +92,19 @@ ExplainCore core_predicted(const KernelSpec& k, const Machine& m) {
 void core_measured(ExplainCore& c, const Result& r) {
   c.measured_cycles = measured_cycles_per_iteration(r, c.bytes_per_iteration);
   c.cycles_method = aggregate(r).cycles_method;
+}
+
+/// The ceilings probe after the race, on the CPU the race ran on: its results join the run's.
+void add_ceilings(SweepRun& run, RunOptions opt, uint32_t rounds) {
+  if (run.doc.context.pinned_cpu && *run.doc.context.pinned_cpu >= 0) opt.protocol.cpu = *run.doc.context.pinned_cpu;
+  CeilingsRun c = measure_ceilings(opt, rounds);
+  if (c.run.abandoned) {
+    run.abandoned = true;
+    return;
+  }
+  for (Result& r : c.run.doc.results) run.doc.results.push_back(std::move(r));
+  run.doc.context.ceilings = c.ceilings;
+  run.doc.context.interrupted = run.doc.context.interrupted || c.run.doc.context.interrupted;
 }
 
 }  // namespace
@@ -150,6 +163,7 @@ SweepRun run_explain(const ExplainRequest& req, RunOptions opt) {
   run.doc.context.explain = explain_section(run.doc, targets, req.resolution, req.rounds);
   run.doc.context.explain->core = explain_core(run.doc, targets, opt);
   run.doc.context.explain->pmu = explain_pmu_line();
+  if (req.ceilings && !run.abandoned && !run.doc.context.interrupted) add_ceilings(run, opt, req.ceiling_rounds);
   return run;
 }
 

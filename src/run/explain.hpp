@@ -7,6 +7,7 @@
 #include "src/model/config.hpp"
 #include "src/model/explain.hpp"
 #include "src/model/paired.hpp"
+#include "src/run/ceilings.hpp"
 #include "src/run/sweep.hpp"
 
 namespace kex {
@@ -17,6 +18,8 @@ struct ExplainRequest {
   Config space;
   uint32_t rounds = 20;                 ///< paired rounds per group (3 at least)
   double resolution = kTieResolution;   ///< an effect within 1 ± this is "no effect"
+  bool ceilings = true;                 ///< also measure the ceilings per level (src/run/ceilings.hpp)
+  uint32_t ceiling_rounds = 5;          ///< their paired rounds
 };
 
 /// The kernels of `space` with their neighbours, those this CPU cannot run marked.
@@ -40,7 +43,9 @@ std::string explain_pmu_line();
 
 /// Runs the race (`opt`'s protocol with paired rounds, `rounds` repetitions) and
 /// returns the run with its context's `explain` section: the effects, the model of the
-/// core (explain_core) and, where a PMU exists, the kernel's counters per point.
+/// core (explain_core) and, where a PMU exists, the kernel's counters per point; with
+/// `ceilings`, then the probes on the same CPU (their results join the run's,
+/// context.ceilings their figures).
 SweepRun run_explain(const ExplainRequest& req, RunOptions opt);
 
 }  // namespace kex

@@ -182,7 +182,8 @@ ConfigPlans config_plans(const Config& c) {
     std::vector<size_t> idx;
     for (const KernelSpec& s : g.specs) {
       idx.push_back(add(spec_plan(s)));
-      (s.op == Op::copy ? has_copy : has_clear) = true;
+      has_copy |= s.op == Op::copy;  // reads have no baselines
+      has_clear |= s.op == Op::clear;
     }
     out.grid_plans.push_back(std::move(idx));
   }

@@ -31,7 +31,7 @@ struct MeasureJob {
   size_t code_size = 0;
   size_t buffer_plan = 0;         ///< index into the BufferPlans
   uint32_t alignment = 1;
-  bool copy = true;
+  bool copy = true;               ///< the kernel takes a source buffer (a copy or a read)
   Coords at;
   Policy policy;
   std::string name;               ///< the point's name (for repetitions' "previous")

@@ -490,7 +490,7 @@ void add_job(Sweep& w, size_t i, std::map<std::string, uint32_t>& family_ids, st
   j.code_size = b.info ? b.info->bytes : 0;
   j.buffer_plan = w.bindex.at(s.at.layout.huge_pages);
   j.alignment = kp.alignment;
-  j.copy = kp.op == Op::copy;
+  j.copy = op_info(kp.op).reads_src;
   j.at = s.at;
   j.policy = w.configs[s.config].policy;
   j.name = s.name;

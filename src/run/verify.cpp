@@ -83,6 +83,16 @@ void fill_pattern_bytes(uint8_t* p, size_t n, uint64_t seed) {
   }
 }
 
+/// The bytes at dst a kernel of `t` writes for n source bytes (a read: its 8-byte result).
+uint64_t dst_span(const VerifyTarget& t, uint64_t n) { return t.is_read ? kReadResultBytes : n; }
+
+/// Byte k of what dst must hold: the source byte (copy), the fill (clear), or byte k of
+/// `fold`, read_fold of the source (read).
+uint8_t wanted(const VerifyTarget& t, const uint8_t* src, uint64_t k, uint64_t fold) {
+  if (t.is_read) return static_cast<uint8_t>(fold >> (8 * k));
+  return t.is_copy ? src[k] : t.fill;
+}
+
 std::vector<uint64_t> layout_sizes(const VerifyTarget& t) {
   std::vector<uint64_t> s = verify_sizes(t);
   for (uint64_t n : t.layout->sizes) {
@@ -112,7 +122,7 @@ std::string verify_overlap(const VerifyTarget& t, const VerifyLayout& l) {
       const uint64_t below = d < 0 ? (ad + kPageBytes - 1) / kPageBytes * kPageBytes : 0;
       uint8_t* s = buf.begin() + below + l.src_page_offset % kPageBytes;
       if (place == 1) {
-        uint8_t* top = (d < 0 ? s : s + d) + n;
+        uint8_t* top = std::max(s + n, s + d + dst_span(t, n));
         const uint64_t room = static_cast<uint64_t>(buf.end() - top);
         s += room / kPageBytes * kPageBytes;  // keep the page offset
       }
@@ -120,15 +130,22 @@ std::string verify_overlap(const VerifyTarget& t, const VerifyLayout& l) {
       const size_t so = static_cast<size_t>(s - buf.begin()), doff = static_cast<size_t>(dd - buf.begin());
       memcpy(buf.begin(), start.data(), buf.cap);
       memcpy(want.data(), start.data(), buf.cap);
-      if (t.is_copy) memmove(want.data() + doff, want.data() + so, n);
-      else memset(want.data() + doff, t.fill, n);
+      if (t.is_read) {
+        const uint64_t fold = read_fold(want.data() + so, n);
+        memcpy(want.data() + doff, &fold, kReadResultBytes);  // little-endian, as the kernel stores it
+      } else if (t.is_copy) {
+        memmove(want.data() + doff, want.data() + so, n);
+      } else {
+        memset(want.data() + doff, t.fill, n);
+      }
       t.fn(dd, s, n);
       for (size_t i = 0; i < buf.cap; ++i)
         if (buf.begin()[i] != want[i]) {
-          const bool inside = i >= doff && i < doff + n;
+          const uint64_t span = dst_span(t, n);
+          const bool inside = i >= doff && i < doff + span;
           std::string where = inside ? "byte " + std::to_string(i - doff)
                                      : (i < doff ? "byte " + std::to_string(doff - i) + " before dst"
-                                                 : "byte " + std::to_string(i - doff - n) + " after dst end");
+                                                 : "byte " + std::to_string(i - doff - span) + " after dst end");
           return "size " + std::to_string(n) + ", distance " + std::to_string(d) + " (overlapping), src+" +
                  std::to_string(l.src_page_offset) + (place ? " (at buffer end)" : "") + ": " + where + " is " +
                  hex2(buf.begin()[i]) + ", expected " + hex2(want[i]) + (t.is_copy ? " (memmove)" : "");
@@ -154,13 +171,14 @@ std::string verify_in_process(const VerifyTarget& t) {
     for (auto [doff, soff] : offsets) {
       if (doff % a || soff % a) continue;
       for (int place = 0; place < 2; ++place) {
+        const uint64_t span = dst_span(t, n);
         // place 0: at the low guard (+offset); place 1: the end at the high guard
         // (keeping the offset's page position when a layout is exact, else rounded
         // down to the alignment), so over-runs either way fault.
-        uint8_t* d = place == 0 ? dst.begin() + doff : dst.end() - n - doff;
+        uint8_t* d = place == 0 ? dst.begin() + doff : dst.end() - span - doff;
         uint8_t* s = place == 0 ? src.begin() + soff : src.end() - n - soff;
         if (place == 1 && t.layout) {
-          d = dst.begin() + doff + (static_cast<size_t>(dst.end() - n - dst.begin()) - doff) / kPageBytes * kPageBytes;
+          d = dst.begin() + doff + (static_cast<size_t>(dst.end() - span - dst.begin()) - doff) / kPageBytes * kPageBytes;
           s = src.begin() + soff + (static_cast<size_t>(src.end() - n - src.begin()) - soff) / kPageBytes * kPageBytes;
         } else if (place == 1) {
           d -= reinterpret_cast<uintptr_t>(d) % a;
@@ -170,17 +188,18 @@ std::string verify_in_process(const VerifyTarget& t) {
         for (size_t i = 0; i < dst.cap; ++i) dst.begin()[i] = canary(i);
         t.fn(d, s, n);
         const size_t lo = static_cast<size_t>(d - dst.begin());
+        const uint64_t fold = t.is_read ? read_fold(s, n) : 0;
         for (size_t i = 0; i < dst.cap; ++i) {
           uint8_t got = dst.begin()[i];
-          bool inside = i >= lo && i < lo + n;
-          uint8_t want = !inside ? canary(i) : t.is_copy ? s[i - lo] : t.fill;
+          bool inside = i >= lo && i < lo + span;
+          uint8_t want = !inside ? canary(i) : wanted(t, s, i - lo, fold);
           if (got != want) {
             std::string where = inside ? "byte " + std::to_string(i - lo)
                                        : (i < lo ? "byte " + std::to_string(lo - i) + " before dst"
-                                                 : "byte " + std::to_string(i - lo - n) + " after dst end");
+                                                 : "byte " + std::to_string(i - lo - span) + " after dst end");
             return "size " + std::to_string(n) + ", dst+" + std::to_string(doff) + " src+" + std::to_string(soff) +
                    (place ? " (at buffer end)" : "") + ": " + where + " is " + hex2(got) + ", expected " +
-                   hex2(want);
+                   hex2(want) + (t.is_read && inside ? " (the XOR of the source bytes)" : "");
           }
         }
       }

@@ -25,6 +25,7 @@ struct VerifyLayout {
 struct VerifyTarget {
   KernelFn fn = nullptr;
   bool is_copy = true;
+  bool is_read = false;         ///< read: dst[0..8) must hold read_fold(src, n) (src/model/spec.hpp)
   uint8_t fill = 0;             ///< clear: the byte every destination byte must hold
   uint32_t alignment = 1;       ///< dst and src offsets tried are multiples of this
   uint32_t width = 8;           ///< register width: sizes width-1 are tried
@@ -54,8 +55,8 @@ Status verdict_status(const Verdict& v, const std::string& what = "verification 
 std::vector<uint64_t> verify_sizes(const VerifyTarget& t);
 
 /// Runs the kernel in this process on guard-page-protected buffers over every size;
-/// compares with memcpy/memset (memmove for an overlapping layout) and checks that
-/// bytes around dst are untouched. Without a layout: eight src/dst offset pairs,
+/// compares with memcpy/memset (memmove for an overlapping layout; a read's 8 bytes with
+/// read_fold of the source) and checks that bytes around dst are untouched. Without a layout: eight src/dst offset pairs,
 /// each at both buffer ends; with one: exactly its page offsets (and distance).
 /// Returns "" on success, else the first mismatch
 /// ("size 4097, dst+8 src+0: byte 4096 is 0x00, expected 0x5a").

@@ -97,3 +97,18 @@ TEST_CASE("ablation: rep kernels change element and direction, clears their fill
             std::string("fill 0x00 -> 0xff: clear/string/unroll:8/t/bwd/fill:0xff refused: ") + kFillUnpaired,
         });
 }
+
+TEST_CASE("ablation: a read has no store kind or edges to flip, and keeps its class's read scratch" *
+          doctest::test_suite("model")) {
+  CHECK(of("read/sse") ==
+        std::vector<std::string>{
+            "align unaligned -> aligned: read/sse/unroll:64/scratch:4/fwd/aligned",
+            "unroll 64 -> 32 (scratch 2): read/sse/unroll:32/scratch:2/fwd",
+            "unroll 64 -> 128: read/sse/unroll:128/scratch:4/fwd",
+            "scratch 4 -> 2: read/sse/unroll:64/scratch:2/fwd",
+            "scratch 4 -> 8: read/sse/unroll:64/scratch:8/fwd refused: scratch 8 exceeds the registers one "
+            "iteration of unroll 64 uses (4)",
+            "regs sse -> gpr: read/gpr/unroll:64/scratch:4/fwd",
+            "direction forward -> backward: read/sse/unroll:64/scratch:4/bwd",
+        });
+}
