@@ -91,7 +91,7 @@ std::string versus_libc(const RunDoc& run, const Stretch& s, const char* libc) {
 }
 
 std::string stretch_text(const RunDoc& run, const Stretch& s, Op op) {
-  const char* libc = op == Op::clear ? "memset" : "memcpy";
+  const char* libc = op_info(op).libc;  // "" for a read: no libc to race
   const std::string sizes = sizes_text(s.rows.front()->key.at.size, s.rows.back()->key.at.size);
   size_t lo = SIZE_MAX, hi = 0, tied = 0, with_libc = 0;
   for (const GroupAnswer* g : s.rows) {

@@ -42,7 +42,7 @@ std::string speedup_dat(const AnswerBlock& b, const std::vector<SpeedupPoint>& p
 }
 
 std::string speedup_gp(const RunDoc& run, const AnswerBlock& b, const std::vector<SpeedupPoint>& pts, const std::string& base) {
-  const char* libc = b.op == Op::clear ? "memset" : "memcpy";
+  const char* libc = op_info(b.op).libc;
   double top = 1, bottom = 1;
   for (const SpeedupPoint& p : pts) {
     top = std::max(top, p.high);
