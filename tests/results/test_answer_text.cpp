@@ -5,6 +5,7 @@
 #include "src/results/answer_text.hpp"
 #include "src/results/plot_speedup.hpp"
 #include "src/results/report_html.hpp"
+#include "tests/support/golden.hpp"
 #include "tests/support/paired_sweep.hpp"
 
 using namespace kex;
@@ -100,4 +101,19 @@ TEST_CASE("report_html opens with the answer, its warnings, and the speedup figu
   CHECK(part.find("<li>copy (warm): copy/avx/unroll:128/scratch:4/t/fwd at 4 KiB..16 KiB") != std::string::npos);
   CHECK(part.find("warning: the machine was busy as the run started (load average 2.50") != std::string::npos);
   CHECK(part.find("<figcaption>speedup-copy</figcaption>") != std::string::npos);
+}
+
+TEST_CASE("report_html: what the data shows is a list of lines, not a <pre> the page's edge clips" *
+          doctest::test_suite("html")) {
+  RunDoc run;
+  const uint64_t mib16 = 16u << 20;  // a fill effect: 42 GB/s with zeros, 9.7 with 0xaa
+  run.results.push_back(golden::generated("clear/avx/nt", mib16, {}, double(mib16) / 42 * 2));
+  run.results.push_back(golden::generated("clear/avx/nt/fill:0xaa", mib16, {}, double(mib16) / 9.7 * 2));
+  const std::string page = report_html({{"a.json", run}}, {});
+  CHECK(page.find("<ul>\n<li>fill effect: clear/avx/unroll:128/scratch:4/nt/fwd at 16 MiB: 42.0 GB/s with fill 0x00") !=
+        std::string::npos);
+  CHECK(page.find("<pre>fill effect") == std::string::npos);
+  CHECK(page.find("<li>what the data shows:") == std::string::npos);
+  // Two figures to a row at most (a column of 36rem): a heatmap's labels keep their size.
+  CHECK(page.find("grid-template-columns:repeat(auto-fill,minmax(36rem,1fr))") != std::string::npos);
 }
