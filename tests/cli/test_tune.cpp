@@ -95,6 +95,18 @@ TEST_CASE("kex tune races, writes a results file with a tune section, prints the
   CHECK_MESSAGE(comma.text.rfind("kex: " + d + "/comma.json: /tune/dispatch/0/kernel: 'copy/sse/unroll:64/scratch:4/t/fwd,"
                                  "100000:memcpy': not one kernel name", 0) == 0,
                 comma.text);
+  // A tune file naming loaded code is data: the row is refused when the file is read, naming
+  // it, and nothing is opened (no such library exists: a load would fail with dlerror's text).
+  for (const std::string name : {"lib/mine", "asm/musl"}) {
+    bad["tune"]["dispatch"][0]["kernel"] = name;
+    std::ofstream(d + "/loaded.json") << bad.dump();
+    const auto l = shell(kKex + " emit --format c --tune " + d + "/loaded.json");
+    CHECK(l.status == 2);
+    CHECK_MESSAGE(l.text == "kex: " + d + "/loaded.json: /tune/dispatch/0/kernel: '" + name +
+                                "': not one kernel name: a kernel spec name or a baseline (memcpy, memset, rep_movsb, "
+                                "rep_stosb), what kex tune races\n",
+                  l.text);
+  }
   // An existing results file is kept.
   const std::string before = slurp(d + "/t.json");
   const auto again = shell(kKex + " tune -q " + d + "/space.json --budget 5s -o " + d + "/t.json");
