@@ -1,4 +1,5 @@
 // Canonical names, parsing and validation of KernelSpec.
+#include "src/core/text_split.hpp"
 #include "src/model/spec.hpp"
 
 #include <algorithm>
@@ -174,18 +175,6 @@ void check_printable(std::string_view name) {
                                   std::to_string(i) + "); names are printable, e.g. copy/sse/unroll:64");
 }
 
-/// The '/'-separated tokens of `name` (empty ones kept, to be refused).
-std::vector<std::string_view> name_tokens(std::string_view name) {
-  std::vector<std::string_view> tok;
-  for (size_t pos = 0; pos <= name.size();) {
-    size_t e = name.find('/', pos);
-    if (e == std::string_view::npos) e = name.size();
-    tok.push_back(name.substr(pos, e - pos));
-    pos = e + 1;
-  }
-  return tok;
-}
-
 /// The axis a token sets: a bare word's (t, nt: store; fwd, bwd: direction; aligned,
 /// unaligned: align; bytes, overlap: edges), else its key before ':'.
 std::string token_axis(std::string_view t) {
@@ -245,7 +234,7 @@ void apply_token(KernelSpec& s, std::string_view t) {
 
 KernelSpec parse_spec_name(std::string_view name) {
   check_printable(name);
-  const std::vector<std::string_view> tok = name_tokens(name);
+  const std::vector<std::string_view> tok = split_view(name, '/');
   if (tok.size() < 2)
     throw std::invalid_argument("kernel name '" + std::string(name) + "' must start with op/regs, e.g. copy/sse");
   auto op = parse_op(tok[0]);
