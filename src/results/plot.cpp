@@ -13,6 +13,7 @@
 #include "src/results/plot_explain.hpp"
 #include "src/results/plot_heatmap.hpp"
 #include "src/results/plot_parts.hpp"
+#include "src/results/plot_roofline.hpp"
 #include "src/results/plot_scaling.hpp"
 #include "src/results/plot_segments.hpp"
 #include "src/results/plot_speedup.hpp"
@@ -86,6 +87,11 @@ std::vector<PlotFigure> plot_figures(const std::vector<RunDoc>& docs, const Plot
         ++why;
         out.push_back(std::move(f));
       }
+  // Each run's ceilings (kex ceilings, kex explain, kex run --explain): roofline-copy, roofline-copy-2, ...
+  // A filter would change which entry is the best at a size.
+  if (!filter.re)
+    for (size_t ri = 0; ri < runs.size(); ++ri)
+      append_figures(out, roofline_figures(*runs[ri].doc, ri ? "-" + std::to_string(ri + 1) : ""));
   return out;
 }
 
