@@ -88,7 +88,8 @@ std::string roofline_dat(Op op, const std::vector<CeilingKind>& kinds, const std
     }
   }
   d << "\n# index " << block << ": the best entry per size\n";
-  for (const auto& [size, b] : best) d << bytes_number(size) << " " << gp_number(b.first) << "   # " << gp_comment(b.second) << "\n";
+  for (const auto& [size, b] : best)
+    d << bytes_number(size) << " " << gp_number(b.first) << "   # " << gp_comment(b.second) << "\n";
   return d.str();
 }
 
@@ -117,12 +118,15 @@ PlotFigure roofline_figure(const RunDoc& run, Op op, const std::string& base) {
   for (const Span& s : spans)
     for (const CeilingKind& k : kinds) ymax = std::max(ymax, s.level->*k.gbps);
   PlotFigure f{base, roofline_dat(op, kinds, spans, best), ""};
+  const std::string title = std::string(to_string(op)) + ": the best entry per size against one core's ceilings per level\n" +
+                            run.context.host_name + " (" + run.context.machine.cpu_model + ")";
   std::ostringstream g;
   g << "# kex: " << to_string(op) << " against one core's ceilings per level. Data: " << base << ".dat\n"
     << gp_terminal(base, 960, 600)
-    << "set title " << gp_label(std::string(to_string(op)) + ": the best entry per size against one core's ceilings per level\n" +
-                                run.context.host_name + " (" + run.context.machine.cpu_model + ")") << "\n"
-    << "set xlabel " << gp_label(std::string("size (bytes per call, log2)") + (op == Op::copy ? "; a copy's level holds src + dst" : "")) << "\n"
+    << "set title " << gp_label(title) << "\n"
+    << "set xlabel "
+    << gp_label(std::string("size (bytes per call, log2)") + (op == Op::copy ? "; a copy's level holds src + dst" : ""))
+    << "\n"
     << "set ylabel \"GB/s (1e9 bytes/s)\"\n"
     << "set logscale x 2\nset format x \"%.0b%B\"\n"
     << "set xrange [" << bytes_number(lo) << ":" << bytes_number(hi) << "]\n"
