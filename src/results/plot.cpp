@@ -87,7 +87,7 @@ std::vector<PlotFigure> plot_figures(const std::vector<RunDoc>& docs, const Plot
         ++why;
         out.push_back(std::move(f));
       }
-  // Each run's ceilings (kex ceilings, kex explain, kex run --explain): roofline-copy, roofline-copy-2, ...
+  // Each run's ceilings (kex ceilings -o, kex explain): roofline-copy, roofline-copy-2, ...
   // A filter would change which entry is the best at a size.
   if (!filter.re)
     for (size_t ri = 0; ri < runs.size(); ++ri)

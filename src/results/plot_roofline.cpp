@@ -93,13 +93,16 @@ std::string roofline_dat(Op op, const std::vector<CeilingKind>& kinds, const std
   return d.str();
 }
 
-/// Level names at the middle of their spans, and dotted lines where one level ends.
+/// Level names and their probes' sizes at the middle of their spans (a level's ceiling is
+/// what its probe reached: a VM reporting its host's L3 has its LLC probed at the cap, in
+/// DRAM), and dotted lines where one level ends.
 std::string level_marks(const std::vector<Span>& spans) {
   std::ostringstream g;
   for (size_t i = 0; i < spans.size(); ++i) {
     const Span& s = spans[i];
-    g << "set label " << gp_label(s.level->level) << " at " << bytes_number(std::sqrt(s.from * s.to))
-      << ", graph 0.97 center font \",10\" textcolor rgb \"#444444\" front\n";
+    const std::string probe = s.level->size ? "\nprobed at " + human_bytes(double(s.level->size)) : "";
+    g << "set label " << gp_label(s.level->level + probe) << " at " << bytes_number(std::sqrt(s.from * s.to))
+      << ", graph 0.96 center font \",9\" textcolor rgb \"#444444\" front\n";
     if (i + 1 < spans.size())
       g << "set arrow from " << bytes_number(s.to) << ", graph 0 to " << bytes_number(s.to)
         << ", graph 1 nohead dt 3 lw 1.5 lc rgb \"#777777\" back\n";
@@ -130,7 +133,7 @@ PlotFigure roofline_figure(const RunDoc& run, Op op, const std::string& base) {
     << "set ylabel \"GB/s (1e9 bytes/s)\"\n"
     << "set logscale x 2\nset format x \"%.0b%B\"\n"
     << "set xrange [" << bytes_number(lo) << ":" << bytes_number(hi) << "]\n"
-    << "set yrange [0:" << gp_number(ymax > 0 ? ymax * 1.12 : 1) << "]\n"
+    << "set yrange [0:" << gp_number(ymax > 0 ? ymax * 1.2 : 1) << "]\n"
     << "set grid xtics ytics lc rgb \"#dddddd\" lt 1\n"
     << "set key outside right top vertical Left reverse font \",9\"\n"
     << level_marks(spans) << "plot ";

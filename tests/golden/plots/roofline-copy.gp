@@ -16,16 +16,16 @@ set ylabel "GB/s (1e9 bytes/s)"
 set logscale x 2
 set format x "%.0b%B"
 set xrange [4096:67108864]
-set yrange [0:448]
+set yrange [0:480]
 set grid xtics ytics lc rgb "#dddddd" lt 1
 set key outside right top vertical Left reverse font ",9"
-set label "L1d" at 8192, graph 0.97 center font ",10" textcolor rgb "#444444" front
+set label "L1d\012probed at 16 KiB" at 8192, graph 0.96 center font ",9" textcolor rgb "#444444" front
 set arrow from 16384, graph 0 to 16384, graph 1 nohead dt 3 lw 1.5 lc rgb "#777777" back
-set label "L2" at 65536, graph 0.97 center font ",10" textcolor rgb "#444444" front
+set label "L2\012probed at 256 KiB" at 65536, graph 0.96 center font ",9" textcolor rgb "#444444" front
 set arrow from 262144, graph 0 to 262144, graph 1 nohead dt 3 lw 1.5 lc rgb "#777777" back
-set label "LLC" at 2097152, graph 0.97 center font ",10" textcolor rgb "#444444" front
+set label "LLC\012probed at 16 MiB" at 2097152, graph 0.96 center font ",9" textcolor rgb "#444444" front
 set arrow from 16777216, graph 0 to 16777216, graph 1 nohead dt 3 lw 1.5 lc rgb "#777777" back
-set label "DRAM" at 33554432, graph 0.97 center font ",10" textcolor rgb "#444444" front
+set label "DRAM\012probed at 128 MiB" at 33554432, graph 0.96 center font ",9" textcolor rgb "#444444" front
 plot "roofline-copy.dat" index 0 using 1:2 with lines lw 3 dt 1 lc rgb "#1f77b4" title "read ceiling", \
      "roofline-copy.dat" index 1 using 1:2 with lines lw 3 dt 2 lc rgb "#d62728" title "temporal write ceiling", \
      "roofline-copy.dat" index 2 using 1:2 with lines lw 3 dt 4 lc rgb "#2ca02c" title "non-temporal write ceiling", \
