@@ -79,7 +79,8 @@ std::string roofline_dat(Op op, const std::vector<CeilingKind>& kinds, const std
     << "# one block per ceiling kind (two rows per level, levels apart), then the points; columns: size_bytes gbps\n";
   size_t block = 0;
   for (const CeilingKind& k : kinds) {
-    d << (block ? "\n\n" : "") << "# index " << block++ << ": " << k.name << "\n";
+    d << (block ? "\n\n" : "") << "# index " << block << ": " << k.name << "\n";
+    ++block;
     for (const Span& s : spans) {
       const double g = s.level->*k.gbps;
       if (g <= 0) continue;
