@@ -11,21 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/shared_object.hpp"
 #include "tests/support/shell.hpp"
 #include "tests/support/tmpdir.hpp"
 
 namespace {
-
-/// Builds `dir`/NAME.so from C `body` (a function NAME(void*, const void*, unsigned long)).
-std::string build_so(const TmpDir& dir, const std::string& name, const std::string& body) {
-  std::ofstream(dir / (name + ".c")) << body;
-  const std::string so = dir / (name + ".so");
-  const ShellOut cc = shell("gcc -shared -fPIC -O1 -fno-builtin -fno-tree-loop-distribute-patterns -o " + so + " " +
-                            (dir / (name + ".c")));
-  INFO(cc.text);
-  REQUIRE(cc.status == 0);
-  return so;
-}
 
 const char* kCopy = "void NAME(void *d, const void *s, unsigned long n) {\n"
                     "  char *a = d; const char *b = s;\n"
