@@ -46,7 +46,7 @@ TEST_CASE("kex show asm:PATH:SYMBOL lists the loaded pieces and references, and 
   CHECK(shell(kKex + " show asm:" + src).status == 2);
 }
 
-TEST_CASE("kex show lib/NAME and asm/NAME with the --load the run used; without it, one line" *
+TEST_CASE("kex show lib/NAME and asm/NAME with the --load the run used, and one line without it" *
           doctest::test_suite("cli")) {
   TmpDir dir;
   const std::string so = build_so(dir, "mv", "void mv(char *d, const char *s, unsigned long n) {\n"
