@@ -18,6 +18,7 @@ struct EmitOptions {
   std::vector<std::string> names;
   std::string format, out = "-", syntax = "intel", results, dispatch, op, name, tune;
   std::string dispatch_from = "--dispatch";  ///< where the dispatch came from, for errors: the option or FILE: /tune
+  std::vector<std::string> loads;            ///< --load NAME=PATH:SYMBOL[:...]: what asm/NAME names
   bool force = false, no_fsave = false;
 };
 
@@ -29,10 +30,18 @@ bool plain_symbol(const std::string& s) {
   return true;
 }
 
+/// The --load options, parsed and checked (a NAME given twice is refused).
+std::vector<LoadSpec> command_line_loads(const EmitOptions& o) {
+  std::vector<LoadSpec> loads;
+  for (const std::string& text : o.loads) loads.push_back(parse_load_option(text, "--load"));
+  check_load_names(loads, "--load");
+  return loads;
+}
+
 /// Adds the plan of `name` unless a kernel of the same key is there; returns its key.
 std::string add_plan(std::vector<KernelPlan>& plans, const std::string& name, const PresetOptions& opts,
-                     const std::string& where) {
-  KernelPlan p = source_plan(name, opts, where, where != "kex emit");
+                     const std::string& where, const std::vector<LoadSpec>& loads) {
+  KernelPlan p = source_plan(name, opts, where, where != "kex emit", loads);
   for (const auto& q : plans)
     if (q.key == p.key) return p.key;
   plans.push_back(std::move(p));
@@ -44,7 +53,9 @@ std::string add_plan(std::vector<KernelPlan>& plans, const std::string& name, co
 SourceDispatch read_dispatch(const EmitOptions& o, std::vector<KernelPlan>& plans, const PresetOptions& opts) {
   SourceDispatch d;
   d.table = parse_dispatch(o.dispatch, o.dispatch_from);
-  for (auto& e : d.table.entries) e.kernel = add_plan(plans, e.kernel, opts, o.dispatch_from);
+  // A tune file's rows are data: the command line's --load never applies to them.
+  const std::vector<LoadSpec> loads = o.tune.empty() ? command_line_loads(o) : std::vector<LoadSpec>{};
+  for (auto& e : d.table.entries) e.kernel = add_plan(plans, e.kernel, opts, o.dispatch_from, loads);
   const auto op = o.op.empty() ? std::nullopt : parse_op(o.op);
   if (!o.op.empty() && !op) throw InputError("--op", "'" + o.op + "': allowed copy, clear");
   auto plan_of = [&](const std::string& key) -> const KernelPlan& {
@@ -70,7 +81,7 @@ std::string emit_text(const EmitOptions& o) {
     throw InputError(o.op.empty() ? "--name" : "--op", "only with --dispatch");
   const PresetOptions opts{!o.no_fsave};
   std::vector<KernelPlan> plans;
-  for (const auto& n : o.names) add_plan(plans, n, opts, "kex emit");
+  for (const auto& n : o.names) add_plan(plans, n, opts, "kex emit", command_line_loads(o));
   std::optional<SourceDispatch> dispatch;
   if (!o.dispatch.empty()) dispatch = read_dispatch(o, plans, opts);
   std::vector<RunDoc> runs;
@@ -117,6 +128,9 @@ Action add_emit_command(CLI::App& app) {
                                  "that of its first kernel");
   cmd->add_option("--name", o->name, "The dispatch function's name (default kex_memcpy or kex_memset)");
   cmd->add_flag("--no-fsave", o->no_fsave, "Presets: drop the fsave/frstor pair the originals timed");
+  cmd->add_option("--load", o->loads,
+                  "NAME=PATH:SYMBOL[:copy|move|clear] of object code (.s, .S, .o, lib.a(member)): asm/NAME is then "
+                  "written as the bytes kex loaded, with their path, symbol and sha256 (repeatable)");
   return [o]() {
     check_not_an_input("-o", o->out, {o->results, o->tune});
     if (!o->tune.empty()) {

@@ -148,7 +148,7 @@ bool plan_or_list(const RunSetup& s, const RunOptions& opt, const RunArgs& a) {
       std::printf("%s\n", sp.names[i].c_str());
       if (!sp.skips[i].empty()) std::printf("#   skipped: %s\n", sp.skips[i].c_str());
     }
-    const std::string skipped = sp.skipped ? " (" + std::to_string(sp.skipped) + " skipped on this CPU)" : "";
+    const std::string skipped = sp.skipped ? " (" + std::to_string(sp.skipped) + " skipped here: see each point's reason)" : "";
     std::printf("# %zu points%s x %u %s = %zu tasks; estimated %s measuring on a quiet machine (at most %s on a busy "
                 "one); buffers %s\n",
                 sp.names.size(), skipped.c_str(), s.protocol.repetitions, s.protocol.paired ? "paired rounds" : "repetitions", sp.tasks,

@@ -1,7 +1,8 @@
 // `kex show NAME`: the generated code of a spec or preset, of a glibc variant
-// (glibc/SYMBOL) or of loaded object code (asm:PATH:SYMBOL), as a listing (metadata, hex
+// (glibc/SYMBOL) or of loaded code (lib/NAME, asm/NAME with its --load; asm:PATH:SYMBOL), as a listing (metadata, hex
 // and disassembly), a GNU as source that reassembles to the same bytes, hex, or the raw
 // bytes.
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <map>
@@ -16,9 +17,12 @@
 #include "generators/presets/presets.hpp"
 #include "src/model/kernel_names.hpp"
 #include "src/model/result_json.hpp"
+#include "src/model/load_spec.hpp"
 #include "src/run/code_extent.hpp"
+#include "src/run/file_sha256.hpp"
 #include "src/run/glibc_impls.hpp"
 #include "src/run/object_code.hpp"
+#include "src/run/shared_objects.hpp"
 
 namespace kex {
 
@@ -28,6 +32,7 @@ enum class Format { listing, s, hex, bin };
 
 struct ShowOptions {
   std::string name;
+  std::vector<std::string> loads;  ///< --load NAME=PATH:SYMBOL[:copy|move|clear], as kex run takes it
   bool no_fsave = false;
   Syntax syntax = Syntax::intel;
   Format format = Format::listing;
@@ -114,20 +119,16 @@ int show_glibc(const ShowOptions& o, const ImplName& n) {
   const CodeRef r{f.bytes.data(), f.bytes.size(), fnv1a(f.bytes.data(), f.bytes.size())};
   const std::string usable = impl->facts.usable ? "usable here" : "not usable here: " + impl->facts.reason;
   std::vector<std::string> header = {impl_name(n) + " (glibc's " + impl->facts.function + ", " + usable + ")",
-                                     "disassembled " + f.how};
+                                     "disassembled " + f.how + " (glibc's symbols carry no size here)"};
   if (o.format == Format::listing)
     for (auto& h : header) h = "# " + h;
   return print_code(o, r, impl_name(n), header);
 }
 
-/// asm:PATH:SYMBOL: the blob the object-code loader lays out (src/run/object_code.hpp),
+/// Loaded object code: the blob the object-code loader lays out (src/run/object_code.hpp)
+/// from `source`'s `symbol`, shown as `shown` (asm/NAME, or asm_SYMBOL for asm:PATH:SYMBOL),
 /// with its pieces, the references it resolved and the file's SHA-256.
-int show_object(const ShowOptions& o, const std::string& spec) {
-  const size_t colon = spec.rfind(':');
-  if (colon == std::string::npos || colon <= 4 || colon + 1 == spec.size())
-    throw InputError("show: '" + o.name +
-                     "': asm:PATH:SYMBOL is needed (e.g. asm:/usr/lib/x86_64-linux-musl/libc.a(memmove.lo):memmove)");
-  const std::string source = spec.substr(4, colon - 4), symbol = spec.substr(colon + 1);
+int show_object(const ShowOptions& o, const std::string& source, const std::string& symbol, const std::string& shown) {
   const ObjectCode code = load_object_symbol(source, symbol);
   const CodeRef r{code.bytes.data(), code.bytes.size(), fnv1a(code.bytes.data(), code.bytes.size())};
   std::vector<std::string> header = {symbol + " from " + source + ", sha256 " + code.sha256 + ", entry at " +
@@ -141,7 +142,48 @@ int show_object(const ShowOptions& o, const std::string& spec) {
   for (auto& h : header) h = terminal_text(h);
   if (o.format == Format::listing)
     for (auto& h : header) h = "# " + h;
-  return print_code(o, r, "asm_" + symbol, header);
+  return print_code(o, r, shown, header);
+}
+
+/// asm:PATH:SYMBOL: loaded object code named by its file and symbol.
+int show_object_path(const ShowOptions& o, const std::string& spec) {
+  const size_t colon = spec.rfind(':');
+  if (colon == std::string::npos || colon <= 4 || colon + 1 == spec.size())
+    throw InputError("show: '" + o.name +
+                     "': asm:PATH:SYMBOL is needed (e.g. asm:/usr/lib/x86_64-linux-musl/libc.a(memmove.lo):memmove)");
+  const std::string symbol = spec.substr(colon + 1);
+  return show_object(o, spec.substr(4, colon - 4), symbol, "asm_" + symbol);
+}
+
+/// lib/NAME: the symbol's code in the shared object, read in a child that opens it (its
+/// constructors never run in kex's process), up to its first ret no branch jumps past.
+int show_shared(const ShowOptions& o, const LoadSpec& l) {
+  const FunctionCode f = shared_object_code(l.path, l.symbol, kGlibcShowCap);
+  const CodeRef r{f.bytes.data(), f.bytes.size(), fnv1a(f.bytes.data(), f.bytes.size())};
+  std::vector<std::string> header = {
+      terminal_text(load_kernel(l) + " (" + l.symbol + " from " + l.path + ", " + l.function + "'s signature, sha256 " +
+                    file_sha256(l.path) + ")"),
+      "disassembled " + f.how};
+  if (o.format == Format::listing)
+    for (auto& h : header) h = "# " + h;
+  return print_code(o, r, load_kernel(l), header);
+}
+
+/// lib/NAME or asm/NAME: the code its --load names (the names a run uses).
+int show_loaded(const ShowOptions& o, const ImplName& n) {
+  std::vector<LoadSpec> loads;
+  for (const std::string& text : o.loads) loads.push_back(parse_load_option(text, "--load"));
+  check_load_names(loads, "--load");
+  const auto it = std::find_if(loads.begin(), loads.end(), [&](const LoadSpec& l) { return l.name == n.symbol; });
+  const std::string kind = n.source == ImplSource::lib ? "a shared object's symbol" : "loaded object code";
+  if (it == loads.end())
+    throw InputError("show: '" + o.name + "' names " + kind + ": give its --load " + n.symbol +
+                     "=PATH:SYMBOL[:copy|move|clear], as the run that raced it did");
+  if (load_kernel(*it) != impl_name({n.source, n.symbol, 0}))
+    throw InputError("show: '" + o.name + "': --load " + n.symbol + " loads " + load_kernel(*it) +
+                     " (the path's form says which: x.so for lib/, x.s, x.o or lib.a(member) for asm/)");
+  if (n.source == ImplSource::lib) return show_shared(o, *it);
+  return show_object(o, it->path, it->symbol, load_kernel(*it));
 }
 
 }  // namespace
@@ -152,9 +194,12 @@ Action add_show_command(CLI::App& app) {
   cmd->add_option("NAME", o->name,
                   "Kernel name, e.g. copy/sse/unroll:128/scratch:4/pf:nta@256/nt/fwd, or a preset (id, printed name "
                   "or alias, e.g. fastc/faster_copy, 'xmm_clear', asami/unroll:64/scratch:3/every:32), a glibc "
-                  "variant (glibc/__memmove_avx_unaligned_erms) or loaded code (asm:PATH:SYMBOL, PATH a .s, .S, .o "
-                  "or lib.a(member))")
+                  "variant (glibc/__memmove_avx_unaligned_erms) or loaded code (lib/NAME or asm/NAME with its --load, "
+                  "or asm:PATH:SYMBOL, PATH a .s, .S, .o or lib.a(member))")
       ->required();
+  cmd->add_option("--load", o->loads,
+                  "NAME=PATH:SYMBOL[:copy|move|clear], as kex run takes it: what lib/NAME or asm/NAME names "
+                  "(repeatable; a shared object is opened in a child process, never in kex's own)");
   cmd->add_flag("--no-fsave", o->no_fsave, "Presets: drop the fsave/frstor pair the originals timed");
   auto syntax = std::make_shared<std::string>("intel");
   cmd->add_option("--syntax", *syntax, "Disassembly syntax: intel (default) or att (Capstone's AT&T)")
@@ -170,8 +215,10 @@ Action add_show_command(CLI::App& app) {
     static const std::map<std::string, Format> formats = {
         {"listing", Format::listing}, {"s", Format::s}, {"hex", Format::hex}, {"bin", Format::bin}};
     o->format = formats.at(*format);
-    if (o->name.rfind("asm:", 0) == 0) return show_object(*o, o->name);
+    if (o->name.rfind("asm:", 0) == 0) return show_object_path(*o, o->name);
     if (auto impl = parse_impl_name(o->name); impl && impl->source == ImplSource::glibc) return show_glibc(*o, *impl);
+    if (auto impl = parse_impl_name(o->name)) return show_loaded(*o, *impl);
+    if (!o->loads.empty()) throw InputError("--load", "given, but '" + o->name + "' is not lib/NAME or asm/NAME");
     KernelSpec s;
     try {
       s = parse_spec_name(o->name);

@@ -53,8 +53,9 @@ struct ImplSet {
   ImplSource source;
   std::string function;  ///< "memcpy", "memmove", "memset"
 };
-/// The sets: glibc-copy (memcpy's variants), glibc-move (memmove's, run as copies with
-/// buffers that do not overlap) and glibc-clear (memset's).
+/// The sets: glibc-copy (memcpy's variants), glibc-move (memmove's, run as copies; also
+/// where src and dst overlap, where memcpy's are left out: overlap_refusal, plan.hpp) and
+/// glibc-clear (memset's).
 const std::vector<ImplSet>& impl_sets();
 /// The set called `name`, or null.
 const ImplSet* find_impl_set(std::string_view name);

@@ -48,4 +48,10 @@ std::optional<Confidence> parse_confidence(std::string_view s) {
   return std::nullopt;
 }
 
+std::string overlap_refusal(const KernelPlan& k) {
+  if (k.op != Op::copy || !k.impl || k.impl->function == "memmove") return {};
+  return "left out where src and dst overlap: it implements " + k.impl->function +
+         ", which does not promise memmove's result (glibc-move and :move loads run there)";
+}
+
 }  // namespace kex

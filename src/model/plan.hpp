@@ -103,4 +103,12 @@ struct KernelPlan {
   KernelFn libc_fn = nullptr;  ///< libc baselines: the function, with the kernel ABI
 };
 
+/// Why `k` may not run where src and dst overlap ("" when it may): an implementation of
+/// memcpy (glibc's memcpy variants, a `:copy` load, musl's memcpy) promises nothing there,
+/// so it is left out of those points (a skipped point with this reason, never called).
+/// kex's kernels, libc's baseline and memmove implementations are verified against
+/// memmove's result at each overlapping point instead. Clears and reads move no source
+/// bytes over their destination, so nothing is left out for them.
+std::string overlap_refusal(const KernelPlan& k);
+
 }  // namespace kex

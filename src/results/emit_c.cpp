@@ -25,21 +25,16 @@ std::string byte_list(const uint8_t* p, size_t n) {
   return s;
 }
 
-/// The array: one instruction a line with its offset and disassembly; bytes Capstone
-/// did not decode 16 a line.
+/// The array: one instruction a line with its offset and disassembly (code_lines: int3
+/// padding one line, bytes Capstone did not decode 16 a line).
 std::string code_array(const SourceKernel& k, Syntax syntax) {
   std::string s = "__attribute__((section(\".text.kex\"), aligned(64), used))\nstatic const unsigned char " + k.symbol +
                   "_code[" + std::to_string(k.code.size()) + "] = {\n";
-  size_t pos = 0;
   char off[16];
-  for (const Insn& i : disassemble_all(k.code.data(), k.code.size(), syntax)) {
-    std::snprintf(off, sizeof off, "%04llx", static_cast<unsigned long long>(i.offset));
-    s += "\t" + byte_list(i.bytes.data(), i.bytes.size()) + " /* " + off + ": " +
-         comment_text(i.mnemonic + (i.operands.empty() ? "" : " " + i.operands)) + " */\n";
-    pos = i.offset + i.bytes.size();
+  for (const CodeLine& l : code_lines(k, syntax)) {
+    std::snprintf(off, sizeof off, "%04llx", static_cast<unsigned long long>(l.offset));
+    s += "\t" + byte_list(l.bytes.data(), l.bytes.size()) + " /* " + off + ": " + comment_text(l.text) + " */\n";
   }
-  for (; pos < k.code.size(); pos += 16)
-    s += "\t" + byte_list(k.code.data() + pos, std::min<size_t>(16, k.code.size() - pos)) + " /* not decoded */\n";
   return s + "};\n";
 }
 

@@ -1,5 +1,6 @@
 #include "src/results/emit_gas.hpp"
 
+#include <cstdio>
 #include <stdexcept>
 
 #include "generators/disasm_ext.hpp"
@@ -98,6 +99,31 @@ void dispatch_function(Lines& a, const SourceDispatch& d, const std::vector<Sour
   a.end_function(d.symbol);
 }
 
+/// Loaded object code as kex loaded it: `.byte` lines, one per instruction with its offset
+/// and disassembly as a comment (code_lines), so the file assembles to exactly those bytes.
+std::string loaded_bytes(const SourceKernel& k, Syntax syntax, const std::vector<std::string>& comment) {
+  const std::string symbol = k.symbol + "_kernel";
+  std::string s;
+  for (const auto& c : comment) s += "# " + c + "\n";
+  s += "\t.p2align 6\n\t.globl " + symbol + "\n\t.type " + symbol + ", @function\n" + symbol + ":\n";
+  char b[24];
+  for (CodeLine& l : code_lines(k, syntax)) {
+    if (l.bytes.size() > 1 && l.bytes == std::vector<uint8_t>(l.bytes.size(), 0xcc)) {
+      s += "\t.fill " + std::to_string(l.bytes.size()) + ", 1, 0xcc";
+      l.bytes.clear();
+    } else {
+      s += "\t.byte ";
+    }
+    for (size_t i = 0; i < l.bytes.size(); ++i) {
+      std::snprintf(b, sizeof b, "%s0x%02x", i ? ", " : "", l.bytes[i]);
+      s += b;
+    }
+    std::snprintf(b, sizeof b, "\t# %04llx: ", static_cast<unsigned long long>(l.offset));
+    s += b + comment_text(l.text) + "\n";
+  }
+  return s + "\t.size " + symbol + ", .-" + symbol + "\n";
+}
+
 }  // namespace
 
 std::string gas_source(const std::vector<SourceKernel>& kernels, const std::optional<SourceDispatch>& dispatch,
@@ -115,8 +141,11 @@ std::string gas_source(const std::vector<SourceKernel>& kernels, const std::opti
     std::vector<std::string> lines;
     for (const auto& p : k.provenance) lines.push_back(comment_text(p));
     a.raw("");
-    a.text += format_asm(disassemble_all(k.code.data(), k.code.size(), syntax), k.code.data(), k.code.size(), syntax,
-                         k.symbol + "_kernel", lines);
+    if (k.loaded)
+      a.text += loaded_bytes(k, syntax, lines);
+    else
+      a.text += format_asm(disassemble_all(k.code.data(), k.code.size(), syntax), k.code.data(), k.code.size(), syntax,
+                           k.symbol + "_kernel", lines);
     wrapper(a, k);
   }
   if (dispatch) {

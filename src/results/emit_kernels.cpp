@@ -1,9 +1,11 @@
 #include "src/results/emit_kernels.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <stdexcept>
 
+#include "generators/disasm_ext.hpp"
 #include "generators/emit.hpp"
 #include "generators/jit.hpp"
 #include "src/core/cpu_features.hpp"
@@ -11,6 +13,7 @@
 #include "src/core/version.hpp"
 #include "src/model/kernel_names.hpp"
 #include "src/results/results.hpp"
+#include "src/run/load_plans.hpp"
 #include "src/run/plans.hpp"
 
 namespace kex {
@@ -46,23 +49,48 @@ std::vector<std::string> kernel_lines(const KernelPlan& p) {
     for (const auto& s : p.preset->substitutions) out.push_back("substitution here: " + s);
     if (!p.preset->fsave) out.push_back("--no-fsave: without the fsave/frstor pair the original timed");
   }
+  if (p.impl) {
+    out.push_back("loaded by kex from " + p.impl->path + ", symbol " + p.impl->symbol + " (" + p.impl->function +
+                  "'s signature), " + std::to_string(p.impl->pieces) + " piece" + (p.impl->pieces == 1 ? "" : "s"));
+    out.push_back("sha256 of " + p.impl->path + ": " + p.impl->sha256);
+    out.push_back("the bytes as kex placed them: a jump to the symbol, int3 up to 64 bytes, then the pieces as laid out");
+  }
   if (!p.skip.empty()) out.push_back("this CPU cannot run it: " + p.skip);
   return out;
 }
 
+/// asm/NAME from its --load: the bytes the object loader laid out. A lib/ name is refused:
+/// kex calls a shared object's symbol through a pointer filled at run time, so it has no
+/// bytes of its own to write.
+KernelPlan loaded_plan(const ImplName& n, const std::string& name, const std::string& where,
+                       const std::vector<LoadSpec>& loads) {
+  if (n.source == ImplSource::lib)
+    throw InputError(where, "'" + name + "' is a shared object's symbol, which kex calls through a pointer it fills "
+                                "at run time: there are no bytes of it to emit (load its object or assembly file as "
+                                "asm/" + n.symbol + " instead)");
+  const auto it = std::find_if(loads.begin(), loads.end(), [&](const LoadSpec& l) { return l.name == n.symbol; });
+  if (it == loads.end())
+    throw InputError(where, "'" + name + "' names code loaded from an assembly or object file: give its --load " + n.symbol +
+                                "=PATH:SYMBOL on this command line (a name read from a file never loads anything)");
+  if (load_kernel(*it) != impl_name({n.source, n.symbol, 0}))
+    throw InputError(where, "'" + name + "': --load " + n.symbol + " loads " + load_kernel(*it));
+  KernelPlan p = load_plan(*it, n.fill, "--load");
+  if (p.key != name) throw InputError(where, "'" + name + "': --load " + n.symbol + " gives " + p.key);
+  return p;
+}
+
 }  // namespace
 
-KernelPlan source_plan(const std::string& name, const PresetOptions& opts, const std::string& where, bool allow_libc) {
+KernelPlan source_plan(const std::string& name, const PresetOptions& opts, const std::string& where, bool allow_libc,
+                       const std::vector<LoadSpec>& loads) {
   if (auto b = parse_baseline_name(name)) {
     KernelPlan p = *baseline_plan(name);
     if (p.libc && !allow_libc)
       throw InputError(where, "'" + name + "' is the C library's; it can be a --dispatch row, not an emitted kernel");
     return p;
   }
-  if (const auto n = parse_impl_name(name); n && n->source != ImplSource::glibc)  // a name only: nothing is loaded
-    throw InputError(where, "'" + name + "' names code loaded from a file (" +
-                                (n->source == ImplSource::lib ? "a shared object" : "an assembly or object file") +
-                                "): kex emits only code it generated, and a name read here never loads anything");
+  if (const auto n = parse_impl_name(name); n && n->source != ImplSource::glibc)  // loaded only by its --load
+    return loaded_plan(*n, name, where, loads);
   if (parse_impl_name(name) || find_impl_set(name))  // a name only: nothing is looked up or loaded
     throw InputError(where, "'" + name + "' names glibc's own code: kex emits only code it generated");
   KernelPlan plan;
@@ -107,6 +135,7 @@ SourceKernel source_kernel(const KernelPlan& plan) {
   arena.finalize();
   const CodeRef r = arena.ref(i);
   k.code.assign(r.code, r.code + r.size);
+  k.loaded = plan.impl.has_value();
   if (plan.spec) k.needs = spec_needs(*plan.spec);
   k.provenance = kernel_lines(plan);
   k.provenance.push_back(std::to_string(r.size) + " bytes of code, fnv1a " + hex64(r.hash));
@@ -176,6 +205,25 @@ std::string comment_text(std::string_view text) {
     s += b;
   }
   return s;
+}
+
+std::vector<CodeLine> code_lines(const SourceKernel& k, Syntax syntax) {
+  std::vector<CodeLine> out;
+  size_t pos = 0;
+  for (const Insn& i : disassemble_all(k.code.data(), k.code.size(), syntax)) {
+    const bool pad = i.bytes == std::vector<uint8_t>{0xcc};
+    if (pad && !out.empty() && out.back().text.rfind("int3", 0) == 0 && out.back().bytes.back() == 0xcc) {
+      out.back().bytes.push_back(0xcc);
+      out.back().text = "int3 x" + std::to_string(out.back().bytes.size()) + ": padding";
+    } else {
+      out.push_back({i.offset, i.bytes, i.mnemonic + (i.operands.empty() ? "" : " " + i.operands)});
+    }
+    pos = i.offset + i.bytes.size();
+  }
+  for (; pos < k.code.size(); pos += 16)
+    out.push_back({pos, {k.code.begin() + std::ptrdiff_t(pos), k.code.begin() + std::ptrdiff_t(std::min<size_t>(pos + 16, k.code.size()))},
+                   "not decoded"});
+  return out;
 }
 
 void check_dispatch_kernels(const SourceDispatch& d, const std::vector<SourceKernel>& kernels) {

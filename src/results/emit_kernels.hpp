@@ -11,9 +11,11 @@
 
 #include "src/core/cpu_features.hpp"
 
+#include "generators/disasm.hpp"
 #include "generators/presets/presets.hpp"
 #include "src/model/context.hpp"
 #include "src/model/dispatch.hpp"
+#include "src/model/load_spec.hpp"
 #include "src/model/plan.hpp"
 
 namespace kex {
@@ -30,6 +32,7 @@ struct SourceKernel {
   uint32_t alignment = 1;  ///< dst and src must be multiples of this (else libc)
   uint64_t region = 1;     ///< n must be a multiple of this (page presets: 4096; else libc)
   bool libc = false;       ///< the libc baseline "memcpy"/"memset": no code and no wrapper; a dispatch calls libc
+  bool loaded = false;     ///< object code kex loaded (asm/NAME): written as its bytes, never reassembled
   std::vector<uint8_t> code;            ///< the kernel with kex's ABI (rdi dst, rsi src, rdx n; no return value)
   FeatureSet needs;                     ///< CPU features its code needs (a spec's; presets and libc: none said)
   std::vector<std::string> provenance;  ///< header comment lines (raw: writers pass them through comment_text)
@@ -44,12 +47,14 @@ struct SourceDispatch {
 };
 
 /// The plan of one kernel name for `where` (an option or argument): a spec name, a
-/// preset (id, printed name or alias) or a baseline (rep_movsb, rep_stosb; with
-/// `allow_libc`, memcpy and memset: a dispatch row that calls libc). InputError naming
-/// `where` and the name for anything else, a spec that does not validate, a preset set
-/// or an emission failure.
+/// preset (id, printed name or alias), a baseline (rep_movsb, rep_stosb; with
+/// `allow_libc`, memcpy and memset: a dispatch row that calls libc) or asm/NAME when
+/// `loads` (the command line's --load, never a file's) loads NAME from object code.
+/// InputError naming `where` and the name for anything else (lib/ and glibc/ code, which
+/// kex calls through an address it has only at run time; a lib/ or asm/ name without its
+/// --load), a spec that does not validate, a preset set or an emission failure.
 KernelPlan source_plan(const std::string& name, const PresetOptions& opts, const std::string& where,
-                       bool allow_libc = false);
+                       bool allow_libc = false, const std::vector<LoadSpec>& loads = {});
 
 /// Emits the plan's code and gathers its facts and provenance: the kernel, the spec
 /// or preset (origin, substitutions), the CPU features it needs, whether this CPU can
@@ -76,6 +81,16 @@ std::string fallback_text(const SourceKernel& k);
 /// `text` safe inside a C block comment and after '#' on a GNU as line: printable
 /// ASCII kept, every other byte as \xHH, and "*/", "/*" broken up as "*\/", "/\*".
 std::string comment_text(std::string_view text);
+
+/// One line of a kernel's code as the writers give it bytes: an instruction (its offset,
+/// bytes and disassembly), a run of int3 padding as one line ("int3 x59: padding"), or up
+/// to 16 bytes Capstone did not decode ("not decoded").
+struct CodeLine {
+  uint64_t offset = 0;
+  std::vector<uint8_t> bytes;
+  std::string text;
+};
+std::vector<CodeLine> code_lines(const SourceKernel& k, Syntax syntax);
 
 /// std::logic_error when a row's kernel is not among `kernels` (by name).
 void check_dispatch_kernels(const SourceDispatch& d, const std::vector<SourceKernel>& kernels);

@@ -59,8 +59,7 @@ FunctionCode function_code(const void* fn, size_t cap) {
   const size_t n = end ? end : readable;
   f.bytes.assign(p, p + n);
   f.how =
-      end ? "to its first ret no earlier branch jumps past (glibc's symbols carry no size here): " + std::to_string(n) +
-                " bytes"
+      end ? "to its first ret no earlier branch jumps past: " + std::to_string(n) + " bytes"
           : "no ret that no earlier branch jumps past within " + std::to_string(readable) + " bytes: cut there";
   return f;
 }

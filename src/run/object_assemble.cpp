@@ -7,8 +7,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "src/core/error.hpp"
@@ -52,8 +55,33 @@ std::string tool_message(int fd) {
   return text.empty() ? "no message" : text;
 }
 
-/// Runs `argv` with stdin from /dev/null and stderr into `err`; returns its wait status.
-int spawn_and_wait(const std::vector<std::string>& args, int err, const std::string& source) {
+/// A bound as "30 s" or, below a second, "300 ms".
+std::string bound_text(std::chrono::milliseconds b) {
+  return b.count() % 1000 ? std::to_string(b.count()) + " ms" : std::to_string(b.count() / 1000) + " s";
+}
+
+/// Waits for `pid` up to `bound`; past it, kills its process group (gcc's cc1 and as with
+/// it) and returns nullopt. Else its wait status.
+std::optional<int> wait_within(pid_t pid, std::chrono::milliseconds bound, const std::string& what) {
+  const auto until = std::chrono::steady_clock::now() + bound;
+  int status = 0;
+  for (;;) {
+    const pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid) return status;
+    if (r < 0 && errno != EINTR) throw InputError(what + " failed (" + std::strerror(errno) + ")");
+    if (std::chrono::steady_clock::now() >= until) break;
+    usleep(5000);
+  }
+  kill(-pid, SIGKILL);
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return std::nullopt;
+}
+
+/// Runs `argv` in a process group of its own with stdin from /dev/null and stderr into
+/// `err`; returns its wait status, or nullopt when it ran past `bound` and was killed.
+std::optional<int> spawn_and_wait(const std::vector<std::string>& args, int err, const std::string& source,
+                                  std::chrono::milliseconds bound) {
   std::vector<char*> argv;
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
@@ -62,28 +90,34 @@ int spawn_and_wait(const std::vector<std::string>& args, int err, const std::str
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&fa, err, 1);
   posix_spawn_file_actions_adddup2(&fa, err, 2);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
   pid_t pid = -1;
-  const int rc = posix_spawnp(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  const int rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
   if (rc != 0) throw InputError(terminal_text(source) + ": cannot start " + args[0] + " (" + std::strerror(rc) + ")");
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR)
-      throw InputError(terminal_text(source) + ": waiting for " + args[0] + " failed (" + std::strerror(errno) + ")");
-  return status;
+  return wait_within(pid, bound, terminal_text(source) + ": waiting for " + args[0]);
 }
 
 }  // namespace
 
-std::string assemble_object(const std::string& source, bool preprocess) {
+std::string assemble_object(const std::string& source, bool preprocess, std::chrono::milliseconds bound) {
   TempFile out("kex-asm"), err("kex-asm-err");
   // A path that starts with '-' would read as an option.
   const std::string in = source.rfind('-', 0) == 0 ? "./" + source : source;
   const std::vector<std::string> args =
       preprocess ? std::vector<std::string>{"gcc", "-c", "-x", "assembler-with-cpp", "-o", out.path, in}
                  : std::vector<std::string>{"as", "--64", "-o", out.path, in};
-  const int status = spawn_and_wait(args, err.fd, source);
+  const std::optional<int> done = spawn_and_wait(args, err.fd, source, bound);
   const std::string tool = preprocess ? "gcc -c" : "as --64";
+  if (!done)
+    throw InputError(error_line(source + ": " + tool + " did not finish within " + bound_text(bound) +
+                                    ": killed (an assembler that hangs, or a source that never ends)",
+                                800));
+  const int status = *done;
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     const std::string how = WIFEXITED(status) ? "exit status " + std::to_string(WEXITSTATUS(status))
                                               : "killed by signal " + std::to_string(WTERMSIG(status));

@@ -4,7 +4,10 @@
 // nowhere else. The code arena calls each symbol through a slot (generators/outside_call.hpp,
 // emit_slot_call) that those processes fill after fork; in kex's process it stays null.
 #pragma once
+#include <cstddef>
 #include <string>
+
+#include "src/run/code_extent.hpp"
 
 namespace kex {
 
@@ -22,5 +25,12 @@ void open_shared_objects() noexcept;
 /// "" when both work, else one line saying why (dlerror's text with control characters
 /// escaped, "crashed while opening it: killed by SIGSEGV", or a timeout of 10 s).
 std::string probe_shared_object(const std::string& path, const std::string& symbol);
+
+/// For `kex show lib/NAME`: the code of `symbol` in the shared object at `path`, read in
+/// a forked child that opens it (its constructors run there, never in kex's process), from
+/// the symbol's address to its first ret no earlier branch jumps past (function_code, at
+/// most `cap` bytes). InputError "PATH: WHY" when it cannot be opened, has no such symbol,
+/// or the child dies.
+FunctionCode shared_object_code(const std::string& path, const std::string& symbol, size_t cap);
 
 }  // namespace kex

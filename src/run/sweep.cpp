@@ -79,6 +79,9 @@ bool overlaps(const Coords& at) {
   return static_cast<uint64_t>(d < 0 ? -d : d) < at.size;
 }
 
+/// Why kernel `k` is left out of point `at` because src and dst overlap there ("" = it runs).
+std::string overlap_skip(const KernelPlan& k, const Coords& at) { return overlaps(at) ? overlap_refusal(k) : ""; }
+
 /// Verification sizes beyond the standard ones are capped (the loop's behaviour
 /// repeats; a 64 MiB verification would cost more than the measurement).
 constexpr uint64_t kVerifyCap = 1 << 20;
@@ -286,7 +289,8 @@ SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt, 
   p.complete = e.complete;
   for (const auto& s : e.slots) {
     p.names.push_back(s.name);
-    p.skips.push_back(e.plans[s.config].plans[s.plan].skip);
+    const KernelPlan& kp = e.plans[s.config].plans[s.plan];
+    p.skips.push_back(kp.skip.empty() ? overlap_skip(kp, s.at) : kp.skip);
     if (!p.skips.back().empty()) {
       ++p.skipped;
       continue;
@@ -435,7 +439,9 @@ void verify_points(Sweep& w) {
     const Slot& s = p.slot;
     if (w.stopped() || w.built.size() <= s.config) break;
     const Built& b = w.code(s);
-    if (b.status.kind != StatusKind::ok || !b.fn || !p.place.refusal.empty() || already_done(w, s.name)) continue;
+    if (b.status.kind != StatusKind::ok || !b.fn || !p.place.refusal.empty() || already_done(w, s.name) ||
+        !overlap_skip(w.plan(s), s.at).empty())
+      continue;
     auto [g, fresh_g] = w.general.emplace(std::make_pair(s.config, s.plan), w.targets.size());
     if (fresh_g) w.targets.push_back(verify_target(w.plan(s), b));
     const Placement& pl = p.place.placed;
@@ -466,6 +472,8 @@ void verify_points(Sweep& w) {
 Status point_status(const Sweep& w, const PointState& p) {
   Status st = w.code(p.slot).status;
   if (st.kind == StatusKind::ok && !p.place.refusal.empty()) st = {StatusKind::skipped, p.place.refusal};
+  if (const std::string o = overlap_skip(w.plan(p.slot), p.slot.at); st.kind == StatusKind::ok && !o.empty())
+    st = {StatusKind::skipped, o};
   auto g = w.general.find({p.slot.config, p.slot.plan});
   if (st.kind == StatusKind::ok && g != w.general.end() && !w.verdicts[g->second].ok())
     st = verdict_status(w.verdicts[g->second]);
@@ -514,6 +522,7 @@ void plan_jobs(Sweep& w) {
   if (w.stopped()) return;
   std::map<std::string, uint32_t> family_ids;
   std::map<GroupKey, uint32_t> group_ids;
+  std::map<std::string, std::pair<size_t, std::string>> left_out;  // kernel -> overlapping points, why
   for (size_t i = 0; i < w.points.size(); ++i) {
     PointState& p = w.points[i];
     if (w.opt.resume && w.opt.resume->results.count(p.slot.name)) {
@@ -524,10 +533,16 @@ void plan_jobs(Sweep& w) {
     if (st.kind != StatusKind::ok) {
       p.final = make_result(w.plan(p.slot), p.slot.at, st, {}, std::nullopt, w.code(p.slot).info);
       if (w.opt.journal) w.opt.journal->result(*p.final);
+      if (const std::string o = overlap_skip(w.plan(p.slot), p.slot.at); !o.empty() && o == st.message)
+        left_out[w.plan(p.slot).key] = {left_out[w.plan(p.slot).key].first + 1, o};
       continue;
     }
     add_job(w, i, family_ids, group_ids);
   }
+  if (w.opt.progress)  // one note per kernel (each point's skip_message says it too)
+    for (const auto& [kernel, n_why] : left_out)
+      std::fprintf(stderr, "kex: note: %s: %zu point%s %s\n", kernel.c_str(), n_why.first, n_why.first == 1 ? "" : "s",
+                   n_why.second.c_str());
 }
 
 /// The measuring order: the repetitions the journal holds are taken over, this

@@ -224,7 +224,7 @@ TEST_CASE("--list says which points this CPU skips and why, and leaves them out 
   } else {
     CHECK(after.rfind("#   skipped: this CPU lacks ", 0) == 0);
     CHECK(after.find("avx512f") < after.find('\n'));
-    CHECK(r.text.find("# 4 points (1 skipped on this CPU) x ") != std::string::npos);
+    CHECK(r.text.find("# 4 points (1 skipped here: see each point's reason) x ") != std::string::npos);
   }
   // Either way the names stay one per line, comments apart (what scripts and --resume read).
   size_t names = 0;

@@ -94,3 +94,26 @@ TEST_CASE("config: baselines take glibc's sets and glibc/SYMBOL names by their f
   CHECK_THROWS_WITH_AS(parse_config(R"({"sizes": [4096], "baselines": ["glibc-all"]})", "c.json"),
                        doctest::Contains("glibc-copy, glibc-move, glibc-clear, glibc/SYMBOL"), InputError);
 }
+
+TEST_CASE("overlap: only memcpy implementations of a copy are left out where src and dst overlap" *
+          doctest::test_suite("model")) {
+  const auto impl = [](Op op, const char* function) {
+    KernelPlan k;
+    k.kind = KernelKind::implementation;
+    k.op = op;
+    k.impl = ImplFacts{};
+    k.impl->function = function;
+    return k;
+  };
+  CHECK(overlap_refusal(impl(Op::copy, "memcpy")) ==
+        "left out where src and dst overlap: it implements memcpy, which does not promise memmove's result "
+        "(glibc-move and :move loads run there)");
+  CHECK(overlap_refusal(impl(Op::copy, "memmove")).empty());
+  CHECK(overlap_refusal(impl(Op::clear, "memset")).empty());  // a clear moves no source bytes
+  KernelPlan generated;  // kex's own kernels are verified at each overlapping point instead
+  CHECK(overlap_refusal(generated).empty());
+  KernelPlan libc;
+  libc.kind = KernelKind::baseline;
+  libc.libc = LibcFacts{"memcpy", 0};
+  CHECK(overlap_refusal(libc).empty());
+}

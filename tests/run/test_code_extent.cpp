@@ -33,6 +33,5 @@ TEST_CASE("code extent: libc's memcpy lies in an executable segment and ends at 
   const FunctionCode f = function_code(reinterpret_cast<const void*>(fn), 16384);
   REQUIRE(!f.bytes.empty());
   CHECK(f.bytes.back() == 0xc3);
-  CHECK(f.how == "to its first ret no earlier branch jumps past (glibc's symbols carry no size here): " +
-                     std::to_string(f.bytes.size()) + " bytes");
+  CHECK(f.how == "to its first ret no earlier branch jumps past: " + std::to_string(f.bytes.size()) + " bytes");
 }
