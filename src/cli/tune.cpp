@@ -82,14 +82,13 @@ nlohmann::json load_records(const TuneArgs& a) {
   return out;
 }
 
-/// The space: the config with --sizes, --cache, --layout and --load written into it.
+/// The space: the config with --sizes, --cache and --layout written into it.
 Config tune_space(const TuneArgs& a, const CLI::App& cmd) {
   Config base = load_config(a.config);
   nlohmann::json raw = base.raw;
   if (cmd.count("--sizes")) raw["sizes"] = sizes_option(a.sizes);
   if (cmd.count("--cache")) raw["cache"] = cache_option(a.cache);
   if (!a.layout.empty()) raw["layout"] = layout_option(a.layout);
-  for (nlohmann::json& e : load_records(a)) raw["load"].push_back(std::move(e));  // beside the config's own
   if (cmd.count("--threads")) {  // as kex run --threads, but one value: a race is between kernels
     const nlohmann::json threads = threads_option(a.threads);
     if (threads.size() != 1)
@@ -98,6 +97,14 @@ Config tune_space(const TuneArgs& a, const CLI::App& cmd) {
     raw["threads"] = threads;
   }
   return parse_config(raw.dump(), base.source);
+}
+
+/// `space` with --load's code beside the config's own loads.
+Config with_loads(const Config& space, const TuneArgs& a) {
+  if (a.loads.empty()) return space;
+  nlohmann::json raw = space.raw;
+  for (nlohmann::json& e : load_records(a)) raw["load"].push_back(std::move(e));
+  return parse_config(raw.dump(), space.source);
 }
 
 void write_tune(const TuneArgs& a, const TuneRun& run) {
@@ -120,7 +127,7 @@ double validation_reserve(Op op, double budget_s) {
 
 TuneRequest tune_request(const TuneArgs& a, const CLI::App& cmd) {
   TuneRequest req;
-  req.space = tune_space(a, cmd);
+  req.space = with_loads(tune_space(a, cmd), a);
   req.op = *parse_op(a.op);
   req.sizes = req.space.axes.sizes;
   req.budget_s = budget_seconds(a.budget);
