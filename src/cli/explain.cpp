@@ -38,10 +38,11 @@ Config explain_space(const ExplainArgs& a, const CLI::App& cmd) {
       throw InputError(n + ": not a generated kernel: kex explain changes a generated kernel's coordinates "
                            "(give names like copy/sse/unroll:64; kex list prints the axes)");
   }
-  const nlohmann::json sizes = cmd.count("--sizes") ? sizes_option(a.sizes) : default_name_sizes(k);
-  const nlohmann::json cache = cmd.count("--cache") ? cache_option(a.cache) : nlohmann::json();
-  const nlohmann::json layout = a.layout.empty() ? nlohmann::json() : layout_option(a.layout);
-  return names_config(k, sizes, cache, layout, nlohmann::json());
+  AxesOptions axes;
+  if (cmd.count("--sizes")) axes.sizes = sizes_option(a.sizes);
+  if (cmd.count("--cache")) axes.caches = cache_option(a.cache);
+  if (!a.layout.empty()) axes.layout = layout_option(a.layout);
+  return names_config(k, axes);
 }
 
 /// kex-explain-YYYYMMDD-HHMMSS.json in the working directory (UTC).

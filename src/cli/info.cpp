@@ -4,7 +4,10 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "src/cli/cli.hpp"
+#include "src/cli/info.hpp"
 #include "src/core/output.hpp"
 #include "src/core/terminal_text.hpp"
 #include "src/core/cpu_features.hpp"
@@ -44,6 +47,121 @@ std::string yes_no(Feature f) { return std::string(feature_name(f)) + (host_feat
 
 }  // namespace
 
+InfoFacts info_facts(const std::vector<int>& allowed) {
+  InfoFacts f(machine());
+  f.allowed = allowed;
+  std::vector<std::string> names;
+  for (const auto& a : counter_aliases()) names.emplace_back(a.name);
+  f.counters = open_counters(names).counters();  // kex names never throw
+  for (const std::string& name : kSoftwareCounters) {
+    try {
+      f.counters.push_back(open_counters({name}).counters().front());
+    } catch (const InputError&) {  // a libpfm4 without its generic table (LIBPFM_FORCE_PMU)
+      f.counters.push_back({name, "", false, false, "not a libpfm4 event here"});
+    }
+  }
+  f.load = load_average();
+  f.pmu_note = pmu_status().message;
+  f.pfm_pmus = pfm_pmu_names();
+  f.ifunc = ifunc_record();
+  f.version = kex_version();
+  f.git_commit = kex_git_commit();
+  f.build_type = kex_build_type();
+  return f;
+}
+
+nlohmann::ordered_json info_json(const InfoFacts& f) {
+  nlohmann::ordered_json j = machine_json(f.m);
+  j["kex_version"] = f.version;
+  j["kex_git_commit"] = f.git_commit;
+  j["kex_build_type"] = f.build_type;
+  j["allowed_cpus"] = cpu_list_text(f.allowed);
+  j["load_avg"] = f.load;
+  if (f.m.cpu_scaling_enabled) j["cpu_scaling_warning"] = kCpuScalingWarning;
+  j["pmu_note"] = f.pmu_note;
+  j["libpfm4_pmus"] = f.pfm_pmus;
+  nlohmann::ordered_json cs = nlohmann::ordered_json::array();
+  for (const auto& c : f.counters)
+    cs.push_back({{"name", c.name}, {"event", c.event}, {"hardware", c.hardware}, {"available", c.ok},
+                  {"reason", c.reason}});
+  j["counters"] = cs;
+  j["ifunc"] = to_json(f.ifunc);
+  return j;
+}
+
+namespace {
+
+/// The CPU lines: identity, features, AVX-512 and the copy and clear features.
+std::string cpu_text(const Machine& m) {
+  const auto t = [](const std::string& s) { return terminal_text(s); };
+  std::string feats = feature_list(m.feature_set);
+  if (m.fsgsbase_enabled) feats += ", fsgsbase(hwcap2)";
+  std::string avx512;
+  for (const auto& row : feature_table())
+    if (row.name.rfind("avx512", 0) == 0 && m.feature_set.has(row.feature))
+      avx512 += (avx512.empty() ? "" : ", ") + std::string(row.name);
+  return fmt::format("cpu:            {} ({}, family {} model {} stepping {}, microcode {})\n", t(m.model_name),
+                     t(m.vendor), m.family, m.model, m.stepping, m.microcode.empty() ? "unknown" : t(m.microcode)) +
+         "features:       " + feats + "\n" + "avx-512:        " + (avx512.empty() ? "none" : avx512) + "\n" +
+         fmt::format("copy, clear:    {}, {}, {}, {}, {}, {}, {}, {}\n", yes_no(Feature::erms), yes_no(Feature::fsrm),
+                     yes_no(Feature::fzlrm), yes_no(Feature::fsrs), yes_no(Feature::fsrcs), yes_no(Feature::clzero),
+                     yes_no(Feature::movdir64b), yes_no(Feature::movdiri));
+}
+
+/// The memory lines: caches, NUMA, TSC, core cycles, PMU and its counters, libpfm4's tables.
+std::string memory_text(const InfoFacts& f) {
+  const Machine& m = f.m;
+  const auto t = [](const std::string& s) { return terminal_text(s); };
+  std::string o = fmt::format("caches:         CPU {}, from {}\n", m.cache_cpu,
+                              m.caches.source.empty() ? "nowhere" : t(m.caches.source));
+  for (const auto& l : m.cache_levels.levels) o += "                " + cache_line(l) + "\n";
+  o += fmt::format("numa:           {} node{}; CPU {} on node {}\n", m.numa_nodes, m.numa_nodes == 1 ? "" : "s",
+                   m.cache_cpu, m.numa_node);
+  o += fmt::format("tsc:            {:.3f} MHz, {}; /proc/cpuinfo says {:.3f} MHz\n", m.tsc_hz / 1e6, t(m.tsc_source),
+                   m.cpuinfo_mhz);
+  o += fmt::format("core cycles:    {:.2f} per TSC tick (estimated, imul chain)\n", core_cycles_per_tick());
+  o += "pmu:            " + (m.pmu_available ? std::string("available (perf_event_open cycles)") : f.pmu_note) + "\n";
+  o += "counters:       name, libpfm4 event, available\n";
+  for (const auto& c : f.counters)
+    o += fmt::format("  {:<22} {}; {}\n", c.name, c.event.empty() ? "-" : c.event, c.ok ? "yes" : "no: " + c.reason);
+  std::string pmus;
+  for (const auto& p : f.pfm_pmus) pmus += (pmus.empty() ? "" : ", ") + p;
+  return o + "libpfm4 tables: " + (pmus.empty() ? "none" : pmus) + "\n";
+}
+
+/// The system lines: ifunc's picks, kernel, virtualization, scaling, load, THP, CPUs.
+std::string system_text(const InfoFacts& f, int pin_cpu) {
+  const Machine& m = f.m;
+  const auto t = [](const std::string& s) { return terminal_text(s); };
+  std::string o = fmt::format("ifunc picks:    memcpy {}, memmove {}, memset {}{}\n", f.ifunc.memcpy_impl,
+                              f.ifunc.memmove_impl, f.ifunc.memset_impl, f.ifunc.missing ? "; " + *f.ifunc.missing : "");
+  o += "kernel:         " + t(m.kernel) + " " + t(m.kernel_version) + "\n";
+  o += m.hypervisor.empty() ? "virtualization: none detected\n"
+                            : "virtualization: " + t(m.hypervisor) + " (CPUID signature \"" + t(m.hypervisor_signature) +
+                                  "\")\n";
+  if (m.scaling_governors.empty()) {
+    o += "cpu scaling:    disabled (no cpufreq governors)\n";
+  } else {
+    std::string g;
+    for (const auto& s : m.scaling_governors) g += (g.empty() ? "" : " ") + t(s);
+    o += "cpu scaling:    " + std::string(m.cpu_scaling_enabled ? "enabled" : "disabled") + " (" + g + ")\n";
+  }
+  if (m.cpu_scaling_enabled) o += std::string(kCpuScalingWarning) + "\n";
+  o += f.load.size() == 3 ? fmt::format("load average:   {:.2f}, {:.2f}, {:.2f}\n", f.load[0], f.load[1], f.load[2])
+                          : "load average:   unknown\n";
+  o += "thp:            " + t(m.thp) + "\n";
+  return o + fmt::format("cpus:           {} online; allowed {}; a run pins to CPU {}\n", m.num_cpus,
+                         cpu_list_text(f.allowed), pin_cpu);
+}
+
+}  // namespace
+
+std::string info_text(const InfoFacts& f, int pin_cpu) {
+  // Text the machine reports (CPUID strings, /proc, sysfs, uname; a hypervisor chooses
+  // its signature) is escaped for the terminal like text from a file.
+  return "kex:            " + kex_version_line() + "\n" + cpu_text(f.m) + memory_text(f) + system_text(f, pin_cpu);
+}
+
 Action add_info_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("info", "Show what kex sees of this machine (CPU, caches, TSC, PMU, counters)");
   auto json = std::make_shared<bool>(false);
@@ -53,89 +171,8 @@ Action add_info_command(CLI::App& app) {
   return [json, cpu]() {
     const std::vector<int> allowed = allowed_cpus();  // before pinning narrows the mask
     if (*cpu) pin_to_cpu(**cpu);  // before machine(): its caches are then this CPU's
-    const Machine& m = machine();
-    std::vector<std::string> names;
-    for (const auto& a : counter_aliases()) names.emplace_back(a.name);
-    CounterSet set = open_counters(names);  // kex names never throw
-    std::vector<Counter> counters = set.counters();
-    for (const std::string& name : kSoftwareCounters) {
-      try {
-        counters.push_back(open_counters({name}).counters().front());
-      } catch (const InputError&) {  // a libpfm4 without its generic table (LIBPFM_FORCE_PMU)
-        counters.push_back({name, "", false, false, "not a libpfm4 event here"});
-      }
-    }
-    const std::vector<double> load = load_average();
-    const CpuScaling scaling{m.cpu_scaling_enabled, m.scaling_governors};
-    if (*json) {
-      nlohmann::ordered_json j = machine_json(m);
-      j["kex_version"] = kex_version();
-      j["kex_git_commit"] = kex_git_commit();
-      j["kex_build_type"] = kex_build_type();
-      j["allowed_cpus"] = cpu_list_text(allowed);
-      j["load_avg"] = load;
-      if (scaling.enabled) j["cpu_scaling_warning"] = kCpuScalingWarning;
-      j["pmu_note"] = pmu_status().message;
-      j["libpfm4_pmus"] = pfm_pmu_names();
-      nlohmann::ordered_json cs = nlohmann::ordered_json::array();
-      for (const auto& c : counters)
-        cs.push_back({{"name", c.name}, {"event", c.event}, {"hardware", c.hardware}, {"available", c.ok},
-                      {"reason", c.reason}});
-      j["counters"] = cs;
-      j["ifunc"] = to_json(ifunc_record());
-      write_stdout(j.dump(2) + "\n");
-      return 0;
-    }
-    std::printf("kex:            %s\n", kex_version_line().c_str());
-    // Text the machine reports (CPUID strings, /proc, sysfs, uname; a hypervisor chooses
-    // its signature) is escaped for the terminal like text from a file.
-    const auto t = [](const std::string& s) { return terminal_text(s); };
-    std::printf("cpu:            %s (%s, family %d model %d stepping %d, microcode %s)\n", t(m.model_name).c_str(),
-                t(m.vendor).c_str(), m.family, m.model, m.stepping, m.microcode.empty() ? "unknown" : t(m.microcode).c_str());
-    std::string feats = feature_list(m.feature_set);
-    if (m.features.fsgsbase_enabled) feats += ", fsgsbase(hwcap2)";
-    std::printf("features:       %s\n", feats.c_str());
-    std::string avx512;
-    for (const auto& row : feature_table())
-      if (row.name.rfind("avx512", 0) == 0 && m.feature_set.has(row.feature))
-        avx512 += (avx512.empty() ? "" : ", ") + std::string(row.name);
-    std::printf("avx-512:        %s\n", avx512.empty() ? "none" : avx512.c_str());
-    std::printf("copy, clear:    %s, %s, %s, %s, %s, %s, %s, %s\n", yes_no(Feature::erms).c_str(),
-                yes_no(Feature::fsrm).c_str(), yes_no(Feature::fzlrm).c_str(), yes_no(Feature::fsrs).c_str(),
-                yes_no(Feature::fsrcs).c_str(), yes_no(Feature::clzero).c_str(), yes_no(Feature::movdir64b).c_str(),
-                yes_no(Feature::movdiri).c_str());
-    std::printf("caches:         CPU %d, from %s\n", m.cache_cpu, m.caches.source.empty() ? "nowhere" : t(m.caches.source).c_str());
-    for (const auto& l : m.cache_levels.levels) std::printf("                %s\n", cache_line(l).c_str());
-    std::printf("numa:           %d node%s; CPU %d on node %d\n", m.numa_nodes, m.numa_nodes == 1 ? "" : "s", m.cache_cpu,
-                m.numa_node);
-    std::printf("tsc:            %.3f MHz, %s; /proc/cpuinfo says %.3f MHz\n", m.tsc_hz / 1e6, t(m.tsc_source).c_str(),
-                m.cpuinfo_mhz);
-    std::printf("core cycles:    %.2f per TSC tick (estimated, imul chain)\n", core_cycles_per_tick());
-    std::printf("pmu:            %s\n", m.pmu_available ? "available (perf_event_open cycles)" : pmu_status().message.c_str());
-    std::printf("counters:       name, libpfm4 event, available\n");
-    for (const auto& c : counters)
-      std::printf("  %-22s %s; %s\n", c.name.c_str(), c.event.empty() ? "-" : c.event.c_str(), c.ok ? "yes" : ("no: " + c.reason).c_str());
-    std::string pmus;
-    for (const auto& p : pfm_pmu_names()) pmus += (pmus.empty() ? "" : ", ") + p;
-    std::printf("libpfm4 tables: %s\n", pmus.empty() ? "none" : pmus.c_str());
-    const IfuncRecord ifunc = ifunc_record();
-    std::printf("ifunc picks:    memcpy %s, memmove %s, memset %s%s\n", ifunc.memcpy_impl.c_str(), ifunc.memmove_impl.c_str(),
-                ifunc.memset_impl.c_str(), ifunc.missing ? ("; " + *ifunc.missing).c_str() : "");
-    std::printf("kernel:         %s %s\n", t(m.kernel).c_str(), t(m.kernel_version).c_str());
-    if (m.hypervisor.empty()) std::printf("virtualization: none detected\n");
-    else std::printf("virtualization: %s (CPUID signature \"%s\")\n", t(m.hypervisor).c_str(), t(m.hypervisor_signature).c_str());
-    if (m.scaling_governors.empty()) std::printf("cpu scaling:    disabled (no cpufreq governors)\n");
-    else {
-      std::string g;
-      for (const auto& s : m.scaling_governors) g += (g.empty() ? "" : " ") + t(s);
-      std::printf("cpu scaling:    %s (%s)\n", scaling.enabled ? "enabled" : "disabled", g.c_str());
-    }
-    if (scaling.enabled) std::printf("%s\n", kCpuScalingWarning);
-    if (load.size() == 3) std::printf("load average:   %.2f, %.2f, %.2f\n", load[0], load[1], load[2]);
-    else std::printf("load average:   unknown\n");
-    std::printf("thp:            %s\n", t(m.thp).c_str());
-    std::printf("cpus:           %d online; allowed %s; a run pins to CPU %d\n", m.num_cpus, cpu_list_text(allowed).c_str(),
-                *cpu ? **cpu : default_pin_cpu());
+    const InfoFacts f = info_facts(allowed);
+    write_stdout(*json ? info_json(f).dump(2) + "\n" : info_text(f, *cpu ? **cpu : default_pin_cpu()));
     return 0;
   };
 }

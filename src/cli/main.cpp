@@ -28,48 +28,30 @@ int finish(int rc) {
   return 2;
 }
 
-int run(int argc, char** argv) {
-  CLI::App app{"kex: JIT kernel explorer for x86-64 memory copy and clear loops"};
-  app.set_version_flag("--version", kex::kex_version_line(), "Print the version, git commit and build type, then exit");
-  app.require_subcommand(1);
-  // Parse errors on one line, like every other kex error: "kex: <what> (see --help)".
-  app.failure_message([](const CLI::App*, const CLI::Error& e) {
-    return std::string("kex: ") + one_line(e.what()) + " (see kex --help)\n";
-  });
+/// The subcommands in --help's order, each with the action it runs.
+std::vector<std::pair<CLI::App*, kex::Action>> add_commands(CLI::App& app) {
   std::vector<std::pair<CLI::App*, kex::Action>> commands;
-  auto reg = [&](kex::Action (*add)(CLI::App&)) {
-    size_t before = app.get_subcommands({}).size();
+  for (kex::Action (*add)(CLI::App&) :
+       {kex::add_run_command, kex::add_show_command, kex::add_list_command, kex::add_info_command,
+        kex::add_segments_command, kex::add_plot_command, kex::add_compare_command, kex::add_export_command,
+        kex::add_merge_command, kex::add_crossovers_command, kex::add_explain_command, kex::add_ceilings_command,
+        kex::add_tune_command, kex::add_emit_command, kex::add_summary_command, kex::add_report_command,
+        kex::add_libc_child_command}) {
+    const size_t before = app.get_subcommands({}).size();
     kex::Action a = add(app);
     commands.emplace_back(app.get_subcommands({})[before], std::move(a));
-  };
-  reg(kex::add_run_command);
-  reg(kex::add_show_command);
-  reg(kex::add_list_command);
-  reg(kex::add_info_command);
-  reg(kex::add_segments_command);
-  reg(kex::add_plot_command);
-  reg(kex::add_compare_command);
-  reg(kex::add_export_command);
-  reg(kex::add_merge_command);
-  reg(kex::add_crossovers_command);
-  reg(kex::add_explain_command);
-  reg(kex::add_ceilings_command);
-  reg(kex::add_tune_command);
-  reg(kex::add_emit_command);
-  reg(kex::add_summary_command);
-  reg(kex::add_report_command);
-  reg(kex::add_libc_child_command);
+  }
   for (auto& [sub, action] : commands)  // compare has its own -q (the summary line only)
     if (!sub->get_option_no_throw("--quiet"))
       sub->add_flag("-q,--quiet", kex::quiet_flag(),
-                  "Quiet: no progress, no tables or notes beside the files written; errors, warnings and the output "
-                  "asked for stay");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
-  }
+                    "Quiet: no progress, no tables or notes beside the files written; errors, warnings and the output "
+                    "asked for stay");
+  return commands;
+}
+
+/// Runs the parsed subcommand's action; an error is one line on stderr and exit status
+/// 2 (bad input, out of memory) or 1 (a bug).
+int run_parsed(const std::vector<std::pair<CLI::App*, kex::Action>>& commands) {
   try {
     kex::check_open_file_limit();  // one clear line now, not a pipe that fails half-way
     for (auto& [sub, action] : commands)
@@ -91,6 +73,24 @@ int run(int argc, char** argv) {
     return 1;
   }
   return 0;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"kex: JIT kernel explorer for x86-64 memory copy and clear loops"};
+  app.set_version_flag("--version", kex::kex_version_line(), "Print the version, git commit and build type, then exit");
+  app.require_subcommand(1);
+  // Parse errors on one line, like every other kex error: "kex: <what> (see --help)".
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return std::string("kex: ") + one_line(e.what()) + " (see kex --help)\n";
+  });
+  const std::vector<std::pair<CLI::App*, kex::Action>> commands = add_commands(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  return run_parsed(commands);
 }
 
 }  // namespace

@@ -223,8 +223,8 @@ Action add_run_command(CLI::App& app) {
     if (s.journal && !run.context.interrupted) s.journal->remove();
     FILE* text = s.out == "-" ? stderr : stdout;  // with -o -, stdout carries only the JSON
     print_tables(*sweep, run, kinds, *a, text);
-    write_figures(s, run, a->force, text);
-    write_report(s, run, text);
+    const std::vector<std::string> svgs = write_figures(s, run, a->force, text);
+    write_report(s, run, svgs, text);
     const size_t n = run.results.size();
     const std::string where = s.out == "-" ? "stdout" : terminal_text(s.out);
     if (!quiet())

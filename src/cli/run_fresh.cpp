@@ -7,6 +7,7 @@
 
 #include "src/cli/run_setup.hpp"
 #include "src/cli/selection.hpp"
+#include "src/model/config_json.hpp"
 #include "src/core/error.hpp"
 #include "src/core/numbers.hpp"
 #include "src/core/version.hpp"
@@ -126,10 +127,11 @@ std::vector<Config> configs_from_arguments(RunArgs& a, const CLI::App& cmd) {
       if (a.configs[j] == arg) throw InputError(arg + ": config given twice");
     configs.push_back(arg == "-" ? parse_config(read_stdin_config(), "stdin") : load_config(arg));
   }
-  const json sizes = a.sizes.empty() && !cmd.count("--sizes") ? json() : sizes_option(a.sizes);
-  const json cache = a.cache.empty() && !cmd.count("--cache") ? json() : cache_option(a.cache);
-  const json layout = a.layout.empty() ? json() : layout_option(a.layout);
-  const json threads = !cmd.count("--threads") ? json() : threads_option(a.threads);
+  AxesOptions axes;
+  if (!a.sizes.empty() || cmd.count("--sizes")) axes.sizes = sizes_option(a.sizes);
+  if (!a.cache.empty() || cmd.count("--cache")) axes.caches = cache_option(a.cache);
+  if (!a.layout.empty()) axes.layout = layout_option(a.layout);
+  if (cmd.count("--threads")) axes.threads = threads_option(a.threads);
   if (names.empty())
     for (const char* opt : {"--sizes", "--cache", "--layout", "--threads"})
       if (cmd.count(opt))
@@ -139,7 +141,7 @@ std::vector<Config> configs_from_arguments(RunArgs& a, const CLI::App& cmd) {
                                             : std::string("; --preset runs presets on one page as their programs did "
                                                           "(name a preset as an argument instead: kex run "
                                                           "linux/clear_page_erms ") + opt + " ...)"));
-  if (!names.empty()) configs.push_back(names_config(names, sizes, cache, layout, threads));
+  if (!names.empty()) configs.push_back(names_config(names, axes));
   if (a.presets.empty() && a.no_fsave) throw InputError("--no-fsave: applies to --preset kernels; give --preset NAME...");
   if (a.presets.empty() && a.harness != "kex")
     throw InputError("--harness " + a.harness + ": applies to --preset kernels; give --preset NAME...");
@@ -150,11 +152,14 @@ std::vector<Config> configs_from_arguments(RunArgs& a, const CLI::App& cmd) {
   if (!a.presets.empty()) {
     // libc's page copy and clear (memcpy, memset, rep movsb/stosb) at one page under kex's
     // protocol beside them, so every preset table and figure has its baselines from this run.
-    json raw = {{"presets", a.presets}, {"harness", a.harness}, {"sizes", {4096}}, {"baselines", true}};
-    if (a.harness == "mem_cp") raw["sizes"] = mem_cp_sizes();  // Asami's runtests sizes, not one page
-    if (a.no_fsave) raw["preset_options"] = {{"fsave", false}};
-    if (!a.repeat.empty()) raw["repeat"] = repeat_count(a.repeat, a.harness);
-    configs.push_back(parse_config(raw.dump(), "--preset"));
+    Config c;
+    c.presets = a.presets;
+    c.harness = *parse_harness(a.harness);
+    c.axes.sizes = a.harness == "mem_cp" ? mem_cp_sizes() : std::vector<uint64_t>{4096};  // Asami's runtests sizes
+    c.baselines = baseline_names();
+    c.preset_fsave = !a.no_fsave;
+    if (!a.repeat.empty()) c.repeat = repeat_count(a.repeat, a.harness);
+    configs.push_back(make_config(c, "--preset"));
   }
   if (configs.empty()) configs.push_back(load_config("built-in:default.json"));
   return configs;

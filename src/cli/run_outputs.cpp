@@ -228,12 +228,15 @@ void print_tables(const SweepRun& sweep, const RunDoc& run, const OutputKinds& k
 
 /// The figures and Asami's graph files, where this run was told to draw them. An
 /// interrupted run records its figures in the journal, as it does its results.
-void write_figures(const RunSetup& s, const RunDoc& run, bool force, FILE* text) {
+std::vector<std::string> write_figures(const RunSetup& s, const RunDoc& run, bool force, FILE* text) {
   const bool chatter = !quiet();
+  std::vector<std::string> svgs;
   if (!s.plot_dir.empty()) {
     PlotOptions po;
     po.force = s.replace_figures;
     auto files = write_plots({run}, s.plot_dir, po);
+    for (const std::string& f : files)
+      if (f.ends_with(".svg")) svgs.push_back(f);
     if (s.journal && run.context.interrupted) s.journal->partial_figures(partial_files(files));
     if (chatter)
       std::fprintf(text, "\nplots: %zu files in %s%s\n", files.size(), terminal_text(s.plot_dir).c_str(),
@@ -245,14 +248,17 @@ void write_figures(const RunSetup& s, const RunDoc& run, bool force, FILE* text)
       std::fprintf(text, "\nruntests graph: %zu files in %s (gnuplot: load '%s/plot.gp')\n", files.size(),
                    terminal_text(s.graph_dir).c_str(), terminal_text(s.graph_dir).c_str());
   }
+  return svgs;
 }
 
 /// The HTML report of a finished run beside its results (an interrupted run's waits
-/// for its resume), its path printed.
-void write_report(const RunSetup& s, const RunDoc& run, FILE* text) {
+/// for its resume), its path printed. The figures the run drew are inlined as they are:
+/// gnuplot runs once per figure and format (issue 36).
+void write_report(const RunSetup& s, const RunDoc& run, const std::vector<std::string>& svgs, FILE* text) {
   if (s.report.empty() || run.context.interrupted) return;
   const std::string where = s.out.substr(s.out.rfind('/') + 1);
-  write_file_atomic(s.report, report_html({{where, run}}, render_report_figures({run})), s.replace);
+  const ReportFigures figures = svgs.empty() ? render_report_figures({run}) : drawn_report_figures(svgs);
+  write_file_atomic(s.report, report_html({{where, run}}, figures), s.replace);
   if (!quiet()) std::fprintf(text, "\nreport: %s\n", terminal_text(s.report).c_str());
 }
 

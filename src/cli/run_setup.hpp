@@ -105,9 +105,11 @@ void write_results(const RunSetup& s, const RunDoc& run);
 /// The tables kex run prints at its end, on `text` (stdout, or stderr with -o -).
 void print_tables(const SweepRun& sweep, const RunDoc& run, const OutputKinds& k, const RunArgs& a, FILE*& text);
 /// The figures beside the results (an interrupted run's recorded in its journal).
-void write_figures(const RunSetup& s, const RunDoc& run, bool force, FILE* text);
-/// The HTML report of a finished run beside its results, its path printed.
-void write_report(const RunSetup& s, const RunDoc& run, FILE* text);
+/// Returns the SVG files gnuplot drew, in the plot writer's order (none without gnuplot).
+std::vector<std::string> write_figures(const RunSetup& s, const RunDoc& run, bool force, FILE* text);
+/// The HTML report of a finished run beside its results, its path printed. Its figures are
+/// `svgs` (what write_figures drew) when there are any; else gnuplot draws them for it.
+void write_report(const RunSetup& s, const RunDoc& run, const std::vector<std::string>& svgs, FILE* text);
 /// What the final messages say of the journal: how to resume, or why one cannot ("" without one).
 std::string journal_note(const Journal* j, const std::string& how);
 

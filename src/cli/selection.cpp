@@ -10,7 +10,8 @@
 #include "src/core/error.hpp"
 #include "src/core/numbers.hpp"
 #include "src/core/units.hpp"
-#include "src/model/json_fields.hpp"
+#include "src/core/affinity.hpp"
+#include "src/model/config_json.hpp"
 #include "src/model/kernel_names.hpp"
 
 namespace kex {
@@ -93,10 +94,10 @@ void add_kernel_name(NamedKernels& k, const std::string& name) {
                                 "set (glibc-copy, glibc-move, glibc-clear) is called that (see kex list presets)");
 }
 
-json sizes_option(const std::string& text) {
+std::vector<uint64_t> sizes_option(const std::string& text) {
   const std::string opt = "--sizes";
   if (text.empty()) throw InputError(opt + ": '': give sizes, e.g. 4KiB,64KiB or 4KiB..64MiB");
-  json out = json::array();
+  std::vector<uint64_t> out;
   for (const std::string& item : split(text, ',')) {
     if (item.empty())
       throw InputError(opt + ": '" + text + "': an empty item (sizes are separated by single commas)");
@@ -119,116 +120,137 @@ json sizes_option(const std::string& text) {
     if (b < a)
       throw InputError(opt + ": '" + item + "': the range goes down (" + format_bytes(a) + " > " + format_bytes(b) +
                        "); write the smaller size first");
-    out.push_back({{"from", a}, {"to", b}, {"steps_per_octave", steps}});
+    for (uint64_t x : sizes_per_octave(a, b, static_cast<uint32_t>(steps))) out.push_back(x);
   }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
-json cache_option(const std::string& text) {
-  json out = json::array();
+std::vector<CacheMode> cache_option(const std::string& text) {
+  std::vector<CacheMode> out;
   for (const std::string& m : split(text, ',')) {
-    if (!parse_cache_mode(m)) throw InputError("--cache: '" + text + "': allowed: warm, cold, or both (warm,cold)");
-    if (std::find(out.begin(), out.end(), json(m)) != out.end())
+    const auto mode = parse_cache_mode(m);
+    if (!mode) throw InputError("--cache: '" + text + "': allowed: warm, cold, or both (warm,cold)");
+    if (std::find(out.begin(), out.end(), *mode) != out.end())
       throw InputError("--cache: '" + text + "': '" + m + "' is given twice");
-    out.push_back(m);
+    out.push_back(*mode);
   }
   return out;
 }
 
-json threads_option(const std::string& text) {
-  json out = json::array();
+std::vector<uint32_t> threads_option(const std::string& text) {
+  std::vector<uint32_t> out;
+  std::set<std::string> given;
   for (const std::string& t : split(text, ',')) {
-    json v;
-    if (t == "all") v = t;
-    else {
+    uint32_t v = 0;
+    if (t == "all") {
+      v = static_cast<uint32_t>(std::clamp<size_t>(startup_cpus().size(), 1, kMaxThreads));
+    } else {
       try {
-        v = parse_unsigned(t, 1, kMaxThreads);
+        v = static_cast<uint32_t>(parse_unsigned(t, 1, kMaxThreads));
       } catch (const std::exception&) {
         throw InputError("--threads: '" + text + "': allowed: thread counts 1.." + std::to_string(kMaxThreads) +
                          " or all (every CPU of the affinity mask), e.g. 1,2,all");
       }
     }
-    if (std::find(out.begin(), out.end(), v) != out.end())
-      throw InputError("--threads: '" + text + "': '" + t + "' is given twice");
-    out.push_back(v);
+    if (!given.insert(t).second) throw InputError("--threads: '" + text + "': '" + t + "' is given twice");
+    // "all" may be one of the counts listed (2,all on two CPUs): one value.
+    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
   }
   return out;
 }
 
-json layout_option(const std::vector<std::string>& tokens) {
+namespace {
+
+/// One value of a --layout token's list: an offset (bytes), or for dist: a signed
+/// distance or none.
+std::optional<int64_t> layout_value(const std::string& opt, const std::string& tok, const std::string& key,
+                                    const std::string& v) {
+  if (key != "dist") return int64_t(size_value(opt, tok, v, 0));
+  if (v == "none") return std::nullopt;
+  const bool neg = v.front() == '-';
+  const int64_t d = int64_t(size_value(opt, tok, neg ? v.substr(1) : v, 0));
+  return neg ? -d : d;
+}
+
+}  // namespace
+
+LayoutAxes layout_option(const std::vector<std::string>& tokens) {
   const std::string opt = "--layout";
   const std::string allowed = "allowed: src:N, dst:N, dist:D (signed bytes, or none), nohuge; lists N,N,...; tokens "
                               "joined by / as in point names, e.g. src:0,1/dist:0,64,4160";
-  json out = json::object();
-  std::set<std::string> given;  // the keys written so far
+  LayoutAxes out;
+  std::set<std::string> given;  // the keys given so far
   for (const std::string& arg : tokens)
     for (const std::string& tok : split(arg, '/')) {
       if (tok == "nohuge") {
-        if (!given.insert("huge_pages").second) throw InputError(opt + ": 'nohuge' is given twice");
-        out["huge_pages"] = false;
+        if (!given.insert("nohuge").second) throw InputError(opt + ": 'nohuge' is given twice");
+        out.huge_pages = {false};
         continue;
       }
       const size_t colon = tok.find(':');
       const std::string key = tok.substr(0, colon);
-      const std::string jkey = key == "src" ? "src_offset" : key == "dst" ? "dst_offset" : key == "dist" ? "distance" : "";
-      if (colon == std::string::npos || jkey.empty()) throw InputError(opt + ": '" + tok + "': unknown token (" + allowed + ")");
-      if (!given.insert(jkey).second) throw InputError(opt + ": '" + key + ":' is given twice (list its values once: " + key + ":0,64)");
-      json values = json::array();
+      if (colon == std::string::npos || (key != "src" && key != "dst" && key != "dist"))
+        throw InputError(opt + ": '" + tok + "': unknown token (" + allowed + ")");
+      if (!given.insert(key).second) throw InputError(opt + ": '" + key + ":' is given twice (list its values once: " + key + ":0,64)");
+      std::vector<std::optional<int64_t>> values;
       for (const std::string& v : split(tok.substr(colon + 1), ',')) {
         if (v.empty()) throw InputError(opt + ": '" + tok + "': an empty value (" + allowed + ")");
-        if (key != "dist") {
-          values.push_back(size_value(opt, tok, v, 0));
-        } else if (v == "none") {
-          values.push_back(nullptr);
-        } else {
-          const bool neg = v.front() == '-';
-          const int64_t d = int64_t(size_value(opt, tok, neg ? v.substr(1) : v, 0));
-          values.push_back(neg ? -d : d);
-        }
+        values.push_back(layout_value(opt, tok, key, v));
         if (std::count(values.begin(), values.end(), values.back()) > 1)
           throw InputError(opt + ": '" + tok + "': '" + v + "' is given twice");
       }
-      out[jkey] = values;
+      if (key == "dist") {
+        out.distances = values;
+        continue;
+      }
+      std::vector<uint64_t>& offsets = key == "src" ? out.src_offsets : out.dst_offsets;
+      offsets.clear();
+      for (const auto& v : values) offsets.push_back(uint64_t(*v));
     }
-  if (given.count("dst_offset") && given.count("distance"))
+  if (given.count("dst") && given.count("dist"))
     throw InputError(opt + ": dst: and dist: both place dst: give dist: (dst = src + D, one buffer) or dst: (dst's "
                            "own buffer), not both");
   return out;
 }
 
-json default_name_sizes(const NamedKernels& k) {
-  if (k.specs.empty() && k.baselines.empty() && k.loads.empty()) return json::array({4096});
-  return json::array({{{"from", 256}, {"to", "64MiB"}, {"factor", 4}}});
+void AxesOptions::apply(Axes& a) const {
+  if (sizes) a.sizes = *sizes;
+  if (caches) a.caches = *caches;
+  if (threads) a.threads = *threads;
+  if (layout) {
+    a.src_offsets = layout->src_offsets;
+    a.dst_offsets = layout->dst_offsets;
+    a.distances = layout->distances;
+    a.huge_pages = layout->huge_pages;
+  }
 }
 
-Config names_config(const NamedKernels& k, const json& sizes, const json& cache, const json& layout,
-                    const json& threads) {
-  json raw = {{"description", "kernels named on the kex run command line"}};
-  raw["sizes"] = sizes.is_null() ? default_name_sizes(k) : sizes;
-  if (!cache.is_null()) raw["cache"] = cache;
-  if (!layout.is_null() && !layout.empty()) raw["layout"] = layout;
-  if (!threads.is_null()) raw["threads"] = threads;
-  if (!k.specs.empty()) {
-    raw["kernels"] = json::array();
-    for (const KernelSpec& s : k.specs) raw["kernels"].push_back(spec_grid(s));
-  }
-  if (!k.presets.empty()) raw["presets"] = k.presets;
-  for (const LoadSpec& l : k.loads) {
-    json e;
-    FieldWriter w(e);
-    LoadSpec written = l;
-    map_load(w, written);
-    raw["load"].push_back(std::move(e));
-  }
+void AxesOptions::apply(Config& c) const {
+  apply(c.axes);
+  for (Grid& g : c.grids) apply(g.axes);
+}
+
+std::vector<uint64_t> default_name_sizes(const NamedKernels& k) {
+  if (k.specs.empty() && k.baselines.empty() && k.loads.empty()) return {4096};
+  std::vector<uint64_t> out;
+  for (uint64_t x = 256; x <= (uint64_t(64) << 20); x *= 4) out.push_back(x);
+  return out;
+}
+
+Config names_config(const NamedKernels& k, const AxesOptions& axes) {
+  Config c;
+  c.description = "kernels named on the kex run command line";
+  c.axes.sizes = default_name_sizes(k);
+  axes.apply(c.axes);
+  for (const KernelSpec& s : k.specs) c.grids.push_back(spec_grid_of(s, c.axes));
+  c.presets = k.presets;
+  c.loads = k.loads;
   // A baseline named replaces the default set; none named: every one (those of an op no
   // kernel has are left out when the points are expanded).
-  if (k.baselines.empty()) raw["baselines"] = true;
-  else raw["baselines"] = k.baselines;
-  Config c = parse_config(raw.dump(), kCommandLineSource);
-  for (size_t i = 0; i < k.specs.size(); ++i)
-    if (c.grids.at(i).specs != std::vector<KernelSpec>{k.specs[i]})
-      throw std::logic_error("the grid written for " + spec_name(k.specs[i]) + " expands to another kernel");
-  return c;
+  c.baselines = k.baselines.empty() ? baseline_names() : k.baselines;
+  return make_config(c, kCommandLineSource);
 }
 
 }  // namespace kex

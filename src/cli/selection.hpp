@@ -1,12 +1,12 @@
 // What `kex run` measures when it is named on the command line instead of in a
 // config: kernel names (specs, presets, preset sets, baselines) and the axes
-// --sizes, --cache and --layout. They become one more config, written as JSON
-// text and parsed with parse_config, so every check of a config file applies.
+// --sizes, --cache and --layout. They become one more typed config, written and read
+// back by make_config, so every check of a config file applies.
 #pragma once
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <optional>
 
 #include "src/model/config.hpp"
 #include "src/model/spec.hpp"
@@ -36,30 +36,49 @@ void add_kernel_name(NamedKernels& into, const std::string& name);
 
 /// --sizes: ITEM[,ITEM...]; ITEM = SIZE, SIZE..SIZE (powers of two from the first,
 /// the last included) or SIZE..SIZE:N (N sizes per octave); SIZE = bytes or binary
-/// units (4096, 4K, 4KiB, 64MiB, 1GiB). The config's "sizes" value; InputError naming --sizes.
-nlohmann::json sizes_option(const std::string& text);
+/// units (4096, 4K, 4KiB, 64MiB, 1GiB). The sizes, ascending, each once; InputError naming --sizes.
+std::vector<uint64_t> sizes_option(const std::string& text);
 
-/// --cache: warm, cold or warm,cold. The config's "cache" value; InputError naming --cache.
-nlohmann::json cache_option(const std::string& text);
+/// --cache: warm, cold or warm,cold. InputError naming --cache.
+std::vector<CacheMode> cache_option(const std::string& text);
 
-/// --threads: a list of thread counts 1..1024 and "all" (1,2,all). The config's "threads"
-/// value; InputError naming --threads.
-nlohmann::json threads_option(const std::string& text);
+/// --threads: a list of thread counts 1..1024 and "all" (the affinity mask's CPUs,
+/// 1,2,all), each count once. InputError naming --threads.
+std::vector<uint32_t> threads_option(const std::string& text);
+
+/// The layout axes --layout gives: the four together (a token not given keeps its default).
+struct LayoutAxes {
+  std::vector<uint64_t> src_offsets = {0};
+  std::vector<uint64_t> dst_offsets = {0};
+  std::vector<std::optional<int64_t>> distances = {std::nullopt};  ///< nullopt: separate buffers
+  std::vector<bool> huge_pages = {true};
+};
 
 /// --layout (repeatable): point-name layout tokens joined by '/', each with a list
 /// of values: src:N[,N...], dst:N[,N...], dist:D[,D...] (signed bytes, or none:
-/// separate buffers), nohuge. The config's "layout" object; InputError naming --layout.
-nlohmann::json layout_option(const std::vector<std::string>& tokens);
+/// separate buffers), nohuge. InputError naming --layout.
+LayoutAxes layout_option(const std::vector<std::string>& tokens);
+
+/// The axes a command line gives (--sizes, --cache, --layout, --threads); each one given
+/// replaces the config's axis (--layout: all four layout axes), at the top level and in
+/// every grid.
+struct AxesOptions {
+  std::optional<std::vector<uint64_t>> sizes;
+  std::optional<std::vector<CacheMode>> caches;
+  std::optional<LayoutAxes> layout;
+  std::optional<std::vector<uint32_t>> threads;
+  void apply(Axes& a) const;
+  void apply(Config& c) const;
+};
 
 /// The sizes the names run at without --sizes: the built-in default sweep's
 /// (256 B to 64 MiB, x4), or one page (4096) when only presets are named.
-nlohmann::json default_name_sizes(const NamedKernels& k);
+std::vector<uint64_t> default_name_sizes(const NamedKernels& k);
 
-/// The config of the named kernels: one grid per spec, the presets, and the baselines
-/// named (none named: every baseline of the ops named, as in any config), at
-/// `sizes`, `cache`, `layout`, `threads` (null = not given). Parsed with parse_config under
-/// the source kCommandLineSource.
-Config names_config(const NamedKernels& k, const nlohmann::json& sizes, const nlohmann::json& cache,
-                    const nlohmann::json& layout, const nlohmann::json& threads);
+/// The config of the named kernels: one grid per spec, the presets, the loads and the
+/// baselines named (none named: every baseline of the ops named, as in any config), at
+/// default_name_sizes and the axes given. Made by make_config under the source
+/// kCommandLineSource (InputError as for a config file).
+Config names_config(const NamedKernels& k, const AxesOptions& axes);
 
 }  // namespace kex

@@ -10,6 +10,7 @@
 
 #include "src/cli/cli.hpp"
 #include "src/cli/selection.hpp"
+#include "src/model/config_json.hpp"
 #include "src/cli/stop_signal.hpp"
 #include "src/cli/tune_journal.hpp"
 #include "src/core/atomic_write.hpp"
@@ -84,19 +85,19 @@ nlohmann::json load_records(const TuneArgs& a) {
 
 /// The space: the config with --sizes, --cache and --layout written into it.
 Config tune_space(const TuneArgs& a, const CLI::App& cmd) {
-  Config base = load_config(a.config);
-  nlohmann::json raw = base.raw;
-  if (cmd.count("--sizes")) raw["sizes"] = sizes_option(a.sizes);
-  if (cmd.count("--cache")) raw["cache"] = cache_option(a.cache);
-  if (!a.layout.empty()) raw["layout"] = layout_option(a.layout);
+  Config space = load_config(a.config);
+  AxesOptions axes;
+  if (cmd.count("--sizes")) axes.sizes = sizes_option(a.sizes);
+  if (cmd.count("--cache")) axes.caches = cache_option(a.cache);
+  if (!a.layout.empty()) axes.layout = layout_option(a.layout);
   if (cmd.count("--threads")) {  // as kex run --threads, but one value: a race is between kernels
-    const nlohmann::json threads = threads_option(a.threads);
-    if (threads.size() != 1)
+    axes.threads = threads_option(a.threads);
+    if (axes.threads->size() != 1)
       throw InputError("--threads: '" + a.threads + "': kex tune races one thread count: give one, 1.." +
                        std::to_string(kMaxThreads) + " or all (every CPU of the affinity mask)");
-    raw["threads"] = threads;
   }
-  return parse_config(raw.dump(), base.source);
+  axes.apply(space);
+  return make_config(space, space.source);
 }
 
 /// `space` with --load's code beside the config's own loads.

@@ -75,51 +75,62 @@ Regs cpuid(uint32_t leaf, uint32_t sub = 0) {
   return r;
 }
 
+/// The features Xbyak decodes, by its names.
+FeatureSet xbyak_features() {
+  using C = Xbyak::util::Cpu;
+  const C cpu;
+  static const std::pair<Feature, C::Type> kBits[] = {
+      {Feature::mmx, C::tMMX},
+      {Feature::mmxext, C::tMMX2},
+      {Feature::amd3dnow, C::t3DN},
+      {Feature::amd3dnowext, C::tE3DN},
+      {Feature::sse, C::tSSE},
+      {Feature::sse2, C::tSSE2},
+      {Feature::sse3, C::tSSE3},
+      {Feature::ssse3, C::tSSSE3},
+      {Feature::sse4_1, C::tSSE41},
+      {Feature::sse4_2, C::tSSE42},
+      {Feature::avx, C::tAVX},
+      {Feature::avx2, C::tAVX2},
+      {Feature::avx512f, C::tAVX512F},
+      {Feature::avx512dq, C::tAVX512DQ},
+      {Feature::avx512cd, C::tAVX512CD},
+      {Feature::avx512bw, C::tAVX512BW},
+      {Feature::avx512vl, C::tAVX512VL},
+      {Feature::avx512ifma, C::tAVX512_IFMA},
+      {Feature::avx512vbmi, C::tAVX512_VBMI},
+      {Feature::avx512vbmi2, C::tAVX512_VBMI2},
+      {Feature::avx512vnni, C::tAVX512_VNNI},
+      {Feature::avx512bitalg, C::tAVX512_BITALG},
+      {Feature::avx512vpopcntdq, C::tAVX512_VPOPCNTDQ},
+      {Feature::avx512bf16, C::tAVX512_BF16},
+      {Feature::avx512fp16, C::tAVX512_FP16},
+      {Feature::avx512vp2intersect, C::tAVX512_VP2INTERSECT},
+      {Feature::avx512pf, C::tAVX512PF},
+      {Feature::avx512er, C::tAVX512ER},
+      {Feature::avx512_4vnniw, C::tAVX512_4VNNIW},
+      {Feature::avx512_4fmaps, C::tAVX512_4FMAPS},
+      {Feature::erms, C::tENHANCED_REP},
+      {Feature::prefetchw, C::tPREFETCHW},
+      {Feature::prefetchwt1, C::tPREFETCHWT1},
+      {Feature::clflushopt, C::tCLFLUSHOPT},
+      {Feature::clzero, C::tCLZERO},
+      {Feature::movdiri, C::tMOVDIRI},
+      {Feature::movdir64b, C::tMOVDIR64B},
+      {Feature::rdtscp, C::tRDTSCP}};
+  FeatureSet s;
+  for (const auto& [f, t] : kBits)
+    if (cpu.has(t)) s = s | f;
+  return s;
+}
+
 FeatureSet probe() {
   using C = Xbyak::util::Cpu;
   const C cpu;
-  FeatureSet s;
+  FeatureSet s = xbyak_features();
   auto set = [&](Feature f, bool on) {
     if (on) s = s | f;
   };
-  set(Feature::mmx, cpu.has(C::tMMX));
-  set(Feature::mmxext, cpu.has(C::tMMX2));
-  set(Feature::amd3dnow, cpu.has(C::t3DN));
-  set(Feature::amd3dnowext, cpu.has(C::tE3DN));
-  set(Feature::sse, cpu.has(C::tSSE));
-  set(Feature::sse2, cpu.has(C::tSSE2));
-  set(Feature::sse3, cpu.has(C::tSSE3));
-  set(Feature::ssse3, cpu.has(C::tSSSE3));
-  set(Feature::sse4_1, cpu.has(C::tSSE41));
-  set(Feature::sse4_2, cpu.has(C::tSSE42));
-  set(Feature::avx, cpu.has(C::tAVX));
-  set(Feature::avx2, cpu.has(C::tAVX2));
-  set(Feature::avx512f, cpu.has(C::tAVX512F));
-  set(Feature::avx512dq, cpu.has(C::tAVX512DQ));
-  set(Feature::avx512cd, cpu.has(C::tAVX512CD));
-  set(Feature::avx512bw, cpu.has(C::tAVX512BW));
-  set(Feature::avx512vl, cpu.has(C::tAVX512VL));
-  set(Feature::avx512ifma, cpu.has(C::tAVX512_IFMA));
-  set(Feature::avx512vbmi, cpu.has(C::tAVX512_VBMI));
-  set(Feature::avx512vbmi2, cpu.has(C::tAVX512_VBMI2));
-  set(Feature::avx512vnni, cpu.has(C::tAVX512_VNNI));
-  set(Feature::avx512bitalg, cpu.has(C::tAVX512_BITALG));
-  set(Feature::avx512vpopcntdq, cpu.has(C::tAVX512_VPOPCNTDQ));
-  set(Feature::avx512bf16, cpu.has(C::tAVX512_BF16));
-  set(Feature::avx512fp16, cpu.has(C::tAVX512_FP16));
-  set(Feature::avx512vp2intersect, cpu.has(C::tAVX512_VP2INTERSECT));
-  set(Feature::avx512pf, cpu.has(C::tAVX512PF));
-  set(Feature::avx512er, cpu.has(C::tAVX512ER));
-  set(Feature::avx512_4vnniw, cpu.has(C::tAVX512_4VNNIW));
-  set(Feature::avx512_4fmaps, cpu.has(C::tAVX512_4FMAPS));
-  set(Feature::erms, cpu.has(C::tENHANCED_REP));
-  set(Feature::prefetchw, cpu.has(C::tPREFETCHW));
-  set(Feature::prefetchwt1, cpu.has(C::tPREFETCHWT1));
-  set(Feature::clflushopt, cpu.has(C::tCLFLUSHOPT));
-  set(Feature::clzero, cpu.has(C::tCLZERO));
-  set(Feature::movdiri, cpu.has(C::tMOVDIRI));
-  set(Feature::movdir64b, cpu.has(C::tMOVDIR64B));
-  set(Feature::rdtscp, cpu.has(C::tRDTSCP));
   // Bits Xbyak 6.x does not decode.
   const uint32_t max = cpuid(0).a, max_ext = cpuid(0x80000000).a;
   if (max >= 7) {

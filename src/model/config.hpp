@@ -30,6 +30,7 @@ struct Axes {
   std::vector<std::optional<uint8_t>> prefills = {std::nullopt};
   std::vector<bool> consumes = {false};
   std::vector<uint32_t> threads = {1};                        ///< workers at once ("all": the affinity mask's CPUs)
+  bool operator==(const Axes&) const = default;
 };
 
 /// One kernel grid of a config after expansion: its specs and its axes (the
@@ -50,6 +51,7 @@ struct Policy {
   uint32_t min_samples = 11;
   uint32_t max_samples = 1001;
   double sample_us = 100;           ///< target duration of one sample (clamped to 20..1000 µs)
+  bool operator==(const Policy&) const = default;
 };
 
 /// `segments` section: run the segment-override table with the sweep.
@@ -58,12 +60,14 @@ struct SegmentsRequest {
   uint64_t iterations = 2'000'000;
   bool mixed = true;
   bool modern = true;
+  bool operator==(const SegmentsRequest&) const = default;
 };
 
 /// One config file after validation. `raw` is the JSON as written (stored in results).
 struct Config {
   std::string source;                  ///< file path, or "built-in:default.json"
   nlohmann::json raw;
+  std::string name, description;       ///< "name" and "description" as written ("" = not given)
   Axes axes;                           ///< the top level's axes (presets and baselines use these)
   std::vector<Grid> grids;
   std::vector<std::string> presets;    ///< preset ids, aliases or set names as written (checked by the run layer)

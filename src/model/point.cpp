@@ -1,3 +1,4 @@
+#include "src/core/text_split.hpp"
 #include "src/model/point.hpp"
 
 #include <cctype>
@@ -90,14 +91,43 @@ std::string point_name(const Point& p) {
   return n;
 }
 
+namespace {
+
+/// Coordinates after the size in point_name's order; each at most once.
+constexpr const char* kCoordinateOrder[] = {"src",     "dst",     "dist",    "nohuge",  "chunk", "prefill",
+                                            "consume", "cold",    "threads", "harness", "pass"};
+
+/// prefill:0xNN's byte (two lower-case hex digits).
+uint8_t prefill_value(std::string_view t, std::string_view val) {
+  auto hex = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) && !std::isupper(static_cast<unsigned char>(c)); };
+  if (val.size() != 4 || val[0] != '0' || val[1] != 'x' || !hex(val[2]) || !hex(val[3]))
+    throw std::invalid_argument("'" + std::string(t) + "': expected prefill:0xNN (two lower-case hex digits)");
+  return static_cast<uint8_t>(std::stoi(std::string(val.substr(2)), nullptr, 16));
+}
+
+/// One coordinate token `t` (key `key`, value `val`) into `c`.
+void apply_coordinate(Coords& c, std::string_view t, std::string_view key, std::string_view val) {
+  if (key == "src") c.layout.src_offset = static_cast<uint64_t>(parse_decimal(t, val, 1, INT64_MAX));
+  else if (key == "dst") c.layout.dst_offset = static_cast<uint64_t>(parse_decimal(t, val, 1, INT64_MAX));
+  else if (key == "dist") c.layout.distance = parse_decimal(t, val, INT64_MIN, INT64_MAX);
+  else if (key == "nohuge") c.layout.huge_pages = false;
+  else if (key == "chunk") c.chunk = static_cast<uint64_t>(parse_decimal(t, val, 1, INT64_MAX));
+  else if (key == "prefill") c.prefill = prefill_value(t, val);
+  else if (key == "consume") c.consume = true;
+  else if (key == "cold") c.cache = CacheMode::cold;
+  else if (key == "threads") c.threads = static_cast<uint32_t>(parse_decimal(t, val, 2, kMaxThreads));
+  else if (key == "harness") {
+    auto h = parse_harness(val);
+    if (!h || *h == Harness::kex || val != to_string(*h))
+      throw std::invalid_argument("'" + std::string(t) + "': allowed harness:fastc, harness:hahn, harness:xmm64, harness:mem_cp");
+    c.harness = *h;
+  } else if (key == "pass") c.pass = static_cast<uint32_t>(parse_decimal(t, val, 2, 1000000));
+}
+
+}  // namespace
+
 Point parse_point_name(std::string_view name) {
-  std::vector<std::string_view> tok;
-  for (size_t pos = 0; pos <= name.size();) {
-    size_t e = name.find('/', pos);
-    if (e == std::string_view::npos) e = name.size();
-    tok.push_back(name.substr(pos, e - pos));
-    pos = e + 1;
-  }
+  const std::vector<std::string_view> tok = split_view(name, '/');
   size_t size_at = 0;
   while (size_at < tok.size() && !all_digits(tok[size_at])) ++size_at;
   if (size_at == 0 || size_at == tok.size())
@@ -106,9 +136,6 @@ Point parse_point_name(std::string_view name) {
   Point p;
   for (size_t i = 0; i < size_at; ++i) p.kernel += (i ? "/" : "") + std::string(tok[i]);
   p.at.size = static_cast<uint64_t>(parse_decimal(tok[size_at], tok[size_at], 0, INT64_MAX));
-  // Coordinates in point_name's order; each at most once.
-  static const char* const order[] = {"src", "dst", "dist", "nohuge", "chunk", "prefill", "consume", "cold",
-                                      "threads", "harness", "pass"};
   size_t last = 0;
   for (size_t i = size_at + 1; i < tok.size(); ++i) {
     const std::string_view t = tok[i];
@@ -116,8 +143,8 @@ Point parse_point_name(std::string_view name) {
     const std::string_view key = t.substr(0, colon);
     const std::string_view val = colon == std::string_view::npos ? std::string_view{} : t.substr(colon + 1);
     size_t k = 0;
-    while (k < std::size(order) && key != order[k]) ++k;
-    if (k == std::size(order))
+    while (k < std::size(kCoordinateOrder) && key != kCoordinateOrder[k]) ++k;
+    if (k == std::size(kCoordinateOrder))
       throw std::invalid_argument("unknown coordinate '" + std::string(t) + "' in point name '" + std::string(name) +
                                   "' (allowed after the size: src:N dst:N dist:N nohuge chunk:N prefill:0xNN consume cold "
                                   "threads:N harness:fastc|hahn|xmm64|mem_cp pass:N)");
@@ -130,27 +157,7 @@ Point parse_point_name(std::string_view name) {
     if (flag != (colon == std::string_view::npos))
       throw std::invalid_argument("coordinate '" + std::string(t) + "' " +
                                   (flag ? "takes no value" : "needs a value, e.g. " + std::string(key) + ":64"));
-    Coords& c = p.at;
-    if (key == "src") c.layout.src_offset = static_cast<uint64_t>(parse_decimal(t, val, 1, INT64_MAX));
-    else if (key == "dst") c.layout.dst_offset = static_cast<uint64_t>(parse_decimal(t, val, 1, INT64_MAX));
-    else if (key == "dist") c.layout.distance = parse_decimal(t, val, INT64_MIN, INT64_MAX);
-    else if (key == "nohuge") c.layout.huge_pages = false;
-    else if (key == "chunk") c.chunk = static_cast<uint64_t>(parse_decimal(t, val, 1, INT64_MAX));
-    else if (key == "prefill") {
-      if (val.size() != 4 || val[0] != '0' || val[1] != 'x' || !std::isxdigit(static_cast<unsigned char>(val[2])) ||
-          !std::isxdigit(static_cast<unsigned char>(val[3])) || std::isupper(static_cast<unsigned char>(val[2])) ||
-          std::isupper(static_cast<unsigned char>(val[3])))
-        throw std::invalid_argument("'" + std::string(t) + "': expected prefill:0xNN (two lower-case hex digits)");
-      c.prefill = static_cast<uint8_t>(std::stoi(std::string(val.substr(2)), nullptr, 16));
-    } else if (key == "consume") c.consume = true;
-    else if (key == "cold") c.cache = CacheMode::cold;
-    else if (key == "threads") c.threads = static_cast<uint32_t>(parse_decimal(t, val, 2, kMaxThreads));
-    else if (key == "harness") {
-      auto h = parse_harness(val);
-      if (!h || *h == Harness::kex || val != to_string(*h))
-        throw std::invalid_argument("'" + std::string(t) + "': allowed harness:fastc, harness:hahn, harness:xmm64, harness:mem_cp");
-      c.harness = *h;
-    } else if (key == "pass") c.pass = static_cast<uint32_t>(parse_decimal(t, val, 2, 1000000));
+    apply_coordinate(p.at, t, key, val);
   }
   return p;
 }

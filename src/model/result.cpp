@@ -17,6 +17,27 @@ std::vector<const Repetition*> counted_reps(const Result& r) {
   return v;
 }
 
+namespace {
+
+/// The mean, standard deviation, cv and MAD of the repetitions' medians (TSC ticks per
+/// call; `ns` per tick), into `a`. Two repetitions at least.
+void spread_over_reps(const std::vector<double>& medians, double median, double ns, Aggregate& a) {
+  double mean = 0;
+  for (double m : medians) mean += m;
+  mean /= double(medians.size());
+  double var = 0;
+  for (double m : medians) var += (m - mean) * (m - mean);
+  var /= double(medians.size() - 1);
+  std::vector<double> dev;
+  for (double m : medians) dev.push_back(std::fabs(m - median));
+  a.mean_ns = mean * ns;
+  a.stddev_ns = std::sqrt(var) * ns;
+  a.cv = mean > 0 ? std::sqrt(var) / mean : 0;
+  a.mad_ns = summarize(dev).median * ns;
+}
+
+}  // namespace
+
 Aggregate aggregate(const Result& r) {
   Aggregate a;
   if (!r.ok() || r.tsc_hz <= 0) return a;
@@ -59,18 +80,7 @@ Aggregate aggregate(const Result& r) {
     a.ci_low_ns = over_reps.ci_low * ns;
     a.ci_high_ns = over_reps.ci_high * ns;
     a.ci_rel = over_reps.ci_rel;
-    double mean = 0;
-    for (double m : medians) mean += m;
-    mean /= double(medians.size());
-    double var = 0;
-    for (double m : medians) var += (m - mean) * (m - mean);
-    var /= double(medians.size() - 1);
-    std::vector<double> dev;
-    for (double m : medians) dev.push_back(std::fabs(m - over_reps.median));
-    a.mean_ns = mean * ns;
-    a.stddev_ns = std::sqrt(var) * ns;
-    a.cv = mean > 0 ? std::sqrt(var) / mean : 0;
-    a.mad_ns = summarize(dev).median * ns;
+    spread_over_reps(medians, over_reps.median, ns, a);
   }
   if (reps.size() == 1) a.mean_ns = a.median_ns;
   a.cycles_per_tick = cyc / double(reps.size());

@@ -552,23 +552,16 @@ SeedFigures seed_figures_from(In s) {
 
 }  // namespace
 
-Result result_from_json(const json& entry, double tsc_hz, const std::string& where) {
-  if (!entry.is_object()) throw InputError(where, "expected an object (a benchmark entry)");
-  In e{entry, where};
-  Result r;
-  const std::string name = e.str("name");
-  try {
-    r.point = parse_point_name(name);
-  } catch (const std::invalid_argument& x) {
-    e.fail("name", x.what());
-  }
-  r.tsc_hz = tsc_hz;
+namespace {
+
+/// The entry's kind and op (params.op, or the spec's when params name one), its libc
+/// facts and its outside implementation's record, into `r` (whose point is read).
+void kind_from(const In& e, const In& params, Result& r) {
   r.kind = e.has("kind") ? enum_field<KernelKind>(e, "kind", parse_kernel_kind,
                                                   "generated, baseline, preset, implementation")
                          : KernelKind::generated;
   // Names reach plots, tables and file names: they must be kernel names of their kind.
   if (const auto bad = kernel_name_error(r.kind, r.point.kernel)) e.fail("name", "'" + r.point.kernel + "': " + *bad);
-  In params = e.has("params") ? e.obj("params") : In{json::object(), where + "/params"};
   if (params.has("regs")) {
     r.spec = spec_from_params(params.j, params.where);
     r.op = r.spec->op;
@@ -582,225 +575,90 @@ Result result_from_json(const json& entry, double tsc_hz, const std::string& whe
     if (fill > 255) params.fail("fill", std::to_string(fill) + ": expected a byte, 0..255");
     r.libc = LibcFacts{params.str_or("function", r.point.kernel), uint8_t(fill)};
   }
-  if (r.kind == KernelKind::implementation) {
-    // A name read from a file is data: nothing is looked up or loaded from it.
-    r.impl = impl_from_json(e.at("implementation"), where + "/implementation");
-    const auto n = parse_impl_name(r.point.kernel);
-    const std::string& named = r.impl->label.empty() ? r.impl->symbol : r.impl->label;
-    if (n->source != r.impl->source || n->symbol != named)
-      e.fail("implementation", "names " + std::string(to_string(r.impl->source)) + "/" + named +
-                                   ", not the entry's kernel " + r.point.kernel);
-    r.impl->fill = n->fill;
+  if (r.kind != KernelKind::implementation) return;
+  // A name read from a file is data: nothing is looked up or loaded from it.
+  r.impl = impl_from_json(e.at("implementation"), e.where + "/implementation");
+  const auto n = parse_impl_name(r.point.kernel);
+  const std::string& named = r.impl->label.empty() ? r.impl->symbol : r.impl->label;
+  if (n->source != r.impl->source || n->symbol != named)
+    e.fail("implementation", "names " + std::string(to_string(r.impl->source)) + "/" + named +
+                                 ", not the entry's kernel " + r.point.kernel);
+  r.impl->fill = n->fill;
+}
+
+/// The code's size and hash ("code": {"bytes", "fnv1a"}).
+CodeInfo code_from(const In& c) {
+  const std::string h = c.str("fnv1a");
+  if (h.empty() || h.size() > 16 || h.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+    c.fail("fnv1a", "\"" + h + "\": expected 1 to 16 hex digits");
+  return CodeInfo{c.uint("bytes"), std::stoull(h, nullptr, 16)};
+}
+
+/// Skipped, failed (with its message, signal and fault offset) or ok.
+Status status_from(const In& e) {
+  Status st;
+  if (e.boolean_or("skipped", false)) {
+    st.kind = StatusKind::skipped;
+    st.message = e.str_or("skip_message", "");
+  } else if (e.boolean_or("error_occurred", false)) {
+    st.kind = StatusKind::error;
+    st.message = e.str_or("error_message", "");
+    st.signal = static_cast<int>(e.uint_or("signal", 0));
+    if (e.has("fault_offset")) st.fault_offset = e.sint("fault_offset");
   }
+  return st;
+}
+
+/// The repetitions ("reps"; a file of an earlier kex: one from its stats), into `r`.
+void reps_from(const In& e, double tsc_hz, Result& r) {
+  if (!e.has("reps")) {
+    if (e.has("stats") || e.has("real_time")) r.reps.push_back(legacy_rep(e, tsc_hz));
+    return;
+  }
+  const json& reps = e.at("reps");
+  if (!reps.is_array()) e.fail("reps", "expected a list of repetitions");
+  for (size_t i = 0; i < reps.size(); ++i) {
+    if (!reps[i].is_object()) e.fail("reps/" + std::to_string(i), "expected an object");
+    r.reps.push_back(rep_from(In{reps[i], e.where + "/reps/" + std::to_string(i)}));
+    // A repetition's workers are the point's: threads:N has N of them (or none recorded).
+    const size_t workers = r.reps.back().threads.size();
+    if (workers && workers != r.point.at.threads)
+      e.fail("reps/" + std::to_string(i) + "/threads",
+             std::to_string(workers) + " workers for a point of " + std::to_string(r.point.at.threads) +
+                 (r.point.at.threads == 1 ? " thread" : " threads") + " (" + r.name() + ")");
+  }
+}
+
+}  // namespace
+
+Result result_from_json(const json& entry, double tsc_hz, const std::string& where) {
+  if (!entry.is_object()) throw InputError(where, "expected an object (a benchmark entry)");
+  In e{entry, where};
+  Result r;
+  const std::string name = e.str("name");
+  try {
+    r.point = parse_point_name(name);
+  } catch (const std::invalid_argument& x) {
+    e.fail("name", x.what());
+  }
+  r.tsc_hz = tsc_hz;
+  In params = e.has("params") ? e.obj("params") : In{json::object(), where + "/params"};
+  kind_from(e, params, r);
   if (e.has("preset")) {
     r.preset = preset_from_json(e.at("preset"), where + "/preset");
     r.preset->fsave = params.boolean_or("fsave", true);
   }
   if (params.has("src_page_offset")) r.placed = placement_from(params, r.point.at.layout);
-  if (e.has("code")) {
-    In c = e.obj("code");
-    const std::string h = c.str("fnv1a");
-    if (h.empty() || h.size() > 16 || h.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
-      c.fail("fnv1a", "\"" + h + "\": expected 1 to 16 hex digits");
-    r.code = CodeInfo{c.uint("bytes"), std::stoull(h, nullptr, 16)};
-  }
-  if (e.boolean_or("skipped", false)) {
-    r.status.kind = StatusKind::skipped;
-    r.status.message = e.str_or("skip_message", "");
-  } else if (e.boolean_or("error_occurred", false)) {
-    r.status.kind = StatusKind::error;
-    r.status.message = e.str_or("error_message", "");
-    r.status.signal = static_cast<int>(e.uint_or("signal", 0));
-    if (e.has("fault_offset")) r.status.fault_offset = e.sint("fault_offset");
-  }
+  if (e.has("code")) r.code = code_from(e.obj("code"));
+  r.status = status_from(e);
   if (e.has("seed")) r.seed = seed_figures_from(e.obj("seed"));
-  if (r.status.kind != StatusKind::ok) return r;
-  if (e.has("reps")) {
-    const json& reps = e.at("reps");
-    if (!reps.is_array()) e.fail("reps", "expected a list of repetitions");
-    for (size_t i = 0; i < reps.size(); ++i) {
-      if (!reps[i].is_object()) e.fail("reps/" + std::to_string(i), "expected an object");
-      r.reps.push_back(rep_from(In{reps[i], where + "/reps/" + std::to_string(i)}));
-      // A repetition's workers are the point's: threads:N has N of them (or none recorded).
-      const size_t workers = r.reps.back().threads.size();
-      if (workers && workers != r.point.at.threads)
-        e.fail("reps/" + std::to_string(i) + "/threads",
-               std::to_string(workers) + " workers for a point of " + std::to_string(r.point.at.threads) +
-                   (r.point.at.threads == 1 ? " thread" : " threads") + " (" + r.name() + ")");
-    }
-  } else if (e.has("stats") || e.has("real_time")) {
-    r.reps.push_back(legacy_rep(e, tsc_hz));
-  }
+  if (r.status.kind == StatusKind::ok) reps_from(e, tsc_hz, r);
   return r;
 }
 
 Repetition repetition_from_json(const json& j, const std::string& where) {
   if (!j.is_object()) throw InputError(where, "expected an object (a repetition)");
   return rep_from(In{j, where});
-}
-
-// ---- contexts and documents ---------------------------------------------------
-
-std::string run_label(const RunContext& c) {
-  const std::string& host = c.host_name;
-  const std::string& model = c.machine.cpu_model;
-  if (host.empty()) return model.empty() ? "unknown" : model;
-  return model.empty() ? host : host + " (" + model + ")";
-}
-
-namespace {
-std::string binary_size(uint64_t b) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB"};
-  int u = 0;
-  double v = double(b);
-  while (v >= 1024 && u < 3) {
-    v /= 1024;
-    ++u;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, v == std::floor(v) ? "%.0f %s" : "%.3g %s", v, units[u]);
-  return buf;
-}
-}  // namespace
-
-std::string machine_key(const MachineInfo& m) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, " [%d/%d/%d]", m.family, m.model, m.stepping);
-  std::string key = (m.cpu_model.empty() ? std::string("unknown CPU") : m.cpu_model) + buf;
-  if (m.l1d_bytes || m.l2_bytes || m.llc_bytes)
-    key += " L1d " + binary_size(m.l1d_bytes) + ", L2 " + binary_size(m.l2_bytes) + ", LLC " + binary_size(m.llc_bytes);
-  return key;
-}
-
-std::vector<std::pair<std::string, double>> cache_marks(const MachineInfo& m) {
-  std::vector<std::pair<std::string, double>> out;
-  if (m.l1d_bytes) out.emplace_back("L1d", double(m.l1d_bytes));
-  if (m.l2_bytes) out.emplace_back("L2", double(m.l2_bytes));
-  if (m.llc_bytes) out.emplace_back("LLC", double(m.llc_bytes));
-  return out;
-}
-
-namespace {
-
-ordered_json ratio_json(const PairedRatio& r) {
-  return {{"ratio", r.ratio}, {"low", r.low}, {"high", r.high}, {"rounds", r.rounds}};
-}
-
-/// The answers of a run's groups, written for readers outside kex (kex reads them
-/// back from the repetitions' rounds, not from here).
-ordered_json groups_json(const RunDoc& d) {
-  ordered_json list = ordered_json::array();
-  for (const GroupAnswer& g : answer_groups(d)) {
-    ordered_json j;
-    j["group"] = group_label(g.key);
-    j["op"] = to_string(g.key.op);
-    j["size"] = g.key.at.size;
-    j["rounds"] = g.rounds;
-    j["resolution"] = g.resolution;
-    j["winner"] = d.results[g.members[0].result].name();
-    ordered_json ties = ordered_json::array();
-    for (const RankedMember& m : g.members)
-      if (m.tie) ties.push_back(d.results[m.result].name());
-    j["ties"] = ties;
-    const auto next = g.next();
-    j["next"] = next ? ordered_json(d.results[g.members[*next].result].name()) : ordered_json(nullptr);
-    j["lead"] = next ? ratio_json(g.members[*next].vs_winner) : ordered_json(nullptr);
-    ordered_json members = ordered_json::array();
-    for (const RankedMember& m : g.members) {
-      ordered_json e;
-      e["name"] = d.results[m.result].name();
-      e["score"] = m.score;
-      e["tie"] = m.tie;
-      e["vs_winner"] = ratio_json(m.vs_winner);
-      if (m.vs_libc) e["vs_libc"] = ratio_json(*m.vs_libc);
-      members.push_back(std::move(e));
-    }
-    j["members"] = members;
-    list.push_back(std::move(j));
-  }
-  return list;
-}
-
-}  // namespace
-
-ordered_json to_json(const RunDoc& d) {
-  ordered_json doc;
-  doc["context"] = to_json(d.context);
-  ordered_json b = ordered_json::array();
-  for (const auto& r : d.results) b.push_back(to_json(r));
-  doc["benchmarks"] = b;
-  if (ordered_json g = groups_json(d); !g.empty()) doc["groups"] = g;
-  return doc;
-}
-
-ordered_json to_json(const std::vector<RunDoc>& machines) {
-  if (machines.size() == 1) return to_json(machines.front());
-  ordered_json list = ordered_json::array();
-  ordered_json benches = ordered_json::array();
-  for (const auto& d : machines) {
-    const std::string key = machine_key(d.context.machine);
-    list.push_back({{"key", key}, {"context", to_json(d.context)}});
-    for (const auto& r : d.results) {
-      ordered_json e = to_json(r);
-      e["machine"] = key;
-      benches.push_back(std::move(e));
-    }
-  }
-  const RunContext& c0 = machines.empty() ? RunContext{} : machines.front().context;
-  ordered_json ctx;
-  ctx["date"] = c0.date;
-  ctx["host_name"] = "merged";
-  ctx["json_schema_version"] = kResultsSchemaVersion;
-  ctx["kex_version"] = c0.build.kex_version.value_or("");
-  ctx["library_build_type"] = c0.gbench.library_build_type.value_or("release");
-  ctx["merged"] = true;
-  ctx["machines"] = list;
-  ordered_json groups = ordered_json::array();
-  for (const auto& d : machines)
-    for (ordered_json g : groups_json(d)) {
-      g["machine"] = machine_key(d.context.machine);
-      groups.push_back(std::move(g));
-    }
-  ordered_json doc = {{"context", ctx}, {"benchmarks", benches}};
-  if (!groups.empty()) doc["groups"] = groups;
-  return doc;
-}
-
-std::vector<RunDoc> docs_from_json(const json& doc, const std::string& where) {
-  if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array())
-    throw InputError(where, "benchmarks: missing: a results file from `kex run` (Google Benchmark envelope) is needed");
-  const json ctx = doc.contains("context") ? doc["context"] : json::object();
-  if (!ctx.is_object()) throw InputError(where + ": context", "not an object: an object describing the run is needed");
-  auto entries = [&](const std::string& machine, RunDoc& d) {
-    const auto& b = doc["benchmarks"];
-    for (size_t i = 0; i < b.size(); ++i) {
-      const std::string at = where + ": /benchmarks/" + std::to_string(i);
-      if (!b[i].is_object()) throw InputError(at, "expected an object (a benchmark entry)");
-      if (!machine.empty() && b[i].value("machine", "") != machine) continue;
-      // A file without a TSC rate (hand-made, or from another tool) keeps its ns: ticks = ns.
-      const double hz = d.context.machine.tsc_hz > 0 ? d.context.machine.tsc_hz : 1e9;
-      d.results.push_back(result_from_json(b[i], hz, at));
-    }
-  };
-  std::vector<RunDoc> out;
-  if (ctx.contains("machines") && ctx["machines"].is_array()) {
-    for (size_t i = 0; i < ctx["machines"].size(); ++i) {
-      const json& m = ctx["machines"][i];
-      const std::string at = where + ": context/machines/" + std::to_string(i);
-      if (!m.is_object() || !m.contains("key") || !m["key"].is_string())
-        throw InputError(at, "expected {key, context}");
-      RunDoc d;
-      d.context = context_from_json(m.value("context", json::object()), at + "/context");
-      entries(m["key"].get<std::string>(), d);
-      out.push_back(std::move(d));
-    }
-    return out;
-  }
-  RunDoc d;
-  d.context = context_from_json(ctx, where + ": context");
-  entries("", d);
-  out.push_back(std::move(d));
-  return out;
 }
 
 }  // namespace kex

@@ -1,4 +1,5 @@
 // Canonical names, parsing and validation of KernelSpec.
+#include "src/core/text_split.hpp"
 #include "src/model/spec.hpp"
 
 #include <algorithm>
@@ -162,23 +163,80 @@ std::string spec_name(const KernelSpec& s) {
   return n;
 }
 
-KernelSpec parse_spec_name(std::string_view name) {
-  // Errors quote tokens as typed: a control byte (a NUL would cut what() short) never gets that far.
+namespace {
+
+/// Refuses a name with a control byte (errors quote tokens as typed: a NUL would cut
+/// what() short).
+void check_printable(std::string_view name) {
   for (size_t i = 0; i < name.size(); ++i)
     if (static_cast<unsigned char>(name[i]) < 0x20 || name[i] == 0x7f)
       throw std::invalid_argument("kernel name has a control character (byte " +
                                   std::to_string(static_cast<unsigned char>(name[i])) + " at offset " +
                                   std::to_string(i) + "); names are printable, e.g. copy/sse/unroll:64");
-  std::vector<std::string_view> tok;
-  for (size_t pos = 0; pos <= name.size();) {
-    size_t e = name.find('/', pos);
-    if (e == std::string_view::npos) e = name.size();
-    tok.push_back(name.substr(pos, e - pos));
-    pos = e + 1;
-  }
+}
+
+/// The axis a token sets: a bare word's (t, nt: store; fwd, bwd: direction; aligned,
+/// unaligned: align; bytes, overlap: edges), else its key before ':'.
+std::string token_axis(std::string_view t) {
+  if (t == "t" || t == "nt") return "store";
+  if (t == "fwd" || t == "bwd") return "direction";
+  if (t == "aligned" || t == "unaligned") return "align";
+  if (t == "bytes" || t == "overlap") return "edges";
+  return std::string(t.substr(0, t.find(':')));
+}
+
+/// pf:KIND@DIST into `s`.
+void apply_prefetch(KernelSpec& s, std::string_view t, std::string_view val) {
+  auto at = val.find('@');
+  auto kind = parse_prefetch(val.substr(0, at));
+  if (!kind)
+    throw std::invalid_argument("unknown prefetch in '" + std::string(t) + "' (allowed: none, nta, t0, t1, t2, w, load)");
+  s.prefetch = *kind;
+  if (at == std::string_view::npos && s.prefetch != Prefetch::none)
+    throw std::invalid_argument("'" + std::string(t) + "' needs a distance, e.g. pf:" +
+                                std::string(to_string(s.prefetch)) + "@256");
+  s.pf_distance = at == std::string_view::npos
+                      ? 0
+                      : static_cast<int32_t>(parse_int(t, val.substr(at + 1), -kMaxPfDistance, kMaxPfDistance));
+}
+
+/// block:N@fwd|bwd into `s`.
+void apply_block(KernelSpec& s, std::string_view t, std::string_view val) {
+  auto at = val.find('@');
+  s.block.bytes = static_cast<uint32_t>(parse_int(t, val.substr(0, at), 64, 1 << 20));
+  std::string_view ord = at == std::string_view::npos ? "bwd" : val.substr(at + 1);
+  if (ord != "bwd" && ord != "fwd") throw std::invalid_argument("block order in '" + std::string(t) + "' must be fwd or bwd");
+  s.block.order = ord == "bwd" ? Direction::backward : Direction::forward;
+}
+
+/// One token after op/regs into `s`. std::invalid_argument for an unknown token.
+void apply_token(KernelSpec& s, std::string_view t) {
+  const auto colon = t.find(':');
+  const std::string_view key = t.substr(0, colon);
+  const std::string_view val = colon == std::string_view::npos ? std::string_view{} : t.substr(colon + 1);
+  if (t == "t" || t == "nt") s.store = t == "t" ? Store::temporal : Store::nontemporal;
+  else if (t == "fwd" || t == "bwd") s.direction = t == "fwd" ? Direction::forward : Direction::backward;
+  else if (t == "aligned" || t == "unaligned") s.align = t == "aligned" ? Align::aligned : Align::unaligned;
+  else if (t == "bytes" || t == "overlap") s.edges = t == "bytes" ? Edges::bytes : Edges::overlap;
+  else if (key == "unroll") s.unroll = static_cast<uint32_t>(parse_int(t, val, 1, 8192));
+  else if (key == "scratch") s.scratch = static_cast<uint32_t>(parse_int(t, val, 1, 32));
+  else if (key == "every") s.pf_every = static_cast<uint32_t>(parse_int(t, val, kMinPfEvery, kMaxPfEvery));
+  else if (key == "fill") s.fill = static_cast<uint8_t>(parse_int(t, val, 0, 255));
+  else if (key == "pf") apply_prefetch(s, t, val);
+  else if (key == "block") apply_block(s, t, val);
+  else
+    throw std::invalid_argument("unknown token '" + std::string(t) +
+                                "' in kernel name (allowed: unroll:N scratch:N pf:KIND@DIST every:N t nt fwd bwd aligned "
+                                "unaligned bytes overlap block:N@fwd|bwd fill:0xNN)");
+}
+
+}  // namespace
+
+KernelSpec parse_spec_name(std::string_view name) {
+  check_printable(name);
+  const std::vector<std::string_view> tok = split_view(name, '/');
   if (tok.size() < 2)
-    throw std::invalid_argument("kernel name '" + std::string(name) +
-                                "' must start with op/regs, e.g. copy/sse");
+    throw std::invalid_argument("kernel name '" + std::string(name) + "' must start with op/regs, e.g. copy/sse");
   auto op = parse_op(tok[0]);
   if (!op) throw std::invalid_argument("unknown op '" + std::string(tok[0]) + "' (allowed: " + op_names() + ")");
   auto regs = parse_reg_class(tok[1]);
@@ -186,59 +244,17 @@ KernelSpec parse_spec_name(std::string_view name) {
     throw std::invalid_argument("unknown register class '" + std::string(tok[1]) + "' (allowed: " +
                                 reg_class_names() + ")");
   KernelSpec s = default_spec(*op, *regs);
-  bool scratch_given = false;
   std::vector<std::string> seen;  // each axis may be given once
   for (size_t i = 2; i < tok.size(); ++i) {
-    std::string_view t = tok[i];
-    if (t.empty())
+    if (tok[i].empty())
       throw std::invalid_argument("empty token in kernel name '" + std::string(name) + "' (a doubled or trailing '/')");
-    auto colon = t.find(':');
-    std::string_view key = t.substr(0, colon);
-    std::string_view val = colon == std::string_view::npos ? std::string_view{} : t.substr(colon + 1);
-    std::string axis = t == "t" || t == "nt" ? "store" : t == "fwd" || t == "bwd" ? "direction"
-                       : t == "aligned" || t == "unaligned" ? "align"
-                       : t == "bytes" || t == "overlap"     ? "edges" : std::string(key);
-    for (const auto& a : seen)
-      if (a == axis) throw std::invalid_argument("'" + axis + "' is given twice in kernel name '" + std::string(name) + "'");
+    const std::string axis = token_axis(tok[i]);
+    if (std::find(seen.begin(), seen.end(), axis) != seen.end())
+      throw std::invalid_argument("'" + axis + "' is given twice in kernel name '" + std::string(name) + "'");
     seen.push_back(axis);
-    if (t == "t") s.store = Store::temporal;
-    else if (t == "nt") s.store = Store::nontemporal;
-    else if (t == "fwd") s.direction = Direction::forward;
-    else if (t == "bwd") s.direction = Direction::backward;
-    else if (t == "aligned") s.align = Align::aligned;
-    else if (t == "unaligned") s.align = Align::unaligned;
-    else if (t == "bytes") s.edges = Edges::bytes;
-    else if (t == "overlap") s.edges = Edges::overlap;
-    else if (key == "unroll") s.unroll = static_cast<uint32_t>(parse_int(t, val, 1, 8192));
-    else if (key == "scratch") { s.scratch = static_cast<uint32_t>(parse_int(t, val, 1, 32)); scratch_given = true; }
-    else if (key == "every") s.pf_every = static_cast<uint32_t>(parse_int(t, val, kMinPfEvery, kMaxPfEvery));
-    else if (key == "fill") s.fill = static_cast<uint8_t>(parse_int(t, val, 0, 255));
-    else if (key == "pf") {
-      auto at = val.find('@');
-      auto kind = parse_prefetch(val.substr(0, at));
-      if (!kind)
-        throw std::invalid_argument("unknown prefetch in '" + std::string(t) +
-                                    "' (allowed: none, nta, t0, t1, t2, w, load)");
-      s.prefetch = *kind;
-      if (at == std::string_view::npos && s.prefetch != Prefetch::none)
-        throw std::invalid_argument("'" + std::string(t) + "' needs a distance, e.g. pf:" +
-                                    std::string(to_string(s.prefetch)) + "@256");
-      s.pf_distance = at == std::string_view::npos ? 0 : static_cast<int32_t>(parse_int(t, val.substr(at + 1), -kMaxPfDistance, kMaxPfDistance));
-    } else if (key == "block") {
-      auto at = val.find('@');
-      s.block.bytes = static_cast<uint32_t>(parse_int(t, val.substr(0, at), 64, 1 << 20));
-      std::string_view ord = at == std::string_view::npos ? "bwd" : val.substr(at + 1);
-      if (ord != "bwd" && ord != "fwd")
-        throw std::invalid_argument("block order in '" + std::string(t) + "' must be fwd or bwd");
-      s.block.order = ord == "bwd" ? Direction::backward : Direction::forward;
-    } else {
-      throw std::invalid_argument(
-          "unknown token '" + std::string(t) +
-          "' in kernel name (allowed: unroll:N scratch:N pf:KIND@DIST every:N t nt fwd bwd aligned "
-          "unaligned bytes overlap block:N@fwd|bwd fill:0xNN)");
-    }
+    apply_token(s, tok[i]);
   }
-  if (!scratch_given) s.scratch = fit_scratch(s);
+  if (std::find(seen.begin(), seen.end(), "scratch") == seen.end()) s.scratch = fit_scratch(s);
   return s;
 }
 

@@ -38,6 +38,7 @@ inline constexpr uint64_t kReadResultBytes = 8;
 /// low byte of a little-endian 64-bit zero (0 when n is 0). Every byte counts once
 /// whatever its position, so a loop may load the bytes in any order and width.
 uint64_t read_fold(const uint8_t* src, uint64_t n);
+/// The register classes; `string` stays last (generators/classes.cpp checks its table against it).
 enum class RegClass { gpr, mmx, x87, sse, avx, avx512, string };
 enum class Prefetch { none, nta, t0, t1, t2, w, load };
 enum class Store { temporal, nontemporal };

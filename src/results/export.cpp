@@ -17,6 +17,41 @@ using nlohmann::json;
 
 namespace {
 
+/// One Google Benchmark row of entry `r` (family `family_index`, instance `inst`, run
+/// `name`): an iteration row named `row_name` at `ns` per call over `repetitions`.
+json gbench_row(const Result& r, const EntryFigures& f, const std::string& name, int family_index, int inst,
+                size_t repetitions, const std::string& row_name, double ns) {
+  json b;
+  b["name"] = row_name;
+  b["family_index"] = family_index;
+  b["per_family_instance_index"] = inst;
+  b["run_name"] = name;
+  b["run_type"] = "iteration";
+  b["repetitions"] = repetitions;
+  b["repetition_index"] = 0;
+  b["threads"] = r.point.at.threads;
+  b["iterations"] = f.iterations;
+  b["real_time"] = ns;
+  b["cpu_time"] = ns;
+  b["time_unit"] = "ns";
+  b["label"] = std::string(to_string(r.kind));
+  b["bytes_per_second"] = gbps_at(moved_bytes(r.point.at), ns) * 1e9;
+  b["size"] = r.point.at.size;
+  return b;
+}
+
+/// The entry's own figures under the results JSON's names ("stats"), into row `b`.
+void kex_figures(json& b, const EntryFigures& f) {
+  const Aggregate& a = f.a;
+  for (const auto& [k, v] : {std::pair<const char*, double>{"gbps", f.gbps}, {"gbps_best", f.gbps_best},
+                             {"gbps_p10", f.gbps_p10}, {"gbps_p90", f.gbps_p90}, {"min_ns", a.min_ns},
+                             {"p10_ns", a.p10_ns}, {"p90_ns", a.p90_ns}, {"max_ns", a.max_ns},
+                             {"ci95_low_ns", a.ci_low_ns}, {"ci95_high_ns", a.ci_high_ns},
+                             {"ci_rel_halfwidth", a.ci_rel}, {"cycles_per_page", f.cycles_per_page},
+                             {"bytes_per_cycle", f.bytes_per_cycle}})
+    b[k] = v;
+}
+
 /// The Google Benchmark rows of a measured entry `r` named `name`: one row (with kex's
 /// figures) for a single repetition; else a row per repetition and the mean, median,
 /// stddev and cv aggregates, so compare.py runs its U test on the repetitions.
@@ -27,48 +62,22 @@ void gbench_rows(json& benches, const Result& r, const std::string& name, int fa
   // geomean is over all rows of each file, so two runs must give it the same rows (its
   // figure from only the undisturbed ones weighed the sizes differently on each side).
   // The aggregates are kex's figures, over the counted repetitions.
-  std::vector<const Repetition*> reps;
-  for (const Repetition& rep : r.reps) reps.push_back(&rep);
+  const size_t n = r.reps.size();
   auto row = [&](const std::string& row_name, double ns) {
-    json b;
-    b["name"] = row_name;
-    b["family_index"] = family_index;
-    b["per_family_instance_index"] = inst;
-    b["run_name"] = name;
-    b["run_type"] = "iteration";
-    b["repetitions"] = reps.size();
-    b["repetition_index"] = 0;
-    b["threads"] = r.point.at.threads;
-    b["iterations"] = f.iterations;
-    b["real_time"] = ns;
-    b["cpu_time"] = ns;
-    b["time_unit"] = "ns";
-    b["label"] = std::string(to_string(r.kind));
-    b["bytes_per_second"] = gbps_at(moved_bytes(r.point.at), ns) * 1e9;
-    b["size"] = r.point.at.size;
-    return b;
+    return gbench_row(r, f, name, family_index, inst, n, row_name, ns);
   };
-  if (reps.size() < 2) {
+  if (n < 2) {
     json b = row(name, a.median_ns);
-    // The entry's own figures under the results JSON's names ("stats").
-    for (const auto& [k, v] : {std::pair<const char*, double>{"gbps", f.gbps}, {"gbps_best", f.gbps_best},
-                               {"gbps_p10", f.gbps_p10}, {"gbps_p90", f.gbps_p90}, {"min_ns", a.min_ns},
-                               {"p10_ns", a.p10_ns}, {"p90_ns", a.p90_ns}, {"max_ns", a.max_ns},
-                               {"ci95_low_ns", a.ci_low_ns}, {"ci95_high_ns", a.ci_high_ns},
-                               {"ci_rel_halfwidth", a.ci_rel}, {"cycles_per_page", f.cycles_per_page},
-                               {"bytes_per_cycle", f.bytes_per_cycle}})
-      b[k] = v;
+    kex_figures(b, f);
     benches.push_back(std::move(b));
     return;
   }
-  // One iteration row per repetition, then Google Benchmark's aggregates, so
-  // tools/compare.py runs its U test on the repetitions.
-  for (size_t k = 0; k < reps.size(); ++k) {
-    const double ns = reps[k]->per_call.median * 1e9 / r.tsc_hz;
-    json b = row(name, ns);
+  for (size_t k = 0; k < n; ++k) {
+    const Repetition& rep = r.reps[k];
+    json b = row(name, rep.per_call.median * 1e9 / r.tsc_hz);
     b["repetition_index"] = k;
-    b["iterations"] = uint64_t(reps[k]->calls_per_sample) * reps[k]->sample_ticks.size();
-    if (reps[k]->disturbed) b["kex_disturbed"] = true;  // not in the aggregates below
+    b["iterations"] = uint64_t(rep.calls_per_sample) * rep.sample_ticks.size();
+    if (rep.disturbed) b["kex_disturbed"] = true;  // not in the aggregates below
     benches.push_back(std::move(b));
   }
   const struct {

@@ -284,10 +284,11 @@ std::vector<RunDoc> merge_results(const std::vector<MergeInput>& inputs, std::ve
   return merged;
 }
 
-std::string machine_table(const std::vector<RunDoc>& runs, const std::string& filter, bool per_point) {
-  const NameFilter name_filter = parse_name_filter(filter, "--filter");
-  std::ostringstream o;
-  o << "machines:\n";
+namespace {
+
+/// The "machines:" block: each machine's key, hosts, entries measured and shards.
+std::string machines_block(const std::vector<RunDoc>& runs) {
+  std::string o = "machines:\n";
   for (size_t i = 0; i < runs.size(); ++i) {
     const RunContext& ctx = runs[i].context;
     std::set<std::string> hosts;
@@ -300,12 +301,47 @@ std::string machine_table(const std::vector<RunDoc>& runs, const std::string& fi
     for (const auto& r : runs[i].results) ok += r.ok();
     std::string shards = ctx.shard_count == 1 ? "complete" : std::to_string(ctx.merged_shards.size()) + " of " +
                                                                  std::to_string(ctx.shard_count) + " shards";
-    o << "  M" << i + 1 << "  " << terminal_text(machine_key(ctx.machine)) << "\n      hosts: " << hs
-      << fmt::format("; {} of {} entries measured; shards: {}\n", ok, runs[i].results.size(), shards);
+    o += "  M" + std::to_string(i + 1) + "  " + terminal_text(machine_key(ctx.machine)) + "\n      hosts: " + hs +
+         fmt::format("; {} of {} entries measured; shards: {}\n", ok, runs[i].results.size(), shards);
   }
+  return o;
+}
+
+/// Per machine: size -> median GB/s of one row.
+using RowFigures = std::vector<std::map<uint64_t, double>>;
+
+/// The geometric mean of each machine's GB/s over the sizes every machine that has the
+/// row measured (NAN: none).
+std::vector<double> common_means(const RowFigures& per) {
+  std::set<uint64_t> common;
+  bool first = true;
+  for (const auto& m : per) {
+    if (m.empty()) continue;
+    std::set<uint64_t> s, x;
+    for (auto& [size, _] : m) s.insert(size);
+    std::set_intersection(common.begin(), common.end(), s.begin(), s.end(), std::inserter(x, x.begin()));
+    common = first ? s : x;
+    first = false;
+  }
+  std::vector<double> vals(per.size(), NAN);
+  for (size_t i = 0; i < per.size(); ++i) {
+    if (per[i].empty() || common.empty()) continue;
+    double ls = 0;
+    for (uint64_t s : common) ls += std::log(per[i].at(s));
+    vals[i] = std::exp(ls / double(common.size()));
+  }
+  return vals;
+}
+
+}  // namespace
+
+std::string machine_table(const std::vector<RunDoc>& runs, const std::string& filter, bool per_point) {
+  const NameFilter name_filter = parse_name_filter(filter, "--filter");
+  std::ostringstream o;
+  o << machines_block(runs);
   // row (kernel and condition, or point name) -> per machine: size -> GB/s
   std::vector<std::string> order;
-  std::map<std::string, std::vector<std::map<uint64_t, double>>> data;
+  std::map<std::string, RowFigures> data;
   for (size_t i = 0; i < runs.size(); ++i)
     for (const Result& r : runs[i].results) {
       if (!r.ok()) continue;
@@ -313,7 +349,7 @@ std::string machine_table(const std::vector<RunDoc>& runs, const std::string& fi
       if (per_point) key = r.name();
       else if (const std::string c = condition_label(condition(r.point.at)); !c.empty()) key += " @ " + c;
       if (!name_filter.keep(key)) continue;
-      auto [it, fresh] = data.emplace(key, std::vector<std::map<uint64_t, double>>(runs.size()));
+      auto [it, fresh] = data.emplace(key, RowFigures(runs.size()));
       if (fresh) order.push_back(key);
       it->second[i][r.point.at.size] = median_gbps(r);
     }
@@ -327,28 +363,7 @@ std::string machine_table(const std::vector<RunDoc>& runs, const std::string& fi
   if (runs.size() > 1) o << "   M2/M1";
   o << "\n";
   for (const auto& k : order) {
-    const auto& per = data[k];
-    std::set<uint64_t> common;
-    bool firstset = true;
-    for (const auto& m : per) {
-      if (m.empty()) continue;
-      std::set<uint64_t> s;
-      for (auto& [size, _] : m) s.insert(size);
-      if (firstset) common = s;
-      else {
-        std::set<uint64_t> x;
-        std::set_intersection(common.begin(), common.end(), s.begin(), s.end(), std::inserter(x, x.begin()));
-        common = x;
-      }
-      firstset = false;
-    }
-    std::vector<double> vals(per.size(), NAN);
-    for (size_t i = 0; i < per.size(); ++i) {
-      if (per[i].empty() || common.empty()) continue;
-      double ls = 0;
-      for (uint64_t s : common) ls += std::log(per[i].at(s));
-      vals[i] = std::exp(ls / double(common.size()));
-    }
+    const std::vector<double> vals = common_means(data[k]);
     o << pad_right(terminal_text(k), w);
     for (double v : vals) o << (std::isnan(v) ? fmt::format(" {:>10}", "-") : fmt::format(" {:>10.3f}", v));
     if (vals.size() > 1)

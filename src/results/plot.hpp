@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "src/model/context.hpp"
+#include "src/results/render.hpp"  // find_gnuplot, render_figure: what write_plots runs
 
 namespace kex {
 
@@ -46,9 +47,5 @@ std::vector<PlotFigure> plot_figures(const std::vector<RunDoc>& runs, const Plot
 /// host. Throws InputError for a bad filter, an existing file without `force`, or
 /// a gnuplot failure.
 std::vector<std::string> write_plots(const std::vector<RunDoc>& runs, const std::string& dir, const PlotOptions& opts);
-
-/// The path of `gnuplot` in the first absolute PATH entry holding one, else "" (empty
-/// and relative entries are skipped: gnuplot runs in the figure folder).
-std::string find_gnuplot();
 
 }  // namespace kex

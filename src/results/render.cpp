@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -160,6 +161,29 @@ std::string render_figure(const std::string& gnuplot, const std::string& dir, co
   }
   install_file(t.path, to, force);
   return c.err;
+}
+
+namespace {
+
+bool is_executable(const std::string& p) { return ::access(p.c_str(), X_OK) == 0; }
+
+}  // namespace
+
+std::string find_gnuplot() {
+  const char* path = std::getenv("PATH");
+  if (!path) return "";
+  std::string p = path;
+  size_t start = 0;
+  while (start <= p.size()) {
+    size_t end = p.find(':', start);
+    if (end == std::string::npos) end = p.size();
+    const std::string d = p.substr(start, end - start);
+    // Only absolute entries: gnuplot runs in the figure folder, where "./gnuplot" (an
+    // empty or relative PATH entry) would be whatever file is there, not the one found here.
+    if (!d.empty() && d[0] == '/' && is_executable(d + "/gnuplot")) return d + "/gnuplot";
+    start = end + 1;
+  }
+  return "";
 }
 
 }  // namespace kex

@@ -6,6 +6,10 @@
 
 namespace kex {
 
+/// The path of `gnuplot` in the first absolute PATH entry holding one, else "" (empty
+/// and relative entries are skipped: gnuplot runs in the figure folder).
+std::string find_gnuplot();
+
 /// Runs `gnuplot` (an executable path) in `dir` on the script `gp` (a file name in
 /// `dir`) with the variables fmt=`fmt` ("png" or "svg") and out=<a temporary in
 /// `dir`>, checks the result and moves it to `dir`/`out_name` (install_file: no

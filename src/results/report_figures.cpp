@@ -208,7 +208,16 @@ class FolderGuard {
 
 std::string read_all(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot read the figure: " + std::strerror(errno));
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// Figure `base` from the whole SVG file `svg` gnuplot wrote, the `i`-th of the page (its
+/// ids prefixed "f<i+1>-"), or a note saying why it is left out.
+void add_figure(ReportFigures& out, const std::string& base, const std::string& svg, size_t i) {
+  std::string element = inline_svg(svg, "f" + std::to_string(i + 1) + "-");
+  if (element.empty()) out.notes.push_back(base + ": left out: gnuplot's SVG held an element kex does not inline");
+  else out.figures.push_back({base, std::move(element)});
 }
 
 }  // namespace
@@ -239,11 +248,23 @@ ReportFigures render_report_figures(const std::vector<RunDoc>& runs) {
       write_file_atomic(dir + "/" + f.base + ".dat", f.dat, false);
       write_file_atomic(dir + "/" + f.base + ".gp", f.gp, false);
       render_figure(gnuplot, dir, f.base + ".gp", "svg", f.base + ".svg", false);
-      std::string svg = inline_svg(read_all(dir + "/" + f.base + ".svg"), "f" + std::to_string(i + 1) + "-");
-      if (svg.empty()) out.notes.push_back(f.base + ": left out: gnuplot's SVG held an element kex does not inline");
-      else out.figures.push_back({f.base, std::move(svg)});
+      add_figure(out, f.base, read_all(dir + "/" + f.base + ".svg"), i);
     } catch (const InputError& e) {
       out.notes.push_back(f.base + ": left out: " + e.what());
+    }
+  }
+  return out;
+}
+
+ReportFigures drawn_report_figures(const std::vector<std::string>& svgs) {
+  ReportFigures out;
+  for (size_t i = 0; i < svgs.size(); ++i) {
+    const std::string file = svgs[i].substr(svgs[i].rfind('/') + 1);
+    const std::string base = file.substr(0, file.rfind('.'));
+    try {
+      add_figure(out, base, read_all(svgs[i]), i);
+    } catch (const InputError& e) {
+      out.notes.push_back(base + ": left out: " + e.what());
     }
   }
   return out;

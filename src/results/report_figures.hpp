@@ -40,4 +40,9 @@ std::string inline_svg(const std::string& svg, const std::string& prefix);
 /// folder that cannot be made.
 ReportFigures render_report_figures(const std::vector<RunDoc>& runs);
 
+/// The figures `kex run` drew beside its results: `svgs` (the .svg paths write_plots
+/// returned, in its order) read and inlined as render_report_figures would, each named by
+/// its file stem; one that cannot be read or inlined is left out with a note. Runs no gnuplot.
+ReportFigures drawn_report_figures(const std::vector<std::string>& svgs);
+
 }  // namespace kex

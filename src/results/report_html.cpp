@@ -186,7 +186,7 @@ std::string findings_section(const std::vector<ReportRun>& runs) {
 
 
 FigureKind figure_kind(const std::string& base) {
-  if (base.starts_with("why-")) return FigureKind::why;
+  if (base.starts_with("why-") || base.starts_with("roofline-")) return FigureKind::why;
   if (base.find("presets") != std::string::npos) return FigureKind::presets;  // "copy-warm-presets" too
   if (base.starts_with("segments")) return FigureKind::segments;
   if (base.starts_with("ratio-")) return FigureKind::ratio;
@@ -235,14 +235,15 @@ std::string segments_section(const std::vector<ReportRun>& runs, const ReportFig
   return s.empty() ? "" : section("segments", "Segment-override loads", s);
 }
 
-/// Why, for runs with an explain section: its text (effects, the model of the core, the
-/// counters or why there are none) and the effects as bars with their intervals.
+/// Why, for runs with an explain section or ceilings: the explain text (effects, the model
+/// of the core, the counters or why there are none), the effects as bars with their
+/// intervals and the roofline per op (the best entry per size against the ceilings).
 std::string why_section(const std::vector<ReportRun>& runs, const ReportFigures& figs) {
   std::string s;
   for (size_t i = 0; i < runs.size(); ++i)
     if (const std::string text = explain_text(runs[i].run); !text.empty()) s += run_heading(runs, i) + pre(text);
-  if (s.empty()) return "";
-  return section("why", "Why", s + figures_html(figs, FigureKind::why));
+  s += figures_html(figs, FigureKind::why);
+  return s.empty() ? "" : section("why", "Why", s);
 }
 
 /// Every run after the first against the first (kex compare A B), with the ratio figures.

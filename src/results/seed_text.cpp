@@ -127,32 +127,71 @@ std::vector<SeedRun> seed_passes(const SeedRun& run) {
   return out;
 }
 
+namespace {
+
+/// The annotated table's head: the protocol, TSC, CPU, pinning, fsave, buffers and the
+/// preset substitutions on this CPU, as "# " lines.
+std::string annotated_head(const SeedRun& run) {
+  const SeedHeader& hd = run.header;
+  std::string out;
+  char line[512];
+  const char* protocol = hd.harness == Harness::hahn    ? "Hahn's athlon.c protocol"
+                         : hd.harness == Harness::xmm64 ? "LaHaise's xmm64.c protocol: fast.c v1.6's passes"
+                                                        : "fast.c v1.6 protocol";
+  snprintf(line, sizeof line, "# kex seed harness '%s' (%s). Cycles are TSC ticks (TSC %.3f MHz, ",
+           std::string(to_string(hd.harness)).c_str(), protocol, hd.tsc_mhz);
+  out += line + terminal_text(hd.tsc_source) + "); no core-cycle counter is read (PMU " +
+         (hd.pmu_available ? "available but unused" : "not available") + ").\n";
+  snprintf(line, sizeof line, ", pinned to CPU %d; fsave/frstor %s.\n", hd.pinned_cpu,
+           hd.fsave ? "kept inside the timed kernels" : "dropped (switch off)");
+  out += "# " + terminal_text(hd.cpu_model) + line;
+  out += buffer_note(hd);
+  std::vector<std::string> subs;
+  for (const auto& r : run.results)
+    if (r.preset)
+      for (const auto& s : r.preset->substitutions)
+        if (std::find(subs.begin(), subs.end(), s) == subs.end()) subs.push_back(s);
+  for (const auto& s : subs) out += "# substitution on this CPU: " + terminal_text(s) + "\n";
+  return out;
+}
+
+/// The notes after a measured line: spread, confidence, alignment, and the preset id
+/// when another preset of the run prints the same name.
+std::string line_notes(const SeedRun& run, const Result& r, Op op) {
+  std::string out = spread_note(r);
+  if (r.preset->confidence == Confidence::low) out += "\t[low-confidence reconstruction]";
+  if (run.header.harness == Harness::fastc && r.seed->buffer_offset == 0)
+    out += "\t(page-aligned: needs " + std::to_string(r.preset->alignment) + "-byte alignment)";
+  for (const Result& q : run.results)
+    if (q.preset && q.preset->id != r.preset->id && q.op == op &&
+        (q.preset->printed == r.preset->printed || q.preset->hahn_printed == r.seed->label))
+      return out + "\t(" + terminal_text(r.preset->id) + ")";
+  return out;
+}
+
+/// One result's line as the program printed it (an overflow, a skip or error with
+/// `notes`, or its figures).
+std::string result_line(const SeedRun& run, const Result& r, Op op, bool notes) {
+  const bool fast_c = run.header.harness != Harness::hahn;
+  const std::string& label = r.seed->label;  // printed through terminal_text below
+  if (r.status.message == "test invalid; timer overflow")  // the programs' line names no kernel
+    return std::string("test invalid; timer overflow ") + (notes ? "\t('" + terminal_text(label) + "')" : "") + "\n";
+  if (r.status.kind != StatusKind::ok)
+    return std::string(op_word(op)) + (fast_c ? " function '" : " by '") + terminal_text(label) + "'\t " +
+           (r.status.kind == StatusKind::skipped ? "skipped" : "ERROR") + ": " + terminal_text(r.status.message) + "\n";
+  std::string out = format_seed_line(*r.preset, op, run.header.harness, double(r.seed->printed_ticks), r.seed->mb_per_s, label);
+  if (notes) out += line_notes(run, r, op);
+  return out + "\n";
+}
+
+}  // namespace
+
 std::string seed_table_text(const SeedRun& run, SeedText mode) {
   if (run.header.harness == Harness::mem_cp) return mem_cp_text(run, mode);
   const SeedHeader& hd = run.header;
   const bool notes = mode == SeedText::annotated;
   const bool fast_c = hd.harness != Harness::hahn;
-  std::string out;
-  char line[512];
-  if (notes) {
-    const char* protocol = hd.harness == Harness::hahn    ? "Hahn's athlon.c protocol"
-                           : hd.harness == Harness::xmm64 ? "LaHaise's xmm64.c protocol: fast.c v1.6's passes"
-                                                          : "fast.c v1.6 protocol";
-    snprintf(line, sizeof line, "# kex seed harness '%s' (%s). Cycles are TSC ticks (TSC %.3f MHz, ",
-             std::string(to_string(hd.harness)).c_str(), protocol, hd.tsc_mhz);
-    out += line + terminal_text(hd.tsc_source) + "); no core-cycle counter is read (PMU " +
-           (hd.pmu_available ? "available but unused" : "not available") + ").\n";
-    snprintf(line, sizeof line, ", pinned to CPU %d; fsave/frstor %s.\n", hd.pinned_cpu,
-             hd.fsave ? "kept inside the timed kernels" : "dropped (switch off)");
-    out += "# " + terminal_text(hd.cpu_model) + line;
-    out += buffer_note(hd);
-    std::vector<std::string> subs;
-    for (const auto& r : run.results)
-      if (r.preset)
-        for (const auto& s : r.preset->substitutions)
-          if (std::find(subs.begin(), subs.end(), s) == subs.end()) subs.push_back(s);
-    for (const auto& s : subs) out += "# substitution on this CPU: " + terminal_text(s) + "\n";
-  }
+  std::string out = notes ? annotated_head(run) : "";
   out += banner(hd);
   for (Op op : {Op::clear, Op::copy}) {
     bool any = false;
@@ -167,34 +206,7 @@ std::string seed_table_text(const SeedRun& run, SeedText mode) {
         if (fast_c) out += op == Op::clear ? "clear_page() tests \n" : "copy_page() tests \n";
         any = true;
       }
-      const std::string& label = r.seed->label;  // printed through terminal_text below
-      if (r.status.message == "test invalid; timer overflow") {
-        out += "test invalid; timer overflow ";  // the programs' line names no kernel
-        if (notes) out += "\t('" + terminal_text(label) + "')";
-        out += "\n";
-        continue;
-      }
-      if (!ran) {
-        out += std::string(op_word(op)) + (fast_c ? " function '" : " by '") + terminal_text(label) + "'\t " +
-               (r.status.kind == StatusKind::skipped ? "skipped" : "ERROR") + ": " + terminal_text(r.status.message) +
-               "\n";
-        continue;
-      }
-      out += format_seed_line(*r.preset, op, hd.harness, double(r.seed->printed_ticks), r.seed->mb_per_s, label);
-      if (notes) {
-        out += spread_note(r);
-        if (r.preset->confidence == Confidence::low) out += "\t[low-confidence reconstruction]";
-        if (hd.harness == Harness::fastc && r.seed->buffer_offset == 0)
-          out += "\t(page-aligned: needs " + std::to_string(r.preset->alignment) + "-byte alignment)";
-        // Same printed name as another preset of this run (fast.c vs Hahn variants): say which.
-        for (const Result& q : run.results)
-          if (q.preset && q.preset->id != r.preset->id && q.op == op &&
-              (q.preset->printed == r.preset->printed || q.preset->hahn_printed == label)) {
-            out += "\t(" + terminal_text(r.preset->id) + ")";
-            break;
-          }
-      }
-      out += "\n";
+      out += result_line(run, r, op, notes);
     }
   }
   if (notes && !fast_c)

@@ -1,27 +1,27 @@
 #include "src/run/ceilings.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "generators/emit.hpp"
 #include "src/core/error.hpp"
+#include "src/model/config_json.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/topology.hpp"
 
 namespace kex {
 
 Config ceilings_config(const std::vector<KernelSpec>& probes, const std::vector<ProbeLevel>& levels) {
-  nlohmann::json raw;
-  raw["description"] = "kex ceilings: one core's read, write and non-temporal write bandwidth per cache level";
-  raw["sizes"] = nlohmann::json::array();
-  for (const ProbeLevel& l : levels) raw["sizes"].push_back(l.size);
-  raw["kernels"] = nlohmann::json::array();
-  for (const KernelSpec& s : probes) raw["kernels"].push_back(spec_grid(s));
-  raw["baselines"] = false;
-  raw["segments"] = false;
-  raw["precision"] = 0.02;
-  raw["min_samples"] = 5;
-  raw["max_time_per_point"] = 0.02;
-  return parse_config(raw.dump(), "built-in:ceilings");
+  Config c;
+  c.description = "kex ceilings: one core's read, write and non-temporal write bandwidth per cache level";
+  for (const ProbeLevel& l : levels) c.axes.sizes.push_back(l.size);
+  std::sort(c.axes.sizes.begin(), c.axes.sizes.end());
+  c.axes.sizes.erase(std::unique(c.axes.sizes.begin(), c.axes.sizes.end()), c.axes.sizes.end());
+  for (const KernelSpec& s : probes) c.grids.push_back(spec_grid_of(s, c.axes));
+  c.policy.precision = 0.02;
+  c.policy.min_samples = 5;
+  c.policy.max_time_per_point = 0.02;
+  return make_config(c, "built-in:ceilings");
 }
 
 CeilingsRun measure_ceilings(RunOptions opt, uint32_t rounds) {

@@ -284,6 +284,68 @@ std::vector<CounterValue> CounterSet::read() const {
   return out;
 }
 
+namespace {
+
+/// Encodes counter `name` into `attr` and c.event: a kex alias by its first candidate
+/// this CPU has (else c.reason), or a libpfm4 event (unknown: InputError naming `where`).
+void encode_counter(Counter& c, perf_event_attr& attr, const std::string& where) {
+  const std::string& name = c.name;
+  if (const CounterAlias* a = find_alias(name)) {
+    std::string tried;
+    for (std::string_view cand : a->candidates) {
+      if (encode(std::string(cand), attr, &c.event) == PFM_SUCCESS) {
+        c.event = without_modifiers(c.event);
+        return;
+      }
+      c.event.clear();
+      tried += (tried.empty() ? "" : ", ") + std::string(cand);
+    }
+    c.reason = "no libpfm4 event for this CPU (tried: " + tried + ")";
+    return;
+  }
+  const int r = encode(name, attr, &c.event);
+  c.event = without_modifiers(c.event);
+  if (r != PFM_SUCCESS)
+    throw InputError(where, "unknown counter \"" + name + "\": libpfm4 says \"" + pfm_strerror(r) +
+                                "\"; use a kex name (" + alias_list() +
+                                ") or a libpfm4 event of this CPU (`kex info` lists its PMU tables; "
+                                "libpfm4's showevtinfo or `perf list` list their events)");
+}
+
+}  // namespace
+
+void CounterSet::open_one(Counter& c, perf_event_attr& attr, int& hw_group) {
+  attr.size = sizeof attr;
+  attr.exclude_kernel = 1;
+  attr.exclude_hv = 1;
+  attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+  attr.disabled = 0;  // counting from now on: regions are differences of snapshots
+  // Hardware counters join the current hardware group (read together, scheduled
+  // together); when the kernel refuses (a full PMU, events of different PMUs) a
+  // new group starts. Software counters stay alone: grouped with task-clock or
+  // cpu-clock, page-faults lost most of its counts on Linux 6.18 (measured).
+  int fd = c.hardware && hw_group >= 0 ? perf_open(&attr, leaders_[static_cast<size_t>(hw_group)]) : -1;
+  bool leader = false;
+  if (fd < 0) {
+    fd = perf_open(&attr, -1);
+    leader = fd >= 0;
+  }
+  if (fd < 0) {
+    c.reason = "perf_event_open: " + errno_text(errno);
+    return;
+  }
+  int group = hw_group;  // joined the hardware group
+  if (leader) {
+    leaders_.push_back(fd);
+    members_.push_back(0);
+    group = static_cast<int>(leaders_.size()) - 1;
+    if (c.hardware) hw_group = group;
+  }
+  fds_.push_back(fd);
+  slots_.push_back({group, members_[static_cast<size_t>(group)]++});
+  c.ok = true;
+}
+
 CounterSet open_counters(const std::vector<std::string>& names, const std::string& where) {
   CounterSet cs;
   const bool pfm = pfm_ready();
@@ -295,63 +357,15 @@ CounterSet open_counters(const std::vector<std::string>& names, const std::strin
     Counter c;
     c.name = name;
     perf_event_attr attr{};
-    if (!pfm) {
-      c.reason = "libpfm4 failed to initialise";
-    } else if (const CounterAlias* a = find_alias(name)) {
-      std::string tried;
-      for (std::string_view cand : a->candidates) {
-        if (encode(std::string(cand), attr, &c.event) == PFM_SUCCESS) {
-          c.event = without_modifiers(c.event);
-          break;
-        }
-        c.event.clear();
-        tried += (tried.empty() ? "" : ", ") + std::string(cand);
-      }
-      if (c.event.empty()) c.reason = "no libpfm4 event for this CPU (tried: " + tried + ")";
-    } else {
-      const int r = encode(name, attr, &c.event);
-      c.event = without_modifiers(c.event);
-      if (r != PFM_SUCCESS)
-        throw InputError(where, "unknown counter \"" + name + "\": libpfm4 says \"" + pfm_strerror(r) +
-                                    "\"; use a kex name (" + alias_list() +
-                                    ") or a libpfm4 event of this CPU (`kex info` lists its PMU tables; "
-                                    "libpfm4's showevtinfo or `perf list` list their events)");
-    }
+    if (!pfm) c.reason = "libpfm4 failed to initialise";
+    else encode_counter(c, attr, where);
     if (!c.event.empty()) {
       c.hardware = is_hardware(attr.type);
       if (c.hardware && !pmu.available) {
         c.reason = "no PMU (" + pmu.error_name + ")";
         hw_without_pmu = true;
       } else {
-        attr.size = sizeof attr;
-        attr.exclude_kernel = 1;
-        attr.exclude_hv = 1;
-        attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-        attr.disabled = 0;  // counting from now on: regions are differences of snapshots
-        // Hardware counters join the current hardware group (read together, scheduled
-        // together); when the kernel refuses (a full PMU, events of different PMUs) a
-        // new group starts. Software counters stay alone: grouped with task-clock or
-        // cpu-clock, page-faults lost most of its counts on Linux 6.18 (measured).
-        int fd = c.hardware && hw_group >= 0 ? perf_open(&attr, cs.leaders_[static_cast<size_t>(hw_group)]) : -1;
-        bool leader = false;
-        if (fd < 0) {
-          fd = perf_open(&attr, -1);
-          leader = fd >= 0;
-        }
-        if (fd < 0) {
-          c.reason = "perf_event_open: " + errno_text(errno);
-        } else {
-          int group = hw_group;  // joined the hardware group
-          if (leader) {
-            cs.leaders_.push_back(fd);
-            cs.members_.push_back(0);
-            group = static_cast<int>(cs.leaders_.size()) - 1;
-            if (c.hardware) hw_group = group;
-          }
-          cs.fds_.push_back(fd);
-          cs.slots_.push_back({group, cs.members_[static_cast<size_t>(group)]++});
-          c.ok = true;
-        }
+        cs.open_one(c, attr, hw_group);
       }
     }
     if (!c.ok) cs.slots_.push_back({});

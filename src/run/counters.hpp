@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+struct perf_event_attr;  // <linux/perf_event.h>
+
 namespace kex {
 
 /// Whether hardware counters can be opened here: perf_event_open of
@@ -111,6 +113,9 @@ class CounterSet {
 
  private:
   friend CounterSet open_counters(const std::vector<std::string>&, const std::string&);
+  /// Opens the encoded event `attr` for `c`: a hardware counter joins the hardware group
+  /// `hw_group` (or leads a new one), a software counter stays alone; c.ok or c.reason.
+  void open_one(Counter& c, perf_event_attr& attr, int& hw_group);
   struct Slot { int group = -1; int index = 0; };  // group number, position in that group's read
   std::vector<Counter> counters_;
   std::vector<Slot> slots_;    // parallel to counters_

@@ -4,6 +4,7 @@
 
 #include "src/core/cpu_features.hpp"
 #include "src/core/error.hpp"
+#include "src/model/config_json.hpp"
 #include "src/model/explain_core.hpp"
 #include "src/run/counters.hpp"
 #include "src/run/machine.hpp"
@@ -27,28 +28,25 @@ std::vector<ExplainTarget> explain_targets(const Config& space) {
 }
 
 Config explain_config(const Config& space, const std::vector<ExplainTarget>& targets) {
-  nlohmann::json raw = space.raw;
-  for (const char* k : {"presets", "outputs", "harness", "repeat", "preset_options"}) raw.erase(k);
-  raw["description"] = "kex explain: kernels and their one-coordinate neighbours";
-  raw["segments"] = false;
-  std::vector<KernelSpec> specs;
+  Config c;
+  c.description = "kex explain: kernels and their one-coordinate neighbours";
+  c.axes = space.axes;
+  c.loads = space.loads;
+  c.policy = space.policy;
+  c.protocol = space.protocol;
   auto add = [&](const KernelSpec& s) {
-    if (std::find(specs.begin(), specs.end(), s) == specs.end()) specs.push_back(s);
+    for (const Grid& g : c.grids)
+      if (g.specs.front() == s) return;
+    c.grids.push_back(spec_grid_of(s, c.axes));
+    const char* base = op_info(s.op).libc;
+    if (*base && std::find(c.baselines.begin(), c.baselines.end(), base) == c.baselines.end()) c.baselines.push_back(base);
   };
   for (const ExplainTarget& t : targets) {
     add(t.kernel);
     for (const Neighbour& n : t.neighbours)
       if (n.refused.empty()) add(n.spec);
   }
-  raw["kernels"] = nlohmann::json::array();
-  nlohmann::json baselines = nlohmann::json::array();
-  for (const KernelSpec& s : specs) {
-    raw["kernels"].push_back(spec_grid(s));
-    const char* base = op_info(s.op).libc;
-    if (*base && std::find(baselines.begin(), baselines.end(), base) == baselines.end()) baselines.push_back(base);
-  }
-  raw["baselines"] = baselines;
-  return parse_config(raw.dump(), space.source);
+  return make_config(c, space.source);
 }
 
 namespace {
@@ -64,14 +62,13 @@ const Result* core_point(const RunDoc& run, const std::string& kernel, uint64_t 
 
 /// A config of `specs`, each at its L1-resident size (`sizes`), warm, no baselines.
 Config core_config(const std::vector<KernelSpec>& specs, const std::vector<uint64_t>& sizes) {
-  nlohmann::json raw;
-  raw["description"] = "kex explain: the explained kernels at an L1-resident size, for the model of the core";
-  raw["segments"] = false;
-  raw["baselines"] = false;
-  raw["sizes"] = sizes;
-  raw["kernels"] = nlohmann::json::array();
-  for (const KernelSpec& s : specs) raw["kernels"].push_back(spec_grid(s));
-  return parse_config(raw.dump(), "kex explain (model of the core)");
+  Config c;
+  c.description = "kex explain: the explained kernels at an L1-resident size, for the model of the core";
+  c.axes.sizes = sizes;
+  std::sort(c.axes.sizes.begin(), c.axes.sizes.end());
+  c.axes.sizes.erase(std::unique(c.axes.sizes.begin(), c.axes.sizes.end()), c.axes.sizes.end());
+  for (const KernelSpec& s : specs) c.grids.push_back(spec_grid_of(s, c.axes));
+  return make_config(c, "kex explain (model of the core)");
 }
 
 ExplainCore core_predicted(const KernelSpec& k, const Machine& m) {

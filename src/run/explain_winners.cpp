@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <chrono>
 
+#include "src/model/config_json.hpp"
 #include "src/model/group.hpp"
+#include "src/model/kernel_names.hpp"
 #include "src/model/paired.hpp"
 
 namespace kex {
@@ -13,12 +15,13 @@ namespace {
 /// The space of one winner: its spec at its size and cache state, no baselines but the
 /// ones explain_config adds.
 Config winner_space(const KernelSpec& k, const Coords& at) {
-  nlohmann::json raw;
-  raw["description"] = "kex run --explain: a group's winner";
-  raw["sizes"] = nlohmann::json::array({at.size});
-  raw["cache"] = nlohmann::json::array({at.cache == CacheMode::cold ? "cold" : "warm"});
-  raw["kernels"] = nlohmann::json::array({spec_grid(k)});
-  return parse_config(raw.dump(), "kex run --explain");
+  Config c;
+  c.description = "kex run --explain: a group's winner";
+  c.axes.sizes = {at.size};
+  c.axes.caches = {at.cache};
+  c.grids = {spec_grid_of(k, c.axes)};
+  c.baselines = baseline_names();
+  return make_config(c, "kex run --explain");
 }
 
 /// Why a group's winner is not raced, or "" when it is.

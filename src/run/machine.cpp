@@ -97,25 +97,8 @@ Machine probe() {
   m.stepping = id.stepping;
   m.hypervisor = id.hypervisor;
   m.hypervisor_signature = id.hypervisor_signature;
-  auto& f = m.features;
-  const FeatureSet hf = host_features();
-  m.feature_set = hf;
-  f.mmx = hf.has(Feature::mmx);
-  f.sse = hf.has(Feature::sse);
-  f.sse2 = hf.has(Feature::sse2);
-  f.avx = hf.has(Feature::avx);
-  f.avx2 = hf.has(Feature::avx2);
-  f.avx512f = hf.has(Feature::avx512f);
-  f.erms = hf.has(Feature::erms);
-  f.fsrm = hf.has(Feature::fsrm);
-  f.prefetchw = hf.has(Feature::prefetchw);
-  f.clflushopt = hf.has(Feature::clflushopt);
-  f.rdtscp = hf.has(Feature::rdtscp);
-  f.hypervisor = hf.has(Feature::hypervisor);
-  f.amd3dnow = hf.has(Feature::amd3dnow);
-  f.amd3dnow_prefetch = hf.has(Feature::prefetch3dnow);
-  f.invariant_tsc = hf.has(Feature::invariant_tsc);
-  f.fsgsbase_enabled = (getauxval(AT_HWCAP2) & 2) != 0;
+  m.feature_set = host_features();
+  m.fsgsbase_enabled = (getauxval(AT_HWCAP2) & 2) != 0;
   // Caches of the CPU a run pins to (today caches were read from cpu0 whatever
   // the run pinned); after pinning, the mask is that CPU.
   m.cache_cpu = default_pin_cpu();
@@ -161,7 +144,7 @@ MachineInfo machine_info(const Machine& m) {
   i.microcode = m.microcode;
   for (const auto& row : feature_table())
     if (m.feature_set.has(row.feature)) i.features.emplace_back(row.name);
-  if (m.features.fsgsbase_enabled) i.features.emplace_back("fsgsbase(hwcap2)");
+  if (m.fsgsbase_enabled) i.features.emplace_back("fsgsbase(hwcap2)");
   i.num_cpus = m.num_cpus;
   i.mhz_per_cpu = static_cast<int64_t>(m.tsc_hz / 1e6 + 0.5);
   i.l1d_bytes = m.caches.l1d;

@@ -15,14 +15,6 @@
 
 namespace kex {
 
-/// CPU features that gate kernels (CPUID, with XCR0 checked for AVX state).
-struct CpuFeatures {
-  bool mmx = false, sse = false, sse2 = false, avx = false, avx2 = false, avx512f = false;
-  bool erms = false, fsrm = false, prefetchw = false, amd3dnow = false, amd3dnow_prefetch = false;
-  bool clflushopt = false, rdtscp = false, invariant_tsc = false, hypervisor = false;
-  bool fsgsbase_enabled = false;  ///< AT_HWCAP2 FSGSBASE: the kernel lets user space use wr{fs,gs}base
-};
-
 /// Data cache sizes in bytes (0 when unknown) of Machine::cache_cpu.
 struct CacheSizes {
   uint64_t l1d = 0, l2 = 0, llc = 0;
@@ -58,8 +50,9 @@ struct Machine {
   std::string vendor, model_name;       ///< CPUID vendor and brand strings
   int family = 0, model = 0, stepping = 0;  ///< display values (Xbyak's util::Cpu)
   std::string microcode;      ///< /proc/cpuinfo "microcode" of cache_cpu, e.g. "0x1000065"; "" if absent
-  CpuFeatures features;
-  FeatureSet feature_set;     ///< every feature of the table present (host_features())
+  FeatureSet feature_set;     ///< every feature of the table present (host_features(): CPUID, with XCR0
+                              ///< checked for AVX state)
+  bool fsgsbase_enabled = false;  ///< AT_HWCAP2 FSGSBASE: the kernel lets user space use wr{fs,gs}base
   int cache_cpu = -1;         ///< the CPU caches describe: the one pin_to_one_cpu() chooses
   CacheSizes caches;          ///< of cache_cpu
   CpuCaches cache_levels;     ///< of cache_cpu, every level with its sharing CPUs

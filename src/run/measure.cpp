@@ -255,39 +255,50 @@ std::vector<Repetition> measure_round(const std::vector<Operation>& ops, std::ve
   return reps;
 }
 
-Repetition measure(const Operation& op, const Policy& policy, const volatile std::sig_atomic_t* stop,
-                   CounterSet* counters) {
-  Repetition m;
-  const double hz = machine().tsc_hz;
-  const uint64_t start = tsc_fenced();
-  const uint64_t overhead = timer_overhead_ticks();
-  const bool cold = op.at.cache == CacheMode::cold;
-  const bool team = op.team && op.at.threads > 1;
-  if (team) counters = nullptr;  // the counters count the measuring thread only
+namespace {
 
-  // Warm-up: at least 3 operations and 2 ms; the fastest one sizes the samples.
+/// Calls per sample for a separate repetition: from the fastest of a warm-up of at least
+/// 3 operations and 2 ms (started at `start`), so a sample lasts about policy.sample_us; 1 cold.
+uint32_t warm_up_calls(const Operation& op, const Policy& policy, double hz, uint64_t start) {
   uint64_t one = ~0ull;
   for (int i = 0;; ++i) {
     one = std::min(one, call_ticks(op));
     if (i >= 2 && double(tsc_fenced() - start) / hz >= 0.002) break;
   }
+  if (op.at.cache == CacheMode::cold) return 1;
   const double sample_ticks = std::clamp(policy.sample_us, 20.0, 1000.0) * 1e-6 * hz;
-  m.calls_per_sample =
-      cold ? 1 : static_cast<uint32_t>(std::clamp(sample_ticks / std::max<double>(one, 1), 1.0, 1e7));
-  m.cycles_per_tick = core_cycles_per_tick();
-  const bool perf = machine().pmu_available && hw_cycles().ok();
-  const uint64_t cs0 = context_switches().read_value(), mig0 = migrations().read_value();
-  const uint64_t cyc0 = perf ? hw_cycles().read_value() : 0;
-  const uint64_t tick0 = tsc_fenced();
+  return static_cast<uint32_t>(std::clamp(sample_ticks / std::max<double>(one, 1), 1.0, 1e7));
+}
 
+/// The samples of one separate repetition: their ticks, per-call figures and, when
+/// counters are open, the counters' sums over the timed samples only (prefill and
+/// flush stay outside).
+struct SeparateSamples {
+  const Operation& op;
+  Repetition& m;
+  CounterSet* counters;
+  bool team;
+  uint64_t overhead;
   std::vector<double> per_call;
-  // Counter sums over the timed samples only (prefill and flush stay outside).
   std::vector<CounterValue> counted;
   uint64_t ops_counted = 0;
-  const uint64_t cap_ticks = static_cast<uint64_t>(policy.max_time_per_point * hz);
-  const uint64_t min_ticks = static_cast<uint64_t>(policy.min_time_per_point * hz);
   ThreadTimes threads;
-  auto take = [&](uint32_t count) {
+
+  /// Adds one sample's counter readings to the sums.
+  void add_counts(uint32_t calls) {
+    const std::vector<CounterValue> v = counters->read();
+    if (counted.empty()) counted = v;
+    else
+      for (size_t x = 0; x < v.size(); ++x) {
+        counted[x].value += v[x].value;
+        counted[x].running = std::min(counted[x].running, v[x].running);
+        counted[x].ok = counted[x].ok && v[x].ok;
+      }
+    ops_counted += calls;
+  }
+
+  /// Takes `count` more samples of m.calls_per_sample calls each.
+  void take(uint32_t count) {
     for (uint32_t i = 0; i < count; ++i) {
       const uint32_t k = m.calls_per_sample;
       if (team) {
@@ -303,15 +314,7 @@ Repetition measure(const Operation& op, const Policy& policy, const volatile std
       uint64_t b = tsc_fenced();
       if (counters) {
         counters->stop();
-        const std::vector<CounterValue> v = counters->read();
-        if (counted.empty()) counted = v;
-        else
-          for (size_t x = 0; x < v.size(); ++x) {
-            counted[x].value += v[x].value;
-            counted[x].running = std::min(counted[x].running, v[x].running);
-            counted[x].ok = counted[x].ok && v[x].ok;
-          }
-        ops_counted += k;
+        add_counts(k);
       }
       uint64_t t = b - a;
       // Subtract the timer pair only where it matters (> 0.1% of the sample).
@@ -319,10 +322,29 @@ Repetition measure(const Operation& op, const Policy& policy, const volatile std
       m.sample_ticks.push_back(t);
       per_call.push_back(static_cast<double>(t) / k);
     }
-  };
-  take(std::max<uint32_t>(policy.min_samples, 3));
+  }
+};
+
+}  // namespace
+
+Repetition measure(const Operation& op, const Policy& policy, const volatile std::sig_atomic_t* stop,
+                   CounterSet* counters) {
+  Repetition m;
+  const double hz = machine().tsc_hz;
+  const uint64_t start = tsc_fenced();
+  const bool team = op.team && op.at.threads > 1;
+  SeparateSamples samples{op, m, team ? nullptr : counters, team, timer_overhead_ticks(), {}, {}, 0, {}};
+  m.calls_per_sample = warm_up_calls(op, policy, hz, start);
+  m.cycles_per_tick = core_cycles_per_tick();
+  const bool perf = machine().pmu_available && hw_cycles().ok();
+  const uint64_t cs0 = context_switches().read_value(), mig0 = migrations().read_value();
+  const uint64_t cyc0 = perf ? hw_cycles().read_value() : 0;
+  const uint64_t tick0 = tsc_fenced();
+  const uint64_t cap_ticks = static_cast<uint64_t>(policy.max_time_per_point * hz);
+  const uint64_t min_ticks = static_cast<uint64_t>(policy.min_time_per_point * hz);
+  samples.take(std::max<uint32_t>(policy.min_samples, 3));
   for (;;) {
-    m.per_call = summarize(per_call);
+    m.per_call = summarize(samples.per_call);
     if (m.per_call.ci_rel <= policy.precision && tsc_fenced() - tick0 >= min_ticks) {
       m.stop_reason = "precision";
       break;
@@ -330,24 +352,23 @@ Repetition measure(const Operation& op, const Policy& policy, const volatile std
     if (m.sample_ticks.size() >= policy.max_samples) { m.stop_reason = "sample_cap"; break; }
     if (tsc_fenced() - start >= cap_ticks) { m.stop_reason = "time_cap"; break; }
     if (stop && *stop) { m.stop_reason = "interrupted"; break; }
-    take(std::min<uint32_t>(10, policy.max_samples - static_cast<uint32_t>(m.sample_ticks.size())));
+    samples.take(std::min<uint32_t>(10, policy.max_samples - static_cast<uint32_t>(m.sample_ticks.size())));
   }
-  const uint64_t tick1 = tsc_fenced();
   if (perf) {
     // Measured core cycles over the sampling (includes the timer reads; close enough).
-    m.cycles_per_tick = double(hw_cycles().read_value() - cyc0) / double(tick1 - tick0);
+    m.cycles_per_tick = double(hw_cycles().read_value() - cyc0) / double(tsc_fenced() - tick0);
     m.cycles_method = "perf";
   } else {
     // Average the estimate from before and after the samples (clock drift).
     m.cycles_per_tick = (m.cycles_per_tick + core_cycles_per_tick()) / 2;
     m.cycles_method = "imul-chain estimate";
   }
-  for (const CounterValue& v : counted)
-    if (v.ok && ops_counted) m.counters.push_back({v.name, v.value / double(ops_counted), v.running});
+  for (const CounterValue& v : samples.counted)
+    if (v.ok && samples.ops_counted) m.counters.push_back({v.name, v.value / double(samples.ops_counted), v.running});
   m.context_switches = context_switches().read_value() - cs0;
   m.migrations = migrations().read_value() - mig0;
   m.seconds = double(tsc_fenced() - start) / hz;
-  if (team) threads.finish(m, *op.team);
+  if (team) samples.threads.finish(m, *op.team);
   return m;
 }
 

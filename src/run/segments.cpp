@@ -740,7 +740,7 @@ SegmentSection run_segments(const SegmentOptions& o) {
   const int cpu = pin_to_one_cpu();
   Selectors sel = process_selectors();
   const bool clears_base = null_selector_clears_base();
-  const bool fsgsbase = m.features.fsgsbase_enabled;
+  const bool fsgsbase = m.fsgsbase_enabled;
 
   DataPage page;
   *reinterpret_cast<uint64_t*>(page.p + DataPage::kChase) = page.addr(DataPage::kChase);

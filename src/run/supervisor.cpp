@@ -282,33 +282,76 @@ std::vector<std::pair<uint32_t, Repetition>> measure_task(int fd, size_t i, cons
   return out;
 }
 
+/// Sends where the buffers were mapped (prefaulted, so placed).
+void send_buffers(int fd, const std::vector<std::unique_ptr<PlanBuffers>>& bufs, const std::vector<BufferPlan>& plans) {
+  nlohmann::ordered_json where = nlohmann::ordered_json::array();
+  for (size_t k = 0; k < bufs.size(); ++k) where.push_back(to_json(placement_of(*bufs[k], plans[k])));
+  send(fd, kBuffers, where.dump());
+}
+
+/// The worker's SIGINT and SIGTERM set its own stop flag (the task in hand finishes).
+void catch_worker_stops() {
+  struct sigaction st {};
+  st.sa_handler = on_worker_stop;
+  sigemptyset(&st.sa_mask);
+  sigaction(SIGINT, &st, nullptr);
+  sigaction(SIGTERM, &st, nullptr);
+}
+
+/// Sends task `i`'s repetitions (none: it was refused or lost), each with its order in the
+/// run and the name of the point measured before it.
+void send_done(int fd, size_t i, const Task& t, std::vector<std::pair<uint32_t, Repetition>>& reps,
+               const std::vector<MeasureJob>& jobs, uint64_t& order, std::string& previous) {
+  nlohmann::json done = nlohmann::json::array();
+  for (auto& [p, rep] : reps) {
+    rep.order = order++;
+    rep.previous = previous;
+    previous = jobs[p].name;
+    done.push_back({{"task", task_json(t.member(p))}, {"rep", to_json(rep)}});
+  }
+  send(fd, kDone, nlohmann::json{{"i", i}, {"done", done}}.dump());
+}
+
+/// After a sentinel reading `r` over the tasks of `window`: requeues them when the
+/// reading was disturbed (separate repetitions only, within `budget`) and says so.
+void send_window(int fd, const SentinelReading& r, std::vector<Task>& window, std::vector<Task>& queue,
+                 size_t& budget) {
+  // A round is not measured again: its members were compared in their own window,
+  // which a disturbance shares; the sentinel marks them for the absolute figures.
+  const bool rounds = std::any_of(window.begin(), window.end(), [](const Task& x) { return x.round != 0; });
+  bool requeued = false;
+  if (r.disturbed && !rounds && budget >= window.size()) {
+    queue.insert(queue.end(), window.begin(), window.end());
+    budget -= window.size();
+    requeued = true;
+  }
+  nlohmann::json w = nlohmann::json::array();  // a repetition each: the members of a round
+  for (const Task& x : window)
+    for (uint32_t p : x.points()) w.push_back(task_json(x.member(p)));
+  send(fd, kSentinel, nlohmann::json{{"reading", to_json(r)}, {"window", w}, {"requeued", requeued}}.dump());
+  window.clear();
+}
+
 [[noreturn]] void worker_main(int fd, const std::vector<MeasureJob>& jobs, const std::vector<BufferPlan>& plans,
                               std::vector<Task> queue, size_t start, uint64_t first_order, size_t budget,
                               const Protocol& pr, const volatile std::sig_atomic_t* stop, volatile uint32_t* running) {
   g_worker_fd = fd;
   catch_faults(on_worker_fault);
   g_worker_stop = stop && *stop ? 1 : 0;
-  struct sigaction st {};
-  st.sa_handler = on_worker_stop;
-  sigemptyset(&st.sa_mask);
-  sigaction(SIGINT, &st, nullptr);
-  sigaction(SIGTERM, &st, nullptr);
+  catch_worker_stops();
   stop = &g_worker_stop;
   pin(pr.cpu);
   open_shared_objects();  // the user's shared objects open in the worker, before any timing
   try {
     // The sentinel first: it is small, and every task needs it.
-    std::unique_ptr<Sentinel> sentinel;
-    if (pr.sentinel.enabled) sentinel = map_sentinel(pr.sentinel.mem_bytes);
+    std::unique_ptr<Sentinel> sentinel = pr.sentinel.enabled ? map_sentinel(pr.sentinel.mem_bytes) : nullptr;
     // A spacer of 0..15 huge pages before the buffers, different for each worker: a new
     // worker's buffers do not simply get the pages the last one freed, so the rounds of a
     // run see several physical layouts (the L3 slices and DRAM channels of every line).
     const Spacer spacer(pr.seed, start);
     const std::vector<std::unique_ptr<PlanBuffers>> bufs = map_buffers(jobs, plans);
     const Peers peers(jobs, plans, pr);
-    nlohmann::ordered_json where = nlohmann::ordered_json::array();  // the buffers as mapped (prefaulted, so placed)
-    for (size_t k = 0; k < bufs.size(); ++k) where.push_back(to_json(placement_of(*bufs[k], plans[k])));
-    send(fd, kBuffers, where.dump());
+    send_buffers(fd, bufs, plans);
     DisturbanceDetector det(pr.sentinel.threshold, pr.sentinel.window);
     CounterSet counters;  // opened on the worker's own thread, after pinning
     if (!pr.counters.empty()) counters = open_counters(pr.counters);
@@ -338,37 +381,11 @@ std::vector<std::pair<uint32_t, Repetition>> measure_task(int fd, size_t i, cons
       }
       const Task& t = queue[i];
       auto reps = measure_task(fd, i, t, jobs, bufs, pr, stop, counters, running, plans, peers);
-      if (!reps.empty()) {
-        nlohmann::json done = nlohmann::json::array();
-        for (auto& [p, rep] : reps) {
-          rep.order = order++;
-          rep.previous = previous;
-          previous = jobs[p].name;
-          done.push_back({{"task", task_json(t.member(p))}, {"rep", to_json(rep)}});
-        }
-        send(fd, kDone, nlohmann::json{{"i", i}, {"done", done}}.dump());
-        window.push_back(t);
-      } else {
-        send(fd, kDone, nlohmann::json{{"i", i}, {"done", nlohmann::json::array()}}.dump());
-      }
+      send_done(fd, i, t, reps, jobs, order, previous);
+      if (!reps.empty()) window.push_back(t);
       const bool last = i + 1 == queue.size();
-      if (sentinel && !window.empty() && (window.size() >= pr.sentinel.every || last)) {
-        SentinelReading r = reading(order);
-        // A round is not measured again: its members were compared in their own window,
-        // which a disturbance shares; the sentinel marks them for the absolute figures.
-        const bool rounds = std::any_of(window.begin(), window.end(), [](const Task& x) { return x.round != 0; });
-        bool requeued = false;
-        if (r.disturbed && !rounds && budget >= window.size()) {
-          queue.insert(queue.end(), window.begin(), window.end());
-          budget -= window.size();
-          requeued = true;
-        }
-        nlohmann::json w = nlohmann::json::array();  // a repetition each: the members of a round
-        for (const Task& x : window)
-          for (uint32_t p : x.points()) w.push_back(task_json(x.member(p)));
-        send(fd, kSentinel, nlohmann::json{{"reading", to_json(r)}, {"window", w}, {"requeued", requeued}}.dump());
-        window.clear();
-      }
+      if (sentinel && !window.empty() && (window.size() >= pr.sentinel.every || last))
+        send_window(fd, reading(order), window, queue, budget);
     }
   } catch (const std::exception& e) {  // the supervisor says it (and stops the run when no task ran)
     send(fd, kFatal, nlohmann::json{{"message", e.what()}, {"input", dynamic_cast<const InputError*>(&e) != nullptr}}.dump());

@@ -10,9 +10,11 @@
 #include <nlohmann/json.hpp>
 
 #include "src/core/cpu_features.hpp"
+#include "src/cli/info.hpp"
 #include "src/core/version.hpp"
 #include "src/run/counters.hpp"
 #include "src/run/machine.hpp"
+#include "tests/support/golden.hpp"
 #include "tests/support/shell.hpp"
 
 using namespace kex;
@@ -126,4 +128,51 @@ TEST_CASE("kex counter names pick each AMD Zen table's own events (libpfm4 force
     CHECK(event["cycles"] == "");  // a forced libpfm4 has no generic perf table
     CHECK(event["task-clock"] == "");
   }
+}
+
+TEST_CASE("kex info's JSON and text writers on fixed facts (golden)" * doctest::test_suite("info")) {
+  Machine m;
+  m.vendor = "AuthenticAMD";
+  m.model_name = "Test CPU 64-Core";
+  m.family = 26;
+  m.model = 2;
+  m.stepping = 1;
+  m.microcode = "0x1000065";
+  m.feature_set = FeatureSet{} | Feature::sse2 | Feature::avx2 | Feature::erms | Feature::fsrm;
+  m.fsgsbase_enabled = true;
+  m.cache_cpu = 1;
+  m.cache_levels.cpu = 1;
+  m.cache_levels.source = "sysfs";
+  m.cache_levels.levels = {{1, "Data", 48 << 10, 64, 12, 1, {1}}, {2, "Unified", 1 << 20, 64, 16, 1, {1}},
+                           {3, "Unified", 32 << 20, 64, 16, 2, {0, 1}}};
+  m.caches = {48 << 10, 1 << 20, 32 << 20, "sysfs"};
+  m.tsc_hz = 2.5e9;
+  m.tsc_source = "cpuid 0x15";
+  m.cpuinfo_mhz = 2500;
+  m.kernel = "Linux 6.1.0";
+  m.kernel_version = "#1 SMP \x1b[31mDebian";  // a control byte from uname: escaped in the text
+  m.hypervisor = "KVM";
+  m.hypervisor_signature = "KVMKVMKVM";
+  m.thp = "always [madvise] never";
+  m.num_cpus = 2;
+  InfoFacts f(m);
+  f.allowed = {0, 1};
+  f.counters = {{"cycles", "", true, false, "no PMU (ENOENT)"}, {"task-clock", "perf::TASK-CLOCK", false, true, ""}};
+  f.load = {0.5, 0.25, 0.125};
+  f.pmu_note = "no PMU here";
+  f.pfm_pmus = {"perf", "perf_raw"};
+  f.ifunc = {"__memcpy_avx_unaligned_erms", "__memmove_avx_unaligned_erms", "__memset_avx2_unaligned_erms", {}};
+  f.version = "0.1.0";
+  f.git_commit = "abcdef0";
+  f.build_type = "Release";
+  CHECK(golden::check("info.json", info_json(f).dump(2) + "\n") == "");
+  const std::string text = info_text(f, 1);
+  CHECK(text.find("features:       sse2, avx2, erms, fsrm, fsgsbase(hwcap2)\n") != std::string::npos);
+  CHECK(text.find("L3 32 MiB, 16-way, 64 B lines, CPUs 0-1\n") != std::string::npos);
+  CHECK(text.find("\x1b") == std::string::npos);
+  CHECK(text.find("  task-clock             perf::TASK-CLOCK; yes\n") != std::string::npos);
+  CHECK(text.find("  cycles                 -; no: no PMU (ENOENT)\n") != std::string::npos);
+  CHECK(text.find("ifunc picks:    memcpy __memcpy_avx_unaligned_erms, memmove __memmove_avx_unaligned_erms, memset "
+                  "__memset_avx2_unaligned_erms\n") != std::string::npos);
+  CHECK(text.find("cpus:           2 online; allowed 0-1; a run pins to CPU 1\n") != std::string::npos);
 }

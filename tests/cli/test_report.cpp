@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <filesystem>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -44,6 +45,28 @@ TEST_CASE("kex report draws the figures inline with gnuplot, or says gnuplot is 
   r = shell(kKex + " report " + kReportGolden + " -o - --no-figures");
   CHECK(occurrences(r.text, "<svg") == 0);
   CHECK(r.text.find("<p class=\"note\">no figures: kex report --no-figures</p>") != std::string::npos);
+}
+
+TEST_CASE("kex run's report inlines the SVGs the run drew: gnuplot runs twice a figure (PNG, SVG), never a third time" *
+          doctest::test_suite("cli")) {
+  const ShellOut real = shell_stdout("command -v gnuplot");
+  if (real.status != 0) return;  // gnuplot-nox is in the Makefile's DEBS; without it nothing renders
+  TmpDir d;
+  std::filesystem::create_directory(d / "bin");
+  // A gnuplot that logs each call, then runs the real one.
+  spit(d / "bin/gnuplot", "#!/bin/sh\necho call >> " + d / "calls" + "\nexec " + real.text.substr(0, real.text.find('\n')) +
+                              " \"$@\"\n");
+  shell("chmod 755 " + d / "bin/gnuplot");
+  const ShellOut r = shell("PATH=" + d / "bin" + ":$PATH " + kKex + " run copy/gpr/unroll:8/t/fwd memcpy --sizes 4KiB " +
+                           "--no-sentinel -q -o " + d / "r.json --plot-dir " + d / "plots");
+  REQUIRE_MESSAGE(r.status == 0, r.text);
+  size_t figures = 0;
+  for (const auto& e : std::filesystem::directory_iterator(d / "plots")) figures += e.path().extension() == ".gp";
+  REQUIRE(figures >= 2);
+  CHECK(occurrences(slurp(d / "calls"), "call\n") == 2 * figures);
+  const std::string page = slurp(d / "r.html");
+  CHECK(occurrences(page, "<figure>\n<svg style=\"max-width:") == figures);
+  CHECK(page.find("<figcaption>copy-warm</figcaption>") != std::string::npos);
 }
 
 TEST_CASE("kex report: a missing results file or an existing page is one line and exit 2" *

@@ -11,6 +11,7 @@
 #include "src/core/error.hpp"
 #include "src/core/numbers.hpp"
 #include "src/model/config.hpp"
+#include "src/model/config_json.hpp"
 #include "src/model/result_json.hpp"
 #include "src/model/spec.hpp"
 
@@ -169,8 +170,10 @@ TEST_CASE("edges: a config axis like align, and a results param older files lack
       doctest::Contains("the string class has no edges to overlap"), InputError);
   // A spec written as a grid (kernels named on the command line, kex tune's stages) comes back.
   for (const char* name : {"copy/avx512/unroll:256/nt/overlap", "clear/gpr/bwd/overlap/fill:0x11", "copy/sse"}) {
-    nlohmann::json g = spec_grid(parse_spec_name(name));
-    const Config back = parse_config(nlohmann::json{{"sizes", {64}}, {"kernels", {g}}}.dump(), "g.json");
+    Config draft;
+    draft.axes.sizes = {64};
+    draft.grids = {spec_grid_of(parse_spec_name(name), draft.axes)};
+    const Config back = make_config(draft, "g.json");
     CHECK(back.grids.at(0).specs.at(0) == parse_spec_name(name));
   }
   // Results params: written always, read with bytes as the default (files of an earlier kex).

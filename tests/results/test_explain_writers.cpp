@@ -11,6 +11,7 @@
 #include "src/results/plot_explain.hpp"
 #include "src/results/report_html.hpp"
 #include "tests/support/gnuplot_check.hpp"
+#include "tests/support/gnuplot_draw.hpp"
 #include "tests/support/tmpdir.hpp"
 
 using namespace kex;
@@ -66,11 +67,8 @@ TEST_CASE("explain figures: a bar per measured effect with its interval, names o
   CHECK(found);
   if (find_gnuplot().empty()) return;
   TmpDir d;
-  write_file_atomic(d / "why-1.dat", f.dat, false);
-  write_file_atomic(d / "why-1.gp", f.gp, false);
-  CHECK(std::system(("cd " + d.path + " && gnuplot -e 'fmt=\"svg\"' why-1.gp 2>err").c_str()) == 0);
-  CHECK(slurp(d / "err") == "");
-  CHECK(slurp(d / "why-1.svg").find("store t -> nt") != std::string::npos);
+  const std::string svg = drawn_svg(d.path, f);
+  CHECK_MESSAGE(svg.find("store t -> nt") != std::string::npos, svg);
 }
 
 TEST_CASE("report: a Why section when the results carry an explain section" * doctest::test_suite("html")) {

@@ -146,7 +146,7 @@ TEST_CASE("each segment kernel puts back fs, gs and TLS, and hits its counters" 
           s.variant = v;
           s.selector = data;
           s.unroll = 8;
-          s.use_fsgsbase = machine().features.fsgsbase_enabled;  // wr*base where the kernel allows it
+          s.use_fsgsbase = machine().fsgsbase_enabled;  // wr*base where the kernel allows it
           s.operand = v == SegVariant::latency ? cells[0] : reinterpret_cast<uint64_t>(&target[0]);
           s.restored_operand = reinterpret_cast<uint64_t>(&target[16]);
           if (entry >= 0) {

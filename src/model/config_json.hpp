@@ -1,0 +1,32 @@
+// A config from typed fields: the one writer of config JSON. kex's own configs (the
+// kernels named on a command line, kex tune's stages and space, kex explain's
+// neighbours, the ceilings probe, --preset) are typed Configs written here and read
+// back by parse_config, so they pass every check a user's config passes and the
+// results store them as JSON like any other.
+#pragma once
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "src/model/config.hpp"
+
+namespace kex {
+
+/// A config's JSON in the canonical form: the top level's axes where they differ from
+/// Axes{} (each a list), one kernel grid per spec carrying the axes where its grid's
+/// differ from the top level's, the presets and their harness, the baselines (a list,
+/// or false for none), loads, policy (where it differs from Policy{}), protocol knobs,
+/// segments and outputs. parse_config of it reads back the same fields.
+nlohmann::json config_json(const Config& c);
+
+/// A Config kex makes itself from the typed fields of `draft` (its `raw` and `source`
+/// ignored): written by config_json and read back by parse_config under `source`.
+/// Throws InputError as for a file (buffers too large for this machine, nothing to run);
+/// std::logic_error when what is read back differs from the draft (sizes out of order,
+/// an invalid spec: a bug in the caller).
+Config make_config(const Config& draft, const std::string& source);
+
+/// A grid of the one kernel `spec` at `axes` (a config kex makes names each kernel once).
+Grid spec_grid_of(const KernelSpec& spec, const Axes& axes);
+
+}  // namespace kex
