@@ -17,7 +17,6 @@
 #include "src/core/numbers.hpp"
 #include "src/core/output.hpp"
 #include "src/core/terminal_text.hpp"
-#include "src/model/json_fields.hpp"
 #include "src/model/load_spec.hpp"
 #include "src/model/result_json.hpp"
 #include "src/model/tune_json.hpp"
@@ -63,24 +62,19 @@ double budget_seconds(const std::string& text) {
   return v;
 }
 
-/// --load's values as the config's "load" records: each of the tune's op (a memset for
-/// clears, a memcpy or memmove for copies), names once; InputError naming the value otherwise.
-nlohmann::json load_records(const TuneArgs& a) {
-  nlohmann::json out = nlohmann::json::array();
+/// --load's values: each of the tune's op (a memset for clears, a memcpy or memmove for
+/// copies), each name once; InputError naming the value otherwise.
+std::vector<LoadSpec> load_options(const TuneArgs& a) {
   std::vector<LoadSpec> loads;
   for (const std::string& text : a.loads) {
     LoadSpec l = parse_load_option(text, "--load");
     if ((l.function == "memset") != (a.op == "clear"))
       throw InputError("--load: '" + text + "': a " + load_function_word(l.function) + " (" + l.function +
                        "'s ABI); kex tune --op " + a.op + " races " + a.op + " kernels");
-    nlohmann::json e;
-    FieldWriter w(e);
-    map_load(w, l);
-    out.push_back(std::move(e));
     loads.push_back(std::move(l));
   }
   check_load_names(loads, "--load");
-  return out;
+  return loads;
 }
 
 /// The space: the config with --sizes, --cache and --layout written into it.
@@ -103,9 +97,10 @@ Config tune_space(const TuneArgs& a, const CLI::App& cmd) {
 /// `space` with --load's code beside the config's own loads.
 Config with_loads(const Config& space, const TuneArgs& a) {
   if (a.loads.empty()) return space;
-  nlohmann::json raw = space.raw;
-  for (nlohmann::json& e : load_records(a)) raw["load"].push_back(std::move(e));
-  return parse_config(raw.dump(), space.source);
+  Config c = space;
+  for (LoadSpec& l : load_options(a)) c.loads.push_back(std::move(l));
+  check_load_names(c.loads, "--load");  // a NAME the config loads already
+  return make_config(c, space.source);
 }
 
 void write_tune(const TuneArgs& a, const TuneRun& run) {
@@ -203,6 +198,66 @@ std::string journal_note(const TuneJournal& tj) {
          terminal_text(tj.journal->path()) + " (with the same options) continues";
 }
 
+/// Prints what the tune found (and its estimate against the time it took); 130 when it was
+/// interrupted (the journal is then kept and named), else 0 (the journal removed).
+int report_tune(const TuneArgs& a, const TuneRequest& req, const TuneRun& run, TuneJournal& tj, double took_s) {
+  if (!quiet())
+    std::fprintf(stderr, "kex tune: estimated %.0f s, took %.0f s (the first stage: estimated %.0f s, took %.0f s)\n",
+                 run.estimate.total_s, took_s, run.estimate.first_s(),
+                 run.tune.stages.empty() ? 0.0 : run.tune.stages.front().seconds);
+  if (tj.journal && !run.interrupted) tj.journal->remove();
+  if (req.space.axes.threads.front() > 1)
+    std::printf("threads: %u workers per operation (GB/s counts every worker's bytes)\n", req.space.axes.threads.front());
+  write_stdout(format_tune(run.tune, run_label(run.doc.context)));
+  for (const std::string& line : outside_faster(run.doc, run.tune)) std::printf("%s\n", terminal_text(line).c_str());
+  std::printf("results: %s\n", terminal_text(a.out).c_str());
+  if (!run.interrupted) return 0;
+  if (run.tune.stages.empty())
+    std::fprintf(stderr, "kex tune: interrupted before a stage finished; %s holds what was measured, no dispatch\n",
+                 terminal_text(a.out).c_str());
+  else
+    std::fprintf(stderr, "kex tune: interrupted; the stages finished are in %s\n", terminal_text(a.out).c_str());
+  if (const std::string note = journal_note(tj); !note.empty()) std::fprintf(stderr, "kex tune: %s\n", note.c_str());
+  return 130;
+}
+
+/// kex tune: the request checked, the journal started or resumed, the race, the output.
+int tune_command(TuneArgs& a, const CLI::App& cmd) {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (!(a.margin >= 0 && a.margin < 1)) throw InputError("--margin: " + std::to_string(a.margin) + ": a fraction in [0, 1)");
+  const bool resuming = !a.resume.empty();
+  if (a.out.empty() && !resuming) a.out = "kex-tune-" + a.op + ".json";
+  if (a.out == "-") throw InputError("-o", "'-': kex tune writes a results file, not standard output; give a path");
+  if (cmd.count("--cpu")) pin_to_cpu(a.cpu);  // one of the CPUs this process may run on, or one line
+  if (!resuming) check_output_path(a.out, a.force);
+  TuneRequest req = tune_request(a, cmd);
+  RunOptions opt = tune_options(a, cmd, req);
+  TuneJournal tj = resuming ? resume_tune_journal(a.resume, req, opt, a.out) : TuneJournal{};
+  if (tj.resumed) req.replay = &*tj.resumed;
+  check_not_an_input("-o", a.out, {a.config, a.resume});
+  check_output_path(a.out, a.force, tune_output_bytes(req));  // room for the results before racing
+  if (!resuming && !a.no_journal) tj = start_tune_journal(req, opt, a.out);
+  opt.journal = tj.journal.get();
+  catch_race_stops();  // the first stop ends the race after the current measurement, the second at once
+  TuneRun run;
+  try {
+    run = run_tune(req, opt, [](const std::string& line) {
+      if (!quiet()) std::fprintf(stderr, "kex tune: %s\n", line.c_str());
+    });
+  } catch (const InputError&) {  // refused before racing (the estimate, the axes): no journal is left
+    if (tj.journal && !resuming) tj.journal->remove();
+    throw;
+  }
+  if (!run.abandoned) validate_tune(run, a, opt, req.space.axes.threads.front());
+  if (run.abandoned) {  // a second stop: as kex run, nothing is written but the journal
+    const std::string note = journal_note(tj);
+    std::fprintf(stderr, "kex tune: stopped at once; nothing written%s%s\n", note.empty() ? "" : "; ", note.c_str());
+    return 130;
+  }
+  write_tune(a, run);
+  return report_tune(a, req, run, tj, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+}
+
 }  // namespace
 
 Action add_tune_command(CLI::App& app) {
@@ -242,60 +297,7 @@ Action add_tune_command(CLI::App& app) {
   cmd->add_flag("--no-validate", a->no_validate,
                 "Do not measure the glibc tunables the dispatch suggests (by default libc runs in child processes "
                 "with and without each, in paired rounds, within the budget)");
-  return [a, cmd]() -> int {
-    const auto t0 = std::chrono::steady_clock::now();
-    if (!(a->margin >= 0 && a->margin < 1)) throw InputError("--margin: " + std::to_string(a->margin) + ": a fraction in [0, 1)");
-    const bool resuming = !a->resume.empty();
-    if (a->out.empty() && !resuming) a->out = "kex-tune-" + a->op + ".json";
-    if (a->out == "-") throw InputError("-o", "'-': kex tune writes a results file, not standard output; give a path");
-    if (cmd->count("--cpu")) pin_to_cpu(a->cpu);  // one of the CPUs this process may run on, or one line
-    if (!resuming) check_output_path(a->out, a->force);
-    TuneRequest req = tune_request(*a, *cmd);
-    RunOptions opt = tune_options(*a, *cmd, req);
-    TuneJournal tj = resuming ? resume_tune_journal(a->resume, req, opt, a->out) : TuneJournal{};
-    if (tj.resumed) req.replay = &*tj.resumed;
-    check_not_an_input("-o", a->out, {a->config, a->resume});
-    check_output_path(a->out, a->force, tune_output_bytes(req));  // room for the results before racing
-    if (!resuming && !a->no_journal) tj = start_tune_journal(req, opt, a->out);
-    opt.journal = tj.journal.get();
-    catch_race_stops();  // the first stop ends the race after the current measurement, the second at once
-    TuneRun run;
-    try {
-      run = run_tune(req, opt, [](const std::string& line) {
-        if (!quiet()) std::fprintf(stderr, "kex tune: %s\n", line.c_str());
-      });
-    } catch (const InputError&) {  // refused before racing (the estimate, the axes): no journal is left
-      if (tj.journal && !resuming) tj.journal->remove();
-      throw;
-    }
-    if (!run.abandoned) validate_tune(run, *a, opt, req.space.axes.threads.front());
-    if (run.abandoned) {  // a second stop: as kex run, nothing is written but the journal
-      const std::string note = journal_note(tj);
-      std::fprintf(stderr, "kex tune: stopped at once; nothing written%s%s\n", note.empty() ? "" : "; ", note.c_str());
-      return 130;
-    }
-    write_tune(*a, run);
-    if (!quiet())
-      std::fprintf(stderr, "kex tune: estimated %.0f s, took %.0f s (the first stage: estimated %.0f s, took %.0f s)\n",
-                   run.estimate.total_s, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-                   run.estimate.first_s(), run.tune.stages.empty() ? 0.0 : run.tune.stages.front().seconds);
-    if (tj.journal && !run.interrupted) tj.journal->remove();
-    if (req.space.axes.threads.front() > 1)
-      std::printf("threads: %u workers per operation (GB/s counts every worker's bytes)\n", req.space.axes.threads.front());
-    write_stdout(format_tune(run.tune, run_label(run.doc.context)));
-    for (const std::string& line : outside_faster(run.doc, run.tune)) std::printf("%s\n", terminal_text(line).c_str());
-    std::printf("results: %s\n", terminal_text(a->out).c_str());
-    if (run.interrupted) {
-      if (run.tune.stages.empty())
-        std::fprintf(stderr, "kex tune: interrupted before a stage finished; %s holds what was measured, no dispatch\n",
-                     terminal_text(a->out).c_str());
-      else
-        std::fprintf(stderr, "kex tune: interrupted; the stages finished are in %s\n", terminal_text(a->out).c_str());
-      if (const std::string note = journal_note(tj); !note.empty()) std::fprintf(stderr, "kex tune: %s\n", note.c_str());
-      return 130;
-    }
-    return 0;
-  };
+  return [a, cmd]() -> int { return tune_command(*a, *cmd); };
 }
 
 }  // namespace kex

@@ -11,6 +11,7 @@
 #include "src/core/cpu_features.hpp"
 #include "src/core/error.hpp"
 #include "src/core/units.hpp"
+#include "src/model/config_json.hpp"
 #include "src/model/kernel_names.hpp"
 #include "src/run/glibc_impls.hpp"
 
@@ -82,18 +83,20 @@ void check_single_axes(const Config& c) {
 }
 
 /// The config of one size in a stage: the space's axes at `size`, the specs still
-/// racing there, the reference baselines; no presets, no segment table.
+/// racing there, the reference baselines and the space's loads; no presets, no segment table.
 Config stage_config(const Race& r, const SizeRace& s) {
-  nlohmann::json raw = r.req.space.raw;
-  for (const char* k : {"presets", "outputs", "harness", "repeat", "preset_options"}) raw.erase(k);
-  raw["description"] = "kex tune: the candidates still racing at " + format_bytes(s.size);
-  raw["sizes"] = nlohmann::json::array({s.size});
-  raw["segments"] = false;
-  raw["baselines"] = r.kept;
-  raw["kernels"] = nlohmann::json::array();
-  for (const KernelSpec& k : s.specs) raw["kernels"].push_back(spec_grid(k));
-  if (raw["kernels"].empty()) raw.erase("kernels");
-  return parse_config(raw.dump(), r.req.space.source);
+  const Config& space = r.req.space;
+  Config c;
+  c.name = space.name;
+  c.description = "kex tune: the candidates still racing at " + format_bytes(s.size);
+  c.axes = space.axes;
+  c.axes.sizes = {s.size};
+  for (const KernelSpec& k : s.specs) c.grids.push_back(spec_grid_of(k, c.axes));
+  c.baselines = r.kept;
+  c.loads = space.loads;
+  c.policy = space.policy;
+  c.protocol = space.protocol;
+  return make_config(c, space.source);
 }
 
 std::string stage_line(const Race& r, const std::vector<size_t>& racing, uint32_t rounds, uint32_t stage) {
