@@ -59,14 +59,6 @@ void refuse_run_options(const CLI::App& cmd) {
     if (cmd.count(opt)) throw InputError(std::string(opt) + ": not with --resume (the journal says what the run was)");
 }
 
-/// A journal of another build mixes repetitions of different code under one name.
-void check_same_build(const JournalHeader& h, const std::string& journal, bool any_build) {
-  if (any_build || (h.kex_version == kex_version() && h.git_commit == kex_git_commit())) return;
-  throw InputError("--resume: " + journal + ": written by kex " + h.kex_version + " (git " + h.git_commit +
-                   "); this is kex " + std::string(kex_version()) + " (git " + std::string(kex_git_commit()) +
-                   "): the run would mix repetitions of two builds; pass --resume-any-build to accept that");
-}
-
 /// The resumed run's output: -o when given (the user's choice), else the journal's
 /// own name; never the journal itself.
 std::string resume_output(const RunArgs& a, const CLI::App& cmd, const JournalState& st) {
@@ -79,6 +71,21 @@ std::string resume_output(const RunArgs& a, const CLI::App& cmd, const JournalSt
 }
 
 }  // namespace
+
+void check_journal_origin(const JournalHeader& h, const std::string& journal, bool any_build) {
+  // A journal of another build mixes repetitions of different code under one name.
+  if (!any_build && (h.kex_version != kex_version() || h.git_commit != kex_git_commit()))
+    throw InputError("--resume: " + journal + ": written by kex " + h.kex_version + " (git " + h.git_commit +
+                     "); this is kex " + std::string(kex_version()) + " (git " + std::string(kex_git_commit()) +
+                     "): the run would mix repetitions of two builds; pass --resume-any-build to accept that");
+  const std::string here = machine_key(this_machine());
+  if (here != h.machine)
+    throw InputError("--resume: " + journal + ": the run was on " + h.machine + "; this machine is " + here);
+  for (const Config& c : h.configs)  // a journal is data: it never makes kex load code (README "Your own implementation")
+    if (!c.loads.empty())
+      throw InputError("--resume: " + journal + ": the run loaded code (" + load_kernel(c.loads.front()) +
+                       "); a journal never loads, assembles or runs code: run it again with its --load options");
+}
 
 /// The records of `files` (paths) as they are now.
 std::vector<PartialFile> partial_files(const std::vector<std::string>& files) {
@@ -99,14 +106,10 @@ void resume_setup(const RunArgs& a, const CLI::App& cmd, RunSetup& s) {
   s.journal = std::make_unique<Journal>(a.resume);  // InputError at once when a live kex holds it
   s.resumed = s.journal->read();
   const JournalHeader& h = s.resumed->header;
-  check_same_build(h, a.resume, a.resume_any_build);
-  const std::string here = machine_key(this_machine());
-  if (here != h.machine)
-    throw InputError("--resume: " + a.resume + ": the run was on " + h.machine + "; this machine is " + here);
-  for (const Config& c : h.configs)  // a journal is data: it never makes kex load code (README "Your own implementation")
-    if (!c.loads.empty())
-      throw InputError("--resume: " + a.resume + ": the run loaded code (" + load_kernel(c.loads.front()) +
-                       "); a journal never loads, assembles or runs code: run it again with its --load options");
+  if (h.tune)
+    throw InputError("--resume: " + a.resume + ": the journal of a kex tune: continue it with kex tune --resume " +
+                     a.resume + " and the tune's options");
+  check_journal_origin(h, a.resume, a.resume_any_build);
   s.configs = h.configs;
   s.protocol = h.protocol;
   s.format = h.format;

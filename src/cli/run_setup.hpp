@@ -71,6 +71,11 @@ JournalHeader journal_header(const RunSetup& s);
 /// The run a journal describes (--resume): its configs and protocol, where its output goes.
 void resume_setup(const RunArgs& a, const CLI::App& cmd, RunSetup& s);
 
+/// A journal being resumed (kex run, kex tune) checked against this kex: written by this
+/// build (unless `any_build`), on this machine, and loading no code (a journal never
+/// makes kex load, assemble or run code). InputError in one line naming `journal`.
+void check_journal_origin(const JournalHeader& h, const std::string& journal, bool any_build);
+
 /// The records of `files` (paths) as they are now: what a resume may draw over.
 std::vector<PartialFile> partial_files(const std::vector<std::string>& files);
 

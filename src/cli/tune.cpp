@@ -3,6 +3,7 @@
 // with libc in child processes, writes every point measured as a results file with a
 // `tune` section, and prints the dispatch table it found.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <unistd.h>
@@ -11,14 +12,17 @@
 #include "src/cli/selection.hpp"
 #include "src/model/config_json.hpp"
 #include "src/cli/stop_signal.hpp"
+#include "src/cli/tune_journal.hpp"
 #include "src/core/atomic_write.hpp"
 #include "src/core/numbers.hpp"
 #include "src/core/output.hpp"
 #include "src/core/terminal_text.hpp"
+#include "src/model/load_spec.hpp"
 #include "src/model/result_json.hpp"
 #include "src/model/tune_json.hpp"
 #include "src/results/tune_file.hpp"
 #include "src/results/crossover.hpp"
+#include "src/results/tune_outside.hpp"
 #include "src/results/tune_text.hpp"
 #include "src/results/tune_tunables.hpp"
 #include "src/results/validation.hpp"
@@ -30,12 +34,12 @@ namespace kex {
 namespace {
 
 struct TuneArgs {
-  std::string config = "built-in:tune", op = "copy", sizes, cache, budget = "10m", out, seed, placement, threads;
-  std::vector<std::string> layout;
+  std::string config = "built-in:tune", op = "copy", sizes, cache, budget = "10m", out, seed, placement, threads, resume;
+  std::vector<std::string> layout, loads;
   double margin = kTieResolution;
   uint32_t max_rounds = 40, first_rounds = 5;
   int cpu = -1;
-  bool force = false, no_validate = false, glibc = false, over_budget = false;
+  bool force = false, no_validate = false, glibc = false, allow_large = false, no_journal = false;
 };
 
 /// --budget: a number of seconds, or N followed by s, m or h ("90s", "10m", "1.5h").
@@ -58,6 +62,21 @@ double budget_seconds(const std::string& text) {
   return v;
 }
 
+/// --load's values: each of the tune's op (a memset for clears, a memcpy or memmove for
+/// copies), each name once; InputError naming the value otherwise.
+std::vector<LoadSpec> load_options(const TuneArgs& a) {
+  std::vector<LoadSpec> loads;
+  for (const std::string& text : a.loads) {
+    LoadSpec l = parse_load_option(text, "--load");
+    if ((l.function == "memset") != (a.op == "clear"))
+      throw InputError("--load: '" + text + "': a " + load_function_word(l.function) + " (" + l.function +
+                       "'s ABI); kex tune --op " + a.op + " races " + a.op + " kernels");
+    loads.push_back(std::move(l));
+  }
+  check_load_names(loads, "--load");
+  return loads;
+}
+
 /// The space: the config with --sizes, --cache and --layout written into it.
 Config tune_space(const TuneArgs& a, const CLI::App& cmd) {
   Config space = load_config(a.config);
@@ -73,6 +92,15 @@ Config tune_space(const TuneArgs& a, const CLI::App& cmd) {
   }
   axes.apply(space);
   return make_config(space, space.source);
+}
+
+/// `space` with --load's code beside the config's own loads.
+Config with_loads(const Config& space, const TuneArgs& a) {
+  if (a.loads.empty()) return space;
+  Config c = space;
+  for (LoadSpec& l : load_options(a)) c.loads.push_back(std::move(l));
+  check_load_names(c.loads, "--load");  // a NAME the config loads already
+  return make_config(c, space.source);
 }
 
 void write_tune(const TuneArgs& a, const TuneRun& run) {
@@ -95,7 +123,7 @@ double validation_reserve(Op op, double budget_s) {
 
 TuneRequest tune_request(const TuneArgs& a, const CLI::App& cmd) {
   TuneRequest req;
-  req.space = tune_space(a, cmd);
+  req.space = with_loads(tune_space(a, cmd), a);
   req.op = *parse_op(a.op);
   req.sizes = req.space.axes.sizes;
   req.budget_s = budget_seconds(a.budget);
@@ -104,7 +132,7 @@ TuneRequest tune_request(const TuneArgs& a, const CLI::App& cmd) {
   req.max_rounds = std::max(a.max_rounds, a.first_rounds + 1);
   req.first_rounds = a.first_rounds;
   req.glibc = a.glibc;
-  req.over_budget = a.over_budget;
+  req.allow_large = a.allow_large;
   return req;
 }
 
@@ -162,6 +190,74 @@ void validate_tune(TuneRun& run, const TuneArgs& a, const RunOptions& opt, uint3
   run.abandoned = run.abandoned || *opt.stop >= 2;
 }
 
+/// Where a stopped tune's journal is and how to continue it ("" without one).
+std::string journal_note(const TuneJournal& tj) {
+  if (!tj.journal || !tj.journal->resumable()) return "";
+  tj.journal->sync();
+  return "the journal " + terminal_text(tj.journal->path()) + " keeps what was measured: kex tune --resume " +
+         terminal_text(tj.journal->path()) + " (with the same options) continues";
+}
+
+/// Prints what the tune found (and its estimate against the time it took); 130 when it was
+/// interrupted (the journal is then kept and named), else 0 (the journal removed).
+int report_tune(const TuneArgs& a, const TuneRequest& req, const TuneRun& run, TuneJournal& tj, double took_s) {
+  if (!quiet())
+    std::fprintf(stderr, "kex tune: estimated %.0f s, took %.0f s (the first stage: estimated %.0f s, took %.0f s)\n",
+                 run.estimate.total_s, took_s, run.estimate.first_s(),
+                 run.tune.stages.empty() ? 0.0 : run.tune.stages.front().seconds);
+  if (tj.journal && !run.interrupted) tj.journal->remove();
+  if (req.space.axes.threads.front() > 1)
+    std::printf("threads: %u workers per operation (GB/s counts every worker's bytes)\n", req.space.axes.threads.front());
+  write_stdout(format_tune(run.tune, run_label(run.doc.context)));
+  for (const std::string& line : outside_faster(run.doc, run.tune)) std::printf("%s\n", terminal_text(line).c_str());
+  std::printf("results: %s\n", terminal_text(a.out).c_str());
+  if (!run.interrupted) return 0;
+  if (run.tune.stages.empty())
+    std::fprintf(stderr, "kex tune: interrupted before a stage finished; %s holds what was measured, no dispatch\n",
+                 terminal_text(a.out).c_str());
+  else
+    std::fprintf(stderr, "kex tune: interrupted; the stages finished are in %s\n", terminal_text(a.out).c_str());
+  if (const std::string note = journal_note(tj); !note.empty()) std::fprintf(stderr, "kex tune: %s\n", note.c_str());
+  return 130;
+}
+
+/// kex tune: the request checked, the journal started or resumed, the race, the output.
+int tune_command(TuneArgs& a, const CLI::App& cmd) {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (!(a.margin >= 0 && a.margin < 1)) throw InputError("--margin: " + std::to_string(a.margin) + ": a fraction in [0, 1)");
+  const bool resuming = !a.resume.empty();
+  if (a.out.empty() && !resuming) a.out = "kex-tune-" + a.op + ".json";
+  if (a.out == "-") throw InputError("-o", "'-': kex tune writes a results file, not standard output; give a path");
+  if (cmd.count("--cpu")) pin_to_cpu(a.cpu);  // one of the CPUs this process may run on, or one line
+  if (!resuming) check_output_path(a.out, a.force);
+  TuneRequest req = tune_request(a, cmd);
+  RunOptions opt = tune_options(a, cmd, req);
+  TuneJournal tj = resuming ? resume_tune_journal(a.resume, req, opt, a.out) : TuneJournal{};
+  if (tj.resumed) req.replay = &*tj.resumed;
+  check_not_an_input("-o", a.out, {a.config, a.resume});
+  check_output_path(a.out, a.force, tune_output_bytes(req));  // room for the results before racing
+  if (!resuming && !a.no_journal) tj = start_tune_journal(req, opt, a.out);
+  opt.journal = tj.journal.get();
+  catch_race_stops();  // the first stop ends the race after the current measurement, the second at once
+  TuneRun run;
+  try {
+    run = run_tune(req, opt, [](const std::string& line) {
+      if (!quiet()) std::fprintf(stderr, "kex tune: %s\n", line.c_str());
+    });
+  } catch (const InputError&) {  // refused before racing (the estimate, the axes): no journal is left
+    if (tj.journal && !resuming) tj.journal->remove();
+    throw;
+  }
+  if (!run.abandoned) validate_tune(run, a, opt, req.space.axes.threads.front());
+  if (run.abandoned) {  // a second stop: as kex run, nothing is written but the journal
+    const std::string note = journal_note(tj);
+    std::fprintf(stderr, "kex tune: stopped at once; nothing written%s%s\n", note.empty() ? "" : "; ", note.c_str());
+    return 130;
+  }
+  write_tune(a, run);
+  return report_tune(a, req, run, tj, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+}
+
 }  // namespace
 
 Action add_tune_command(CLI::App& app) {
@@ -177,15 +273,22 @@ Action add_tune_command(CLI::App& app) {
                                            "1..1024 or all (every CPU of the affinity mask); default the config's, 1")
       ->type_name("N");
   cmd->add_option("--placement", a->placement, "Where the workers run, as kex run --placement (spread, compact, a CPU list)");
+  cmd->add_option("--load", a->loads,
+                  "Race your own code beside the reference, as kex run --load: NAME=PATH:SYMBOL[:copy|move|clear]; "
+                  "compared at every size, never in the dispatch (kex emits only its own code); repeatable")
+      ->allow_extra_args(false);
   cmd->add_option("--budget", a->budget, "Wall time of the whole tune (default 10m)");
   cmd->add_option("--margin", a->margin, "A candidate leaves when slower than the leader by more (default 0.01)");
   cmd->add_option("--rounds", a->max_rounds, "Rounds a size gets at most (default 40)")->check(CLI::Range(4, 1000));
   cmd->add_option("--first-rounds", a->first_rounds, "Rounds of the first stage (default 5)")->check(CLI::Range(3, 100));
-  cmd->add_flag("--over-budget", a->over_budget,
-                "Race even when the first stage (every size and candidate, --first-rounds rounds) is estimated above "
-                "the budget");
+  cmd->add_flag("--allow-large,--over-budget", a->allow_large,
+                "Race even when the first stage (every size and candidate built, verified and raced --first-rounds "
+                "rounds) is estimated above 1.5x the budget");
   cmd->add_option("-o,--output", a->out, "Results file (default kex-tune-OP.json)");
   cmd->add_flag("--force", a->force, "Replace the results file");
+  cmd->add_option("--resume", a->resume, "Continue the tune whose journal this is (OUT.journal, kept beside the "
+                                         "results file while a tune races), with the options it was given");
+  cmd->add_flag("--no-journal", a->no_journal, "Keep no journal (a killed tune cannot be resumed)");
   cmd->add_option("--cpu", a->cpu, "CPU the measuring worker is pinned to (default: one picked)")
       ->check(CLI::Range(0, 4095));
   cmd->add_option("--seed", a->seed, "Seed of the round order (default: drawn)");
@@ -194,40 +297,7 @@ Action add_tune_command(CLI::App& app) {
   cmd->add_flag("--no-validate", a->no_validate,
                 "Do not measure the glibc tunables the dispatch suggests (by default libc runs in child processes "
                 "with and without each, in paired rounds, within the budget)");
-  return [a, cmd]() -> int {
-    if (!(a->margin >= 0 && a->margin < 1)) throw InputError("--margin: " + std::to_string(a->margin) + ": a fraction in [0, 1)");
-    if (a->out.empty()) a->out = "kex-tune-" + a->op + ".json";
-    if (a->out == "-") throw InputError("-o", "'-': kex tune writes a results file, not standard output; give a path");
-    if (cmd->count("--cpu")) pin_to_cpu(a->cpu);  // one of the CPUs this process may run on, or one line
-    check_not_an_input("-o", a->out, {a->config});
-    check_output_path(a->out, a->force);
-    const TuneRequest req = tune_request(*a, *cmd);
-    check_output_path(a->out, a->force, tune_output_bytes(req));  // room for the results before racing
-    const RunOptions opt = tune_options(*a, *cmd, req);
-    catch_race_stops();  // the first stop ends the race after the current measurement, the second at once
-    TuneRun run = run_tune(req, opt, [](const std::string& line) {
-      if (!quiet()) std::fprintf(stderr, "kex tune: %s\n", line.c_str());
-    });
-    if (!run.abandoned) validate_tune(run, *a, opt, req.space.axes.threads.front());
-    if (run.abandoned) {  // a second stop: as kex run, nothing is written
-      std::fprintf(stderr, "kex tune: stopped at once; nothing written\n");
-      return 130;
-    }
-    write_tune(*a, run);
-    if (req.space.axes.threads.front() > 1)
-      std::printf("threads: %u workers per operation (GB/s counts every worker's bytes)\n", req.space.axes.threads.front());
-    write_stdout(format_tune(run.tune, run_label(run.doc.context)));
-    std::printf("results: %s\n", terminal_text(a->out).c_str());
-    if (run.interrupted) {
-      if (run.tune.stages.empty())
-        std::fprintf(stderr, "kex tune: interrupted before a stage finished; %s holds what was measured, no dispatch\n",
-                     terminal_text(a->out).c_str());
-      else
-        std::fprintf(stderr, "kex tune: interrupted; the stages finished are in %s\n", terminal_text(a->out).c_str());
-      return 130;
-    }
-    return 0;
-  };
+  return [a, cmd]() -> int { return tune_command(*a, *cmd); };
 }
 
 }  // namespace kex

@@ -363,9 +363,13 @@ void add_line(Reading& in, const nlohmann::json& j, const std::string& line_wher
   } else if (kind == "partial_figures") {
     in.s.partial_figures =
         read_record<FiguresLine>(v, where + "/partial_figures", [](auto& io, auto& f) { map_figures_line(io, f); }).files;
+  } else if (kind == "tune_stage") {
+    TuneStageMark m = tune_stage_from(v, where + "/tune_stage");
+    for (const auto& [point, reps] : in.s.reps) m.reps_before[point] = reps.size();
+    in.s.tune_stages.push_back(std::move(m));
   } else {
     throw InputError(line_where, "not a journal line (unknown kind; allowed: rep, result, disturbed, seed_run, "
-                                 "seed_pass, segments, partial, partial_figures)");
+                                 "seed_pass, segments, partial, partial_figures, tune_stage)");
   }
 }
 
@@ -552,6 +556,11 @@ bool Journal::resumable() const {
   struct stat open_st, path_st;
   return !failed_ && fd_ >= 0 && fstat(fd_, &open_st) == 0 && open_st.st_nlink > 0 &&
          stat(path_.c_str(), &path_st) == 0 && path_st.st_dev == open_st.st_dev && path_st.st_ino == open_st.st_ino;
+}
+
+void Journal::tune_stage(const TuneStageMark& m) {
+  line(nlohmann::json{{"tune_stage", to_json(m)}});
+  sync();
 }
 
 void Journal::repetition(const std::string& point, const Repetition& r) {

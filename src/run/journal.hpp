@@ -50,6 +50,7 @@ struct JournalState {
   std::optional<SegmentSection> segments;
   std::optional<PartialFile> partial;                ///< the results file the last interrupted session wrote
   std::vector<PartialFile> partial_figures;          ///< the figures it wrote
+  std::vector<TuneStageMark> tune_stages;            ///< a kex tune's finished stages, in order
   size_t lines = 0;
   bool torn_tail = false;                            ///< the last line was cut off (a kill mid-write); ignored
 };
@@ -85,6 +86,8 @@ class Journal {
   /// What an interrupted session wrote at the output, and the figures it drew (synced at once).
   void partial_output(const PartialFile& p);
   void partial_figures(const std::vector<PartialFile>& files);
+  /// A kex tune's stage, at its end (synced at once).
+  void tune_stage(const TuneStageMark& m);
   /// Flushes and fsyncs now (before the final write, and on a stop).
   void sync();
   const std::string& path() const { return path_; }

@@ -39,6 +39,7 @@ void map_header(IO& io, H& h) {
     e.text("source", c.source);
     e.object_value("config", c.raw);
   });
+  if (io.has("tune", h.tune)) io.object("tune", [&](auto& t) { map_tune_request(t, *h.tune); });
 }
 
 }  // namespace

@@ -9,7 +9,10 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <optional>
+
 #include "src/model/config.hpp"
+#include "src/run/journal_tune.hpp"
 #include "src/run/supervisor.hpp"
 
 namespace kex {
@@ -29,6 +32,7 @@ struct JournalHeader {
                              ///< of a journal whose name journal_path shortened
   Protocol protocol;         ///< repetitions, order, sentinel, CPU, counters (first_order not kept)
   std::vector<Config> configs;  ///< at least one, each read by parse_config
+  std::optional<TuneJournalRequest> tune;  ///< a kex tune's journal: its request (configs[0] is its space)
 };
 
 /// The header as its journal line holds it. The same field table as

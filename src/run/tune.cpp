@@ -6,10 +6,12 @@
 #include <iterator>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "src/core/cpu_features.hpp"
 #include "src/core/error.hpp"
 #include "src/core/units.hpp"
+#include "src/model/config_json.hpp"
 #include "src/model/kernel_names.hpp"
 #include "src/run/glibc_impls.hpp"
 
@@ -42,6 +44,9 @@ struct Race {
   double scale = 1;                          ///< measured stage time / plan_sweep's estimate
   uint32_t cap = 0;                          ///< rounds a size gets at most now (raised when budget is left)
   bool stopped = false;
+  const JournalState* replay = nullptr;      ///< a resumed journal whose stages are not all replayed yet
+  size_t replayed = 0;                       ///< its stages replayed so far
+  const TuneStageMark* mark = nullptr;       ///< the journaled stage the next run_stage replays
 
   double used() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
 };
@@ -78,18 +83,20 @@ void check_single_axes(const Config& c) {
 }
 
 /// The config of one size in a stage: the space's axes at `size`, the specs still
-/// racing there, the reference baselines; no presets, no segment table.
+/// racing there, the reference baselines and the space's loads; no presets, no segment table.
 Config stage_config(const Race& r, const SizeRace& s) {
-  nlohmann::json raw = r.req.space.raw;
-  for (const char* k : {"presets", "outputs", "harness", "repeat", "preset_options"}) raw.erase(k);
-  raw["description"] = "kex tune: the candidates still racing at " + format_bytes(s.size);
-  raw["sizes"] = nlohmann::json::array({s.size});
-  raw["segments"] = false;
-  raw["baselines"] = r.kept;
-  raw["kernels"] = nlohmann::json::array();
-  for (const KernelSpec& k : s.specs) raw["kernels"].push_back(spec_grid(k));
-  if (raw["kernels"].empty()) raw.erase("kernels");
-  return parse_config(raw.dump(), r.req.space.source);
+  const Config& space = r.req.space;
+  Config c;
+  c.name = space.name;
+  c.description = "kex tune: the candidates still racing at " + format_bytes(s.size);
+  c.axes = space.axes;
+  c.axes.sizes = {s.size};
+  for (const KernelSpec& k : s.specs) c.grids.push_back(spec_grid_of(k, c.axes));
+  c.baselines = r.kept;
+  c.loads = space.loads;
+  c.policy = space.policy;
+  c.protocol = space.protocol;
+  return make_config(c, space.source);
 }
 
 std::string stage_line(const Race& r, const std::vector<size_t>& racing, uint32_t rounds, uint32_t stage) {
@@ -158,6 +165,41 @@ std::vector<Config> stage_configs(const Race& r, const std::vector<size_t>& raci
   return configs;
 }
 
+std::vector<uint64_t> sizes_of(const Race& r, const std::vector<size_t>& racing) {
+  std::vector<uint64_t> out;
+  for (size_t i : racing) out.push_back(r.sizes[i].size);
+  return out;
+}
+
+/// The end of a resumed journal's replay: every repetition it holds is taken over
+/// (the stage it was killed in goes on from them), and the rest is measured.
+void end_replay(Race& r) {
+  if (!r.replay) return;
+  for (const auto& [point, reps] : r.replay->reps)
+    if (r.acc.reps[point].size() < reps.size()) r.acc.reps[point] = reps;
+  r.replay = nullptr;
+  r.mark = nullptr;
+}
+
+/// The rounds of the journaled stage the next stage replays, when it races the same sizes
+/// (set as r.mark), else 0: the replay ends there (a stage the journal does not hold).
+uint32_t replay_rounds(Race& r, const std::vector<size_t>& racing, bool refine) {
+  if (!r.replay) return 0;
+  if (r.replayed < r.replay->tune_stages.size()) {
+    const TuneStageMark& m = r.replay->tune_stages[r.replayed];
+    if (m.sizes == sizes_of(r, racing) && m.refine == refine) {
+      r.mark = &m;
+      for (const auto& [point, n] : m.reps_before) {  // the rounds each point had at the stage's end
+        const std::vector<Repetition>& all = r.replay->reps.at(point);
+        r.acc.reps[point].assign(all.begin(), all.begin() + std::ptrdiff_t(std::min(n, all.size())));
+      }
+      return m.rounds;
+    }
+  }
+  end_replay(r);
+  return 0;
+}
+
 /// Measures the sizes `racing` (their `configs`) up to `rounds` rounds each (the rounds
 /// they have are kept: only the missing ones are measured), then drops what the answers allow.
 void run_stage(Race& r, const std::vector<size_t>& racing, const std::vector<Config>& configs, uint32_t rounds,
@@ -172,7 +214,10 @@ void run_stage(Race& r, const std::vector<size_t>& racing, const std::vector<Con
   const double estimate = plan_sweep(configs, opt).estimate_s;
   const auto t0 = Clock::now();
   SweepRun sw = run_sweep(configs, opt);
-  const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
+  const TuneStageMark* m = std::exchange(r.mark, nullptr);  // a replayed stage takes its journaled times
+  const double dt = m ? m->seconds : std::chrono::duration<double>(Clock::now() - t0).count();
+  if (m) r.start = Clock::now() - std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(m->used_s));
+  if (m) ++r.replayed;
   if (estimate > 0) r.scale = dt / estimate;
   for (const Result& res : sw.doc.results) {
     r.acc.reps[res.name()] = res.reps;
@@ -182,6 +227,7 @@ void run_stage(Race& r, const std::vector<size_t>& racing, const std::vector<Con
   r.stopped = sw.abandoned || sw.doc.context.interrupted;
   r.rec.stages.push_back({stage, rounds, racing.size(), sw.doc.results.size(), dt, refine});
   if (r.stopped) return;
+  if (!m && r.opt.journal) r.opt.journal->tune_stage({stage, rounds, sizes_of(r, racing), refine, dt, r.used(), {}});
   for (size_t i : racing) drop_unmeasured(r, r.sizes[i], stage);
   apply_answers(r, sw.doc, stage);
   for (size_t i : racing) {
@@ -208,20 +254,60 @@ uint32_t next_rounds(const Race& r, const std::vector<size_t>& racing, const std
   return want >= have + 2 ? want : 0;
 }
 
-/// The first stage (every size and candidate, `rounds` rounds) estimated above the race's
-/// budget: InputError naming --budget and the flag that races anyway.
-void check_first_stage(const Race& r, const std::vector<Config>& configs, uint32_t rounds) {
-  if (r.req.over_budget) return;
+/// What preparing one point of a stage costs before its first round: its kernel built
+/// into the size's own arena and verified, in seconds, plus the verification's share
+/// that grows with the size (every verified size fills and checks a buffer of the
+/// measured size, at most 1 MiB). Measured on the 2-vCPU Zen 5 VM at load 2-9, and set
+/// between its busy and quiet figures: benchmarks/results/2026-12-04-tune-estimate.md.
+constexpr double kPrepareSecondsPerPoint = 0.019;
+constexpr double kVerifySecondsPerMiB = 0.11;
+constexpr uint64_t kVerifyCapBytes = uint64_t(1) << 20;  ///< src/run/sweep.cpp's kVerifyCap
+
+/// How far above the race's budget the first stage may be estimated before the tune is
+/// refused (without allow_large): the first stage runs whole, so the tune takes about
+/// this much longer than asked at most.
+constexpr double kFirstStageOverFactor = 1.5;
+
+/// The first stage's estimate: plan_sweep's measuring time of `rounds` paired rounds
+/// and the preparation of every point (kPrepareSecondsPerPoint, kVerifySecondsPerMiB).
+TuneEstimate first_stage_estimate(const Race& r, const std::vector<Config>& configs, uint32_t rounds) {
   RunOptions opt = r.opt;
   opt.protocol.repetitions = rounds;
   const SweepPlan sp = plan_sweep(configs, opt);
-  if (sp.estimate_s <= r.req.budget_s) return;
-  char line[320];
+  TuneEstimate e;
+  e.points = sp.names.size() - sp.skipped;
+  e.tasks = sp.tasks;
+  e.measure_s = sp.estimate_s;
+  for (const SizeRace& s : r.sizes) {
+    const double mib = double(std::min(s.size, kVerifyCapBytes)) / double(kVerifyCapBytes);
+    const double points = double(s.specs.size() + r.kept.size() + r.req.space.loads.size());
+    e.prepare_s += points * (kPrepareSecondsPerPoint + kVerifySecondsPerMiB * mib);
+  }
+  return e;
+}
+
+/// The first stage (every size and candidate, `rounds` rounds) estimated above
+/// kFirstStageOverFactor times the race's budget: InputError naming the estimate and
+/// the flag that races anyway.
+void check_first_stage(const Race& r, const TuneEstimate& e, uint32_t rounds) {
+  if (r.req.allow_large || e.first_s() <= kFirstStageOverFactor * r.req.budget_s) return;
+  char line[400];
   std::snprintf(line, sizeof line,
-                "the first stage alone (%zu points at %zu sizes x %u rounds = %zu tasks) is estimated at %.0f s, above "
-                "the race's %.0f s: give a larger --budget, fewer sizes or kernels, or pass --over-budget to race anyway",
-                sp.names.size(), r.sizes.size(), rounds, sp.tasks, sp.estimate_s, r.req.budget_s);
+                "the first stage alone (%zu points at %zu size%s x %u rounds = %zu tasks) is estimated at %.0f s "
+                "(%.0f s building and verifying, %.0f s measuring), over %.1fx the race's %.0f s: give a larger "
+                "--budget, fewer sizes or kernels, or pass --allow-large to race anyway",
+                e.points, r.sizes.size(), r.sizes.size() == 1 ? "" : "s", rounds, e.tasks, e.first_s(), e.prepare_s, e.measure_s,
+                kFirstStageOverFactor, r.req.budget_s);
   throw InputError("--budget", line);
+}
+
+std::string estimate_line(const TuneEstimate& e) {
+  char line[200];
+  std::snprintf(line, sizeof line,
+                "estimated %.0f s: the first stage %.0f s (%.0f s building and verifying %zu points, %.0f s measuring), "
+                "then the budget",
+                e.total_s, e.first_s(), e.prepare_s, e.points, e.measure_s);
+  return line;
 }
 
 /// Races the sizes not settled, stage after stage, until none is left, the stop flag
@@ -233,7 +319,8 @@ void race(Race& r, double until) {
       if (!r.sizes[i].settled) racing.push_back(i);
     if (racing.empty()) return;
     const std::vector<Config> configs = stage_configs(r, racing);
-    const uint32_t rounds = next_rounds(r, racing, configs, until);
+    uint32_t rounds = replay_rounds(r, racing, false);
+    if (rounds == 0) rounds = next_rounds(r, racing, configs, until);
     if (rounds == 0) return;
     run_stage(r, racing, configs, rounds, false);
   }
@@ -348,7 +435,8 @@ void refine(Race& r) {
       r.sizes.push_back(std::move(s));
       racing.push_back(r.sizes.size() - 1);
     }
-    run_stage(r, racing, stage_configs(r, racing), std::min(r.cap, r.req.first_rounds * 2), true);
+    const uint32_t replayed = replay_rounds(r, racing, true);
+    run_stage(r, racing, stage_configs(r, racing), replayed ? replayed : std::min(r.cap, r.req.first_rounds * 2), true);
     race(r, r.req.budget_s);
     std::stable_sort(r.sizes.begin(), r.sizes.end(), [](const SizeRace& a, const SizeRace& b) { return a.size < b.size; });
   }
@@ -391,17 +479,26 @@ TuneRun run_tune(const TuneRequest& asked, RunOptions opt, const std::function<v
   std::vector<size_t> all(r.sizes.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;
   const std::vector<Config> first = stage_configs(r, all);
-  check_first_stage(r, first, std::max(req.first_rounds, 3u));
-  run_stage(r, all, first, std::max(req.first_rounds, 3u), false);
+  r.replay = asked.replay;
+  if (r.replay) r.acc.results = r.replay->results;  // points that failed or were skipped stay so
+  const uint32_t replayed = replay_rounds(r, all, false);
+  const uint32_t first_rounds = replayed ? replayed : std::max(req.first_rounds, 3u);
+  TuneEstimate estimate = first_stage_estimate(r, first, first_rounds);
+  if (!asked.replay) check_first_stage(r, estimate, first_rounds);  // a resume was let race before
+  estimate.total_s = std::max(estimate.first_s(), req.budget_s) + asked.reserve_s;
+  say(estimate_line(estimate));
+  run_stage(r, all, first, first_rounds, false);
   race(r, req.budget_s * 0.75);  // the rest refines the switches
   for (int turn = 0; turn < 3 && !r.stopped; ++turn) {  // more rounds can move a switch: refine it again
     refine(r);
     extend(r);
   }
+  end_replay(r);
   TuneRun out;
   out.doc = race_doc(r);
   decide(r, out.doc);
   r.rec.used_s = r.used();
+  out.estimate = estimate;
   out.tune = std::move(r.rec);
   out.interrupted = r.stopped;
   out.abandoned = opt.stop && *opt.stop >= 2;

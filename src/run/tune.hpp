@@ -29,7 +29,20 @@ struct TuneRequest {
   uint32_t max_rounds = 40;      ///< rounds a size gets at most
   double refine_ratio = 1.19;    ///< refine a switch until its sizes are this close (2^(1/4))
   bool glibc = false;            ///< glibc's usable variants of the op race too, kept like the reference
-  bool over_budget = false;      ///< race even when the first stage alone is estimated above the budget
+  bool allow_large = false;      ///< race even when the first stage alone is estimated far above the budget
+  /// A resumed journal of this tune (its request checked by the caller): its stages are
+  /// replayed from its repetitions (nothing measured again), then the race goes on.
+  /// The stages and repetitions of a race go to RunOptions::journal as they end.
+  const JournalState* replay = nullptr;
+};
+
+/// What a tune was estimated to take before it raced, in seconds of wall time.
+struct TuneEstimate {
+  size_t points = 0, tasks = 0;  ///< of the first stage: every size's candidates and reference; x its rounds
+  double prepare_s = 0;          ///< the first stage's JIT and verification of every point
+  double measure_s = 0;          ///< the first stage's paired rounds, as kex run --list estimates them
+  double total_s = 0;            ///< the whole tune: the first stage or the race's budget, plus the validation's
+  double first_s() const { return prepare_s + measure_s; }
 };
 
 /// About how many bytes kex tune's results file takes at least: the first stage's
@@ -42,6 +55,7 @@ uint64_t tune_output_bytes(const TuneRequest& req);
 struct TuneRun {
   RunDoc doc;
   TuneRecord tune;
+  TuneEstimate estimate;     ///< made before the race (the first stage's, the whole tune's)
   bool interrupted = false;  ///< stopped by a signal: the record covers the stages done
   bool abandoned = false;    ///< a second stop: nothing should be written (as kex run)
 };
@@ -56,9 +70,10 @@ std::vector<KernelSpec> tune_candidates(const Config& space, Op op);
 /// A first stop ends the race after the current measurement (interrupted); a second
 /// one at once (abandoned too).
 /// InputError when the space has no candidate for `op` on this CPU, an axis other than
-/// sizes with several values, or (without `over_budget`) a first stage estimated (as
-/// kex run --list estimates) above the race's budget: every size and candidate is verified
-/// and measured `first_rounds` times whatever the budget.
+/// sizes with several values, or (without `allow_large`) a first stage estimated above
+/// 1.5x the race's budget (its rounds as kex run --list estimates them, plus building and
+/// verifying every point): every size and candidate is verified and measured
+/// `first_rounds` times whatever the budget. `say` hears the estimate before the race.
 TuneRun run_tune(const TuneRequest& req, RunOptions opt, const std::function<void(const std::string&)>& say);
 
 }  // namespace kex

@@ -139,7 +139,7 @@ TEST_CASE("kex tune: bad options and spaces exit 2 with one line, before measuri
   // A first stage far above the budget (76 sizes x every candidate ran 106 s of a 3 s budget): refused at once.
   one_line("--sizes 1..1MiB:4 --budget 3s --no-validate", "--budget: the first stage alone (");
   one_line("--sizes 1..1MiB:4 --budget 3s --no-validate", "s: give a larger --budget, fewer sizes or kernels, or pass "
-                                                           "--over-budget to race anyway");
+                                                           "--allow-large to race anyway");
   CHECK(shell("test -e " + d + "/never.json").status != 0);
   const auto dash = shell("cd " + d + " && " + kKex + " tune space.json -o -");
   CHECK(dash.status == 2);

@@ -1,0 +1,82 @@
+#include "src/cli/tune_journal.hpp"
+
+#include <sys/stat.h>
+
+#include "src/cli/run_setup.hpp"
+#include "src/core/error.hpp"
+#include "src/core/version.hpp"
+#include "src/run/context.hpp"
+
+namespace kex {
+
+namespace {
+
+TuneJournalRequest journal_request(const TuneRequest& req) {
+  TuneJournalRequest t;
+  t.op = std::string(to_string(req.op));
+  t.sizes = req.sizes;
+  t.margin = req.margin;
+  t.first_rounds = req.first_rounds;
+  t.max_rounds = req.max_rounds;
+  t.glibc = req.glibc;
+  return t;
+}
+
+/// What differs between the tune a journal records and the one asked for ("" for none).
+std::string difference(const JournalHeader& h, const TuneRequest& req) {
+  const TuneJournalRequest t = journal_request(req);
+  if (!h.tune) return "it is the journal of a kex run, not of a tune (continue it with kex run --resume)";
+  if (h.tune->op != t.op) return "--op " + h.tune->op;
+  if (h.tune->sizes != t.sizes) return "its --sizes";
+  if (h.tune->margin != t.margin) return "its --margin";
+  if (h.tune->first_rounds != t.first_rounds) return "its --first-rounds";
+  if (h.tune->max_rounds != t.max_rounds) return "its --rounds";
+  if (h.tune->glibc != t.glibc) return std::string(h.tune->glibc ? "" : "no ") + "--glibc";
+  if (h.configs.size() != 1 || h.configs.front().raw != req.space.raw)
+    return "its CONFIG, --cache, --layout or --threads";
+  return "";
+}
+
+}  // namespace
+
+TuneJournal start_tune_journal(const TuneRequest& req, RunOptions& opt, const std::string& out) {
+  const std::string path = journal_path(out);
+  struct stat st;
+  if (lstat(path.c_str(), &st) == 0)
+    throw InputError("-o: " + out + ": an earlier tune left its journal " + path +
+                     ": continue it with kex tune --resume " + path + " (and the tune's options), or remove it");
+  JournalHeader h;
+  h.kex_version = std::string(kex_version());
+  h.git_commit = std::string(kex_git_commit());
+  h.run_id = new_run_id();
+  h.machine = machine_key(this_machine());
+  h.output_name = out.substr(out.rfind('/') + 1);
+  h.drew_figures = false;
+  h.wrote_report = false;
+  h.protocol = opt.protocol;
+  h.configs = {req.space};
+  h.tune = journal_request(req);
+  opt.run_id = h.run_id;
+  return TuneJournal{std::make_unique<Journal>(path, h), std::nullopt};
+}
+
+TuneJournal resume_tune_journal(const std::string& path, const TuneRequest& req, RunOptions& opt, std::string& out) {
+  TuneJournal j;
+  j.journal = std::make_unique<Journal>(path);  // InputError at once when a live kex holds it
+  j.resumed = j.journal->read();
+  const JournalHeader& h = j.resumed->header;
+  check_journal_origin(h, path, false);
+  for (const auto& [point, reps] : j.resumed->reps)  // a journal names no loaded code (issue 34's trust rule)
+    if (point.rfind("lib/", 0) == 0 || point.rfind("asm/", 0) == 0)
+      throw InputError("--resume: " + path + ": the journal names loaded code (" + point.substr(0, point.find('/', 4)) +
+                       "); a journal never loads, assembles or runs code: run the tune again with its --load options");
+  if (const std::string d = difference(h, req); !d.empty())
+    throw InputError("--resume: " + path + ": the journal of another tune (" + d +
+                     " differs): give the options of the tune it records");
+  opt.protocol.seed = h.protocol.seed;
+  opt.run_id = h.run_id;
+  if (out.empty()) out = output_for_journal(path, h.output_name);
+  return j;
+}
+
+}  // namespace kex

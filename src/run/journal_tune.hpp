@@ -1,0 +1,61 @@
+// What a `kex tune` journal adds to a run's journal (journal.hpp): the tune's request in
+// the header (beside its space, the header's one config) and a line at the end of each
+// stage. The repetitions are the run journal's own lines, by point name: every stage
+// journals the rounds it measured. A resume replays the stages a journal records (their
+// rounds, sizes and times; the repetitions each point had at each stage's end), so the
+// race takes the decisions it took, then measures on from where it was killed.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "src/model/json_fields.hpp"
+
+namespace kex {
+
+/// The tune request a journal header records (the space is the header's configs[0], the
+/// seed its protocol's). A resume's command line must ask for the same.
+struct TuneJournalRequest {
+  std::string op = "copy";       ///< copy or clear
+  std::vector<uint64_t> sizes;   ///< the sizes the race starts on, ascending
+  double margin = 0;             ///< --margin
+  uint32_t first_rounds = 5, max_rounds = 40;
+  bool glibc = false;            ///< glibc's variants raced beside the reference
+  bool operator==(const TuneJournalRequest&) const = default;
+};
+
+inline bool is_tune_op(const std::string& s) { return s == "copy" || s == "clear"; }
+
+/// The field table of the request (journal_header.cpp runs it in both directions).
+template <class IO, class R>
+void map_tune_request(IO& io, R& r) {
+  io.text("op", r.op, TextRule{8, is_tune_op, "copy, clear"});
+  io.wholes("sizes", r.sizes, 100000, uint64_t(1), UINT64_MAX);
+  io.real("margin", r.margin, 0, 1);
+  io.whole("first_rounds", r.first_rounds, 1u, 100000u);
+  io.whole("max_rounds", r.max_rounds, 1u, 100000u);
+  io.flag("glibc", r.glibc);
+}
+
+/// A stage the tune finished, as its journal line records it.
+struct TuneStageMark {
+  uint32_t stage = 0, rounds = 0;
+  std::vector<uint64_t> sizes;   ///< the sizes it raced
+  bool refine = false;           ///< a stage that refined a switch
+  double seconds = 0;            ///< its wall time
+  double used_s = 0;             ///< the tune's time used when it ended
+  /// When read: the repetitions each point had in the journal at this line.
+  std::map<std::string, size_t> reps_before;
+};
+
+nlohmann::json to_json(const TuneStageMark& m);
+/// Reads a mark written by to_json: InputError naming `where` and the JSON path for a
+/// missing, unknown, mistyped or out-of-range field (stages and rounds 1..100000, at
+/// most 100000 sizes, times 0..a year).
+TuneStageMark tune_stage_from(const nlohmann::json& j, const std::string& where);
+
+}  // namespace kex
