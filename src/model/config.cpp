@@ -199,25 +199,6 @@ void check_runnable(const Reader& r, const json& j, Config& c) {
 
 }  // namespace
 
-nlohmann::json spec_grid(const KernelSpec& s) {
-  nlohmann::json g = {{"op", std::string(to_string(s.op))},
-            {"regs", std::string(to_string(s.regs))},
-            {"unroll", s.unroll},
-            {"scratch", s.scratch},
-            {"store", std::string(to_string(s.store))},
-            {"direction", std::string(to_string(s.direction))},
-            {"align", std::string(to_string(s.align))}};
-  if (s.prefetch != Prefetch::none) {
-    g["prefetch"] = std::string(to_string(s.prefetch)) + "@" + std::to_string(s.pf_distance);
-    g["pf_every"] = s.pf_every;
-  }
-  if (s.edges != Edges::bytes) g["edges"] = std::string(to_string(s.edges));
-  if (s.block.bytes) g["block"] = {{"bytes", s.block.bytes}, {"order", std::string(to_string(s.block.order))}};
-  if (s.op == Op::clear) g["fill"] = s.fill;
-  return g;
-}
-
-
 Config parse_config(const std::string& text, const std::string& source) {
   Config c;
   c.source = source;

@@ -97,9 +97,6 @@ constexpr size_t kMaxConfigBytes = size_t(16) << 20;
 /// above kMaxConfigBytes.
 Config parse_config(const std::string& text, const std::string& source);
 
-/// A kernel spec as one grid of a config's "kernels": every axis written out, so that
-/// the grid expands to exactly `s` (kernels named on the command line, kex tune's stages).
-nlohmann::json spec_grid(const KernelSpec& s);
 
 /// Reads `path` (InputError if unreadable, not a regular file or above
 /// kMaxConfigBytes, read no further than that) and parses it; "built-in:NAME" reads an embedded config.
