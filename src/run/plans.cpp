@@ -169,93 +169,109 @@ std::vector<KernelPlan> impl_plans(const std::string& name, uint8_t fill, const 
                    "; sets: " + sets + ")");
 }
 
-ConfigPlans config_plans(const Config& c) {
+namespace {
+
+/// The plans of one config as they are added, each key once, and what the baselines
+/// need to know of them: the ops present and the clears' fill bytes other than 0.
+struct PlanBuilder {
   ConfigPlans out;
   std::map<std::string, size_t> by_key;
-  auto add = [&](KernelPlan k) {
+  bool has_copy = false, has_clear = false;
+  std::set<uint8_t> fills;
+
+  /// The index of plan `k` (the first plan of its key).
+  size_t add(KernelPlan k) {
     auto [it, fresh] = by_key.emplace(k.key, out.plans.size());
     if (fresh) out.plans.push_back(std::move(k));
     return it->second;
-  };
-  bool has_copy = false, has_clear = false;
+  }
+  void saw(Op op) { (op == Op::copy ? has_copy : has_clear) = true; }
+  bool has(Op op) const { return op == Op::copy ? has_copy : has_clear; }
+};
+
+/// A seed program's set is that program's table (its banner, buffer line and buffer offset
+/// come with it), so it runs under that program's harness or kex's; Asami's harness times
+/// copies only. InputError naming the preset's JSON path otherwise.
+void check_preset_harness(const Config& c) {
+  for (size_t i = 0; i < c.presets.size() && c.harness != Harness::kex; ++i) {
+    const std::string where = c.source + ": /presets/" + std::to_string(i) + ": \"" + c.presets[i] + "\"";
+    if (const auto own = preset_set_harness(c.presets[i]); own && *own != c.harness) {
+      const char* program = *own == Harness::hahn    ? "Hahn's athlon.c"
+                            : *own == Harness::xmm64 ? "LaHaise's xmm64.c"
+                                                     : "fast.c v1.6";
+      throw InputError(where + " is the table of " + program + "; run it with harness " + std::string(to_string(*own)) +
+                       " (not " + std::string(to_string(c.harness)) + "), or name its kernels one by one");
+    }
+    const auto named = resolve_presets({c.presets[i]}, c.source);
+    if (c.harness == Harness::mem_cp &&
+        std::none_of(named.begin(), named.end(), [](const Preset* p) { return p->op == Op::copy; }))
+      throw InputError(where + " has no copy: harness mem_cp times copies only (run clears under harness kex)");
+  }
+}
+
+/// The baselines asked for, of the ops the config has (all when it has only baselines),
+/// a clear's once more for each other fill byte.
+void add_baselines(const Config& c, PlanBuilder& b, bool only_baselines) {
+  for (size_t i = 0; i < c.baselines.size(); ++i) {
+    const std::string where = c.source + ": /baselines/" + std::to_string(i);
+    if (is_impl_entry(c.baselines[i])) {  // glibc's variants join the groups as libc's memcpy does
+      for (KernelPlan& k : impl_plans(c.baselines[i], 0, glibc_impls(), where)) {
+        if (!only_baselines && !b.has(k.op)) continue;
+        const bool clear = k.op == Op::clear && !k.fill;
+        const GlibcImpl* g = glibc_impls().find(k.impl->symbol);
+        b.out.baseline_plans.push_back(b.add(std::move(k)));
+        if (clear)
+          for (uint8_t f : b.fills) b.out.baseline_plans.push_back(b.add(impl_plan(*g, f)));
+      }
+      continue;
+    }
+    auto k = baseline_plan(c.baselines[i]);
+    if (!k) throw InputError(where + ": unknown baseline '" + c.baselines[i] + "'");
+    if (!only_baselines && !b.has(k->op)) continue;
+    const bool clear = k->op == Op::clear;
+    b.out.baseline_plans.push_back(b.add(std::move(*k)));
+    if (clear)
+      for (uint8_t f : b.fills) b.out.baseline_plans.push_back(b.add(*baseline_plan(baseline_name(c.baselines[i], f))));
+  }
+}
+
+}  // namespace
+
+ConfigPlans config_plans(const Config& c) {
+  PlanBuilder b;
   for (const Grid& g : c.grids) {
     std::vector<size_t> idx;
     for (const KernelSpec& s : g.specs) {
-      idx.push_back(add(spec_plan(s)));
-      has_copy |= s.op == Op::copy;  // reads have no baselines
-      has_clear |= s.op == Op::clear;
+      idx.push_back(b.add(spec_plan(s)));
+      if (s.op != Op::read) b.saw(s.op);  // reads have no baselines
+      if (s.op == Op::clear && s.fill) b.fills.insert(s.fill);
     }
-    out.grid_plans.push_back(std::move(idx));
+    b.out.grid_plans.push_back(std::move(idx));
   }
   const auto presets = resolve_presets(c.presets, c.source);  // unknown names fail here, before any run
-  // A seed program's set is that program's table: its banner, buffer line and buffer
-  // offset come with it, so it runs under that program's harness (or kex's).
-  if (c.harness != Harness::kex)
-    for (size_t i = 0; i < c.presets.size(); ++i)
-      if (const auto own = preset_set_harness(c.presets[i]); own && *own != c.harness) {
-        const char* program = *own == Harness::hahn    ? "Hahn's athlon.c"
-                              : *own == Harness::xmm64 ? "LaHaise's xmm64.c"
-                                                       : "fast.c v1.6";
-        throw InputError(c.source + ": /presets/" + std::to_string(i) + ": \"" + c.presets[i] + "\" is the table of " +
-                         program + "; run it with harness " + std::string(to_string(*own)) + " (not " +
-                         std::string(to_string(c.harness)) + "), or name its kernels one by one");
-      }
-  if (c.harness == Harness::mem_cp)  // Asami's program timed copies: a name with no copy in it would run nothing
-    for (size_t i = 0; i < c.presets.size(); ++i) {
-      const auto named = resolve_presets({c.presets[i]}, c.source);
-      if (std::none_of(named.begin(), named.end(), [](const Preset* p) { return p->op == Op::copy; }))
-        throw InputError(c.source + ": /presets/" + std::to_string(i) + ": \"" + c.presets[i] +
-                         "\" has no copy: harness mem_cp times copies only (run clears under harness kex)");
-    }
+  check_preset_harness(c);
   if (c.harness == Harness::kex) {
     PresetOptions opts;
     opts.fsave = c.preset_fsave;
     std::set<std::string> seen;
     for (const Preset* p : presets) {
       if (!seen.insert(p->id).second) continue;  // sets repeat kernels the seeds ran twice
-      out.preset_plans.push_back(add(preset_plan(*p, opts)));
-      (p->op == Op::copy ? has_copy : has_clear) = true;
+      b.out.preset_plans.push_back(b.add(preset_plan(*p, opts)));
+      b.saw(p->op);
     }
   }
-  for (const LoadSpec& l : c.loads) (l.function == "memset" ? has_clear : has_copy) = true;
-  const bool only_baselines = out.plans.empty() && c.loads.empty();
-  // The clears' fill bytes other than 0: memset and rep stosb write each of them too, so
-  // that every group of clears has its libc and rep baselines.
-  std::set<uint8_t> fills;
-  for (const Grid& g : c.grids)
-    for (const KernelSpec& s : g.specs)
-      if (s.op == Op::clear && s.fill) fills.insert(s.fill);
-  for (size_t i = 0; i < c.baselines.size(); ++i) {
-    const std::string where = c.source + ": /baselines/" + std::to_string(i);
-    if (is_impl_entry(c.baselines[i])) {  // glibc's variants join the groups as libc's memcpy does
-      for (KernelPlan& k : impl_plans(c.baselines[i], 0, glibc_impls(), where)) {
-        if (!only_baselines && !(k.op == Op::copy ? has_copy : has_clear)) continue;
-        const bool clear = k.op == Op::clear && !k.fill;
-        const GlibcImpl* g = glibc_impls().find(k.impl->symbol);
-        out.baseline_plans.push_back(add(std::move(k)));
-        if (clear)
-          for (uint8_t f : fills) out.baseline_plans.push_back(add(impl_plan(*g, f)));
-      }
-      continue;
-    }
-    auto b = baseline_plan(c.baselines[i]);
-    if (!b) throw InputError(c.source + ": /baselines/" + std::to_string(i) + ": unknown baseline '" + c.baselines[i] + "'");
-    if (!only_baselines && !(b->op == Op::copy ? has_copy : has_clear)) continue;
-    const bool clear = b->op == Op::clear;
-    out.baseline_plans.push_back(add(std::move(*b)));
-    if (clear)
-      for (uint8_t f : fills) out.baseline_plans.push_back(add(*baseline_plan(baseline_name(c.baselines[i], f))));
-  }
+  for (const LoadSpec& l : c.loads) b.saw(l.function == "memset" ? Op::clear : Op::copy);
+  add_baselines(c, b, b.out.plans.empty() && c.loads.empty());
   // Loaded code races as glibc's variants do; a clear also writes the config's other fills.
   for (size_t i = 0; i < c.loads.size(); ++i) {
     const std::string where = c.source + ": /load/" + std::to_string(i);
     KernelPlan k = load_plan(c.loads[i], 0, where);
     const bool clear = k.op == Op::clear;
-    out.baseline_plans.push_back(add(std::move(k)));
+    b.out.baseline_plans.push_back(b.add(std::move(k)));
     if (clear)
-      for (uint8_t f : fills) out.baseline_plans.push_back(add(load_plan(c.loads[i], f, where)));
+      for (uint8_t f : b.fills) b.out.baseline_plans.push_back(b.add(load_plan(c.loads[i], f, where)));
   }
-  return out;
+  return std::move(b.out);
 }
 
 }  // namespace kex
