@@ -15,6 +15,7 @@
 #include "src/model/spec.hpp"
 #include "src/results/compare.hpp"
 #include "src/results/emit_kernels.hpp"
+#include "src/results/export.hpp"
 #include "src/results/markdown.hpp"
 #include "tests/support/shell.hpp"
 
@@ -83,4 +84,14 @@ TEST_CASE("word lists: the tables' words, each parsed back to its value") {
   CHECK(kex::enum_word_list(kex::kStatistics) == "median, best");
   for (const auto h : kex::kHarnesses) CHECK(kex::parse_harness(kex::to_string(h)) == h);
   for (const auto m : kex::kCacheModes) CHECK(kex::parse_cache_mode(kex::to_string(m)) == m);
+}
+
+TEST_CASE("word lists: kex export names its tables' words for an unknown --format or --table") {
+  const ShellOut f = shell(kKex + " export none.json --format xml -o -");
+  CHECK(f.status == 2);
+  CHECK(f.text == "kex: --format: xml: " + kex::enum_word_list(kex::kExportFormats, " or ") + "\n");
+  CHECK(f.text == "kex: --format: xml: csv or gbench\n");
+  const ShellOut t = shell(kKex + " export none.json --format csv --table rows -o -");
+  CHECK(t.status == 2);
+  CHECK(t.text == "kex: --table: rows: allowed: entries, repetitions, samples\n");
 }
