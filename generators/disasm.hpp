@@ -2,15 +2,34 @@
 // raw forms `kex show --format` prints: a GNU as source that reassembles to the same
 // bytes, hex, and the bytes themselves.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kex {
 
 /// Disassembly syntax: Intel (Capstone's default, as in objdump -M intel) or AT&T.
 enum class Syntax { intel, att };
+/// "intel", "att": the words of --syntax.
+inline std::string_view to_string(Syntax s) { return s == Syntax::att ? "att" : "intel"; }
+inline constexpr std::array kSyntaxes{Syntax::intel, Syntax::att};
+
+/// What `kex show --format` prints: listing (metadata, offsets, bytes, disassembly), s
+/// (format_asm's source), hex (32 bytes a line) or bin (the raw bytes).
+enum class CodeFormat { listing, s, hex, bin };
+inline std::string_view to_string(CodeFormat f) {
+  switch (f) {
+    case CodeFormat::listing: return "listing";
+    case CodeFormat::s: return "s";
+    case CodeFormat::hex: return "hex";
+    case CodeFormat::bin: return "bin";
+  }
+  return "?";
+}
+inline constexpr std::array kCodeFormats{CodeFormat::listing, CodeFormat::s, CodeFormat::hex, CodeFormat::bin};
 
 struct Insn {
   uint64_t offset;       ///< from the start of the code

@@ -3,6 +3,7 @@
 #pragma once
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -26,6 +27,8 @@ inline bool quiet() { return quiet_flag(); }
 Action add_run_command(CLI::App& app);
 Action add_show_command(CLI::App& app);
 Action add_list_command(CLI::App& app);
+/// The words `kex list WHAT` takes: its topics in the order printed, then "all".
+std::vector<std::string> list_topic_words();
 Action add_info_command(CLI::App& app);
 Action add_segments_command(CLI::App& app);
 Action add_plot_command(CLI::App& app);

@@ -4,10 +4,12 @@
 #include <cstdio>
 
 #include "src/cli/cli.hpp"
+#include "src/core/enum_words.hpp"
 #include "src/core/output.hpp"
 #include "src/core/terminal_text.hpp"
 #include "src/results/compare.hpp"
 #include "src/results/explain_compare.hpp"
+#include "src/results/markdown.hpp"
 #include "src/results/results.hpp"
 
 namespace kex {
@@ -60,7 +62,7 @@ Action add_compare_command(CLI::App& app) {
                                  "(default: 3 x the runs' repetition noise, at least 0.01)")
                      ->check(CLI::Range(0.0, 10.0));
   cmd->add_option("--correction", args->correction, "Multiple-comparison correction: bh (Benjamini-Hochberg), holm, none")
-      ->check(CLI::IsMember({"bh", "holm", "none"}));
+      ->check(CLI::IsMember(enum_words(kCorrections)));
   auto* gate = cmd->add_option("--fail-above", args->fail_text,
                                "Exit 1 when a point is called slower and B's time exceeds A's by more than this "
                                "(1.05 or 5%), or a point of A is missing or failed in B, or nothing matched (a CI "
@@ -69,7 +71,7 @@ Action add_compare_command(CLI::App& app) {
                   "The figure compared: median (of the repetition medians), or best (the fastest sample; per "
                   "repetition its fastest, for the U test): far steadier from run to run on a VM whose core "
                   "shares its time with another guest")
-      ->check(CLI::IsMember({"median", "best"}));
+      ->check(CLI::IsMember(enum_words(kStatistics)));
   cmd->add_flag("--absolute", args->opt.absolute,
                 "Compare every point's absolute time; by default a point whose group both runs measured in paired "
                 "rounds is compared by its time relative to its group in the same rounds, so that a whole-machine "
@@ -77,23 +79,22 @@ Action add_compare_command(CLI::App& app) {
   cmd->add_option("--format", args->format,
                   "text, or markdown (GitHub Markdown: the rows as a table, names from the files escaped, for a pull "
                   "request)")
-      ->check(CLI::IsMember({"text", "markdown"}));
+      ->check(CLI::IsMember(enum_words(kTextFormats)));
   cmd->add_flag("-q,--quiet", args->quiet,
                 "Print only the summary line and what follows it (warnings, notes, regression lines)");
   return [args, gate, effect]() {
     const bool gated = gate->count() > 0;
     const double slowdown = gated ? parse_slowdown(args->fail_text) : 0;
     if (effect->count()) args->opt.min_effect = args->min_effect;
-    args->opt.statistic = args->statistic == "best" ? Statistic::best : Statistic::median;
-    args->opt.correction = args->correction == "holm"   ? Correction::holm
-                           : args->correction == "none" ? Correction::none
-                                                        : Correction::benjamini_hochberg;
+    args->opt.statistic = enum_from_word(kStatistics, args->statistic).value_or(Statistic::median);
+    args->opt.correction = enum_from_word(kCorrections, args->correction).value_or(Correction::benjamini_hochberg);
     const RunDoc a = load_one_run(args->a);
     const RunDoc b = load_one_run(args->b);
     const Comparison c = compare_results(a, b, args->opt);
     const std::string a_label = args->a + " (" + run_label(a.context) + ")",
                       b_label = args->b + " (" + run_label(b.context) + ")";
-    std::string text = args->format == "markdown" ? format_comparison_markdown(c, a_label, b_label)
+    std::string text = enum_from_word(kTextFormats, args->format) == TextFormat::markdown
+                           ? format_comparison_markdown(c, a_label, b_label)
                                                   : format_comparison(c, a_label, b_label);
     // -q: from kex's summary line on (the last line that starts so; a row could start
     // with a name "summary: ...", and no name reaches the lines after it).

@@ -3,10 +3,13 @@
 #include <map>
 
 #include "src/cli/cli.hpp"
+#include "src/core/enum_words.hpp"
 #include "src/core/atomic_write.hpp"
 #include "src/core/output.hpp"
 #include "src/results/emit_c.hpp"
 #include "src/results/emit_gas.hpp"
+#include "src/results/emit_kernels.hpp"
+#include "generators/disasm.hpp"
 #include "src/results/results.hpp"
 #include "src/results/tune_file.hpp"
 
@@ -96,8 +99,8 @@ std::string emit_text(const EmitOptions& o) {
   for (const auto& k : kernels)
     if (!k.libc) header.push_back("kernel " + k.symbol + ": " + k.name);
   if (dispatch) header.push_back("dispatch " + dispatch->symbol + ": " + dispatch_text(dispatch->table));
-  const Syntax syntax = o.syntax == "att" ? Syntax::att : Syntax::intel;
-  return o.format == "c" ? c_source(kernels, dispatch, syntax, header) : gas_source(kernels, dispatch, syntax, header);
+  const Syntax syntax = enum_from_word(kSyntaxes, o.syntax).value_or(Syntax::intel);
+  return enum_from_word(kSourceFormats, o.format) == SourceFormat::c ? c_source(kernels, dispatch, syntax, header) : gas_source(kernels, dispatch, syntax, header);
 }
 
 }  // namespace
@@ -111,11 +114,11 @@ Action add_emit_command(CLI::App& app) {
                   "rep_movsb, rep_stosb, memcpy, memset");
   cmd->add_option("--format", o->format, "gas (a .s file for as) or c (machine code in C arrays)")
       ->required()
-      ->check(CLI::IsMember({"gas", "c"}));
+      ->check(CLI::IsMember(enum_words(kSourceFormats)));
   cmd->add_option("-o,--output", o->out, "Output file (default -: standard output)");
   cmd->add_flag("--force", o->force, "Overwrite the output file");
   cmd->add_option("--syntax", o->syntax, "Instruction syntax: intel (default) or att")
-      ->check(CLI::IsMember({"intel", "att"}));
+      ->check(CLI::IsMember(enum_words(kSyntaxes)));
   cmd->add_option("--results", o->results,
                   "A results file: each kernel's measured sizes and GB/s go into its comment");
   cmd->add_option("--dispatch", o->dispatch,

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "src/core/atomic_write.hpp"
+#include "src/core/enum_words.hpp"
 #include "src/cli/cli.hpp"
 #include "src/core/output.hpp"
 #include "src/core/terminal_text.hpp"
@@ -19,22 +20,22 @@ Action add_export_command(CLI::App& app) {
   };
   auto a = std::make_shared<Args>();
   cmd->add_option("FILE", a->file, "Results file from `kex run` or `kex merge`")->required();
-  cmd->add_option("--format", a->format, "csv or gbench")->required();
+  cmd->add_option("--format", a->format, enum_word_list(kExportFormats, " or "))->required();
   cmd->add_option("-o,--output", a->out, "Output file; - for standard output")->required();
   cmd->add_option("--table", a->table,
                   "csv: which table, one CSV each: entries (a row per point, the default), repetitions (a row per "
                   "repetition), samples (a row per sample); they join on name, repetition");
   cmd->add_flag("--force", a->force, "Overwrite the output file");
   return [a]() {
-    if (a->format != "csv" && a->format != "gbench")
-      throw InputError("--format: " + a->format + ": csv or gbench");
+    const auto format = enum_from_word(kExportFormats, a->format);
+    if (!format) throw InputError("--format: " + terminal_text(a->format) + ": " + enum_word_list(kExportFormats, " or "));
     const auto table = parse_csv_table(a->table);
-    if (!table) throw InputError("--table: " + terminal_text(a->table) + ": allowed: entries, repetitions, samples");
-    if (a->format != "csv" && a->table != "entries")
+    if (!table) throw InputError("--table: " + terminal_text(a->table) + ": allowed: " + enum_word_list(kCsvTables));
+    if (*format != ResultsFormat::csv && *table != CsvTable::entries)
       throw InputError("--table: " + a->table + ": applies to --format csv (gbench has its own layout)");
     check_not_an_input("-o", a->out, {a->file});
     const std::vector<RunDoc> runs = load_results(a->file);
-    std::string text = a->format == "csv" ? to_csv(runs, *table) : to_gbench(runs).dump(2) + "\n";
+    std::string text = *format == ResultsFormat::csv ? to_csv(runs, *table) : to_gbench(runs).dump(2) + "\n";
     if (a->out == "-") {
       write_stdout(text);
       return 0;

@@ -3,8 +3,10 @@
 // src/run/libc_child.hpp on stdout; it is started fresh so that GLIBC_TUNABLES,
 // which glibc reads only at start-up, takes effect.
 #include "src/cli/cli.hpp"
+#include "src/core/enum_words.hpp"
 #include "src/core/output.hpp"
 #include "src/model/point.hpp"
+#include "src/model/spec.hpp"
 #include "src/run/libc_child.hpp"
 
 namespace kex {
@@ -19,7 +21,7 @@ Action add_libc_child_command(CLI::App& app) {
     double budget_ms = 20;
   };
   auto a = std::make_shared<Args>();
-  cmd->add_option("--op", a->op, "copy (memcpy) or clear (memset)")->check(CLI::IsMember({"copy", "clear"}));
+  cmd->add_option("--op", a->op, "copy (memcpy) or clear (memset)")->check(CLI::IsMember(enum_words(kLibcOps)));
   cmd->add_option("--fill", a->fill, "memset's byte")->check(CLI::Range(0u, 255u));
   cmd->add_option("--sizes", a->sizes, "Sizes in bytes, comma-separated, in the order measured")
       ->required()

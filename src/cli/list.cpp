@@ -1,5 +1,9 @@
 // `kex list`: register classes, parameters, presets (with the named kernels that
 // are not available, and why) and glibc's own implementations.
+#include <array>
+#include <string_view>
+#include <vector>
+
 #include <fmt/core.h>
 
 #include "src/cli/cli.hpp"
@@ -89,18 +93,37 @@ std::string list_glibc_text() {
   return out;
 }
 
+/// The topics of kex list in the order printed: each one's word and its text.
+struct ListTopic {
+  std::string_view word;
+  std::string (*text)();
+};
+const std::array<ListTopic, 4> kListTopics{{{"classes", list_classes_text},
+                                             {"params", list_params_text},
+                                             {"presets", list_presets_text},
+                                             {"glibc", list_glibc_text}}};
+
 }  // namespace
+
+std::vector<std::string> list_topic_words() {
+  std::vector<std::string> w;
+  for (const auto& t : kListTopics) w.emplace_back(t.word);
+  w.emplace_back("all");
+  return w;
+}
 
 Action add_list_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("list", "List register classes, parameters (and presets)");
   auto what = std::make_shared<std::string>("all");
-  cmd->add_option("WHAT", *what, "classes | params | presets | glibc | all")
-      ->check(CLI::IsMember({"classes", "params", "presets", "glibc", "all"}));
+  std::string help;
+  for (const auto& w : list_topic_words()) help += (help.empty() ? "" : " | ") + w;
+  cmd->add_option("WHAT", *what, help)->check(CLI::IsMember(list_topic_words()));
   return [what]() {
-    const bool all = *what == "all";
+    std::string out;
+    for (const auto& t : kListTopics)
+      if (*what == "all" || *what == t.word) out += t.text();
     // One checked write: a full disk or a closed stdout fails with one line and status 2.
-    write_stdout((all || *what == "classes" ? list_classes_text() : "") + (all || *what == "params" ? list_params_text() : "") +
-                 (all || *what == "presets" ? list_presets_text() : "") + (all || *what == "glibc" ? list_glibc_text() : ""));
+    write_stdout(out);
     return 0;
   };
 }

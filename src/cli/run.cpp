@@ -9,9 +9,12 @@
 
 #include "src/cli/cli.hpp"
 #include "src/cli/run_setup.hpp"
+#include "src/core/enum_words.hpp"
 #include "src/core/error.hpp"
 #include "src/core/terminal_text.hpp"
 #include "src/core/units.hpp"
+#include "src/model/point.hpp"
+#include "src/model/results_format.hpp"
 #include "src/results/seed_text.hpp"
 #include "src/run/counters.hpp"
 #include "src/run/explain_winners.hpp"
@@ -297,7 +300,7 @@ void add_cli_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("--harness", a.harness,
                   "Harness for presets: kex (robust statistics), or a seed program's own: fastc, xmm64, hahn, "
                   "mem_cp (Asami's: 4 MB of copies per size, 32..10000 bytes, gettimeofday)")
-      ->check(CLI::IsMember({"kex", "fastc", "xmm64", "hahn", "mem_cp"}));
+      ->check(CLI::IsMember(enum_words(kHarnesses)));
   cmd->add_flag("--seed-exact", a.seed_exact,
                 "Print only what the seed programs printed (no # lines, no notes; the rest goes to stderr); "
                 "with --preset SET and no --harness, the set's own program");
@@ -308,7 +311,7 @@ void add_cli_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_flag("--no-fsave", a.no_fsave, "With --preset: drop the fsave/frstor the original kernels timed");
   cmd->add_option("--format", a.format,
                   "Format of the -o file: json (kex results), gbench (for Google Benchmark's compare.py), csv")
-      ->check(CLI::IsMember({"json", "gbench", "csv"}));
+      ->check(CLI::IsMember(enum_words(kResultsFormats)));
   cmd->add_option("--shard", a.shard, "Run only shard I of N (I/N) of the points, for kex merge");
   cmd->add_option("--repetitions", a.repetitions,
                   "Measure each point N times, the repetitions in a random order over the whole sweep (default: "

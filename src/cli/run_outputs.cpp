@@ -10,10 +10,12 @@
 #include "src/cli/cli.hpp"
 #include "src/cli/run_setup.hpp"
 #include "src/core/atomic_write.hpp"
+#include "src/core/enum_words.hpp"
 #include "src/core/error.hpp"
 #include "src/core/output.hpp"
 #include "src/core/terminal_text.hpp"
 #include "src/model/result_json.hpp"
+#include "src/model/results_format.hpp"
 #include "src/results/answer_text.hpp"
 #include "src/results/explain_text.hpp"
 #include "src/results/export.hpp"
@@ -87,9 +89,12 @@ std::string make_run_folder() {
 
 /// The results in the run's format.
 std::string results_text(const RunDoc& run, const std::string& format) {
-  return format == "gbench" ? to_gbench({run}).dump(1) + "\n"
-         : format == "csv"  ? to_csv({run})
-                            : to_json(run).dump(1) + "\n";
+  switch (enum_from_word(kResultsFormats, format).value_or(ResultsFormat::json)) {
+    case ResultsFormat::gbench: return to_gbench({run}).dump(1) + "\n";
+    case ResultsFormat::csv: return to_csv({run});
+    case ResultsFormat::json: break;
+  }
+  return to_json(run).dump(1) + "\n";
 }
 
 }  // namespace
@@ -115,7 +120,7 @@ std::string plots_beside(const std::string& out) {
 /// Makes the run's folder and puts its results, figures and report there.
 void place_in_folder(RunSetup& s, const RunArgs& a) {
   const std::string dir = make_run_folder();
-  s.out = dir + "/" + kFolderResults + (s.format == "csv" ? ".csv" : ".json");
+  s.out = dir + "/" + kFolderResults + (enum_from_word(kResultsFormats, s.format) == ResultsFormat::csv ? ".csv" : ".json");
   if (s.plot_dir.empty() && !a.no_plot) s.plot_dir = dir + "/plots";
   if (!a.no_report) s.report = dir + "/report.html";
 }

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "src/cli/cli.hpp"
+#include "src/core/enum_words.hpp"
 #include "src/core/output.hpp"
 #include "src/core/terminal_text.hpp"
 #include "generators/disasm.hpp"
@@ -28,7 +29,7 @@ namespace kex {
 
 namespace {
 
-enum class Format { listing, s, hex, bin };
+using Format = CodeFormat;
 
 struct ShowOptions {
   std::string name;
@@ -203,18 +204,16 @@ Action add_show_command(CLI::App& app) {
   cmd->add_flag("--no-fsave", o->no_fsave, "Presets: drop the fsave/frstor pair the originals timed");
   auto syntax = std::make_shared<std::string>("intel");
   cmd->add_option("--syntax", *syntax, "Disassembly syntax: intel (default) or att (Capstone's AT&T)")
-      ->check(CLI::IsMember({"intel", "att"}));
+      ->check(CLI::IsMember(enum_words(kSyntaxes)));
   auto format = std::make_shared<std::string>("listing");
   cmd->add_option("--format", *format,
                   "listing (default: metadata, offsets, bytes, disassembly); s (a GNU as source with labels that "
                   "as/llvm-mc/llvm-mca take and that reassembles to the same bytes); hex (32 bytes a line, xxd -p "
                   "layout); bin (the raw code bytes)")
-      ->check(CLI::IsMember({"listing", "s", "hex", "bin"}));
+      ->check(CLI::IsMember(enum_words(kCodeFormats)));
   return [o, syntax, format]() {
-    o->syntax = *syntax == "att" ? Syntax::att : Syntax::intel;
-    static const std::map<std::string, Format> formats = {
-        {"listing", Format::listing}, {"s", Format::s}, {"hex", Format::hex}, {"bin", Format::bin}};
-    o->format = formats.at(*format);
+    o->syntax = enum_from_word(kSyntaxes, *syntax).value_or(Syntax::intel);
+    o->format = enum_from_word(kCodeFormats, *format).value_or(Format::listing);
     if (o->name.rfind("asm:", 0) == 0) return show_object_path(*o, o->name);
     if (auto impl = parse_impl_name(o->name); impl && impl->source == ImplSource::glibc) return show_glibc(*o, *impl);
     if (auto impl = parse_impl_name(o->name)) return show_loaded(*o, *impl);

@@ -1,11 +1,13 @@
 // `kex summary FILE [--format text|markdown]`: the tables `kex run` prints at its end,
 // again from a results file; markdown for pasting into a pull request.
 #include "src/cli/cli.hpp"
+#include "src/core/enum_words.hpp"
 #include "src/core/output.hpp"
 #include "src/core/terminal_text.hpp"
 #include "src/results/answer_text.hpp"
 #include "src/results/ceilings_text.hpp"
 #include "src/results/explain_text.hpp"
+#include "src/results/markdown.hpp"
 #include "src/results/results.hpp"
 #include "src/results/scaling.hpp"
 #include "src/results/summary.hpp"
@@ -22,12 +24,12 @@ Action add_summary_command(CLI::App& app) {
   cmd->add_option("--format", a->format,
                   "text (as kex run prints it), or markdown (the summary table as GitHub Markdown tables, for a pull "
                   "request; names from the file escaped)")
-      ->check(CLI::IsMember({"text", "markdown"}));
+      ->check(CLI::IsMember(enum_words(kTextFormats)));
   return [a]() {
     const RunDoc run = load_one_run(a->file, "kex summary reads one machine's run: give the file that machine's kex run "
                                              "wrote, or see them side by side with kex report FILE -o PAGE");
     std::string text;
-    if (a->format == "markdown") {
+    if (enum_from_word(kTextFormats, a->format) == TextFormat::markdown) {
       text = answer_markdown(run) + summary_markdown(run);
     } else {
       text = answer_text(run, false) + summary_table(run) + layout_table(run) + scaling_table(run) + findings(run) + noise_summary(run) + explain_text(run) + ceilings_text(run);

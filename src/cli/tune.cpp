@@ -13,12 +13,15 @@
 #include "src/model/config_json.hpp"
 #include "src/cli/stop_signal.hpp"
 #include "src/cli/tune_journal.hpp"
+#include "src/core/enum_words.hpp"
 #include "src/core/atomic_write.hpp"
 #include "src/core/numbers.hpp"
 #include "src/core/output.hpp"
 #include "src/core/terminal_text.hpp"
 #include "src/model/load_spec.hpp"
 #include "src/model/result_json.hpp"
+#include "src/model/point.hpp"
+#include "src/model/spec.hpp"
 #include "src/model/tune_json.hpp"
 #include "src/results/tune_file.hpp"
 #include "src/results/crossover.hpp"
@@ -265,9 +268,9 @@ Action add_tune_command(CLI::App& app) {
                                          "dispatch table, within a time budget");
   auto a = std::make_shared<TuneArgs>();
   cmd->add_option("CONFIG", a->config, "Config whose kernels race (default built-in:tune)");
-  cmd->add_option("--op", a->op, "copy or clear (default copy)")->check(CLI::IsMember({"copy", "clear"}));
+  cmd->add_option("--op", a->op, "copy or clear (default copy)")->check(CLI::IsMember(enum_words(kLibcOps)));
   cmd->add_option("--sizes", a->sizes, "Sizes to race, as kex run --sizes (default the config's: 256 B..256 MiB x4, 1000, 3000, 10000, 30000)");
-  cmd->add_option("--cache", a->cache, "warm or cold (one)")->check(CLI::IsMember({"warm", "cold"}));
+  cmd->add_option("--cache", a->cache, "warm or cold (one)")->check(CLI::IsMember(enum_words(kCacheModes)));
   cmd->add_option("--layout", a->layout, "One layout, as kex run --layout (src:N/dst:N/dist:D/nohuge)");
   cmd->add_option("--threads", a->threads, "Workers per operation, each on its own CPU and buffers: one value, "
                                            "1..1024 or all (every CPU of the affinity mask); default the config's, 1")

@@ -2,6 +2,7 @@
 // call pattern, data, harness), and its canonical name. Every coordinate is an axis
 // of the config and part of the point's identity (docs/DESIGN.md "The parameter space").
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -13,6 +14,8 @@ namespace kex {
 enum class CacheMode { warm, cold };
 std::string_view to_string(CacheMode);
 std::optional<CacheMode> parse_cache_mode(std::string_view);
+/// Every cache mode in enum order (enum_words gives "warm", "cold").
+inline constexpr std::array kCacheModes{CacheMode::warm, CacheMode::cold};
 
 /// Who times the point: kex's own adaptive protocol, or a seed program's single
 /// pass (docs/seed-kernels.md §1: Arjan van de Ven's fast.c v1.6, Mark Hahn's athlon.c,
@@ -23,6 +26,8 @@ std::string_view to_string(Harness);
 /// "kex" | "fastc" | "hahn" | "xmm64" | "mem_cp" (also "fast.c", "athlon.c", "xmm64.c",
 /// "mem_cp.c"); nullopt otherwise.
 std::optional<Harness> parse_harness(std::string_view);
+/// Every harness in enum order, for word lists (enum_words: to_string's names, no aliases).
+inline constexpr std::array kHarnesses{Harness::kex, Harness::fastc, Harness::hahn, Harness::xmm64, Harness::mem_cp};
 
 /// Where src and dst lie. Offsets are bytes past a 2 MiB-aligned start; with a
 /// distance, dst = src + distance in one mapping (dst_offset is then unused and 0).

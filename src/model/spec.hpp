@@ -1,6 +1,7 @@
 // KernelSpec: one point of kex's parameter space (docs/DESIGN.md "The parameter space")
 // and its canonical name, e.g. "copy/sse/unroll:128/scratch:4/pf:nta@256/nt/fwd".
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -30,6 +31,9 @@ struct OpInfo {
 const OpInfo& op_info(Op op);
 /// "copy, clear, read": the ops in table order, `sep` between them (for messages).
 std::string op_names(std::string_view sep = ", ");
+/// The ops the C library has a call for (memcpy, memset): what --op of kex tune and the
+/// libc child take.
+inline constexpr std::array kLibcOps{Op::copy, Op::clear};
 
 /// The bytes a read kernel stores at dst: 8, whatever its byte count.
 inline constexpr uint64_t kReadResultBytes = 8;

@@ -18,6 +18,17 @@
 
 namespace kex {
 
+std::string_view to_string(Correction c) {
+  switch (c) {
+    case Correction::benjamini_hochberg: return "bh";
+    case Correction::holm: return "holm";
+    case Correction::none: return "none";
+  }
+  return "?";
+}
+
+std::string_view to_string(Statistic s) { return s == Statistic::best ? "best" : "median"; }
+
 namespace {
 
 /// Each counted repetition's figure, in ns: its median, or its fastest sample.

@@ -4,8 +4,10 @@
 // corrected for the number of points compared, and an effect larger than the
 // runs' own noise.
 #pragma once
+#include <array>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "src/model/context.hpp"
@@ -14,6 +16,9 @@
 namespace kex {
 
 enum class Correction { benjamini_hochberg, holm, none };
+/// "bh", "holm", "none": the words of --correction.
+std::string_view to_string(Correction);
+inline constexpr std::array kCorrections{Correction::benjamini_hochberg, Correction::holm, Correction::none};
 
 /// What a side's figure is. median: the median of the repetition medians (the
 /// entry's figure everywhere else). best: the fastest sample over the repetitions,
@@ -21,6 +26,9 @@ enum class Correction { benjamini_hochberg, holm, none };
 /// in a fast and a slow state (benchmarks/results/2026-12-01-two-states.md), the fast
 /// state's figure, which two runs agree on far better than on the mixture.
 enum class Statistic { median, best };
+/// "median", "best": the words of --statistic.
+std::string_view to_string(Statistic);
+inline constexpr std::array kStatistics{Statistic::median, Statistic::best};
 
 struct CompareOptions {
   std::string filter;                  ///< name filter (parse_name_filter: a regex, a leading - inverts; "" = all)

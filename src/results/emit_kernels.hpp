@@ -3,6 +3,7 @@
 // emit_gas (GNU as) and emit_c (C); this file resolves names, emits the code and
 // gathers the facts.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -19,6 +20,11 @@
 #include "src/model/plan.hpp"
 
 namespace kex {
+
+/// What `kex emit --format` writes: a GNU as source (emit_gas) or C arrays (emit_c).
+enum class SourceFormat { gas, c };
+inline std::string_view to_string(SourceFormat f) { return f == SourceFormat::c ? "c" : "gas"; }
+inline constexpr std::array kSourceFormats{SourceFormat::gas, SourceFormat::c};
 
 /// One kernel to write. Its wrapper `symbol` has the C library's signature
 /// (void *symbol(void *dst, const void *src, size_t n) for copies, void *symbol(void

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "src/core/enum_words.hpp"
 #include "src/core/terminal_text.hpp"
 #include "src/model/result_json.hpp"
 #include "src/results/results.hpp"
@@ -278,12 +279,16 @@ const Column<Repetition> kRepColumns[] = {
 
 }  // namespace
 
-std::optional<CsvTable> parse_csv_table(std::string_view word) {
-  if (word == "entries") return CsvTable::entries;
-  if (word == "repetitions") return CsvTable::repetitions;
-  if (word == "samples") return CsvTable::samples;
-  return std::nullopt;
+std::string_view to_string(CsvTable t) {
+  switch (t) {
+    case CsvTable::entries: return "entries";
+    case CsvTable::repetitions: return "repetitions";
+    case CsvTable::samples: return "samples";
+  }
+  return "?";
 }
+
+std::optional<CsvTable> parse_csv_table(std::string_view word) { return enum_from_word(kCsvTables, word); }
 
 namespace {
 

@@ -1,6 +1,7 @@
 // Other formats for a run: Google Benchmark JSON for its tools/compare.py, and
 // CSV (entries, repetitions or samples, one table each) for spreadsheets and scripts.
 #pragma once
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -9,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/model/context.hpp"
+#include "src/model/results_format.hpp"
 
 namespace kex {
 
@@ -26,9 +28,15 @@ nlohmann::json to_gbench(const std::vector<RunDoc>& runs);
 /// The tables a results file holds, one CSV each: its entries (points), their
 /// repetitions, and the repetitions' samples.
 enum class CsvTable { entries, repetitions, samples };
+/// "entries", "repetitions", "samples": the words of kex export --table.
+std::string_view to_string(CsvTable);
+inline constexpr std::array kCsvTables{CsvTable::entries, CsvTable::repetitions, CsvTable::samples};
 
 /// The table's word ("entries", "repetitions", "samples"), or nullopt.
 std::optional<CsvTable> parse_csv_table(std::string_view word);
+
+/// The formats kex export writes (kex's own JSON is the file it reads).
+inline constexpr std::array kExportFormats{ResultsFormat::csv, ResultsFormat::gbench};
 
 /// CSV (RFC 4180, header row first) of one table; the tables join on "name" (and
 /// "machine"), "repetition". entries: one row per point, measured or not, with its

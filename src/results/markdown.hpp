@@ -1,11 +1,18 @@
 // Markdown for pasting into a pull request or an issue: table cells and text from
 // results files escaped so that a hostile name cannot break a table or add markup.
 #pragma once
+#include <array>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace kex {
+
+/// What a text command writes (--format of kex summary and kex compare): the terminal's
+/// text, or GitHub Markdown for a pull request.
+enum class TextFormat { text, markdown };
+inline std::string_view to_string(TextFormat f) { return f == TextFormat::markdown ? "markdown" : "text"; }
+inline constexpr std::array kTextFormats{TextFormat::text, TextFormat::markdown};
 
 /// The word joiner U+2060 (shown as nothing) md_text puts where GitHub would start a
 /// link, mention or reference; text from files never holds one raw (terminal_text

@@ -2,16 +2,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include "src/core/enum_words.hpp"
 #include "src/core/error.hpp"
 #include "src/model/filter.hpp"
 #include "src/model/json_fields.hpp"
 #include "src/model/protocol_fields.hpp"
+#include "src/model/results_format.hpp"
 
 namespace kex {
 
 namespace {
 
-bool is_format(const std::string& s) { return s == "json" || s == "gbench" || s == "csv"; }
+bool is_format(const std::string& s) { return enum_from_word(kResultsFormats, s).has_value(); }
 
 const TextRule kBuild{64};
 const TextRule kRunId{16, is_run_id, "16 lowercase hex digits"};
