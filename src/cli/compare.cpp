@@ -41,17 +41,55 @@ double parse_slowdown(const std::string& text) {
   return v;
 }
 
+/// kex compare's arguments as given.
+struct CompareArgs {
+  std::string a, b, fail_text, correction = "bh", statistic = "median", format = "text";
+  CompareOptions opt;
+  double min_effect = 0;
+  bool quiet = false;
+};
+
+/// Prints the gate's regression lines: points called slower by more than `slowdown`,
+/// points of A missing in B, nothing matched. Whether any was printed (exit 1).
+bool print_regressions(const Comparison& c, double slowdown) {
+  auto bad = regressions(c, slowdown);
+  for (const auto* r : bad)
+    if (r->by_ci)  // one repetition a side: the CIs decided, there is no p
+      std::printf("regression: %s: B takes %.4fx A's time (speedup %.4f), CIs apart\n", terminal_text(r->name).c_str(),
+                  1 / r->speedup, r->speedup);
+    else
+      std::printf("regression: %s: B takes %.4fx A's time (speedup %.4f), p %.3g\n", terminal_text(r->name).c_str(),
+                  1 / r->speedup, r->speedup, r->p_adjusted);
+  // A gate that compared nothing, or lost entries, must not pass silently.
+  for (const auto& n : c.only_a)
+    std::printf("regression: %s: measured in A, not in B (failed, skipped or missing)\n", terminal_text(n).c_str());
+  if (c.rows.empty()) std::printf("regression: no entries matched; nothing was compared\n");
+  return !bad.empty() || !c.only_a.empty() || c.rows.empty();
+}
+
+/// Compares the two files and prints the comparison; with `gated`, the regressions
+/// beyond `slowdown` too. The exit status.
+int run_compare(const CompareArgs& args, bool gated, double slowdown) {
+  const RunDoc a = load_one_run(args.a);
+  const RunDoc b = load_one_run(args.b);
+  const Comparison c = compare_results(a, b, args.opt);
+  const std::string a_label = args.a + " (" + run_label(a.context) + ")",
+                    b_label = args.b + " (" + run_label(b.context) + ")";
+  const bool markdown = enum_from_word(kTextFormats, args.format) == TextFormat::markdown;
+  std::string text = markdown ? format_comparison_markdown(c, a_label, b_label) : format_comparison(c, a_label, b_label);
+  // -q: from kex's summary line on (the last line that starts so; a row could start
+  // with a name "summary: ...", and no name reaches the lines after it).
+  if (args.quiet) text = text.substr(text.rfind("\nsummary: ") + 1);
+  if (!markdown) text += format_effect_comparison(compare_effects(a, b));  // two kex explain files
+  write_stdout(text);
+  return gated && print_regressions(c, slowdown) ? 1 : 0;
+}
+
 }  // namespace
 
 Action add_compare_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("compare", "Compare two results files point by point (speedup, U test, verdict)");
-  struct Args {
-    std::string a, b, fail_text, correction = "bh", statistic = "median", format = "text";
-    CompareOptions opt;
-    double min_effect = 0;
-    bool quiet = false;
-  };
-  auto args = std::make_shared<Args>();
+  auto args = std::make_shared<CompareArgs>();
   cmd->add_option("A", args->a, "Baseline results file")->required();
   cmd->add_option("B", args->b, "Contender results file")->required();
   cmd->add_option("--filter", args->opt.filter, "Compare only points whose name matches this regex (a leading - compares the others)");
@@ -88,36 +126,7 @@ Action add_compare_command(CLI::App& app) {
     if (effect->count()) args->opt.min_effect = args->min_effect;
     args->opt.statistic = enum_from_word(kStatistics, args->statistic).value_or(Statistic::median);
     args->opt.correction = enum_from_word(kCorrections, args->correction).value_or(Correction::benjamini_hochberg);
-    const RunDoc a = load_one_run(args->a);
-    const RunDoc b = load_one_run(args->b);
-    const Comparison c = compare_results(a, b, args->opt);
-    const std::string a_label = args->a + " (" + run_label(a.context) + ")",
-                      b_label = args->b + " (" + run_label(b.context) + ")";
-    std::string text = enum_from_word(kTextFormats, args->format) == TextFormat::markdown
-                           ? format_comparison_markdown(c, a_label, b_label)
-                                                  : format_comparison(c, a_label, b_label);
-    // -q: from kex's summary line on (the last line that starts so; a row could start
-    // with a name "summary: ...", and no name reaches the lines after it).
-    if (args->quiet) text = text.substr(text.rfind("\nsummary: ") + 1);
-    if (args->format == "text") text += format_effect_comparison(compare_effects(a, b));  // two kex explain files
-    write_stdout(text);
-    if (gated) {
-      auto bad = regressions(c, slowdown);
-      for (const auto* r : bad)
-        if (r->by_ci)  // one repetition a side: the CIs decided, there is no p
-          std::printf("regression: %s: B takes %.4fx A's time (speedup %.4f), CIs apart\n",
-                      terminal_text(r->name).c_str(), 1 / r->speedup, r->speedup);
-        else
-          std::printf("regression: %s: B takes %.4fx A's time (speedup %.4f), p %.3g\n",
-                      terminal_text(r->name).c_str(), 1 / r->speedup, r->speedup, r->p_adjusted);
-      // A gate that compared nothing, or lost entries, must not pass silently.
-      for (const auto& n : c.only_a)
-        std::printf("regression: %s: measured in A, not in B (failed, skipped or missing)\n",
-                    terminal_text(n).c_str());
-      if (c.rows.empty()) std::printf("regression: no entries matched; nothing was compared\n");
-      if (!bad.empty() || !c.only_a.empty() || c.rows.empty()) return 1;
-    }
-    return 0;
+    return run_compare(*args, gated, slowdown);
   };
 }
 

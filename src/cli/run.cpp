@@ -251,7 +251,8 @@ Action add_run_command(CLI::App& app) {
 
 namespace {
 
-void add_cli_options(CLI::App* cmd, RunArgs& a) {
+/// The configs or kernel names and the axes of the kernels named.
+void add_selection_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("CONFIG", a.configs,
                   "Config files (JSON; - reads one from stdin) or kernel names: an argument that is -, built-in:NAME, "
                   "an existing path or ends in .json is a config, anything else a kernel name (a spec such as "
@@ -281,6 +282,10 @@ void add_cli_options(CLI::App* cmd, RunArgs& a) {
                   "Run only the points whose full name matches this regex (RE2 syntax) (a leading - runs those that do "
                   "not), before anything is generated; baselines follow the kernel points kept")
       ->type_name("REGEX");
+}
+
+/// Where the results, figures and report go.
+void add_output_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("-o,--output", a.out,
                   "Results JSON; - for stdout (default: outputs.json of the config, else a new folder "
                   "kex-results-DATE/ with results.json, plots/ and report.html)");
@@ -292,6 +297,10 @@ void add_cli_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_flag("--no-report", a.no_report,
                 "Write no HTML report (by default kex run writes one beside its results, as kex report does: "
                 "FILE's stem + .html, or report.html in the run's folder)");
+}
+
+/// What runs beside the configs: presets and their seed harnesses, loaded code, result formats.
+void add_kernel_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("--preset", a.presets, "Run named preset kernels (see `kex list presets`)");
   cmd->add_option("--load", a.loads,
                   "Race your own code as lib/NAME or asm/NAME: NAME=PATH:SYMBOL[:copy|move|clear] (PATH a .so, "
@@ -312,6 +321,10 @@ void add_cli_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("--format", a.format,
                   "Format of the -o file: json (kex results), gbench (for Google Benchmark's compare.py), csv")
       ->check(CLI::IsMember(enum_words(kResultsFormats)));
+}
+
+/// The measuring protocol: shards, repetitions, order, pairing, the sentinel, counters.
+void add_protocol_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("--shard", a.shard, "Run only shard I of N (I/N) of the points, for kex merge");
   cmd->add_option("--repetitions", a.repetitions,
                   "Measure each point N times, the repetitions in a random order over the whole sweep (default: "
@@ -338,6 +351,10 @@ void add_cli_options(CLI::App* cmd, RunArgs& a) {
                   "l2-prefetch-misses-l3, stores) or libpfm4 event names, comma-separated (kex info lists them). Without a "
                   "PMU the hardware ones are noted once and left out; software ones still count")
       ->type_name("LIST");
+}
+
+/// The run itself: its CPU, a dry run, size limits, resuming and overwriting.
+void add_control_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("--cpu", a.cpu, "Pin the measuring process to this CPU (default: the last CPU allowed)")
       ->check(CLI::Range(0, 4095));
   cmd->add_flag("--list,--dry-run", a.list, "Print the points the run would measure, their count and an estimated "
@@ -354,6 +371,15 @@ void add_cli_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_flag("--segments-seed-exact", a.segments_seed_exact,
                 "Print the segment table as Jeremy's program did (as `kex segments --seed-exact`)");
   cmd->add_flag("--force", a.force, "Overwrite existing output files (also with --resume: only the command line says so)");
+}
+
+/// kex run's options, in --help's order.
+void add_cli_options(CLI::App* cmd, RunArgs& a) {
+  add_selection_options(cmd, a);
+  add_output_options(cmd, a);
+  add_kernel_options(cmd, a);
+  add_protocol_options(cmd, a);
+  add_control_options(cmd, a);
 }
 
 }  // namespace
