@@ -67,6 +67,15 @@ void FieldReader::finish() const {
     }
 }
 
+void FieldReader::required(std::initializer_list<const char*> keys) const {
+  for (const char* key : keys)
+    if (!j_.contains(key) || j_[key].is_null()) throw InputError(path(key), "missing");
+}
+
+std::string FieldReader::checked_name(const std::string& name, const std::string& at, const TextRule& rule) {
+  return checked_text(json(name), at, rule);
+}
+
 bool FieldReader::has(const char* key, bool) {
   named_.insert(key);
   return j_.contains(key) && !j_[key].is_null();

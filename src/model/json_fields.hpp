@@ -20,6 +20,7 @@
 //   if (io.has("num_cpus", c.num_cpus)) io.whole("num_cpus", *c.num_cpus, 1, 1 << 20);  // a std::optional
 #pragma once
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <set>
 #include <string>
@@ -60,6 +61,10 @@ template <class Json>
 class BasicFieldWriter {
  public:
   explicit BasicFieldWriter(Json& out) : out_(out) { out_ = Json::object(); }
+  /// A mapping that must do something only one way (turn a read text into a record) asks this.
+  static constexpr bool reading = false;
+  /// The fields a tolerant reader cannot do without (a writer writes them anyway).
+  void required(std::initializer_list<const char*>) const {}
   /// Whether a field written only sometimes is written: `present`.
   bool has(const char*, bool present) const { return present; }
   template <class T>
@@ -120,6 +125,19 @@ class BasicFieldWriter {
     }
     out_[key] = std::move(a);
   }
+  /// An object of records by name ({"cycles": {"per_op": 2.5}, ...}): each record's
+  /// `name` member is its key, the rest its fields, in the order of `v`.
+  template <class T, class F>
+  void named_list(const char* key, const std::vector<T>& v, size_t, std::string T::*name, const TextRule&, F&& map) {
+    Json o = Json::object();
+    for (const T& e : v) {
+      Json item;
+      BasicFieldWriter w(item);
+      map(w, e);
+      o[e.*name] = std::move(item);
+    }
+    out_[key] = std::move(o);
+  }
   /// The keys a reader kept with others(), after the named ones (a named key wins).
   template <class V>
   void others(const V& kept) {
@@ -152,6 +170,10 @@ class FieldReader {
  public:
   FieldReader(const nlohmann::json& j, std::string where, Keys keys = Keys::exact);
   void finish() const;
+  static constexpr bool reading = true;
+  /// Refuses a record that lacks (or has null for) one of `keys`: "<where>/<key>: missing".
+  /// For Keys::tolerant records, whose other fields keep their defaults.
+  void required(std::initializer_list<const char*> keys) const;
   /// Whether a field written only sometimes is there (not null); an optional is
   /// emplaced when it is and reset when it is not.
   bool has(const char* key, bool);
@@ -226,6 +248,26 @@ class FieldReader {
       r.finish();
     }
   }
+  /// An object of at most `max_items` records by name: each key (under `rule`) becomes
+  /// the record's `name` member, its value the record's fields.
+  template <class T, class F>
+  void named_list(const char* key, std::vector<T>& v, size_t max_items, std::string T::*name, const TextRule& rule,
+                  F&& map) {
+    const nlohmann::json* o = find(key);
+    if (!o) return;
+    if (!o->is_object() || o->size() > max_items)
+      fail(key, *o, "expected an object of at most " + std::to_string(max_items) + " records by name");
+    v.clear();
+    for (auto it = o->begin(); it != o->end(); ++it) {
+      const std::string at = path(key) + "/" + it.key();
+      T e{};
+      e.*name = checked_name(it.key(), at, rule);
+      FieldReader r(it.value(), at, keys_);
+      map(r, e);
+      r.finish();
+      v.push_back(std::move(e));
+    }
+  }
   /// Keeps the keys no field named so far in `kept` (an object): what a newer kex
   /// wrote survives a read and a write (Keys::tolerant).
   template <class V>
@@ -243,6 +285,7 @@ class FieldReader {
   /// exact reader refuses that.
   const nlohmann::json* find(const char* key);
   const nlohmann::json* list_at(const char* key, size_t min_items, size_t max_items);
+  static std::string checked_name(const std::string& name, const std::string& at, const TextRule& rule);
   template <class T>
   static T whole_of(const nlohmann::json& x, const std::string& at, std::type_identity_t<T> lo,
                     std::type_identity_t<T> hi) {

@@ -38,14 +38,8 @@ Repetition repetition_from_json(const nlohmann::json& j, const std::string& wher
 nlohmann::ordered_json spec_params(const KernelSpec& s);
 KernelSpec spec_from_params(const nlohmann::json& params, const std::string& where);
 
-/// The "preset" object of an entry and back.
+/// The "preset" object of an entry (`kex show` prints it too).
 nlohmann::ordered_json to_json(const PresetFacts& p);
-PresetFacts preset_from_json(const nlohmann::json& j, const std::string& where);
-/// An implementation's facts (the entry's "implementation" object) and back; reading
-/// checks the function, the symbol's grammar and that the texts are printable ASCII
-/// (InputError naming `where`).
-nlohmann::ordered_json to_json(const ImplFacts& f);
-ImplFacts impl_from_json(const nlohmann::json& j, const std::string& where);
 
 /// A run's context and back (src/model/context_json.cpp: one field table per record).
 /// A file of any kex so far reads: a field it lacks keeps its default, a key kex does

@@ -350,7 +350,7 @@ TEST_CASE("the journal reader applies the results reader's checks, and a resume 
   r = with_rep([](nlohmann::json& x) { x["p90_ticks"] = 1e16; });
   CHECK(r.text == at + ": a tick statistic of 10000000000000000.000000: expected >= 0 and < 1e15\n");
   r = with_rep([](nlohmann::json& x) { x["n"] = "x"; });
-  CHECK(r.text == at + "/n: \"x\": expected a non-negative integer\n");
+  CHECK(r.text == at + "/n: \"x\": expected an integer in 0..18446744073709551615\n");
   r = with_rep([](nlohmann::json& x) { x["order"] = 18446744073709551615ull; });  // the next order would wrap
   CHECK(r.text == at + "/order: 18446744073709551615: expected below 2^53 (orders count tasks)\n");
   r = with_rep([](nlohmann::json&) {}, true);

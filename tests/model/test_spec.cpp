@@ -185,5 +185,5 @@ TEST_CASE("edges: a config axis like align, and a results param older files lack
   CHECK(spec_from_params(p, "p").edges == Edges::bytes);
   p["edges"] = "lapped";
   CHECK_THROWS_WITH_AS(spec_from_params(p, "f.json: /benchmarks/0/params"),
-                       doctest::Contains("edges: \"lapped\": allowed bytes, overlap"), InputError);
+                       doctest::Contains("edges: \"lapped\": allowed: bytes, overlap"), InputError);
 }
