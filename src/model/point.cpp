@@ -162,38 +162,4 @@ Point parse_point_name(std::string_view name) {
   return p;
 }
 
-const std::vector<std::string>& coordinate_axes() {
-  static const std::vector<std::string> axes = {"size",  "src_offset", "dst_offset", "distance", "huge_pages",
-                                                "cache", "chunk",      "prefill",    "consume",  "threads",
-                                                "harness"};
-  return axes;
-}
-
-std::string axis_value(const Coords& c, std::string_view axis) {
-  if (axis == "size") return std::to_string(c.size);
-  if (axis == "src_offset") return std::to_string(c.layout.src_offset);
-  if (axis == "dst_offset") return std::to_string(c.layout.dst_offset);
-  if (axis == "distance") return c.layout.distance ? std::to_string(*c.layout.distance) : "none";
-  if (axis == "huge_pages") return c.layout.huge_pages ? "true" : "false";
-  if (axis == "cache") return std::string(to_string(c.cache));
-  if (axis == "chunk") return c.chunk ? std::to_string(c.chunk) : "whole";
-  if (axis == "prefill") return c.prefill ? hex_byte(*c.prefill) : "none";
-  if (axis == "consume") return c.consume ? "true" : "false";
-  if (axis == "threads") return std::to_string(c.threads);
-  if (axis == "harness") return std::string(to_string(c.harness));
-  return "";
-}
-
-std::vector<std::string> swept_axes(const std::vector<Coords>& points) {
-  std::vector<std::string> out;
-  if (points.empty()) return out;
-  for (const auto& a : coordinate_axes())
-    for (const auto& c : points)
-      if (axis_value(c, a) != axis_value(points.front(), a)) {
-        out.push_back(a);
-        break;
-      }
-  return out;
-}
-
 }  // namespace kex

@@ -76,23 +76,11 @@ std::string point_name(const Point& p);
 /// an unknown or repeated coordinate, a number out of range, tokens out of order).
 Point parse_point_name(std::string_view name);
 
-/// The names of the coordinate axes, as configs and the summary spell them:
-/// "size", "src_offset", "dst_offset", "distance", "huge_pages", "cache", "chunk",
-/// "prefill", "consume", "threads", "harness".
-const std::vector<std::string>& coordinate_axes();
-
-/// The value of one axis of `c` as text ("4096", "-64", "none", "warm", ...), for
-/// tables and plot labels; "" for an unknown axis.
-std::string axis_value(const Coords& c, std::string_view axis);
-
 /// Bytes one timed operation moves over all its workers: size × threads (each worker
 /// copies or clears `size` bytes of its own buffers). Bandwidth is computed from these.
 inline uint64_t moved_bytes(const Coords& c) { return c.size * c.threads; }
 
 /// The largest `threads` a point may ask for (a config's or a name's).
 constexpr uint32_t kMaxThreads = 1024;
-
-/// The axes (of coordinate_axes()) on which the points differ, in that order.
-std::vector<std::string> swept_axes(const std::vector<Coords>& points);
 
 }  // namespace kex

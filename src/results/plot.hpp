@@ -1,9 +1,12 @@
 // gnuplot output: `.dat` data plus a `.gp` script per figure, rendered to PNG
 // and SVG when gnuplot is on PATH (docs/peers.md §4.6: pmbw, TheBandwidthBenchmark).
 #pragma once
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "src/model/axis.hpp"
 #include "src/model/context.hpp"
 #include "src/results/render.hpp"  // find_gnuplot, render_figure: what write_plots runs
 
@@ -16,7 +19,7 @@ struct PlotOptions {
   bool force = false;   ///< overwrite existing files in dir
   std::vector<std::string> labels;  ///< a label per run, in order ("" entries not allowed; empty: host and CPU)
   bool ratio = false;   ///< also draw B / A speedup curves (`ratio-<op>-<cache>`): run N against run 1
-  std::pair<std::string, std::string> heatmap;  ///< x and y axes of the heatmaps ("" = the first two swept)
+  std::optional<std::pair<Axis, Axis>> heatmap;  ///< x and y axes of the heatmaps (none: the first two swept)
 };
 
 /// One figure as text: `base` is the file name stem (kex's own: "copy-warm",

@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
+#include "src/model/axis.hpp"
 #include "src/model/kernel_names.hpp"
 #include "src/model/spec.hpp"
 #include "src/results/gnuplot_text.hpp"
@@ -36,25 +39,25 @@ std::string heatmap_dat(const HeatmapData& h) {
 }
 
 /// The two swept axes a heatmap shows: x is size when it is swept (bandwidth against
-/// size reads left to right), y the other swept axis with the most values; every other
-/// coordinate is a condition. --heatmap X,Y overrides. Fewer than two: no heatmaps.
-std::vector<std::string> heatmap_axes(const RunDoc& d, const PlotOptions& opts) {
-  if (!opts.heatmap.first.empty()) return {opts.heatmap.first, opts.heatmap.second};
+/// size reads left to right), y the other swept axis of bytes with the most values; every
+/// other coordinate is a condition. opts.heatmap overrides. Fewer than two: no heatmaps.
+std::vector<Axis> heatmap_axes(const RunDoc& d, const PlotOptions& opts) {
+  if (opts.heatmap) return {opts.heatmap->first, opts.heatmap->second};
   std::vector<Coords> measured;
   for (const Result& r : d.results)
     if (r.ok() && r.point.at.harness == Harness::kex) measured.push_back(r.point.at);
-  std::vector<std::pair<std::string, size_t>> cand;
-  for (const auto& a : swept_axes(measured))
-    if (a == "size" || a == "src_offset" || a == "dst_offset" || a == "distance" || a == "chunk") {
+  std::vector<std::pair<Axis, size_t>> cand;
+  for (const Axis a : swept_axes(measured))
+    if (axis_row(a).unit) {
       std::set<std::string> values;
       for (const auto& c : measured) values.insert(axis_value(c, a));
       cand.emplace_back(a, values.size());
     }
   std::stable_sort(cand.begin(), cand.end(), [](const auto& a, const auto& b) {
-    if ((a.first == "size") != (b.first == "size")) return a.first == "size";
+    if ((a.first == Axis::size) != (b.first == Axis::size)) return a.first == Axis::size;
     return a.second > b.second;
   });
-  std::vector<std::string> axes;
+  std::vector<Axis> axes;
   for (const auto& [a, n] : cand) axes.push_back(a);
   return axes;
 }
@@ -77,56 +80,53 @@ std::string kernel_stem(const Result& r) {
   return "kernel";
 }
 
-/// Axis values in numeric order where they are numbers, words ("none", "whole") first.
-std::vector<std::string> axis_order(const std::set<std::string>& s) {
-  std::vector<std::string> v(s.begin(), s.end());
-  std::stable_sort(v.begin(), v.end(), [](const std::string& a, const std::string& b) {
-    char* ea = nullptr;
-    char* eb = nullptr;
-    const double x = std::strtod(a.c_str(), &ea), y = std::strtod(b.c_str(), &eb);
-    const bool na = *ea == 0 && !a.empty(), nb = *eb == 0 && !b.empty();
-    if (na != nb) return nb;
-    return na ? x < y : a < b;
+/// The values of one axis a heatmap shows: text (what a cell is keyed by) and the number
+/// it stands for (none for a word: "none", "whole").
+using AxisValues = std::map<std::string, std::optional<double>>;
+
+/// Axis values in numeric order, words ("none", "whole") first.
+std::vector<std::string> axis_order(const AxisValues& values) {
+  std::vector<std::pair<std::string, std::optional<double>>> v(values.begin(), values.end());
+  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
+    if (a.second.has_value() != b.second.has_value()) return !a.second.has_value();
+    return a.second ? *a.second < *b.second : a.first < b.first;
   });
-  return v;
+  std::vector<std::string> out;
+  for (const auto& [text, n] : v) out.push_back(text);
+  return out;
 }
 
 /// Tic labels of an axis's values: sizes in binary units; far distances with the offset
 /// within the page, which is what 4 KiB aliasing sees.
-std::vector<std::string> axis_labels(const std::string& axis, std::vector<std::string> v) {
-  for (auto& s : v) {
-    if (axis == "size" && s != "0") s = human_bytes(std::stod(s));
-    if (axis == "distance" && s != "none") {
-      const long long d = std::stoll(s);
-      if (d >= 4096 || d <= -4096) s += " (rel " + std::to_string(((d % 4096) + 4096) % 4096) + ")";
+std::vector<std::string> axis_labels(Axis axis, const std::vector<std::string>& order, const AxisValues& values) {
+  std::vector<std::string> labels;
+  for (const std::string& s : order) {
+    const std::optional<double> n = values.at(s);
+    std::string l = s;
+    if (axis == Axis::size && n && *n > 0) l = human_bytes(*n);
+    if (axis == Axis::distance && n && (*n >= 4096 || *n <= -4096)) {
+      const auto d = static_cast<long long>(*n);
+      l += " (rel " + std::to_string(((d % 4096) + 4096) % 4096) + ")";
     }
+    labels.push_back(l);
   }
-  return v;
+  return labels;
 }
 
-const char* axis_unit(const std::string& a) {
-  return a == "size"       ? "bytes per operation"
-         : a == "distance" ? "dst - src, bytes; rel = mod 4096"
-         : a == "chunk"    ? "bytes per call"
-                           : "bytes past a 2 MiB boundary";
-}
+/// What a heatmap's axis counts (the axes a heatmap picks have a unit; opts.heatmap may name another).
+const char* axis_unit(Axis a) { return axis_row(a).unit ? axis_row(a).unit : "value"; }
 
 /// Heatmaps of GB/s over two swept axes of the first run: one per kernel and condition, at most 48.
 void add_heatmap_figures(const RunDoc& d, const PlotOptions& opts, const NameFilter& filter, std::vector<PlotFigure>& out) {
-  const std::vector<std::string> axes = heatmap_axes(d, opts);
+  const std::vector<Axis> axes = heatmap_axes(d, opts);
   if (axes.size() < 2) return;
-  const std::string xa = axes[0], ya = axes[1];
+  const Axis xa = axes[0], ya = axes[1];
   std::vector<Heat> heats;
-  std::set<std::string> xs_txt, ys_txt;
+  AxisValues xs_txt, ys_txt;
   for (const Result& r : d.results) {
     if (!r.ok() || r.point.at.harness != Harness::kex) continue;
     Coords rest = r.point.at;
-    for (const std::string& a : {xa, ya}) {
-      if (a == "src_offset") rest.layout.src_offset = 0;
-      else if (a == "dst_offset") rest.layout.dst_offset = 0;
-      else if (a == "distance") rest.layout.distance.reset();
-      else if (a == "chunk") rest.chunk = 0;
-    }
+    for (const Axis a : {xa, ya}) axis_row(a).reset(rest);
     rest.size = 0;
     const std::string restl = condition_label(rest), label = r.point.kernel + (restl.empty() ? "" : " @ " + restl);
     if (!filter.keep(label)) continue;
@@ -136,11 +136,11 @@ void add_heatmap_figures(const RunDoc& d, const PlotOptions& opts, const NameFil
       it = heats.insert(heats.end(), Heat{r.point.kernel, restl, {}, kernel_stem(r) + (restl.empty() ? "" : "-" + file_stem(restl))});
     const std::string xv = axis_value(r.point.at, xa), yv = axis_value(r.point.at, ya);
     it->cells[{xv, yv}] = median_gbps(r);
-    xs_txt.insert(xv);
-    ys_txt.insert(yv);
+    xs_txt.emplace(xv, axis_row(xa).number(r.point.at));
+    ys_txt.emplace(yv, axis_row(ya).number(r.point.at));
   }
   const auto xs = axis_order(xs_txt), ys = axis_order(ys_txt);
-  const auto xl = axis_labels(xa, xs), yl = axis_labels(ya, ys);
+  const auto xl = axis_labels(xa, xs, xs_txt), yl = axis_labels(ya, ys, ys_txt);
   size_t n = 0;
   std::map<std::string, int> stems;  // a kernel under several conditions: -2, -3, ...
   for (const auto& h : heats) {
@@ -151,11 +151,12 @@ void add_heatmap_figures(const RunDoc& d, const PlotOptions& opts, const NameFil
       const size_t yi = size_t(std::find(ys.begin(), ys.end(), xy.second) - ys.begin());
       m.cells[{xi, yi}] = gbps;
     }
-    m.base = "heatmap-" + h.stem + "-by-" + file_stem(xa) + "-and-" + file_stem(ya);
+    const std::string xn = axis_row(xa).name, yn = axis_row(ya).name;
+    m.base = "heatmap-" + h.stem + "-by-" + file_stem(xn) + "-and-" + file_stem(yn);
     if (const int k = ++stems[m.base]; k > 1) m.base += "-" + std::to_string(k);
-    m.title = h.kernel + (h.rest.empty() ? "" : " @ " + h.rest) + ": GB/s by " + xa + " and " + ya;
-    m.xname = xa + " (" + axis_unit(xa) + ")";
-    m.yname = ya + " (" + axis_unit(ya) + ")";
+    m.title = h.kernel + (h.rest.empty() ? "" : " @ " + h.rest) + ": GB/s by " + xn + " and " + yn;
+    m.xname = xn + " (" + axis_unit(xa) + ")";
+    m.yname = yn + " (" + axis_unit(ya) + ")";
     m.quantity = "GB/s (1e9 bytes per second)";
     m.xs = xl;
     m.ys = yl;

@@ -9,6 +9,7 @@
 
 #include "src/core/terminal_text.hpp"
 #include "src/core/units.hpp"
+#include "src/model/axis.hpp"
 #include "src/model/noise.hpp"
 #include "src/model/kernel_names.hpp"
 #include "src/model/paired.hpp"
@@ -291,36 +292,29 @@ std::string summary_markdown(const RunDoc& run) {
 
 namespace {
 
-/// The layout axis a layout sweep's columns show: of the layout axes (src_offset,
-/// dst_offset, distance, huge_pages) swept among `all`, the one with the most values
-/// (the first of equals, in swept_axes order); "" when none is swept.
-std::string layout_column_axis(const std::vector<Coords>& all) {
-  static const std::vector<std::string> kLayoutAxes = {"src_offset", "dst_offset", "distance", "huge_pages"};
-  std::vector<std::pair<std::string, size_t>> swept;  // layout axes swept, with their number of values
-  for (const auto& a : swept_axes(all))
-    if (std::find(kLayoutAxes.begin(), kLayoutAxes.end(), a) != kLayoutAxes.end()) {
+/// The layout axis a layout sweep's columns show: of the layout axes swept among `all`,
+/// the one with the most values (the first of equals, in table order); none when none is.
+std::optional<Axis> layout_column_axis(const std::vector<Coords>& all) {
+  std::vector<std::pair<Axis, size_t>> swept;  // layout axes swept, with their number of values
+  for (const Axis a : swept_axes(all))
+    if (axis_row(a).layout) {
       std::set<std::string> v;
       for (const auto& c : all) v.insert(axis_value(c, a));
       swept.emplace_back(a, v.size());
     }
-  if (swept.empty()) return {};
+  if (swept.empty()) return std::nullopt;
   return std::max_element(swept.begin(), swept.end(), [](const auto& a, const auto& b) { return a.second < b.second; })
       ->first;
 }
 
 /// `l` with only the column axis `col_axis` kept (keep_column_axis) or with every
 /// layout axis but it kept; the others at their defaults.
-Layout layout_part(const Layout& l, const std::string& col_axis, bool keep_column_axis) {
-  Layout x = l;
-  const bool keep_src = (col_axis == "src_offset") == keep_column_axis;
-  const bool keep_dst = (col_axis == "dst_offset") == keep_column_axis;
-  const bool keep_dist = (col_axis == "distance") == keep_column_axis;
-  const bool keep_huge = (col_axis == "huge_pages") == keep_column_axis;
-  if (!keep_src) x.src_offset = 0;
-  if (!keep_dst) x.dst_offset = 0;
-  if (!keep_dist) x.distance.reset();
-  if (!keep_huge) x.huge_pages = true;
-  return x;
+Layout layout_part(const Layout& l, Axis col_axis, bool keep_column_axis) {
+  Coords x;
+  x.layout = l;
+  for (const AxisRow& r : axis_rows())
+    if (r.layout && (r.axis == col_axis) != keep_column_axis) r.reset(x);
+  return x.layout;
 }
 
 /// One table of the layout sweep: its columns (layouts of the column axis) and rows
@@ -335,7 +329,7 @@ struct LayoutGroup {
 using LayoutKey = std::tuple<Op, std::string, uint64_t>;
 
 /// The measured kex-harness Results of `run` as layout tables, one per key.
-std::map<LayoutKey, LayoutGroup> layout_groups(const RunDoc& run, const std::string& col_axis) {
+std::map<LayoutKey, LayoutGroup> layout_groups(const RunDoc& run, Axis col_axis) {
   std::map<LayoutKey, LayoutGroup> groups;
   for (const Result& r : run.results) {
     if (!r.ok() || r.point.at.harness != Harness::kex) continue;
@@ -419,9 +413,10 @@ std::string layout_table(const RunDoc& run) {
   std::vector<Coords> all;
   for (const Result& r : run.results)
     if (r.ok() && r.point.at.harness == Harness::kex) all.push_back(r.point.at);
-  const std::string col_axis = layout_column_axis(all);
-  if (col_axis.empty()) return {};
-  std::string s = "\nlayout sweep: GB/s (1e9 bytes/s) of each kernel across the " + col_axis +
+  const std::optional<Axis> col = layout_column_axis(all);
+  if (!col) return {};
+  const Axis col_axis = *col;
+  std::string s = "\nlayout sweep: GB/s (1e9 bytes/s) of each kernel across the " + std::string(to_string(col_axis)) +
                   " values measured (columns); worst/best = lowest / highest GB/s of the row (1.00: the layout does not "
                   "matter)\n";
   for (const auto& [key, g] : layout_groups(run, col_axis)) {

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "src/model/kernel_names.hpp"
+#include "src/model/axis.hpp"
 #include "src/model/point.hpp"
 
 using namespace kex;
@@ -81,11 +82,42 @@ TEST_CASE("swept axes and axis values" * doctest::test_suite("model")) {
   a.size = b.size = 4096;
   b.layout.distance = 64;
   b.cache = CacheMode::cold;
-  CHECK(swept_axes({a, b}) == std::vector<std::string>{"distance", "cache"});
-  CHECK(axis_value(a, "distance") == "none");
-  CHECK(axis_value(b, "distance") == "64");
-  CHECK(axis_value(b, "chunk") == "whole");
-  CHECK(axis_value(b, "nonsense").empty());
+  CHECK(swept_axes({a, b}) == std::vector<Axis>{Axis::distance, Axis::cache});
+  CHECK(axis_value(a, Axis::distance) == "none");
+  CHECK(axis_value(b, Axis::distance) == "64");
+  CHECK(axis_value(b, Axis::chunk) == "whole");
+  CHECK(!parse_axis("nonsense"));
+  for (const AxisRow& r : axis_rows()) CHECK(parse_axis(r.name) == r.axis);
+}
+
+TEST_CASE("the axes table: each axis's text, number and default, for a point off every default" *
+          doctest::test_suite("model")) {
+  const Point p = parse_point_name("memcpy/8192/src:64/dst:128/dist:-4160/nohuge/chunk:512/prefill:0x5a/consume/cold/threads:2");
+  std::vector<std::string> texts;
+  std::vector<std::optional<double>> numbers;
+  for (const AxisRow& r : axis_rows()) {
+    texts.push_back(r.text(p.at));
+    numbers.push_back(r.number(p.at));
+  }
+  CHECK(texts == std::vector<std::string>{"8192", "64", "128", "-4160", "false", "cold", "512", "0x5a", "true", "2", "kex"});
+  CHECK(numbers == std::vector<std::optional<double>>{8192, 64, 128, -4160, std::nullopt, std::nullopt, 512, std::nullopt,
+                                                      std::nullopt, 2, std::nullopt});
+  // Each axis's reset puts the point back on that axis's default, and on no other.
+  Coords all = p.at;
+  for (const AxisRow& r : axis_rows()) {
+    Coords one = p.at;
+    r.reset(one);
+    CHECK(r.text(one) == r.text(Coords{}));
+    // (the harness is the only axis p is on the default of)
+    CHECK(swept_axes({one, p.at}) == (r.axis == Axis::harness ? std::vector<Axis>{} : std::vector<Axis>{r.axis}));
+    r.reset(all);
+  }
+  CHECK(all == Coords{});
+  // The axes a heatmap may show are the axes of bytes: they have a unit.
+  std::vector<Axis> bytes;
+  for (const AxisRow& r : axis_rows())
+    if (r.unit) bytes.push_back(r.axis);
+  CHECK(bytes == std::vector<Axis>{Axis::size, Axis::src_offset, Axis::dst_offset, Axis::distance, Axis::chunk});
 }
 
 TEST_CASE("every harness's name parses back to it, the programs' file names are accepted too" *

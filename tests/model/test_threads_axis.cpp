@@ -6,6 +6,7 @@
 #include "src/core/affinity.hpp"
 #include "src/model/config.hpp"
 #include "src/model/expand.hpp"
+#include "src/model/axis.hpp"
 #include "src/model/point.hpp"
 #include "src/model/result.hpp"
 
@@ -20,7 +21,7 @@ TEST_CASE("threads is in a point's name after cold and before the harness, and p
   CHECK(parse_point_name(point_name(p)) == p);
   p.at.threads = 1;
   CHECK(point_name(p) == "copy/avx/unroll:256/scratch:4/t/fwd/262144/cold");  // the default is left out
-  CHECK(axis_value(p.at, "threads") == "1");
+  CHECK(axis_value(p.at, Axis::threads) == "1");
   // One spelling only: threads:1 is the name without the token; out of order or out of range is refused.
   CHECK_THROWS_WITH_AS(parse_point_name("memcpy/4096/threads:1"), doctest::Contains("out of range (allowed 2..1024)"),
                        std::invalid_argument);

@@ -211,7 +211,7 @@ TEST_CASE("write_plots: figures stay a size Cairo renders - 3000 curves, 300 bar
   TmpDir d;
   PlotOptions o;
   o.render = false;
-  o.heatmap = {"size", "distance"};
+  o.heatmap = std::pair{Axis::size, Axis::distance};
   write_plots({doc}, d.path, o);
   std::regex size_re(R"(size (\d+),(\d+))");
   size_t checked = 0;
