@@ -71,7 +71,7 @@ InfoFacts info_facts(const std::vector<int>& allowed) {
 }
 
 nlohmann::ordered_json info_json(const InfoFacts& f) {
-  nlohmann::ordered_json j = machine_json(f.m);
+  nlohmann::ordered_json j = to_json(machine_info(f.m));
   j["kex_version"] = f.version;
   j["kex_git_commit"] = f.git_commit;
   j["kex_build_type"] = f.build_type;

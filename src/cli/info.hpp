@@ -28,7 +28,7 @@ struct InfoFacts {
 /// Probes the facts (counters opened and closed, the load read now).
 InfoFacts info_facts(const std::vector<int>& allowed);
 
-/// `kex info --json`: machine_json with the facts beside it.
+/// `kex info --json`: the machine as results describe it (context.machine), with the facts beside it.
 nlohmann::ordered_json info_json(const InfoFacts& f);
 
 /// `kex info`'s lines; `pin_cpu` is the CPU a run pins to. Text from the machine is escaped

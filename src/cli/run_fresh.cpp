@@ -8,6 +8,7 @@
 #include "src/cli/run_setup.hpp"
 #include "src/cli/selection.hpp"
 #include "src/model/config_json.hpp"
+#include "src/core/enum_words.hpp"
 #include "src/core/error.hpp"
 #include "src/core/numbers.hpp"
 #include "src/core/version.hpp"
@@ -16,7 +17,6 @@
 
 namespace kex {
 
-using nlohmann::json;
 
 namespace {
 
@@ -175,7 +175,7 @@ void fresh_setup(RunArgs& a, const CLI::App& cmd, RunSetup& s) {
   const auto with_counters =
       std::find_if(s.configs.begin(), s.configs.end(), [](const Config& c) { return c.protocol.sets("counters"); });
   if (a.counters.empty() && with_counters != s.configs.end()) s.counters_where = with_counters->source + ": /protocol/counters";
-  s.format = a.format;
+  s.format = enum_from_word(kResultsFormats, a.format).value();  // CLI11 checked the word against the table
   s.filter = a.filter;
   if (!a.shard.empty()) std::tie(s.shard_index, s.shard_count) = parse_shard(a.shard);
   s.run_id = new_run_id();

@@ -88,8 +88,8 @@ std::string make_run_folder() {
 }
 
 /// The results in the run's format.
-std::string results_text(const RunDoc& run, const std::string& format) {
-  switch (enum_from_word(kResultsFormats, format).value_or(ResultsFormat::json)) {
+std::string results_text(const RunDoc& run, ResultsFormat format) {
+  switch (format) {
     case ResultsFormat::gbench: return to_gbench({run}).dump(1) + "\n";
     case ResultsFormat::csv: return to_csv({run});
     case ResultsFormat::json: break;
@@ -120,7 +120,7 @@ std::string plots_beside(const std::string& out) {
 /// Makes the run's folder and puts its results, figures and report there.
 void place_in_folder(RunSetup& s, const RunArgs& a) {
   const std::string dir = make_run_folder();
-  s.out = dir + "/" + kFolderResults + (enum_from_word(kResultsFormats, s.format) == ResultsFormat::csv ? ".csv" : ".json");
+  s.out = dir + "/" + kFolderResults + (s.format == ResultsFormat::csv ? ".csv" : ".json");
   if (s.plot_dir.empty() && !a.no_plot) s.plot_dir = dir + "/plots";
   if (!a.no_report) s.report = dir + "/report.html";
 }

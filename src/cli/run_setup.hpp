@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "src/model/results_format.hpp"
 #include "src/model/config.hpp"
 #include "src/run/journal.hpp"
 #include "src/run/sweep.hpp"
@@ -45,7 +46,8 @@ struct RunArgs {
 struct RunSetup {
   std::vector<Config> configs;
   Protocol protocol;
-  std::string out, plot_dir, graph_dir, format = "json", filter;
+  std::string out, plot_dir, graph_dir, filter;
+  ResultsFormat format = ResultsFormat::json;
   std::string report;                   ///< the HTML report beside the results ("": none)
   bool in_folder = false;               ///< the outputs go into a new run folder, made before the sweep
   size_t shard_index = 0, shard_count = 1;

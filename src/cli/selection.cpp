@@ -16,7 +16,6 @@
 
 namespace kex {
 
-using nlohmann::json;
 
 namespace {
 

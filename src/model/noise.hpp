@@ -8,7 +8,6 @@
 #include <optional>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 
 #include "src/model/context.hpp"
 

@@ -9,7 +9,6 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 
 #include "src/core/stats.hpp"
 #include "src/model/plan.hpp"

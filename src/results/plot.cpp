@@ -118,8 +118,9 @@ std::vector<std::string> write_plots(const std::vector<RunDoc>& docs, const std:
     write_file_atomic(dir + "/" + f.base + ".gp", f.gp, opts.force);
     written.push_back(dir + "/" + f.base + ".gp");
     if (!render) continue;
-    for (const char* ext : {"png", "svg"}) {
-      std::string warn = render_figure(gnuplot, dir, f.base + ".gp", ext, f.base + "." + ext, opts.force);
+    for (const ImageFormat fmt : {ImageFormat::png, ImageFormat::svg}) {
+      const std::string ext = to_string(fmt);
+      std::string warn = render_figure(gnuplot, dir, f.base + ".gp", fmt, f.base + "." + ext, opts.force);
       if (!warn.empty())  // gnuplot quotes script lines: one line, escaped like every text kex prints
         std::fprintf(stderr, "kex: gnuplot on %s/%s.gp: %s\n", terminal_text(dir).c_str(), f.base.c_str(),
                      terminal_text(warn.substr(0, warn.find_last_not_of('\n') + 1)).c_str());

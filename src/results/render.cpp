@@ -28,11 +28,11 @@ struct Child {
 };
 
 /// Runs gnuplot in `dir` with fmt and out set; stdin and stdout on /dev/null.
-Child run_gnuplot(const std::string& gnuplot, const std::string& dir, const std::string& gp, const std::string& fmt,
+Child run_gnuplot(const std::string& gnuplot, const std::string& dir, const std::string& gp, ImageFormat fmt,
                   const std::string& out) {
   int pipefd[2];
   if (::pipe2(pipefd, O_CLOEXEC) != 0) throw InputError(dir + ": pipe failed: " + std::strerror(errno));
-  const std::string setvars = "fmt=" + gp_string(fmt) + "; out=" + gp_string(out);
+  const std::string setvars = "fmt=" + gp_string(to_string(fmt)) + "; out=" + gp_string(out);
   const pid_t parent = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) {
@@ -110,22 +110,19 @@ std::string slurp(const std::string& path, bool* ok) {
 
 }  // namespace
 
-bool image_complete(const std::string& bytes, const std::string& fmt) {
-  if (fmt == "png") {
+bool image_complete(const std::string& bytes, ImageFormat fmt) {
+  if (fmt == ImageFormat::png) {
     static const std::string sig = "\x89PNG\r\n\x1a\n";
     static const std::string iend("\0\0\0\0IEND\xae\x42\x60\x82", 12);
     return bytes.size() >= sig.size() + iend.size() && bytes.compare(0, sig.size(), sig) == 0 &&
            bytes.compare(bytes.size() - iend.size(), iend.size(), iend) == 0;
   }
-  if (fmt == "svg") {
-    size_t end = bytes.find_last_not_of(" \t\r\n");
-    return end != std::string::npos && end + 1 >= 6 && bytes.compare(end + 1 - 6, 6, "</svg>") == 0;
-  }
-  return !bytes.empty();
+  const size_t end = bytes.find_last_not_of(" \t\r\n");
+  return end != std::string::npos && end + 1 >= 6 && bytes.compare(end + 1 - 6, 6, "</svg>") == 0;
 }
 
 std::string render_figure(const std::string& gnuplot, const std::string& dir, const std::string& gp,
-                          const std::string& fmt, const std::string& out_name, bool force) {
+                          ImageFormat fmt, const std::string& out_name, bool force) {
   const std::string to = dir + "/" + out_name;
   TempFile t = make_temp_file(dir, to);
   ::close(t.fd);  // gnuplot writes it by name
@@ -152,7 +149,7 @@ std::string render_figure(const std::string& gnuplot, const std::string& dir, co
     if (!ok) why = "no output written";
     else if (bytes.empty()) why = "the output is empty";
     else if (!image_complete(bytes, fmt))
-      why = "the output is a truncated " + fmt + " of " + std::to_string(bytes.size()) + " bytes";
+      why = "the output is a truncated " + std::string(to_string(fmt)) + " of " + std::to_string(bytes.size()) + " bytes";
     if (!why.empty()) why += said(c.err);
   }
   if (!why.empty()) {

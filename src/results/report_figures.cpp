@@ -247,7 +247,7 @@ ReportFigures render_report_figures(const std::vector<RunDoc>& runs) {
     try {
       write_file_atomic(dir + "/" + f.base + ".dat", f.dat, false);
       write_file_atomic(dir + "/" + f.base + ".gp", f.gp, false);
-      render_figure(gnuplot, dir, f.base + ".gp", "svg", f.base + ".svg", false);
+      render_figure(gnuplot, dir, f.base + ".gp", ImageFormat::svg, f.base + ".svg", false);
       add_figure(out, f.base, read_all(dir + "/" + f.base + ".svg"), i);
     } catch (const InputError& e) {
       out.notes.push_back(f.base + ": left out: " + e.what());

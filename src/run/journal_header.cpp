@@ -13,11 +13,8 @@ namespace kex {
 
 namespace {
 
-bool is_format(const std::string& s) { return enum_from_word(kResultsFormats, s).has_value(); }
-
 const TextRule kBuild{64};
 const TextRule kRunId{16, is_run_id, "16 lowercase hex digits"};
-const TextRule kFormat{8, is_format, "json, gbench, csv"};
 const TextRule kOutputName{255, is_file_name, "a file name without a directory"};
 
 /// The header's one field table: to_json and journal_header_from both run it.
@@ -27,7 +24,8 @@ void map_header(IO& io, H& h) {
   io.text("git_commit", h.git_commit, kBuild);
   io.text("run_id", h.run_id, kRunId);
   io.text("machine", h.machine, TextRule{1024});
-  io.text("format", h.format, kFormat);
+  io.choice("format", h.format, [](std::string_view w) { return enum_from_word(kResultsFormats, w); },
+            [](ResultsFormat f) { return to_string(f); }, "json, gbench, csv");
   io.object("shard", [&](auto& s) {
     s.whole("index", h.shard_index, size_t(0), size_t(99999));
     s.whole("count", h.shard_count, size_t(1), size_t(100000));

@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "src/model/config.hpp"
+#include "src/model/results_format.hpp"
 #include "src/run/journal_tune.hpp"
 #include "src/run/supervisor.hpp"
 
@@ -23,7 +24,7 @@ struct JournalHeader {
   std::string git_commit;
   std::string run_id;        ///< 16 hex digits: the results' context.run_id, kept by a resume
   std::string machine;       ///< machine_key of the machine the run measured on
-  std::string format = "json";  ///< of the results file: json, gbench or csv
+  ResultsFormat format = ResultsFormat::json;  ///< of the results file
   size_t shard_index = 0, shard_count = 1;  ///< --shard I/N (0/1: the whole run)
   std::string filter;        ///< --filter as given ("" for none), checked as --filter is
   bool drew_figures = false; ///< the run wrote figures: a resume draws them beside its output

@@ -172,7 +172,6 @@ MachineInfo machine_info(const Machine& m) {
   return i;
 }
 
-nlohmann::ordered_json machine_json(const Machine& m) { return to_json(machine_info(m)); }
 
 int default_pin_cpu() {
   const std::vector<int> v = allowed_cpus();

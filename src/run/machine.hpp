@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 
 #include "src/core/affinity.hpp"
 #include "src/core/cpu_features.hpp"
@@ -89,8 +88,6 @@ const Machine& machine();
 
 /// The machine as results describe it (context.machine).
 MachineInfo machine_info(const Machine&);
-/// The same as JSON (to_json(machine_info(m))): `kex info --json` starts from it.
-nlohmann::ordered_json machine_json(const Machine&);
 
 /// Serialised TSC reads: `lfence; rdtsc; lfence` (docs/methodology.md §2.1).
 inline uint64_t tsc_fenced() {

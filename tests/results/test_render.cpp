@@ -44,6 +44,9 @@ set samples 2000
 plot sin(x) title "sin", cos(x) title "cos", sin(3*x)*cos(x) title "mix"
 )";
 
+/// The format a test names by its extension.
+ImageFormat image_format(const std::string& ext) { return ext == "png" ? ImageFormat::png : ImageFormat::svg; }
+
 /// Runs render_figure in a child after `setup` (limits, mounts); returns exit status
 /// 0 (rendered), 2 (InputError) or 77 (setup impossible). *msg gets the error, then
 /// "|" and the directory's entries as the child sees them ("a,b,").
@@ -58,7 +61,7 @@ int render_in_child(const std::function<bool()>& setup, const std::string& dir, 
     int rc = 0;
     std::string m;
     try {
-      render_figure(find_gnuplot(), dir, "f.gp", fmt, "f." + fmt, false);
+      render_figure(find_gnuplot(), dir, "f.gp", image_format(fmt), "f." + fmt, false);
     } catch (const InputError& e) {
       m = e.what();
       rc = 2;
@@ -84,13 +87,13 @@ int render_in_child(const std::function<bool()>& setup, const std::string& dir, 
 
 TEST_CASE("image_complete knows a whole PNG and SVG from a truncated one") {
   const std::string png = std::string("\x89PNG\r\n\x1a\n", 8) + "IHDR...." + std::string("\0\0\0\0IEND\xae\x42\x60\x82", 12);
-  CHECK(image_complete(png, "png"));
-  CHECK_FALSE(image_complete(png.substr(0, png.size() - 1), "png"));
-  CHECK_FALSE(image_complete("", "png"));
-  CHECK_FALSE(image_complete("GIF89a" + png.substr(8), "png"));
-  CHECK(image_complete("<svg>\n</svg>\n\n", "svg"));
-  CHECK_FALSE(image_complete("<svg>\n<path d=\"M0", "svg"));
-  CHECK_FALSE(image_complete("", "svg"));
+  CHECK(image_complete(png, ImageFormat::png));
+  CHECK_FALSE(image_complete(png.substr(0, png.size() - 1), ImageFormat::png));
+  CHECK_FALSE(image_complete("", ImageFormat::png));
+  CHECK_FALSE(image_complete("GIF89a" + png.substr(8), ImageFormat::png));
+  CHECK(image_complete("<svg>\n</svg>\n\n", ImageFormat::svg));
+  CHECK_FALSE(image_complete("<svg>\n<path d=\"M0", ImageFormat::svg));
+  CHECK_FALSE(image_complete("", ImageFormat::svg));
 }
 
 TEST_CASE("render_figure writes complete images and refuses to replace one without force") {
@@ -99,14 +102,14 @@ TEST_CASE("render_figure writes complete images and refuses to replace one witho
   spit(d / "f.gp", kScript);
   for (const std::string fmt : {"png", "svg"}) {
     CAPTURE(fmt);
-    render_figure(find_gnuplot(), d.path, "f.gp", fmt, "f." + fmt, false);
-    CHECK(image_complete(slurp(d / ("f." + fmt)), fmt));
+    render_figure(find_gnuplot(), d.path, "f.gp", image_format(fmt), "f." + fmt, false);
+    CHECK(image_complete(slurp(d / ("f." + fmt)), image_format(fmt)));
   }
   CHECK(entries(d.path) == std::set<std::string>{"f.gp", "f.png", "f.svg"});
   const std::string before = slurp(d / "f.png");
   std::string err;
   try {
-    render_figure(find_gnuplot(), d.path, "f.gp", "png", "f.png", false);
+    render_figure(find_gnuplot(), d.path, "f.gp", ImageFormat::png, "f.png", false);
   } catch (const InputError& e) {
     err = e.what();
   }
@@ -120,7 +123,7 @@ TEST_CASE("render_figure: a gnuplot error is an InputError and leaves no file") 
   spit(d / "f.gp", "set output out\nplot 'no-such-file.dat'\n");
   std::string err;
   try {
-    render_figure(find_gnuplot(), d.path, "f.gp", "png", "f.png", false);
+    render_figure(find_gnuplot(), d.path, "f.gp", ImageFormat::png, "f.png", false);
   } catch (const InputError& e) {
     err = e.what();
   }
@@ -169,7 +172,7 @@ TEST_CASE("render_figure: an empty image says what gnuplot printed, or that it p
   chmod(fake.c_str(), 0755);
   std::string err;
   try {
-    render_figure(fake, d.path, "f.gp", "svg", "f.svg", false);
+    render_figure(fake, d.path, "f.gp", ImageFormat::svg, "f.svg", false);
   } catch (const InputError& e) {
     err = e.what();
   }
@@ -177,7 +180,7 @@ TEST_CASE("render_figure: an empty image says what gnuplot printed, or that it p
   spit(fake, "#!/bin/sh\nexit 0\n");
   err.clear();
   try {
-    render_figure(fake, d.path, "f.gp", "svg", "f.svg", false);
+    render_figure(fake, d.path, "f.gp", ImageFormat::svg, "f.svg", false);
   } catch (const InputError& e) {
     err = e.what();
   }

@@ -37,7 +37,7 @@ JournalHeader sample_header() {
   h.git_commit = "abc1234";
   h.run_id = "0123456789abcdef";
   h.machine = "Some CPU [25/1/1]";
-  h.format = "csv";
+  h.format = ResultsFormat::csv;
   h.shard_index = 1;
   h.shard_count = 3;
   h.filter = "-/avx/";

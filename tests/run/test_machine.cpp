@@ -10,6 +10,7 @@
 #include <string>
 
 #include "src/core/error.hpp"
+#include "src/model/result_json.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/topology.hpp"
 #include "tests/support/tmpdir.hpp"
@@ -88,7 +89,7 @@ TEST_CASE("the machine's caches are those of the CPU a run pins to" * doctest::t
   CHECK(m.caches.l1d == c.l1d());
   CHECK(m.caches.llc == c.llc());
   CHECK(m.caches.source == c.source);
-  const auto j = machine_json(m);
+  const auto j = to_json(machine_info(m));
   CHECK(j["cache_cpu"] == m.cache_cpu);
   CHECK(j["cache_levels"].size() == c.levels.size());
   CHECK(j["virtualization"].get<std::string>() == (m.hypervisor.empty() ? "none" : m.hypervisor));
