@@ -13,6 +13,7 @@
 #include "src/core/error.hpp"
 #include "src/core/file_read.hpp"
 #include "src/core/limits.hpp"
+#include "src/model/config_fields.hpp"
 #include "src/model/json_fields.hpp"
 #include "src/model/json_text.hpp"
 #include "src/model/kernel_names.hpp"
@@ -66,6 +67,15 @@ void check_top_level(const Reader& r, const json& j) {
                  "min_time_per_point", "min_samples", "max_samples", "sample_us", "repetitions", "protocol", "segments", "outputs"});
 }
 
+/// An object section of the top level (`key`) read by its field table `map`: every key
+/// it names known, none required.
+template <class Map>
+void read_section(const Reader& r, const json& j, const char* key, Map map) {
+  FieldReader in(j[key], r.source + ": /" + key, Keys::partial);
+  map(in);
+  in.finish();
+}
+
 /// What the config runs: its kernel grids (over c.axes, read before), presets, seed
 /// harness, repeat and preset options, into `c`.
 void read_kernels(const Reader& r, const json& j, Config& c) {
@@ -91,10 +101,8 @@ void read_kernels(const Reader& r, const json& j, Config& c) {
     if (!j.contains("harness")) r.fail("/repeat", j["repeat"], "applies to a seed harness: give \"harness\"");
     c.repeat = static_cast<uint32_t>(r.uint(j["repeat"], "/repeat", 1, 1000));
   }
-  if (j.contains("preset_options")) {
-    r.keys(j["preset_options"], "/preset_options", {"fsave"});
-    if (j["preset_options"].contains("fsave")) c.preset_fsave = r.boolean(j["preset_options"]["fsave"], "/preset_options/fsave");
-  }
+  if (j.contains("preset_options"))
+    read_section(r, j, "preset_options", [&](FieldReader& in) { config_fields::map_preset_options(in, c); });
 }
 
 /// The libc baselines "baselines" asks for: every one when absent or true, none for
@@ -137,50 +145,33 @@ void read_loads(const json& j, Config& c) {
 /// The measurement policy's keys (precision, seconds per point, samples per repetition,
 /// sample_us in µs) over `p`'s values; a minimum above its maximum is an error.
 void read_policy(const Reader& r, const json& j, Policy& p) {
-  if (j.contains("precision")) p.precision = r.number(j["precision"], "/precision", 0.0001, 0.5);
-  if (j.contains("max_time_per_point"))
-    p.max_time_per_point = r.number(j["max_time_per_point"], "/max_time_per_point", 0.001, 3600);
-  if (j.contains("min_time_per_point")) {
-    p.min_time_per_point = r.number(j["min_time_per_point"], "/min_time_per_point", 0, 3600);
-    if (p.min_time_per_point > p.max_time_per_point)
-      r.fail("/min_time_per_point", j["min_time_per_point"],
-             "must be <= max_time_per_point (" + json(p.max_time_per_point).dump() + ")");
-  }
-  if (j.contains("min_samples")) p.min_samples = static_cast<uint32_t>(r.uint(j["min_samples"], "/min_samples", 3, 1000000));
-  if (j.contains("max_samples")) p.max_samples = static_cast<uint32_t>(r.uint(j["max_samples"], "/max_samples", 3, 1000000));
+  FieldReader in(j, r.source + ": ", Keys::partial);  // the top level's keys are checked by check_top_level
+  config_fields::map_policy(in, p);
+  if (j.contains("min_time_per_point") && p.min_time_per_point > p.max_time_per_point)
+    r.fail("/min_time_per_point", j["min_time_per_point"],
+           "must be <= max_time_per_point (" + json(p.max_time_per_point).dump() + ")");
   if (p.max_samples < p.min_samples) {
     // j is const: operator[] of an absent key is undefined, so name the key that was given.
     if (j.contains("max_samples"))
       r.fail("/max_samples", j["max_samples"], "must be >= min_samples (" + std::to_string(p.min_samples) + ")");
     r.fail("/min_samples", j["min_samples"], "must be <= max_samples (" + std::to_string(p.max_samples) + ", the default)");
   }
-  if (j.contains("sample_us")) p.sample_us = r.number(j["sample_us"], "/sample_us", 20, 1000);
 }
 
 /// The "segments" section, true/false or an object of options, into `s`.
 void read_segments(const Reader& r, const json& j, SegmentsRequest& s) {
   if (!j.contains("segments")) return;
-  const json& v = j["segments"];
-  if (v.is_boolean()) {
-    s.enabled = v.get<bool>();
+  if (j["segments"].is_boolean()) {
+    s.enabled = j["segments"].get<bool>();
     return;
   }
-  r.keys(v, "/segments", {"iterations", "mixed", "modern"});
+  read_section(r, j, "segments", [&](FieldReader& in) { config_fields::map_segments(in, s); });
   s.enabled = true;
-  if (v.contains("iterations")) s.iterations = r.uint(v["iterations"], "/segments/iterations", 1000, 1ull << 32);
-  if (v.contains("mixed")) s.mixed = r.boolean(v["mixed"], "/segments/mixed");
-  if (v.contains("modern")) s.modern = r.boolean(v["modern"], "/segments/modern");
 }
 
 /// The "outputs" section (file and directory names as written) into `c`.
 void read_outputs(const Reader& r, const json& j, Config& c) {
-  if (!j.contains("outputs")) return;
-  const json& o = j["outputs"];
-  r.keys(o, "/outputs", {"json", "plot_dir", "seed_exact", "graph_dir"});
-  if (o.contains("json")) c.out_json = r.string(o["json"], "/outputs/json");
-  if (o.contains("plot_dir")) c.plot_dir = r.string(o["plot_dir"], "/outputs/plot_dir");
-  if (o.contains("seed_exact")) c.seed_exact = r.boolean(o["seed_exact"], "/outputs/seed_exact");
-  if (o.contains("graph_dir")) c.graph_dir = r.string(o["graph_dir"], "/outputs/graph_dir");
+  if (j.contains("outputs")) read_section(r, j, "outputs", [&](FieldReader& in) { config_fields::map_outputs(in, c); });
 }
 
 /// Refuses a config with nothing to run or baselines without sizes; presets measured

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "src/model/config_fields.hpp"
 #include "src/model/json_fields.hpp"
 #include "src/model/kernel_names.hpp"
 
@@ -73,29 +74,30 @@ void presets_json(const Config& c, json& out) {
   out["presets"] = c.presets;
   if (c.harness != Harness::kex || c.repeat != 1) out["harness"] = std::string(to_string(c.harness));
   if (c.repeat != 1) out["repeat"] = c.repeat;
-  if (!c.preset_fsave) out["preset_options"] = {{"fsave", false}};
+  if (!c.preset_fsave) {
+    FieldWriter w(out["preset_options"]);
+    config_fields::map_preset_options(w, c);
+  }
 }
 
-/// The policy's fields that differ from Policy{}.
-void policy_json(const Policy& p, json& out) {
-  const Policy d;
-  if (p.precision != d.precision) out["precision"] = p.precision;
-  if (p.max_time_per_point != d.max_time_per_point) out["max_time_per_point"] = p.max_time_per_point;
-  if (p.min_time_per_point != d.min_time_per_point) out["min_time_per_point"] = p.min_time_per_point;
-  if (p.min_samples != d.min_samples) out["min_samples"] = p.min_samples;
-  if (p.max_samples != d.max_samples) out["max_samples"] = p.max_samples;
-  if (p.sample_us != d.sample_us) out["sample_us"] = p.sample_us;
+/// `map`'s fields of `r` written into `out` (records that share the top level's object).
+template <class R, class Map>
+void write_into(json& out, R& r, Map map) {
+  json part;
+  FieldWriter w(part);
+  map(w, r);
+  for (auto it = part.begin(); it != part.end(); ++it) out[it.key()] = it.value();
 }
 
 /// The segment table's section and the outputs.
 void sections_json(const Config& c, json& out) {
-  if (c.segments.enabled)
-    out["segments"] = {{"iterations", c.segments.iterations}, {"mixed", c.segments.mixed}, {"modern", c.segments.modern}};
-  json o = json::object();
-  if (!c.out_json.empty()) o["json"] = c.out_json;
-  if (!c.plot_dir.empty()) o["plot_dir"] = c.plot_dir;
-  if (c.seed_exact) o["seed_exact"] = true;
-  if (!c.graph_dir.empty()) o["graph_dir"] = c.graph_dir;
+  if (c.segments.enabled) {
+    FieldWriter w(out["segments"]);
+    config_fields::map_segments(w, c.segments);
+  }
+  json o;
+  FieldWriter w(o);
+  config_fields::map_outputs(w, c);
   if (!o.empty()) out["outputs"] = std::move(o);
 }
 
@@ -121,7 +123,7 @@ json config_json(const Config& c) {
     map_load(w, written);
     out["load"].push_back(std::move(e));
   }
-  policy_json(c.policy, out);
+  write_into(out, c.policy, [](auto& w, auto& p) { config_fields::map_policy(w, p); });
   if (!c.protocol.knobs().empty()) out["protocol"] = c.protocol.knobs();
   sections_json(c, out);
   return out;
