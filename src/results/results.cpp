@@ -127,4 +127,11 @@ std::string condition_label(const Coords& cond) {
   return n.size() > 4 ? n.substr(4) : "";
 }
 
+std::string layout_label(const Layout& l) {
+  Coords c;
+  c.layout = l;
+  std::string s = condition_label(c);
+  return s.empty() ? "default" : s;
+}
+
 }  // namespace kex
