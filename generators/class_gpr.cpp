@@ -45,7 +45,8 @@ struct Gpr final : ClassEmitter {
 };
 }  // namespace
 
-const ClassEmitter& gpr_emitter() {
+template <>
+const ClassEmitter& emitter_of<RegClass::gpr>() {
   static const Gpr e;
   return e;
 }

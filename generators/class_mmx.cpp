@@ -36,7 +36,8 @@ struct MmxClass final : ClassEmitter {
 };
 }  // namespace
 
-const ClassEmitter& mmx_emitter() {
+template <>
+const ClassEmitter& emitter_of<RegClass::mmx>() {
   static const MmxClass e;
   return e;
 }

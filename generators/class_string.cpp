@@ -74,7 +74,8 @@ struct StringClass final : ClassEmitter {
 };
 }  // namespace
 
-const ClassEmitter& string_emitter() {
+template <>
+const ClassEmitter& emitter_of<RegClass::string>() {
   static const StringClass e;
   return e;
 }

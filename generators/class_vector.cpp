@@ -105,15 +105,18 @@ struct Vector final : ClassEmitter {
 };
 }  // namespace
 
-const ClassEmitter& sse_emitter() {
+template <>
+const ClassEmitter& emitter_of<RegClass::sse>() {
   static const Vector e(Vec::sse);
   return e;
 }
-const ClassEmitter& avx_emitter() {
+template <>
+const ClassEmitter& emitter_of<RegClass::avx>() {
   static const Vector e(Vec::avx);
   return e;
 }
-const ClassEmitter& avx512_emitter() {
+template <>
+const ClassEmitter& emitter_of<RegClass::avx512>() {
   static const Vector e(Vec::avx512);
   return e;
 }

@@ -31,7 +31,8 @@ struct X87 final : ClassEmitter {
 };
 }  // namespace
 
-const ClassEmitter& x87_emitter() {
+template <>
+const ClassEmitter& emitter_of<RegClass::x87>() {
   static const X87 e;
   return e;
 }

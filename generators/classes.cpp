@@ -1,6 +1,9 @@
-// The emitter of each register class, keyed by class and checked against the enum at compile time.
-#include <iterator>
+// The emitter of each register class: a row per RegClass value, in the enum's order,
+// made from the emitter_of specializations (generators/classes.hpp).
+#include <array>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 #include "generators/classes.hpp"
 
@@ -8,31 +11,21 @@ namespace kex {
 
 namespace {
 using Get = const ClassEmitter& (*)();
-struct Row {
-  RegClass regs;
-  Get emitter;
-};
-constexpr Row kEmitters[] = {{RegClass::gpr, gpr_emitter}, {RegClass::mmx, mmx_emitter},
-                             {RegClass::x87, x87_emitter}, {RegClass::sse, sse_emitter},
-                             {RegClass::avx, avx_emitter}, {RegClass::avx512, avx512_emitter},
-                             {RegClass::string, string_emitter}};
 
-constexpr bool rows_in_enum_order() {
-  for (size_t i = 0; i < std::size(kEmitters); ++i)
-    if (static_cast<size_t>(kEmitters[i].regs) != i) return false;
-  return true;
+template <size_t... I>
+constexpr std::array<Get, sizeof...(I)> emitter_table(std::index_sequence<I...>) {
+  return {emitter_of<static_cast<RegClass>(I)>...};
 }
-static_assert(rows_in_enum_order(), "kEmitters: one row per RegClass, in the enum's order");
-static_assert(std::size(kEmitters) == static_cast<size_t>(RegClass::string) + 1,
-              "kEmitters: every RegClass has an emitter (string is the enum's last value)");
+
+constexpr std::array<Get, kRegClassCount> kEmitters = emitter_table(std::make_index_sequence<kRegClassCount>{});
 }  // namespace
 
 const ClassEmitter& class_emitter(RegClass c) {
   const auto i = static_cast<size_t>(c);
-  if (i >= std::size(kEmitters)) throw std::logic_error("no emitter for register class " + std::to_string(i));
-  return kEmitters[i].emitter();
+  if (i >= kEmitters.size()) throw std::logic_error("no emitter for register class " + std::to_string(i));
+  return kEmitters[i]();
 }
 
-size_t class_emitter_count() { return std::size(kEmitters); }
+size_t class_emitter_count() { return kEmitters.size(); }
 
 }  // namespace kex

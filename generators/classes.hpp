@@ -1,13 +1,11 @@
-// The register-class emitters (one file per kind of class) and the table over them.
+// The register-class emitters (one file per kind of class) and the table over them:
+// a class's emitter file specializes emitter_of for it, and classes.cpp makes the table
+// of every RegClass value from those (a class without one fails to link).
 #pragma once
 #include "generators/emit.hpp"
 
 namespace kex {
-const ClassEmitter& gpr_emitter();
-const ClassEmitter& mmx_emitter();
-const ClassEmitter& x87_emitter();
-const ClassEmitter& sse_emitter();
-const ClassEmitter& avx_emitter();
-const ClassEmitter& avx512_emitter();
-const ClassEmitter& string_emitter();
+/// The emitter of class C (defined in its generators/class_*.cpp).
+template <RegClass C>
+const ClassEmitter& emitter_of();
 }  // namespace kex

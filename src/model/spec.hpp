@@ -44,6 +44,8 @@ inline constexpr uint64_t kReadResultBytes = 8;
 uint64_t read_fold(const uint8_t* src, uint64_t n);
 /// The register classes; `string` stays last (generators/classes.cpp checks its table against it).
 enum class RegClass { gpr, mmx, x87, sse, avx, avx512, string };
+/// The values of RegClass: the classes' table (reg_classes()) and the emitters' have a row each.
+inline constexpr size_t kRegClassCount = 7;
 enum class Prefetch { none, nta, t0, t1, t2, w, load };
 enum class Store { temporal, nontemporal };
 enum class Direction { forward, backward };
