@@ -172,9 +172,8 @@ void add_job(Sweep& w, size_t i, std::map<std::string, uint32_t>& family_ids, st
   j.policy = w.configs[s.config].policy;
   j.name = s.name;
   w.points[i].job = w.jobs.size();
-  w.jobs.push_back(j);
   auto [fi, fresh_f] = family_ids.emplace(task_group(family_of(kp), s.at.size), uint32_t(family_ids.size()));
-  w.job_state.push_back({i, fi->second, {}, std::nullopt, std::nullopt});
+  w.jobs.push_back({std::move(j), i, fi->second, {}, std::nullopt, std::nullopt});
   // The paired group: points of kex's harness doing the same thing under the same conditions,
   // at every thread count (the answers compare one thread count at a time; the scaling
   // table compares thread counts in the same rounds).

@@ -40,9 +40,10 @@ struct PointState {
   std::optional<size_t> job;            ///< its measuring job (4)
 };
 
-/// One measuring job on the sweep's side (the same index as its MeasureJob, which the
-/// workers run): the point it measures, its family, and what the supervisor reported.
-struct JobState {
+/// One measuring job: what the workers run (its MeasureJob, at the same index in their
+/// list), the point it measures, its family, and what the supervisor reported for it.
+struct Job {
+  MeasureJob work;                   ///< what the workers run
   size_t point = 0;
   uint32_t family = 0;               ///< its family at its size (separate order)
   std::vector<Repetition> reps;      ///< finished, resumed ones first
@@ -65,8 +66,7 @@ struct Sweep {
   std::vector<VerifyTarget> targets;
   std::map<std::pair<size_t, size_t>, size_t> general; ///< (config, plan) -> its general target
   std::vector<Verdict> verdicts;
-  std::vector<MeasureJob> jobs;                        ///< what the workers run
-  std::vector<JobState> job_state;                     ///< per job: its point and what came of it
+  std::vector<Job> jobs;                               ///< the measuring jobs: their work, point and outcome
   std::vector<std::vector<uint32_t>> pair_groups;      ///< the jobs of each group (paired order)
   SupervisedRun sup;
   size_t todo_tasks = 0;

@@ -70,13 +70,12 @@ std::vector<Task> separate_order(const std::vector<uint32_t>& groups, const std:
 /// repetitions still to do.
 std::vector<Task> measuring_order(Sweep& w) {
   if (w.opt.resume)
-    for (size_t j = 0; j < w.jobs.size(); ++j)
-      if (auto it = w.opt.resume->reps.find(w.jobs[j].name); it != w.opt.resume->reps.end())
-        w.job_state[j].reps = it->second;
+    for (Job& job : w.jobs)
+      if (auto it = w.opt.resume->reps.find(job.work.name); it != w.opt.resume->reps.end()) job.reps = it->second;
   uint64_t first_round = 1;
   std::vector<std::vector<Repetition>> reps;
   std::vector<uint32_t> families;
-  for (const JobState& js : w.job_state) {
+  for (const Job& js : w.jobs) {
     for (const auto& r : js.reps) {
       w.protocol.first_order = std::max(w.protocol.first_order, r.order + 1);
       first_round = std::max(first_round, r.round + 1);
@@ -99,10 +98,10 @@ void on_sentinel(Sweep& w, Progress& progress, const SentinelReading& r, const s
   if (!r.disturbed) return;
   std::vector<std::pair<std::string, uint64_t>> marked;
   for (const Task& t : window)
-    for (auto& rep : w.job_state[t.point].reps)
+    for (auto& rep : w.jobs[t.point].reps)
       if (!rep.disturbed && rep.order + window.size() >= r.after_task && rep.order < r.after_task) {
         rep.disturbed = true;
-        marked.emplace_back(w.jobs[t.point].name, rep.order);
+        marked.emplace_back(w.jobs[t.point].work.name, rep.order);
       }
   if (w.opt.journal && !marked.empty()) w.opt.journal->disturbed(marked);
   if (requeued) progress.total += window.size();
@@ -119,25 +118,27 @@ void measure_jobs(Sweep& w) {
   if (todo.empty() || w.stopped()) return;
   SupervisorEvents ev;
   ev.done = [&](const Task& t, const Repetition& r) {
-    w.job_state[t.point].reps.push_back(r);
-    if (w.opt.journal) w.opt.journal->repetition(w.jobs[t.point].name, r);
+    w.jobs[t.point].reps.push_back(r);
+    if (w.opt.journal) w.opt.journal->repetition(w.jobs[t.point].work.name, r);
     char g[64] = "";
     if (r.per_call.median > 0)
-      std::snprintf(g, sizeof g, " %.2f GB/s", double(moved_bytes(w.jobs[t.point].at)) / (r.per_call.median / machine().tsc_hz * 1e9));
-    progress.step(w.jobs[t.point].name + g);
+      std::snprintf(g, sizeof g, " %.2f GB/s", double(moved_bytes(w.jobs[t.point].work.at)) / (r.per_call.median / machine().tsc_hz * 1e9));
+    progress.step(w.jobs[t.point].work.name + g);
   };
   ev.failed = [&](const Task& t, const Status& s) {
-    w.job_state[t.point].died = s;
-    progress.step(w.jobs[t.point].name + " FAILED: " + s.message);
+    w.jobs[t.point].died = s;
+    progress.step(w.jobs[t.point].work.name + " FAILED: " + s.message);
   };
   ev.lost = [&](const Task& t, const Status& s) {
-    if (!w.job_state[t.point].lost) w.job_state[t.point].lost = s;
-    progress.step(w.jobs[t.point].name + " NOT MEASURED: " + s.message);
+    if (!w.jobs[t.point].lost) w.jobs[t.point].lost = s;
+    progress.step(w.jobs[t.point].work.name + " NOT MEASURED: " + s.message);
   };
   ev.sentinel = [&](const SentinelReading& r, const std::vector<Task>& window, bool requeued) {
     on_sentinel(w, progress, r, window, requeued);
   };
-  w.sup = run_supervised(w.jobs, w.bplans, todo, w.protocol, ev, w.opt.stop);
+  std::vector<MeasureJob> work;
+  for (const Job& j : w.jobs) work.push_back(j.work);
+  w.sup = run_supervised(work, w.bplans, todo, w.protocol, ev, w.opt.stop);
   w.interrupted |= w.sup.stopped || w.sup.abandoned;
   w.out.abandoned = w.sup.abandoned;
 }

@@ -33,7 +33,7 @@ void report_incomplete(const std::vector<IncompletePoint>& points) {
 void collect_results(Sweep& w) {
   w.interrupted |= w.stopped();
   std::vector<std::optional<Result>> measured(w.points.size());
-  for (const JobState& js : w.job_state) {
+  for (const Job& js : w.jobs) {
     PointState& p = w.points[js.point];
     const PlannedSlot& s = p.slot;
     const KernelPlan& kp = w.plan(s);
