@@ -79,7 +79,8 @@ void start(Sweep& w) {
   for (const PlannedSlot& s : w.sp.slots) w.points.push_back({s, {}, SIZE_MAX, std::nullopt, std::nullopt});
 }
 
-/// (never inside a timed region: one W^X arena per config); libc baselines keep their function.
+/// Generates the code of every plan a point uses, one W^X arena per config, never inside
+/// a timed region; libc baselines keep their function.
 void build_code(Sweep& w) {
   for (size_t ci = 0; ci < w.configs.size() && !w.stopped(); ++ci) {
     const auto& plans = w.sp.plans[ci].plans;
@@ -90,15 +91,15 @@ void build_code(Sweep& w) {
   }
 }
 
-/// (pure arithmetic: the measuring process maps the buffers).
+/// Places every point in its buffer plan: pure arithmetic (the measuring process maps the buffers).
 void place_points(Sweep& w) {
   std::tie(w.bplans, w.bindex) = buffer_plans(w.sp);
   for (PointState& p : w.points)
     p.place = w.bplans[w.bindex.at(p.slot.at.layout.huge_pages)].place(p.slot.at.layout, w.plan(p.slot).alignment);
 }
 
-/// Once on eight offset pairs, and once at every exact placement (and overlapping
-/// distance) the kernel will be measured at.
+/// Verifies every runnable kernel once on eight offset pairs, and once at every exact
+/// placement (and overlapping distance) it will be measured at.
 void verify_points(Sweep& w) {
   using CaseKey = std::tuple<size_t, size_t, uint32_t, uint32_t, std::optional<int64_t>, uint64_t>;
   std::map<CaseKey, size_t> cases;
