@@ -55,10 +55,9 @@ bool explain_run(RunDoc& run, const RunOptions& opt) {
   return true;
 }
 
-/// Checks the plans and opens the counters once (unknown names fail here; what
-/// cannot count on this machine is said once). Returns the counters' record.
-std::optional<std::vector<CounterRecord>> check_plans_and_counters(const RunSetup& s) {
-  for (const auto& c : s.configs) config_plans(c);  // unknown presets and baselines fail before any run
+/// Opens the counters once (unknown names fail here; what cannot count on this
+/// machine is said once). Returns the counters' record.
+std::optional<std::vector<CounterRecord>> check_counters(const RunSetup& s) {
   if (s.protocol.counters.empty()) return std::nullopt;
   const CounterSet probe = open_counters(s.protocol.counters, s.counters_where);
   if (!probe.note().empty()) std::fprintf(stderr, "kex: %s\n", probe.note().c_str());
@@ -126,13 +125,14 @@ void check_journal_points(const JournalState& st, const std::vector<std::string>
   for (const auto& [point, r] : st.results) check(point, "a result");
 }
 
-/// The size of the run, before anything runs: --list prints it (returns true: done),
-/// and a run above the limits is refused.
-bool plan_or_list(const RunSetup& s, const RunOptions& opt, const RunArgs& a) {
+/// The run planned once from the configs' kernel plans, before anything runs: --list
+/// prints its size (returns nullopt: done), and a run above the limits is refused.
+std::optional<SweepPlan> plan_or_list(const RunSetup& s, std::vector<ConfigPlans> plans, const RunOptions& opt,
+                                      const RunArgs& a) {
   // Without --allow-large the count stops past the task limit: a grid of 10^7 points
   // is refused at once, not after naming them all.
   const size_t max_points = a.list || a.allow_large ? SIZE_MAX : 100000 / s.protocol.repetitions;
-  const SweepPlan sp = plan_sweep(s.configs, opt, max_points);
+  SweepPlan sp = plan_sweep(s.configs, std::move(plans), opt, max_points);
   if (!sp.complete)
     throw InputError("run: more than " + std::to_string(max_points) + " points x " +
                      std::to_string(s.protocol.repetitions) +
@@ -142,7 +142,7 @@ bool plan_or_list(const RunSetup& s, const RunOptions& opt, const RunArgs& a) {
   if (sp.names.empty() && !s.filter.empty()) {
     std::vector<Config> unfiltered = s.configs;
     for (auto& c : unfiltered) c.filter.reset();
-    if (const size_t n = plan_sweep(unfiltered, opt).names.size(); n > 0)
+    if (const size_t n = plan_sweep(unfiltered, sp.plans, opt).names.size(); n > 0)
       throw InputError("--filter: '" + s.filter + "': matches none of the " + std::to_string(n) +
                        " points of the run (kex run --list without --filter prints them)");
   }
@@ -157,7 +157,7 @@ bool plan_or_list(const RunSetup& s, const RunOptions& opt, const RunArgs& a) {
                 sp.names.size(), skipped.c_str(), s.protocol.repetitions, s.protocol.paired ? "paired rounds" : "repetitions", sp.tasks,
                 duration_text(sp.estimate_s).c_str(), duration_text(sp.worst_s).c_str(),
                 format_bytes(sp.buffer_bytes).c_str());
-    return true;
+    return std::nullopt;
   }
   if ((sp.tasks > 100000 || sp.estimate_s > 7200) && !a.allow_large)
     throw InputError("run: " + std::to_string(sp.names.size()) + " points x " + std::to_string(s.protocol.repetitions) +
@@ -167,11 +167,11 @@ bool plan_or_list(const RunSetup& s, const RunOptions& opt, const RunArgs& a) {
   if (sp.buffer_bytes > 2 * max_config_size())
     throw InputError("run: the buffers need " + format_bytes(sp.buffer_bytes) + "; this machine has " +
                      format_bytes(4 * max_config_size()) + " available");
-  return false;
+  return sp;
 }
 
 /// Runs the sweep with the journal; the finished run (or nullopt after a second stop).
-std::optional<SweepRun> measure(RunSetup& s, RunOptions& opt, const RunArgs& a) {
+std::optional<SweepRun> measure(RunSetup& s, const SweepPlan& plan, RunOptions& opt, const RunArgs& a) {
   if (!s.resumed && s.out != "-" && !a.no_journal)
     s.journal = std::make_unique<Journal>(journal_path(s.out), journal_header(s));
   opt.journal = s.journal.get();
@@ -179,7 +179,7 @@ std::optional<SweepRun> measure(RunSetup& s, RunOptions& opt, const RunArgs& a) 
   if (cpu_scaling().enabled && !quiet()) std::fprintf(stderr, "%s\n", kCpuScalingWarning);
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);
-  SweepRun sweep = run_sweep(s.configs, opt);
+  SweepRun sweep = run_sweep(plan, opt);
   if (s.journal) s.journal->sync();
   if (sweep.abandoned) {
     std::fprintf(stderr, "kex: stopped at once; nothing written%s\n",
@@ -202,7 +202,8 @@ Action add_run_command(CLI::App& app) {
     RunSetup s;
     if (a->resume.empty()) fresh_setup(*a, *cmd, s);
     else resume_setup(*a, *cmd, s);
-    const std::optional<std::vector<CounterRecord>> counters = check_plans_and_counters(s);
+    std::vector<ConfigPlans> plans = plan_configs(s.configs);  // unknown presets and baselines fail before any run
+    const std::optional<std::vector<CounterRecord>> counters = check_counters(s);
     apply_filter(s, cmd->count("--filter") > 0);
     pin_worker_cpu(s, *a);
     RunOptions opt;
@@ -214,9 +215,10 @@ Action add_run_command(CLI::App& app) {
     opt.run_id = s.run_id;  // drawn once (a resumed run keeps the journal's: it is the same run)
     opt.filter = s.filter;
     opt.counters = counters;
-    if (plan_or_list(s, opt, *a)) return 0;
+    const std::optional<SweepPlan> plan = plan_or_list(s, std::move(plans), opt, *a);
+    if (!plan) return 0;
     const OutputKinds kinds = check_outputs(s, *a);
-    std::optional<SweepRun> sweep = measure(s, opt, *a);
+    std::optional<SweepRun> sweep = measure(s, *plan, opt, *a);
     if (!sweep) return 130;
     RunDoc& run = sweep->doc;
     if (a->explain && !run.context.interrupted && !explain_run(run, opt)) return 130;

@@ -9,6 +9,7 @@
 
 #include "src/model/config.hpp"
 #include "src/model/context.hpp"
+#include "src/model/expand.hpp"
 #include "src/model/seed.hpp"
 #include "src/run/journal.hpp"
 #include "src/run/supervisor.hpp"
@@ -36,12 +37,17 @@ struct SweepRun {
   bool abandoned = false;  ///< a second stop: nothing should be written but the journal
 };
 
-/// Runs every config's points (this shard's share): one Result per point, skipped
-/// and failed points included; the segment section lands in the context. Points
-/// not measured because of a stop are absent and the context says interrupted.
-SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt);
+/// One point of a planned run: its config, its plan (index into that config's
+/// ConfigPlans::plans), its coordinates and its full name.
+struct PlannedSlot {
+  size_t config = 0;
+  size_t plan = 0;
+  Coords at;
+  std::string name;
+};
 
-/// The points a run would measure and a rough time: for --list, the limits, the journal header.
+/// A run planned once: its configs with their kernel plans, this shard's points, and
+/// what --list, the limits and the journal header read (the points and a rough time).
 struct SweepPlan {
   std::vector<std::string> names;  ///< this shard's points, in config order
   std::vector<std::string> skips;  ///< per name: why this CPU skips it ("" = it runs); not in tasks nor times
@@ -53,12 +59,35 @@ struct SweepPlan {
   bool complete = true;            ///< false: counting stopped past max_points; the figures are of those only
   uint32_t most_threads = 1;       ///< the most workers a point this CPU runs asks for
   std::string most_threads_point;  ///< the first such point ("" with one thread everywhere)
+  std::vector<Config> configs;     ///< the configs planned, in order
+  std::vector<ConfigPlans> plans;  ///< per config: its kernel plans (config_plans), made once
+  std::vector<PlannedSlot> slots;  ///< per name: the point's config, plan and coordinates
+  size_t shard_index = 0, shard_count = 1;  ///< the shard the points are of
 };
-/// Plans this shard's points without measuring anything. With `max_points`, the
-/// count stops as soon as it is past it (the run is certainly too large: a grid of
-/// 10^7 points is known to be in milliseconds, not after naming every point): then
-/// `names` holds the first max_points + 1 points and complete is false.
+
+/// Every config's kernel plans (config_plans), in order: InputError for an unknown
+/// preset or baseline, before anything runs.
+std::vector<ConfigPlans> plan_configs(const std::vector<Config>& configs);
+
+/// Plans this shard's points of `configs`, whose kernel plans `plans` holds (plan_configs
+/// of the same configs; a filter set since is fine: it only picks points), without
+/// measuring anything. With `max_points`, the count stops as soon as it is past it (the
+/// run is certainly too large: a grid of 10^7 points is known to be in milliseconds, not
+/// after naming every point): then `names` holds the first max_points + 1 points and
+/// complete is false. std::invalid_argument when plans and configs differ in number.
+SweepPlan plan_sweep(const std::vector<Config>& configs, std::vector<ConfigPlans> plans, const RunOptions& opt,
+                     size_t max_points = SIZE_MAX);
+/// plan_sweep of plan_configs(configs).
 SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt, size_t max_points = SIZE_MAX);
+
+/// Runs the plan's points (complete, and of opt's shard; else std::invalid_argument):
+/// one Result per point, skipped and failed points included; the segment section lands
+/// in the context. Points not measured because of a stop are absent and the context says
+/// interrupted. Nothing is planned again: the plan's kernel plans and points are used.
+SweepRun run_sweep(const SweepPlan& plan, const RunOptions& opt);
+/// run_sweep of plan_sweep(configs, opt): for callers that have only configs (kex tune's
+/// stages plan their own; explain, ceilings and the tests use this).
+SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt);
 
 /// Where the workers of the plan's most-threaded point run (place_threads over the affinity
 /// mask the process started with, worker 0 on protocol.cpu or the CPU a run pins to); empty

@@ -211,9 +211,10 @@ void run_stage(Race& r, const std::vector<size_t>& racing, const std::vector<Con
   opt.protocol.seed = r.opt.protocol.seed + stage;
   opt.resume = &r.acc;
   opt.progress = r.opt.progress && stage == 1;  // later stages are short: their line says enough
-  const double estimate = plan_sweep(configs, opt).estimate_s;
+  const SweepPlan plan = plan_sweep(configs, opt);
+  const double estimate = plan.estimate_s;
   const auto t0 = Clock::now();
-  SweepRun sw = run_sweep(configs, opt);
+  SweepRun sw = run_sweep(plan, opt);
   const TuneStageMark* m = std::exchange(r.mark, nullptr);  // a replayed stage takes its journaled times
   const double dt = m ? m->seconds : std::chrono::duration<double>(Clock::now() - t0).count();
   if (m) r.start = Clock::now() - std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(m->used_s));
