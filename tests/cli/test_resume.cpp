@@ -463,7 +463,9 @@ TEST_CASE("a run asked for no report resumes without one" * doctest::test_suite(
   TmpDir d;
   spit(d / "c.json", kFast);
   {
-    Child c({"run", d / "c.json", "-o", d / "out.json", "--no-sentinel", "--no-plot", "--no-report"}, d / "log1");
+    // Two repetitions, as killed_run: the resume measures the rest of 100 repetitions, not of 1000 (20 rounds).
+    Child c({"run", d / "c.json", "-o", d / "out.json", "--no-sentinel", "--no-plot", "--no-report", "--repetitions", "2"},
+            d / "log1");
     REQUIRE_MESSAGE(wait_for_reps(d / "out.json.journal", 4), slurp(d / "log1"));
     kill(-c.pid, SIGKILL);
     CHECK(c.wait() == 128 + SIGKILL);
