@@ -51,7 +51,7 @@ TEST_CASE("mca: -mcpu from the CPU's family and model, the nearest model named" 
   CHECK(mca_cpu(amd, 0x19, 0x21, 0).note == "llvm-mca's LLVM version is unknown");
 }
 
-TEST_CASE("mca: Zen 4 and Zen 5 on LLVM 14 get znver3, named as nearest; an unknown family none" *
+TEST_CASE("mca: Zen 4 and Zen 5 on LLVM 14 get znver3, named as nearest, and an unknown family none" *
           doctest::test_suite("model")) {
   const std::string amd = "AuthenticAMD";
   struct Row {
