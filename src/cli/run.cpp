@@ -51,7 +51,11 @@ bool explain_run(RunDoc& run, const RunOptions& opt) {
   for (const std::string& n : w.notes) std::fprintf(stderr, "kex: --explain: %s\n", terminal_text(n).c_str());
   std::fprintf(stderr, "kex: --explain: %zu winner%s explained in 10 paired rounds: %zu points measured, %s\n",
                w.raced, w.raced == 1 ? "" : "s", w.points, duration_text(w.seconds).c_str());
+  if (w.ceilings)
+    std::fprintf(stderr, "kex: --explain: ceilings per cache level measured for the roofline in %s\n",
+                 duration_text(w.ceilings->seconds).c_str());
   if (w.section) run.context.explain = w.section;
+  if (w.ceilings) run.context.ceilings = w.ceilings;
   return true;
 }
 

@@ -122,8 +122,6 @@ void common_neighbours(Collector& c) {
     std::snprintf(from, sizeof from, "0x%02x", k.fill);
     std::snprintf(to, sizeof to, "0x%02x", s.fill);
     c.add(s, "fill", from, to);
-    if (!c.out.empty() && c.out.back().spec == s && c.out.back().refused.empty())
-      c.out.back().refused = kFillUnpaired;
   }
 }
 

@@ -23,14 +23,10 @@ struct Neighbour {
   std::string refused;
 };
 
-/// Why a clear's fill-byte neighbour is listed but not run: the fill byte is part of a
-/// clear's group (src/model/group.hpp), and paired rounds are rounds of one group.
-inline constexpr const char* kFillUnpaired =
-    "a clear's fill byte is part of its group: paired rounds race one group, so the two fills cannot be paired";
-
 /// The one-coordinate neighbours of `k`, in a fixed order, each once and none equal to
 /// `k`. Coordinates that do not apply to the class are left out (a `string` kernel has
-/// only its element size, movsb <-> movsq, its direction and a clear's fill byte). A
+/// only its element size, movsb <-> movsq, its direction and a clear's fill byte; the fill
+/// neighbour is its own group, raced in the kernel's rounds by RunOptions::pair_fills). A
 /// neighbour validate() refuses stays in the list with the reason in `refused`. Halving
 /// an unroll below the registers its scratch count needs also lowers scratch to what
 /// fits (as the name's default does: fit_scratch), and `to` says so ("32 (scratch 2)");

@@ -36,9 +36,15 @@ std::pair<int, double> effect_rank(const ExplainEffect& e, double res) {
   return {5, 0};
 }
 
-const Result* find_point(const RunDoc& run, const std::string& kernel, const GroupKey& g) {
-  for (const Result& r : run.results)
-    if (r.point.kernel == kernel && group_of(r) == g) return &r;
+/// The neighbour's point in the kernel's group `g`, or for a clear's fill neighbour in
+/// the group that differs from `g` only by the fill (raced in the same rounds).
+const Result* find_point(const RunDoc& run, const std::string& kernel, GroupKey g) {
+  g.fill = 0;
+  for (const Result& r : run.results) {
+    std::optional<GroupKey> rg = r.point.kernel == kernel ? group_of(r) : std::nullopt;
+    if (rg) rg->fill = 0;
+    if (rg == g) return &r;
+  }
   return nullptr;
 }
 

@@ -1,5 +1,6 @@
 #include "src/model/mca.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -144,13 +145,28 @@ int parse_llvm_major(std::string_view text) {
 
 namespace kex {
 
-std::string mca_avx512_note(const std::string& mcpu, bool uses_avx512) {
+McaAvx512 mca_avx512(const std::string& mcpu, int family, bool uses_avx512) {
   static const char* const with[] = {"skylake-avx512", "cannonlake", "icelake-client", "icelake-server",
                                      "tigerlake",      "rocketlake", "sapphirerapids", "znver4", "znver5"};
   if (!uses_avx512 || mcpu.empty()) return {};
   for (const char* m : with)
     if (mcpu == m) return {};
-  return mcpu + " has no AVX-512: its zmm instructions are scheduled as its generic vector classes";
+  const std::string head = mcpu + " has no AVX-512: llvm-mca costs its zmm instructions as ymm ones";
+  if (family == 0x1A) return {head + " (Zen 5's 512-bit datapath does too)", ""};
+  return {"", head + ", which this CPU does not: no prediction"};
+}
+
+std::string mca_failure_line(std::string_view out) {
+  std::string_view first;
+  for (size_t at = 0; at < out.size();) {
+    size_t end = out.find('\n', at);
+    if (end == std::string_view::npos) end = out.size();
+    const std::string_view line = out.substr(at, std::min<size_t>(end - at, 200));
+    if (out.substr(at, end - at).find("error") != std::string_view::npos) return std::string(line);
+    if (first.empty()) first = line;
+    at = end + 1;
+  }
+  return first.empty() ? "no output" : std::string(first);
 }
 
 }  // namespace kex

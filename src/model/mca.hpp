@@ -45,9 +45,23 @@ int parse_llvm_major(std::string_view version_output);
 
 namespace kex {
 
-/// A caveat when a kernel with AVX-512 instructions is given a model of a core without
-/// AVX-512 (znver3, alderlake, ...): its zmm instructions then get LLVM's generic vector
-/// classes of that core. "" otherwise.
-std::string mca_avx512_note(const std::string& mcpu, bool uses_avx512);
+/// What becomes of an AVX-512 kernel's prediction from a model of a core without AVX-512
+/// (LLVM 14's znver3 for Zen 4 and 5; Intel client models): LLVM takes its zmm
+/// instructions and costs them as that core's ymm ones. Both "" when the model has
+/// AVX-512 or the kernel none.
+struct McaAvx512 {
+  /// AMD family 0x1a (Zen 5, a 512-bit datapath: a zmm move costs what a ymm one does,
+  /// measured within 4%, benchmarks/results/2026-12-04-mca.md): the prediction stands
+  /// with this caveat.
+  std::string note;
+  /// Any other CPU (Zen 4 splits a zmm operation into two 256-bit halves): the figure
+  /// would be wrong by up to 2x, so there is none, and this says why.
+  std::string refusal;
+};
+McaAvx512 mca_avx512(const std::string& mcpu, int family, bool uses_avx512);
+
+/// The line of a failed llvm-mca's output (stdout and stderr) that says why: the first
+/// one with "error", else the first line; at most 200 bytes; "no output" when empty.
+std::string mca_failure_line(std::string_view out);
 
 }  // namespace kex

@@ -155,6 +155,7 @@ SweepRun run_explain(const ExplainRequest& req, RunOptions opt) {
   opt.protocol.paired = true;
   opt.protocol.repetitions = req.rounds;
   opt.protocol.counters = explain_counter_names();
+  opt.pair_fills = true;  // a clear's fill neighbour races in its kernel's rounds (src/model/ablation.hpp)
   SweepRun run = run_sweep({explain_config(req.space, targets)}, opt);
   if (run.abandoned) return run;
   run.doc.context.explain = explain_section(run.doc, targets, req.resolution, req.rounds);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "src/core/error.hpp"
 #include "src/model/config_json.hpp"
 #include "src/model/group.hpp"
 #include "src/model/kernel_names.hpp"
@@ -35,6 +36,20 @@ std::string not_raced(const Result& w) {
   return "";
 }
 
+/// The ceilings once for the whole run, on the CPU the races ran on; a note when none.
+void add_ceilings(WinnersExplained& out, const RunDoc& run, RunOptions opt, uint32_t rounds) {
+  if (run.context.ceilings) return;  // the run has them already (the report draws those)
+  if (run.context.pinned_cpu && *run.context.pinned_cpu >= 0) opt.protocol.cpu = *run.context.pinned_cpu;
+  try {
+    CeilingsRun c = measure_ceilings(opt, rounds);
+    if (c.run.abandoned) out.abandoned = true;
+    else if (!c.run.doc.context.interrupted) out.ceilings = c.ceilings;
+    else out.notes.push_back("ceilings: stopped: no roofline");
+  } catch (const InputError& e) {
+    out.notes.push_back(std::string("ceilings: not measured: ") + e.what());
+  }
+}
+
 void join_section(ExplainSection& into, ExplainSection&& s) {
   for (ExplainPoint& p : s.points) into.points.push_back(std::move(p));
   for (ExplainCore& c : s.core)
@@ -45,7 +60,7 @@ void join_section(ExplainSection& into, ExplainSection&& s) {
 
 }  // namespace
 
-WinnersExplained explain_winners(const RunDoc& run, uint32_t rounds, RunOptions opt) {
+WinnersExplained explain_winners(const RunDoc& run, uint32_t rounds, RunOptions opt, uint32_t ceiling_rounds) {
   WinnersExplained out;
   opt.journal = nullptr;  // the races are not the run's points: neither in its journal nor its results
   opt.resume = nullptr;
@@ -72,6 +87,7 @@ WinnersExplained explain_winners(const RunDoc& run, uint32_t rounds, RunOptions 
     ExplainRequest req;
     req.space = winner_space(*w.spec, w.point.at);
     req.rounds = rounds;
+    req.ceilings = false;  // once for the run, below
     SweepRun r = run_explain(req, opt);
     if (r.abandoned) {
       out.abandoned = true;
@@ -89,6 +105,7 @@ WinnersExplained explain_winners(const RunDoc& run, uint32_t rounds, RunOptions 
     if (r.doc.context.interrupted) break;
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (out.raced > 0 && !out.abandoned && !(opt.stop && *opt.stop)) add_ceilings(out, run, opt, ceiling_rounds);
   return out;
 }
 

@@ -121,20 +121,6 @@ McaTool mca_probe_tool() {
   return t;
 }
 
-/// The first line of llvm-mca's output that reports an error, else its first line.
-std::string mca_error_line(const std::string& out) {
-  std::string first;
-  for (size_t at = 0; at < out.size();) {
-    size_t end = out.find('\n', at);
-    if (end == std::string::npos) end = out.size();
-    const std::string line = out.substr(at, end - at);
-    if (line.find("error") != std::string::npos) return line.substr(0, 200);
-    if (first.empty()) first = line.substr(0, 200);
-    at = end + 1;
-  }
-  return first.empty() ? "no output" : first;
-}
-
 /// Runs llvm-mca on `source` written to a temporary file; the summary or `why`.
 std::optional<McaSummary> run_mca(const McaTool& tool, const std::string& mcpu, const std::string& source,
                                   std::string* why) {
@@ -161,7 +147,7 @@ std::optional<McaSummary> run_mca(const McaTool& tool, const std::string& mcpu, 
     return std::nullopt;
   }
   if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0) {
-    *why = "llvm-mca failed: " + mca_error_line(r.out);
+    *why = "llvm-mca failed: " + mca_failure_line(r.out);
     return std::nullopt;
   }
   return parse_mca(r.out, why);
@@ -206,8 +192,12 @@ McaPrediction predict_loop(const KernelSpec& s, const std::string& vendor, int f
   }
   p.mcpu = cpu.mcpu;
   p.note = cpu.note;
-  if (const std::string w = mca_avx512_note(cpu.mcpu, s.regs == RegClass::avx512); !w.empty())
-    p.note += (p.note.empty() ? "" : "; ") + w;
+  const McaAvx512 zmm = mca_avx512(cpu.mcpu, family, s.regs == RegClass::avx512);
+  if (!zmm.refusal.empty()) {
+    p.why = zmm.refusal;
+    return p;
+  }
+  if (!zmm.note.empty()) p.note += (p.note.empty() ? "" : "; ") + zmm.note;
   if (std::optional<McaSummary> sum = run_mca(tool, cpu.mcpu, source, &p.why)) p.summary = *sum;
   return p;
 }

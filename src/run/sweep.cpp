@@ -180,7 +180,8 @@ void add_job(Sweep& w, size_t i, std::map<std::string, uint32_t>& family_ids, st
   // table compares thread counts in the same rounds).
   Coords round_at = s.at;
   round_at.threads = 1;
-  auto [gi, fresh_g] = group_ids.emplace(*group_of(kp.op, kp.fill, round_at), uint32_t(w.pair_groups.size()));
+  const uint8_t round_fill = w.opt.pair_fills ? 0 : kp.fill;  // kex explain: the fill neighbour in the kernel's rounds
+  auto [gi, fresh_g] = group_ids.emplace(*group_of(kp.op, round_fill, round_at), uint32_t(w.pair_groups.size()));
   if (fresh_g) w.pair_groups.emplace_back();
   w.pair_groups[gi->second].push_back(uint32_t(w.jobs.size() - 1));
 }

@@ -27,6 +27,8 @@ struct RunOptions {
   std::string filter;                       ///< context.filter: the --filter the configs' points were cut by
   std::optional<std::vector<CounterRecord>> counters;  ///< context.counters: what --counters resolved to
   const JournalState* resume = nullptr;     ///< work an earlier run of the same configs did: not redone
+  bool pair_fills = false;                  ///< paired rounds: a clear's fill bytes race in one round (kex
+                                            ///< explain's fill neighbour); the groups stay apart
 };
 
 /// A finished sweep: the run, and each seed-harness run (with the config it came

@@ -2,6 +2,7 @@
 // the kernel, its measured neighbours and the explain section, which kex summary prints.
 #include <doctest/doctest.h>
 
+#include <fstream>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -67,6 +68,35 @@ TEST_CASE("kex explain: the kernel, its neighbours and the explain section" * do
   }
 }
 
+TEST_CASE("kex explain: a clear's fill neighbour races in the kernel's rounds and gets an effect" *
+          doctest::test_suite("cli")) {
+  const std::string d = tmp_dir_until_exit();
+  const std::string out = d + "/e.json";
+  const auto r = shell_stdout(kKex + " explain clear/sse/unroll:64 --sizes 4KiB --repetitions 3 --no-ceilings -o " +
+                              out + " 2>" + d + "/err");
+  REQUIRE_MESSAGE(r.status == 0, (r.text + slurp(d + "/err")));
+  const auto doc = nlohmann::json::parse(slurp(out));
+  std::set<std::string> names;  // each fill verified against memset with its own byte: both baselines ran
+  for (const auto& e : doc["benchmarks"])
+    if (e.value("run_type", "") != "aggregate" && e.value("error_occurred", false) == false)
+      names.insert(e["name"].get<std::string>());
+  CHECK(names.count("memset/4096") == 1);
+  CHECK(names.count("memset/fill:0xff/4096") == 1);
+  const auto& effects = doc["context"]["explain"]["points"][0]["effects"];
+  const nlohmann::json* fill = nullptr;
+  for (const auto& e : effects)
+    if (e["coordinate"] == "fill") fill = &e;
+  REQUIRE(fill != nullptr);
+  CHECK((*fill)["to"] == "0xff");
+  CHECK(!fill->contains("refused"));
+  CHECK((*fill)["rounds"] == 3);  // the same 3 rounds as the kernel: paired
+  CHECK((*fill)["ratio"].get<double>() > 0);
+  CHECK((*fill)["low"].get<double>() <= (*fill)["ratio"].get<double>());
+  CHECK((*fill)["high"].get<double>() >= (*fill)["ratio"].get<double>());
+  CHECK(r.text.find("  fill 0x00 -> 0xff: ") != std::string::npos);
+  CHECK(r.text.find("  fill 0x00 -> 0xff: not run") == std::string::npos);
+}
+
 TEST_CASE("kex explain: without llvm-mca one line says so, and nothing fails" * doctest::test_suite("cli")) {
   const std::string d = tmp_dir_until_exit();
   const auto r = shell_stdout("KEX_LLVM_MCA=/nonexistent/llvm-mca " + kKex +
@@ -110,4 +140,31 @@ TEST_CASE("kex run --explain: the winner explained at its size, its section in t
   CHECK(ex["core"].size() == 1);
   CHECK(doc["benchmarks"].size() == 2);  // the neighbours raced are not the run's points
   CHECK(r.text.find("why " + winner + " at copy 4096 (10 rounds;") != std::string::npos);
+}
+
+TEST_CASE("kex run --explain: the ceilings measured once, in the results, and the report's Why has the roofline" *
+          doctest::test_suite("cli")) {
+  const std::string d = tmp_dir_until_exit();
+  spit(d + "/c.json", R"({"kernels": [{"op": "copy", "regs": ["sse", "avx"], "unroll": 64}], "sizes": [4096, 65536],
+                          "baselines": false, "segments": false})");
+  const auto r = shell_stdout(kKex + " run " + d + "/c.json --repetitions 3 --explain --plot-dir " + d +
+                              "/plots -o " + d + "/r.json 2>" + d + "/err");
+  const std::string err = slurp(d + "/err");
+  REQUIRE_MESSAGE(r.status == 0, (r.text + err));
+  CHECK(err.find("kex: --explain: 2 winners explained in 10 paired rounds: ") != std::string::npos);
+  CHECK(err.find("kex: --explain: ceilings per cache level measured for the roofline in ") != std::string::npos);
+  const auto doc = nlohmann::json::parse(slurp(d + "/r.json"));
+  const auto& ceil = doc["context"]["ceilings"];
+  REQUIRE(ceil.is_object());
+  REQUIRE(ceil["levels"].size() >= 2);
+  CHECK(ceil["levels"][0]["level"] == "L1d");
+  CHECK(ceil["levels"][0]["read_gbps"].get<double>() > 0);
+  CHECK(ceil["rounds"] == 5);
+  CHECK(doc["benchmarks"].size() == 4);  // the probes are not the run's points either
+  const std::string page = slurp(d + "/r.html");
+  const size_t why = page.find("<section id=\"why\"");
+  REQUIRE(why != std::string::npos);
+  const size_t end = page.find("</section>", why);
+  CHECK(page.substr(why, end - why).find("roofline-copy") != std::string::npos);
+  CHECK(std::ifstream(d + "/plots/roofline-copy.gp").good());
 }
