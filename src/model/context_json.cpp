@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "src/core/error.hpp"
+#include "src/model/field_records.hpp"
 #include "src/model/json_fields.hpp"
 #include "src/model/protocol_fields.hpp"
 #include "src/model/result_json.hpp"
@@ -403,57 +404,38 @@ void gbench_machine(const GbenchFields& g, MachineInfo& m) {
   if (m.tsc_hz <= 0 && g.mhz_per_cpu) m.tsc_hz = double(*g.mhz_per_cpu) * 1e6;
 }
 
-/// A record's JSON by its table (to_json of the small records).
-template <class R, class Map>
-ordered_json json_of(const R& r, Map map) {
-  ordered_json j;
-  OrderedFieldWriter w(j);
-  map(w, r);
-  return j;
-}
-
-/// A record read by its table, every field required (a worker's frame).
-template <class R, class Map>
-R read_frame(const json& j, const std::string& where, Map map) {
-  R r;
-  FieldReader in(j, where);
-  map(in, r);
-  in.finish();
-  return r;
-}
-
 }  // namespace
 
 ordered_json to_json(const SentinelReading& r) {
-  return json_of(r, [](auto& io, auto& x) { map_reading(io, x); });
+  return record_json(r, [](auto& io, auto& x) { map_reading(io, x); });
 }
 
 SentinelReading sentinel_reading_from_json(const json& j, const std::string& where) {
-  return read_frame<SentinelReading>(j, where, [](auto& io, auto& x) { map_reading(io, x); });
+  return record_from<SentinelReading>(j, where, Keys::exact, [](auto& io, auto& x) { map_reading(io, x); });
 }
 
 ordered_json to_json(const IfuncRecord& f) {
-  return json_of(f, [](auto& io, auto& x) { map_ifunc(io, x); });
+  return record_json(f, [](auto& io, auto& x) { map_ifunc(io, x); });
 }
 
 ordered_json to_json(const BufferPlacement& b) {
-  return json_of(b, [](auto& io, auto& x) { map_placement(io, x); });
+  return record_json(b, [](auto& io, auto& x) { map_placement(io, x); });
 }
 
 BufferPlacement buffer_placement_from_json(const json& j, const std::string& where) {
-  return read_frame<BufferPlacement>(j, where, [](auto& io, auto& x) { map_placement(io, x); });
+  return record_from<BufferPlacement>(j, where, Keys::exact, [](auto& io, auto& x) { map_placement(io, x); });
 }
 
 ordered_json to_json(const MachineInfo& m) {
-  return json_of(m, [](auto& io, auto& x) { map_machine(io, x); });
+  return record_json(m, [](auto& io, auto& x) { map_machine(io, x); });
 }
 
 ordered_json to_json(const RunContext& c) {
-  return json_of(c, [](auto& io, auto& x) { map_context(io, x); });
+  return record_json(c, [](auto& io, auto& x) { map_context(io, x); });
 }
 
 ordered_json to_json(const SegmentSection& s) {
-  return json_of(s, [](auto& io, auto& x) { segment_fields::map_section(io, x); });
+  return record_json(s, [](auto& io, auto& x) { segment_fields::map_section(io, x); });
 }
 
 SegmentSection segment_section_from_json(const json& j, const std::string& where) {

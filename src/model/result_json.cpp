@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "src/core/error.hpp"
+#include "src/model/field_records.hpp"
 #include "src/model/json_fields.hpp"
 #include "src/model/kernel_names.hpp"
 #include "src/model/paired.hpp"
@@ -21,21 +22,10 @@ namespace {
 
 using namespace result_fields;
 
-/// A record written by its field table (keys in the table's order).
-template <class R, class Map>
-ordered_json written(const R& r, Map map) {
-  ordered_json j;
-  OrderedFieldWriter w(j);
-  map(w, r);
-  return j;
-}
-
 /// A record read by its field table from an entry of any kex (Keys::tolerant).
 template <class R, class Map>
 R read_back(const json& j, const std::string& where, Map map, R r = R{}) {
-  FieldReader in(j, where, Keys::tolerant);
-  map(in, r);
-  return r;
+  return record_from<R>(j, where, Keys::tolerant, map, std::move(r));
 }
 
 /// Each worker's figures: ticks per operation > 0, the fastest at most the median.
@@ -167,15 +157,15 @@ std::string hex64(uint64_t v) {
 }  // namespace result_fields
 
 ordered_json to_json(const Repetition& r) {
-  return written(r, [](auto& io, auto& x) { map_repetition(io, x); });
+  return record_json(r, [](auto& io, auto& x) { map_repetition(io, x); });
 }
 
 ordered_json spec_params(const KernelSpec& s) {
-  return written(s, [](auto& io, auto& x) { map_spec(io, x); });
+  return record_json(s, [](auto& io, auto& x) { map_spec(io, x); });
 }
 
 ordered_json to_json(const PresetFacts& p) {
-  return written(p, [](auto& io, auto& x) { map_preset(io, x); });
+  return record_json(p, [](auto& io, auto& x) { map_preset(io, x); });
 }
 
 KernelSpec spec_from_params(const json& params, const std::string& where) {
@@ -218,7 +208,7 @@ ordered_json entry_params(const Result& r) {
   if (c.threads != 1) p["threads"] = c.threads;
   p["harness"] = to_string(c.harness);
   if (c.pass != 1) p["pass"] = c.pass;
-  if (r.placed) append(p, written(*r.placed, [](auto& io, auto& x) { map_placement(io, x); }));
+  if (r.placed) append(p, record_json(*r.placed, [](auto& io, auto& x) { map_placement(io, x); }));
   return p;
 }
 
@@ -282,10 +272,10 @@ ordered_json to_json(const Result& r) {
   e["size"] = r.point.at.size;
   e["params"] = entry_params(r);
   if (r.preset) e["preset"] = to_json(*r.preset);
-  if (r.impl) e["implementation"] = written(*r.impl, [](auto& io, auto& x) { map_impl(io, x); });
-  if (r.code) e["code"] = written(*r.code, [](auto& io, auto& x) { map_code(io, x); });
-  append(e, written(r.status, [](auto& io, auto& x) { map_status(io, x); }));
-  if (r.seed) e["seed"] = written(*r.seed, [](auto& io, auto& x) { map_seed(io, x); });
+  if (r.impl) e["implementation"] = record_json(*r.impl, [](auto& io, auto& x) { map_impl(io, x); });
+  if (r.code) e["code"] = record_json(*r.code, [](auto& io, auto& x) { map_code(io, x); });
+  append(e, record_json(r.status, [](auto& io, auto& x) { map_status(io, x); }));
+  if (r.seed) e["seed"] = record_json(*r.seed, [](auto& io, auto& x) { map_seed(io, x); });
   if (!r.ok()) return e;
 
   const EntryFigures f = entry_figures(r);
