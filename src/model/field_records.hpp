@@ -9,11 +9,12 @@
 
 namespace kex {
 
-/// `r` written by its field table `map` (keys in the table's order).
-template <class R, class Map>
-nlohmann::ordered_json record_json(const R& r, Map map) {
-  nlohmann::ordered_json j;
-  OrderedFieldWriter w(j);
+/// `r` written by its field table `map`: an ordered_json keeps the table's order, a
+/// nlohmann::json sorts the keys.
+template <class Json = nlohmann::ordered_json, class R, class Map>
+Json record_json(const R& r, Map map) {
+  Json j;
+  BasicFieldWriter<Json> w(j);
   map(w, r);
   return j;
 }

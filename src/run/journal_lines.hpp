@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "src/model/field_records.hpp"
 #include "src/model/json_fields.hpp"
 #include "src/run/journal.hpp"
 
@@ -122,21 +123,16 @@ void map_seed_pass_line(IO& io, R& r) {
   io.array_value("results", r.results, 1000000);
 }
 
+/// A journal line's record as JSON (keys sorted, as every journal line is written).
 template <class T, class Map>
 nlohmann::json written(const T& record, Map map) {
-  nlohmann::json j;
-  FieldWriter w(j);
-  map(w, record);
-  return j;
+  return record_json<nlohmann::json>(record, map);
 }
 
+/// A journal line's record read back, every field required.
 template <class T, class Map>
 T read_record(const nlohmann::json& j, const std::string& where, Map map) {
-  T record;
-  FieldReader r(j, where);
-  map(r, record);
-  r.finish();
-  return record;
+  return record_from<T>(j, where, Keys::exact, map);
 }
 
 /// Each record kind's line (the value under its kind's key), written through its field table.
