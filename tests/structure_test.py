@@ -3,7 +3,11 @@
 that every document a comment cites (docs/NAME.md, benchmarks/results/NAME.md) is
 in the repository, and
 that no test case name holds a ';' (CMake splits the ctest name there, and the
-truncated --test-case filter then matches nothing: the test would pass unrun).
+truncated --test-case filter then matches nothing: the test would pass unrun), and
+that no two test files define the same name at file scope: the tests build in unity
+batches of 16 (CMakeLists.txt), and which files share a batch moves as files are
+added, so a helper's name must be unique across all of tests/ (a heuristic: a line
+at column 0 that declares a function, variable or type, outside raw strings).
 
 Layers, lowest first: src/core, src/model, generators (the JIT), src/run,
 src/results, src/cli. A file may include headers of its own layer or of lower
@@ -19,6 +23,28 @@ def layer(path):
         if path == l or path.startswith(l + "/"):
             return i
     return None
+
+SKIP_STARTS = ("#", "/", "}", "{", ")", '"', "TEST_CASE", "TEST_SUITE", "using", "namespace", "static_assert",
+               "DOCTEST", "template")
+
+def file_scope_names(path):
+    """The names a test file declares at column 0 (functions, variables, types), with line numbers."""
+    names, raw_end = [], None
+    for n, line in enumerate(open(path, encoding="utf-8"), 1):
+        if raw_end:
+            if raw_end in line:
+                raw_end = None
+            continue
+        m = re.search(r'R"([^(\s]*)\(', line)
+        if m and f"){m.group(1)}\"" not in line[m.end():]:
+            raw_end = f"){m.group(1)}\""
+        if not line or line[0].isspace() or line.startswith(SKIP_STARTS):
+            continue
+        bare = re.sub(r"<[^<>]*(?:<[^<>]*>[^<>]*)*>", "", line)  # template arguments
+        d = re.search(r"\b(\w+)\s*(?:\(|=|\{|\[|;)", bare)
+        if d and d.group(1) not in ("operator", "main"):
+            names.append((d.group(1), n))
+    return names
 
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else os.getcwd()
@@ -54,6 +80,19 @@ def main():
                     m = re.search(r'TEST_CASE\("((?:[^"\\]|\\.)*)"', line)
                     if m and ";" in m.group(1):
                         bad.append(f"{rel}:{n}: test case name has a ';', so ctest would never run it: {m.group(1)}")
+    defined = {}
+    for d, _, files in os.walk(os.path.join(root, "tests")):
+        if os.path.relpath(d, root).startswith(os.path.join("tests", "fuzz")):
+            continue  # the fuzz targets build one file each
+        for f in sorted(files):
+            if f.endswith(".cpp") and f != "main.cpp":
+                rel = os.path.relpath(os.path.join(d, f), root)
+                for name, n in file_scope_names(os.path.join(d, f)):
+                    defined.setdefault(name, []).append(f"{rel}:{n}")
+    for name, where in sorted(defined.items()):
+        if len({w.rsplit(":", 1)[0] for w in where}) > 1:
+            bad.append(f"{where[0]}: '{name}' is defined at file scope in {len(where)} test files "
+                       f"({', '.join(where)}); unity batches put them in one translation unit")
     if "--graph" in sys.argv:
         for (a, b), c in sorted(graph.items(), key=lambda kv: (LAYERS.index(kv[0][0]), LAYERS.index(kv[0][1]))):
             print(f"{a:12} -> {b:12} {c:4} includes")

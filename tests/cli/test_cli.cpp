@@ -23,12 +23,6 @@ namespace {
 
 std::string tmpdir() { return tmp_dir_until_exit(); }
 
-void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
-std::string read(const std::string& path) {
-  std::stringstream s;
-  s << std::ifstream(path).rdbuf();
-  return s.str();
-}
 bool exists(const std::string& p) {
   struct stat st;
   return stat(p.c_str(), &st) == 0;
@@ -47,11 +41,11 @@ std::string validate_cmd(const std::string& file, const std::string& schema) {
 
 TEST_CASE("kex run writes results that validate against the schema, no overwrite without --force" * doctest::test_suite("cli")) {
   auto d = tmpdir();
-  write(d + "/small.json", kSmall);
+  spit(d + "/small.json", kSmall);
   auto r = shell(kKex + " run " + d + "/small.json -o " + d + "/out.json");
   REQUIRE_MESSAGE(r.status == 0, r.text);
   CHECK(r.text.find("fastest kernel") != std::string::npos);
-  auto doc = nlohmann::json::parse(read(d + "/out.json"));
+  auto doc = nlohmann::json::parse(slurp(d + "/out.json"));
   size_t measured = 0, skipped = 0;
   for (const auto& e : doc["benchmarks"]) {
     if (e.contains("stats")) {
@@ -90,17 +84,17 @@ TEST_CASE("kex run writes results that validate against the schema, no overwrite
   auto v = shell(validate_cmd(d + "/out.json", src + "/configs/schema/results.schema.json"));
   CHECK_MESSAGE(v.text.find("valid") == 0, v.text);
 
-  std::string before = read(d + "/out.json");
+  std::string before = slurp(d + "/out.json");
   auto again = shell(kKex + " run -q " + d + "/small.json -o " + d + "/out.json");
   CHECK(again.status == 2);
   CHECK(again.text.find("exists; not overwriting it (use --force") != std::string::npos);
-  CHECK(read(d + "/out.json") == before);
+  CHECK(slurp(d + "/out.json") == before);
   CHECK(shell(kKex + " run -q --force " + d + "/small.json -o " + d + "/out.json").status == 0);
 }
 
 TEST_CASE("bad configs exit 2 with one line and write nothing" * doctest::test_suite("cli")) {
   auto d = tmpdir();
-  write(d + "/bad.json", R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "unrol": 64}]})");
+  spit(d + "/bad.json", R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "unrol": 64}]})");
   auto r = shell(kKex + " run " + d + "/bad.json -o " + d + "/out.json");
   CHECK(r.status == 2);
   CHECK(r.text == "kex: " + d + "/bad.json: /kernels/0/unrol: unknown key (allowed: align, block, cache, chunk, consume, "
@@ -158,12 +152,12 @@ TEST_CASE("kex show formats: hex, bin, a .s that reassembles, AT&T, bad values e
       auto d = tmpdir();
       auto s = shell(kKex + " show " + name + " --format s --syntax " + syn + " > " + d + "/k.s");
       REQUIRE(s.status == 0);
-      std::string src = read(d + "/k.s");
+      std::string src = slurp(d + "/k.s");
       CHECK(src.find(std::string(syn) == "intel" ? "\t.intel_syntax noprefix\n" : "\t.att_syntax\n") != std::string::npos);
       CHECK(src.find("\n.Lkex_") != std::string::npos);  // branch targets are labels
       auto as = shell("as --64 -o " + d + "/k.o " + d + "/k.s && objcopy -O binary -j .text " + d + "/k.o " + d + "/k.bin");
       REQUIRE_MESSAGE(as.status == 0, as.text);
-      CHECK(read(d + "/k.bin") == bin.text);
+      CHECK(slurp(d + "/k.bin") == bin.text);
     }
   }
   auto att = shell(kKex + " show linux/copy_page_regs --syntax att");
@@ -247,24 +241,24 @@ TEST_CASE("kex list params states the prefetch distance and interval ranges the 
 
 TEST_CASE("sharded runs split the points deterministically" * doctest::test_suite("cli")) {
   auto d = tmpdir();
-  write(d + "/small.json", kSmall);
+  spit(d + "/small.json", kSmall);
   std::set<std::string> all, parts;
   for (int i = 0; i < 2; ++i) {
     auto r = shell(kKex + " run -q --shard " + std::to_string(i) + "/2 " + d + "/small.json -o " + d + "/s" + std::to_string(i) + ".json");
     REQUIRE(r.status == 0);
-    auto doc = nlohmann::json::parse(read(d + "/s" + std::to_string(i) + ".json"));
+    auto doc = nlohmann::json::parse(slurp(d + "/s" + std::to_string(i) + ".json"));
     CHECK(doc["context"]["shard"]["count"] == 2);
     for (const auto& e : doc["benchmarks"]) CHECK(parts.insert(e["name"].get<std::string>()).second);
   }
   REQUIRE(shell(kKex + " run -q " + d + "/small.json -o " + d + "/all.json").status == 0);
-  const auto whole = nlohmann::json::parse(read(d + "/all.json"));
+  const auto whole = nlohmann::json::parse(slurp(d + "/all.json"));
   for (const auto& e : whole["benchmarks"]) all.insert(e["name"].get<std::string>());
   CHECK(all == parts);
 }
 
 TEST_CASE("SIGINT stops after the current point and keeps the finished points" * doctest::test_suite("cli")) {
   auto d = tmpdir();
-  write(d + "/long.json", R"({"sizes": [{"from": 256, "to": "1MiB", "factor": 2}], "kernels": [{"op": "copy", "regs": ["sse", "avx", "gpr"],
+  spit(d + "/long.json", R"({"sizes": [{"from": 256, "to": "1MiB", "factor": 2}], "kernels": [{"op": "copy", "regs": ["sse", "avx", "gpr"],
     "unroll": [64, 128], "scratch": [1, 2]}], "max_time_per_point": 0.2, "precision": 0.0001,
     "repetitions": 3, "protocol": {"round_sample_us": 10000}})");  // each member about 10 ms a round: the run lasts seconds
   // SIGINT once the first points are measured (the progress line says so), however loaded the machine is.
@@ -273,7 +267,7 @@ TEST_CASE("SIGINT stops after the current point and keeps the finished points" *
               "kill -INT $pid; wait $pid; echo \"status $?\"; cat " + d + "/err)");
   CHECK(r.text.find("status 130") != std::string::npos);
   CHECK(r.text.find("interrupted") != std::string::npos);
-  auto doc = nlohmann::json::parse(read(d + "/out.json"));
+  auto doc = nlohmann::json::parse(slurp(d + "/out.json"));
   CHECK(doc["context"]["interrupted"] == true);
   CHECK(doc["benchmarks"].size() > 0);
   CHECK(doc["benchmarks"].size() < doc["context"]["points_planned"].get<size_t>());
@@ -281,14 +275,14 @@ TEST_CASE("SIGINT stops after the current point and keeps the finished points" *
 
 TEST_CASE("presets under the kex harness and the segment table land in one results file" * doctest::test_suite("cli")) {
   auto d = tmpdir();
-  write(d + "/p.json", R"({"presets": ["fastc/faster_copy", "xmm_clear", "asami/unroll:64/scratch:3/every:32"], "sizes": [4096, 8192, 1000],
+  spit(d + "/p.json", R"({"presets": ["fastc/faster_copy", "xmm_clear", "asami/unroll:64/scratch:3/every:32"], "sizes": [4096, 8192, 1000],
     "baselines": ["memcpy"], "segments": {"iterations": 20000, "mixed": false}, "max_time_per_point": 0.02})");
   auto r = shell(kKex + " run " + d + "/p.json -o " + d + "/out.json");
   REQUIRE_MESSAGE(r.status == 0, r.text);
   CHECK(r.text.find("copy_page function 'faster_copy'\t took") != std::string::npos);
   CHECK(r.text.find("clear_page function 'xmm_clear'\t took") != std::string::npos);
   CHECK(r.text.find("gs with data selector, entry gs=2b: ") != std::string::npos);
-  auto doc = nlohmann::json::parse(read(d + "/out.json"));
+  auto doc = nlohmann::json::parse(slurp(d + "/out.json"));
   std::set<std::string> names;
   for (const auto& e : doc["benchmarks"]) {
     names.insert(e["name"].get<std::string>());
@@ -313,7 +307,7 @@ TEST_CASE("presets under the kex harness and the segment table land in one resul
 
 TEST_CASE("kex run --segments-seed-exact prints the segment section as the seed did" * doctest::test_suite("cli")) {
   auto d = tmpdir();
-  write(d + "/s.json", R"({"segments": {"iterations": 20000, "mixed": false, "modern": false}, "baselines": false})");
+  spit(d + "/s.json", R"({"segments": {"iterations": 20000, "mixed": false, "modern": false}, "baselines": false})");
   auto r = shell(kKex + " run -q --segments-seed-exact " + d + "/s.json -o " + d + "/out.json");
   REQUIRE_MESSAGE(r.status == 0, r.text);
   CHECK(r.text.find(" CPUTIME \n   <none> with data selector: ") != std::string::npos);
@@ -326,10 +320,10 @@ TEST_CASE("kex run --segments-seed-exact prints the segment section as the seed 
 
 TEST_CASE("bad inputs to the results commands and run options fail before any work, on one line" * doctest::test_suite("cli")) {
   auto d = tmpdir();
-  write(d + "/typed.json", R"({"benchmarks": [{"name": "copy/sse/64", "params": {"op": "copy"}, "time_unit": 5, "real_time": 1}]})");
-  write(d + "/named.json", R"({"benchmarks": [{"name": "x", "params": {"op": "copy"}}]})");
-  write(d + "/small.json", kSmall);
-  write(d + "/afile", "x");
+  spit(d + "/typed.json", R"({"benchmarks": [{"name": "copy/sse/64", "params": {"op": "copy"}, "time_unit": 5, "real_time": 1}]})");
+  spit(d + "/named.json", R"({"benchmarks": [{"name": "x", "params": {"op": "copy"}}]})");
+  spit(d + "/small.json", kSmall);
+  spit(d + "/afile", "x");
   struct Case { std::string cmd, expect; };
   const Case cases[] = {
       {kKex + " compare /tmp " + d + "/typed.json", "kex: /tmp: not a regular file"},
@@ -355,7 +349,7 @@ TEST_CASE("bad inputs to the results commands and run options fail before any wo
 TEST_CASE("beside generated kernels a run prints the preset and segment tables in a few lines, --full prints them whole" *
           doctest::test_suite("cli")) {
   auto d = tmpdir();
-  write(d + "/c.json", R"({"sizes": ["4KiB"], "kernels": [{"op": "copy", "regs": "sse"}], "presets": ["fastc/faster_copy"],
+  spit(d + "/c.json", R"({"sizes": ["4KiB"], "kernels": [{"op": "copy", "regs": "sse"}], "presets": ["fastc/faster_copy"],
     "baselines": ["memcpy"], "segments": {"iterations": 20000, "mixed": false}, "repetitions": 3})");
   auto r = shell_stdout(kKex + " run " + d + "/c.json --no-plot -o " + d + "/out.json 2>/dev/null");
   REQUIRE(r.status == 0);

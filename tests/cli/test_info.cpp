@@ -25,7 +25,7 @@ struct Out {
   std::string text;
 };
 /// Runs a shell command line with stdout and stderr captured together.
-Out run(const std::string& cmd) {
+Out run_info(const std::string& cmd) {
   Out r{0, {}};
   FILE* p = popen((cmd + " 2>&1").c_str(), "r");
   char buf[4096];
@@ -39,7 +39,7 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 }  // namespace
 
 TEST_CASE("kex info names the hypervisor, the pinned CPU's caches, the PMU state and every counter" * doctest::test_suite("info")) {
-  const Out r = run(kKex + " info");
+  const Out r = run_info(kKex + " info");
   REQUIRE_MESSAGE(r.status == 0, r.text);
   CHECK(r.text.rfind("kex:            " + kex_version_line() + "\n", 0) == 0);
   const CpuIdentity& id = cpu_identity();
@@ -66,7 +66,7 @@ TEST_CASE("kex info names the hypervisor, the pinned CPU's caches, the PMU state
 }
 
 TEST_CASE("kex info --json carries the same" * doctest::test_suite("info")) {
-  const Out r = run(kKex + " info --json");
+  const Out r = run_info(kKex + " info --json");
   REQUIRE_MESSAGE(r.status == 0, r.text);
   const auto j = nlohmann::json::parse(r.text);
   const CpuIdentity& id = cpu_identity();
@@ -88,12 +88,12 @@ TEST_CASE("kex info --json carries the same" * doctest::test_suite("info")) {
 TEST_CASE("kex info --cpu describes that CPU, and refuses one outside the mask with one line" * doctest::test_suite("info")) {
   const std::vector<int> allowed = allowed_cpus();
   REQUIRE(!allowed.empty());
-  const Out ok = run(kKex + " info --json --cpu " + std::to_string(allowed.front()));
+  const Out ok = run_info(kKex + " info --json --cpu " + std::to_string(allowed.front()));
   REQUIRE_MESSAGE(ok.status == 0, ok.text);
   const auto j = nlohmann::json::parse(ok.text);
   CHECK(j["cache_cpu"] == allowed.front());
   CHECK(j["allowed_cpus"] == cpu_list_text(allowed));
-  const Out bad = run(kKex + " info --cpu 4095");
+  const Out bad = run_info(kKex + " info --cpu 4095");
   CHECK(bad.status == 2);
   CHECK(bad.text == "kex: --cpu: 4095 is not a CPU this process may run on (allowed: " + cpu_list_text(allowed) + ")\n");
 }
@@ -114,7 +114,7 @@ TEST_CASE("kex counter names pick each AMD Zen table's own events (libpfm4 force
   };
   for (const Want& w : wants) {
     CAPTURE(w.table);
-    const Out r = run("LIBPFM_FORCE_PMU=" + std::string(w.table) + " " + kKex + " info --json");
+    const Out r = run_info("LIBPFM_FORCE_PMU=" + std::string(w.table) + " " + kKex + " info --json");
     REQUIRE_MESSAGE(r.status == 0, r.text);
     const auto j = nlohmann::json::parse(r.text);
     std::map<std::string, std::string> event;

@@ -36,7 +36,7 @@ const char* kFastTwoReps = R"({"sizes": ["256", "1KiB", "4KiB", "16KiB", "64KiB"
 
 /// A run of kFastTwoReps writing `out` (in `d`), killed with SIGKILL once a few repetitions are
 /// journaled: its journal remains, its output was never written.
-void killed_run(const TmpDir& d, const std::string& out = "out.json", const std::vector<std::string>& extra = {}) {
+void killed_journal_run(const TmpDir& d, const std::string& out = "out.json", const std::vector<std::string>& extra = {}) {
   spit(d / "c.json", kFastTwoReps);
   std::vector<std::string> args = {"run", d / "c.json", "-o", d / out};
   args.insert(args.end(), extra.begin(), extra.end());
@@ -80,14 +80,14 @@ ShellOut resume(const std::string& journal, const std::string& more = "") {
   return shell(kKex + " run -q --resume " + journal + (more.empty() ? "" : " " + more));
 }
 
-size_t entries(const std::string& results) { return nlohmann::json::parse(slurp(results))["benchmarks"].size(); }
+size_t entry_count(const std::string& results) { return nlohmann::json::parse(slurp(results))["benchmarks"].size(); }
 
 }  // namespace
 
 TEST_CASE("kex run --resume writes where the journal's name says, never a path from its header" *
           doctest::test_suite("cli")) {
   TmpDir d;
-  killed_run(d);
+  killed_journal_run(d);
   const std::string journal = d / "out.json.journal";
   Lines l = read_lines(journal);
 
@@ -121,7 +121,7 @@ TEST_CASE("kex run --resume writes where the journal's name says, never a path f
   std::filesystem::copy_file(journal, d / "sub/renamed.json.journal");
   r = resume(d / "sub/renamed.json.journal");
   REQUIRE_MESSAGE(r.status == 0, r.text);
-  CHECK(entries(d / "sub/renamed.json") == 50);
+  CHECK(entry_count(d / "sub/renamed.json") == 50);
   CHECK(!std::filesystem::exists(d / "out.json"));
   CHECK(!std::filesystem::exists(d / "sub/renamed.json.journal"));
 
@@ -132,19 +132,19 @@ TEST_CASE("kex run --resume writes where the journal's name says, never a path f
   CHECK(r.text == "kex: -o: " + (d / "third.json.journal") + ": is the journal being resumed; give another results file\n");
   r = resume(d / "third.json.journal", "-o " + (d / "chosen.json"));
   REQUIRE_MESSAGE(r.status == 0, r.text);
-  CHECK(entries(d / "chosen.json") == 50);
+  CHECK(entry_count(d / "chosen.json") == 50);
   CHECK(!std::filesystem::exists(d / "third.json"));
 
   // The original resumes where it always would have.
   r = resume(journal);
   REQUIRE_MESSAGE(r.status == 0, r.text);
-  CHECK(entries(d / "out.json") == 50);
+  CHECK(entry_count(d / "out.json") == 50);
 }
 
 TEST_CASE("kex run --resume draws figures beside its output when the run drew any, or where --plot-dir says now" *
           doctest::test_suite("cli")) {
   TmpDir d;
-  killed_run(d, "out.json", {"--plot-dir", d / "elsewhere"});
+  killed_journal_run(d, "out.json", {"--plot-dir", d / "elsewhere"});
   std::filesystem::copy_file(d / "out.json.journal", d / "second.json.journal");
   ShellOut r = resume(d / "out.json.journal");
   REQUIRE_MESSAGE(r.status == 0, r.text);
@@ -176,27 +176,27 @@ TEST_CASE("kex run --resume of an interrupted run draws over the figures that ru
   std::filesystem::remove(d / "out-plots/mine.txt");
   r = resume(d / "out.json.journal");
   REQUIRE_MESSAGE(r.status == 0, r.text);
-  CHECK(entries(d / "out.json") == 50);
+  CHECK(entry_count(d / "out.json") == 50);
   CHECK(!std::filesystem::exists(d / "out.json.journal"));
 }
 
 TEST_CASE("kex run --resume --force replaces the user's file: --force comes from the command line only" *
           doctest::test_suite("cli")) {
   TmpDir d;
-  killed_run(d);
+  killed_journal_run(d);
   spit(d / "out.json", "the user's file\n");
   ShellOut r = resume(d / "out.json.journal");
   CHECK(r.status == 2);
   CHECK(slurp(d / "out.json") == "the user's file\n");
   r = resume(d / "out.json.journal", "--force");
   REQUIRE_MESSAGE(r.status == 0, r.text);
-  CHECK(entries(d / "out.json") == 50);
+  CHECK(entry_count(d / "out.json") == 50);
 }
 
 TEST_CASE("kex run --resume checks the journal header as a config is checked: one line naming the field and value" *
           doctest::test_suite("cli")) {
   TmpDir d;
-  killed_run(d);
+  killed_journal_run(d);
   const Lines l = read_lines(d / "out.json.journal");
   const std::string j = d / "h.json.journal";
   struct Case {
@@ -266,7 +266,7 @@ TEST_CASE("kex run --resume checks the journal header as a config is checked: on
 
 TEST_CASE("kex run --resume refuses another build's journal unless --resume-any-build" * doctest::test_suite("cli")) {
   TmpDir d;
-  killed_run(d);
+  killed_journal_run(d);
   Lines l = read_lines(d / "out.json.journal");
   l.first["header"]["git_commit"] = "0000000";
   write_lines(d / "out.json.journal", l);
@@ -278,7 +278,7 @@ TEST_CASE("kex run --resume refuses another build's journal unless --resume-any-
                       "): the run would mix repetitions of two builds; pass --resume-any-build to accept that\n");
   r = resume(d / "out.json.journal", "--resume-any-build");
   REQUIRE_MESSAGE(r.status == 0, r.text);
-  CHECK(entries(d / "out.json") == 50);
+  CHECK(entry_count(d / "out.json") == 50);
   r = shell(kKex + " run copy/sse/unroll:64 --sizes 4KiB --list --resume-any-build");
   CHECK(r.status == 2);
   CHECK(r.text == "kex: --resume-any-build: applies to --resume JOURNAL\n");
@@ -287,7 +287,7 @@ TEST_CASE("kex run --resume refuses another build's journal unless --resume-any-
 TEST_CASE("a journal in use is not resumed: a held lock, or a live run, refuses at once and measures nothing" *
           doctest::test_suite("cli")) {
   TmpDir d;
-  killed_run(d);
+  killed_journal_run(d);
   const std::string journal = d / "out.json.journal";
   const std::string before = slurp(journal);
   const std::string refusal =
@@ -326,7 +326,7 @@ TEST_CASE("a journal in use is not resumed: a held lock, or a live run, refuses 
 TEST_CASE("the journal reader applies the results reader's checks, and a resume writes a file kex reads" *
           doctest::test_suite("cli")) {
   TmpDir d;
-  killed_run(d);
+  killed_journal_run(d);
   const std::string journal = d / "out.json.journal";
   const Lines l = read_lines(journal);
   REQUIRE(!l.rest.empty());
@@ -395,7 +395,7 @@ TEST_CASE("an interrupted --format csv run resumes, and its partial output once 
 TEST_CASE("kex run --resume keeps another run's interrupted results, even with this run's seed" *
           doctest::test_suite("cli")) {
   TmpDir e;
-  killed_run(e);
+  killed_journal_run(e);
   const auto seed = read_lines(e / "out.json.journal").first["header"]["protocol"]["seed"];
   const std::string other = nlohmann::json{{"context", {{"interrupted", true}, {"protocol", {{"seed", seed}}}}},
                                            {"benchmarks", nlohmann::json::array()}}.dump();
@@ -410,7 +410,7 @@ TEST_CASE("a 255-byte output name keeps a journal (its name shortened with a has
           doctest::test_suite("cli")) {
   TmpDir d;
   const std::string name = std::string(250, 'n') + ".json";
-  killed_run(d, name);
+  killed_journal_run(d, name);
   std::string journal;
   for (const auto& e : std::filesystem::directory_iterator(d.path))
     if (e.path().extension() == ".journal") journal = e.path();
@@ -418,7 +418,7 @@ TEST_CASE("a 255-byte output name keeps a journal (its name shortened with a has
   CHECK(std::filesystem::path(journal).filename().string().size() <= 255);
   const ShellOut r = resume(journal);
   REQUIRE_MESSAGE(r.status == 0, r.text);
-  CHECK(entries(d / name) == 50);
+  CHECK(entry_count(d / name) == 50);
   CHECK(!std::filesystem::exists(journal));
 }
 
@@ -473,7 +473,7 @@ TEST_CASE("reads are bounded: a config on stdin or in a file above 16 MiB, a jou
   r = shell(bounded + kKex + " run " + (d / "big.json") + " --list");
   CHECK(r.status == 2);
   CHECK(r.text == "kex: " + (d / "big.json") + ": longer than 16 MiB: a config is at most that\n");
-  killed_run(d);
+  killed_journal_run(d);
   {
     std::ofstream f(d / "out.json.journal", std::ios::app);
     f << "{\"rep\": \"" << std::string((size_t(64) << 20) + 1, 'x') << "\"}\n";
@@ -505,7 +505,7 @@ TEST_CASE("--seed is read as typed into 0..2^64-1: -1, 2^64 and 1e23 are refused
 TEST_CASE("kex run --resume refuses a journal whose run loaded code: a journal never loads anything" *
           doctest::test_suite("cli")) {
   TmpDir d;
-  killed_run(d);
+  killed_journal_run(d);
   Lines l = read_lines(d / "out.json.journal");
   // A constructor that would leave a file if the shared object were ever opened.
   spit(d / "ctor.c", "#include <stdio.h>\n__attribute__((constructor)) static void c(void) { fclose(fopen(\"" +

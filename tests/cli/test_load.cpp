@@ -38,8 +38,6 @@ std::map<std::string, nlohmann::json> by_kernel(const std::string& path) {
   return out;
 }
 
-size_t lines(const std::string& s) { return size_t(std::count(s.begin(), s.end(), '\n')); }
-
 }  // namespace
 
 TEST_CASE("kex run --load: the correct copy is timed, the wrong ones refused with the reason, the run goes on" *
@@ -127,7 +125,7 @@ TEST_CASE("kex run --load: bad input is one line and exit 2" * doctest::test_sui
     const ShellOut out = shell(kKex + " run --sizes 4KiB " + args);
     INFO(args, " -> ", out.text);
     CHECK(out.status == 2);
-    CHECK(lines(out.text) == 1);
+    CHECK(line_count(out.text) == 1);
     CHECK(out.text.find(says) != std::string::npos);
   };
   refused("--load x=" + (dir / "none.so") + ":g", "none.so: cannot read");
@@ -148,7 +146,7 @@ TEST_CASE("kex run --load: bad input is one line and exit 2" * doctest::test_sui
   std::ofstream(dir / "k.s") << ".globl k\nk:\n ret\n";
   const ShellOut obj = shell(kKex + " run --sizes 4KiB --load k=" + (dir / "k.s") + ":nosuch");
   CHECK(obj.status == 2);
-  CHECK(lines(obj.text) == 1);
+  CHECK(line_count(obj.text) == 1);
   CHECK(obj.text.find("k.s") != std::string::npos);
 }
 
@@ -164,7 +162,7 @@ TEST_CASE("asm/NAME: musl's memcpy member, placed in kex's code arena, is verifi
                              "(memcpy.lo):memcpy' -o " + (dir / "r.json"));
   INFO(out.text);
   if (out.status == 2 && out.text.find("not built yet") != std::string::npos) {  // the object loader lands apart
-    CHECK(lines(out.text) == 1);
+    CHECK(line_count(out.text) == 1);
     return;
   }
   REQUIRE(out.status == 0);

@@ -14,7 +14,7 @@
 
 namespace {
 
-const std::string kPayload =
+const std::string kGfmPayload =
     "https://evil.example/login www.evil.example <https://evil.example/x> admin@evil.example @octocat "
     "@github/security #1 GH-2 &#60;b&#62;";
 /// A skip reason the summary shows whole (it clips at 90 columns).
@@ -26,14 +26,14 @@ TEST_CASE("kex summary and compare --format markdown: file text renders under GF
           doctest::test_suite("cli")) {
   TmpDir d;
   nlohmann::json doc = nlohmann::json::parse(slurp(std::string(KEX_SOURCE_DIR) + "/tests/golden/run.json"));
-  doc["context"]["host_name"] = kPayload;
+  doc["context"]["host_name"] = kGfmPayload;
   doc["context"]["machine"]["cpu_model"] = "cc @octocat";
   for (auto& b : doc["benchmarks"])
     if (b.contains("skip_message")) b["skip_message"] = kSkip;
   std::ofstream(d / "h.json") << doc.dump();
   const std::string golden = std::string(KEX_SOURCE_DIR) + "/tests/golden/run.json";
   for (const auto& [cmd, text] : {std::pair{"summary " + d / "h.json", kSkip},
-                                  std::pair{"compare " + golden + " " + d / "h.json", kPayload}}) {
+                                  std::pair{"compare " + golden + " " + d / "h.json", kGfmPayload}}) {
     CAPTURE(cmd);
     const ShellOut r = shell_stdout(kKex + " " + cmd + " --format markdown");
     REQUIRE(r.status == 0);

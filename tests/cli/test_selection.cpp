@@ -27,7 +27,7 @@
 
 namespace {
 
-std::vector<std::string> lines_of(const std::string& s) {
+std::vector<std::string> entry_lines(const std::string& s) {
   std::vector<std::string> out;
   std::istringstream in(s);
   for (std::string l; std::getline(in, l);)
@@ -65,7 +65,7 @@ TEST_CASE("--layout: tokens become the config's layout, and a key given twice or
 TEST_CASE("names on the command line become points with the axes given" * doctest::test_suite("cli")) {
   auto r = shell(kKex + " run copy/avx/unroll:256 memcpy --sizes 4KiB,64KiB --cache warm,cold --layout dst:0,15 --list");
   REQUIRE_MESSAGE(r.status == 0, r.text);
-  const auto names = lines_of(r.text);
+  const auto names = entry_lines(r.text);
   // 2 kernels x 2 sizes x 2 cache modes x 2 dst offsets.
   CHECK(names.size() == 16);
   CHECK(std::count(names.begin(), names.end(), "copy/avx/unroll:256/scratch:4/t/fwd/65536/dst:15/cold") == 1);
@@ -73,7 +73,7 @@ TEST_CASE("names on the command line become points with the axes given" * doctes
   // A preset set alone runs at one page.
   r = shell(kKex + " run linux24 --list");
   REQUIRE_MESSAGE(r.status == 0, r.text);
-  for (const auto& n : lines_of(r.text)) CHECK_MESSAGE(n.find("/4096") != std::string::npos, n);
+  for (const auto& n : entry_lines(r.text)) CHECK_MESSAGE(n.find("/4096") != std::string::npos, n);
   // Axes options without names are refused, naming the option.
   r = shell(kKex + " run --sizes 4KiB --list");
   CHECK(r.status == 2);
@@ -84,9 +84,9 @@ TEST_CASE("names on the command line become points with the axes given" * doctes
 }
 
 TEST_CASE("--filter keeps the points whose name matches, '-' keeps the others" * doctest::test_suite("cli")) {
-  auto all = lines_of(shell(kKex + " run copy/sse copy/avx memcpy --sizes 4KiB,64KiB --list").text);
-  auto kept = lines_of(shell(kKex + " run copy/sse copy/avx memcpy --sizes 4KiB,64KiB --filter /avx/ --list").text);
-  auto rest = lines_of(shell(kKex + " run copy/sse copy/avx memcpy --sizes 4KiB,64KiB --filter -/avx/ --list").text);
+  auto all = entry_lines(shell(kKex + " run copy/sse copy/avx memcpy --sizes 4KiB,64KiB --list").text);
+  auto kept = entry_lines(shell(kKex + " run copy/sse copy/avx memcpy --sizes 4KiB,64KiB --filter /avx/ --list").text);
+  auto rest = entry_lines(shell(kKex + " run copy/sse copy/avx memcpy --sizes 4KiB,64KiB --filter -/avx/ --list").text);
   REQUIRE(all.size() == 6);
   // The avx points, and the memcpy baseline at their sizes.
   CHECK(kept.size() == 4);
@@ -202,10 +202,10 @@ TEST_CASE("kex run --preset measures libc's page copy and clear beside the prese
           doctest::test_suite("cli")) {
   ShellOut r = shell(kKex + " run --preset fastc/normal_copy_page --list");
   REQUIRE_MESSAGE(r.status == 0, r.text);
-  CHECK(lines_of(r.text) == std::vector<std::string>{"fastc/normal_copy_page/4096", "memcpy/4096", "rep_movsb/4096"});
+  CHECK(entry_lines(r.text) == std::vector<std::string>{"fastc/normal_copy_page/4096", "memcpy/4096", "rep_movsb/4096"});
   r = shell(kKex + " run --preset fastc --harness fastc --list");
   REQUIRE_MESSAGE(r.status == 0, r.text);
-  CHECK(lines_of(r.text) == std::vector<std::string>{"memcpy/4096", "memset/4096", "rep_movsb/4096", "rep_stosb/4096"});
+  CHECK(entry_lines(r.text) == std::vector<std::string>{"memcpy/4096", "memset/4096", "rep_movsb/4096", "rep_stosb/4096"});
 }
 
 TEST_CASE("--list says which points this CPU skips and why, and leaves them out of the tasks" *
@@ -228,7 +228,7 @@ TEST_CASE("--list says which points this CPU skips and why, and leaves them out 
   }
   // Either way the names stay one per line, comments apart (what scripts and --resume read).
   size_t names = 0;
-  for (const auto& l : lines_of(r.text)) names += !l.empty() && l[0] != '#';
+  for (const auto& l : entry_lines(r.text)) names += !l.empty() && l[0] != '#';
   CHECK(names == 4);
 }
 

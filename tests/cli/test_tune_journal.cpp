@@ -36,7 +36,7 @@ std::vector<nlohmann::json> journal_lines(const std::string& path) {
   return out;
 }
 
-void write_lines(const std::string& path, const std::vector<nlohmann::json>& lines) {
+void write_json_lines(const std::string& path, const std::vector<nlohmann::json>& lines) {
   std::ofstream out(path);
   for (const auto& j : lines) out << j.dump() << "\n";
 }
@@ -136,7 +136,7 @@ TEST_CASE("kex tune killed mid-race resumes from its journal to a complete tune 
   // A journal naming loaded code never makes kex load it.
   nlohmann::json rep = *std::find_if(lines.begin(), lines.end(), [](const auto& l) { return l.contains("rep"); });
   rep["rep"]["point"] = "lib/mine/4096";
-  write_lines(d + "/lib.journal", {lines[0], rep});
+  write_json_lines(d + "/lib.journal", {lines[0], rep});
   check_one_line(shell(resume.substr(0, resume.find(" --resume ")) + " --resume " + d + "/lib.journal -o " + d +
                        "/l.json --budget 6s --rounds 200 --first-rounds 3 --no-validate"),
                  "the journal names loaded code (lib/mine); a journal never loads, assembles or runs code");

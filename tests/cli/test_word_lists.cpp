@@ -37,7 +37,7 @@ std::string help_words(const std::string& cmd, const std::string& option) {
   return "";
 }
 
-std::string joined(const std::vector<std::string>& words) {
+std::string joined_words(const std::vector<std::string>& words) {
   std::string s;
   for (const auto& w : words) s += (s.empty() ? "" : ",") + w;
   return s;
@@ -70,7 +70,7 @@ TEST_CASE("word lists: every checked option of --help lists exactly its table's 
   for (const auto& c : cases) {
     CAPTURE(c.cmd);
     CAPTURE(c.option);
-    CHECK(help_words(c.cmd, c.option) == joined(c.words));
+    CHECK(help_words(c.cmd, c.option) == joined_words(c.words));
   }
 }
 

@@ -20,26 +20,12 @@
 
 #include "src/core/atomic_write.hpp"
 #include "src/core/error.hpp"
+#include "tests/support/input_error.hpp"
 #include "tests/support/tmpdir.hpp"
 
 using namespace kex;
 
 namespace {
-
-std::set<std::string> entries(const std::string& dir) {
-  std::set<std::string> s;
-  for (auto& e : std::filesystem::directory_iterator(dir)) s.insert(e.path().filename().string());
-  return s;
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 /// Runs `f` in a child process; returns its exit status and what it wrote to `msg` (a pipe).
 struct ChildResult {
@@ -90,12 +76,12 @@ TEST_CASE("write_file_atomic writes - refuses to overwrite without force - and l
   std::string p = d / "out.txt";
   write_file_atomic(p, "one\n", false);
   CHECK(slurp(p) == "one\n");
-  CHECK(error_of([&] { write_file_atomic(p, "two\n", false); }) == p + ": exists; not overwriting it (use --force)");
+  CHECK(input_error_of([&] { write_file_atomic(p, "two\n", false); }) == p + ": exists; not overwriting it (use --force)");
   CHECK(slurp(p) == "one\n");
   write_file_atomic(p, "three\n", true);
   CHECK(slurp(p) == "three\n");
-  CHECK(entries(d.path) == std::set<std::string>{"out.txt"});
-  CHECK(error_of([&] { write_file_atomic(d / "no/such/dir/x", "x", false); }) ==
+  CHECK(dir_entries(d.path) == std::set<std::string>{"out.txt"});
+  CHECK(input_error_of([&] { write_file_atomic(d / "no/such/dir/x", "x", false); }) ==
         d / "no/such/dir/x" + ": directory " + d / "no/such/dir" + " does not exist");
 }
 
@@ -111,13 +97,13 @@ TEST_CASE("the written file gets the mode of a new file (umask applies), not mks
 
 TEST_CASE("output paths are checked up front: directories, non-regular files, name length") {
   TmpDir d;
-  CHECK(error_of([&] { check_output_path(d.path, false); }) == d.path + ": is a directory; give a file name");
-  CHECK(error_of([&] { check_output_path(d.path + "/", true); }) == d.path + "/: names a directory; give a file name");
-  CHECK(error_of([&] { check_output_path(d / "..", true); }) == d / ".." + ": names a directory; give a file name");
-  CHECK(error_of([&] { check_output_path("/dev/null", true); }) == "/dev/null: not a regular file; refusing to replace it");
-  CHECK(error_of([&] { check_output_path("", false); }) == "output path is empty");
+  CHECK(input_error_of([&] { check_output_path(d.path, false); }) == d.path + ": is a directory; give a file name");
+  CHECK(input_error_of([&] { check_output_path(d.path + "/", true); }) == d.path + "/: names a directory; give a file name");
+  CHECK(input_error_of([&] { check_output_path(d / "..", true); }) == d / ".." + ": names a directory; give a file name");
+  CHECK(input_error_of([&] { check_output_path("/dev/null", true); }) == "/dev/null: not a regular file; refusing to replace it");
+  CHECK(input_error_of([&] { check_output_path("", false); }) == "output path is empty");
   spit(d / "f", "x");
-  CHECK(error_of([&] { check_output_path(d / "f/x.json", false); }) ==
+  CHECK(input_error_of([&] { check_output_path(d / "f/x.json", false); }) ==
         d / "f/x.json" + ": cannot be written (Not a directory)");
 
   // A legal 250-byte name is written (the old NAME.tmp.PID temporary made it 259 bytes).
@@ -128,11 +114,11 @@ TEST_CASE("output paths are checked up front: directories, non-regular files, na
   const std::string n256(256, 'b');
   const std::string p256 = d / n256;
   const std::string shown = p256.substr(0, 40) + "..." + p256.substr(p256.size() - 30);
-  CHECK(error_of([&] { check_output_path(p256, false); }) ==
+  CHECK(input_error_of([&] { check_output_path(p256, false); }) ==
         shown + ": the file name is 256 bytes; this file system allows at most 255");
-  CHECK(error_of([&] { write_file_atomic(p256, "x", false); }) ==
+  CHECK(input_error_of([&] { write_file_atomic(p256, "x", false); }) ==
         shown + ": the file name is 256 bytes; this file system allows at most 255");
-  CHECK(entries(d.path) == std::set<std::string>{"f", n250});
+  CHECK(dir_entries(d.path) == std::set<std::string>{"f", n250});
 }
 
 TEST_CASE("install_file never replaces a file that appeared while writing, the new text is kept beside it") {
@@ -143,11 +129,11 @@ TEST_CASE("install_file never replaces a file that appeared while writing, the n
   TempFile t = make_temp_file(d.path, p);
   REQUIRE(write(t.fd, "loser\n", 6) == 6);
   close(t.fd);
-  CHECK(error_of([&] { install_file(t.path, p, false); }) ==
+  CHECK(input_error_of([&] { install_file(t.path, p, false); }) ==
         p + ": exists (created by another process after kex checked it); not overwriting it (use --force); this output is in " + p + ".1");
   CHECK(slurp(p) == "winner\n");
   CHECK(slurp(p + ".1") == "loser\n");
-  CHECK(entries(d.path) == std::set<std::string>{"r.json", "r.json.1"});
+  CHECK(dir_entries(d.path) == std::set<std::string>{"r.json", "r.json.1"});
 }
 
 TEST_CASE("a path checked free before the work and taken by the time of writing keeps both outputs") {
@@ -155,15 +141,15 @@ TEST_CASE("a path checked free before the work and taken by the time of writing 
   const std::string p = d / "run.json";
   check_output_path(p, false);  // kex run: before the sweep
   spit(p, "the other run's results\n");
-  CHECK(error_of([&] { write_file_atomic(p, "this run's results\n", false); }) ==
+  CHECK(input_error_of([&] { write_file_atomic(p, "this run's results\n", false); }) ==
         p + ": exists (created by another process after kex checked it); not overwriting it (use --force); "
             "this output is in " + p + ".1");
   CHECK(slurp(p) == "the other run's results\n");
   CHECK(slurp(p + ".1") == "this run's results\n");
   // A path never checked free is refused plainly: nothing was done that would be lost.
-  CHECK(error_of([&] { write_file_atomic(d / "run.json.1", "x", false); }) ==
+  CHECK(input_error_of([&] { write_file_atomic(d / "run.json.1", "x", false); }) ==
         d / "run.json.1" + ": exists; not overwriting it (use --force)");
-  CHECK(entries(d.path) == std::set<std::string>{"run.json", "run.json.1"});
+  CHECK(dir_entries(d.path) == std::set<std::string>{"run.json", "run.json.1"});
 }
 
 TEST_CASE("two writers racing for one name without --force: exactly one wins, the other fails with one line") {
@@ -232,7 +218,7 @@ TEST_CASE("two writers racing for one name without --force: exactly one wins, th
     CHECK(slurp(p + ".1")[0] == (winner == 'A' ? 'B' : 'A'));
   }
   MESSAGE(late << " of 8 rounds lost at the move rather than at the check");
-  for (const auto& e : entries(d.path)) CHECK(e.rfind(".kex-", 0) != 0);  // no temporaries left
+  for (const auto& e : dir_entries(d.path)) CHECK(e.rfind(".kex-", 0) != 0);  // no temporaries left
 }
 
 TEST_CASE("stale temporaries of dead processes are removed, a live process's and another host's are kept") {
@@ -249,7 +235,7 @@ TEST_CASE("stale temporaries of dead processes are removed, a live process's and
   const std::string not_ours = ".kex-" + std::to_string(dead) + "-" + host + "toolong1";
   for (const auto& n : {dead_tmp, live_tmp, other_host, not_ours}) spit(d / n, "partial");
   write_file_atomic(d / "out.json", "{}\n", false);
-  CHECK(entries(d.path) == std::set<std::string>{live_tmp, other_host, not_ours, "out.json"});
+  CHECK(dir_entries(d.path) == std::set<std::string>{live_tmp, other_host, not_ours, "out.json"});
   CHECK(remove_stale_temps(d.path) == 0);
 }
 
@@ -272,7 +258,7 @@ TEST_CASE("a write that hits a file size limit leaves the old file intact and no
   CHECK(r.status == 2);
   CHECK(r.msg == p + ": write failed (File too large; the file-size limit (ulimit -f) is 4 KiB); nothing was written");
   CHECK(slurp(p) == "old results\n");
-  CHECK(entries(d.path) == std::set<std::string>{"keep.json"});
+  CHECK(dir_entries(d.path) == std::set<std::string>{"keep.json"});
 }
 
 TEST_CASE("a write to a full file system leaves the old file intact and no partial file (tmpfs, when mountable)") {
@@ -289,7 +275,7 @@ TEST_CASE("a write to a full file system leaves the old file intact and no parti
       return 0;
     } catch (const InputError& e) {
       say(msg, std::string(e.what()) + "|" + slurp(p) + "|");
-      for (const auto& n : entries(d.path)) say(msg, n + ",");
+      for (const auto& n : dir_entries(d.path)) say(msg, n + ",");
       return 2;
     }
   });

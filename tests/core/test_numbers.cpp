@@ -10,7 +10,7 @@
 using namespace kex;
 
 namespace {
-std::string error_of(const std::string& text, long long lo = LLONG_MIN, long long hi = LLONG_MAX) {
+std::string number_error(const std::string& text, long long lo = LLONG_MIN, long long hi = LLONG_MAX) {
   try {
     parse_integer(text, lo, hi);
   } catch (const NumberError& e) {
@@ -37,7 +37,7 @@ TEST_CASE("parse_integer reads decimal with one optional minus and 0x hex") {
 
 TEST_CASE("parse_integer refuses what the grammar does not allow, quoting the text and the range") {
   const std::string allowed = "; allowed: an integer in -1048576..1048576 (decimal with an optional '-', or 0x hex)";
-  auto err = [](const std::string& t) { return error_of(t, -(1 << 20), 1 << 20); };
+  auto err = [](const std::string& t) { return number_error(t, -(1 << 20), 1 << 20); };
   CHECK(err("--64") == "'--64': not an integer" + allowed);
   CHECK(err("+256") == "'+256': not an integer" + allowed);
   CHECK(err(" 256") == "' 256': not an integer" + allowed);
@@ -60,14 +60,14 @@ TEST_CASE("parse_integer refuses what the grammar does not allow, quoting the te
 TEST_CASE("parse_integer range-checks values beyond long long without overflow") {
   const std::string full = "; allowed: an integer in -9223372036854775808..9223372036854775807 (decimal with an optional "
                            "'-', or 0x hex)";
-  CHECK(error_of("9223372036854775808") == "'9223372036854775808': out of range" + full);      // LLONG_MAX + 1
-  CHECK(error_of("-9223372036854775809") == "'-9223372036854775809': out of range" + full);    // LLONG_MIN - 1
-  CHECK(error_of("0x8000000000000000") == "'0x8000000000000000': out of range" + full);
-  CHECK(error_of("18446744073709551616") == "'18446744073709551616': out of range" + full);    // 2^64 wraps to 0 in u64
-  CHECK(error_of("99999999999999999999999999999999999999999") ==
+  CHECK(number_error("9223372036854775808") == "'9223372036854775808': out of range" + full);      // LLONG_MAX + 1
+  CHECK(number_error("-9223372036854775809") == "'-9223372036854775809': out of range" + full);    // LLONG_MIN - 1
+  CHECK(number_error("0x8000000000000000") == "'0x8000000000000000': out of range" + full);
+  CHECK(number_error("18446744073709551616") == "'18446744073709551616': out of range" + full);    // 2^64 wraps to 0 in u64
+  CHECK(number_error("99999999999999999999999999999999999999999") ==
         "'9999999999999999999999999999999999999999...': out of range" + full);
   // A range narrower than the type: LLONG_MIN is refused, not negated.
-  CHECK(error_of("-9223372036854775808", 1, 8192) == "'-9223372036854775808': out of range; allowed: an integer in "
+  CHECK(number_error("-9223372036854775808", 1, 8192) == "'-9223372036854775808': out of range; allowed: an integer in "
                                                      "1..8192 (decimal with an optional '-', or 0x hex)");
 }
 

@@ -10,8 +10,6 @@
 
 namespace {
 
-const std::string src = KEX_SOURCE_DIR;
-
 struct Run {
   int status;
   std::string err;  // stderr
@@ -32,7 +30,7 @@ const char* kTiny = R"({"sizes": [256], "kernels": [{"op": "copy", "regs": "sse"
 }  // namespace
 
 TEST_CASE("every stdout writer fails with one line and status 2 on /dev/full" * doctest::test_suite("cli")) {
-  const std::string results = src + "/tests/data/compare_a.json";
+  const std::string results = std::string(KEX_SOURCE_DIR) + "/tests/data/compare_a.json";
   for (const std::string& args : std::vector<std::string>{"list", "list classes", "info --json", "show copy/sse/unroll:128/scratch:4/pf:nta@256/nt/fwd",
                                  "show fastc/faster_copy", "export " + results + " --format csv -o -",
                                  "export " + results + " --format gbench -o -",

@@ -13,7 +13,7 @@
 using namespace kex;
 
 namespace {
-std::string run(const std::string& cmd) { return shell_stdout(cmd).text; }
+std::string run_text(const std::string& cmd) { return shell_stdout(cmd).text; }
 std::string list(const std::vector<double>& v) {
   std::ostringstream o;
   o.precision(17);
@@ -59,7 +59,7 @@ TEST_CASE("Benjamini-Hochberg and Holm adjust in the input's order" * doctest::t
 }
 
 TEST_CASE("Mann-Whitney U agrees with scipy.stats.mannwhitneyu (exact, ties, large samples)" * doctest::test_suite("statistics")) {
-  if (run("python3 -c 'import scipy.stats; print(1)' 2>/dev/null") != "1\n") {
+  if (run_text("python3 -c 'import scipy.stats; print(1)' 2>/dev/null") != "1\n") {
     MESSAGE("skipped: python3-scipy is not installed");
     return;
   }
@@ -80,7 +80,7 @@ TEST_CASE("Mann-Whitney U agrees with scipy.stats.mannwhitneyu (exact, ties, lar
   for (const auto& [a, b] : cases) {
     const std::string py = "python3 -c 'import scipy.stats as s; r=s.mannwhitneyu(" + list(a) + "," + list(b) +
                            ", alternative=\"two-sided\"); print(repr(float(r.statistic)), repr(float(r.pvalue)))'";
-    std::istringstream out(run(py));
+    std::istringstream out(run_text(py));
     double u = -1, p = -1;
     out >> u >> p;
     const UTest t = mann_whitney_u(a, b);

@@ -15,7 +15,7 @@ namespace {
 
 /// A measured point of `name` at `size` bytes: one repetition whose median call moves
 /// the size at `gbps` (bytes counted once), 2 core cycles per TSC tick at 1 GHz.
-Result measured(const std::string& name, uint64_t size, double gbps) {
+Result ceiling_point(const std::string& name, uint64_t size, double gbps) {
   Result r;
   r.spec = parse_spec_name(name);
   r.op = r.spec->op;
@@ -38,10 +38,10 @@ const std::vector<ProbeLevel> kLevels = {
 /// Probes at L1d (read 200 and 150 GB/s, write 100, nt 20) and DRAM (read 20, write 10, nt 16).
 RunDoc probe_run() {
   RunDoc run;
-  run.results = {measured("read/avx512/unroll:256", 24576, 200), measured("read/avx/unroll:128", 24576, 150),
-                 measured("clear/avx512/unroll:256", 24576, 100), measured("clear/avx512/unroll:256/nt", 24576, 20),
-                 measured("read/avx512/unroll:256", 134217728, 20), measured("clear/avx512/unroll:256", 134217728, 10),
-                 measured("clear/avx512/unroll:256/nt", 134217728, 16)};
+  run.results = {ceiling_point("read/avx512/unroll:256", 24576, 200), ceiling_point("read/avx/unroll:128", 24576, 150),
+                 ceiling_point("clear/avx512/unroll:256", 24576, 100), ceiling_point("clear/avx512/unroll:256/nt", 24576, 20),
+                 ceiling_point("read/avx512/unroll:256", 134217728, 20), ceiling_point("clear/avx512/unroll:256", 134217728, 10),
+                 ceiling_point("clear/avx512/unroll:256/nt", 134217728, 16)};
   return run;
 }
 
@@ -101,7 +101,7 @@ TEST_CASE("ceilings: the best probe of each kind per level, and the L1d's bytes 
 TEST_CASE("ceilings: where a point stands, and its line" * doctest::test_suite("model")) {
   const Ceilings c = ceilings_from(probe_run(), kLevels, 5, 3.5);
   // A 64 MiB copy touches 128 MiB: DRAM. 12 GB/s: 0.60 of the read, 0.75 of the nt write.
-  const auto copy = standing_of(measured("copy/avx/nt", 64 << 20, 12), c);
+  const auto copy = standing_of(ceiling_point("copy/avx/nt", 64 << 20, 12), c);
   REQUIRE(copy.has_value());
   CHECK(copy->level == "DRAM");
   CHECK(*copy->of_read == doctest::Approx(0.6));
@@ -110,21 +110,21 @@ TEST_CASE("ceilings: where a point stands, and its line" * doctest::test_suite("
         "at 64 MiB this copy moves 12.0 GB/s (6.00 bytes per core cycle) from DRAM: 0.60 of one core's read "
         "bandwidth here, 0.75 of its non-temporal write bandwidth");
   // A 16 KiB copy touches 32 KiB: the L1d; a temporal clear compares with the temporal write only.
-  const auto clear = standing_of(measured("clear/sse", 16384, 50), c);
+  const auto clear = standing_of(ceiling_point("clear/sse", 16384, 50), c);
   REQUIRE(clear.has_value());
   CHECK(clear->level == "L1d");
   CHECK(!clear->of_read);
   CHECK(*clear->of_write == doctest::Approx(0.5));
   // At the L2, where nothing was measured, the line says so.
-  const auto l2 = standing_of(measured("read/sse", 262144, 50), c);
+  const auto l2 = standing_of(ceiling_point("read/sse", 262144, 50), c);
   CHECK(standing_text(*l2) == "at 256 KiB this read moves 50.0 GB/s (25.00 bytes per core cycle) from L2: no "
                               "ceiling of its kind was measured");
-  CHECK(!standing_of(measured("read/sse", 4096, 50), Ceilings{}).has_value());
+  CHECK(!standing_of(ceiling_point("read/sse", 4096, 50), Ceilings{}).has_value());
 }
 
 TEST_CASE("ceilings: an explained point finds its result by kernel, size and group" * doctest::test_suite("model")) {
   RunDoc run = probe_run();
-  run.results.push_back(measured("copy/avx/nt", 64 << 20, 12));
+  run.results.push_back(ceiling_point("copy/avx/nt", 64 << 20, 12));
   ExplainPoint p;
   p.kernel = run.results.back().point.kernel;
   p.size = 64 << 20;

@@ -14,7 +14,7 @@ std::vector<KernelSpec> all_specs(const Config& c) {
   return v;
 }
 
-std::string error_of(const std::string& text) {
+std::string config_error(const std::string& text) {
   try {
     parse_config(text, "t.json");
   } catch (const InputError& e) {
@@ -174,7 +174,7 @@ TEST_CASE("bad configs give one line naming file, JSON path, value and what is a
        "t.json: a NUL byte at byte 59: not JSON"},
   };
   for (const auto& c : cases) {
-    std::string e = error_of(c.text);
+    std::string e = config_error(c.text);
     CHECK_MESSAGE(e.find(c.expect) != std::string::npos, "config: " << c.text.substr(0, 120) << "\n  error: " << e);
     CHECK(e.find('\n') == std::string::npos);
   }

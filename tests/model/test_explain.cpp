@@ -21,7 +21,7 @@ std::string full(const std::string& name) { return spec_name(parse_spec_name(nam
 
 /// A measured copy point at 4096 bytes, one repetition per round: `factor` times the
 /// round's shared state times its own noise (sd `noise`, log scale).
-Result point(const std::string& kernel, double factor, const std::vector<double>& state, double noise, uint64_t seed) {
+Result explain_point(const std::string& kernel, double factor, const std::vector<double>& state, double noise, uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> n(0, noise);
   Result r;
@@ -58,9 +58,9 @@ Synthetic synthetic() {
   std::uniform_real_distribution<double> drift(0.8, 1.6);
   for (int r = 0; r < 20; ++r) state.push_back(drift(rng));
   Synthetic s;
-  s.run.results = {point("copy/sse", 1.0, state, 0.002, 1), point("copy/sse/nt", 1.38, state, 0.002, 2),
-                   point("copy/sse/bwd", 1.002, state, 0.002, 3), point("copy/sse/unroll:128", 0.97, state, 0.002, 4),
-                   point("copy/sse/aligned", 1.01, state, 0.05, 5)};
+  s.run.results = {explain_point("copy/sse", 1.0, state, 0.002, 1), explain_point("copy/sse/nt", 1.38, state, 0.002, 2),
+                   explain_point("copy/sse/bwd", 1.002, state, 0.002, 3), explain_point("copy/sse/unroll:128", 0.97, state, 0.002, 4),
+                   explain_point("copy/sse/aligned", 1.01, state, 0.05, 5)};
   s.target.kernel = parse_spec_name("copy/sse");
   s.target.neighbours = {nb("copy/sse/bwd", "direction", "forward", "backward"), nb("copy/sse/aligned", "align", "unaligned", "aligned"),
                          nb("copy/sse/unroll:128", "unroll", "64", "128"), nb("copy/sse/nt", "store", "t", "nt"),

@@ -15,7 +15,7 @@ using namespace kex;
 namespace {
 
 /// A measured copy result at 4096 bytes: one repetition per round, its median `ticks[r]` in round r + 1.
-Result member(const std::string& kernel, const std::vector<double>& ticks, bool libc = false) {
+Result paired_member(const std::string& kernel, const std::vector<double>& ticks, bool libc = false) {
   Result r;
   r.point = {kernel, {}};
   r.point.at.size = 4096;
@@ -59,10 +59,10 @@ TEST_CASE("paired answer: the winner, its ties within 1%, the lead over the next
   std::mt19937_64 rng(5);
   const std::vector<double> s = states(25, rng);
   RunDoc run;
-  run.results.push_back(member("copy/sse", times(110, s, rng, 0.003)));      // 10% slower than avx
-  run.results.push_back(member("memcpy", times(120, s, rng, 0.003), true));  // libc
-  run.results.push_back(member("copy/avx", times(100, s, rng, 0.003)));      // the fastest
-  run.results.push_back(member("copy/avx512", times(100.4, s, rng, 0.003))); // 0.4% slower: a tie at 1%
+  run.results.push_back(paired_member("copy/sse", times(110, s, rng, 0.003)));      // 10% slower than avx
+  run.results.push_back(paired_member("memcpy", times(120, s, rng, 0.003), true));  // libc
+  run.results.push_back(paired_member("copy/avx", times(100, s, rng, 0.003)));      // the fastest
+  run.results.push_back(paired_member("copy/avx512", times(100.4, s, rng, 0.003))); // 0.4% slower: a tie at 1%
   const std::vector<GroupAnswer> a = answer_groups(run);
   REQUIRE(a.size() == 1);
   const GroupAnswer& g = a[0];
@@ -87,12 +87,12 @@ TEST_CASE("paired answer: the winner, its ties within 1%, the lead over the next
 
 TEST_CASE("paired answer: with no rounds (separate protocol) or one member there is none" * doctest::test_suite("model")) {
   RunDoc run;
-  Result a = member("copy/avx", {100, 100, 100}), b = member("copy/sse", {110, 110, 110});
+  Result a = paired_member("copy/avx", {100, 100, 100}), b = paired_member("copy/sse", {110, 110, 110});
   for (Repetition& r : a.reps) r.round = 0;
   for (Repetition& r : b.reps) r.round = 0;
   run.results = {a, b};
   CHECK(answer_groups(run).empty());
-  run.results = {member("copy/avx", {100, 100, 100})};
+  run.results = {paired_member("copy/avx", {100, 100, 100})};
   CHECK(answer_groups(run).empty());
 }
 
@@ -100,14 +100,14 @@ TEST_CASE("paired answer: a kernel not shown slower by more than the resolution 
   std::mt19937_64 rng(9);
   const std::vector<double> s = states(21, rng);
   RunDoc run;
-  run.results.push_back(member("copy/a", times(100, s, rng, 0.002)));
-  run.results.push_back(member("copy/b", times(103, s, rng, 0.002)));
+  run.results.push_back(paired_member("copy/a", times(100, s, rng, 0.002)));
+  run.results.push_back(paired_member("copy/b", times(103, s, rng, 0.002)));
   CHECK(answer_groups(run, 0.01)[0].ties() == 1);  // 3% slower: outside 1%
   CHECK(answer_groups(run, 0.05)[0].ties() == 2);  // inside 5%
   // Noisy rounds: a 1% difference whose interval reaches below 1.01 cannot be called.
   RunDoc noisy;
-  noisy.results.push_back(member("copy/a", times(100, s, rng, 0.05)));
-  noisy.results.push_back(member("copy/b", times(101, s, rng, 0.05)));
+  noisy.results.push_back(paired_member("copy/a", times(100, s, rng, 0.05)));
+  noisy.results.push_back(paired_member("copy/b", times(101, s, rng, 0.05)));
   CHECK(answer_groups(noisy)[0].ties() == 2);
 }
 
@@ -125,8 +125,8 @@ TEST_CASE("coverage on a synthetic machine with run-level state: the paired inte
     std::vector<double> s = states(20, rng);
     for (double& x : s) x *= rs;
     RunDoc run;
-    run.results.push_back(member("copy/a", times(100, s, rng, 0.01)));
-    run.results.push_back(member("copy/b", times(107, s, rng, 0.01)));
+    run.results.push_back(paired_member("copy/a", times(100, s, rng, 0.01)));
+    run.results.push_back(paired_member("copy/b", times(107, s, rng, 0.01)));
     const auto g = answer_groups(run);
     REQUIRE(g.size() == 1);
     const PairedRatio& r = g[0].members[1].vs_winner;

@@ -20,7 +20,7 @@ Config config_with(const std::string& knobs) {
   return parse_config(std::string("{") + kKernels + ", " + knobs + "}", "t.json");
 }
 
-std::string error_of(const std::string& knobs) {
+std::string protocol_error(const std::string& knobs) {
   try {
     config_with(knobs);
   } catch (const InputError& e) {
@@ -87,20 +87,20 @@ TEST_CASE("the journal header's protocol reads back as a config's request: one f
 }
 
 TEST_CASE("a bad protocol knob in a config is one line naming the JSON path" * doctest::test_suite("protocol")) {
-  CHECK(error_of(R"("protocol": {"round_samples": 1})") ==
+  CHECK(protocol_error(R"("protocol": {"round_samples": 1})") ==
         "t.json: /protocol/round_samples: 1: expected an integer in 2..1000");
-  CHECK(error_of(R"("protocol": {"pairing": "both"})") ==
+  CHECK(protocol_error(R"("protocol": {"pairing": "both"})") ==
         "t.json: /protocol/pairing: \"both\": allowed: rounds (a group's points measured together), separate");
-  CHECK(error_of(R"("protocol": {"seed": null})") == "t.json: /protocol/seed: null: expected an integer in 0..18446744073709551615");
-  CHECK(error_of(R"("protocol": {"placement": "0,0"})") ==
+  CHECK(protocol_error(R"("protocol": {"seed": null})") == "t.json: /protocol/seed: null: expected an integer in 0..18446744073709551615");
+  CHECK(protocol_error(R"("protocol": {"placement": "0,0"})") ==
         "t.json: /protocol/placement: \"0,0\": allowed: spread, compact, or a CPU list such as 0,2-3");
-  CHECK(error_of(R"("protocol": {"counters": ["a,b"]})") ==
+  CHECK(protocol_error(R"("protocol": {"counters": ["a,b"]})") ==
         "t.json: /protocol/counters/0: \"a,b\": allowed: an event name (kex info lists them)");
-  CHECK(error_of(R"("protocol": [1])") == "t.json: /protocol: [1]: expected an object");
-  CHECK(error_of(R"("repetitions": 0)") == "t.json: /repetitions: 0: expected an integer in 1..1000");
-  CHECK(error_of(R"("repetitions": 2, "protocol": {"repetitions": 3})") ==
+  CHECK(protocol_error(R"("protocol": [1])") == "t.json: /protocol: [1]: expected an object");
+  CHECK(protocol_error(R"("repetitions": 0)") == "t.json: /repetitions: 0: expected an integer in 1..1000");
+  CHECK(protocol_error(R"("repetitions": 2, "protocol": {"repetitions": 3})") ==
         "t.json: /repetitions: given in /protocol too: give it once");
-  const std::string unknown = error_of(R"("protocol": {"sentinel_evry": 3})");
+  const std::string unknown = protocol_error(R"("protocol": {"sentinel_evry": 3})");
   CHECK(unknown.rfind("t.json: /protocol/sentinel_evry: unknown key (allowed: ", 0) == 0);
   CHECK(unknown.find("sentinel_every") != std::string::npos);
 }

@@ -60,7 +60,7 @@ bool list_synced(const std::string& rel, const std::string& pattern, const std::
 
 /// The words as a list: each between `quote`s, joined by `sep`.
 template <class Rows>
-std::string joined(const Rows& rows, const std::string& quote, const std::string& sep) {
+std::string joined_rows(const Rows& rows, const std::string& quote, const std::string& sep) {
   std::string s;
   for (const auto& r : rows) s += (s.empty() ? "" : sep) + quote + r.name + quote;
   return s;
@@ -72,13 +72,13 @@ TEST_CASE("the schema's, README's and DESIGN.md's lists of classes and prefetch 
           doctest::test_suite("spec")) {
   // The config schema's word list of a class, one word a line.
   CHECK(list_synced("configs/schema/config.schema.json", R"(("regs1": \{\s*"enum": \[\s*)([^\]]*?)(\s*\]))",
-                    joined(reg_classes(), "\"", ",\n        ")));
+                    joined_rows(reg_classes(), "\"", ",\n        ")));
   // The README's name diagram ("Kernel and point names").
   CHECK(list_synced("README.md", "(\n\u2502    \u2514 )([a-z0-9]+(?: \\| [a-z0-9]+)+)(\n)", reg_class_names(" | ")));
   CHECK(list_synced("README.md", "(prefetch )([a-z0-9]+(?:\\|[a-z0-9]+)+)(,)", prefetch_names("|")));
   // DESIGN.md's parameter table: each word in backquotes, in table order.
   CHECK(list_synced("docs/DESIGN.md", "(\\| `regs` \\(register class\\) \\| )((?:`\\w+`(?:, )?)+)( \\|)",
-                    joined(reg_classes(), "`", ", ")));
-  CHECK(list_synced("docs/DESIGN.md", "(\\| `prefetch` \\| )((?:`\\w+`(?:, )?)+)( )", joined(prefetch_kinds(), "`", ", ")));
+                    joined_rows(reg_classes(), "`", ", ")));
+  CHECK(list_synced("docs/DESIGN.md", "(\\| `prefetch` \\| )((?:`\\w+`(?:, )?)+)( )", joined_rows(prefetch_kinds(), "`", ", ")));
 }
 

@@ -23,7 +23,7 @@ TuneVerdict at(uint64_t size, std::vector<std::string> ties) {
 
 /// A copy result at `size` measured in rounds 1..n, its median ticks `base` in each
 /// round times the round's shared state (1 or 1.5) and its own small noise.
-Result member(const std::string& kernel, uint64_t size, double base, bool libc = false) {
+Result tune_member(const std::string& kernel, uint64_t size, double base, bool libc = false) {
   Result r;
   r.point = {kernel, {}};
   r.point.at.size = size;
@@ -76,8 +76,8 @@ TEST_CASE("dispatch: the tied kernel that lasts longest, switches between the si
 TEST_CASE("race drops: shown slower than the leader beyond the margin, never the reference" *
           doctest::test_suite("model")) {
   RunDoc run;
-  run.results = {member("copy/avx/t/fwd", 4096, 100), member("copy/sse/t/fwd", 4096, 100.3),
-                 member("copy/gpr/t/fwd", 4096, 130), member("memcpy", 4096, 140, true)};
+  run.results = {tune_member("copy/avx/t/fwd", 4096, 100), tune_member("copy/sse/t/fwd", 4096, 100.3),
+                 tune_member("copy/gpr/t/fwd", 4096, 130), tune_member("memcpy", 4096, 140, true)};
   const std::vector<GroupAnswer> g = answer_groups(run);
   REQUIRE(g.size() == 1);
   const std::vector<RaceDrop> d = race_drops(g[0], run, 0.01, {"memcpy", "rep_movsb"}, 2);

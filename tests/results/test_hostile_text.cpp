@@ -17,6 +17,7 @@
 #include "src/results/merge.hpp"
 #include "src/results/results.hpp"
 #include "src/results/summary.hpp"
+#include "tests/support/seed_golden.hpp"
 #include "tests/support/shell.hpp"
 #include "tests/support/synth.hpp"
 #include "tests/support/tmpdir.hpp"
@@ -49,23 +50,12 @@ RunDoc hostile_run(synth::Options o = {}) {
   return d;
 }
 
-/// The lines of `text` that kex's own writers end with '\n'.
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> v;
-  for (size_t p = 0; p < text.size();) {
-    size_t e = text.find('\n', p);
-    if (e == std::string::npos) e = text.size();
-    v.push_back(text.substr(p, e - p));
-    p = e + 1;
-  }
-  return v;
-}
 
 /// No byte a terminal obeys (no control but the line ends, no DEL, valid UTF-8 without C1
 /// controls: terminal_text leaves each line as it is; kex's own tabs where `tabs`), no
 /// line a payload started, and the payload there, visibly escaped.
 void check_terminal_safe(const std::string& out, bool tabs = false) {
-  for (std::string line : lines_of(out)) {
+  for (std::string line : golden::lines(out)) {
     if (tabs) std::erase(line, '\t');
     CHECK_MESSAGE(terminal_text(line) == line, line);
     CHECK_MESSAGE(line.rfind("FORGED", 0) == std::string::npos, line);
@@ -76,7 +66,7 @@ void check_terminal_safe(const std::string& out, bool tabs = false) {
 /// The lines that begin with `prefix`.
 std::vector<std::string> lines_starting(const std::string& out, const std::string& prefix) {
   std::vector<std::string> v;
-  for (const auto& l : lines_of(out))
+  for (const auto& l : golden::lines(out))
     if (l.rfind(prefix, 0) == 0) v.push_back(l);
   return v;
 }
@@ -131,7 +121,7 @@ size_t bare_pipes(const std::string& line) {
 /// word joiners (kMdJoiner: deliberate, where GitHub would start a link), no HTML tag or
 /// backtick, and every table row with exactly its header's cells.
 void check_markdown_safe(const std::string& md) {
-  for (const std::string& line : lines_of(md)) {
+  for (const std::string& line : golden::lines(md)) {
     std::string no_joiner = line;
     for (size_t j; (j = no_joiner.find(kMdJoiner)) != std::string::npos;) no_joiner.erase(j, kMdJoiner.size());
     CHECK_MESSAGE(terminal_text(no_joiner) == no_joiner, line);
@@ -209,7 +199,7 @@ TEST_CASE("merge's machine table: CPU models, hosts and kernel names escaped - r
     const std::string head = per_point ? "benchmark" : "kernel";
     const auto heads = lines_starting(out, head);
     REQUIRE(heads.size() == 1);
-    const std::vector<std::string> all = lines_of(out);
+    const std::vector<std::string> all = golden::lines(out);
     const auto at = std::find(all.begin(), all.end(), heads[0]);
     REQUIRE(all.end() - at > 10);
     for (auto it = at; it != all.end() && !it->empty(); ++it) CHECK_MESSAGE(display_width(*it) == display_width(heads[0]), *it);
@@ -233,7 +223,7 @@ TEST_CASE("summary and layout tables: kernel names and skip reasons escaped - cu
   check_terminal_safe(summary);
   CHECK(summary.find("1 point skipped: -lacks avx512f\\x1b[2J\\nFORGED") != std::string::npos);
   // Each block's rows are as wide as its header; the hostile name cut to 60 columns.
-  const std::vector<std::string> all = lines_of(summary);
+  const std::vector<std::string> all = golden::lines(summary);
   size_t rows = 0, hostile = 0;
   for (size_t i = 0; i < all.size(); ++i) {
     if (all[i].find("fastest kernel") != 17) continue;  // a block's header: "%-16s fastest kernel ..."
@@ -246,7 +236,7 @@ TEST_CASE("summary and layout tables: kernel names and skip reasons escaped - cu
   CHECK(hostile > 0);
   const std::string layout = layout_table(run);
   check_terminal_safe(layout);
-  const std::vector<std::string> lt = lines_of(layout);
+  const std::vector<std::string> lt = golden::lines(layout);
   size_t checked = 0;
   for (size_t i = 0; i < lt.size(); ++i) {
     if (lt[i].rfind("kernel ", 0) != 0) continue;
@@ -383,14 +373,14 @@ TEST_CASE("kex compare, merge, crossovers and export print a hostile file's text
     CHECK(r.status == 0);
     std::string text = r.text;
     for (size_t p; (p = text.find("\r\n")) != std::string::npos;) text.replace(p, 2, "\n");
-    for (const auto& line : lines_of(text)) CHECK_MESSAGE(terminal_text(line) == line, line);
+    for (const auto& line : golden::lines(text)) CHECK_MESSAGE(terminal_text(line) == line, line);
   }
   {  // an error line that quotes the file's host name: kex's one_line escapes it too
     spit(d / "copy.json", slurp(a));
     const ShellOut r = kex_cli("merge " + quoted(a) + " " + d / "copy.json" + " -o " + d / "m2.json");
     CHECK(r.status == 2);
-    CHECK(lines_of(r.text).size() == 1);
-    CHECK(terminal_text(lines_of(r.text)[0]) == lines_of(r.text)[0]);
+    CHECK(golden::lines(r.text).size() == 1);
+    CHECK(terminal_text(golden::lines(r.text)[0]) == golden::lines(r.text)[0]);
     CHECK(r.text.find("(host evil\\x1b[2J\\nFORGED 1.00 1.00 1.0000 1/1 n/a  same\\rFORGED\\u009b2J\\nsummary: FORGED, ") !=
           std::string::npos);
     CHECK_FALSE(std::filesystem::exists(d / "m2.json"));

@@ -17,7 +17,7 @@
 using namespace kex;
 using nlohmann::json;
 
-static std::map<std::string, kex::Result> by_name(const kex::RunDoc& doc) {
+static std::map<std::string, kex::Result> results_by_name(const kex::RunDoc& doc) {
   std::map<std::string, kex::Result> m;
   for (const auto& e : doc.results) m[e.name()] = e;
   return m;
@@ -41,7 +41,7 @@ TEST_CASE("merging the shards of a run gives the unsharded point set") {
     CHECK(warnings.empty());
     REQUIRE(merged.size() == 1);
     const kex::RunDoc& m = merged.front();
-    CHECK(by_name(m) == by_name(full));
+    CHECK(results_by_name(m) == results_by_name(full));
     CHECK(m.results.size() == full.results.size());
     CHECK(m.context.shard_index == 0);
     CHECK(m.context.shard_count == 1);
@@ -195,12 +195,12 @@ TEST_CASE("merge of two machines keeps each run and splits back") {
   // the multi-machine document reads back as the two runs
   auto runs = kex::docs_from_json(j, "m.json");
   REQUIRE(runs.size() == 2);
-  CHECK(by_name(runs[0]) == by_name(a));
-  CHECK(by_name(runs[1]) == by_name(b));
+  CHECK(results_by_name(runs[0]) == results_by_name(a));
+  CHECK(results_by_name(runs[1]) == results_by_name(b));
   CHECK(runs[1].context.machine.cpu_model == "Synthetic CPU B");
   // merging the merged file again with nothing new gives the same runs
   auto again = merge_results({{"m.json", runs}}, &w);
-  CHECK(by_name(again[1]) == by_name(b));
+  CHECK(results_by_name(again[1]) == results_by_name(b));
   CHECK(w.empty());
   // The merged file (two machines of one config) with a third machine of that config:
   // one set of configs in both files, so no "different configs" warning.
@@ -235,7 +235,7 @@ TEST_CASE("kex merge: writes the merged file - prints the table and crossovers -
   std::string k = KEX_BINARY;
   std::string files = d / "s0.json" + " " + d / "s1.json" + " " + d / "s2.json";
   REQUIRE(run_sh(k + " merge " + files + " -o " + d / "m.json" + " >" + d / "out.txt") == 0);
-  CHECK(by_name(load_results(d / "m.json").at(0)) == by_name(synth::run()));
+  CHECK(results_by_name(load_results(d / "m.json").at(0)) == results_by_name(synth::run()));
   std::string out = slurp(d / "out.txt");
   CHECK(out.find("GLIBC_TUNABLES=glibc.cpu.x86_non_temporal_threshold=67108863") != std::string::npos);
   CHECK(run_sh(k + " merge " + files + " -o " + d / "m.json" + " >/dev/null 2>&1") == 2);

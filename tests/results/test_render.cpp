@@ -27,12 +27,6 @@ using namespace kex;
 
 namespace {
 
-std::set<std::string> entries(const std::string& dir) {
-  std::set<std::string> s;
-  for (auto& e : std::filesystem::directory_iterator(dir)) s.insert(e.path().filename().string());
-  return s;
-}
-
 const char* kScript = R"(if (!exists("fmt")) fmt = "png"
 if (fmt eq "svg") {
   set terminal svg size 800,600
@@ -69,7 +63,7 @@ int render_in_child(const std::function<bool()>& setup, const std::string& dir, 
       rc = 3;
     }
     m += "|";
-    for (const auto& e : entries(dir)) m += e + ",";
+    for (const auto& e : dir_entries(dir)) m += e + ",";
     (void)!write(p[1], m.data(), m.size());
     _exit(rc);
   }
@@ -105,7 +99,7 @@ TEST_CASE("render_figure writes complete images and refuses to replace one witho
     render_figure(find_gnuplot(), d.path, "f.gp", image_format(fmt), "f." + fmt, false);
     CHECK(image_complete(slurp(d / ("f." + fmt)), image_format(fmt)));
   }
-  CHECK(entries(d.path) == std::set<std::string>{"f.gp", "f.png", "f.svg"});
+  CHECK(dir_entries(d.path) == std::set<std::string>{"f.gp", "f.png", "f.svg"});
   const std::string before = slurp(d / "f.png");
   std::string err;
   try {
@@ -130,7 +124,7 @@ TEST_CASE("render_figure: a gnuplot error is an InputError and leaves no file") 
   CHECK(err.find(d / "f.png" + ": gnuplot failed: ") == 0);
   CHECK(err.find("no-such-file.dat") != std::string::npos);
   CHECK(err.find('\n') == std::string::npos);
-  CHECK(entries(d.path) == std::set<std::string>{"f.gp"});
+  CHECK(dir_entries(d.path) == std::set<std::string>{"f.gp"});
 }
 
 TEST_CASE("render_figure under a file size limit fails with one line and leaves no PNG or SVG") {
@@ -185,7 +179,7 @@ TEST_CASE("render_figure: an empty image says what gnuplot printed, or that it p
     err = e.what();
   }
   CHECK(err == d / "f.svg" + ": gnuplot failed: the output is empty; gnuplot printed nothing");
-  CHECK(entries(d.path) == std::set<std::string>{"f.gp", "fake-gnuplot"});
+  CHECK(dir_entries(d.path) == std::set<std::string>{"f.gp", "fake-gnuplot"});
 }
 
 TEST_CASE("render_figure on a full file system fails and leaves no PNG (tmpfs, when mountable)") {
@@ -220,7 +214,7 @@ TEST_CASE("kex plot under a file size limit exits 2 with one line and leaves no 
   CHECK(err.rfind("kex: " + d / "plots" + "/", 0) == 0);
   CHECK(err.find(".png: gnuplot failed: the output is a truncated png of 16384 bytes") != std::string::npos);
   CHECK(std::count(err.begin(), err.end(), '\n') == 1);
-  for (const auto& e : entries(d / "plots")) {
+  for (const auto& e : dir_entries(d / "plots")) {
     CAPTURE(e);
     CHECK((e.size() > 4 && (e.substr(e.size() - 4) == ".dat" || e.substr(e.size() - 3) == ".gp")));
   }

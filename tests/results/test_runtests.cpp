@@ -15,7 +15,7 @@ namespace {
 constexpr double kHz = 2e9;
 
 /// A measured Result of `key` at `size` copying at `mib_s` MiB/s (2 ticks per ns).
-Result measured(const std::string& key, uint64_t size, double mib_s) {
+Result runtests_point(const std::string& key, uint64_t size, double mib_s) {
   Result r;
   r.point.kernel = key;
   r.point.at.size = size;
@@ -39,15 +39,15 @@ Result measured(const std::string& key, uint64_t size, double mib_s) {
 RunDoc experiment() {
   RunDoc doc;
   for (uint64_t size : {64, 32, 128}) {  // out of order: the tables sort by size
-    doc.results.push_back(measured("asami/unroll:96/scratch:2/every:32", size, 50 + size));
-    doc.results.push_back(measured("asami/unroll:96/scratch:2/every:0", size, 40 + size));
-    doc.results.push_back(measured("asami/fp_copy", size, 60 + size));
-    doc.results.push_back(measured("memcpy", size, 30 + size));
+    doc.results.push_back(runtests_point("asami/unroll:96/scratch:2/every:32", size, 50 + size));
+    doc.results.push_back(runtests_point("asami/unroll:96/scratch:2/every:0", size, 40 + size));
+    doc.results.push_back(runtests_point("asami/fp_copy", size, 60 + size));
+    doc.results.push_back(runtests_point("memcpy", size, 30 + size));
   }
-  Result cold = measured("asami/fp_copy", 256, 1);
+  Result cold = runtests_point("asami/fp_copy", 256, 1);
   cold.point.at.cache = CacheMode::cold;  // not runtests' layout: left out
   doc.results.push_back(cold);
-  Result skipped = measured("asami/fp_copy", 512, 1);
+  Result skipped = runtests_point("asami/fp_copy", 512, 1);
   skipped.status = {StatusKind::skipped, "nope", 0, std::nullopt};
   skipped.reps.clear();
   doc.results.push_back(skipped);
@@ -83,7 +83,7 @@ TEST_CASE("runtests: one size/bandwidth table per function, variants named apart
     if (!l.empty() && l[0] == ' ' && l != "    size    bandwidth") CHECK(l.size() == 21);
   // memcpy alone is not Asami's experiment.
   RunDoc libc;
-  libc.results.push_back(measured("memcpy", 64, 10));
+  libc.results.push_back(runtests_point("memcpy", 64, 10));
   CHECK(runtests_curves(libc).empty());
   CHECK(runtests_text(libc).empty());
 }
@@ -194,7 +194,7 @@ TEST_CASE("mem_cp harness: runtests' table of mem_cp's own MB/s, failures said i
   // each kernel's first listing, named apart from a kex-harness curve of the same kernel.
   RunDoc doc;
   doc.results = run.results;
-  doc.results.push_back(measured("asami/generic_bcopy", 32, 70));
+  doc.results.push_back(runtests_point("asami/generic_bcopy", 32, 70));
   CHECK(runtests_text(doc, SeedText::exact) == "generic_bcopy\n    size    bandwidth\n      32        70.00\n");
   TmpDir t;
   const std::string dir = t / "graph";

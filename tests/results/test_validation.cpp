@@ -24,7 +24,7 @@ Tunable movsb() {
   return t;
 }
 
-Validation measured(std::vector<PairedRatio> r) {
+Validation validation_of(std::vector<PairedRatio> r) {
   Validation v;
   v.tunables = v.tuned_saw = "glibc.cpu.x86_rep_movsb_threshold=262144";
   v.rounds = 15;
@@ -53,7 +53,7 @@ TEST_CASE("validation_job: the sizes around a threshold, memcpy or memset") {
 }
 
 TEST_CASE("validation: a suggestion that does not measurably help is 'no measurable gain' and not advised") {
-  const Validation flat = measured({{1.004, 0.991, 1.012, 15}, {0.990, 0.975, 1.003, 15}, {0.985, 0.97, 0.999, 15}});
+  const Validation flat = validation_of({{1.004, 0.991, 1.012, 15}, {0.990, 0.975, 1.003, 15}, {0.985, 0.97, 0.999, 15}});
   CHECK(judge(flat, 0.02) == Gain::no_measurable_gain);
   CHECK(format_validation(movsb(), flat, 0.02) ==
         "  glibc.cpu.x86_rep_movsb_threshold=262144 (memcpy; the tuned child saw "
@@ -69,12 +69,12 @@ TEST_CASE("validation: a suggestion that does not measurably help is 'no measura
 }
 
 TEST_CASE("validation: helps when faster beyond the margin somewhere and slower nowhere - slower is not advised") {
-  const Validation good = measured({{1.0, 0.99, 1.01, 15}, {0.90, 0.88, 0.93, 15}, {0.85, 0.83, 0.87, 15}});
+  const Validation good = validation_of({{1.0, 0.99, 1.01, 15}, {0.90, 0.88, 0.93, 15}, {0.85, 0.83, 0.87, 15}});
   CHECK(judge(good, 0.02) == Gain::helps);
   CHECK(format_validation(movsb(), good, 0.02).find("    256 KiB   tuned/default 0.900 [0.880, 0.930] over 15 rounds: "
                                                    "faster\n") != std::string::npos);
   CHECK(format_validation(movsb(), good, 0.02).find("-> helps\n") != std::string::npos);
-  const Validation mixed = measured({{1.10, 1.05, 1.14, 15}, {0.90, 0.88, 0.93, 15}, {0.85, 0.83, 0.87, 15}});
+  const Validation mixed = validation_of({{1.10, 1.05, 1.14, 15}, {0.90, 0.88, 0.93, 15}, {0.85, 0.83, 0.87, 15}});
   CHECK(judge(mixed, 0.02) == Gain::hurts);
   CHECK(format_validation(movsb(), mixed, 0.02).find("-> slower with it: not advised\n") != std::string::npos);
   Tunable nt = movsb();
@@ -82,13 +82,13 @@ TEST_CASE("validation: helps when faster beyond the margin somewhere and slower 
   nt.value = 8388608;
   CHECK(format_validated_advice({nt, movsb()}, {Gain::hurts, Gain::helps}) ==
         "  validated: GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=262144\n");
-  const Validation few = measured({{0, 0, 0, 0}});
+  const Validation few = validation_of({{0, 0, 0, 0}});
   CHECK(judge(few, 0.02) == Gain::undecided);
   CHECK(format_validation(movsb(), few, 0.02).find("too few rounds") != std::string::npos);
 }
 
 TEST_CASE("validation: fewer than 6 rounds give no verdict, however tight their [min, max]") {
-  const Validation three = measured({{0.60, 0.59, 0.61, 3}, {1.50, 1.45, 1.55, 5}, {0.70, 0.69, 0.71, 6}});
+  const Validation three = validation_of({{0.60, 0.59, 0.61, 3}, {1.50, 1.45, 1.55, 5}, {0.70, 0.69, 0.71, 6}});
   CHECK(judge(three, 0.02) == Gain::helps);  // only the 6-round size decides
   const std::string text = format_validation(movsb(), three, 0.02);
   CHECK(text.find("128 KiB   tuned/default 0.600 [0.590, 0.610] over 3 rounds: too few rounds for a 95% interval\n") !=
@@ -96,7 +96,7 @@ TEST_CASE("validation: fewer than 6 rounds give no verdict, however tight their 
   CHECK(text.find("over 5 rounds: too few rounds for a 95% interval\n") != std::string::npos);
   CHECK(text.find("over 6 rounds: faster\n") != std::string::npos);
   // A 1.7x gain over 3 rounds is not "no gain": the rounds cannot decide, and it says so.
-  const Validation short_gain = measured({{0.60, 0.59, 0.61, 3}});
+  const Validation short_gain = validation_of({{0.60, 0.59, 0.61, 3}});
   CHECK(judge(short_gain, 0.02) == Gain::undecided);
   CHECK(format_validation(movsb(), short_gain, 0.02).find(
             "    -> not enough rounds to decide (a size needs 6 for a 95% interval): not advised, not ruled out\n") !=

@@ -53,7 +53,7 @@ TEST_CASE("load_workload: a device or a directory is refused in one line, before
 namespace {
 
 /// One measured point of `kernel` at `size` and `gbps` (a single repetition, 1 tick = 1 ns).
-Result point(const std::string& kernel, uint64_t size, double gbps) {
+Result workload_point(const std::string& kernel, uint64_t size, double gbps) {
   Result r = paired_sweep::member(kernel, size);
   Repetition rep;
   rep.per_call.n = 8;
@@ -73,8 +73,8 @@ TEST_CASE("rank_workload: expected ns per call, interpolated in log2(size) - cal
   for (auto [k, size, g] : std::vector<std::tuple<std::string, uint64_t, double>>{
            {"memcpy", 1024, 10}, {"memcpy", 4096, 20}, {kB, 1024, 15}, {kB, 4096, 15}, {kD, 1024, 5},
            {kD, 4096, 30}, {kC, 1024, 50}})
-    d.results.push_back(point(k, size, g));
-  Result cold = point(kB, 4096, 1000);  // another condition: not used
+    d.results.push_back(workload_point(k, size, g));
+  Result cold = workload_point(kB, 4096, 1000);  // another condition: not used
   cold.point.at.cache = CacheMode::cold;
   d.results.push_back(cold);
   const std::vector<WorkloadBin> bins{{1024, 3}, {2048, 1}, {4096, 1}, {100000, 2}, {16, 1}};

@@ -31,7 +31,7 @@ void spin_ms(double ms) {
   while (now_ns() < end) {
   }
 }
-const Counter& find(const CounterSet& cs, const std::string& name) {
+const Counter& counter_named(const CounterSet& cs, const std::string& name) {
   for (const auto& c : cs.counters())
     if (c.name == name) return c;
   FAIL("no counter " << name);
@@ -79,9 +79,9 @@ TEST_CASE("kex counter names are unique and each resolves or says why" * doctest
     else CHECK((c.ok || !c.reason.empty()));
   }
   // The generic ones resolve everywhere.
-  CHECK(find(cs, "cycles").event == "perf::PERF_COUNT_HW_CPU_CYCLES");  // no ":u=1:k=0..." modifiers
-  CHECK(find(cs, "instructions").event.find("PERF_COUNT_HW_INSTRUCTIONS") != std::string::npos);
-  CHECK(find(cs, "l1d-misses").event.find("PERF_COUNT_HW_CACHE_L1D:READ:MISS") != std::string::npos);
+  CHECK(counter_named(cs, "cycles").event == "perf::PERF_COUNT_HW_CPU_CYCLES");  // no ":u=1:k=0..." modifiers
+  CHECK(counter_named(cs, "instructions").event.find("PERF_COUNT_HW_INSTRUCTIONS") != std::string::npos);
+  CHECK(counter_named(cs, "l1d-misses").event.find("PERF_COUNT_HW_CACHE_L1D:READ:MISS") != std::string::npos);
 }
 
 TEST_CASE("hardware counters degrade to one note without a PMU, software counters still count" * doctest::test_suite("counters")) {
@@ -94,15 +94,15 @@ TEST_CASE("hardware counters degrade to one note without a PMU, software counter
     if (pmu.error == ENOENT)
       CHECK(pmu.message == "no PMU: hardware counters unavailable (ENOENT); cycles are imul-chain estimates");
     CHECK(cs.note() == pmu.message);
-    CHECK_FALSE(find(cs, "cycles").ok);
-    CHECK(find(cs, "cycles").reason == "no PMU (" + pmu.error_name + ")");
-    CHECK_FALSE(find(cs, "instructions").ok);
+    CHECK_FALSE(counter_named(cs, "cycles").ok);
+    CHECK(counter_named(cs, "cycles").reason == "no PMU (" + pmu.error_name + ")");
+    CHECK_FALSE(counter_named(cs, "instructions").ok);
   } else {
     CHECK(pmu.message.empty());
     CHECK(cs.note().empty());
-    CHECK(find(cs, "cycles").ok);
+    CHECK(counter_named(cs, "cycles").ok);
   }
-  REQUIRE(find(cs, "task-clock").ok);
+  REQUIRE(counter_named(cs, "task-clock").ok);
   CHECK(cs.any_ok());
   cs.start();
   const double t0 = thread_cpu_ns();
@@ -137,7 +137,7 @@ TEST_CASE("a counted region gives the count it should: one page fault per fresh 
   REQUIRE(p != MAP_FAILED);
   madvise(p, kPages * 4096, MADV_NOHUGEPAGE);
   CounterSet cs = open_counters({"page-faults"});
-  REQUIRE(find(cs, "page-faults").ok);
+  REQUIRE(counter_named(cs, "page-faults").ok);
   cs.start();
   for (size_t i = 0; i < kPages; ++i) static_cast<volatile char*>(p)[i * 4096] = 1;
   cs.stop();

@@ -16,20 +16,12 @@
 
 #include "src/core/error.hpp"
 #include "src/run/journal.hpp"
+#include "tests/support/input_error.hpp"
 #include "tests/support/tmpdir.hpp"
 
 using namespace kex;
 
 namespace {
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 JournalHeader sample_header() {
   JournalHeader h;
@@ -75,8 +67,8 @@ TEST_CASE("journal_path: OUT.journal beside OUT, a name too long for that shorte
   // otherwise the journal's own name without ".journal" is the output.
   CHECK(output_for_journal(j, longer + "x") == j.substr(0, j.size() - 8));
   CHECK(output_for_journal(j, "../" + longer) == j.substr(0, j.size() - 8));
-  CHECK(error_of([] { output_for_journal("d/.journal", ""); }).find("not a journal name kex gives") != std::string::npos);
-  CHECK(error_of([] { output_for_journal("d/run.log", "x"); }).find("not a journal name kex gives") != std::string::npos);
+  CHECK(input_error_of([] { output_for_journal("d/.journal", ""); }).find("not a journal name kex gives") != std::string::npos);
+  CHECK(input_error_of([] { output_for_journal("d/run.log", "x"); }).find("not a journal name kex gives") != std::string::npos);
 }
 
 TEST_CASE("the journal header is written and read by one field table: what is written reads back equal") {
@@ -94,14 +86,14 @@ TEST_CASE("the journal header is written and read by one field table: what is wr
   for (auto it = j.begin(); it != j.end(); ++it) {  // every key is required
     nlohmann::json less = j;
     less.erase(it.key());
-    CHECK(error_of([&] { journal_header_from(less, "J:1: /header"); }) == "J:1: /header/" + it.key() + ": missing");
+    CHECK(input_error_of([&] { journal_header_from(less, "J:1: /header"); }) == "J:1: /header/" + it.key() + ": missing");
   }
   nlohmann::json more = j;
   more["force"] = true;
-  CHECK(error_of([&] { journal_header_from(more, "J:1: /header"); }).rfind("J:1: /header/force: unknown key (allowed: ", 0) == 0);
+  CHECK(input_error_of([&] { journal_header_from(more, "J:1: /header"); }).rfind("J:1: /header/force: unknown key (allowed: ", 0) == 0);
   nlohmann::json bad = j;
   bad["machine"] = "a\x1b[2Jb";
-  CHECK(error_of([&] { journal_header_from(bad, "J:1: /header"); }) ==
+  CHECK(input_error_of([&] { journal_header_from(bad, "J:1: /header"); }) ==
         "J:1: /header/machine: \"a\\u001b[2Jb\": a control character: not allowed in a text");
 }
 
@@ -136,14 +128,14 @@ TEST_CASE("read_journal: a record after the header is checked, a torn last line 
     std::ofstream f(broken);
     f << slurp(path).substr(0, slurp(path).find('\n') + 1) << "{\"segments\": {\"header\": {}, \"cases\": []}}\n";
   }
-  CHECK(error_of([&] { read_journal(broken); }) ==
+  CHECK(input_error_of([&] { read_journal(broken); }) ==
         broken + ":2: not a journal line: /segments/header/selectors: expected an object");
   {
     std::ofstream f(broken);
     f << slurp(path).substr(0, slurp(path).find('\n') + 1) << "{\"segments\": " << std::string(100, '[')
       << std::string(100, ']') << "}\n";
   }
-  CHECK(error_of([&] { read_journal(broken); }) == broken + ":2: nested deeper than 64 levels: not a line kex writes");
+  CHECK(input_error_of([&] { read_journal(broken); }) == broken + ":2: nested deeper than 64 levels: not a line kex writes");
   // Two lines kex never writes that nlohmann/json alone reads as another: a key twice (the
   // last would win) and a NUL byte (what follows it would be ignored).
   const std::string first = slurp(path).substr(0, slurp(path).find('\n') + 1);
@@ -152,17 +144,17 @@ TEST_CASE("read_journal: a record after the header is checked, a torn last line 
     std::ofstream f(broken);
     f << first << "{\"rep\": {\"point\": \"memcpy/4096\", " << rep.substr(rep.find(':') + 2);
   }
-  CHECK(error_of([&] { read_journal(broken); }) ==
+  CHECK(input_error_of([&] { read_journal(broken); }) ==
         broken + ":2: key \"point\" appears twice in one object (JSON keeps only the last)");
   {
     std::ofstream f(broken);
     f << first << rep.substr(0, rep.size() - 1) << std::string(1, '\0') << "{\"result\": 1}\n";
   }
-  CHECK(error_of([&] { read_journal(broken); }) == broken + ":2: a NUL byte at byte " + std::to_string(rep.size() - 1) +
+  CHECK(input_error_of([&] { read_journal(broken); }) == broken + ":2: a NUL byte at byte " + std::to_string(rep.size() - 1) +
                                                      ": not JSON");
   // The lock: a second Journal on it is refused while the first holds it.
   Journal held(path);
-  CHECK(error_of([&] { Journal again(path); }) ==
+  CHECK(input_error_of([&] { Journal again(path); }) ==
         path + ": in use: a live kex run or resume holds the journal's lock; nothing measured");
 }
 
@@ -190,7 +182,7 @@ TEST_CASE("a forked child does not hold the journal's lock: a resume right after
   REQUIRE(fd >= 0);
   CHECK(flock(fd, LOCK_EX | LOCK_NB) == 0);
   close(fd);
-  CHECK(error_of([&] { Journal again(path); }).empty());
+  CHECK(input_error_of([&] { Journal again(path); }).empty());
   (void)!write(hold[1], "g", 1);
   int status = 0;
   waitpid(child, &status, 0);

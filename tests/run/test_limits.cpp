@@ -25,9 +25,6 @@
 
 namespace {
 
-
-size_t lines(const std::string& text) { return size_t(std::count(text.begin(), text.end(), '\n')); }
-
 /// kex's stdout and stderr, run under a limit `ulimit` (e.g. "-n 5") set after the
 /// shell's redirections (a shell under a low open-file limit cannot redirect).
 ShellOut kex_under(const std::string& ulimit, const std::string& args) {
@@ -86,7 +83,7 @@ TEST_CASE("under ulimit -f the final write fails in one line with exit 2 and lea
   const ShellOut r =
       kex_under("-f 8", "run -q memcpy --sizes 4KiB --repetitions 1 --no-sentinel --no-journal -o " + (d / "out.json"));
   CHECK_MESSAGE(r.status == 2, r.text);
-  CHECK_MESSAGE(lines(r.text) == 1, r.text);
+  CHECK_MESSAGE(line_count(r.text) == 1, r.text);
   CHECK_MESSAGE(r.text.find("out.json: write failed (File too large; the file-size limit (ulimit -f) is 4 KiB); "
                             "nothing was written") != std::string::npos,
                 r.text);
@@ -102,7 +99,7 @@ TEST_CASE("under ulimit -n 5 kex says so in one line and exits 2" * doctest::tes
   TmpDir d;
   const ShellOut r = kex_under("-n 5", "run -q memcpy --sizes 4KiB -o " + (d / "out.json"));
   CHECK_MESSAGE(r.status == 2, r.text);
-  CHECK_MESSAGE(lines(r.text) == 1, r.text);
+  CHECK_MESSAGE(line_count(r.text) == 1, r.text);
   CHECK_MESSAGE(r.text.find("kex: the open-file limit (ulimit -n) is 5; kex needs at least 16") == 0, r.text);
   CHECK(files_starting(d.path, "") == 0);  // nothing written, not even a journal
 }
@@ -177,6 +174,6 @@ TEST_CASE("a results file too large for the memory left is one line naming it an
                                    "(more than "),
                 r.text);
   CHECK_MESSAGE(r.text.ends_with(" JSON values; the address-space limit (ulimit -v) is 293.0 MiB)\n"), r.text);
-  CHECK(lines(r.text) == 1);
+  CHECK(line_count(r.text) == 1);
 #endif
 }

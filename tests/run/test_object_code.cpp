@@ -17,7 +17,7 @@ namespace {
 
 // get() calls inner() (R_X86_64_PLT32) which reads a quadword of .rodata (R_X86_64_PC32
 // against the section, addend 4) and adds one.
-const char* const kTwoPieces = R"(	.text
+const char* const kTwoPiecesAsm = R"(	.text
 	.globl get
 	.type get,@function
 get:
@@ -50,7 +50,7 @@ std::string load_error(const std::string& source, const std::string& symbol) {
 TEST_CASE("object code: a .s with a call and a .rodata load is laid out in two pieces, resolved, and runs" *
           doctest::test_suite("object")) {
   TmpDir dir;
-  const std::string src = write_text(dir, "two.s", kTwoPieces);
+  const std::string src = write_text(dir, "two.s", kTwoPiecesAsm);
   const ObjectCode code = load_object_symbol(src, "get");
   REQUIRE(code.pieces.size() == 2);
   CHECK(code.pieces[0].object == "two.s");
@@ -88,10 +88,10 @@ TEST_CASE("object code: a .S goes through the preprocessor, a .o is read as it i
   const ObjectCode code = load_object_symbol(src, "answer");
   ExecutableCode x(code.bytes);
   CHECK(x.at<int (*)()>(code.entry)() == 42);
-  const std::string obj = assemble_text(dir, "two.o", kTwoPieces);
+  const std::string obj = assemble_text(dir, "two.o", kTwoPiecesAsm);
   REQUIRE(!obj.empty());
   const ObjectCode from_o = load_object_symbol(obj, "get");
-  CHECK(from_o.bytes == load_object_symbol(write_text(dir, "again.s", kTwoPieces), "get").bytes);
+  CHECK(from_o.bytes == load_object_symbol(write_text(dir, "again.s", kTwoPiecesAsm), "get").bytes);
   CHECK(from_o.pieces[0].object == "two.o");
   CHECK(from_o.sha256 == file_sha256(obj));
 }
@@ -132,7 +132,7 @@ TEST_CASE(
 TEST_CASE("object code: a missing symbol, a data symbol and a failing assembler are one line each" *
           doctest::test_suite("object")) {
   TmpDir dir;
-  const std::string src = write_text(dir, "two.s", kTwoPieces);
+  const std::string src = write_text(dir, "two.s", kTwoPiecesAsm);
   CHECK(load_error(src, "nope") ==
         src + ": no code symbol 'nope' (a function or label defined in a section); functions here: get, inner");
   CHECK(load_error(src, "value") ==

@@ -324,12 +324,6 @@ TEST_CASE("the segment table has the seed's layout" * doctest::test_suite("segme
 
 namespace {
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  REQUIRE(f.good());
-  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-}
-
 /// The seed's first table (tests/golden/segments-seed-002.txt, copied from seed 002).
 std::string seed_table() { return slurp(std::string(KEX_SOURCE_DIR) + "/tests/golden/segments-seed-002.txt"); }
 
@@ -374,13 +368,6 @@ std::string mask(const std::string& t) {
   std::string s = std::regex_replace(t, std::regex("\"[^\"\n]*\""), "\"#\"");
   s = std::regex_replace(s, std::regex("=[0-9a-f]+"), "=#");
   return std::regex_replace(s, std::regex("[0-9]+(\\.[0-9]+)?"), "#");
-}
-
-std::vector<std::string> lines_of(const std::string& t) {
-  std::vector<std::string> out;
-  std::istringstream in(t);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
 }
 
 /// The text's tables: each starts with a `"model" @..Mhz` line after a blank line.
@@ -432,13 +419,13 @@ TEST_CASE("seed-exact text of a run here matches the seed's lines with the figur
   const size_t moved = t.find("cpu speed changed ");
   CHECK((moved != std::string::npos) == (mhz != after));
   if (moved != std::string::npos) t.erase(moved);
-  const auto want = lines_of(mask(seed_table()));
+  const auto want = golden::lines(mask(seed_table()));
   const auto tables = tables_of(t);
   // i386 (fs=0, gs non-null), then fs=gs= null, data (and LDT, GDT TLS, CPU/node where they load).
   CHECK(tables.size() >= 3);
   for (const auto& table : tables) {
     CAPTURE(table);
-    const auto got = lines_of(mask(table));
+    const auto got = golden::lines(mask(table));
     REQUIRE(got.size() == want.size());
     for (size_t i = 0; i < got.size(); ++i) {
       CAPTURE(got[i]);
@@ -448,10 +435,10 @@ TEST_CASE("seed-exact text of a run here matches the seed's lines with the figur
     }
   }
   const std::string data = j["header"]["selectors"]["data"];
-  CHECK(lines_of(tables.at(0)).at(1).rfind("ds=" + data.substr(2) + " fs=0 gs=", 0) == 0);
-  CHECK(lines_of(tables.at(0)).at(1).find("gs=0 ") == std::string::npos);
-  CHECK(lines_of(tables.at(1)).at(1).rfind("ds=" + data.substr(2) + " fs=0 gs=0 ", 0) == 0);
-  CHECK(lines_of(tables.at(2)).at(1).rfind("ds=" + data.substr(2) + " fs=2b gs=2b ", 0) == 0);
+  CHECK(golden::lines(tables.at(0)).at(1).rfind("ds=" + data.substr(2) + " fs=0 gs=", 0) == 0);
+  CHECK(golden::lines(tables.at(0)).at(1).find("gs=0 ") == std::string::npos);
+  CHECK(golden::lines(tables.at(1)).at(1).rfind("ds=" + data.substr(2) + " fs=0 gs=0 ", 0) == 0);
+  CHECK(golden::lines(tables.at(2)).at(1).rfind("ds=" + data.substr(2) + " fs=2b gs=2b ", 0) == 0);
   CHECK(t.find(" CPUTIME \n") != std::string::npos);
 }
 

@@ -20,7 +20,7 @@ RunDoc sweep(const std::string& config, bool paired = true) {
   o.protocol.paired = paired;
   return run_sweep({parse_config(config, "t.json")}, o).doc;
 }
-const Result* find(const RunDoc& d, const std::string& name) {
+const Result* result_named(const RunDoc& d, const std::string& name) {
   for (const auto& r : d.results)
     if (r.name() == name) return &r;
   return nullptr;
@@ -50,7 +50,7 @@ TEST_CASE("an aliasing sweep in one config: unique names, placements, self-compa
   CHECK(rel[69696] == std::set<uint32_t>{64});
   CHECK(rel[131072] == std::set<uint32_t>{0});
   // The typed params carry the relative offset (what a results file holds).
-  const auto j = to_json(*find(d, "copy/string/unroll:1/t/fwd/4096/dist:65544"));
+  const auto j = to_json(*result_named(d, "copy/string/unroll:1/t/fwd/4096/dist:65544"));
   CHECK(j["params"]["relative_offset"] == 8);
   CHECK(j["params"]["distance"] == 65544);
   // A self-compare matches every point, one to one.
@@ -72,7 +72,7 @@ TEST_CASE("overlapping src and dst: a forward loop that breaks is refused, rep m
     "kernels": [{"op": "copy", "regs": "avx"}, {"op": "copy", "regs": "string", "unroll": 1, "direction": ["forward", "backward"]}],
     "baselines": false, "max_time_per_point": 0.003, "min_samples": 5})");
   auto at = [&](const char* n) {
-    const Result* r = find(d, n);
+    const Result* r = result_named(d, n);
     REQUIRE_MESSAGE(r, n);
     return *r;
   };
@@ -95,16 +95,16 @@ TEST_CASE("an aligned kernel never gets a pointer it cannot take (the distance c
     {"op": "copy", "regs": "sse", "align": "aligned"}], "baselines": false, "layout": {"distance": [4168, 4176]},
     "max_time_per_point": 0.003, "min_samples": 5})");
   REQUIRE(d.results.size() == 4);
-  const Result* bad = find(d, "copy/sse/unroll:64/scratch:4/t/fwd/aligned/4096/dist:4168");
+  const Result* bad = result_named(d, "copy/sse/unroll:64/scratch:4/t/fwd/aligned/4096/dist:4168");
   REQUIRE(bad);
   CHECK(bad->status.kind == StatusKind::skipped);
   CHECK(bad->status.message == "this kernel needs src and dst aligned to 16 bytes; distance 4168 is not a multiple of 16");
-  const Result* good = find(d, "copy/sse/unroll:64/scratch:4/t/fwd/aligned/4096/dist:4176");
+  const Result* good = result_named(d, "copy/sse/unroll:64/scratch:4/t/fwd/aligned/4096/dist:4176");
   REQUIRE(good);
   CHECK(good->ok());
   CHECK(good->placed->src_page_offset % 16 == 0);
   CHECK(good->placed->dst_page_offset % 16 == 0);
-  CHECK(find(d, "copy/gpr/unroll:64/scratch:8/t/fwd/4096/dist:4168")->ok());
+  CHECK(result_named(d, "copy/gpr/unroll:64/scratch:8/t/fwd/4096/dist:4168")->ok());
 }
 
 TEST_CASE("offsets are rounded up for aligned kernels and recorded" * doctest::test_suite("sweep")) {
@@ -125,8 +125,8 @@ TEST_CASE("chunked calls, read-back and prefill are measured and named" * doctes
     "max_time_per_point": 0.003, "min_samples": 5})");
   REQUIRE(d.results.size() == 4);
   for (const auto& r : d.results) CHECK_MESSAGE(r.ok(), r.name());
-  CHECK(find(d, "clear/string/unroll:8/t/fwd/65536/chunk:4096/prefill:0xff/consume"));
-  CHECK(find(d, "clear/string/unroll:8/t/fwd/65536/prefill:0xff"));
+  CHECK(result_named(d, "clear/string/unroll:8/t/fwd/65536/chunk:4096/prefill:0xff/consume"));
+  CHECK(result_named(d, "clear/string/unroll:8/t/fwd/65536/prefill:0xff"));
 }
 
 TEST_CASE("the context says where the buffers are: NUMA node and huge pages of each mapping" * doctest::test_suite("sweep")) {

@@ -14,7 +14,7 @@ namespace {
 const char* kTwoKernels = R"({"sizes": [4096, 8192], "kernels": [{"op": "copy", "regs": "avx"}],
   "baselines": ["memcpy"], "max_time_per_point": 0.002, "min_samples": 3})";
 /// The canonical name of the config's kernel (its defaults spelt out).
-const std::string kAvx = "copy/avx/unroll:128/scratch:4/t/fwd";
+const std::string kAvxKernel = "copy/avx/unroll:128/scratch:4/t/fwd";
 
 RunOptions quiet_options() {
   RunOptions o;
@@ -29,7 +29,7 @@ TEST_CASE("plan_sweep keeps each config's plans and each point's config, plan an
   REQUIRE(p.complete);
   REQUIRE(p.plans.size() == 1);
   REQUIRE(p.configs.size() == 1);
-  REQUIRE(p.names == std::vector<std::string>{kAvx + "/4096", kAvx + "/8192", "memcpy/4096", "memcpy/8192"});
+  REQUIRE(p.names == std::vector<std::string>{kAvxKernel + "/4096", kAvxKernel + "/8192", "memcpy/4096", "memcpy/8192"});
   REQUIRE(p.slots.size() == p.names.size());
   for (size_t i = 0; i < p.slots.size(); ++i) {
     CHECK(p.slots[i].name == p.names[i]);
@@ -40,7 +40,7 @@ TEST_CASE("plan_sweep keeps each config's plans and each point's config, plan an
   RunOptions shard = quiet_options();
   shard.shard_index = 1;
   shard.shard_count = 2;
-  CHECK(plan_sweep(configs, shard).names == std::vector<std::string>{kAvx + "/8192", "memcpy/8192"});
+  CHECK(plan_sweep(configs, shard).names == std::vector<std::string>{kAvxKernel + "/8192", "memcpy/8192"});
 }
 
 TEST_CASE("plans made before --filter serve the filtered configs: the same points as planning them anew" * doctest::test_suite("plan")) {
@@ -48,7 +48,7 @@ TEST_CASE("plans made before --filter serve the filtered configs: the same point
   std::vector<ConfigPlans> plans = plan_configs(configs);
   configs[0].filter = parse_name_filter("/4096$", "--filter");
   const SweepPlan once = plan_sweep(configs, std::move(plans), quiet_options());
-  CHECK(once.names == std::vector<std::string>{kAvx + "/4096", "memcpy/4096"});
+  CHECK(once.names == std::vector<std::string>{kAvxKernel + "/4096", "memcpy/4096"});
   CHECK(once.names == plan_sweep(configs, quiet_options()).names);
   CHECK_THROWS_AS(plan_sweep(configs, std::vector<ConfigPlans>{}, quiet_options()), std::invalid_argument);
 }

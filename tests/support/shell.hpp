@@ -8,6 +8,13 @@
 /// The kex binary under test (built beside the tests).
 inline const std::string kKex = KEX_BINARY;
 
+/// The number of lines of `text` (its '\n's): a one-line error is 1.
+inline size_t line_count(const std::string& text) {
+  size_t n = 0;
+  for (char c : text) n += c == '\n';
+  return n;
+}
+
 /// The exit status (128 + signal when killed by one) and the output of a command.
 struct ShellOut {
   int status = 0;

@@ -4,6 +4,7 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -35,6 +36,13 @@ inline std::string slurp(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+/// The names of the entries of directory `dir` (not recursive).
+inline std::set<std::string> dir_entries(const std::string& dir) {
+  std::set<std::string> s;
+  for (auto& e : std::filesystem::directory_iterator(dir)) s.insert(e.path().filename().string());
+  return s;
 }
 
 inline void spit(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
