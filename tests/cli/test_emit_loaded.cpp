@@ -25,12 +25,6 @@ const char* kCheck = "#include <stdio.h>\n#include <string.h>\n"
                      "    if (kex_asm_k(d + o, s + 3, n) != d + o || memcmp(d, w, 400)) { printf(\"bad %zu\\n\", n); return 1; }\n"
                      "  }\n  puts(\"ok\");\n  return 0;\n}\n";
 
-/// The text from the kernel's own lines on (the file's head names kex's build and the CPU).
-std::string from_kernel(const std::string& text, const std::string& start) {
-  const size_t at = text.find(start);
-  return at == std::string::npos ? "missing: " + start + "\n" + text : text.substr(at);
-}
-
 }  // namespace
 
 TEST_CASE("kex emit asm/NAME --load: the loaded bytes with their provenance, as gas and C, run as memcpy" *
@@ -43,8 +37,8 @@ TEST_CASE("kex emit asm/NAME --load: the loaded bytes with their provenance, as 
   const ShellOut c = shell_stdout(in_dir + " --format c");
   REQUIRE(gas.status == 0);
   REQUIRE(c.status == 0);
-  CHECK(golden::check("emit-loaded.s", from_kernel(gas.text, "# kernel asm/k")) == "");
-  CHECK(golden::check("emit-loaded.c", from_kernel(c.text, "/*\n * kernel asm/k")) == "");
+  CHECK(golden::check("emit-loaded.s", golden::from(gas.text, "# kernel asm/k")) == "");
+  CHECK(golden::check("emit-loaded.c", golden::from(c.text, "/*\n * kernel asm/k")) == "");
   CHECK(gas.text.find("# sha256 of k.s: " + shell("sha256sum " + (dir / "k.s") + " | cut -c1-64").text.substr(0, 64)) !=
         std::string::npos);
   spit(dir / "k_gas.s", gas.text);

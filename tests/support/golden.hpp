@@ -377,6 +377,13 @@ inline std::vector<RunDoc> shards(const RunDoc& run, size_t n) {
   return out;
 }
 
+/// The text from the first occurrence of `start` on (a written file's head names kex's build
+/// and the CPU, which no golden holds); "missing: START" and the text when it is absent.
+inline std::string from(const std::string& text, const std::string& start) {
+  const size_t at = text.find(start);
+  return at == std::string::npos ? "missing: " + start + "\n" + text : text.substr(at);
+}
+
 /// Compares `text` with tests/golden/<name> (or rewrites it with KEX_UPDATE_GOLDEN=1).
 /// Returns "" when equal, else the first differing line of each.
 inline std::string check(const std::string& name, const std::string& text) {
