@@ -15,6 +15,7 @@
 #include "src/model/config_forms.hpp"
 #include "src/model/config_json.hpp"
 #include "src/model/json_fields.hpp"
+#include "tests/support/input_error.hpp"
 
 using namespace kex;
 using nlohmann::json;
@@ -25,13 +26,8 @@ namespace {
 const OrToken<uint64_t, config_forms::ByteSize> kChunk{json("none"), 0, config_forms::ByteSize{1, 1 << 20}};
 
 /// The error text of parsing config `text` as "t.json" ("" when it parses).
-std::string config_error(const std::string& text) {
-  try {
-    parse_config(text, "t.json");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+std::string form_error(const std::string& text) {
+  return input_error_of([&] { parse_config(text, "t.json"); });
 }
 
 }  // namespace
@@ -78,22 +74,22 @@ TEST_CASE("OrToken: a number or a word (or null) both ways" * doctest::test_suit
 
 TEST_CASE("a wrong element of a config's axis names its JSON path, its value and what is allowed" *
           doctest::test_suite("config")) {
-  CHECK(config_error(R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "unroll": [64, "x"]}]})") ==
+  CHECK(form_error(R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "unroll": [64, "x"]}]})") ==
         "t.json: /kernels/0/unroll/1: \"x\": expected an integer in 1..8192");
-  CHECK(config_error(R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "store": ["t", "fast"]}]})") ==
+  CHECK(form_error(R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "store": ["t", "fast"]}]})") ==
         "t.json: /kernels/0/store/1: \"fast\": allowed: temporal, nontemporal");
-  CHECK(config_error(R"({"sizes": [64], "chunk": ["none", "lots"], "kernels": [{"op": "copy", "regs": "sse"}]})")
+  CHECK(form_error(R"({"sizes": [64], "chunk": ["none", "lots"], "kernels": [{"op": "copy", "regs": "sse"}]})")
             .find("t.json: /chunk/1: \"lots\": expected a byte size") == 0);
-  CHECK(config_error(R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "layout": {"distance": [null, true]}}]})") ==
+  CHECK(form_error(R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "layout": {"distance": [null, true]}}]})") ==
         "t.json: /kernels/0/layout/distance/1: true: expected an integer");
-  CHECK(config_error(R"({"sizes": [], "kernels": [{"op": "copy", "regs": "sse"}]})") ==
+  CHECK(form_error(R"({"sizes": [], "kernels": [{"op": "copy", "regs": "sse"}]})") ==
         "t.json: /sizes: []: an empty list gives no points");
-  CHECK(config_error(R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "block": {"order": "forward"}}]})") ==
+  CHECK(form_error(R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "block": {"order": "forward"}}]})") ==
         "t.json: /kernels/0/block/bytes: 0: out of range (allowed 64 B .. 1 MiB)");
   // Unknown keys are named before any value is read: a typo is not reported as something else.
-  CHECK(config_error(R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "unroll": 24, "cach": "cold"}]})")
+  CHECK(form_error(R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse", "unroll": 24, "cach": "cold"}]})")
             .find("t.json: /kernels/0/cach: unknown key (allowed: align, block, cache,") == 0);
-  CHECK(config_error(R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse"}], "cache": "hot", "bogus": 1})")
+  CHECK(form_error(R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse"}], "cache": "hot", "bogus": 1})")
             .find("t.json: /bogus: unknown key (allowed: $schema, baselines, cache,") == 0);
 }
 
