@@ -117,11 +117,11 @@ Config parse_config(const std::string& text, const std::string& source) {
   const json& j = c.raw;
   if (!j.is_object()) fail_at(source + ": /", j, "expected an object (a kex config)");
   FieldReader in(j, source + ": ", Keys::partial);  // the sections' keys, each read in turn
+  config_fields::map_names(in, c);  // the names' types first, then unknown keys, as kex always did
   in.check_keys([](FieldReader& names) {
     Config scratch;
     config_fields::map_config(names, scratch);
   });
-  config_fields::map_names(in, c);
   c.axes = read_axes(in, Axes{});
   check_axes(in, c.axes);  // the top level's own conflicts first, named at the top level
   in.value("kernels", c.grids, config_forms::KernelsForm{c.axes});

@@ -91,6 +91,9 @@ TEST_CASE("a wrong element of a config's axis names its JSON path, its value and
             .find("t.json: /kernels/0/cach: unknown key (allowed: align, block, cache,") == 0);
   CHECK(form_error(R"({"sizes": [64], "kernels": [{"op": "copy", "regs": "sse"}], "cache": "hot", "bogus": 1})")
             .find("t.json: /bogus: unknown key (allowed: $schema, baselines, cache,") == 0);
+  // The top level's names are checked first, as kex always did.
+  CHECK(form_error(R"({"name": {}, "bogus": 1, "sizes": [64], "kernels": [{"op": "copy", "regs": "sse"}]})") ==
+        "t.json: /name: {}: expected a string");
 }
 
 TEST_CASE("a grid's words, numbers and objects read back as written" * doctest::test_suite("config")) {
