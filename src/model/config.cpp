@@ -23,10 +23,9 @@
 namespace kex {
 
 using nlohmann::json;
-using config_detail::Reader;
-using config_detail::read_axes;
 using config_detail::check_axes;
-using config_detail::read_grid;
+using config_detail::read_axes;
+using config_forms::fail_at;
 
 namespace {
 
@@ -57,135 +56,56 @@ json parse_json(const std::string& text, const std::string& source) {
   }
 }
 
-/// Checks the top level: an object, its name fields strings, every key one kex knows.
-void check_top_level(const Reader& r, const json& j) {
-  if (!j.is_object()) r.fail("", j, "expected an object (a kex config)");
-  for (const char* k : {"$schema", "name", "description"})
-    if (j.contains(k)) r.string(j[k], std::string("/") + k);
-  r.keys(j, "", {"$schema", "name", "description", "sizes", "kernels", "presets", "harness", "repeat", "preset_options",
-                 "baselines", "load", "layout", "cache", "chunk", "prefill", "consume", "threads", "precision", "max_time_per_point",
-                 "min_time_per_point", "min_samples", "max_samples", "sample_us", "repetitions", "protocol", "segments", "outputs"});
+/// The checks of a config's presets the field table cannot make: a repeat is a seed
+/// harness's, and a seed harness runs one thread.
+void check_presets(const FieldReader& in, const Config& c) {
+  if (in.raw("repeat") && !in.raw("harness"))
+    fail_at(in.path("repeat"), *in.raw("repeat"), "applies to a seed harness: give \"harness\"");
+  // A seed program is one thread: its presets run as it ran them.
+  if (in.raw("harness") && c.harness != Harness::kex && in.raw("threads") && c.axes.threads != std::vector<uint32_t>{1})
+    fail_at(in.path("threads"), *in.raw("threads"),
+            "a seed harness (" + std::string(to_string(c.harness)) + ") runs its program's single thread: leave threads at 1");
 }
 
-/// An object section of the top level (`key`) read by its field table `map`: every key
-/// it names known, none required.
-template <class Map>
-void read_section(const Reader& r, const json& j, const char* key, Map map) {
-  FieldReader in(j[key], r.source + ": /" + key, Keys::partial);
-  map(in);
-  in.finish();
-}
-
-/// What the config runs: its kernel grids (over c.axes, read before), presets, seed
-/// harness, repeat and preset options, into `c`.
-void read_kernels(const Reader& r, const json& j, Config& c) {
-  if (j.contains("kernels")) {
-    if (!j["kernels"].is_array() || j["kernels"].empty())
-      r.fail("/kernels", j["kernels"], "expected a non-empty list of kernel grids");
-    for (size_t i = 0; i < j["kernels"].size(); ++i)
-      c.grids.push_back(read_grid(r, j["kernels"][i], "/kernels/" + std::to_string(i), c.axes));
-  }
-  if (j.contains("presets")) {
-    r.each(j["presets"], "/presets", [&](const json& e, const std::string& p) { c.presets.push_back(r.string(e, p)); });
-  }
-  if (j.contains("harness")) {
-    auto h = parse_harness(r.string(j["harness"], "/harness"));
-    if (!h) r.fail("/harness", j["harness"], "allowed: kex, fastc, hahn, xmm64, mem_cp");
-    c.harness = *h;
-    // A seed program is one thread: its presets run as it ran them.
-    if (c.harness != Harness::kex && j.contains("threads") && c.axes.threads != std::vector<uint32_t>{1})
-      r.fail("/threads", j["threads"], "a seed harness (" + std::string(to_string(c.harness)) +
-                                           ") runs its program's single thread: leave threads at 1");
-  }
-  if (j.contains("repeat")) {
-    if (!j.contains("harness")) r.fail("/repeat", j["repeat"], "applies to a seed harness: give \"harness\"");
-    c.repeat = static_cast<uint32_t>(r.uint(j["repeat"], "/repeat", 1, 1000));
-  }
-  if (j.contains("preset_options"))
-    read_section(r, j, "preset_options", [&](FieldReader& in) { config_fields::map_preset_options(in, c); });
-}
-
-/// The libc baselines "baselines" asks for: every one when absent or true, none for
-/// false, else the names listed (each one of baseline_names(), an implementation set
-/// such as glibc-copy, or an implementation name glibc/SYMBOL: which exist is known only
-/// when the plans are made, src/run/plans.hpp).
-std::vector<std::string> read_baselines(const Reader& r, const json& j) {
-  const std::vector<std::string>& all_baselines = baseline_names();
-  if (!j.contains("baselines") || (j["baselines"].is_boolean() && j["baselines"].get<bool>())) return all_baselines;
-  if (j["baselines"].is_boolean()) return {};
-  if (!j["baselines"].is_array())
-    r.fail("/baselines", j["baselines"],
-           "expected true, false or a list of memcpy, memset, rep_movsb, rep_stosb, glibc-copy, glibc-move, glibc-clear, "
-           "glibc/SYMBOL");
-  std::vector<std::string> out;
-  for (size_t i = 0; i < j["baselines"].size(); ++i) {
-    std::string b = r.string(j["baselines"][i], "/baselines/" + std::to_string(i));
-    if (std::find(all_baselines.begin(), all_baselines.end(), b) == all_baselines.end() && !find_impl_set(b) &&
-        !parse_impl_name(b))
-      r.fail("/baselines/" + std::to_string(i), j["baselines"][i],
-             "allowed: memcpy, memset, rep_movsb, rep_stosb, glibc-copy, glibc-move, glibc-clear, glibc/SYMBOL");
-    if (const auto n = parse_impl_name(b); n && n->source != ImplSource::glibc)
-      r.fail("/baselines/" + std::to_string(i), j["baselines"][i],
-             "loaded code is named in \"load\" ({\"name\": \"" + n->symbol + "\", \"path\": ..., \"symbol\": ...}), "
-             "and races with the rest from there");
-    out.push_back(b);
-  }
-  return out;
-}
-
-/// The "load" list (map_load's records, at most 64, each NAME once) into `c`.
-void read_loads(const json& j, Config& c) {
-  if (!j.contains("load")) return;
+/// The "load" list into `c`, each NAME once; its records are read exactly (every field
+/// but "function" given).
+void read_loads(const FieldReader& top, const json& j, Config& c) {
+  if (!top.raw("load")) return;
   FieldReader r(j, c.source + ": ");
-  r.list("load", c.loads, 1, 64, [](FieldReader& f, LoadSpec& l) { map_load(f, l); });
-  for (size_t i = 0; i < c.loads.size(); ++i) check_load(c.loads[i], c.source + ": /load/" + std::to_string(i));
-  check_load_names(c.loads, c.source + ": /load");
+  config_fields::map_loads(r, c);
+  for (size_t i = 0; i < c.loads.size(); ++i) check_load(c.loads[i], r.path("load/" + std::to_string(i)));
+  check_load_names(c.loads, r.path("load"));
 }
 
-/// The measurement policy's keys (precision, seconds per point, samples per repetition,
+/// The measurement policy (precision, seconds per point, samples per repetition,
 /// sample_us in µs) over `p`'s values; a minimum above its maximum is an error.
-void read_policy(const Reader& r, const json& j, Policy& p) {
-  FieldReader in(j, r.source + ": ", Keys::partial);  // the top level's keys are checked by check_top_level
-  config_fields::map_policy(in, p);
-  if (j.contains("min_time_per_point") && p.min_time_per_point > p.max_time_per_point)
-    r.fail("/min_time_per_point", j["min_time_per_point"],
-           "must be <= max_time_per_point (" + json(p.max_time_per_point).dump() + ")");
+void read_policy(FieldReader& top, Policy& p) {
+  config_fields::map_policy(top, p);
+  if (top.raw("min_time_per_point") && p.min_time_per_point > p.max_time_per_point)
+    fail_at(top.path("min_time_per_point"), *top.raw("min_time_per_point"),
+            "must be <= max_time_per_point (" + json(p.max_time_per_point).dump() + ")");
   if (p.max_samples < p.min_samples) {
-    // j is const: operator[] of an absent key is undefined, so name the key that was given.
-    if (j.contains("max_samples"))
-      r.fail("/max_samples", j["max_samples"], "must be >= min_samples (" + std::to_string(p.min_samples) + ")");
-    r.fail("/min_samples", j["min_samples"], "must be <= max_samples (" + std::to_string(p.max_samples) + ", the default)");
+    // Name the key that was given.
+    if (top.raw("max_samples"))
+      fail_at(top.path("max_samples"), *top.raw("max_samples"),
+              "must be >= min_samples (" + std::to_string(p.min_samples) + ")");
+    fail_at(top.path("min_samples"), *top.raw("min_samples"),
+            "must be <= max_samples (" + std::to_string(p.max_samples) + ", the default)");
   }
-}
-
-/// The "segments" section, true/false or an object of options, into `s`.
-void read_segments(const Reader& r, const json& j, SegmentsRequest& s) {
-  if (!j.contains("segments")) return;
-  if (j["segments"].is_boolean()) {
-    s.enabled = j["segments"].get<bool>();
-    return;
-  }
-  read_section(r, j, "segments", [&](FieldReader& in) { config_fields::map_segments(in, s); });
-  s.enabled = true;
-}
-
-/// The "outputs" section (file and directory names as written) into `c`.
-void read_outputs(const Reader& r, const json& j, Config& c) {
-  if (j.contains("outputs")) read_section(r, j, "outputs", [&](FieldReader& in) { config_fields::map_outputs(in, c); });
 }
 
 /// Refuses a config with nothing to run or baselines without sizes; presets measured
 /// by kex without sizes get the seeds' unit, one 4096-byte page. Then checks the top
 /// level's axes again (their buffers with those sizes).
-void check_runnable(const Reader& r, const json& j, Config& c) {
+void check_runnable(const FieldReader& in, Config& c) {
   if (c.grids.empty() && c.presets.empty() && !c.segments.enabled && c.baselines.empty() && c.loads.empty())
-    r.fail("", j, "nothing to run: give kernels, presets, baselines, load or segments");
+    fail_at(in.path(""), c.raw, "nothing to run: give kernels, presets, baselines, load or segments");
   if (c.axes.sizes.empty()) {
     if (!c.presets.empty() && c.harness == Harness::kex) c.axes.sizes = {4096};  // the seeds' unit: one page
     else if (c.grids.empty() && (!c.baselines.empty() || !c.loads.empty()) && c.presets.empty())
-      r.fail("/sizes", json(), c.loads.empty() ? "baselines need a list of sizes" : "loaded code needs a list of sizes");
+      fail_at(in.path("sizes"), json(), c.loads.empty() ? "baselines need a list of sizes" : "loaded code needs a list of sizes");
   }
-  check_axes(r, j, "", c.axes);
+  check_axes(in, c.axes);
 }
 
 }  // namespace
@@ -193,22 +113,27 @@ void check_runnable(const Reader& r, const json& j, Config& c) {
 Config parse_config(const std::string& text, const std::string& source) {
   Config c;
   c.source = source;
-  const Reader r{source};
   c.raw = parse_json(text, source);
   const json& j = c.raw;
-  check_top_level(r, j);
-  if (j.contains("name")) c.name = j["name"].get<std::string>();
-  if (j.contains("description")) c.description = j["description"].get<std::string>();
-  c.axes = read_axes(r, j, "", Axes{});
-  check_axes(r, j, "", c.axes);  // the top level's own conflicts first, named at the top level
-  read_kernels(r, j, c);
-  c.baselines = read_baselines(r, j);
-  read_loads(j, c);
-  read_policy(r, j, c.policy);
+  if (!j.is_object()) fail_at(source + ": /", j, "expected an object (a kex config)");
+  FieldReader in(j, source + ": ", Keys::partial);  // the sections' keys, each read in turn
+  config_fields::map_names(in, c);  // the names' types first, then unknown keys, as kex always did
+  in.check_keys([](FieldReader& names) {
+    Config scratch;
+    config_fields::map_config(names, scratch);
+  });
+  c.axes = read_axes(in, Axes{});
+  check_axes(in, c.axes);  // the top level's own conflicts first, named at the top level
+  in.value("kernels", c.grids, config_forms::KernelsForm{c.axes});
+  config_fields::map_presets(in, c);
+  check_presets(in, c);
+  c.baselines = baseline_names();  // none said: every one
+  in.value("baselines", c.baselines, config_forms::BaselinesForm{});
+  read_loads(in, j, c);
+  read_policy(in, c.policy);
   c.protocol = ProtocolRequest::read(j, source);
-  read_segments(r, j, c.segments);
-  read_outputs(r, j, c);
-  check_runnable(r, j, c);
+  config_fields::map_sections(in, c);
+  check_runnable(in, c);
   return c;
 }
 

@@ -36,7 +36,6 @@ struct Axes {
 /// One kernel grid of a config after expansion: its specs and its axes (the
 /// top level's, with the grid's own overrides applied).
 struct Grid {
-  std::string path;                 ///< JSON path, e.g. "/kernels/2"
   std::vector<KernelSpec> specs;    ///< valid specs in grid order, each once
   Axes axes;
 };

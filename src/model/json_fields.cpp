@@ -57,11 +57,19 @@ void FieldReader::fail(const std::string& key, const json& value, const std::str
 }
 
 void FieldReader::finish() const {
-  if (keys_ == Keys::tolerant) return;
+  if (keys_ != Keys::tolerant) refuse_keys_beyond(named_);
+}
+
+const json* FieldReader::raw(const char* key) const {
+  const auto it = j_.find(key);
+  return it == j_.end() ? nullptr : &*it;
+}
+
+void FieldReader::refuse_keys_beyond(const std::set<std::string>& named) const {
   for (auto it = j_.begin(); it != j_.end(); ++it)
-    if (!named_.count(it.key())) {
+    if (!named.count(it.key())) {
       std::string list;
-      for (const auto& k : named_) list += (list.empty() ? "" : ", ") + k;
+      for (const auto& k : named) list += (list.empty() ? "" : ", ") + k;
       throw InputError(path(printable(it.key()) ? it.key() : json(it.key()).dump()),
                        "unknown key (allowed: " + list + ")");
     }

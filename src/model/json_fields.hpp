@@ -18,6 +18,14 @@
 //
 //   if (io.has("run_id", !c.run_id.empty())) io.text("run_id", c.run_id);
 //   if (io.has("num_cpus", c.num_cpus)) io.whole("num_cpus", *c.num_cpus, 1, 1 << 20);  // a std::optional
+//
+// A value whose JSON is not one of the plain types (a byte size "4KiB", a number or the
+// word "none", a word with aliases) is read and written by a form: an object with
+// read(json, at) -> T and write(T) -> json (see OrToken). one_or_list() reads a value or
+// a list of them (an axis of a config); when() guards a field of a Keys::partial record
+// that a writer writes only sometimes (a reader reads it whenever it is there):
+//
+//   if (io.when(a.chunks != base.chunks)) io.one_or_list("chunk", a.chunks, OrToken{json("none"), 0, bytes});
 #pragma once
 #include <cstdint>
 #include <initializer_list>
@@ -55,6 +63,27 @@ struct TextRule {
   bool controls = false;
 };
 
+/// How one_or_list() writes a list of one value: as a list, or as the value itself.
+enum class Listed { always, when_many };
+
+/// `form` with one JSON value more: `token` (a word such as "none", or null) stands for
+/// `value` both ways (a chunk of "none" is 0, a distance of null is none). T may be a
+/// std::optional of what `form` reads and writes.
+template <class T, class Form>
+struct OrToken {
+  nlohmann::json token;
+  T value;
+  Form form;
+  T read(const nlohmann::json& x, const std::string& at) const { return x == token ? value : T(form.read(x, at)); }
+  nlohmann::json write(const T& v) const {
+    if (v == value) return token;
+    if constexpr (requires { v.value(); }) return form.write(*v);
+    else return form.write(v);
+  }
+};
+template <class T, class Form>
+OrToken(nlohmann::json, T, Form) -> OrToken<T, Form>;
+
 /// Writes a record's fields into a JSON object (the rules are for readers): a
 /// nlohmann::json (keys sorted) or an ordered_json (keys in the mapping's order).
 template <class Json>
@@ -69,7 +98,21 @@ class BasicFieldWriter {
   bool has(const char*, bool present) const { return present; }
   template <class T>
   bool has(const char*, const std::optional<T>& v) const { return v.has_value(); }
+  /// Whether a field of a Keys::partial record is written: `written`.
+  bool when(bool written) const { return written; }
   void text(const char* key, const std::string& v, const TextRule& = {}) { out_[key] = v; }
+  /// A value in its form: form.write(v).
+  template <class T, class Form>
+  void value(const char* key, const T& v, const Form& form) { out_[key] = Json(form.write(v)); }
+  /// A list of form.write(e) for each value of `v`; with Listed::when_many a single value
+  /// is written as itself.
+  template <class T, class Form>
+  void one_or_list(const char* key, const std::vector<T>& v, const Form& form, Listed listed = Listed::always) {
+    if (listed == Listed::when_many && v.size() == 1) return value(key, T(v.front()), form);
+    Json a = Json::array();
+    for (const T& e : v) a.push_back(Json(form.write(e)));
+    out_[key] = std::move(a);
+  }
   void flag(const char* key, bool v) { out_[key] = v; }
   template <class T>
   void whole(const char* key, const T& v, std::type_identity_t<T>, std::type_identity_t<T>) {
@@ -184,8 +227,32 @@ class FieldReader {
     else if (!v) v.emplace();
     return there;
   }
+  /// A field of a Keys::partial record is read whenever it is there (null included: its
+  /// form then says what it allows); a missing one keeps its value.
+  bool when(bool) const { return true; }
   void text(const char* key, std::string& v, const TextRule& rule = {});
   void flag(const char* key, bool& v);
+  /// A value in its form: v = form.read(json, its path).
+  template <class T, class Form>
+  void value(const char* key, T& v, const Form& form) {
+    if (const nlohmann::json* x = find(key)) v = form.read(*x, path(key));
+  }
+  /// A value or a non-empty list of values (its elements at "<key>/<index>"), each read by
+  /// `form`; a form that reads a std::vector<T> (a range of sizes) adds all of it.
+  template <class T, class Form>
+  void one_or_list(const char* key, std::vector<T>& v, const Form& form, Listed = Listed::always) {
+    const nlohmann::json* x = find(key);
+    if (!x) return;
+    if (x->is_array() && x->empty()) fail(key, *x, "an empty list gives no points");
+    const bool list = x->is_array();
+    std::vector<T> out;
+    for (size_t i = 0; i < (list ? x->size() : 1); ++i) {
+      auto e = form.read(list ? (*x)[i] : *x, list ? path(key) + "/" + std::to_string(i) : path(key));
+      if constexpr (std::is_same_v<decltype(e), std::vector<T>>) out.insert(out.end(), e.begin(), e.end());
+      else out.push_back(std::move(e));
+    }
+    v = std::move(out);
+  }
   template <class T>
   void whole(const char* key, T& v, std::type_identity_t<T> lo, std::type_identity_t<T> hi) {
     if (const nlohmann::json* x = find(key)) v = whole_of<T>(*x, path(key), lo, hi);
@@ -278,6 +345,17 @@ class FieldReader {
   }
   /// "<where>/<key>": the place of a field, for errors a caller makes about it.
   std::string path(const std::string& key) const { return where_ + "/" + key; }
+  /// The field's JSON as written (nullptr: absent), for checks and errors a caller makes about it.
+  const nlohmann::json* raw(const char* key) const;
+  /// Refuses, before any field is read, a key that `map` does not name (as finish() does):
+  /// `map` runs over an empty object, so it must read into a scratch record.
+  template <class F>
+  void check_keys(F&& map) const {
+    const nlohmann::json none = nlohmann::json::object();
+    FieldReader names(none, where_, Keys::tolerant);
+    map(names);
+    refuse_keys_beyond(names.named_);
+  }
   [[noreturn]] void fail(const std::string& key, const nlohmann::json& value, const std::string& allowed) const;
 
  private:
@@ -285,6 +363,8 @@ class FieldReader {
   /// exact reader refuses that.
   const nlohmann::json* find(const char* key);
   const nlohmann::json* list_at(const char* key, size_t min_items, size_t max_items);
+  /// Refuses the first key of the object that `named` lacks, listing `named`.
+  void refuse_keys_beyond(const std::set<std::string>& named) const;
   static std::string checked_name(const std::string& name, const std::string& at, const TextRule& rule);
   template <class T>
   static T whole_of(const nlohmann::json& x, const std::string& at, std::type_identity_t<T> lo,
