@@ -12,7 +12,6 @@
 #include "src/core/terminal_text.hpp"
 #include "src/core/cpu_features.hpp"
 #include "src/core/version.hpp"
-#include "src/model/result_json.hpp"
 #include "src/run/counters.hpp"
 #include "src/run/glibc_impls.hpp"
 #include "src/run/machine.hpp"
@@ -70,23 +69,20 @@ InfoFacts info_facts(const std::vector<int>& allowed) {
   return f;
 }
 
-nlohmann::ordered_json info_json(const InfoFacts& f) {
-  nlohmann::ordered_json j = to_json(machine_info(f.m));
-  j["kex_version"] = f.version;
-  j["kex_git_commit"] = f.git_commit;
-  j["kex_build_type"] = f.build_type;
-  j["allowed_cpus"] = cpu_list_text(f.allowed);
-  j["load_avg"] = f.load;
-  if (f.m.cpu_scaling_enabled) j["cpu_scaling_warning"] = kCpuScalingWarning;
-  j["pmu_note"] = f.pmu_note;
-  j["libpfm4_pmus"] = f.pfm_pmus;
-  nlohmann::ordered_json cs = nlohmann::ordered_json::array();
-  for (const auto& c : f.counters)
-    cs.push_back({{"name", c.name}, {"event", c.event}, {"hardware", c.hardware}, {"available", c.ok},
-                  {"reason", c.reason}});
-  j["counters"] = cs;
-  j["ifunc"] = to_json(f.ifunc);
-  return j;
+InfoRecord info_record(const InfoFacts& f) {
+  InfoRecord r;
+  r.machine = machine_info(f.m);
+  r.kex_version = f.version;
+  r.kex_git_commit = f.git_commit;
+  r.kex_build_type = f.build_type;
+  r.allowed_cpus = cpu_list_text(f.allowed);
+  r.load_avg = f.load;
+  if (f.m.cpu_scaling_enabled) r.cpu_scaling_warning = kCpuScalingWarning;
+  r.pmu_note = f.pmu_note;
+  r.libpfm4_pmus = f.pfm_pmus;
+  for (const Counter& c : f.counters) r.counters.push_back({c.name, c.event, c.hardware, c.ok, c.reason});
+  r.ifunc = f.ifunc;
+  return r;
 }
 
 namespace {

@@ -4,9 +4,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "src/model/context.hpp"
+#include "src/model/info.hpp"
 #include "src/run/counters.hpp"
 #include "src/run/machine.hpp"
 
@@ -28,8 +27,12 @@ struct InfoFacts {
 /// Probes the facts (counters opened and closed, the load read now).
 InfoFacts info_facts(const std::vector<int>& allowed);
 
-/// `kex info --json`: the machine as results describe it (context.machine), with the facts beside it.
-nlohmann::ordered_json info_json(const InfoFacts& f);
+/// The facts as `kex info --json` writes them: the machine as results describe it
+/// (context.machine), with the facts beside it.
+InfoRecord info_record(const InfoFacts& f);
+
+/// `kex info --json`: info_record's JSON (src/model/info_json.cpp); dump(2) is the text.
+inline auto info_json(const InfoFacts& f) { return to_json(info_record(f)); }
 
 /// `kex info`'s lines; `pin_cpu` is the CPU a run pins to. Text from the machine is escaped
 /// for the terminal.

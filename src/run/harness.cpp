@@ -156,18 +156,12 @@ void generate_kernels(SeedSession& s) {
 /// 2. Verifies every generated preset in the sandbox before anything is timed; a
 /// failure becomes its error status. False when a stop ended the verification.
 bool verify_kernels(SeedSession& s) {
-  std::vector<VerifyTarget> targets;
-  std::vector<size_t> verified;
-  for (size_t k = 0; k < s.plans.size(); ++k) {
-    if (s.built[k].status.kind != StatusKind::ok) continue;
-    targets.push_back(verify_target(s.plans[k], s.built[k]));
-    verified.push_back(k);
-  }
-  auto verdicts = verify_targets(targets, s.stop);
+  std::vector<Verification> checks;
+  for (size_t k = 0; k < s.plans.size(); ++k)
+    if (s.built[k].status.kind == StatusKind::ok) checks.push_back({verify_target(s.plans[k], s.built[k]), {}, k});
+  verify_all(checks, s.stop);
   if (s.stopped()) return false;
-  for (size_t i = 0; i < verified.size(); ++i)
-    if (!verdicts[i].ok())
-      s.built[verified[i]].status = verdict_status(verdicts[i]);
+  for (const Verification& c : checks) s.built[c.subject].status = verification_status(c);
   return true;
 }
 

@@ -110,8 +110,8 @@ void verify_points(Sweep& w) {
     if (b.status.kind != StatusKind::ok || !b.fn || !p.place.refusal.empty() || already_done(w, s.name) ||
         !overlap_skip(w.plan(s), s.at).empty())
       continue;
-    auto [g, fresh_g] = w.general.emplace(std::make_pair(s.config, s.plan), w.targets.size());
-    if (fresh_g) w.targets.push_back(verify_target(w.plan(s), b));
+    if (w.general.emplace(std::make_pair(s.config, s.plan), w.checks.size()).second)
+      w.checks.push_back({verify_target(w.plan(s), b), {}});
     const Placement& pl = p.place.placed;
     const bool ov = overlaps(s.at);
     // The size the overlap case is tried at: the measured one, or above the cap the
@@ -119,21 +119,21 @@ void verify_points(Sweep& w) {
     const uint64_t n = s.at.size <= kVerifyCap ? s.at.size : kVerifyCap + s.at.size % 4096;
     CaseKey key{s.config, s.plan, pl.src_page_offset, ov ? 0 : pl.dst_page_offset,
                 ov ? s.at.layout.distance : std::nullopt, ov ? n : 0};
-    auto [it, fresh] = cases.emplace(key, w.targets.size());
+    auto [it, fresh] = cases.emplace(key, w.checks.size());
     if (fresh) {
       VerifyTarget t = verify_target(w.plan(s), b);
       t.layout = VerifyLayout{pl.src_page_offset, pl.dst_page_offset, std::get<4>(key), {}};
       if (ov) t.max_size = std::max<uint64_t>(t.max_size, n);
-      w.targets.push_back(t);
+      w.checks.push_back({t, {}});
     }
-    auto& sizes = w.targets[it->second].layout->sizes;
+    auto& sizes = w.checks[it->second].target.layout->sizes;
     if (std::find(sizes.begin(), sizes.end(), n) == sizes.end()) sizes.push_back(n);
-    p.case_target = it->second;
+    p.placed_check = it->second;
   }
-  if (w.opt.progress && !w.targets.empty())
+  if (w.opt.progress && !w.checks.empty())
     std::fprintf(stderr, "kex: verifying %zu kernel%s at %zu placements\n", w.general.size(),
                  w.general.size() == 1 ? "" : "s", cases.size());
-  if (!w.stopped()) w.verdicts = verify_targets(w.targets, w.opt.stop);
+  if (!w.stopped()) verify_all(w.checks, w.opt.stop);
 }
 
 namespace {
@@ -144,16 +144,9 @@ Status point_status(const Sweep& w, const PointState& p) {
   if (st.kind == StatusKind::ok && !p.place.refusal.empty()) st = {StatusKind::skipped, p.place.refusal};
   if (const std::string o = overlap_skip(w.plan(p.slot), p.slot.at); st.kind == StatusKind::ok && !o.empty())
     st = {StatusKind::skipped, o};
-  auto g = w.general.find({p.slot.config, p.slot.plan});
-  if (st.kind == StatusKind::ok && g != w.general.end() && !w.verdicts[g->second].ok())
-    st = verdict_status(w.verdicts[g->second]);
-  if (st.kind == StatusKind::ok && p.case_target != SIZE_MAX && !w.verdicts[p.case_target].ok()) {
-    const Verdict& v = w.verdicts[p.case_target];
-    if (overlaps(p.slot.at) && !v.signal)
-      st = {StatusKind::skipped, "refused: the kernel does not give memmove's result where src and dst overlap: " + v.message};
-    else
-      st = verdict_status(v, "verification at this placement failed");
-  }
+  if (auto g = w.general.find({p.slot.config, p.slot.plan}); st.kind == StatusKind::ok && g != w.general.end())
+    st = verification_status(w.checks[g->second]);
+  if (st.kind == StatusKind::ok && p.placed_check != SIZE_MAX) st = verification_status(w.checks[p.placed_check]);
   return st;
 }
 
@@ -197,13 +190,13 @@ void plan_jobs(Sweep& w) {
   for (size_t i = 0; i < w.points.size(); ++i) {
     PointState& p = w.points[i];
     if (w.opt.resume && w.opt.resume->results.count(p.slot.name)) {
-      p.final = w.opt.resume->results.at(p.slot.name);
+      p.result = w.opt.resume->results.at(p.slot.name);
       continue;
     }
     const Status st = point_status(w, p);
     if (st.kind != StatusKind::ok) {
-      p.final = make_result(w.plan(p.slot), p.slot.at, st, {}, std::nullopt, w.code(p.slot).info);
-      if (w.opt.journal) w.opt.journal->result(*p.final);
+      p.result = make_result(w.plan(p.slot), p.slot.at, st, {}, std::nullopt, w.code(p.slot).info);
+      if (w.opt.journal) w.opt.journal->result(*p.result);
       if (const std::string o = overlap_skip(w.plan(p.slot), p.slot.at); !o.empty() && o == st.message)
         left_out[w.plan(p.slot).key] = {left_out[w.plan(p.slot).key].first + 1, o};
       continue;

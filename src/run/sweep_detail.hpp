@@ -35,13 +35,14 @@ std::pair<std::vector<BufferPlan>, std::map<bool, size_t>> buffer_plans(const Sw
 struct PointState {
   PlannedSlot slot;
   Place place;                          ///< where the buffers put it (2)
-  size_t case_target = SIZE_MAX;        ///< its placement's verification target (3)
-  std::optional<Result> final;          ///< not measured: resumed, refused, failed (4, 6)
+  size_t placed_check = SIZE_MAX;       ///< its placement's verification, in Sweep::checks (3)
+  std::optional<Result> result;         ///< its Result: resumed or refused (4), or from its job (6)
   std::optional<size_t> job;            ///< its measuring job (4)
 };
 
 /// One measuring job: what the workers run (its MeasureJob, at the same index in their
-/// list), the point it measures, its family, and what the supervisor reported for it.
+/// list), the point it measures (index into Sweep::points), its family, and what the
+/// supervisor reported for it.
 struct Job {
   MeasureJob work;                   ///< what the workers run
   size_t point = 0;
@@ -63,9 +64,8 @@ struct Sweep {
   std::vector<BufferPlan> bplans;
   std::map<bool, size_t> bindex;                       ///< huge pages -> buffer plan
   std::vector<PointState> points;
-  std::vector<VerifyTarget> targets;
-  std::map<std::pair<size_t, size_t>, size_t> general; ///< (config, plan) -> its general target
-  std::vector<Verdict> verdicts;
+  std::vector<Verification> checks;                    ///< each kernel's and each placement's, with its verdict
+  std::map<std::pair<size_t, size_t>, size_t> general; ///< (config, plan) -> its kernel's check
   std::vector<Job> jobs;                               ///< the measuring jobs: their work, point and outcome
   std::vector<std::vector<uint32_t>> pair_groups;      ///< the jobs of each group (paired order)
   SupervisedRun sup;

@@ -42,25 +42,25 @@ struct Progress {
   }
 };
 
-/// The order of a separate run: every (point, repetition) once, shuffled or in turn;
-/// resumed, only the repetitions each point still lacks (undisturbed ones count).
-std::vector<Task> separate_order(const std::vector<uint32_t>& groups, const std::vector<std::vector<Repetition>>& reps,
-                                 const Protocol& protocol, bool resumed) {
-  const std::vector<Task> order = protocol.shuffle ? shuffled_tasks(groups, protocol.repetitions, protocol.seed)
-                                                   : ordered_tasks(groups.size(), protocol.repetitions);
+/// The order of a separate run: every (job, repetition) once, shuffled (jobs of one
+/// family kept apart) or in turn; resumed, only the repetitions each job still lacks
+/// (undisturbed ones count).
+std::vector<Task> separate_order(const std::vector<Job>& jobs, const Protocol& protocol, bool resumed) {
+  std::vector<uint32_t> families;
+  for (const Job& j : jobs) families.push_back(j.family);
+  const std::vector<Task> order = protocol.shuffle ? shuffled_tasks(families, protocol.repetitions, protocol.seed)
+                                                   : ordered_tasks(jobs.size(), protocol.repetitions);
   if (!resumed) return order;
-  std::vector<uint32_t> need(groups.size());
-  for (size_t j = 0; j < groups.size(); ++j) {
-    size_t have = 0;
-    for (const auto& r : reps[j]) have += !r.disturbed;
-    need[j] = protocol.repetitions > have ? uint32_t(protocol.repetitions - have) : 0;
-  }
+  std::vector<uint32_t> kept_of(jobs.size(), 0);  // per job: tasks kept so far
   std::vector<Task> kept;
-  for (const Task& t : order)
-    if (need[t.point] > 0) {
-      --need[t.point];
+  for (const Task& t : order) {
+    const auto have = size_t(std::count_if(jobs[t.point].reps.begin(), jobs[t.point].reps.end(),
+                                           [](const Repetition& r) { return !r.disturbed; }));
+    if (have + kept_of[t.point] < protocol.repetitions) {
+      ++kept_of[t.point];
       kept.push_back(t);
     }
+  }
   return kept;
 }
 
@@ -73,19 +73,15 @@ std::vector<Task> measuring_order(Sweep& w) {
     for (Job& job : w.jobs)
       if (auto it = w.opt.resume->reps.find(job.work.name); it != w.opt.resume->reps.end()) job.reps = it->second;
   uint64_t first_round = 1;
-  std::vector<std::vector<Repetition>> reps;
-  std::vector<uint32_t> families;
-  for (const Job& js : w.jobs) {
+  for (const Job& js : w.jobs)
     for (const auto& r : js.reps) {
       w.protocol.first_order = std::max(w.protocol.first_order, r.order + 1);
       first_round = std::max(first_round, r.round + 1);
     }
-    reps.push_back(js.reps);
-    families.push_back(js.family);
-  }
-  return w.protocol.paired ? paired_order(w.pair_groups, reps, w.protocol.repetitions, w.protocol.shuffle,
-                                          w.protocol.seed, first_round)
-                           : separate_order(families, reps, w.protocol, w.opt.resume != nullptr);
+  if (!w.protocol.paired) return separate_order(w.jobs, w.protocol, w.opt.resume != nullptr);
+  std::vector<std::vector<Repetition>> reps;  // what paired_order reads of each job
+  for (const Job& js : w.jobs) reps.push_back(js.reps);
+  return paired_order(w.pair_groups, reps, w.protocol.repetitions, w.protocol.shuffle, w.protocol.seed, first_round);
 }
 
 /// A sentinel reading: recorded in the context; a disturbed one marks the window's

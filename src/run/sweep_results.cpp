@@ -3,8 +3,6 @@
 #include <chrono>
 #include <cstdio>
 
-#include <nlohmann/json.hpp>
-
 #include "src/core/units.hpp"
 #include "src/model/noise.hpp"
 #include "src/run/context.hpp"
@@ -28,34 +26,37 @@ void report_incomplete(const std::vector<IncompletePoint>& points) {
                  points.size() - 10);
 }
 
+/// NUMA nodes as the warning writes them: "[0,1]".
+std::string node_list(const std::vector<int>& nodes) {
+  std::string out = "[";
+  for (size_t k = 0; k < nodes.size(); ++k) out += (k ? "," : "") + std::to_string(nodes[k]);
+  return out + "]";
+}
+
 }  // namespace
 
 void collect_results(Sweep& w) {
   w.interrupted |= w.stopped();
-  std::vector<std::optional<Result>> measured(w.points.size());
   for (const Job& js : w.jobs) {
     PointState& p = w.points[js.point];
     const PlannedSlot& s = p.slot;
     const KernelPlan& kp = w.plan(s);
     const Built& b = w.code(s);
     if (js.died) {
-      p.final = make_result(kp, s.at, *js.died, {}, p.place.placed, b.info);
-      if (w.opt.journal) w.opt.journal->result(*p.final);
+      p.result = make_result(kp, s.at, *js.died, {}, p.place.placed, b.info);
+      if (w.opt.journal) w.opt.journal->result(*p.result);
     } else if (js.lost) {
       // The repetitions it finished stand; without one, the point is an error in this
       // run's output, but not in the journal: a resume measures it again.
       w.out.doc.context.incomplete_points.push_back(
           {s.name, js.lost->message, js.lost->signal, js.reps.size(), w.protocol.repetitions});
-      if (!js.reps.empty()) measured[js.point] = make_result(kp, s.at, {}, js.reps, p.place.placed, b.info);
-      else p.final = make_result(kp, s.at, *js.lost, {}, p.place.placed, b.info);
+      p.result = make_result(kp, s.at, js.reps.empty() ? *js.lost : Status{}, js.reps, p.place.placed, b.info);
     } else if (!js.reps.empty()) {
-      measured[js.point] = make_result(kp, s.at, {}, js.reps, p.place.placed, b.info);
+      p.result = make_result(kp, s.at, {}, js.reps, p.place.placed, b.info);
     }
   }
-  for (size_t i = 0; i < w.points.size(); ++i) {
-    if (w.points[i].final) w.out.doc.results.push_back(*w.points[i].final);
-    else if (measured[i]) w.out.doc.results.push_back(std::move(*measured[i]));
-  }
+  for (PointState& p : w.points)
+    if (p.result) w.out.doc.results.push_back(std::move(*p.result));
   report_incomplete(w.out.doc.context.incomplete_points);
 }
 
@@ -84,7 +85,7 @@ void record_protocol(Sweep& w) {
   for (const BufferPlacement& b : sup.buffers)
     if (node >= 0 && !b.numa_nodes.empty() && b.numa_nodes != std::vector<int>{node})
       std::fprintf(stderr, "kex: warning: %s of buffers on NUMA node(s) %s, the worker's CPU %d on node %d\n",
-                   format_bytes(b.bytes).c_str(), nlohmann::json(b.numa_nodes).dump().c_str(), pr.cpu, node);
+                   format_bytes(b.bytes).c_str(), node_list(b.numa_nodes).c_str(), pr.cpu, node);
   w.out.doc.context.buffers = BufferRecord{node, sup.buffers};
 }
 

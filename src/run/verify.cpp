@@ -208,32 +208,40 @@ std::string verify_in_process(const VerifyTarget& t) {
   return {};
 }
 
-std::vector<Verdict> verify_targets(const std::vector<VerifyTarget>& targets, const volatile std::sig_atomic_t* stop) {
+void verify_all(std::vector<Verification>& checks, const volatile std::sig_atomic_t* stop) {
   auto outcomes = run_sandboxed(
-      targets.size(), [&](size_t i) { return verify_in_process(targets[i]); }, 20, stop);
-  std::vector<Verdict> out(targets.size());
-  for (size_t i = 0; i < targets.size(); ++i) {
+      checks.size(), [&](size_t i) { return verify_in_process(checks[i].target); }, 20, stop);
+  for (size_t i = 0; i < checks.size(); ++i) {
     const SandboxOutcome& o = outcomes[i];
-    Verdict& v = out[i];
+    const VerifyTarget& t = checks[i].target;
+    Verdict& v = checks[i].verdict;
     if (o.finished) {
       v.message = o.message;
       continue;
     }
     v.signal = o.signal;
-    v.fault_offset = fault_offset(o, targets[i].code, targets[i].code_size);
-    v.message = o.message == "interrupted" ? o.message : describe_death(o, targets[i].code, targets[i].code_size) + " while verifying";
+    v.fault_offset = fault_offset(o, t.code, t.code_size);
+    v.message = o.message == "interrupted" ? o.message : describe_death(o, t.code, t.code_size) + " while verifying";
   }
-  return out;
 }
 
 std::vector<std::string> verify_in_child(const std::vector<VerifyTarget>& targets) {
+  std::vector<Verification> checks;
+  for (const VerifyTarget& t : targets) checks.push_back({t, {}});
+  verify_all(checks);
   std::vector<std::string> out;
-  for (auto& v : verify_targets(targets)) out.push_back(v.message);
+  for (const Verification& c : checks) out.push_back(c.verdict.message);
   return out;
 }
 
-Status verdict_status(const Verdict& v, const std::string& what) {
-  return {StatusKind::error, what + ": " + v.message, v.signal, v.fault_offset};
+Status verification_status(const Verification& c) {
+  const Verdict& v = c.verdict;
+  if (v.ok()) return {};
+  const bool placed = c.target.layout.has_value();
+  if (placed && c.target.layout->distance && !v.signal)
+    return {StatusKind::skipped, "refused: the kernel does not give memmove's result where src and dst overlap: " + v.message};
+  return {StatusKind::error, std::string(placed ? "verification at this placement failed" : "verification failed") + ": " + v.message,
+          v.signal, v.fault_offset};
 }
 
 }  // namespace kex

@@ -45,9 +45,20 @@ struct Verdict {
   bool ok() const { return message.empty(); }
 };
 
-/// The status of a kernel `v` refused: an error "<what>: <message>" with the signal and
-/// fault offset (`what`: "verification failed", or the placement that failed).
-Status verdict_status(const Verdict& v, const std::string& what = "verification failed");
+/// One verification: what is verified and, once verify_all ran, its verdict.
+struct Verification {
+  VerifyTarget target;
+  Verdict verdict;
+  size_t subject = 0;  ///< the caller's index of what it verifies (the seed harness: its kernel; the
+                       ///< sweep's are shared by points, which keep their own)
+};
+
+/// The status a verification gives what it verified (the only verdict -> status mapping):
+/// ok when it verified; an overlapping placement whose kernel ran but did not give
+/// memmove's result is skipped ("refused: the kernel does not give memmove's result where
+/// src and dst overlap: MESSAGE"); otherwise an error "verification failed: MESSAGE" ("verification at
+/// this placement failed: MESSAGE" with a layout) with the signal and fault offset.
+Status verification_status(const Verification& c);
 
 /// Sizes verification tries for a target: 0, 1, width-1, width, width+1 (the edges of
 /// overlap kernels), unroll-1, unroll, unroll+1, 2*unroll+width+1, 4095, 4096, 4097 and
@@ -63,14 +74,14 @@ std::vector<uint64_t> verify_sizes(const VerifyTarget& t);
 /// A faulting kernel kills the process: use verify_targets for untrusted code.
 std::string verify_in_process(const VerifyTarget& t);
 
-/// verify_in_process for each target in the sandbox (src/run/sandbox.hpp). A kernel
-/// that kills its verifier fails with "killed by SIGSEGV at code+0x3a touching 0x0
-/// while verifying", and a new child carries on with the next target. `stop` (may
-/// be null) ends the work within a second; targets not verified then say "interrupted".
-std::vector<Verdict> verify_targets(const std::vector<VerifyTarget>& targets,
-                                    const volatile std::sig_atomic_t* stop = nullptr);
+/// verify_in_process for each check's target in the sandbox (src/run/sandbox.hpp), into
+/// its verdict. A kernel that kills its verifier fails with "killed by SIGSEGV at
+/// code+0x3a touching 0x0 while verifying", and a new child carries on with the next
+/// check. `stop` (may be null) ends the work within a second; checks not verified then
+/// say "interrupted".
+void verify_all(std::vector<Verification>& checks, const volatile std::sig_atomic_t* stop = nullptr);
 
-/// The messages of verify_targets ("" = verified), one per target.
+/// The messages of verify_all ("" = verified), one per target.
 std::vector<std::string> verify_in_child(const std::vector<VerifyTarget>& targets);
 
 }  // namespace kex

@@ -176,3 +176,18 @@ TEST_CASE("kex info's JSON and text writers on fixed facts (golden)" * doctest::
                   "__memset_avx2_unaligned_erms\n") != std::string::npos);
   CHECK(text.find("cpus:           2 online; allowed 0-1; a run pins to CPU 1\n") != std::string::npos);
 }
+
+TEST_CASE("kex info --json: with frequency scaling on, the warning sits between load_avg and pmu_note" * doctest::test_suite("info")) {
+  Machine m;
+  m.cpu_scaling_enabled = true;
+  InfoFacts f(m);
+  const std::string text = info_json(f).dump();
+  const size_t load = text.find("\"load_avg\""), warning = text.find("\"cpu_scaling_warning\""),
+               note = text.find("\"pmu_note\"");
+  REQUIRE(warning != std::string::npos);
+  CHECK(load < warning);
+  CHECK(warning < note);
+  CHECK(text.find(nlohmann::json(kCpuScalingWarning).dump()) != std::string::npos);
+  m.cpu_scaling_enabled = false;
+  CHECK(info_json(f).dump().find("cpu_scaling_warning") == std::string::npos);
+}

@@ -65,3 +65,25 @@ TEST_CASE("verification sizes cover the edges" * doctest::test_suite("verify")) 
   t.max_size = 17 * 4096;
   for (uint64_t x : verify_sizes(t)) CHECK(x % 4096 == 0);
 }
+
+TEST_CASE("verification_status: one mapping from a verdict to the status of what it verified" * doctest::test_suite("verify")) {
+  Verification general{VerifyTarget{}, Verdict{}};
+  CHECK(verification_status(general) == Status{});
+  general.verdict = {"size 7, dst+0 src+0: byte 6 is 0x00, expected 0x5a", 0, std::nullopt};
+  CHECK(verification_status(general) ==
+        Status{StatusKind::error, "verification failed: size 7, dst+0 src+0: byte 6 is 0x00, expected 0x5a"});
+  Verification placed = general;
+  placed.target.layout = VerifyLayout{0, 64, std::nullopt, {4096}};
+  placed.verdict = {"killed by SIGSEGV at code+0x3a touching 0x0 while verifying", 11, 0x3a};
+  CHECK(verification_status(placed) ==
+        Status{StatusKind::error,
+               "verification at this placement failed: killed by SIGSEGV at code+0x3a touching 0x0 while verifying", 11,
+               0x3a});
+  Verification overlap = placed;
+  overlap.target.layout->distance = 8;
+  CHECK(verification_status(overlap).kind == StatusKind::error);  // a death stays an error
+  overlap.verdict = {"size 64: byte 8 is 0x01, expected 0x00 (memmove)", 0, std::nullopt};
+  CHECK(verification_status(overlap) ==
+        Status{StatusKind::skipped, "refused: the kernel does not give memmove's result where src and dst overlap: "
+                                    "size 64: byte 8 is 0x01, expected 0x00 (memmove)"});
+}
