@@ -64,7 +64,7 @@ struct Point {
 };
 
 /// Canonical name: the kernel key, the size in bytes, then every coordinate that
-/// differs from its default, in this order:
+/// differs from its default, in this order (the token table, src/model/point_tokens.hpp):
 ///   src:N  dst:N  dist:N (signed)  nohuge  chunk:N  prefill:0xNN  consume  cold
 ///   threads:N  harness:fastc|hahn|xmm64  pass:N
 /// e.g. "copy/avx512/unroll:256/scratch:4/t/fwd/4096/dist:1048591/cold". The
