@@ -9,6 +9,7 @@
 #include "src/model/kernel_names.hpp"
 #include "src/model/axis.hpp"
 #include "src/model/point.hpp"
+#include "tests/support/input_error.hpp"
 
 using namespace kex;
 
@@ -52,14 +53,7 @@ TEST_CASE("point names round-trip over every coordinate" * doctest::test_suite("
 }
 
 TEST_CASE("point names: bad tokens are refused with the token and what is allowed" * doctest::test_suite("model")) {
-  auto error = [](const char* n) {
-    try {
-      parse_point_name(n);
-    } catch (const std::invalid_argument& e) {
-      return std::string(e.what());
-    }
-    return std::string();
-  };
+  auto error = [](const char* n) { return invalid_argument_of([&] { parse_point_name(n); }); };
   CHECK(error("copy/sse").find("needs a kernel and then a size") != std::string::npos);
   CHECK(error("4096").find("needs a kernel") != std::string::npos);
   CHECK(error("memcpy/4096/warp").find("unknown coordinate 'warp'") != std::string::npos);

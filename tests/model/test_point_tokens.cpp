@@ -10,6 +10,7 @@
 #include "src/model/axis.hpp"
 #include "src/model/point.hpp"
 #include "src/model/point_tokens.hpp"
+#include "tests/support/input_error.hpp"
 
 using namespace kex;
 
@@ -68,14 +69,7 @@ TEST_CASE("point tokens: each token round-trips through a point name, alone and 
 
 TEST_CASE("point tokens: the errors list the tokens from the table, as they always said them" *
           doctest::test_suite("model")) {
-  auto error = [](const char* n) {
-    try {
-      parse_point_name(n);
-    } catch (const std::invalid_argument& e) {
-      return std::string(e.what());
-    }
-    return std::string();
-  };
+  auto error = [](const char* n) { return invalid_argument_of([&] { parse_point_name(n); }); };
   CHECK(error("memcpy/4096/warp") ==
         "unknown coordinate 'warp' in point name 'memcpy/4096/warp' (allowed after the size: src:N dst:N dist:N nohuge "
         "chunk:N prefill:0xNN consume cold threads:N harness:fastc|hahn|xmm64|mem_cp pass:N)");

@@ -1,6 +1,7 @@
-// What a call rejects as bad input: the InputError's text, "" when it throws none.
+// What a call rejects as bad input: the error's text, "" when it throws none.
 #pragma once
 #include <functional>
+#include <stdexcept>
 #include <string>
 
 #include "src/core/error.hpp"
@@ -10,6 +11,16 @@ inline std::string input_error_of(const std::function<void()>& f) {
   try {
     f();
   } catch (const kex::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+/// The text of the std::invalid_argument `f` throws (the name parsers' error); "" when it returns.
+inline std::string invalid_argument_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
     return e.what();
   }
   return "";
