@@ -8,27 +8,6 @@ namespace kex {
 static_assert(offsetof(SegState, fs_base) == 0 && offsetof(SegState, gs_base) == 8 &&
               offsetof(SegState, start_tsc) == 16 && offsetof(SegState, ticks) == 24);
 
-const char* seg_reg_name(SegReg r) {
-  switch (r) {
-    case SegReg::fs: return "fs";
-    case SegReg::gs: return "gs";
-    case SegReg::none: break;
-  }
-  return "none";
-}
-
-const char* seg_variant_name(SegVariant v) {
-  switch (v) {
-    case SegVariant::baseline: return "baseline";
-    case SegVariant::loop2006: return "2006";
-    case SegVariant::mixed: return "mixed";
-    case SegVariant::latency: return "latency";
-    case SegVariant::throughput: return "throughput";
-    case SegVariant::null_load: return "null-load";
-  }
-  return "?";
-}
-
 namespace {
 
 using namespace Xbyak;
@@ -119,7 +98,7 @@ void emit_segment_kernel(CodeGenerator& g, const SegKernelSpec& s) {
   const bool needs_seg = s.variant == SegVariant::loop2006 || s.variant == SegVariant::mixed ||
                          s.variant == SegVariant::null_load;
   if (needs_seg && s.seg == SegReg::none)
-    throw std::invalid_argument(std::string("segment kernel: variant ") + seg_variant_name(s.variant) +
+    throw std::invalid_argument("segment kernel: variant " + std::string(to_string(s.variant)) +
                                 " needs fs or gs");
   for (const Reg64& r : {rbx, rbp, r12, r13, r14, r15}) g.push(r);
   g.mov(r12, rdi);  // passes

@@ -9,15 +9,9 @@
 
 #include <xbyak/xbyak.h>
 
+#include "src/model/segment_kinds.hpp"  // SegReg, SegVariant and their words
+
 namespace kex {
-
-enum class SegReg { none, fs, gs };
-enum class SegVariant { baseline, loop2006, mixed, latency, throughput, null_load };
-
-/// "fs", "gs", "none".
-const char* seg_reg_name(SegReg);
-/// "baseline", "2006", "mixed", "latency", "throughput", "null-load".
-const char* seg_variant_name(SegVariant);
 
 /// Memory block shared by the caller and a segment kernel (its layout is part of
 /// the kernel ABI; the offsets are fixed by static_asserts in segments.cpp).

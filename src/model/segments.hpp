@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "src/model/segment_kinds.hpp"
+
 namespace kex {
 
 /// A selector by name ("ds", "ldt", "gdt-tls", ...): "0x2b", or none (JSON null)
@@ -43,11 +45,15 @@ struct SegmentHeader {
 /// (per iteration from the fastest sample; ticks are TSC ticks, cycles estimated).
 struct SegmentCase {
   std::string name;                ///< "fs with LDT selector, entry fs=7"
-  std::string segment;             ///< "none", "fs", "gs"
+  /// The register, the kind of selector loaded and the loop: kex writes all three; a
+  /// results file from elsewhere may leave one out (then the case is in no block of
+  /// the table and no cell of the heatmap, and the modern costs' bars draw it).
+  std::optional<SegReg> segment;
   std::optional<std::string> selector;  ///< the selector loaded ("0x0f"); none for plain loads
-  std::string selector_kind;       ///< "data", "ldt", "gdt-tls", ..., "null", "none"
-  std::string variant;             ///< "baseline", "2006", "mixed", "latency", "throughput", "null-load"
-  std::optional<std::string> entry_selector, entry_selector_kind;  ///< held on entry (2006, mixed)
+  std::optional<SelectorKind> selector_kind;
+  std::optional<SegVariant> variant;
+  std::optional<std::string> entry_selector;        ///< held on entry (2006, mixed): "0x2b"
+  std::optional<SelectorKind> entry_selector_kind;  ///< the kind of entry_selector
   std::optional<std::string> base;               ///< the fs/gs base set ("0x0")
   std::optional<std::string> restored_selector;  ///< mixed: "0x00 (base 0)"
   bool skipped = false;

@@ -4,6 +4,9 @@
 #pragma once
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
 
 #include "src/model/json_fields.hpp"
 #include "src/model/segments.hpp"
@@ -26,6 +29,27 @@ void maybe_real(IO& io, const char* key, O& v) {
 template <class IO, class O, class T>
 void maybe_whole(IO& io, const char* key, O& v, T lo, T hi) {
   if (io.has(key, v)) io.whole(key, *v, lo, hi);
+}
+
+/// A word of a closed set (src/model/segment_kinds.hpp): written as its word; read as
+/// a text (a number is "expected a string", as for any text) that must be one of `words`,
+/// else "<path>: "<value>": allowed: <words>". A tolerant reader that finds no such
+/// field leaves `v` as it was.
+template <class IO, class V, class E>
+void word(IO& io, const char* key, V& v, std::optional<E> (*parse)(std::string_view), const std::string& words) {
+  std::string w(to_string(v));
+  io.text(key, w, kText);
+  if constexpr (IO::reading) {
+    const std::optional<E> e = parse(w);
+    if (!e) io.fail(key, w, "allowed: " + words);
+    v = *e;
+  }
+}
+
+/// An optional word: written when set, read when present (as `word`).
+template <class IO, class O, class E>
+void maybe_word(IO& io, const char* key, O& v, std::optional<E> (*parse)(std::string_view), const std::string& words) {
+  if (io.has(key, v)) word(io, key, *v, parse, words);
 }
 
 template <class IO, class H>
@@ -76,12 +100,12 @@ void map_figures(IO& io, C& c) {
 template <class IO, class C>
 void map_case(IO& io, C& c) {
   io.text("name", c.name, kText);
-  io.text("segment", c.segment, kText);
+  maybe_word(io, "segment", c.segment, parse_seg_reg, seg_reg_words());
   io.nullable_text("selector", c.selector, kText);
-  io.text("selector_kind", c.selector_kind, kText);
-  io.text("variant", c.variant, kText);
+  maybe_word(io, "selector_kind", c.selector_kind, parse_selector_kind, selector_kind_words());
+  maybe_word(io, "variant", c.variant, parse_seg_variant, seg_variant_words());
   maybe_text(io, "entry_selector", c.entry_selector);
-  maybe_text(io, "entry_selector_kind", c.entry_selector_kind);
+  maybe_word(io, "entry_selector_kind", c.entry_selector_kind, parse_selector_kind, selector_kind_words());
   maybe_text(io, "base", c.base);
   maybe_text(io, "restored_selector", c.restored_selector);
   if (io.has("skipped", c.skipped)) io.flag("skipped", c.skipped);

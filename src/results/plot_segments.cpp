@@ -11,7 +11,9 @@ namespace {
 
 /// Whether a segment case is one of the table's loops (the 2006 loop, the mixed one and
 /// the loop without segment work), drawn in the heatmap; the modern costs are bars.
-bool segment_loop(const SegmentCase& c) { return c.variant == "baseline" || c.variant == "2006" || c.variant == "mixed"; }
+bool segment_loop(const SegmentCase& c) {
+  return c.variant == SegVariant::baseline || c.variant == SegVariant::loop2006 || c.variant == SegVariant::mixed;
+}
 
 /// The segment table's measured modern costs of every run: a bar of ns per iteration each.
 std::vector<PlotFigure> segment_bars(const std::vector<PlotRun>& runs) {
@@ -48,10 +50,11 @@ PlotFigure segment_heatmap(const SegmentSection& sec, const std::string& base, c
   };
   for (const SegmentCase& c : sec.cases) {
     if (!segment_loop(c)) continue;
-    const std::string loop = c.variant == "mixed" ? "mixed" : "2006";
-    const std::string row = loop + ": " + c.selector_kind + (c.selector ? " " + *c.selector : std::string());
-    const std::string col = c.segment == "none" ? std::string("<none>")
-                                                : c.segment + ", entry " + c.entry_selector_kind.value_or("?");
+    const std::string loop(to_string(c.variant == SegVariant::mixed ? SegVariant::mixed : SegVariant::loop2006));
+    const std::string row =
+        loop + ": " + word_or_empty(c.selector_kind) + (c.selector ? " " + *c.selector : std::string());
+    const std::string entry = c.entry_selector_kind ? word_or_empty(c.entry_selector_kind) : "?";
+    const std::string col = c.segment == SegReg::none ? "<none>" : word_or_empty(c.segment) + ", entry " + entry;
     const size_t y = index_of(h.ys, row), x = index_of(h.xs, col);
     if (c.measured()) h.cells[{x, y}] = *c.ns_per_iteration;
   }

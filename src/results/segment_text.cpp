@@ -28,9 +28,10 @@ std::string num_text(double v) { return fmt::format("{:.{}f}", v, v >= 10 ? 0 : 
 
 /// The block of the table a case belongs to: "2006/ldt", "mixed/data", "latency", ...
 std::string group_of(const SegmentCase& c) {
-  if (c.variant == "baseline" || c.variant == "2006") return "2006/" + c.selector_kind;
-  if (c.variant == "mixed") return "mixed/" + c.selector_kind;
-  return c.variant;
+  const std::string kind = word_or_empty(c.selector_kind);
+  if (c.variant == SegVariant::baseline || c.variant == SegVariant::loop2006) return "2006/" + kind;
+  if (c.variant == SegVariant::mixed) return "mixed/" + kind;
+  return word_or_empty(c.variant);
 }
 
 /// The median ns and estimated cycles of the measured cases `keep` accepts (0, 0: none).
@@ -55,16 +56,16 @@ std::string ns_text(const std::pair<double, double>& v) {
 /// reloads null and when it reloads a non-null selector.
 std::string loop_2006_line(const std::vector<SegmentCase>& cases) {
   std::string loop;
-  for (const char* seg : {"fs", "gs"}) {
+  for (SegReg seg : {SegReg::fs, SegReg::gs}) {
     const auto null_entry = median_case(cases, [&](const SegmentCase& c) {
-      return c.variant == "2006" && c.segment == seg && c.entry_selector_kind == "null";
+      return c.variant == SegVariant::loop2006 && c.segment == seg && c.entry_selector_kind == SelectorKind::null;
     });
     const auto other = median_case(cases, [&](const SegmentCase& c) {
-      return c.variant == "2006" && c.segment == seg && c.entry_selector_kind && !c.entry_selector_kind->empty() &&
-             *c.entry_selector_kind != "null";
+      return c.variant == SegVariant::loop2006 && c.segment == seg && c.entry_selector_kind &&
+             *c.entry_selector_kind != SelectorKind::null;
     });
     if (null_entry.first > 0 || other.first > 0)
-      loop += std::string(loop.empty() ? "" : "; ") + seg + " " + (null_entry.first > 0 ? ns_text(null_entry) : "-") +
+      loop += std::string(loop.empty() ? "" : "; ") + std::string(to_string(seg)) + " " + (null_entry.first > 0 ? ns_text(null_entry) : "-") +
               " / " + (other.first > 0 ? ns_text(other) : "-");
   }
   if (loop.empty()) return {};
@@ -74,19 +75,20 @@ std::string loop_2006_line(const std::vector<SegmentCase>& cases) {
 /// The modern costs' line: a load plain and through fs/gs, a null selector load.
 std::string modern_line(const std::vector<SegmentCase>& cases) {
   std::string modern;
-  for (const char* v : {"latency", "throughput"}) {
-    const auto plain = median_case(cases, [&](const SegmentCase& c) { return c.variant == v && c.segment == "none"; });
+  for (SegVariant v : {SegVariant::latency, SegVariant::throughput}) {
+    const auto plain =
+        median_case(cases, [&](const SegmentCase& c) { return c.variant == v && c.segment == SegReg::none; });
     const auto zero = median_case(cases, [&](const SegmentCase& c) {
-      return c.variant == v && c.segment != "none" && c.base == "0x0";
+      return c.variant == v && c.segment != SegReg::none && c.base == "0x0";
     });
     const auto nonzero = median_case(cases, [&](const SegmentCase& c) {
-      return c.variant == v && c.segment != "none" && c.base && !c.base->empty() && *c.base != "0x0";
+      return c.variant == v && c.segment != SegReg::none && c.base && !c.base->empty() && *c.base != "0x0";
     });
     if (plain.first > 0)
-      modern += std::string(modern.empty() ? "" : "; ") + v + " " + ns_text(plain) + ", via fs/gs base 0 " +
+      modern += std::string(modern.empty() ? "" : "; ") + std::string(to_string(v)) + " " + ns_text(plain) + ", via fs/gs base 0 " +
                 ns_text(zero) + ", non-zero base " + ns_text(nonzero);
   }
-  const auto null_load = median_case(cases, [&](const SegmentCase& c) { return c.variant == "null-load"; });
+  const auto null_load = median_case(cases, [&](const SegmentCase& c) { return c.variant == SegVariant::null_load; });
   if (null_load.first > 0) modern += "; a null selector load " + ns_text(null_load);
   return modern.empty() ? std::string() : "segments: a load's " + modern + "\n";
 }
@@ -95,8 +97,8 @@ std::string modern_line(const std::vector<SegmentCase>& cases) {
 std::string not_measured_line(const std::vector<SegmentCase>& cases) {
   std::map<std::string, std::pair<size_t, std::string>> missing;  // kind -> (measured, reason)
   for (const auto& c : cases) {
-    if (c.variant == "baseline") continue;  // the loop without segment work measures no selector
-    auto& m = missing[c.selector_kind];
+    if (c.variant == SegVariant::baseline) continue;  // the loop without segment work measures no selector
+    auto& m = missing[word_or_empty(c.selector_kind)];  // by word: the line lists them in its order
     if (!c.skipped) ++m.first;
     else if (m.second.empty()) m.second = c.skip_message;
   }
@@ -140,7 +142,7 @@ std::string format_segment_table(const SegmentSection& section) {
     }
     out += num_text(c.ns_per_iteration.value_or(0)) + "ns/iteration (" + num_text(c.ticks_per_iteration.value_or(0)) +
            " ticks, ~" + num_text(c.est_cycles_per_iteration.value_or(0)) + " estimated cycles)" +
-           (c.variant == "baseline" ? " (loop overhead: the unrolled loop with no segment work)" : "") + "\n";
+           (c.variant == SegVariant::baseline ? " (loop overhead: the unrolled loop with no segment work)" : "") + "\n";
   }
   const double mhz = h.mhz, after = h.mhz_after.value_or(mhz);
   if (mhz > 0 && std::fabs(after - mhz) / mhz > 0.001)
@@ -150,13 +152,17 @@ std::string format_segment_table(const SegmentSection& section) {
 
 namespace {
 
+/// The kind of selector a register held on entry to the 2006 loop; none for the
+/// loop without one (the `<none>` loop, older results without entry selectors).
+using EntryKind = std::optional<SelectorKind>;
+
 /// The 2006-loop case for (segment, loaded selector kind, entry selector kind);
-/// segment "none" finds the `<none>` loop. Null when the section has no such case.
-const SegmentCase* find_2006(const std::vector<SegmentCase>& cases, const std::string& seg, const std::string& kind,
-                             const std::string& entry) {
+/// segment none finds the `<none>` loop. Null when the section has no such case.
+const SegmentCase* find_2006(const std::vector<SegmentCase>& cases, SegReg seg, SelectorKind kind, EntryKind entry) {
   for (const auto& c : cases) {
     if (c.segment != seg || c.selector_kind != kind) continue;
-    if (seg == "none" ? c.variant == "baseline" : c.variant == "2006" && c.entry_selector_kind.value_or("") == entry)
+    if (seg == SegReg::none ? c.variant == SegVariant::baseline
+                            : c.variant == SegVariant::loop2006 && c.entry_selector_kind == entry)
       return &c;
   }
   return nullptr;
@@ -174,54 +180,55 @@ std::string seed_ns(const SegmentCase& c, bool cputime) {
 
 /// The three blocks the seed printed: data, LDT and GDT (the set_thread_area
 /// selector, else the CPU/node one; the header's gdt= then says 7b).
-std::vector<std::pair<std::string, const char*>> seed_blocks(const std::vector<SegmentCase>& cases) {
-  std::string gdt_kind = "gdt-tls";
+std::vector<std::pair<SelectorKind, const char*>> seed_blocks(const std::vector<SegmentCase>& cases) {
+  SelectorKind gdt_kind = SelectorKind::gdt_tls;
   bool tls_ran = false;
-  for (const auto& c : cases) tls_ran |= c.selector_kind == "gdt-tls" && measured(&c);
-  if (!tls_ran && find_2006(cases, "none", "gdt-cpunode", "")) gdt_kind = "gdt-cpunode";
-  return {{"data", "data"}, {"ldt", "LDT"}, {gdt_kind, "GDT"}};
+  for (const auto& c : cases) tls_ran |= c.selector_kind == SelectorKind::gdt_tls && measured(&c);
+  if (!tls_ran && find_2006(cases, SegReg::none, SelectorKind::gdt_cpunode, std::nullopt))
+    gdt_kind = SelectorKind::gdt_cpunode;
+  return {{SelectorKind::data, "data"}, {SelectorKind::ldt, "LDT"}, {gdt_kind, "GDT"}};
 }
 
-using Blocks = std::vector<std::pair<std::string, const char*>>;
+using Blocks = std::vector<std::pair<SelectorKind, const char*>>;
 
 /// The tables to print, as (fs entry kind, gs entry kind): first the i386 situation
 /// (fs null, gs a non-null GDT selector, glibc's TLS one there), then one per entry
 /// kind in the section's order with a measured fs or gs line; one as the registers
 /// started for a section without entry selectors (older results).
-std::vector<std::pair<std::string, std::string>> seed_tables(const std::vector<SegmentCase>& cases, const Blocks& blocks) {
-  std::vector<std::string> kinds;
+std::vector<std::pair<EntryKind, EntryKind>> seed_tables(const std::vector<SegmentCase>& cases, const Blocks& blocks) {
+  std::vector<SelectorKind> kinds;
   for (const auto& c : cases) {
-    const std::string k = c.entry_selector_kind.value_or("");
-    if (!k.empty() && c.variant == "2006" && std::find(kinds.begin(), kinds.end(), k) == kinds.end()) kinds.push_back(k);
+    const EntryKind k = c.entry_selector_kind;
+    if (k && c.variant == SegVariant::loop2006 && std::find(kinds.begin(), kinds.end(), *k) == kinds.end())
+      kinds.push_back(*k);
   }
-  auto ran = [&](const std::string& seg, const std::string& k) {
+  auto ran = [&](SegReg seg, EntryKind k) {
     for (const auto& [kind, label] : blocks)
       if (measured(find_2006(cases, seg, kind, k))) return true;
     return false;
   };
-  std::vector<std::pair<std::string, std::string>> tables;
-  const std::string i386_gs = ran("gs", "gdt-tls") ? "gdt-tls" : "data";
-  if (ran("fs", "null") && ran("gs", i386_gs)) tables.push_back({"null", i386_gs});
-  for (const auto& k : kinds)
-    if (ran("fs", k) || ran("gs", k)) tables.push_back({k, k});
-  if (kinds.empty()) tables.push_back({"", ""});
+  std::vector<std::pair<EntryKind, EntryKind>> tables;
+  const SelectorKind i386_gs = ran(SegReg::gs, SelectorKind::gdt_tls) ? SelectorKind::gdt_tls : SelectorKind::data;
+  if (ran(SegReg::fs, SelectorKind::null) && ran(SegReg::gs, i386_gs)) tables.push_back({SelectorKind::null, i386_gs});
+  for (const SelectorKind k : kinds)
+    if (ran(SegReg::fs, k) || ran(SegReg::gs, k)) tables.push_back({k, k});
+  if (kinds.empty()) tables.push_back({std::nullopt, std::nullopt});
   return tables;
 }
 
 /// One of the seed's tables: its two header lines, then a block per selector.
-std::string seed_table(const SegmentSection& section, const Blocks& blocks, const std::string& fs_kind,
-                       const std::string& gs_kind) {
+std::string seed_table(const SegmentSection& section, const Blocks& blocks, EntryKind fs_kind, EntryKind gs_kind) {
   const SegmentHeader& h = section.header;
   const auto& cases = section.cases;
   const SegmentCase* fs_any = nullptr;
   const SegmentCase* gs_any = nullptr;
   bool cputime = true;
   for (const auto& [kind, label] : blocks) {
-    for (const auto* c : {find_2006(cases, "none", kind, ""), find_2006(cases, "fs", kind, fs_kind),
-                          find_2006(cases, "gs", kind, gs_kind)})
+    for (const auto* c : {find_2006(cases, SegReg::none, kind, std::nullopt), find_2006(cases, SegReg::fs, kind, fs_kind),
+                          find_2006(cases, SegReg::gs, kind, gs_kind)})
       if (measured(c) && !(c->cputime_ns && c->timed_iterations)) cputime = false;
-    if (!fs_any) fs_any = find_2006(cases, "fs", kind, fs_kind);
-    if (!gs_any) gs_any = find_2006(cases, "gs", kind, gs_kind);
+    if (!fs_any) fs_any = find_2006(cases, SegReg::fs, kind, fs_kind);
+    if (!gs_any) gs_any = find_2006(cases, SegReg::gs, kind, gs_kind);
   }
   std::string out;
   char line[512];
@@ -231,22 +238,23 @@ std::string seed_table(const SegmentSection& section, const Blocks& blocks, cons
   out += line;
   const bool has_data = std::any_of(h.selectors.begin(), h.selectors.end(), [](const auto& s) { return s.first == "data"; });
   const std::string data_sel = compact_hex(selector_named(h.selectors, has_data ? "data" : "ds"));
-  auto entry = [&](const std::string& kind, const SegmentCase* c, const char* reg) {
-    if (kind.empty()) return compact_hex(selector_named(h.selectors, reg));
+  auto entry = [&](EntryKind kind, const SegmentCase* c, const char* reg) {
+    if (!kind) return compact_hex(selector_named(h.selectors, reg));
     return c ? compact_hex(c->entry_selector) : std::string("-");
   };
   auto selector_of = [](const SegmentCase* c) { return c ? compact_hex(c->selector) : std::string("-"); };
   // ds=%x fs=%x gs=%x ldt=%x gdt=%x %s %s  (clock, then the empty SYNC field)
   out += "ds=" + data_sel + " fs=" + entry(fs_kind, fs_any, "fs") + " gs=" + entry(gs_kind, gs_any, "gs") +
-         " ldt=" + selector_of(find_2006(cases, "none", "ldt", "")) +
-         " gdt=" + selector_of(find_2006(cases, "none", blocks[2].first, "")) + " " + (cputime ? "CPUTIME" : "TSC") +
+         " ldt=" + selector_of(find_2006(cases, SegReg::none, SelectorKind::ldt, std::nullopt)) +
+         " gdt=" + selector_of(find_2006(cases, SegReg::none, blocks[2].first, std::nullopt)) + " " + (cputime ? "CPUTIME" : "TSC") +
          " \n";
   for (size_t b = 0; b < blocks.size(); ++b) {
     const auto& [kind, label] = blocks[b];
     if (b) out += "\n";
-    const std::pair<const char*, const SegmentCase*> rows[] = {{"<none>", find_2006(cases, "none", kind, "")},
-                                                               {"fs", find_2006(cases, "fs", kind, fs_kind)},
-                                                               {"gs", find_2006(cases, "gs", kind, gs_kind)}};
+    const std::pair<const char*, const SegmentCase*> rows[] = {
+        {"<none>", find_2006(cases, SegReg::none, kind, std::nullopt)},
+        {"fs", find_2006(cases, SegReg::fs, kind, fs_kind)},
+        {"gs", find_2006(cases, SegReg::gs, kind, gs_kind)}};
     for (const auto& [who, c] : rows) {
       out += std::string("   ") + who + " with " + label + " selector: ";
       if (!c) out += "skipped: not in these results\n";

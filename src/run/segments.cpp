@@ -65,10 +65,10 @@ uint64_t cputime_ns() {
 SegmentCase case_record(const Case& c) {
   SegmentCase j;
   j.name = c.name;
-  j.segment = seg_reg_name(c.spec.seg);
+  j.segment = c.spec.seg;
   if (c.selector) j.selector = hex_selector(*c.selector);
   j.selector_kind = c.kind;
-  j.variant = seg_variant_name(c.spec.variant);
+  j.variant = c.spec.variant;
   if (c.entry) {
     j.entry_selector = hex_selector(*c.entry);
     j.entry_selector_kind = c.entry_kind;

@@ -29,7 +29,7 @@ std::string describe_fault(const Case& c, const Built& code, const SandboxOutcom
     prefixed |= at(i) == 0x64 || at(i) == 0x65;
     ++i;
   }
-  const char* seg = seg_reg_name(c.spec.seg);
+  const std::string seg(to_string(c.spec.seg));
   if (at(i) == 0x8E) {
     // mov Sreg, r32: the source register says which load it was (ecx: the entry
     // selector, before the loop; ebp: the loop's selector).
@@ -84,8 +84,7 @@ void append_modern_cases(std::vector<Case>& cs, const DataPage& page, bool fsgsb
     const uint64_t target = page.addr(v == SegVariant::latency ? DataPage::kChase : DataPage::kLoads);
     Case plain;
     plain.name = "plain " + what;
-    plain.kind = "none";
-    plain.group = seg_variant_name(v);
+    plain.kind = SelectorKind::none;
     plain.spec = base_spec(v, SegReg::none);
     plain.spec.operand = target;
     plain.spec.unroll = 32;
@@ -93,23 +92,22 @@ void append_modern_cases(std::vector<Case>& cs, const DataPage& page, bool fsgsb
     for (SegReg r : {SegReg::fs, SegReg::gs})
       for (const auto& b : bases) {
         Case c = plain;
-        c.name = std::string(seg_reg_name(r)) + " " + what + ", " + b.label;
-        c.kind = "null";
+        c.name = std::string(to_string(r)) + " " + what + ", " + b.label;
+        c.kind = SelectorKind::null;
         c.selector = 0;
         c.spec.seg = r;
         c.spec.set_base = true;
         c.spec.base = b.base;
         // Latency at the non-zero base chases the 0 stored at the base itself.
         c.spec.operand = v == SegVariant::latency && b.base ? 0 : target - b.base;
-        c.fault_source = std::string("arch_prctl ") + seg_reg_name(r) + " base";
+        c.fault_source = "arch_prctl " + std::string(to_string(r)) + " base";
         cs.push_back(c);
       }
   }
   for (SegReg r : {SegReg::fs, SegReg::gs}) {
     Case c;
-    c.name = std::string(seg_reg_name(r)) + " null selector load";
-    c.kind = "null";
-    c.group = "null-load";
+    c.name = std::string(to_string(r)) + " null selector load";
+    c.kind = SelectorKind::null;
     c.selector = 0;
     c.spec = base_spec(SegVariant::null_load, r);
     c.fault_source = "null selector";
@@ -134,7 +132,7 @@ std::string check_case_here(const Case& c, SegKernelFn fn) {
   if (get_base(ARCH_GET_GS) != st.gs_base) return "gs base not restored";
   const int64_t n = int64_t(kPasses) * c.spec.unroll;
   if (c.counter && *c.counter - c0 != n)
-    return "the access through " + std::string(seg_reg_name(c.spec.seg)) + " missed its target (" +
+    return "the access through " + std::string(to_string(c.spec.seg)) + " missed its target (" +
            std::to_string(*c.counter - c0) + " of " + std::to_string(n) + " increments)";
   if (c.restored_counter && *c.restored_counter - r0 != n)
     return "the access through the restored selector missed its target (" +
@@ -151,10 +149,10 @@ std::vector<Case> build_cases(const SegmentOptions& o, const std::vector<Selecto
     Case c;
     const bool none = r == SegReg::none;
     const bool mixed = v == SegVariant::mixed;
-    c.name = std::string(none ? "<none>" : seg_reg_name(r)) + " with " + b.label + (mixed ? ", mixed" : "");
-    if (e) c.name += std::string(", entry ") + seg_reg_name(r) + "=" + bare_hex(e->selector);
+    c.name = (none ? std::string("<none>") : std::string(to_string(r))) + " with " + b.label +
+             (mixed ? ", mixed" : "");
+    if (e) c.name += ", entry " + std::string(to_string(r)) + "=" + bare_hex(e->selector);
     c.kind = b.kind;
-    c.group = std::string(mixed ? "mixed/" : "2006/") + b.kind;
     c.selector = b.selector;
     c.spec = base_spec(none ? SegVariant::baseline : v, r);
     c.spec.selector = b.selector;

@@ -124,7 +124,7 @@ void add_set_up_selectors(Selectors& s, const Descriptors& desc);
 
 /// A selector the 2006 loop loads each iteration: one block of the seed's table.
 struct SelectorBlock {
-  std::string kind;    ///< selector_kind in the JSON
+  SelectorKind kind;   ///< selector_kind in the JSON
   std::string label;   ///< "data selector", "LDT selector", ...
   std::string source;  ///< what hands the selector out, for fault messages
   uint16_t selector = 0;
@@ -136,7 +136,7 @@ struct SelectorBlock {
 /// saves it and its pop reloads it. On i386 gs held glibc's TLS selector and fs
 /// held null (docs/seed-kernels.md §8); an x86-64 process starts with both null.
 struct EntryChoice {
-  std::string kind;    ///< entry_selector_kind in the JSON
+  SelectorKind kind;   ///< entry_selector_kind in the JSON
   std::string source;  ///< for fault messages
   uint16_t selector = 0;
   uint64_t desc_base = 0;
@@ -144,10 +144,11 @@ struct EntryChoice {
 };
 
 struct Case {
-  std::string name, kind, group;
+  std::string name;
+  SelectorKind kind = SelectorKind::none;  ///< of the selector loaded
   std::optional<uint16_t> selector;
   std::optional<uint16_t> entry;  ///< 2006/mixed fs and gs cases: the selector held on entry
-  std::string entry_kind;
+  SelectorKind entry_kind = SelectorKind::none;
   SegKernelSpec spec;
   std::string skip;
   std::string fault_source, entry_source;

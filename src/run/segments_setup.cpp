@@ -198,15 +198,18 @@ void add_set_up_selectors(Selectors& s, const Descriptors& desc) {
 std::vector<SelectorBlock> selector_blocks(const SegmentOptions& o, const Selectors& s, const DataPage& page,
                                            const Descriptors& desc) {
   std::vector<SelectorBlock> blocks;
-  blocks.push_back({"data", "data selector", std::string("data selector ") + hex_selector(s.data), s.data, 0, ""});
-  blocks.push_back({"ldt", "LDT selector", "modify_ldt entry", s.ldt, page.addr(DataPage::kTarget), desc.ldt.error});
-  blocks.push_back({"gdt-tls", "GDT selector", "set_thread_area entry", s.tls, page.addr(DataPage::kTarget),
+  blocks.push_back(
+      {SelectorKind::data, "data selector", std::string("data selector ") + hex_selector(s.data), s.data, 0, ""});
+  blocks.push_back(
+      {SelectorKind::ldt, "LDT selector", "modify_ldt entry", s.ldt, page.addr(DataPage::kTarget), desc.ldt.error});
+  blocks.push_back({SelectorKind::gdt_tls, "GDT selector", "set_thread_area entry", s.tls, page.addr(DataPage::kTarget),
                     desc.tls.error});
   if (!o.seed_only || !desc.tls.ok())  // the seed-exact text's GDT block falls back to it
-    blocks.push_back({"gdt-cpunode", "GDT CPU/node selector", "GDT selector 0x7b", kCpuNodeSelector, 0, ""});
+    blocks.push_back(
+        {SelectorKind::gdt_cpunode, "GDT CPU/node selector", "GDT selector 0x7b", kCpuNodeSelector, 0, ""});
   if (!o.seed_only) {
-    blocks.push_back({"gdt-code64", "GDT 64-bit code selector", "GDT selector 0x33", kUserCs64, 0, ""});
-    blocks.push_back({"gdt-code32", "GDT 32-bit code selector", "GDT selector 0x23", kUserCs32, 0, ""});
+    blocks.push_back({SelectorKind::gdt_code64, "GDT 64-bit code selector", "GDT selector 0x33", kUserCs64, 0, ""});
+    blocks.push_back({SelectorKind::gdt_code32, "GDT 32-bit code selector", "GDT selector 0x23", kUserCs32, 0, ""});
   }
   return blocks;
 }
@@ -215,11 +218,11 @@ std::vector<SelectorBlock> selector_blocks(const SegmentOptions& o, const Select
 std::vector<EntryChoice> entry_choices(const Selectors& s, const DataPage& page, const Descriptors& desc) {
   const uint64_t restored = page.addr(DataPage::kRestoredTarget);
   return {
-      {"null", "null selector", 0, 0, ""},
-      {"data", "data selector " + hex_selector(s.data), s.data, 0, ""},
-      {"ldt", "modify_ldt entry", s.ldt_entry, restored, desc.ldt_entry.error},
-      {"gdt-tls", "set_thread_area entry", s.tls_entry, restored, desc.tls_entry.error},
-      {"gdt-cpunode", "GDT selector 0x7b", kCpuNodeSelector, 0, ""},
+      {SelectorKind::null, "null selector", 0, 0, ""},
+      {SelectorKind::data, "data selector " + hex_selector(s.data), s.data, 0, ""},
+      {SelectorKind::ldt, "modify_ldt entry", s.ldt_entry, restored, desc.ldt_entry.error},
+      {SelectorKind::gdt_tls, "set_thread_area entry", s.tls_entry, restored, desc.tls_entry.error},
+      {SelectorKind::gdt_cpunode, "GDT selector 0x7b", kCpuNodeSelector, 0, ""},
   };
 }
 

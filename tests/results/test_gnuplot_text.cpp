@@ -103,14 +103,15 @@ TEST_CASE("write_plots: hostile host names, CPU models, labels and kernel names 
     }
     if (doc.context.segments) {
       doc.context.segments->cases.at(0).name = ps[(i + 4) % ps.size()];
-      // The segment heatmap's row and column names: a loop case with hostile kinds and selector.
+      // The segment heatmap's row and column names: a loop case with a hostile selector
+      // (its register and kinds are enums: no text of a file reaches them).
       SegmentCase c;
       c.name = ps[(i + 5) % ps.size()];
-      c.variant = "2006";
-      c.segment = ps[(i + 6) % ps.size()];
-      c.selector_kind = ps[(i + 7) % ps.size()];
+      c.variant = SegVariant::loop2006;
+      c.segment = SegReg::fs;
+      c.selector_kind = SelectorKind::gdt_tls;
       c.selector = ps[(i + 8) % ps.size()];
-      c.entry_selector_kind = ps[(i + 9) % ps.size()];
+      c.entry_selector_kind = SelectorKind::null;
       c.ns_per_iteration = 20;
       doc.context.segments->cases.push_back(c);
     }

@@ -183,8 +183,8 @@ TEST_CASE("each segment kernel puts back fs, gs and TLS, and hits its counters" 
     for (size_t i = 0; i < specs.size(); ++i) {
       const auto& s = specs[i];
       CAPTURE(round);
-      CAPTURE(seg_reg_name(s.seg));
-      CAPTURE(seg_variant_name(s.variant));
+      CAPTURE(to_string(s.seg));
+      CAPTURE(to_string(s.variant));
       CAPTURE(s.base);
       CAPTURE(s.load_entry);
       CAPTURE(s.entry_selector);
