@@ -32,4 +32,6 @@ Grid spec_grid_of(const KernelSpec& spec, const Axes& axes) {
   return g;
 }
 
+nlohmann::ordered_json config_as_written(const Config& c) { return nlohmann::ordered_json(c.raw); }
+
 }  // namespace kex

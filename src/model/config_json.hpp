@@ -19,6 +19,9 @@ namespace kex {
 /// segments and outputs. parse_config of it reads back the same fields.
 nlohmann::json config_json(const Config& c);
 
+/// The config as its file wrote it (`raw`), as the results' context.configs keep it.
+nlohmann::ordered_json config_as_written(const Config& c);
+
 /// A Config kex makes itself from the typed fields of `draft` (its `raw` and `source`
 /// ignored): written by config_json and read back by parse_config under `source`.
 /// Throws InputError as for a file (buffers too large for this machine, nothing to run);

@@ -76,4 +76,9 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& where, 
   return j;
 }
 
+std::pair<std::string, std::string> json_library() {
+  return {"nlohmann_json", std::to_string(NLOHMANN_JSON_VERSION_MAJOR) + "." + std::to_string(NLOHMANN_JSON_VERSION_MINOR) + "." +
+         std::to_string(NLOHMANN_JSON_VERSION_PATCH)};
+}
+
 }  // namespace kex

@@ -5,6 +5,7 @@
 #pragma once
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -18,5 +19,9 @@ namespace kex {
 /// nlohmann::json::parse_error it throws (its byte offset is into `text`).
 nlohmann::json parse_json_text(std::string_view text, const std::string& where, int max_depth,
                                std::string_view depth_note, bool comments = false);
+
+/// The JSON library kex reads and writes with, as the results' context.build.libraries
+/// name it: its name and version ("nlohmann_json", "3.11.2").
+std::pair<std::string, std::string> json_library();
 
 }  // namespace kex

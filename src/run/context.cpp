@@ -11,6 +11,8 @@
 #include <xbyak/xbyak.h>
 
 #include "src/core/version.hpp"
+#include "src/model/config_json.hpp"
+#include "src/model/json_text.hpp"
 #include "src/model/result_json.hpp"
 #include "src/run/glibc_impls.hpp"
 #include "src/run/machine.hpp"
@@ -49,9 +51,7 @@ BuildRecord this_build() {
   snprintf(xv, sizeof xv, "%x.%02x", Xbyak::VERSION >> 12, (Xbyak::VERSION >> 4) & 0xff);
   b.libraries = {{"xbyak", xv},
                  {"cli11", CLI11_VERSION},
-                 {"nlohmann_json", std::to_string(NLOHMANN_JSON_VERSION_MAJOR) + "." +
-                                       std::to_string(NLOHMANN_JSON_VERSION_MINOR) + "." +
-                                       std::to_string(NLOHMANN_JSON_VERSION_PATCH)},
+                 json_library(),
                  {"capstone", std::to_string(cs_major) + "." + std::to_string(cs_minor)}};
   return b;
 }
@@ -97,7 +97,7 @@ RunContext make_context(const std::vector<Config>& configs, int pinned_cpu, size
   ctx.timer->overhead_ticks = timer_overhead_ticks();
   ctx.ifunc = ifunc_record();
   for (const auto& cfg : configs) {
-    ctx.configs.push_back({cfg.source, nlohmann::ordered_json(cfg.raw)});
+    ctx.configs.push_back({cfg.source, config_as_written(cfg)});
     ctx.policies.push_back(policy_record(cfg));
   }
   ctx.shard_index = shard_index;
