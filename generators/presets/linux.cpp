@@ -116,56 +116,22 @@ void copy_page_regs(Gen& g) {
   g.add(rsp, 2 * 8);
 }
 
-/// memcpy_orig (any length, rdi = dst, rsi = src, rdx = count; returns dst in rax):
-///   count < 32: the tail. Otherwise 32-byte blocks of 4 qword loads then 4 stores,
-///   forward, or backward from the end when the low byte of src is below that of dst
-///   (signed `cmp sil, dil`, against 4 KiB false dependences); then the tail of < 32
-///   bytes with overlapping head/end moves: 16..31, 8..15, 4..7, 1..3 bytes.
-void memcpy_orig(Gen& g) {
-  Label fwd_loop, backward, bwd_loop, tail, less16, less8, less3, store1, end;
-  g.mov(rax, rdi);
-  g.cmp(rdx, 0x20);
-  g.jb(tail, Gen::T_NEAR);
-  g.cmp(sil, dil);  // AT&T `cmp %dil, %sil`: flags of sil - dil
-  g.jl(backward);
+/// One 32-byte block of memcpy_orig: the count down by 32, 4 qword loads, the source
+/// moved, 4 stores, the destination moved; forward (`dir` 1: offsets 0, 8, 16, 24) or
+/// backward from the ends (-1: offsets -8, -16, -24, -32).
+void orig_block32(Gen& g, int dir) {
+  const Reg64 r[4] = {r8, r9, r10, r11};
   g.sub(rdx, 0x20);
-  g.L(fwd_loop);
-  g.sub(rdx, 0x20);
-  g.mov(r8, g.ptr[rsi]);
-  g.mov(r9, g.ptr[rsi + 8]);
-  g.mov(r10, g.ptr[rsi + 16]);
-  g.mov(r11, g.ptr[rsi + 24]);
-  g.lea(rsi, g.ptr[rsi + 32]);
-  g.mov(g.ptr[rdi], r8);
-  g.mov(g.ptr[rdi + 8], r9);
-  g.mov(g.ptr[rdi + 16], r10);
-  g.mov(g.ptr[rdi + 24], r11);
-  g.lea(rdi, g.ptr[rdi + 32]);
-  g.jae(fwd_loop);
-  g.add(edx, 0x20);
-  g.jmp(tail);
-  g.L(backward);
-  g.add(rsi, rdx);
-  g.add(rdi, rdx);
-  g.sub(rdx, 0x20);
-  g.align(16);
-  g.L(bwd_loop);
-  g.sub(rdx, 0x20);
-  g.mov(r8, g.ptr[rsi - 8]);
-  g.mov(r9, g.ptr[rsi - 16]);
-  g.mov(r10, g.ptr[rsi - 24]);
-  g.mov(r11, g.ptr[rsi - 32]);
-  g.lea(rsi, g.ptr[rsi - 32]);
-  g.mov(g.ptr[rdi - 8], r8);
-  g.mov(g.ptr[rdi - 16], r9);
-  g.mov(g.ptr[rdi - 24], r10);
-  g.mov(g.ptr[rdi - 32], r11);
-  g.lea(rdi, g.ptr[rdi - 32]);
-  g.jae(bwd_loop);
-  g.add(edx, 0x20);
-  g.sub(rsi, rdx);
-  g.sub(rdi, rdx);
-  g.L(tail);  // 0..31 bytes left
+  for (int i = 0; i < 4; ++i) g.mov(r[i], g.ptr[rsi + (dir > 0 ? 8 * i : -8 * (i + 1))]);
+  g.lea(rsi, g.ptr[rsi + 32 * dir]);
+  for (int i = 0; i < 4; ++i) g.mov(g.ptr[rdi + (dir > 0 ? 8 * i : -8 * (i + 1))], r[i]);
+  g.lea(rdi, g.ptr[rdi + 32 * dir]);
+}
+
+/// memcpy_orig's tail of 0..31 bytes (edx) with overlapping head/end moves: 16..31,
+/// 8..15, 4..7, 1..3 bytes; each ends in its own `ret`.
+void orig_tail(Gen& g) {
+  Label less16, less8, less3, store1, end;
   g.cmp(edx, 16);
   g.jb(less16);
   g.mov(r8, g.ptr[rsi]);
@@ -209,6 +175,39 @@ void memcpy_orig(Gen& g) {
   g.mov(g.byte[rdi], cl);
   g.L(end);
   g.ret();
+}
+
+/// memcpy_orig (any length, rdi = dst, rsi = src, rdx = count; returns dst in rax):
+///   count < 32: the tail. Otherwise 32-byte blocks of 4 qword loads then 4 stores,
+///   forward, or backward from the end when the low byte of src is below that of dst
+///   (signed `cmp sil, dil`, against 4 KiB false dependences); then the tail of < 32
+///   bytes (orig_tail).
+void memcpy_orig(Gen& g) {
+  Label fwd_loop, backward, bwd_loop, tail;
+  g.mov(rax, rdi);
+  g.cmp(rdx, 0x20);
+  g.jb(tail, Gen::T_NEAR);
+  g.cmp(sil, dil);  // AT&T `cmp %dil, %sil`: flags of sil - dil
+  g.jl(backward);
+  g.sub(rdx, 0x20);
+  g.L(fwd_loop);
+  orig_block32(g, 1);
+  g.jae(fwd_loop);
+  g.add(edx, 0x20);
+  g.jmp(tail);
+  g.L(backward);
+  g.add(rsi, rdx);
+  g.add(rdi, rdx);
+  g.sub(rdx, 0x20);
+  g.align(16);
+  g.L(bwd_loop);
+  orig_block32(g, -1);
+  g.jae(bwd_loop);
+  g.add(edx, 0x20);
+  g.sub(rsi, rdx);
+  g.sub(rdi, rdx);
+  g.L(tail);  // 0..31 bytes left
+  orig_tail(g);
 }
 
 const char* const kClearPages =
