@@ -13,6 +13,7 @@
 #include "src/core/affinity.hpp"
 #include "src/model/config_json.hpp"
 #include "src/model/kernel_names.hpp"
+#include "src/core/enum_words.hpp"
 
 namespace kex {
 
@@ -130,7 +131,8 @@ std::vector<CacheMode> cache_option(const std::string& text) {
   std::vector<CacheMode> out;
   for (const std::string& m : split(text, ',')) {
     const auto mode = parse_cache_mode(m);
-    if (!mode) throw InputError("--cache: '" + text + "': allowed: warm, cold, or both (warm,cold)");
+    if (!mode) throw InputError("--cache: '" + text + "': allowed: " + enum_word_list(kCacheModes) + ", or both (" +
+                         enum_word_list(kCacheModes, ",") + ")");
     if (std::find(out.begin(), out.end(), *mode) != out.end())
       throw InputError("--cache: '" + text + "': '" + m + "' is given twice");
     out.push_back(*mode);

@@ -12,6 +12,7 @@
 #include "src/model/config.hpp"
 #include "src/model/config_forms.hpp"
 #include "src/model/json_fields.hpp"
+#include "src/core/enum_words.hpp"
 
 namespace kex::config_fields {
 
@@ -109,7 +110,7 @@ void map_axes(IO& io, A& a, const Axes& base) {
   const uint64_t hi = IO::reading ? max_config_size() : 0;  // a writer checks nothing
   if (io.when(a.sizes != base.sizes)) io.one_or_list("sizes", a.sizes, SizesForm{hi});
   if (io.when(layout_differs(a, base))) io.object("layout", [&](auto& l) { map_layout(l, a, base, hi); });
-  if (io.when(a.caches != base.caches)) io.one_or_list("cache", a.caches, Word<CacheMode>{parse_cache_mode, "warm, cold"});
+  if (io.when(a.caches != base.caches)) io.one_or_list("cache", a.caches, Word<CacheMode>{parse_cache_mode, enum_word_list(kCacheModes)});
   if (io.when(a.chunks != base.chunks))
     io.one_or_list("chunk", a.chunks, OrToken{nlohmann::json("none"), uint64_t(0), ByteSize{1, hi}});
   if (io.when(a.prefills != base.prefills))
@@ -172,7 +173,7 @@ void map_presets(IO& io, C& c) {
   const bool any = !c.presets.empty();
   if (io.when(any)) io.one_or_list("presets", c.presets, Text{});
   if (io.when(any && (c.harness != Harness::kex || c.repeat != 1)))
-    io.value("harness", c.harness, Word<Harness>{parse_harness, "kex, fastc, hahn, xmm64, mem_cp"});
+    io.value("harness", c.harness, Word<Harness>{parse_harness, enum_word_list(kHarnesses)});
   if (io.when(any && c.repeat != 1)) io.value("repeat", c.repeat, Whole<uint32_t>{1, 1000});
   if (io.when(any && !c.preset_fsave)) io.object("preset_options", [&](auto& o) { map_preset_options(o, c); });
 }

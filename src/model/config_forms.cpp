@@ -89,7 +89,12 @@ PrefetchAt PrefetchForm::read(const json& x, const std::string& at) const {
   const std::string t = Text{}.read(x, at);
   const auto sep = t.find('@');
   const auto kind = parse_prefetch(t.substr(0, sep));
-  if (!kind) fail_at(at, x, "allowed: none, nta@D, t0@D, t1@D, t2@D, w@D, load@D (D = distance in bytes)");
+  if (!kind) {
+    std::string allowed;  // "none, nta@D, t0@D, ...": every kind but none takes a distance
+    for (const PrefetchInfo& p : prefetch_kinds())
+      allowed += (allowed.empty() ? "" : ", ") + std::string(p.name) + (p.kind == Prefetch::none ? "" : "@D");
+    fail_at(at, x, "allowed: " + allowed + " (D = distance in bytes)");
+  }
   PrefetchAt p{*kind, 0};
   if (sep != std::string::npos) {
     try {  // the grammar of kernel names too (src/core/numbers.hpp)

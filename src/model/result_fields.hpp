@@ -102,13 +102,13 @@ template <class IO, class K>
 void map_spec(IO& io, K& s) {
   io.required({"op", "regs", "unroll", "scratch", "prefetch", "pf_distance", "pf_every", "store", "direction",
                "align"});
-  io.choice("op", s.op, parse_op, [](Op v) { return to_string(v); }, "copy, clear, read");
+  io.choice("op", s.op, parse_op, [](Op v) { return to_string(v); }, op_names().c_str());
   io.choice("regs", s.regs, parse_reg_class, [](RegClass v) { return to_string(v); },
             "a register class of `kex list classes`");
   io.whole("unroll", s.unroll, uint32_t(0), UINT32_MAX);
   io.whole("scratch", s.scratch, uint32_t(0), UINT32_MAX);
   io.choice("prefetch", s.prefetch, parse_prefetch, [](Prefetch v) { return to_string(v); },
-            "none, nta, t0, t1, t2, w, load");
+            prefetch_names(", ").c_str());
   io.whole("pf_distance", s.pf_distance, INT32_MIN, INT32_MAX);
   io.whole("pf_every", s.pf_every, uint32_t(0), UINT32_MAX);
   io.choice("store", s.store, parse_store, [](Store v) { return to_string(v); }, "temporal, nontemporal");

@@ -190,7 +190,7 @@ void apply_prefetch(KernelSpec& s, std::string_view t, std::string_view val) {
   auto at = val.find('@');
   auto kind = parse_prefetch(val.substr(0, at));
   if (!kind)
-    throw std::invalid_argument("unknown prefetch in '" + std::string(t) + "' (allowed: none, nta, t0, t1, t2, w, load)");
+    throw std::invalid_argument("unknown prefetch in '" + std::string(t) + "' (allowed: " + prefetch_names(", ") + ")");
   s.prefetch = *kind;
   if (at == std::string_view::npos && s.prefetch != Prefetch::none)
     throw std::invalid_argument("'" + std::string(t) + "' needs a distance, e.g. pf:" +

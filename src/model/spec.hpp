@@ -46,6 +46,7 @@ uint64_t read_fold(const uint8_t* src, uint64_t n);
 enum class RegClass { gpr, mmx, x87, sse, avx, avx512, string };
 /// The values of RegClass: the classes' table (reg_classes()) and the emitters' have a row each.
 inline constexpr size_t kRegClassCount = 7;
+static_assert(kRegClassCount == size_t(RegClass::string) + 1, "kRegClassCount: one per RegClass value");
 enum class Prefetch { none, nta, t0, t1, t2, w, load };
 enum class Store { temporal, nontemporal };
 enum class Direction { forward, backward };

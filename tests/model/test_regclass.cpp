@@ -73,6 +73,10 @@ TEST_CASE("the schema's, README's and DESIGN.md's lists of classes and prefetch 
   // The config schema's word list of a class, one word a line.
   CHECK(list_synced("configs/schema/config.schema.json", R"(("regs1": \{\s*"enum": \[\s*)([^\]]*?)(\s*\]))",
                     joined_rows(reg_classes(), "\"", ",\n        ")));
+  // The config schema's prefetch pattern: none, or a kind with a distance.
+  const std::string with_distance = prefetch_names("|").substr(prefetch_names("|").find('|') + 1);
+  CHECK(list_synced("configs/schema/config.schema.json", R"(("prefetch1": \{\s*"type": "string",\s*"pattern": "\^\(none\|\()([a-z0-9|]+)(\)@))",
+                    with_distance));
   // The README's name diagram ("Kernel and point names").
   CHECK(list_synced("README.md", "(\n\u2502    \u2514 )([a-z0-9]+(?: \\| [a-z0-9]+)+)(\n)", reg_class_names(" | ")));
   CHECK(list_synced("README.md", "(prefetch )([a-z0-9]+(?:\\|[a-z0-9]+)+)(,)", prefetch_names("|")));
