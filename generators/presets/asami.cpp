@@ -190,7 +190,7 @@ Preset asami_unroll_preset(uint32_t unroll, uint32_t scratch, uint32_t every) {
   p.family = "asami";
   p.origin = std::string(kOriginAsami) +
              "; loop form from the Berkeley NOW \"Fast Memory Copy\" page (http://now.cs.berkeley.edu/Td/bcopy.html)";
-  p.confidence = "medium";
+  p.confidence = Confidence::medium;
   p.notes = "Output of `unroll " + p.printed + "` with UNROLL=" + std::to_string(unroll) + ", PREFETCH=" +
             std::to_string(every) + ", NREGS=" + std::to_string(scratch) +
             " (reconstruction of the generator, medium): copies shorter than UNROLL go to the tail; each iteration " +
@@ -218,7 +218,7 @@ std::vector<Preset> asami_presets() {
   p.family = "asami";
   p.origin = std::string(kOriginAsami) +
              "; core as FreeBSD sys/i386/i386/support.s rev 1.36 fastmove (31 May 1996, I586_FAST_BCOPY)";
-  p.confidence = "medium";
+  p.confidence = Confidence::medium;
   p.notes =
       "x87 copy through fild/fistp qword (bit-exact for every pattern): copies of 64 bytes or more with src and dst "
       "8-byte aligned run in chunks of at most 1792 bytes (fastmove; i586_bcopy used 3840): a forward block pre-read "
@@ -237,7 +237,7 @@ std::vector<Preset> asami_presets() {
        .op = Op::copy,
        .family = "asami",
        .origin = kOriginGenericBcopy,
-       .confidence = "high",
+       .confidence = Confidence::high,
        .notes = "The FreeBSD kernel's integer bcopy of the time, the experiment's bcopy baseline (the copy Asami's "
                 "kernels were candidates to replace): forward unless dst - src < cnt (unsigned: an overlap with src "
                 "below dst); forward: shr ecx,2; cld; rep movsl; reload cnt; and ecx,3; rep movsb; backward "

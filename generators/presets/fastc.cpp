@@ -165,7 +165,7 @@ void mmx_copy(Gen& g, const PresetOptions& o, Subs& s, const MmxCopy& k) {
 }
 
 Preset page_preset(std::string id, std::string printed, std::vector<std::string> aliases, Op op,
-                   std::string family, std::string origin, std::string confidence, std::string notes,
+                   std::string family, std::string origin, Confidence confidence, std::string notes,
                    std::vector<std::string> features, std::string hahn_printed,
                    std::function<void(Gen&, const PresetOptions&, Subs&)> body) {
   Preset p;
@@ -175,7 +175,7 @@ Preset page_preset(std::string id, std::string printed, std::vector<std::string>
   p.op = op;
   p.family = std::move(family);
   p.origin = std::move(origin);
-  p.confidence = std::move(confidence);
+  p.confidence = confidence;
   p.notes = std::move(notes);
   p.features = std::move(features);
   p.hahn_printed = std::move(hahn_printed);
@@ -198,32 +198,32 @@ const std::vector<int> kPrologue4 = {0, 64, 128, 192};
 std::vector<Preset> fastc_clear_presets() {
   std::vector<Preset> v;
   v.push_back(page_preset(
-      "fastc/normal_clear_page", "2.4 non MMX", {"normal_clear_page"}, Op::clear, "fastc", kOriginFastc, "high",
+      "fastc/normal_clear_page", "2.4 non MMX", {"normal_clear_page"}, Op::clear, "fastc", kOriginFastc, Confidence::high,
       "Linux 2.4 memset(page, 0, 4096) with constant arguments: EAX=0, ECX=1024, rep stosd; no cld (DF assumed "
       "clear). Hahn's athlon.c runs the same code as normal_clear_page.",
       {}, "normal_clear_page", [](Gen& g, const PresetOptions&, Subs&) { rep_stosd_clear(g, false); }));
   v.push_back(page_preset(
-      "fastc/slow_zero_page", "2.4 MMX fallback", {"slow_zero_page"}, Op::clear, "fastc", kOriginFastc, "high",
+      "fastc/slow_zero_page", "2.4 MMX fallback", {"slow_zero_page"}, Op::clear, "fastc", kOriginFastc, Confidence::high,
       "Linux 2.4 mmx.c interrupt-context fallback: cld; rep stosd with ECX=1024, EAX=0.", {}, "slow_zero_page",
       [](Gen& g, const PresetOptions&, Subs&) { rep_stosd_clear(g, true); }));
   v.push_back(page_preset(
       "fastc/fast_clear_page", "2.4 MMX version", {"warm up run", "fast_clear_page"}, Op::clear, "fastc",
-      kOriginFastc, "high",
+      kOriginFastc, Confidence::high,
       "Old generic Linux 2.4 MMX clear: fsave+fwait; pxor mm0; 32 iterations of 16 movq stores (128 B); femms; "
       "frstor. fast.c also runs it first as 'warm up run'.",
       {"mmx", "3dnow"}, "", [](Gen& g, const PresetOptions& o, Subs& s) { mmx_clear_movq(g, o, s, false); }));
   v.push_back(page_preset(
-      "hahn/fast_clear_page", "fast_clear_page", {}, Op::clear, "hahn", kOriginHahn, "high",
+      "hahn/fast_clear_page", "fast_clear_page", {}, Op::clear, "hahn", kOriginHahn, Confidence::high,
       "fast.c's fast_clear_page with an sfence before femms (Hahn's athlon.c).", {"mmx", "sse", "3dnow"},
       "fast_clear_page", [](Gen& g, const PresetOptions& o, Subs& s) { mmx_clear_movq(g, o, s, true); }));
   v.push_back(page_preset(
-      "fastc/faster_clear_page", "faster_clear_page", {}, Op::clear, "fastc", kOriginFastc, "high",
+      "fastc/faster_clear_page", "faster_clear_page", {}, Op::clear, "fastc", kOriginFastc, Confidence::high,
       "K7 clear: fsave+fwait; pxor mm0; 64 iterations of 8 movntq (64 B); sfence; femms; frstor. Hahn's athlon.c "
       "runs the same code.",
       {"mmx", "sse", "3dnow"}, "faster_clear_page",
       [](Gen& g, const PresetOptions& o, Subs& s) { mmx_clear_movntq(g, o, s); }));
   v.push_back(page_preset(
-      "fastc/even_faster_clear", "even_faster_clear", {}, Op::clear, "fastc", kOriginFastc, "high",
+      "fastc/even_faster_clear", "even_faster_clear", {}, Op::clear, "fastc", kOriginFastc, Confidence::high,
       "Identical code to faster_clear_page in fast.c v1.6.", {"mmx", "sse", "3dnow"}, "",
       [](Gen& g, const PresetOptions& o, Subs& s) { mmx_clear_movntq(g, o, s); }));
   return v;
@@ -239,12 +239,12 @@ PageBody mmx_body(MmxCopy k) {
 /// The rep movsd copies (§3.5, §3.6): normal_copy_page and slow_copy_page (with cld).
 void add_rep_copies(std::vector<Preset>& v) {
   v.push_back(page_preset(
-      "fastc/normal_copy_page", "2.4 non MMX", {"normal_copy_page"}, Op::copy, "fastc", kOriginFastc, "high",
+      "fastc/normal_copy_page", "2.4 non MMX", {"normal_copy_page"}, Op::copy, "fastc", kOriginFastc, Confidence::high,
       "Linux 2.4 memcpy(to, from, 4096) with a constant size: ECX=1024, rep movsd; no cld, no byte tail. Hahn's "
       "athlon.c runs the same code as normal_copy_page.",
       {}, "normal_copy_page", [](Gen& g, const PresetOptions&, Subs&) { rep_movsd_copy(g, false); }));
   v.push_back(page_preset(
-      "fastc/slow_copy_page", "2.4 MMX fallback", {"slow_copy_page"}, Op::copy, "fastc", kOriginFastc, "high",
+      "fastc/slow_copy_page", "2.4 MMX fallback", {"slow_copy_page"}, Op::copy, "fastc", kOriginFastc, Confidence::high,
       "Linux 2.4 mmx.c interrupt-context fallback: cld; rep movsd with ECX=1024.", {}, "slow_copy_page",
       [](Gen& g, const PresetOptions&, Subs&) { rep_movsd_copy(g, true); }));
 }
@@ -260,14 +260,14 @@ void add_fast_copy_page(std::vector<Preset>& v) {
   k.epilogue = {Step::femms, Step::fsave_again};
   v.push_back(page_preset(
       "fastc/fast_copy_page", "2.4 MMX version", {"warm up run", "fast_copy_page"}, Op::copy, "fastc",
-      kOriginFastc, "high",
+      kOriginFastc, Confidence::high,
       "Old generic Linux 2.4 MMX copy: fsave+fwait; 3DNow! prefetch S+0..256; 64 iterations of prefetch S+320 "
       "and 2 x (4 movq loads, 4 movq stores); femms; then fsave+fwait AGAIN instead of frstor (the fast.c v1.6 "
       "bug, kept: the x87 state is left initialised). The last 5 in-loop prefetches reach past the source page.",
       {"mmx", "3dnow"}, "", mmx_body(k)));
   k.distance = 196;
   k.epilogue = {Step::sfence, Step::femms, Step::frstor};
-  v.push_back(page_preset("hahn/fast_copy_page", "fast_copy_page", {}, Op::copy, "hahn", kOriginHahn, "high",
+  v.push_back(page_preset("hahn/fast_copy_page", "fast_copy_page", {}, Op::copy, "hahn", kOriginHahn, Confidence::high,
                           "fast.c's fast_copy_page with the in-loop prefetch at S+196 and the epilogue fixed to "
                           "sfence; femms; frstor.",
                           {"mmx", "sse", "3dnow"}, "fast_copy_page", mmx_body(k)));
@@ -292,7 +292,7 @@ MmxCopy fastc_nta_copy(int distance, Body body) {
 void add_faster_copy(std::vector<Preset>& v) {
   MmxCopy k = fastc_nta_copy(320, Body::loads8);
   v.push_back(page_preset(
-      "fastc/faster_copy", "faster_copy", {}, Op::copy, "fastc", kOriginFastc, "high",
+      "fastc/faster_copy", "faster_copy", {}, Op::copy, "fastc", kOriginFastc, Confidence::high,
       "prefetchnta S+0..192 before fsave; 64 iterations of prefetchnta S+320, 8 movq loads (mm0-7), 8 movntq "
       "stores; femms; sfence; frstor. Arjan: \"the last known good one\" (LKML "
       "<20010919152121.A9952@devserv.devel.redhat.com>).",
@@ -300,7 +300,7 @@ void add_faster_copy(std::vector<Preset>& v) {
   k.distance = 196;
   k.at = PfAt::after_loads;
   k.epilogue = {Step::femms, Step::frstor, Step::sfence};
-  v.push_back(page_preset("hahn/faster_copy", "faster_copy", {}, Op::copy, "hahn", kOriginHahn, "high",
+  v.push_back(page_preset("hahn/faster_copy", "faster_copy", {}, Op::copy, "hahn", kOriginHahn, Confidence::high,
                           "fast.c's faster_copy with prefetchnta S+196 between the 8 loads and the 8 movntq "
                           "stores (none at the top); epilogue femms; frstor; sfence.",
                           {"mmx", "sse", "3dnow"}, "faster_copy", mmx_body(k)));
@@ -311,13 +311,13 @@ void add_faster_copy(std::vector<Preset>& v) {
 void add_even_faster(std::vector<Preset>& v) {
   MmxCopy k = fastc_nta_copy(256, Body::interleaved8);
   v.push_back(page_preset(
-      "fastc/even_faster", "even_faster", {}, Op::copy, "fastc", kOriginFastc, "high",
+      "fastc/even_faster", "even_faster", {}, Op::copy, "fastc", kOriginFastc, Confidence::high,
       "prefetchnta S+0..192 before fsave; 64 iterations of prefetchnta S+256 and 8 interleaved (movq mmk load, "
       "movntq store) pairs; femms; sfence; frstor. Arjan's \"test victim\".",
       {"mmx", "sse", "3dnow"}, "", mmx_body(k)));
   k.distance = 200;
   k.epilogue = {Step::femms, Step::frstor, Step::sfence};
-  v.push_back(page_preset("hahn/even_faster", "even_faster", {}, Op::copy, "hahn", kOriginHahn, "high",
+  v.push_back(page_preset("hahn/even_faster", "even_faster", {}, Op::copy, "hahn", kOriginHahn, Confidence::high,
                           "fast.c's even_faster with prefetchnta S+200 and the epilogue femms; frstor; sfence.",
                           {"mmx", "sse", "3dnow"}, "even_faster", mmx_body(k)));
 }
@@ -331,7 +331,7 @@ void add_no_prefetch(std::vector<Preset>& v) {
   k.nt = true;
   k.epilogue = {Step::sfence, Step::emms, Step::frstor};
   v.push_back(page_preset(
-      "fastc/no_prefetch", "no_prefetch", {}, Op::copy, "fastc", kOriginManfred, "high",
+      "fastc/no_prefetch", "no_prefetch", {}, Op::copy, "fastc", kOriginManfred, Confidence::high,
       "AMD block prefetch: before fsave, read one dword per 64-byte line of the source page in strictly "
       "descending line order (groups of 256 B from the page end down, +192,+128,+64,+0 in each); then fsave; 64 "
       "iterations of 8 interleaved movq/movntq pairs without prefetch instructions; sfence; emms; frstor.",
@@ -339,7 +339,7 @@ void add_no_prefetch(std::vector<Preset>& v) {
   k.pre_read = PreRead::ascending_groups;
   k.body = Body::loads8;
   v.push_back(page_preset(
-      "fastc/no_prefetch2", "no_prefetch2", {}, Op::copy, "fastc", kOriginVogel, "medium",
+      "fastc/no_prefetch2", "no_prefetch2", {}, Op::copy, "fastc", kOriginVogel, Confidence::medium,
       "no_prefetch with the pre-read groups ascending (+192,+128,+64,+0 inside each 256-B group) and "
       "faster_copy's body (8 movq loads, then 8 movntq). The epilogue (sfence; emms; frstor) is assumed to be "
       "no_prefetch's; the spec describes only the two changes.",

@@ -127,7 +127,7 @@ std::vector<Preset> freebsd_presets() {
                .op = Op::clear,
                .family = "freebsd",
                .origin = kNew,
-               .confidence = "high",
+               .confidence = Confidence::high,
                .notes = std::string("What the pagezero ifunc picks without ERMS: push rbp; mov rbp,rsp; mov rcx,512; "
                                     "xor eax,eax; rep stosq; pop rbp.") +
                         kZeroAbi,
@@ -137,7 +137,7 @@ std::vector<Preset> freebsd_presets() {
                .op = Op::clear,
                .family = "freebsd",
                .origin = kNew,
-               .confidence = "high",
+               .confidence = Confidence::high,
                .notes = std::string("What the pagezero ifunc picks on ERMS CPUs: push rbp; mov rbp,rsp; mov rcx,4096; "
                                     "xor eax,eax; rep stosb; pop rbp.") +
                         kZeroAbi,
@@ -147,7 +147,7 @@ std::vector<Preset> freebsd_presets() {
                .op = Op::clear,
                .family = "freebsd",
                .origin = kNew,
-               .confidence = "high",
+               .confidence = Confidence::high,
                .notes = std::string("The old movnti pagezero kept under this name: push rbp; mov rbp,rsp; rdx = -4096; "
                                     "rdi += 4096; xor eax,eax; jmp over 0x90 padding to a 32-byte boundary (the source "
                                     "keeps the 29-byte loop inside one 32-byte line); 4 movnti [rdi+rdx+8k],rax; add rdx,32; jne; sfence; pop rbp.") +
@@ -163,7 +163,7 @@ std::vector<Preset> freebsd_presets() {
                .op = Op::copy,
                .family = "freebsd",
                .origin = kNew,
-               .confidence = "high",
+               .confidence = Confidence::high,
                .notes = "Today's pagecopy(from rdi, to rsi): push rbp; mov rbp,rsp; mov rcx,512; swap from/to into "
                         "rsi/rdi with three movs through r9; rep movsq; pop rbp. kex passes src in rsi and dst in rdi "
                         "already, so the swap is left out (the only change). Runs once per 4096-byte region.",
@@ -174,7 +174,7 @@ std::vector<Preset> freebsd_presets() {
                .op = Op::clear,
                .family = "freebsd",
                .origin = kOld,
-               .confidence = "high",
+               .confidence = Confidence::high,
                .notes = std::string("The older pagezero: rdx = -4096; rdi += 4096; xor eax,eax; loop of 4 movnti "
                                     "[rdi+rdx+8k],rax (32 B), add rdx,32, jne; sfence. No frame pointer, no loop "
                                     "alignment.") +
@@ -187,7 +187,7 @@ std::vector<Preset> freebsd_presets() {
                .op = Op::copy,
                .family = "freebsd",
                .origin = kOld,
-               .confidence = "high",
+               .confidence = Confidence::high,
                .notes = "The older pagecopy(from rdi, to rsi): rax = rdx = -4096; both pointers += 4096; prefetchnta "
                         "[from+rax] for every 64-byte line of the source page (add rax,64; jne); then 4 pairs of mov "
                         "rax,[from+rdx] / movnti [to+rdx],rax per 32 bytes (add rdx,32; jne); sfence. Ported with "

@@ -281,7 +281,7 @@ std::vector<Preset> linux_presets() {
                .op = Op::clear,
                .family = "linux",
                .origin = kClearPage64,
-               .confidence = "high",
+               .confidence = Confidence::high,
                .notes = std::string("The fallback clear_page for CPUs without REP_GOOD: xor eax,eax; ecx = 64; "
                                     ".p2align 4; loop of dec ecx, 8 x mov [rdi+8k],rax, lea rdi,[rdi+64], jnz (flags "
                                     "from the dec); nop; ret. The same instructions and loop alignment as 2.6.12's "
@@ -293,7 +293,7 @@ std::vector<Preset> linux_presets() {
                .op = Op::clear,
                .family = "linux",
                .origin = kClearPage64,
-               .confidence = "high",
+               .confidence = Confidence::high,
                .notes = std::string("clear_page on REP_GOOD CPUs without ERMS: ecx = 512; xor eax,eax; rep stosq.") +
                         kPageAbi,
                .emit = per_page(rdx, [](Gen& g, const PresetOptions&, Subs&) { clear_page_string(g, false); })});
@@ -302,7 +302,7 @@ std::vector<Preset> linux_presets() {
                .op = Op::clear,
                .family = "linux",
                .origin = kClearPage64,
-               .confidence = "high",
+               .confidence = Confidence::high,
                .notes = std::string("clear_page on ERMS CPUs (the default on most): ecx = 4096; xor eax,eax; rep "
                                     "stosb. Runs on any x86-64; ERMS only makes it fast.") +
                         kPageAbi,
@@ -312,7 +312,7 @@ std::vector<Preset> linux_presets() {
                .op = Op::copy,
                .family = "linux",
                .origin = kCopyPage64,
-               .confidence = "high",
+               .confidence = Confidence::high,
                .notes = std::string("copy_page on REP_GOOD CPUs: ecx = 512; rep movsq. The ALTERNATIVE \"jmp "
                                     "copy_page_regs\" at its head is patched out on those CPUs and is not emitted.") +
                         kPageAbi,
@@ -322,7 +322,7 @@ std::vector<Preset> linux_presets() {
                .op = Op::copy,
                .family = "linux",
                .origin = kCopyPage64,
-               .confidence = "high",
+               .confidence = Confidence::high,
                .notes = std::string("copy_page without REP_GOOD: save rbx, r12 (16-byte frame); ecx = 59; "
                                     ".p2align 4; 59 iterations of dec rcx, 8 qword loads (rax rbx rdx r8-r12), "
                                     "prefetcht0 S+320, 8 stores, lea rsi, lea rdi; ecx = 5; .p2align 4; 5 iterations "
@@ -336,7 +336,7 @@ std::vector<Preset> linux_presets() {
                .op = Op::copy,
                .family = "linux",
                .origin = kMemcpy64,
-               .confidence = "high",
+               .confidence = Confidence::high,
                .notes = "__memcpy's path on CPUs without REP_GOOD (FSRM in later trees), any length: under 32 bytes "
                         "straight to the tail; else 32-byte blocks of 4 qword loads then 4 stores, forward, or "
                         "backward from the end when (signed) the low byte of src is below the low byte of dst "
@@ -358,7 +358,7 @@ std::vector<Preset> clear_pages_presets() {
                .op = Op::clear,
                .family = "linux",
                .origin = kClearPages,
-               .confidence = "high",
+               .confidence = Confidence::high,
                .notes = std::string("The body Linux's ALTERNATIVE_2 patches in on this CPU (the substitutions say "
                                     "which): rep stosb with ERMS (linux/clear_pages_erms), else rep stosq with "
                                     "REP_GOOD (linux/clear_pages_rep); kex takes REP_GOOD as present on every "
@@ -377,7 +377,7 @@ std::vector<Preset> clear_pages_presets() {
                .op = Op::clear,
                .family = "linux",
                .origin = kClearPages,
-               .confidence = "high",
+               .confidence = Confidence::high,
                .notes = std::string("clear_pages' ERMS body: rcx = npages * 4096, eax = 0, rep stosb, over the whole "
                                     "extent in one instruction. Runs on any x86-64; ERMS (and FSRS/FZLRM for short "
                                     "ones) only make it fast.") +
@@ -388,7 +388,7 @@ std::vector<Preset> clear_pages_presets() {
                .op = Op::clear,
                .family = "linux",
                .origin = kClearPages,
-               .confidence = "high",
+               .confidence = Confidence::high,
                .notes = std::string("clear_pages' REP_GOOD body: rcx = npages * 4096, eax = 0, shr rcx,3; rep "
                                     "stosq.") +
                         kClearPagesAbi,
@@ -398,7 +398,7 @@ std::vector<Preset> clear_pages_presets() {
                .op = Op::clear,
                .family = "linux",
                .origin = kClearPages,
-               .confidence = "high",
+               .confidence = Confidence::high,
                .notes = std::string("clear_pages' fallback, memzero_page_aligned_unrolled (clear_page_orig's loop "
                                     "over any page-aligned length): rcx = npages * 4096, eax = 0; shr rcx,6; "
                                     ".p2align 4; loop of dec rcx, 8 x mov [rdi+8k],rax, lea rdi,[rdi+64], jnz; nop; "

@@ -164,7 +164,7 @@ Preset k7_row(std::string id, std::string printed, Op op, std::string origin, st
   p.op = op;
   p.family = "linux24";
   p.origin = std::move(origin);
-  p.confidence = "high";
+  p.confidence = Confidence::high;
   p.notes = std::move(notes) +
             " Ported from i386 (page at 4(%esp), cdecl) to the kex ABI (dst rdi, src rsi, one call per 4096-byte "
             "region); the kernel's in_interrupt() fallback (slow_*_page, = fastc/slow_*) and the __ex_table fixup "
@@ -211,7 +211,7 @@ std::vector<Preset> linux24_presets() {
   p.origin =
       "Linux 2.4.35 arch/i386/lib/mmx.c _mmx_memcpy (GitHub muzaffar101/rtLinux2.4.35, commit 6c8e8704...; 2.4.0 in "
       "Robin329/Linux-2.4.0 lacks the 59+5 split)";
-  p.confidence = "high";
+  p.confidence = Confidence::high;
   p.notes =
       "Any length: i = len/64; kernel_fpu_begin; 3DNow! prefetch S+0..256; 64-byte iterations of 2 x (4 movq "
       "loads, 4 movq stores), with prefetch S+320 while more than 5 remain and without it for the last 5; "

@@ -238,9 +238,7 @@ PresetFacts preset_facts(const Preset& p, const std::vector<std::string>& substi
   f.aliases = p.aliases;
   f.family = p.family;
   f.origin = p.origin;
-  auto c = parse_confidence(p.confidence);
-  if (!c) throw std::logic_error("preset " + p.id + ": confidence '" + p.confidence + "' is not high, medium or low");
-  f.confidence = *c;
+  f.confidence = p.confidence;
   f.notes = p.notes;
   f.features = p.features;
   f.substitutions = substitutions;

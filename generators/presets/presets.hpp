@@ -42,7 +42,7 @@ struct Preset {
   Op op = Op::copy;
   std::string family;      ///< "fastc", "hahn", "xmm64", "linux24", "asami", "linux", "freebsd"
   std::string origin;      ///< author, date, message id or repository path (spec §0)
-  std::string confidence;  ///< "high" | "medium" | "low" as the spec gives it
+  Confidence confidence = Confidence::high;  ///< as docs/seed-kernels.md gives it
   std::string notes;       ///< what the kernel does, porting choices, reconstruction caveats
   std::vector<std::string> features;  ///< CPU features of the original ("mmx", "3dnow", "sse", "sse2")
   uint32_t region = 4096;   ///< bytes per call of the original routine

@@ -146,7 +146,7 @@ void gpr_copy_page(Gen& g, bool nt) {
 }
 
 Preset xmm64_preset(std::string id, std::string printed, std::vector<std::string> aliases, Op op,
-                    const char* origin, std::string confidence, std::string notes,
+                    const char* origin, Confidence confidence, std::string notes,
                     std::vector<std::string> features, uint32_t alignment, const Reg64& counter,
                     std::function<void(Gen&)> body) {
   Preset p;
@@ -156,7 +156,7 @@ Preset xmm64_preset(std::string id, std::string printed, std::vector<std::string
   p.op = op;
   p.family = "xmm64";
   p.origin = origin;
-  p.confidence = std::move(confidence);
+  p.confidence = confidence;
   p.notes = std::move(notes);
   p.features = std::move(features);
   p.alignment = alignment;
@@ -173,7 +173,7 @@ const char* const kSaveNote =
 std::vector<Preset> xmm64_clear_presets() {
   std::vector<Preset> v;
   v.push_back(xmm64_preset(
-      "xmm64/kernel_clear", "kernel clear", {"clear_page"}, Op::clear, kOriginClearS, "high",
+      "xmm64/kernel_clear", "kernel clear", {"clear_page"}, Op::clear, kOriginClearS, Confidence::high,
       "x86-64 clear_page of 2005: xor eax,eax; ECX=64; .p2align 4 (multi-byte nops to 16 bytes); loop of dec ecx, "
       "8 x mov [rdi+8k],rax, lea rdi,[rdi+64], jnz (flags from the dec); nop. Confidence: high for the code, medium "
       "that xmm64.c timed this unrolled path.",
@@ -191,7 +191,7 @@ std::vector<Preset> xmm64_clear_presets() {
       }));
   v.push_back(xmm64_preset(
       "xmm64/kernel_clear_rep", "kernel clear", {"kernel clear (rep stosq)", "clear_page_c"}, Op::clear,
-      kOriginClearS, "high",
+      kOriginClearS, Confidence::high,
       "clear_page's alternative patched in on K8 rev C and later (X86_FEATURE_K8_C): ECX=512, EAX=0, rep stosq. "
       "Not what the seed's P4 ran.",
       {}, 1, rdx, [](Gen& g) {
@@ -200,31 +200,31 @@ std::vector<Preset> xmm64_clear_presets() {
         g.rep();
         g.stosq();
       }));
-  v.push_back(xmm64_preset("xmm64/xmm_clear", "xmm_clear", {"c_clear_page_xmm"}, Op::clear, kOriginRfc, "medium",
+  v.push_back(xmm64_preset("xmm64/xmm_clear", "xmm_clear", {"c_clear_page_xmm"}, Op::clear, kOriginRfc, Confidence::medium,
                            std::string("Kernel c_clear_page_xmm in user space: save xmm0; pxor xmm0; 64 iterations of "
                                        "4 movntdq (64 B); sfence; restore xmm0.") + kSaveNote,
                            {"sse2"}, 16, rdx, [](Gen& g) { xmm_clear(g, {1, 64, true, 0}); }));
   v.push_back(xmm64_preset(
-      "xmm64/xmma_clear", "xmma_clear", {}, Op::clear, kOriginRecon, "low",
+      "xmm64/xmma_clear", "xmma_clear", {}, Op::clear, kOriginRecon, Confidence::low,
       "LOW-CONFIDENCE RECONSTRUCTION: xmm_clear with temporal aligned movdqa stores (\"a\" = aligned) and no "
       "sfence; its timings sit with the temporal clears.",
       {"sse2"}, 16, rdx, [](Gen& g) { xmm_clear(g, {1, 64, false, 0}); }));
   v.push_back(xmm64_preset(
-      "xmm64/xmm2_clear", "xmm2_clear", {}, Op::clear, kOriginRecon, "low",
+      "xmm64/xmm2_clear", "xmm2_clear", {}, Op::clear, kOriginRecon, Confidence::low,
       "LOW-CONFIDENCE RECONSTRUCTION (loop shape unknown): a 128-byte unroll of 8 movntdq alternating xmm0/xmm1, "
       "32 iterations, sfence; timings follow xmm_clear.",
       {"sse2"}, 16, rdx, [](Gen& g) { xmm_clear(g, {2, 128, true, 0}); }));
   v.push_back(xmm64_preset(
-      "xmm64/xmma2_clear", "xmma2_clear", {}, Op::clear, kOriginRecon, "low",
+      "xmm64/xmma2_clear", "xmma2_clear", {}, Op::clear, kOriginRecon, Confidence::low,
       "LOW-CONFIDENCE RECONSTRUCTION (loop shape unknown): xmm2_clear with temporal movdqa stores, no sfence.",
       {"sse2"}, 16, rdx, [](Gen& g) { xmm_clear(g, {2, 128, false, 0}); }));
   v.push_back(xmm64_preset(
-      "xmm64/xmm3_clear", "xmm3_clear", {}, Op::clear, kOriginRecon, "low",
+      "xmm64/xmm3_clear", "xmm3_clear", {}, Op::clear, kOriginRecon, Confidence::low,
       "LOW-CONFIDENCE RECONSTRUCTION (unknown kernel, do not treat as authentic): temporal movdqa stores, 64 B per "
       "iteration, with prefetcht0 of the destination 320 B ahead; its time sits with the temporal clears.",
       {"sse2"}, 16, rdx, [](Gen& g) { xmm_clear(g, {1, 64, false, 320}); }));
   v.push_back(xmm64_preset(
-      "xmm64/nt_clear", "nt clear  ", {"nt clear", "nt_clear"}, Op::clear, kOriginNtRecon, "low",
+      "xmm64/nt_clear", "nt clear  ", {"nt clear", "nt_clear"}, Op::clear, kOriginNtRecon, Confidence::low,
       "LOW-CONFIDENCE RECONSTRUCTION (low/medium in the spec): RAX=0; 64 iterations of 8 movnti [P+8k],rax; "
       "sfence; no XMM state. The seed printed the name with two trailing blanks.",
       {"sse2"}, 1, rdx, [](Gen& g) {
@@ -245,29 +245,29 @@ std::vector<Preset> xmm64_copy_presets() {
   std::vector<Preset> v;
   const std::vector<int> pro = {0, 64, 128, 192, 256};
   v.push_back(xmm64_preset(
-      "xmm64/xmm_copy_page_no", "xmm_copy_page_no", {}, Op::copy, kOriginRecon, "low",
+      "xmm64/xmm_copy_page_no", "xmm_copy_page_no", {}, Op::copy, kOriginRecon, Confidence::low,
       "LOW-CONFIDENCE RECONSTRUCTION: xmm_copy_page without any prefetch (\"no prefetch\"): 128 iterations of 2 "
       "movdqa loads and 2 movntdq stores; sfence.",
       {"sse2"}, 16, rdx, [](Gen& g) { xmm_copy(g, {2, 32, true, {}, 0, false}); }));
   v.push_back(xmm64_preset(
-      "xmm64/xmm_copy_page", "xmm_copy_page", {"c_copy_page_xmm"}, Op::copy, kOriginRfc, "medium",
+      "xmm64/xmm_copy_page", "xmm_copy_page", {"c_copy_page_xmm"}, Op::copy, kOriginRfc, Confidence::medium,
       std::string("Kernel c_copy_page_xmm in user space: prefetchnta S+0..256 (of the source; the posted patch "
                   "prefetched its save area, a bug); save xmm0-1; 128 iterations of prefetchnta S+320, 2 movdqa "
                   "loads, 2 movntdq stores (each line is prefetched twice); sfence; restore.") +
           kSaveNote,
       {"sse2"}, 16, rdx, [pro](Gen& g) { xmm_copy(g, {2, 32, true, pro, 320, false}); }));
   v.push_back(xmm64_preset(
-      "xmm64/xmma_copy_page", "xmma_copy_page", {}, Op::copy, kOriginRecon, "low",
+      "xmm64/xmma_copy_page", "xmma_copy_page", {}, Op::copy, kOriginRecon, Confidence::low,
       "LOW-CONFIDENCE RECONSTRUCTION: xmm_copy_page with temporal movdqa stores (\"a\" = aligned) and its prefetches; "
       "no sfence.",
       {"sse2"}, 16, rdx, [pro](Gen& g) { xmm_copy(g, {2, 32, false, pro, 320, false}); }));
   v.push_back(xmm64_preset(
-      "xmm64/xmm3_copy_page", "xmm3_copy_page", {}, Op::copy, kOriginRecon, "low",
+      "xmm64/xmm3_copy_page", "xmm3_copy_page", {}, Op::copy, kOriginRecon, Confidence::low,
       "LOW-CONFIDENCE RECONSTRUCTION (unknown kernel, do not treat as authentic): 64 B per iteration, 4 movdqa loads "
       "(xmm0-3) then 4 temporal movdqa stores, prefetcht0 S+320; the fastest SSE copy in the seed, close to rep movs.",
       {"sse2"}, 16, rdx, [](Gen& g) { xmm_copy(g, {4, 64, false, {}, 320, true}); }));
   v.push_back(xmm64_preset(
-      "xmm64/v26_copy_page", "v26_copy_page", {"copy_page"}, Op::copy, kOriginCopyS, "high",
+      "xmm64/v26_copy_page", "v26_copy_page", {"copy_page"}, Op::copy, kOriginCopyS, Confidence::high,
       "x86-64 copy_page of 2005 (\"don't use streaming store\"): save rbx,r12,r13 (r13 unused); .p2align 4; 59 "
       "iterations of dec rcx, 8 loads (rax rbx rdx r8-r12), prefetcht0 S+320, 8 stores, lea rsi, lea rdi; .p2align 4; "
       "then 5 iterations of dec ecx without the prefetch, lea rdi before lea rsi. Confidence: high for the code, "
@@ -275,7 +275,7 @@ std::vector<Preset> xmm64_copy_presets() {
       {}, 1, r14, [](Gen& g) { gpr_copy_page(g, false); }));
   v.push_back(xmm64_preset(
       "xmm64/v26_copy_page_rep", "v26_copy_page", {"v26_copy_page (rep movsq)", "copy_page_c"}, Op::copy,
-      kOriginCopyS, "high",
+      kOriginCopyS, Confidence::high,
       "copy_page's alternative patched in on K8 rev C and later: ECX=512, rep movsq. Not what the seed's P4 ran.",
       {}, 1, rdx, [](Gen& g) {
         g.mov(ecx, kPage / 8);
@@ -283,7 +283,7 @@ std::vector<Preset> xmm64_copy_presets() {
         g.movsq();
       }));
   v.push_back(xmm64_preset(
-      "xmm64/nt_copy_page", "nt_copy_page", {}, Op::copy, kOriginNtRecon, "low",
+      "xmm64/nt_copy_page", "nt_copy_page", {}, Op::copy, kOriginNtRecon, Confidence::low,
       "LOW-CONFIDENCE RECONSTRUCTION: v26_copy_page with movnti stores (8 GPR loads, then 8 movnti per 64 B) and "
       "an sfence; its prefetch and loop shape are unknown and taken from v26 (prefetcht0 S+320 for 59 iterations, 5 "
       "without; the loops aligned to 16 bytes).",

@@ -1,6 +1,7 @@
 // `kex emit NAME... --format gas|c [-o FILE]`: kernels as source for another program,
 // and with --dispatch a size-dispatching memcpy/memset over them (docs/commands.md).
 #include <map>
+#include <optional>
 
 #include "src/cli/cli.hpp"
 #include "src/core/enum_words.hpp"
@@ -19,7 +20,8 @@ namespace {
 
 struct EmitOptions {
   std::vector<std::string> names;
-  std::string format, out = "-", syntax = "intel", results, dispatch, op, name, tune;
+  std::string format, out = "-", syntax = "intel", results, dispatch, name, tune;
+  std::optional<Op> op;  ///< --op (CLI11 checks the word against kLibcOps), or a tune's
   std::string dispatch_from = "--dispatch";  ///< where the dispatch came from, for errors: the option or FILE: /tune
   std::vector<std::string> loads;            ///< --load NAME=PATH:SYMBOL[:...]: what asm/NAME names
   bool force = false, no_fsave = false;
@@ -59,8 +61,7 @@ SourceDispatch read_dispatch(const EmitOptions& o, std::vector<KernelPlan>& plan
   // A tune file's rows are data: the command line's --load never applies to them.
   const std::vector<LoadSpec> loads = o.tune.empty() ? command_line_loads(o) : std::vector<LoadSpec>{};
   for (auto& e : d.table.entries) e.kernel = add_plan(plans, e.kernel, opts, o.dispatch_from, loads);
-  const auto op = o.op.empty() ? std::nullopt : parse_op(o.op);
-  if (!o.op.empty() && !op) throw InputError("--op", "'" + o.op + "': allowed copy, clear");
+  const std::optional<Op> op = o.op;
   auto plan_of = [&](const std::string& key) -> const KernelPlan& {
     for (const auto& p : plans)
       if (p.key == key) return p;
@@ -80,8 +81,7 @@ SourceDispatch read_dispatch(const EmitOptions& o, std::vector<KernelPlan>& plan
 
 std::string emit_text(const EmitOptions& o) {
   if (o.names.empty() && o.dispatch.empty()) throw InputError("kex emit", "name a kernel, or give --dispatch");
-  if (o.dispatch.empty() && (!o.op.empty() || !o.name.empty()))
-    throw InputError(o.op.empty() ? "--name" : "--op", "only with --dispatch");
+  if (o.dispatch.empty() && (o.op || !o.name.empty())) throw InputError(o.op ? "--op" : "--name", "only with --dispatch");
   const PresetOptions opts{!o.no_fsave};
   std::vector<KernelPlan> plans;
   for (const auto& n : o.names) add_plan(plans, n, opts, "kex emit", command_line_loads(o));
@@ -127,8 +127,10 @@ Action add_emit_command(CLI::App& app) {
   cmd->add_option("--tune", o->tune,
                   "A results file from kex tune: its dispatch table and op, as --dispatch and --op")
       ->excludes("--dispatch");
-  cmd->add_option("--op", o->op, "The dispatch's operation: copy (memcpy signature) or clear (memset); default: "
-                                 "that of its first kernel");
+  cmd->add_option_function<std::string>(
+         "--op", [o](const std::string& w) { o->op = enum_from_word(kLibcOps, w); },
+         "The dispatch's operation: copy (memcpy signature) or clear (memset); default: that of its first kernel")
+      ->check(CLI::IsMember(enum_words(kLibcOps)));
   cmd->add_option("--name", o->name, "The dispatch function's name (default kex_memcpy or kex_memset)");
   cmd->add_flag("--no-fsave", o->no_fsave, "Presets: drop the fsave/frstor pair the originals timed");
   cmd->add_option("--load", o->loads,
@@ -139,11 +141,11 @@ Action add_emit_command(CLI::App& app) {
     if (!o->tune.empty()) {
       const TuneRecord t = load_tune(o->tune);
       if (t.dispatch.entries.empty()) throw InputError(o->tune + ": /tune/dispatch: empty: the tune decided no kernel");
-      if (!o->op.empty() && o->op != to_string(t.op))
-        throw InputError("--op", "'" + o->op + "': " + o->tune + " is a " + std::string(to_string(t.op)) +
+      if (o->op && *o->op != t.op)
+        throw InputError("--op", "'" + std::string(to_string(*o->op)) + "': " + o->tune + " is a " + std::string(to_string(t.op)) +
                                      " tune (leave --op out with --tune)");
       o->dispatch = dispatch_text(t.dispatch);
-      o->op = to_string(t.op);
+      o->op = t.op;
       o->dispatch_from = o->tune + ": /tune/dispatch";
     }
     const std::string text = emit_text(*o);

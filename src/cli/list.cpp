@@ -65,7 +65,7 @@ std::string list_presets_text() {
     out += fmt::format("  {:<28} {:<5} '{}'{}{}\n", p.id, to_string(p.op), p.printed, aliases.empty() ? "" : " aka ",
                        aliases);
     out += fmt::format("      family {}, confidence {}{}, region {} B, alignment {}, needs {}\n", p.family,
-                       p.confidence, p.confidence == "low" ? " (reconstruction)" : "", p.region, p.alignment,
+                       to_string(p.confidence), p.confidence == Confidence::low ? " (reconstruction)" : "", p.region, p.alignment,
                        feats.empty() ? "-" : feats);
     out += "      origin: " + p.origin + "\n";
     if (!subs.empty()) out += "      substitutions here: " + subs + "\n";

@@ -312,9 +312,10 @@ void add_kernel_options(CLI::App* cmd, RunArgs& a) {
                   "Race your own code as lib/NAME or asm/NAME: NAME=PATH:SYMBOL[:copy|move|clear] (PATH a .so, "
                   ".s, .S, .o or lib.a(member); memcpy's ABI by default); repeatable")
       ->allow_extra_args(false);
-  cmd->add_option("--harness", a.harness,
-                  "Harness for presets: kex (robust statistics), or a seed program's own: fastc, xmm64, hahn, "
-                  "mem_cp (Asami's: 4 MB of copies per size, 32..10000 bytes, gettimeofday)")
+  cmd->add_option_function<std::string>(
+         "--harness", [&a](const std::string& w) { a.harness = *parse_harness(w); },
+         "Harness for presets: kex (robust statistics), or a seed program's own: fastc, xmm64, hahn, "
+         "mem_cp (Asami's: 4 MB of copies per size, 32..10000 bytes, gettimeofday)")
       ->check(CLI::IsMember(enum_words(kHarnesses)));
   cmd->add_flag("--seed-exact", a.seed_exact,
                 "Print only what the seed programs printed (no # lines, no notes; the rest goes to stderr); "
@@ -324,8 +325,9 @@ void add_kernel_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("--repeat", a.repeat,
                   "With --preset and a seed harness: run the single-pass program N times (1..1000)");
   cmd->add_flag("--no-fsave", a.no_fsave, "With --preset: drop the fsave/frstor the original kernels timed");
-  cmd->add_option("--format", a.format,
-                  "Format of the -o file: json (kex results), gbench (for Google Benchmark's compare.py), csv")
+  cmd->add_option_function<std::string>(
+         "--format", [&a](const std::string& w) { a.format = *enum_from_word(kResultsFormats, w); },
+         "Format of the -o file: json (kex results), gbench (for Google Benchmark's compare.py), csv")
       ->check(CLI::IsMember(enum_words(kResultsFormats)));
 }
 

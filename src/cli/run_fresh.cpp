@@ -84,8 +84,8 @@ Protocol make_protocol(const std::vector<Config>& configs, const RunArgs& a, con
 }
 
 /// --repeat N: a whole number 1..1000, for a seed harness only.
-uint32_t repeat_count(const std::string& text, const std::string& harness) {
-  if (harness == "kex")
+uint32_t repeat_count(const std::string& text, Harness harness) {
+  if (harness == Harness::kex)
     throw InputError("--repeat: applies to a seed harness: give --harness fastc|xmm64|hahn|mem_cp (or a seed set)");
   try {
     return static_cast<uint32_t>(parse_integer(text, 1, 1000));
@@ -143,19 +143,19 @@ std::vector<Config> configs_from_arguments(RunArgs& a, const CLI::App& cmd) {
                                                           "linux/clear_page_erms ") + opt + " ...)"));
   if (!names.empty()) configs.push_back(names_config(names, axes));
   if (a.presets.empty() && a.no_fsave) throw InputError("--no-fsave: applies to --preset kernels; give --preset NAME...");
-  if (a.presets.empty() && a.harness != "kex")
-    throw InputError("--harness " + a.harness + ": applies to --preset kernels; give --preset NAME...");
+  if (a.presets.empty() && a.harness != Harness::kex)
+    throw InputError("--harness " + std::string(to_string(a.harness)) + ": applies to --preset kernels; give --preset NAME...");
   if (!a.repeat.empty() && a.presets.empty())
     throw InputError("--repeat: applies to --preset kernels under a seed harness; give --preset NAME...");
   if ((a.seed_exact || !a.repeat.empty()) && !cmd.count("--harness"))
-    if (auto own = preset_sets_harness(a.presets)) a.harness = std::string(to_string(*own));
+    if (auto own = preset_sets_harness(a.presets)) a.harness = *own;
   if (!a.presets.empty()) {
     // libc's page copy and clear (memcpy, memset, rep movsb/stosb) at one page under kex's
     // protocol beside them, so every preset table and figure has its baselines from this run.
     Config c;
     c.presets = a.presets;
-    c.harness = *parse_harness(a.harness);
-    c.axes.sizes = a.harness == "mem_cp" ? mem_cp_sizes() : std::vector<uint64_t>{4096};  // Asami's runtests sizes
+    c.harness = a.harness;
+    c.axes.sizes = a.harness == Harness::mem_cp ? mem_cp_sizes() : std::vector<uint64_t>{4096};  // Asami's runtests sizes
     c.baselines = baseline_names();
     c.preset_fsave = !a.no_fsave;
     if (!a.repeat.empty()) c.repeat = repeat_count(a.repeat, a.harness);
@@ -175,7 +175,7 @@ void fresh_setup(RunArgs& a, const CLI::App& cmd, RunSetup& s) {
   const auto with_counters =
       std::find_if(s.configs.begin(), s.configs.end(), [](const Config& c) { return c.protocol.sets("counters"); });
   if (a.counters.empty() && with_counters != s.configs.end()) s.counters_where = with_counters->source + ": /protocol/counters";
-  s.format = enum_from_word(kResultsFormats, a.format).value();  // CLI11 checked the word against the table
+  s.format = a.format;
   s.filter = a.filter;
   if (!a.shard.empty()) std::tie(s.shard_index, s.shard_count) = parse_shard(a.shard);
   s.run_id = new_run_id();

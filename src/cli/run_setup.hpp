@@ -25,10 +25,10 @@ struct RunArgs {
   std::string out, plot_dir, shard, resume;
   std::vector<std::string> presets;
   std::vector<std::string> loads;  ///< --load NAME=PATH:SYMBOL[:copy|move|clear], checked by the setup
-  std::string harness = "kex";
+  Harness harness = Harness::kex;  ///< --harness (CLI11 checks the word against kHarnesses)
   std::string repeat;  ///< --repeat N (seed harnesses), checked by hand for one clear line
   std::string seed;    ///< --seed S, checked by hand: 0..2^64-1, never wrapped
-  std::string format = "json";
+  ResultsFormat format = ResultsFormat::json;  ///< --format (checked against kResultsFormats)
   bool force = false, no_fsave = false, segments_seed_exact = false;
   uint32_t repetitions = 0;
   int cpu = -1;

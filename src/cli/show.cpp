@@ -86,7 +86,7 @@ int show_preset(const ShowOptions& o, const Preset& p) {
     header.push_back("# " + size_line(r, preset_unsupported_reason(p)));
   } else {
     header.push_back("preset " + p.id + " ('" + p.printed + "', " + std::string(to_string(p.op)) + ", region " +
-                     std::to_string(p.region) + " B), confidence " + p.confidence);
+                     std::to_string(p.region) + " B), confidence " + std::string(to_string(p.confidence)));
     header.push_back("origin: " + p.origin);
     for (const auto& s : subs) header.push_back("substitution here: " + s);
     header.push_back(size_line(r, preset_unsupported_reason(p)));

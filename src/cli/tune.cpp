@@ -37,7 +37,8 @@ namespace kex {
 namespace {
 
 struct TuneArgs {
-  std::string config = "built-in:tune", op = "copy", sizes, cache, budget = "10m", out, seed, placement, threads, resume;
+  Op op = Op::copy;  ///< --op (CLI11 checks the word against kLibcOps)
+  std::string config = "built-in:tune", sizes, cache, budget = "10m", out, seed, placement, threads, resume;
   std::vector<std::string> layout, loads;
   double margin = kTieResolution;
   uint32_t max_rounds = 40, first_rounds = 5;
@@ -71,9 +72,11 @@ std::vector<LoadSpec> load_options(const TuneArgs& a) {
   std::vector<LoadSpec> loads;
   for (const std::string& text : a.loads) {
     LoadSpec l = parse_load_option(text, "--load");
-    if ((l.function == "memset") != (a.op == "clear"))
+    if ((l.function == "memset") != (a.op == Op::clear)) {
+      const std::string op(to_string(a.op));
       throw InputError("--load: '" + text + "': a " + load_function_word(l.function) + " (" + l.function +
-                       "'s ABI); kex tune --op " + a.op + " races " + a.op + " kernels");
+                       "'s ABI); kex tune --op " + op + " races " + op + " kernels");
+    }
     loads.push_back(std::move(l));
   }
   check_load_names(loads, "--load");
@@ -127,7 +130,7 @@ double validation_reserve(Op op, double budget_s) {
 TuneRequest tune_request(const TuneArgs& a, const CLI::App& cmd) {
   TuneRequest req;
   req.space = with_loads(tune_space(a, cmd), a);
-  req.op = *parse_op(a.op);
+  req.op = a.op;
   req.sizes = req.space.axes.sizes;
   req.budget_s = budget_seconds(a.budget);
   req.reserve_s = a.no_validate ? 0 : validation_reserve(req.op, req.budget_s);
@@ -229,7 +232,7 @@ int tune_command(TuneArgs& a, const CLI::App& cmd) {
   const auto t0 = std::chrono::steady_clock::now();
   if (!(a.margin >= 0 && a.margin < 1)) throw InputError("--margin: " + std::to_string(a.margin) + ": a fraction in [0, 1)");
   const bool resuming = !a.resume.empty();
-  if (a.out.empty() && !resuming) a.out = "kex-tune-" + a.op + ".json";
+  if (a.out.empty() && !resuming) a.out = "kex-tune-" + std::string(to_string(a.op)) + ".json";
   if (a.out == "-") throw InputError("-o", "'-': kex tune writes a results file, not standard output; give a path");
   if (cmd.count("--cpu")) pin_to_cpu(a.cpu);  // one of the CPUs this process may run on, or one line
   if (!resuming) check_output_path(a.out, a.force);
@@ -268,7 +271,9 @@ Action add_tune_command(CLI::App& app) {
                                          "dispatch table, within a time budget");
   auto a = std::make_shared<TuneArgs>();
   cmd->add_option("CONFIG", a->config, "Config whose kernels race (default built-in:tune)");
-  cmd->add_option("--op", a->op, "copy or clear (default copy)")->check(CLI::IsMember(enum_words(kLibcOps)));
+  cmd->add_option_function<std::string>(
+         "--op", [a](const std::string& w) { a->op = *enum_from_word(kLibcOps, w); }, "copy or clear (default copy)")
+      ->check(CLI::IsMember(enum_words(kLibcOps)));
   cmd->add_option("--sizes", a->sizes, "Sizes to race, as kex run --sizes (default the config's: 256 B..256 MiB x4, 1000, 3000, 10000, 30000)");
   cmd->add_option("--cache", a->cache, "warm or cold (one)")->check(CLI::IsMember(enum_words(kCacheModes)));
   cmd->add_option("--layout", a->layout, "One layout, as kex run --layout (src:N/dst:N/dist:D/nohuge)");

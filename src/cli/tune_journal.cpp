@@ -13,7 +13,7 @@ namespace {
 
 TuneJournalRequest journal_request(const TuneRequest& req) {
   TuneJournalRequest t;
-  t.op = std::string(to_string(req.op));
+  t.op = req.op;
   t.sizes = req.sizes;
   t.margin = req.margin;
   t.first_rounds = req.first_rounds;
@@ -26,7 +26,7 @@ TuneJournalRequest journal_request(const TuneRequest& req) {
 std::string difference(const JournalHeader& h, const TuneRequest& req) {
   const TuneJournalRequest t = journal_request(req);
   if (!h.tune) return "it is the journal of a kex run, not of a tune (continue it with kex run --resume)";
-  if (h.tune->op != t.op) return "--op " + h.tune->op;
+  if (h.tune->op != t.op) return "--op " + std::string(to_string(h.tune->op));
   if (h.tune->sizes != t.sizes) return "its --sizes";
   if (h.tune->margin != t.margin) return "its --margin";
   if (h.tune->first_rounds != t.first_rounds) return "its --first-rounds";

@@ -70,16 +70,14 @@ std::vector<CurveData> envelopes(const std::vector<CurveData>& curves, const std
 }
 
 /// What happened to each byte an op counts ("copied", "cleared", "read"), by its word.
-std::string done_word(const std::string& op) {
-  const auto o = parse_op(op);
-  return o ? op_info(*o).done : "moved";
-}
+std::string done_word(Op op) { return op_info(op).done; }
 
 /// The .dat text: one block per curve, then one per envelope (gnuplot `index N`).
-std::string bandwidth_dat(const std::string& op, const std::string& cache, const std::vector<CurveData>& curves,
+std::string bandwidth_dat(Op op, const std::string& cache, const std::vector<CurveData>& curves,
                           const std::vector<CurveData>& env, bool ratio) {
   std::ostringstream d;
-  d << "# kex " << (ratio ? "speedup curves (B GB/s / A GB/s)" : "bandwidth curves") << ": " << op << ", cache " << cache << "\n"
+  d << "# kex " << (ratio ? "speedup curves (B GB/s / A GB/s)" : "bandwidth curves") << ": " << to_string(op)
+    << ", cache " << cache << "\n"
     << "# GB/s = 10^9 bytes per second; each byte " << done_word(op) << " counted once\n"
     << "# one block per curve (gnuplot `index N`); columns:\n"
     << (ratio ? "# size_bytes ratio ratio_of_best ratio_of_p10 ratio_of_p90\n"
@@ -153,7 +151,7 @@ std::string bandwidth_terminal(const std::string& base, const std::vector<std::s
 }
 
 /// Labels, ranges, tics, grid and key of the bandwidth (or speedup) axes.
-std::string bandwidth_axes_text(const std::string& op, const FigureAxes& a, bool ratio) {
+std::string bandwidth_axes_text(Op op, const FigureAxes& a, bool ratio) {
   std::ostringstream g;
   const std::string what = done_word(op);
   g << "set xlabel " << gp_label("size (bytes " + what + " per call, log2)") << "\n"
@@ -181,15 +179,15 @@ std::string bandwidth_axes_text(const std::string& op, const FigureAxes& a, bool
 
 /// Cache markers where the working set crosses a cache (copies touch src + dst, 2 x
 /// size); the caches beyond the sizes measured named in one label.
-std::string cache_markers(const std::string& op, const std::vector<PlotRun>& runs, double lo, double hi) {
+std::string cache_markers(Op op, const std::vector<PlotRun>& runs, double lo, double hi) {
   std::ostringstream g;
   std::set<std::pair<std::string, double>> drawn;
   std::vector<std::string> offchart;
   for (size_t r = 0; r < runs.size(); ++r)
     for (const auto& [name, bytes] : cache_marks(runs[r].doc->context.machine)) {
       if (!drawn.insert({name, bytes}).second) continue;
-      const double x = op == "copy" ? bytes / 2 : bytes;
-      std::string text = name + (op == "copy" ? " (src+dst = " : " (") + human_bytes(bytes) + ")" +
+      const double x = op == Op::copy ? bytes / 2 : bytes;
+      std::string text = name + (op == Op::copy ? " (src+dst = " : " (") + human_bytes(bytes) + ")" +
                          (runs.size() > 1 && r > 0 ? " " + runs[r].label : "");
       if (x < lo || x > hi) {
         offchart.push_back(text);
@@ -282,7 +280,7 @@ std::string bandwidth_panel(const std::string& base, const std::string& panel, c
 /// envelope (thick grey) of every run; cache markers where the working set
 /// (copy: src + dst = 2 x size) equals L1d/L2/LLC. `ratio`: the curves are
 /// speedups (B / A) instead of GB/s, with a y = 1 reference line, no envelope.
-PlotFigure bandwidth_figure(const std::string& base, const std::string& op, const std::string& cache, bool presets,
+PlotFigure bandwidth_figure(const std::string& base, Op op, const std::string& cache, bool presets,
                                 std::vector<CurveData> curves, const std::vector<PlotRun>& runs, bool ratio) {
   PlotFigure f;
   f.base = base;
@@ -293,12 +291,12 @@ PlotFigure bandwidth_figure(const std::string& base, const std::string& op, cons
   const FigureAxes axes = bandwidth_axes(curves);
   const size_t cols = panels.size() == 1 ? 1 : 2, rows = (panels.size() + cols - 1) / cols;
   std::ostringstream g;
-  g << "# kex: " << op << (ratio ? " speedup" : " bandwidth") << " against size, cache " << cache << ". Data: " << f.base << ".dat\n"
+  g << "# kex: " << to_string(op) << (ratio ? " speedup" : " bandwidth") << " against size, cache " << cache << ". Data: " << f.base << ".dat\n"
     << bandwidth_terminal(f.base, panels, curves, env, cols, rows) << bandwidth_axes_text(op, axes, ratio)
     << cache_markers(op, runs, axes.lo, axes.hi);
-  const std::string title = std::string(presets ? "named presets by family of origin, libc dashed: " : "") + op +
-                            (ratio ? " speedup, " : " bandwidth, ") +
-                            cache + " cache, median per size\n" + bandwidth_hosts(runs, ratio);
+  const std::string title = std::string(presets ? "named presets by family of origin, libc dashed: " : "") +
+                            std::string(to_string(op)) + (ratio ? " speedup, " : " bandwidth, ") + cache +
+                            " cache, median per size\n" + bandwidth_hosts(runs, ratio);
   g << "set multiplot layout " << rows << "," << cols << " title " << gp_label(title) << " font \",12\"\n";
   for (const auto& panel : panels) g << bandwidth_panel(f.base, panel, curves, env, runs.size(), !ratio);
   g << "unset multiplot\n";
@@ -429,13 +427,13 @@ void add_bandwidth_figures(const Curves& g, const std::vector<PlotRun>& runs, co
     const auto& [op_kind, cache_mode, presets, threads] = key;
     if (curves.empty() || (!any_generated && (filter.re || presets))) continue;
     if (presets) libc_within_presets(curves);
-    const std::string op(to_string(op_kind)), cache(to_string(cache_mode));
+    const std::string cache(to_string(cache_mode));
     const std::string base =
-        op + "-" + cache + (presets ? "-presets" : "") + (threads > 1 ? "-threads-" + std::to_string(threads) : "");
+        std::string(to_string(op_kind)) + "-" + cache + (presets ? "-presets" : "") + (threads > 1 ? "-threads-" + std::to_string(threads) : "");
     if (opts.ratio)
       if (auto ratios = ratio_curves(curves, runs.size()); !ratios.empty())
-        out.push_back(bandwidth_figure("ratio-" + base, op, cache, presets, std::move(ratios), runs, true));
-    out.push_back(bandwidth_figure(base, op, cache, presets, std::move(curves), runs, false));
+        out.push_back(bandwidth_figure("ratio-" + base, op_kind, cache, presets, std::move(ratios), runs, true));
+    out.push_back(bandwidth_figure(base, op_kind, cache, presets, std::move(curves), runs, false));
   }
 }
 

@@ -9,18 +9,21 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "src/core/enum_words.hpp"
 #include "src/model/json_fields.hpp"
+#include "src/model/spec.hpp"
 
 namespace kex {
 
 /// The tune request a journal header records (the space is the header's configs[0], the
 /// seed its protocol's). A resume's command line must ask for the same.
 struct TuneJournalRequest {
-  std::string op = "copy";       ///< copy or clear
+  Op op = Op::copy;              ///< copy or clear (kLibcOps)
   std::vector<uint64_t> sizes;   ///< the sizes the race starts on, ascending
   double margin = 0;             ///< --margin
   uint32_t first_rounds = 5, max_rounds = 40;
@@ -28,12 +31,11 @@ struct TuneJournalRequest {
   bool operator==(const TuneJournalRequest&) const = default;
 };
 
-inline bool is_tune_op(const std::string& s) { return s == "copy" || s == "clear"; }
-
 /// The field table of the request (journal_header.cpp runs it in both directions).
 template <class IO, class R>
 void map_tune_request(IO& io, R& r) {
-  io.text("op", r.op, TextRule{8, is_tune_op, "copy, clear"});
+  io.choice("op", r.op, [](std::string_view w) { return enum_from_word(kLibcOps, w); },
+            [](Op v) { return to_string(v); }, "copy, clear");
   io.wholes("sizes", r.sizes, 100000, uint64_t(1), UINT64_MAX);
   io.real("margin", r.margin, 0, 1);
   io.whole("first_rounds", r.first_rounds, 1u, 100000u);

@@ -410,9 +410,8 @@ TEST_CASE("every preset has a disassembly expectation, and ids are unique" * doc
     if (p.id.rfind("asami/unroll", 0) != 0) CHECK_MESSAGE(expected.count(p.id), "no expectation for " << p.id);
     CHECK_FALSE(p.printed.empty());
     CHECK(p.emit);
-    CHECK((p.confidence == "high" || p.confidence == "medium" || p.confidence == "low"));
     CHECK_FALSE(p.origin.empty());
-    if (p.confidence == "low") CHECK_MESSAGE(p.notes.find("RECONSTRUCTION") != std::string::npos, p.id);
+    if (p.confidence == Confidence::low) CHECK_MESSAGE(p.notes.find("RECONSTRUCTION") != std::string::npos, p.id);
   }
 }
 
