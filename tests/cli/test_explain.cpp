@@ -15,8 +15,8 @@
 TEST_CASE("kex explain: the kernel, its neighbours and the explain section" * doctest::test_suite("cli")) {
   const std::string d = tmp_dir_until_exit();
   const std::string out = d + "/e.json";
-  const auto r = shell_stdout(kKex + " explain -q copy/sse/unroll:64 --sizes 4KiB --repetitions 3 -o " + out +
-                              " 2>" + d + "/err");
+  const auto r = shell_stdout(kKex + " explain -q copy/sse/unroll:64 --sizes 4KiB --repetitions 3 --no-ceilings -o " +
+                              out + " 2>" + d + "/err");
   REQUIRE_MESSAGE(r.status == 0, (r.text + slurp(d + "/err")));
   const auto doc = nlohmann::json::parse(slurp(out));
   std::set<std::string> names;
@@ -100,8 +100,8 @@ TEST_CASE("kex explain: a clear's fill neighbour races in the kernel's rounds an
 TEST_CASE("kex explain: without llvm-mca one line says so, and nothing fails" * doctest::test_suite("cli")) {
   const std::string d = tmp_dir_until_exit();
   const auto r = shell_stdout("KEX_LLVM_MCA=/nonexistent/llvm-mca " + kKex +
-                              " explain copy/sse/unroll:64/nt --sizes 4KiB --repetitions 3 -o " + d + "/e.json 2>" + d +
-                              "/err");
+                              " explain copy/sse/unroll:64/nt --sizes 4KiB --repetitions 3 --no-ceilings -o " + d +
+                              "/e.json 2>" + d + "/err");
   REQUIRE_MESSAGE(r.status == 0, (r.text + slurp(d + "/err")));
   CHECK(r.text.find("core of copy/sse/unroll:64/scratch:4/nt/fwd: no model of the core: llvm-mca not found at "
                     "KEX_LLVM_MCA (Debian package llvm)\n") != std::string::npos);
@@ -109,7 +109,7 @@ TEST_CASE("kex explain: without llvm-mca one line says so, and nothing fails" * 
 
 TEST_CASE("kex explain: a rep string kernel has no marked loop: one line" * doctest::test_suite("cli")) {
   const std::string d = tmp_dir_until_exit();
-  const auto r = shell_stdout(kKex + " explain copy/string/unroll:8 --sizes 4KiB --repetitions 3 -o " + d +
+  const auto r = shell_stdout(kKex + " explain copy/string/unroll:8 --sizes 4KiB --repetitions 3 --no-ceilings -o " + d +
                               "/e.json 2>" + d + "/err");
   REQUIRE_MESSAGE(r.status == 0, (r.text + slurp(d + "/err")));
   const std::string line = mca_tool().path.empty() ? "llvm-mca not found" : "no marked loop: a rep string instruction is its own loop";
