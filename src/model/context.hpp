@@ -255,9 +255,11 @@ struct ProtocolRecord : Protocol {
 };
 
 /// One config of the run, as written.
+/// A config as its file wrote it (context.configs), compared as a JSON value.
+using ConfigJson = nlohmann::ordered_json;
 struct ConfigRecord {
   std::string source;  ///< file path or "built-in:default.json"
-  nlohmann::ordered_json config;
+  ConfigJson config;
 };
 
 /// A seed table a harness printed (fastc/hahn), kept verbatim.

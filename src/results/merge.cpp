@@ -93,8 +93,8 @@ std::vector<Group> machine_groups(const std::vector<MergeInput>& inputs) {
 
 /// A file's distinct configs (an earlier merge of two machines run from one config holds
 /// that config twice, once per machine), compared as JSON values as pooling compares them.
-std::vector<nlohmann::ordered_json> configs_of_file(const MergeInput& in) {
-  std::vector<nlohmann::ordered_json> v;
+std::vector<ConfigJson> configs_of_file(const MergeInput& in) {
+  std::vector<ConfigJson> v;
   for (const RunDoc& r : in.runs)
     for (const auto& c : r.context.configs)
       if (std::find(v.begin(), v.end(), c.config) == v.end()) v.push_back(c.config);
@@ -173,7 +173,7 @@ Shards check_shards(const Group& g, std::vector<std::string>* warnings) {
 /// Whole runs of one machine and the same configs pool as extra repetitions.
 bool poolable(const Group& g) {
   const auto configs_of = [](const RunDoc& d) {
-    std::vector<nlohmann::ordered_json> v;
+    std::vector<ConfigJson> v;
     for (const auto& c : d.context.configs) v.push_back(c.config);
     return v;
   };
