@@ -67,12 +67,17 @@ SourceDispatch read_dispatch(const EmitOptions& o, std::vector<KernelPlan>& plan
       if (p.key == key) return p;
     throw std::logic_error("dispatch kernel " + key + " has no plan");
   };
-  d.op = op ? *op : plan_of(d.table.entries.front().kernel).op;
+  const std::string& first = d.table.entries.front().kernel;
+  d.op = op ? *op : plan_of(first).op;
+  // A dispatch is a memcpy or a memset: a read kernel has neither signature.
+  if (!parse_libc_op(to_string(d.op)))
+    throw InputError(o.dispatch_from, "'" + first + "' is a " + std::string(to_string(d.op)) +
+                                          " kernel: a dispatch is of " + enum_word_list(kLibcOps, " or ") + " kernels");
+  const char* why = !op ? " (its first row)" : o.tune.empty() ? " (--op)" : " (the tune's op)";
   for (const auto& e : d.table.entries)
     if (plan_of(e.kernel).op != d.op)
       throw InputError(o.dispatch_from, "'" + e.kernel + "' is a " + std::string(to_string(plan_of(e.kernel).op)) +
-                                         " kernel; the dispatch is a " + std::string(to_string(d.op)) +
-                                         (op ? " (--op)" : " (its first row)"));
+                                            " kernel; the dispatch is a " + std::string(to_string(d.op)) + why);
   d.symbol = !o.name.empty() ? o.name : d.op == Op::copy ? "kex_memcpy" : "kex_memset";
   if (!plain_symbol(d.symbol))
     throw InputError("--name", "'" + d.symbol + "': a C identifier of a-z, 0-9 and _ (not starting with a digit)");
@@ -128,7 +133,7 @@ Action add_emit_command(CLI::App& app) {
                   "A results file from kex tune: its dispatch table and op, as --dispatch and --op")
       ->excludes("--dispatch");
   cmd->add_option_function<std::string>(
-         "--op", [o](const std::string& w) { o->op = enum_from_word(kLibcOps, w); },
+         "--op", [o](const std::string& w) { o->op = parse_libc_op(w); },
          "The dispatch's operation: copy (memcpy signature) or clear (memset); default: that of its first kernel")
       ->check(CLI::IsMember(enum_words(kLibcOps)));
   cmd->add_option("--name", o->name, "The dispatch function's name (default kex_memcpy or kex_memset)");

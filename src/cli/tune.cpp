@@ -272,7 +272,7 @@ Action add_tune_command(CLI::App& app) {
   auto a = std::make_shared<TuneArgs>();
   cmd->add_option("CONFIG", a->config, "Config whose kernels race (default built-in:tune)");
   cmd->add_option_function<std::string>(
-         "--op", [a](const std::string& w) { a->op = *enum_from_word(kLibcOps, w); }, "copy or clear (default copy)")
+         "--op", [a](const std::string& w) { a->op = *parse_libc_op(w); }, "copy or clear (default copy)")
       ->check(CLI::IsMember(enum_words(kLibcOps)));
   cmd->add_option("--sizes", a->sizes, "Sizes to race, as kex run --sizes (default the config's: 256 B..256 MiB x4, 1000, 3000, 10000, 30000)");
   cmd->add_option("--cache", a->cache, "warm or cold (one)")->check(CLI::IsMember(enum_words(kCacheModes)));

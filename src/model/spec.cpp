@@ -101,6 +101,11 @@ std::optional<Op> parse_op(std::string_view s) {
     if (s == o.name) return o.op;
   return std::nullopt;
 }
+
+std::optional<Op> parse_libc_op(std::string_view s) {
+  const std::optional<Op> op = parse_op(s);
+  return op && std::find(kLibcOps.begin(), kLibcOps.end(), *op) != kLibcOps.end() ? op : std::nullopt;
+}
 std::optional<RegClass> parse_reg_class(std::string_view s) {
   for (const auto& c : kClasses)
     if (s == c.name) return c.cls;

@@ -34,6 +34,8 @@ std::string op_names(std::string_view sep = ", ");
 /// The ops the C library has a call for (memcpy, memset): what --op of kex tune and the
 /// libc child take.
 inline constexpr std::array kLibcOps{Op::copy, Op::clear};
+/// The op of kLibcOps named `s` ("copy", "clear"); nullopt for any other text, "read" too.
+std::optional<Op> parse_libc_op(std::string_view s);
 
 /// The bytes a read kernel stores at dst: 8, whatever its byte count.
 inline constexpr uint64_t kReadResultBytes = 8;

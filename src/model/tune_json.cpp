@@ -96,7 +96,7 @@ template <class IO, class T>
 void map_tunable(IO& io, T& t) {
   io.text("name", t.name, kTunableName);
   io.whole("value", t.value, uint64_t(0), UINT64_MAX);
-  io.choice("op", t.op, parse_op, [](Op o) { return to_string(o); }, enum_word_list(kLibcOps).c_str());
+  io.choice("op", t.op, parse_libc_op, [](Op o) { return to_string(o); }, enum_word_list(kLibcOps).c_str());
   io.whole("from", t.from, uint64_t(1), UINT64_MAX);
   io.whole("to", t.to, uint64_t(1), UINT64_MAX);
   if (io.has("below", t.below)) io.whole("below", *t.below, uint64_t(1), UINT64_MAX);
@@ -133,7 +133,7 @@ void map_validation(IO& io, V& v) {
 
 template <class IO, class T>
 void map_tune(IO& io, T& t) {
-  io.choice("op", t.op, parse_op, [](Op o) { return to_string(o); }, enum_word_list(kLibcOps).c_str());
+  io.choice("op", t.op, parse_libc_op, [](Op o) { return to_string(o); }, enum_word_list(kLibcOps).c_str());
   io.real("budget_s", t.budget_s, 0, kTuneInf);
   io.real("used_s", t.used_s, 0, kTuneInf);
   io.real("margin", t.margin, 0, 1);

@@ -9,12 +9,10 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "src/core/enum_words.hpp"
 #include "src/model/json_fields.hpp"
 #include "src/model/spec.hpp"
 
@@ -34,8 +32,7 @@ struct TuneJournalRequest {
 /// The field table of the request (journal_header.cpp runs it in both directions).
 template <class IO, class R>
 void map_tune_request(IO& io, R& r) {
-  io.choice("op", r.op, [](std::string_view w) { return enum_from_word(kLibcOps, w); },
-            [](Op v) { return to_string(v); }, "copy, clear");
+  io.choice("op", r.op, parse_libc_op, [](Op v) { return to_string(v); }, "copy, clear");
   io.wholes("sizes", r.sizes, 100000, uint64_t(1), UINT64_MAX);
   io.real("margin", r.margin, 0, 1);
   io.whole("first_rounds", r.first_rounds, 1u, 100000u);

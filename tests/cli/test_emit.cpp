@@ -226,6 +226,11 @@ TEST_CASE("kex emit: bad input exits 2 with one line, and -o never overwrites wi
                       "must ascend\n");
   auto mixed = shell(kKex + " emit --format c --dispatch '256:rep_movsb,rep_stosb'");
   CHECK(mixed.text == "kex: --dispatch: 'rep_stosb' is a clear kernel; the dispatch is a copy (its first row)\n");
+  // A read kernel has neither memcpy's nor memset's signature: no dispatch, whatever names the op.
+  auto read = shell(kKex + " emit --format c --dispatch 'read/gpr'");
+  CHECK(read.status == 2);
+  CHECK(read.text == "kex: --dispatch: 'read/gpr/unroll:64/scratch:4/fwd' is a read kernel: a dispatch is of copy or "
+                     "clear kernels\n");
   auto op = shell(kKex + " emit --format c --dispatch 'rep_movsb' --op clear");
   CHECK(op.text == "kex: --dispatch: 'rep_movsb' is a copy kernel; the dispatch is a clear (--op)\n");
   auto name = shell(kKex + " emit --format c --dispatch 'rep_movsb' --name 'x; system'");

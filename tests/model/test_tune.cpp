@@ -136,6 +136,10 @@ TEST_CASE("the tune section: a round trip, and one-line errors for a hostile one
     return std::string("no error");
   };
   CHECK(error_of("/op", "move") == "f.json: /tune/op: \"move\": allowed: copy, clear");
+  // read is an op, but no dispatch's: kex emit --tune would write a memset of read kernels.
+  CHECK(error_of("/op", "read") == "f.json: /tune/op: \"read\": allowed: copy, clear");
+  CHECK(error_of("/validation/checks/0/tunable/op", "read") ==
+        "f.json: /tune/validation/checks/0/tunable/op: \"read\": allowed: copy, clear");
   CHECK(error_of("/dispatch/0/max_bytes", nullptr) ==
         "f.json: /tune/dispatch/0/max_bytes: missing: only the last row takes every larger size");
   CHECK(error_of("/dispatch/1/max_bytes", 1 << 30) ==
