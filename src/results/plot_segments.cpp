@@ -10,10 +10,12 @@ namespace kex {
 namespace {
 
 /// Whether a segment case is one of the table's loops (the 2006 loop, the mixed one and
-/// the loop without segment work), drawn in the heatmap; the modern costs are bars.
+/// the loop without segment work), drawn in the heatmap; the modern costs are bars. A
+/// loop whose file leaves out its register or selector kind has no cell: it is left out.
 bool segment_loop(const SegmentCase& c) {
   return c.variant == SegVariant::baseline || c.variant == SegVariant::loop2006 || c.variant == SegVariant::mixed;
 }
+bool has_cell(const SegmentCase& c) { return segment_loop(c) && c.segment && c.selector_kind; }
 
 /// The segment table's measured modern costs of every run: a bar of ns per iteration each.
 std::vector<PlotFigure> segment_bars(const std::vector<PlotRun>& runs) {
@@ -49,7 +51,7 @@ PlotFigure segment_heatmap(const SegmentSection& sec, const std::string& base, c
     return size_t(it - v.begin());
   };
   for (const SegmentCase& c : sec.cases) {
-    if (!segment_loop(c)) continue;
+    if (!has_cell(c)) continue;
     const std::string loop(to_string(c.variant == SegVariant::mixed ? SegVariant::mixed : SegVariant::loop2006));
     const std::string row =
         loop + ": " + word_or_empty(c.selector_kind) + (c.selector ? " " + *c.selector : std::string());
@@ -71,7 +73,7 @@ void segment_heatmaps(const std::vector<PlotRun>& runs, std::vector<PlotFigure>&
   for (size_t ri = 0; ri < runs.size(); ++ri) {
     const auto& sec = runs[ri].doc->context.segments;
     if (!sec || std::none_of(sec->cases.begin(), sec->cases.end(), [](const SegmentCase& c) {
-          return segment_loop(c) && c.measured();
+          return has_cell(c) && c.measured();
         }))
       continue;
     out.push_back(segment_heatmap(*sec, ri ? "segments-" + std::to_string(ri + 1) : "segments", runs[ri].label));

@@ -299,6 +299,24 @@ TEST_CASE("write_plots: the segment table's loops as one heatmap (selector x reg
   if (!find_gnuplot().empty()) CHECK(gnuplot_check(d.path, "segments.gp") == "");
 }
 
+TEST_CASE("write_plots: a loop whose file leaves out its register or selector kind has no heatmap cell and no bar") {
+  kex::RunDoc doc = synth::run({});
+  auto section = nlohmann::json::parse(golden::read("segments-section.json"));
+  section["cases"][1].erase("segment");        // fs, data selector, entry null: 60 ns
+  section["cases"][3].erase("selector_kind");  // fs, data selector, entry data
+  doc.context.segments = segment_section_from_json(section, "segments-section.json");
+  TmpDir d;
+  PlotOptions o;
+  o.render = false;
+  write_plots({doc}, d.path, o);
+  const std::string dat = slurp(d / "segments.dat"), gp = slurp(d / "segments.gp");
+  CHECK(gp.find("\", entry") == std::string::npos);  // no column of an empty register name
+  CHECK(gp.find("\"2006: \"") == std::string::npos);  // no row of an empty selector kind
+  CHECK(gp.find("set ytics (\"2006: data 0x2b\" 0,") != std::string::npos);
+  CHECK(count(dat, "\n") - count(dat, "# ") - 12 == 12 * 11);  // the same rows and columns: the cells stay
+  CHECK(slurp(d / "segments-modern.dat").find("with data selector") == std::string::npos);
+}
+
 TEST_CASE("write_plots: small multiples - a panel per register class - envelope and libc baseline in each") {
   TmpDir d;
   PlotOptions o;
