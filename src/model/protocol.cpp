@@ -1,6 +1,7 @@
 #include "src/model/protocol.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "src/core/cpu_list.hpp"
 #include "src/core/error.hpp"
@@ -77,6 +78,17 @@ void ProtocolRequest::apply(Protocol& p) const {
   map_protocol(r, p);
 }
 
-bool ProtocolRequest::sets(std::string_view key) const { return knobs_.contains(key); }
+bool ProtocolRequest::sets(std::string_view key) const {
+  static const nlohmann::json kKnobs = [] {  // every key of map_protocol (placement: written when not the default)
+    Protocol all;
+    all.placement.mode = PlacementMode::compact;
+    nlohmann::json j;
+    FieldWriter w(j);
+    map_protocol(w, all);
+    return j;
+  }();
+  if (!kKnobs.contains(key)) throw std::logic_error("ProtocolRequest::sets: '" + std::string(key) + "' is no protocol knob");
+  return knobs_.contains(key);
+}
 
 }  // namespace kex

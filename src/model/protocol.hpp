@@ -102,6 +102,7 @@ class ProtocolRequest {
   /// Sets on `p` every knob this request sets, and no other.
   void apply(Protocol& p) const;
   /// Whether it sets the knob of that key ("seed", "counters": map_protocol's keys).
+  /// std::logic_error for a key map_protocol does not have (a caller's typo, never input).
   bool sets(std::string_view key) const;
   /// The knobs it sets, as the config wrote them (an object).
   const nlohmann::json& knobs() const { return knobs_; }

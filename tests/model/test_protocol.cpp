@@ -62,6 +62,8 @@ TEST_CASE("a config's protocol request sets its knobs and no others" * doctest::
   CHECK(p == want);
   CHECK(c.protocol.sets("seed"));
   CHECK_FALSE(c.protocol.sets("cpu"));
+  CHECK_FALSE(c.protocol.sets("placement"));
+  CHECK_THROWS_AS(c.protocol.sets("preset_fsave"), std::logic_error);  // no knob: a typo stays loud
   // No request: nothing changes.
   Protocol untouched;
   config_with(R"("precision": 0.02)").protocol.apply(untouched);
