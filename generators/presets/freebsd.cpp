@@ -118,9 +118,8 @@ void rep_page(Gen& g, Rep r) {
   pop_frame(g);
 }
 
-}  // namespace
-
-std::vector<Preset> freebsd_presets() {
+/// Today's pagezero (both ifunc picks), sse2_pagezero and pagecopy.
+std::vector<Preset> freebsd_today_rows() {
   std::vector<Preset> v;
   v.push_back({.id = "freebsd/pagezero_std",
                .printed = "pagezero_std",
@@ -168,6 +167,12 @@ std::vector<Preset> freebsd_presets() {
                         "rsi/rdi with three movs through r9; rep movsq; pop rbp. kex passes src in rsi and dst in rdi "
                         "already, so the swap is left out (the only change). Runs once per 4096-byte region.",
                .emit = per_page(rdx, [](Gen& g, const PresetOptions&, Subs&) { rep_page(g, Rep::movsq); })});
+  return v;
+}
+
+/// The older movnti pagezero and the prefetching movnti pagecopy.
+std::vector<Preset> freebsd_old_rows() {
+  std::vector<Preset> v;
   v.push_back({.id = "freebsd/pagezero_movnti",
                .printed = "pagezero (movnti)",  // tells it apart in seed-layout tables
                .aliases = {"pagezero"},
@@ -195,6 +200,14 @@ std::vector<Preset> freebsd_presets() {
                         "region.",
                .features = {"sse2"},
                .emit = per_page(r8, [](Gen& g, const PresetOptions&, Subs&) { old_pagecopy(g); })});
+  return v;
+}
+
+}  // namespace
+
+std::vector<Preset> freebsd_presets() {
+  std::vector<Preset> v = freebsd_today_rows();
+  for (auto& p : freebsd_old_rows()) v.push_back(std::move(p));
   return v;
 }
 

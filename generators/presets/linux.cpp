@@ -272,9 +272,8 @@ const char* const kClearPagesAbi =
 /// clear_pages' four presets: the body this CPU gets, then each body by name.
 std::vector<Preset> clear_pages_presets();
 
-}  // namespace
-
-std::vector<Preset> linux_presets() {
+/// clear_page_64.S's three bodies: the unrolled fallback, rep stosq and rep stosb.
+std::vector<Preset> linux_clear_page_rows() {
   std::vector<Preset> v;
   v.push_back({.id = "linux/clear_page_orig",
                .printed = "clear_page_orig",
@@ -307,6 +306,12 @@ std::vector<Preset> linux_presets() {
                                     "stosb. Runs on any x86-64; ERMS only makes it fast.") +
                         kPageAbi,
                .emit = per_page(rdx, [](Gen& g, const PresetOptions&, Subs&) { clear_page_string(g, true); })});
+  return v;
+}
+
+/// copy_page (rep movsq), copy_page_regs and memcpy_orig.
+std::vector<Preset> linux_copy_rows() {
+  std::vector<Preset> v;
   v.push_back({.id = "linux/copy_page",
                .printed = "copy_page",
                .op = Op::copy,
@@ -345,6 +350,14 @@ std::vector<Preset> linux_presets() {
                         "dst in rax, which kex ignores.",
                .region = 1,
                .emit = [](Gen& g, const PresetOptions&, Subs&) { memcpy_orig(g); }});
+  return v;
+}
+
+}  // namespace
+
+std::vector<Preset> linux_presets() {
+  std::vector<Preset> v = linux_clear_page_rows();
+  for (auto& p : linux_copy_rows()) v.push_back(std::move(p));
   for (auto& p : clear_pages_presets()) v.push_back(std::move(p));
   return v;
 }

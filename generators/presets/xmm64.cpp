@@ -168,9 +168,8 @@ const char* const kSaveNote =
     " The register save uses movdqu to a stack slot (\"gcc doesn't align stack variables\"); kernel-only CR0.TS and "
     "preemption handling are left out.";
 
-}  // namespace
-
-std::vector<Preset> xmm64_clear_presets() {
+/// The kernel's clear_page of 2005: the unrolled loop and the rep stosq alternative.
+std::vector<Preset> xmm64_kernel_clear_rows() {
   std::vector<Preset> v;
   v.push_back(xmm64_preset(
       "xmm64/kernel_clear", "kernel clear", {"clear_page"}, Op::clear, kOriginClearS, Confidence::high,
@@ -200,6 +199,12 @@ std::vector<Preset> xmm64_clear_presets() {
         g.rep();
         g.stosq();
       }));
+  return v;
+}
+
+/// The SSE clears of the RFC patch and their reconstructions, and the movnti clear.
+std::vector<Preset> xmm64_xmm_clear_rows() {
+  std::vector<Preset> v;
   v.push_back(xmm64_preset("xmm64/xmm_clear", "xmm_clear", {"c_clear_page_xmm"}, Op::clear, kOriginRfc, Confidence::medium,
                            std::string("Kernel c_clear_page_xmm in user space: save xmm0; pxor xmm0; 64 iterations of "
                                        "4 movntdq (64 B); sfence; restore xmm0.") + kSaveNote,
@@ -238,6 +243,14 @@ std::vector<Preset> xmm64_clear_presets() {
         g.jnz(loop);
         g.sfence();
       }));
+  return v;
+}
+
+}  // namespace
+
+std::vector<Preset> xmm64_clear_presets() {
+  std::vector<Preset> v = xmm64_kernel_clear_rows();
+  for (auto& p : xmm64_xmm_clear_rows()) v.push_back(std::move(p));
   return v;
 }
 
