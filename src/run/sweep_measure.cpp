@@ -51,16 +51,17 @@ std::vector<Task> separate_order(const std::vector<Job>& jobs, const Protocol& p
   const std::vector<Task> order = protocol.shuffle ? shuffled_tasks(families, protocol.repetitions, protocol.seed)
                                                    : ordered_tasks(jobs.size(), protocol.repetitions);
   if (!resumed) return order;
-  std::vector<uint32_t> kept_of(jobs.size(), 0);  // per job: tasks kept so far
+  std::vector<size_t> need;  // per job: the repetitions it still lacks
+  for (const Job& j : jobs) {
+    const auto have = size_t(std::count_if(j.reps.begin(), j.reps.end(), [](const Repetition& r) { return !r.disturbed; }));
+    need.push_back(protocol.repetitions > have ? protocol.repetitions - have : 0);
+  }
   std::vector<Task> kept;
-  for (const Task& t : order) {
-    const auto have = size_t(std::count_if(jobs[t.point].reps.begin(), jobs[t.point].reps.end(),
-                                           [](const Repetition& r) { return !r.disturbed; }));
-    if (have + kept_of[t.point] < protocol.repetitions) {
-      ++kept_of[t.point];
+  for (const Task& t : order)
+    if (need[t.point] > 0) {
+      --need[t.point];
       kept.push_back(t);
     }
-  }
   return kept;
 }
 

@@ -71,7 +71,7 @@ std::vector<uint64_t> verify_sizes(const VerifyTarget& t);
 /// each at both buffer ends; with one: exactly its page offsets (and distance).
 /// Returns "" on success, else the first mismatch
 /// ("size 4097, dst+8 src+0: byte 4096 is 0x00, expected 0x5a").
-/// A faulting kernel kills the process: use verify_targets for untrusted code.
+/// A faulting kernel kills the process: use verify_all for untrusted code.
 std::string verify_in_process(const VerifyTarget& t);
 
 /// verify_in_process for each check's target in the sandbox (src/run/sandbox.hpp), into
