@@ -38,6 +38,16 @@ std::string gnuplot_check(const std::string& dir, const std::string& gp) {
   return rc == 0 ? text : "exit " + std::to_string(rc) + ": " + text;
 }
 
+/// synth's run with `section` (a segment table) in its context, its figures written
+/// unrendered into `dir`.
+void plot_segment_section(const nlohmann::json& section, const std::string& dir) {
+  kex::RunDoc doc = synth::run({});
+  doc.context.segments = segment_section_from_json(section, "segments-section.json");
+  PlotOptions o;
+  o.render = false;
+  write_plots({doc}, dir, o);
+}
+
 }  // namespace
 
 TEST_CASE("write_plots --filter: presets kept by the filter, no segment figure (the table has no names)") {
@@ -275,13 +285,8 @@ TEST_CASE("write_plots: a heatmap per kernel over two swept axes (size x distanc
 }
 
 TEST_CASE("write_plots: the segment table's loops as one heatmap (selector x register and entry selector), ns in the cells") {
-  kex::RunDoc doc = synth::run({});
-  const auto section = nlohmann::json::parse(golden::read("segments-section.json"));
-  doc.context.segments = segment_section_from_json(section, "segments-section.json");
   TmpDir d;
-  PlotOptions o;
-  o.render = false;
-  write_plots({doc}, d.path, o);
+  plot_segment_section(nlohmann::json::parse(golden::read("segments-section.json")), d.path);
   const std::string dat = slurp(d / "segments.dat"), gp = slurp(d / "segments.gp");
   // 12 rows (2006 and mixed loops, 6 selectors each) x 11 columns (<none>, fs and gs with 5 entry selectors).
   CHECK(count(dat, "\n") - count(dat, "# ") - 12 == 12 * 11);
@@ -300,15 +305,11 @@ TEST_CASE("write_plots: the segment table's loops as one heatmap (selector x reg
 }
 
 TEST_CASE("write_plots: a loop whose file leaves out its register or selector kind has no heatmap cell and no bar") {
-  kex::RunDoc doc = synth::run({});
   auto section = nlohmann::json::parse(golden::read("segments-section.json"));
   section["cases"][1].erase("segment");        // fs, data selector, entry null: 60 ns
   section["cases"][3].erase("selector_kind");  // fs, data selector, entry data
-  doc.context.segments = segment_section_from_json(section, "segments-section.json");
   TmpDir d;
-  PlotOptions o;
-  o.render = false;
-  write_plots({doc}, d.path, o);
+  plot_segment_section(section, d.path);
   const std::string dat = slurp(d / "segments.dat"), gp = slurp(d / "segments.gp");
   CHECK(gp.find("\", entry") == std::string::npos);  // no column of an empty register name
   CHECK(gp.find("\"2006: \"") == std::string::npos);  // no row of an empty selector kind

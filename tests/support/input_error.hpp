@@ -6,22 +6,19 @@
 
 #include "src/core/error.hpp"
 
-/// The text of the kex::InputError `f` throws; "" when it returns. Other exceptions pass through.
-inline std::string input_error_of(const std::function<void()>& f) {
+/// The text of the `Error` `f` throws; "" when it returns. Other exceptions pass through.
+template <class Error>
+std::string error_text_of(const std::function<void()>& f) {
   try {
     f();
-  } catch (const kex::InputError& e) {
+  } catch (const Error& e) {
     return e.what();
   }
   return "";
 }
 
+/// The text of the kex::InputError `f` throws; "" when it returns.
+inline std::string input_error_of(const std::function<void()>& f) { return error_text_of<kex::InputError>(f); }
+
 /// The text of the std::invalid_argument `f` throws (the name parsers' error); "" when it returns.
-inline std::string invalid_argument_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
+inline std::string invalid_argument_of(const std::function<void()>& f) { return error_text_of<std::invalid_argument>(f); }
