@@ -219,6 +219,7 @@ Action add_run_command(CLI::App& app) {
     opt.run_id = s.run_id;  // drawn once (a resumed run keeps the journal's: it is the same run)
     opt.filter = s.filter;
     opt.counters = counters;
+    opt.seed_table = [](const SeedRun& seed) { return seed_table_text(seed); };
     const std::optional<SweepPlan> plan = plan_or_list(s, std::move(plans), opt, *a);
     if (!plan) return 0;
     const OutputKinds kinds = check_outputs(s, *a);
@@ -226,8 +227,6 @@ Action add_run_command(CLI::App& app) {
     if (!sweep) return 130;
     RunDoc& run = sweep->doc;
     if (a->explain && !run.context.interrupted && !explain_run(run, opt)) return 130;
-    for (const auto& [source, seed] : sweep->seed_runs)
-      run.context.seed_tables.push_back({source, seed.header.harness, seed_table_text(seed)});
     write_results(s, run);
     if (s.journal && !run.context.interrupted) s.journal->remove();
     FILE* text = s.out == "-" ? stderr : stdout;  // with -o -, stdout carries only the JSON

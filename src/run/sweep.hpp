@@ -3,6 +3,7 @@
 #pragma once
 #include <csignal>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,10 @@ struct RunOptions {
   const JournalState* resume = nullptr;     ///< work an earlier run of the same configs did: not redone
   bool pair_fills = false;                  ///< paired rounds: a clear's fill bytes race in one round (kex
                                             ///< explain's fill neighbour); the groups stay apart
+  /// A seed harness's run as its seed program printed it (the results layer's
+  /// seed_table_text): the sweep puts each one in context.seed_tables as the harness
+  /// finishes. None: the context keeps no seed tables.
+  std::function<std::string(const SeedRun&)> seed_table;
 };
 
 /// A finished sweep: the run, and each seed-harness run (with the config it came

@@ -64,9 +64,17 @@ SeedRun merge_passes(std::vector<SeedRun> passes) {
   return run;
 }
 
-/// Every config's seed harness (fastc, xmm64, hahn), in order; its Results go into
-/// out.doc.results and the run into out.seed_runs, also when a stop leaves it with
-/// fewer passes than asked. False when a stop ended them (the rest did not run).
+/// Keeps a seed harness's run of config `source`: its Results in out.doc.results, the
+/// run in out.seed_runs, its table (opt.seed_table) in the context.
+void keep_seed_run(const std::string& source, SeedRun run, const RunOptions& opt, SweepRun& out) {
+  for (const auto& r : run.results) out.doc.results.push_back(r);
+  if (opt.seed_table) out.doc.context.seed_tables.push_back({source, run.header.harness, opt.seed_table(run)});
+  out.seed_runs.emplace_back(source, std::move(run));
+}
+
+/// Every config's seed harness (fastc, xmm64, hahn), in order, kept (keep_seed_run) also
+/// when a stop leaves it with fewer passes than asked. False when a stop ended them (the
+/// rest did not run).
 bool run_seed_harnesses(const std::vector<Config>& configs, const RunOptions& opt, SweepRun& out) {
   for (const Config& c : configs) {
     if (opt.stop && *opt.stop) return false;
@@ -75,18 +83,13 @@ bool run_seed_harnesses(const std::vector<Config>& configs, const RunOptions& op
       auto it = std::find_if(opt.resume->seed_runs.begin(), opt.resume->seed_runs.end(),
                              [&](const auto& sr) { return sr.first == c.source; });
       if (it != opt.resume->seed_runs.end()) {
-        for (const auto& r : it->second.results) out.doc.results.push_back(r);
-        out.seed_runs.push_back(*it);
+        keep_seed_run(c.source, it->second, opt, out);
         continue;
       }
     }
     std::vector<SeedRun> passes = seed_harness_passes(c, opt);
     const bool complete = passes.size() >= c.repeat;
-    if (!passes.empty()) {
-      SeedRun run = merge_passes(std::move(passes));
-      for (const auto& r : run.results) out.doc.results.push_back(r);
-      out.seed_runs.emplace_back(c.source, std::move(run));
-    }
+    if (!passes.empty()) keep_seed_run(c.source, merge_passes(std::move(passes)), opt, out);
     if (!complete) return false;
   }
   return true;

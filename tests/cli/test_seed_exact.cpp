@@ -53,6 +53,15 @@ TEST_CASE("seed-exact hahn from a config's outputs.seed_exact: Dieter Nuetzel's 
   CHECK(golden::mask(golden::terminal(kex_lines, true)) ==
         golden::mask(golden::lines(golden::read("lkml-20021024-nuetzel-hahn.txt"))));
   CHECK(golden::mask(golden::hypermail(kex_lines)) == golden::mask(golden::lines(golden::read("seed-001-hahn.txt"))));
+  // The results keep the same table, annotated: its lines but kex's "#" notes are stdout's.
+  const nlohmann::json tables = nlohmann::json::parse(slurp(t / "r.json"))["context"]["seed_tables"];
+  REQUIRE(tables.size() == 1);
+  CHECK(tables[0]["source"] == t / "h.json");
+  CHECK(tables[0]["harness"] == "hahn");
+  std::vector<std::string> table;
+  for (const auto& line : golden::lines(tables[0]["text"].get<std::string>()))
+    if (line.rfind("#", 0) != 0) table.push_back(line);
+  CHECK(table == kex_lines);
 }
 
 TEST_CASE("seed-exact xmm64 (the set picks its harness): seed 000, LaHaise's banner line" *
