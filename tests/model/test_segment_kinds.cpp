@@ -112,3 +112,38 @@ TEST_CASE("segment words: a results file's words read as enums and write back as
   CHECK(word_or_empty(c.variant) == "");
   CHECK(nlohmann::json(to_json(read)) == bare);
 }
+
+TEST_CASE("segment cases: skipped is true or absent and a skipped case says why, as the schema says" *
+          doctest::test_suite("model")) {
+  const nlohmann::json doc = run_with_segments();
+  auto error = [&](auto&& edit) {
+    nlohmann::json bad = doc;
+    edit(bad["context"]["segments"]["cases"][1]);
+    try {
+      docs_from_json(bad, "f.json");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string at = "f.json: context/segments/cases/1/";
+  CHECK(error([](nlohmann::json& c) { c["skipped"] = false; }) ==
+        at + "skipped: false: allowed: true, or no key (a measured case)");
+  CHECK(error([](nlohmann::json& c) { c["skipped"] = true; }) == at + "skip_message: missing");
+  CHECK(error([](nlohmann::json& c) {
+          c["skipped"] = true;
+          c["skip_message"] = "";
+        }) == at + "skip_message: \"\": a skipped case says why it was skipped");
+  // A skipped case with its reason, and no figures, reads and writes back as it was.
+  nlohmann::json skipped = doc;
+  nlohmann::json& c = skipped["context"]["segments"]["cases"][1];
+  for (const char* key : {"ns_per_iteration", "ticks_per_iteration", "est_cycles_per_iteration", "cycles_method",
+                          "cycles_per_tick", "repetitions", "iterations_per_sample", "unroll", "min_ticks",
+                          "median_ticks", "median_ns_per_iteration", "timed_iterations", "cputime_ns"})
+    c.erase(key);
+  c["skipped"] = true;
+  c["skip_message"] = "no LDT on this kernel";
+  const RunDoc read = docs_from_json(skipped, "f.json").at(0);
+  CHECK(read.context.segments->cases.at(1).skipped);
+  CHECK(nlohmann::json(to_json(read)) == skipped);
+}
