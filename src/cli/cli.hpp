@@ -11,6 +11,25 @@
 
 namespace kex {
 
+/// The check of an option that takes one of `words` (a closed set's name table, in its
+/// order). Another value is refused the way kex's own errors read, "'<value>': allowed:
+/// a, b, c" after the option's name (CLI11's IsMember says "<value> not in {a,b,c}"); the
+/// help shows "{a,b,c}", as IsMember's does.
+inline CLI::Validator one_of(const std::vector<std::string>& words) {
+  std::string allowed, set;
+  for (const std::string& w : words) {
+    allowed += (allowed.empty() ? "" : ", ") + w;
+    set += (set.empty() ? "" : ",") + w;
+  }
+  return CLI::Validator(
+      [words, allowed](std::string& value) -> std::string {
+        for (const std::string& w : words)
+          if (value == w) return {};
+        return "'" + value + "': allowed: " + allowed;
+      },
+      "{" + set + "}");
+}
+
 /// Runs a parsed subcommand; returns the process exit status.
 using Action = std::function<int()>;
 

@@ -100,7 +100,7 @@ Action add_compare_command(CLI::App& app) {
                                  "(default: 3 x the runs' repetition noise, at least 0.01)")
                      ->check(CLI::Range(0.0, 10.0));
   cmd->add_option("--correction", args->correction, "Multiple-comparison correction: bh (Benjamini-Hochberg), holm, none")
-      ->check(CLI::IsMember(enum_words(kCorrections)));
+      ->check(one_of(enum_words(kCorrections)));
   auto* gate = cmd->add_option("--fail-above", args->fail_text,
                                "Exit 1 when a point is called slower and B's time exceeds A's by more than this "
                                "(1.05 or 5%), or a point of A is missing or failed in B, or nothing matched (a CI "
@@ -109,7 +109,7 @@ Action add_compare_command(CLI::App& app) {
                   "The figure compared: median (of the repetition medians), or best (the fastest sample; per "
                   "repetition its fastest, for the U test): far steadier from run to run on a VM whose core "
                   "shares its time with another guest")
-      ->check(CLI::IsMember(enum_words(kStatistics)));
+      ->check(one_of(enum_words(kStatistics)));
   cmd->add_flag("--absolute", args->opt.absolute,
                 "Compare every point's absolute time; by default a point whose group both runs measured in paired "
                 "rounds is compared by its time relative to its group in the same rounds, so that a whole-machine "
@@ -117,7 +117,7 @@ Action add_compare_command(CLI::App& app) {
   cmd->add_option("--format", args->format,
                   "text, or markdown (GitHub Markdown: the rows as a table, names from the files escaped, for a pull "
                   "request)")
-      ->check(CLI::IsMember(enum_words(kTextFormats)));
+      ->check(one_of(enum_words(kTextFormats)));
   cmd->add_flag("-q,--quiet", args->quiet,
                 "Print only the summary line and what follows it (warnings, notes, regression lines)");
   return [args, gate, effect]() {

@@ -87,7 +87,7 @@ Action add_crossovers_command(CLI::App& app) {
   auto a = std::make_shared<Args>();
   cmd->add_option("RESULTS", a->files, "Results files (a multi-machine merge gives one report per machine)")->required();
   cmd->add_option("--cache", a->cache, "Cache mode of the curves to use (default: warm when present)")
-      ->check(CLI::IsMember(enum_words(kCacheModes)));
+      ->check(one_of(enum_words(kCacheModes)));
   cmd->add_option("--margin", a->margin,
                   "A curve (or a validated tunable) wins at a size only when faster by more than this fraction with 95% "
                   "confidence (default 0.02)");

@@ -119,11 +119,11 @@ Action add_emit_command(CLI::App& app) {
                   "rep_movsb, rep_stosb, memcpy, memset");
   cmd->add_option("--format", o->format, "gas (a .s file for as) or c (machine code in C arrays)")
       ->required()
-      ->check(CLI::IsMember(enum_words(kSourceFormats)));
+      ->check(one_of(enum_words(kSourceFormats)));
   cmd->add_option("-o,--output", o->out, "Output file (default -: standard output)");
   cmd->add_flag("--force", o->force, "Overwrite the output file");
   cmd->add_option("--syntax", o->syntax, "Instruction syntax: intel (default) or att")
-      ->check(CLI::IsMember(enum_words(kSyntaxes)));
+      ->check(one_of(enum_words(kSyntaxes)));
   cmd->add_option("--results", o->results,
                   "A results file: each kernel's measured sizes and GB/s go into its comment");
   cmd->add_option("--dispatch", o->dispatch,
@@ -135,7 +135,7 @@ Action add_emit_command(CLI::App& app) {
   cmd->add_option_function<std::string>(
          "--op", [o](const std::string& w) { o->op = parse_libc_op(w); },
          "The dispatch's operation: copy (memcpy signature) or clear (memset); default: that of its first kernel")
-      ->check(CLI::IsMember(enum_words(kLibcOps)));
+      ->check(one_of(enum_words(kLibcOps)));
   cmd->add_option("--name", o->name, "The dispatch function's name (default kex_memcpy or kex_memset)");
   cmd->add_flag("--no-fsave", o->no_fsave, "Presets: drop the fsave/frstor pair the originals timed");
   cmd->add_option("--load", o->loads,

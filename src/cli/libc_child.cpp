@@ -21,7 +21,7 @@ Action add_libc_child_command(CLI::App& app) {
     double budget_ms = 20;
   };
   auto a = std::make_shared<Args>();
-  cmd->add_option("--op", a->op, "copy (memcpy) or clear (memset)")->check(CLI::IsMember(enum_words(kLibcOps)));
+  cmd->add_option("--op", a->op, "copy (memcpy) or clear (memset)")->check(one_of(enum_words(kLibcOps)));
   cmd->add_option("--fill", a->fill, "memset's byte")->check(CLI::Range(0u, 255u));
   cmd->add_option("--sizes", a->sizes, "Sizes in bytes, comma-separated, in the order measured")
       ->required()

@@ -117,7 +117,7 @@ Action add_list_command(CLI::App& app) {
   auto what = std::make_shared<std::string>("all");
   std::string help;
   for (const auto& w : list_topic_words()) help += (help.empty() ? "" : " | ") + w;
-  cmd->add_option("WHAT", *what, help)->check(CLI::IsMember(list_topic_words()));
+  cmd->add_option("WHAT", *what, help)->check(one_of(list_topic_words()));
   return [what]() {
     std::string out;
     for (const auto& t : kListTopics)

@@ -315,7 +315,7 @@ void add_kernel_options(CLI::App* cmd, RunArgs& a) {
          "--harness", [&a](const std::string& w) { a.harness = *parse_harness(w); },
          "Harness for presets: kex (robust statistics), or a seed program's own: fastc, xmm64, hahn, "
          "mem_cp (Asami's: 4 MB of copies per size, 32..10000 bytes, gettimeofday)")
-      ->check(CLI::IsMember(enum_words(kHarnesses)));
+      ->check(one_of(enum_words(kHarnesses)));
   cmd->add_flag("--seed-exact", a.seed_exact,
                 "Print only what the seed programs printed (no # lines, no notes; the rest goes to stderr); "
                 "with --preset SET and no --harness, the set's own program");
@@ -327,7 +327,7 @@ void add_kernel_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option_function<std::string>(
          "--format", [&a](const std::string& w) { a.format = *enum_from_word(kResultsFormats, w); },
          "Format of the -o file: json (kex results), gbench (for Google Benchmark's compare.py), csv")
-      ->check(CLI::IsMember(enum_words(kResultsFormats)));
+      ->check(one_of(enum_words(kResultsFormats)));
 }
 
 /// The measuring protocol: shards, repetitions, order, pairing, the sentinel, counters.

@@ -204,13 +204,13 @@ Action add_show_command(CLI::App& app) {
   cmd->add_flag("--no-fsave", o->no_fsave, "Presets: drop the fsave/frstor pair the originals timed");
   auto syntax = std::make_shared<std::string>("intel");
   cmd->add_option("--syntax", *syntax, "Disassembly syntax: intel (default) or att (Capstone's AT&T)")
-      ->check(CLI::IsMember(enum_words(kSyntaxes)));
+      ->check(one_of(enum_words(kSyntaxes)));
   auto format = std::make_shared<std::string>("listing");
   cmd->add_option("--format", *format,
                   "listing (default: metadata, offsets, bytes, disassembly); s (a GNU as source with labels that "
                   "as/llvm-mc/llvm-mca take and that reassembles to the same bytes); hex (32 bytes a line, xxd -p "
                   "layout); bin (the raw code bytes)")
-      ->check(CLI::IsMember(enum_words(kCodeFormats)));
+      ->check(one_of(enum_words(kCodeFormats)));
   return [o, syntax, format]() {
     o->syntax = enum_from_word(kSyntaxes, *syntax).value_or(Syntax::intel);
     o->format = enum_from_word(kCodeFormats, *format).value_or(Format::listing);

@@ -24,7 +24,7 @@ Action add_summary_command(CLI::App& app) {
   cmd->add_option("--format", a->format,
                   "text (as kex run prints it), or markdown (the summary table as GitHub Markdown tables, for a pull "
                   "request; names from the file escaped)")
-      ->check(CLI::IsMember(enum_words(kTextFormats)));
+      ->check(one_of(enum_words(kTextFormats)));
   return [a]() {
     const RunDoc run = load_one_run(a->file, "kex summary reads one machine's run: give the file that machine's kex run "
                                              "wrote, or see them side by side with kex report FILE -o PAGE");

@@ -273,9 +273,9 @@ Action add_tune_command(CLI::App& app) {
   cmd->add_option("CONFIG", a->config, "Config whose kernels race (default built-in:tune)");
   cmd->add_option_function<std::string>(
          "--op", [a](const std::string& w) { a->op = *parse_libc_op(w); }, "copy or clear (default copy)")
-      ->check(CLI::IsMember(enum_words(kLibcOps)));
+      ->check(one_of(enum_words(kLibcOps)));
   cmd->add_option("--sizes", a->sizes, "Sizes to race, as kex run --sizes (default the config's: 256 B..256 MiB x4, 1000, 3000, 10000, 30000)");
-  cmd->add_option("--cache", a->cache, "warm or cold (one)")->check(CLI::IsMember(enum_words(kCacheModes)));
+  cmd->add_option("--cache", a->cache, "warm or cold (one)")->check(one_of(enum_words(kCacheModes)));
   cmd->add_option("--layout", a->layout, "One layout, as kex run --layout (src:N/dst:N/dist:D/nohuge)");
   cmd->add_option("--threads", a->threads, "Workers per operation, each on its own CPU and buffers: one value, "
                                            "1..1024 or all (every CPU of the affinity mask); default the config's, 1")

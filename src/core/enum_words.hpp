@@ -1,6 +1,6 @@
 // The words of a closed set, from the set's own table: the values of an enum in a
 // fixed order and its to_string. One place for the word lists the command line
-// checks (CLI::IsMember), its messages and its parsers, so a new value cannot leave
+// checks (one_of in src/cli/cli.hpp), its messages and its parsers, so a new value cannot leave
 // a list stale.
 #pragma once
 #include <array>

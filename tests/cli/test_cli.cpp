@@ -166,10 +166,10 @@ TEST_CASE("kex show formats: hex, bin, a .s that reassembles, AT&T, bad values e
   CHECK(att.text.find("movq %rax, (%rdi)") != std::string::npos);
   auto fmt = shell(kKex + " show linux/copy_page --format nope");
   CHECK(fmt.status == 2);
-  CHECK(fmt.text == "kex: --format: nope not in {listing,s,hex,bin} (see kex --help)\n");
+  CHECK(fmt.text == "kex: --format: 'nope': allowed: listing, s, hex, bin (see kex --help)\n");
   auto syn = shell(kKex + " show linux/copy_page --syntax gas");
   CHECK(syn.status == 2);
-  CHECK(syn.text == "kex: --syntax: gas not in {intel,att} (see kex --help)\n");
+  CHECK(syn.text == "kex: --syntax: 'gas': allowed: intel, att (see kex --help)\n");
 }
 
 TEST_CASE("kex list presets shows the new families and the kernel with no source" * doctest::test_suite("cli")) {
@@ -334,7 +334,7 @@ TEST_CASE("bad inputs to the results commands and run options fail before any wo
       {kKex + " run -q " + d + "/small.json -o " + d + "/o.json --plot-dir " + d + "/afile", "--plot-dir: " + d + "/afile: exists and is not a directory"},
       {kKex + " run -q " + d + "/small.json -o " + d + "/o.json --plot-dir " + d + "/afile/sub", "cannot be created"},
       {kKex + " segments --json " + d + "/no/dir.json", "directory " + d + "/no does not exist"},
-      {kKex + " crossovers " + d + "/typed.json --cache hot", "--cache: hot not in {warm,cold}"},
+      {kKex + " crossovers " + d + "/typed.json --cache hot", "--cache: 'hot': allowed: warm, cold"},
   };
   for (const auto& c : cases) {
     auto r = shell(c.cmd);
