@@ -180,6 +180,19 @@ void FieldReader::named_texts(const char* key, std::vector<std::pair<std::string
   }
 }
 
+void FieldReader::named_reals(const char* key, std::vector<std::pair<std::string, double>>& v, size_t max_items,
+                              double lo, double hi, const TextRule& rule) {
+  const json* o = find(key);
+  if (!o) return;
+  if (!o->is_object() || o->size() > max_items)
+    fail(key, *o, "expected an object of at most " + std::to_string(max_items) + " numbers by name");
+  v.clear();
+  for (auto it = o->begin(); it != o->end(); ++it) {
+    const std::string at = path(key) + "/" + (printable(it.key()) ? it.key() : json(it.key()).dump());
+    v.emplace_back(checked_text(json(it.key()), at, rule), checked_real(it.value(), at, lo, hi));
+  }
+}
+
 void FieldReader::nullable_text(const char* key, std::optional<std::string>& v, const TextRule& rule) {
   if (!has(key, true)) {
     v.reset();

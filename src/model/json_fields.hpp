@@ -132,6 +132,12 @@ class BasicFieldWriter {
     for (const auto& [name, text] : v) o[name] = text;
     out_[key] = std::move(o);
   }
+  void named_reals(const char* key, const std::vector<std::pair<std::string, double>>& v, size_t, double, double,
+                   const TextRule& = {}) {
+    Json o = Json::object();
+    for (const auto& [name, x] : v) o[name] = x;
+    out_[key] = std::move(o);
+  }
   /// A text or JSON null (none), always written.
   void nullable_text(const char* key, const std::optional<std::string>& v, const TextRule& = {}) {
     out_[key] = v ? Json(*v) : Json(nullptr);
@@ -271,6 +277,9 @@ class FieldReader {
   /// An object of at most `max_items` texts by name (names and texts under `rule`).
   void named_texts(const char* key, std::vector<std::pair<std::string, std::string>>& v, size_t max_items,
                    const TextRule& rule = {});
+  /// An object of at most `max_items` numbers in [lo, hi] by name (each name under `rule`), in the file's order.
+  void named_reals(const char* key, std::vector<std::pair<std::string, double>>& v, size_t max_items, double lo,
+                   double hi, const TextRule& rule = {});
   /// A text or null (none); a missing key is none too, with any Keys.
   void nullable_text(const char* key, std::optional<std::string>& v, const TextRule& rule = {});
   /// An object of at most `max_items` texts or nulls by name.

@@ -97,6 +97,39 @@ void map_repetition(IO& io, R& r) {
   io.wholes("samples_ticks", r.sample_ticks, size_t(1) << 28, uint64_t(0), UINT64_MAX);
 }
 
+/// A measured entry's "stats": the repetitions' statistics in ns, GB/s (1e9 bytes/s) and
+/// per 4 KiB page (EntryFigures). Written for readers of the file; kex reads an entry's
+/// figures back from its "reps" (an earlier kex's stats: LegacyStats).
+template <class IO, class F>
+void map_entry_stats(IO& io, F& f) {
+  auto& a = f.a;
+  io.whole("repetitions", a.repetitions, size_t(0), SIZE_MAX);
+  io.whole("disturbed_repetitions", a.disturbed, size_t(0), SIZE_MAX);
+  io.whole("n", a.samples, size_t(0), SIZE_MAX);
+  for (auto [key, v] : {std::pair{"median_ns", &a.median_ns}, std::pair{"min_ns", &a.min_ns},
+                        std::pair{"p10_ns", &a.p10_ns}, std::pair{"p90_ns", &a.p90_ns}, std::pair{"max_ns", &a.max_ns},
+                        std::pair{"ci95_low_ns", &a.ci_low_ns}, std::pair{"ci95_high_ns", &a.ci_high_ns},
+                        std::pair{"ci_rel_halfwidth", &a.ci_rel}, std::pair{"mean_ns", &a.mean_ns},
+                        std::pair{"stddev_ns", &a.stddev_ns}, std::pair{"cv", &a.cv}, std::pair{"mad_ns", &a.mad_ns}})
+    io.real(key, *v, -kInf, kInf);
+  io.text("stop_reason", a.stop_reason, kKept);
+  for (auto [key, v] : {std::pair{"gbps", &f.gbps}, std::pair{"gbps_best", &f.gbps_best},
+                        std::pair{"gbps_p10", &f.gbps_p10}, std::pair{"gbps_p90", &f.gbps_p90},
+                        std::pair{"bytes_read_written", &f.bytes_read_written},
+                        std::pair{"gbps_read_written", &f.gbps_read_written},
+                        std::pair{"bytes_with_write_allocate", &f.bytes_with_write_allocate},
+                        std::pair{"gbps_with_write_allocate", &f.gbps_with_write_allocate},
+                        std::pair{"est_cycles", &f.est_cycles}, std::pair{"bytes_per_cycle", &f.bytes_per_cycle},
+                        std::pair{"cycles_per_page", &f.cycles_per_page}, std::pair{"ticks_per_page", &f.ticks_per_page},
+                        std::pair{"cycles_per_tick", &a.cycles_per_tick}})
+    io.real(key, *v, -kInf, kInf);
+  io.text("cycles_method", a.cycles_method, kKept);
+  if (io.has("counters_per_op", !f.counters_per_op.empty())) {
+    io.named_reals("counters_per_op", f.counters_per_op, 4096, -kInf, kInf, kKept);
+    io.named_reals("counters_per_byte", f.counters_per_byte, 4096, -kInf, kInf, kKept);
+  }
+}
+
 /// A generated kernel's typed parameters (the first fields of an entry's "params").
 template <class IO, class K>
 void map_spec(IO& io, K& s) {

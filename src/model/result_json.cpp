@@ -212,50 +212,6 @@ ordered_json entry_params(const Result& r) {
   return p;
 }
 
-/// A measured entry's "stats": the repetitions' statistics in ns, GB/s and per page.
-ordered_json stats_json(const EntryFigures& f) {
-  const Aggregate& a = f.a;
-  ordered_json st;
-  st["repetitions"] = a.repetitions;
-  st["disturbed_repetitions"] = a.disturbed;
-  st["n"] = a.samples;
-  st["median_ns"] = a.median_ns;
-  st["min_ns"] = a.min_ns;
-  st["p10_ns"] = a.p10_ns;
-  st["p90_ns"] = a.p90_ns;
-  st["max_ns"] = a.max_ns;
-  st["ci95_low_ns"] = a.ci_low_ns;
-  st["ci95_high_ns"] = a.ci_high_ns;
-  st["ci_rel_halfwidth"] = a.ci_rel;
-  st["mean_ns"] = a.mean_ns;
-  st["stddev_ns"] = a.stddev_ns;
-  st["cv"] = a.cv;
-  st["mad_ns"] = a.mad_ns;
-  st["stop_reason"] = a.stop_reason;
-  st["gbps"] = f.gbps;
-  st["gbps_best"] = f.gbps_best;
-  st["gbps_p10"] = f.gbps_p10;
-  st["gbps_p90"] = f.gbps_p90;
-  st["bytes_read_written"] = f.bytes_read_written;
-  st["gbps_read_written"] = f.gbps_read_written;
-  st["bytes_with_write_allocate"] = f.bytes_with_write_allocate;
-  st["gbps_with_write_allocate"] = f.gbps_with_write_allocate;
-  st["est_cycles"] = f.est_cycles;
-  st["bytes_per_cycle"] = f.bytes_per_cycle;
-  st["cycles_per_page"] = f.cycles_per_page;
-  st["ticks_per_page"] = f.ticks_per_page;
-  st["cycles_per_tick"] = a.cycles_per_tick;
-  st["cycles_method"] = a.cycles_method;
-  if (!f.counters_per_op.empty()) {
-    ordered_json per_op = ordered_json::object(), per_byte = ordered_json::object();
-    for (const auto& [name, v] : f.counters_per_op) per_op[name] = v;
-    for (const auto& [name, v] : f.counters_per_byte) per_byte[name] = v;
-    st["counters_per_op"] = per_op;
-    st["counters_per_byte"] = per_byte;
-  }
-  return st;
-}
-
 }  // namespace
 
 ordered_json to_json(const Result& r) {
@@ -284,7 +240,7 @@ ordered_json to_json(const Result& r) {
   e["cpu_time"] = f.a.median_ns;
   e["time_unit"] = "ns";
   e["bytes_per_second"] = f.gbps * 1e9;
-  e["stats"] = stats_json(f);
+  e["stats"] = record_json(f, [](auto& io, auto& x) { map_entry_stats(io, x); });
   ordered_json reps = ordered_json::array();
   for (const auto& rep : r.reps) reps.push_back(to_json(rep));
   e["reps"] = reps;

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "src/core/error.hpp"
+#include "src/model/field_records.hpp"
+#include "src/model/result_fields.hpp"
 #include "src/model/result_json.hpp"
 
 namespace kex {
@@ -105,6 +107,46 @@ TEST_CASE("a kernel spec's params: every field required but those older files la
   p = spec_params(s);
   p["fill"] = 256;
   CHECK_THROWS_WITH_AS(spec_from_params(p, "p"), "p/fill: 256: expected an integer in 0..255", InputError);
+}
+
+}  // namespace kex
+
+namespace kex {
+
+TEST_CASE("an entry's stats: written in the table's order, read back to the same JSON, a counter that is no number "
+          "refused by path") {
+  EntryFigures f;
+  f.a.repetitions = 3;
+  f.a.median_ns = 100;
+  f.a.stop_reason = "precision";
+  f.a.cycles_method = "perf";
+  f.gbps = 40.96;
+  f.ticks_per_page = 250;
+  f.counters_per_op = {{"cycles", 300}, {"instructions", 125}};
+  f.counters_per_byte = {{"cycles", 0.075}, {"instructions", 0.03}};
+  auto map = [](auto& io, auto& x) { result_fields::map_entry_stats(io, x); };
+  const nlohmann::ordered_json j = record_json(f, map);
+  const std::vector<std::string> keys = keys_of(j);
+  REQUIRE(keys.size() == 32);
+  CHECK(std::vector<std::string>(keys.begin(), keys.begin() + 4) ==
+        std::vector<std::string>{"repetitions", "disturbed_repetitions", "n", "median_ns"});
+  CHECK(keys.back() == "counters_per_byte");
+  CHECK(keys_of(j["counters_per_op"]) == std::vector<std::string>{"cycles", "instructions"});  // the counters' order
+  const nlohmann::json read = nlohmann::json::parse(j.dump());
+  const EntryFigures back = record_from<EntryFigures>(read, "f.json: /benchmarks/0/stats", Keys::exact, map);
+  CHECK(record_json(back, map) == j);
+  CHECK(back.counters_per_op == f.counters_per_op);
+
+  nlohmann::json bad = read;
+  bad["counters_per_op"]["cycles"] = "300";
+  try {
+    record_from<EntryFigures>(bad, "f.json: /benchmarks/0/stats", Keys::exact, map);
+    FAIL("a text counter was read");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).rfind("f.json: /benchmarks/0/stats/counters_per_op/cycles: \"300\"", 0) == 0);
+  }
+  f.counters_per_op.clear();  // no counters: neither object
+  CHECK(keys_of(record_json(f, map)).size() == 30);
 }
 
 }  // namespace kex
