@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "src/core/stats.hpp"
+#include "src/model/config_forms.hpp"
 #include "src/model/json_fields.hpp"
 #include "src/model/plan.hpp"
 #include "src/model/result.hpp"
@@ -154,6 +155,49 @@ void map_spec(IO& io, K& s) {
   io.choice("block_order", s.block.order, parse_direction, [](Direction v) { return to_string(v); },
             "forward, backward");
   io.whole("fill", s.fill, uint8_t(0), uint8_t(255));
+}
+
+/// What an entry's "params" say beside the spec: the op (when no spec says it), the
+/// preset and its fsave, a baseline's or an implementation's kind ("libc", "glibc",
+/// "lib", "asm"), function and fill.
+struct ParamFacts {
+  std::optional<Op> op;
+  std::string preset;
+  bool fsave = true;
+  std::string impl, function;
+  uint8_t fill = 0;
+};
+
+template <class IO, class P>
+void map_param_facts(IO& io, P& p) {
+  if (io.has("op", p.op)) io.choice("op", *p.op, parse_op, [](Op v) { return to_string(v); }, "copy, clear, read");
+  if (io.has("preset", !p.preset.empty())) io.text("preset", p.preset, kKept);
+  if (io.has("fsave", !p.preset.empty())) io.flag("fsave", p.fsave);
+  if (io.has("impl", !p.impl.empty())) io.text("impl", p.impl, kKept);
+  if (io.has("function", !p.impl.empty())) io.text("function", p.function, kKept);
+  if (io.has("fill", p.fill != 0)) io.whole("fill", p.fill, uint8_t(0), uint8_t(255));
+}
+
+/// A point's coordinates but its size, in an entry's "params" (written for readers of
+/// the file; kex reads them from the entry's name): a missing distance or prefill is null,
+/// threads and pass appear when not 1.
+template <class IO, class C>
+void map_coords(IO& io, C& c) {
+  using config_forms::PrefillByte;
+  using config_forms::Signed;
+  io.whole("src_offset", c.layout.src_offset, uint64_t(0), UINT64_MAX);
+  io.whole("dst_offset", c.layout.dst_offset, uint64_t(0), UINT64_MAX);
+  io.value("distance", c.layout.distance,
+           OrToken{nlohmann::json(nullptr), std::optional<int64_t>{}, Signed{INT64_MIN, INT64_MAX}});
+  io.flag("huge_pages", c.layout.huge_pages);
+  io.choice("cache", c.cache, parse_cache_mode, [](CacheMode v) { return std::string(to_string(v)); }, "warm, cold");
+  io.whole("chunk", c.chunk, uint64_t(0), UINT64_MAX);
+  io.value("prefill", c.prefill, OrToken{nlohmann::json(nullptr), std::optional<uint8_t>{}, PrefillByte{}});
+  io.flag("consume", c.consume);
+  if (io.has("threads", c.threads != 1)) io.whole("threads", c.threads, uint32_t(1), UINT32_MAX);
+  io.choice("harness", c.harness, parse_harness, [](Harness v) { return std::string(to_string(v)); },
+            "kex, fastc, hahn, xmm64, mem_cp");
+  if (io.has("pass", c.pass != 1)) io.whole("pass", c.pass, uint32_t(1), UINT32_MAX);
 }
 
 /// A preset's facts (an entry's "preset" object): where it comes from and how sure.

@@ -179,35 +179,28 @@ void append(ordered_json& to, const ordered_json& from) {
   for (auto it = from.begin(); it != from.end(); ++it) to[it.key()] = it.value();
 }
 
-/// An entry's "params": the kernel's typed parameters, then every coordinate, then where it ran.
+/// An entry's "params": the kernel's typed parameters (or its op), what else names the
+/// kernel, every coordinate but the size, then where it ran.
 ordered_json entry_params(const Result& r) {
-  ordered_json p = r.spec ? spec_params(*r.spec) : ordered_json{{"op", to_string(r.op)}};
+  ParamFacts f;
+  if (!r.spec) f.op = r.op;
   if (r.preset) {
-    p["preset"] = r.preset->id;
-    p["fsave"] = r.preset->fsave;
+    f.preset = r.preset->id;
+    f.fsave = r.preset->fsave;
   }
   if (r.libc) {
-    p["impl"] = "libc";
-    p["function"] = r.libc->function;
-    if (r.libc->fill) p["fill"] = r.libc->fill;
+    f.impl = "libc";
+    f.function = r.libc->function;
+    f.fill = r.libc->fill;
   }
   if (r.impl) {
-    p["impl"] = to_string(r.impl->source);
-    p["function"] = r.impl->function;
-    if (r.impl->fill) p["fill"] = r.impl->fill;
+    f.impl = to_string(r.impl->source);
+    f.function = r.impl->function;
+    f.fill = r.impl->fill;
   }
-  const Coords& c = r.point.at;
-  p["src_offset"] = c.layout.src_offset;
-  p["dst_offset"] = c.layout.dst_offset;
-  p["distance"] = c.layout.distance ? ordered_json(*c.layout.distance) : ordered_json();
-  p["huge_pages"] = c.layout.huge_pages;
-  p["cache"] = to_string(c.cache);
-  p["chunk"] = c.chunk;
-  p["prefill"] = c.prefill ? ordered_json(*c.prefill) : ordered_json();
-  p["consume"] = c.consume;
-  if (c.threads != 1) p["threads"] = c.threads;
-  p["harness"] = to_string(c.harness);
-  if (c.pass != 1) p["pass"] = c.pass;
+  ordered_json p = r.spec ? spec_params(*r.spec) : ordered_json::object();
+  append(p, record_json(f, [](auto& io, auto& x) { map_param_facts(io, x); }));
+  append(p, record_json(r.point.at, [](auto& io, auto& x) { map_coords(io, x); }));
   if (r.placed) append(p, record_json(*r.placed, [](auto& io, auto& x) { map_placement(io, x); }));
   return p;
 }
@@ -267,23 +260,6 @@ KernelKind kind_of(const json& entry, const std::string& where, const Point& poi
   if (const auto bad = kernel_name_error(k.kind, point.kernel))
     throw InputError(where + "/name", "'" + point.kernel + "': " + *bad);
   return k.kind;
-}
-
-/// What "params" says beside the spec: the op, a preset's fsave, a baseline's function and fill.
-struct ParamFacts {
-  std::optional<Op> op;
-  bool fsave = true;
-  std::string impl, function;
-  uint8_t fill = 0;
-};
-
-template <class IO, class P>
-void map_param_facts(IO& io, P& p) {
-  if (io.has("op", p.op)) io.choice("op", *p.op, parse_op, [](Op v) { return to_string(v); }, "copy, clear, read");
-  io.flag("fsave", p.fsave);
-  io.text("impl", p.impl, kKept);
-  io.text("function", p.function, kKept);
-  io.whole("fill", p.fill, uint8_t(0), uint8_t(255));
 }
 
 /// The entry's spec or op, libc facts and outside implementation's record, into `r`
