@@ -35,7 +35,6 @@ int run_ceilings_command(const CeilingsArgs& a, const CLI::App& cmd) {
     std::fprintf(stderr, "kex ceilings: stopped at once; nothing written\n");
     return 130;
   }
-  c.run.doc.context.ceilings = c.ceilings;
   if (!a.out.empty()) write_file_atomic(a.out, to_json(c.run.doc).dump(1) + "\n", a.force);
   write_stdout(ceilings_text(c.run.doc));
   if (!a.out.empty()) std::printf("results: %s\n", terminal_text(a.out).c_str());

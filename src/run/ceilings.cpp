@@ -40,6 +40,7 @@ CeilingsRun measure_ceilings(RunOptions opt, uint32_t rounds) {
   out.run = run_sweep({ceilings_config(probes, levels)}, opt);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out.ceilings = ceilings_from(out.run.doc, levels, rounds, seconds);
+  out.run.doc.context.ceilings = out.ceilings;  // the probes' run says what they found
   return out;
 }
 

@@ -16,7 +16,8 @@ Config ceilings_config(const std::vector<KernelSpec>& probes, const std::vector<
 
 /// The probe's run and the ceilings it gives.
 struct CeilingsRun {
-  SweepRun run;        ///< the probes' results (entries of the results file that holds them)
+  SweepRun run;        ///< the probes' results (entries of the results file that holds them), with
+                       ///< the ceilings in its context
   Ceilings ceilings;
 };
 
