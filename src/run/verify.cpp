@@ -113,6 +113,15 @@ bool dst_as_wanted(const VerifyTarget& t, const Guarded& dst, const std::vector<
          memcmp(dst.begin() + hi, canaries.data() + hi, dst.cap - hi) == 0;
 }
 
+/// Where byte i of a buffer lies against a region [lo, lo + span) named `name`: "byte K"
+/// inside (K from 0), "byte K before <name>" or "byte K after <name> end" outside (K from
+/// 1: byte 1 before dst is dst[-1], byte 1 after dst end is dst[span]).
+std::string position(size_t i, size_t lo, uint64_t span, const char* name) {
+  if (i < lo) return "byte " + std::to_string(lo - i) + " before " + name;
+  if (i >= lo + span) return "byte " + std::to_string(i - lo - span + 1) + " after " + name + " end";
+  return "byte " + std::to_string(i - lo);
+}
+
 /// The first byte of dst that differs from what dst_as_wanted expects: where it is (inside
 /// the span, or before or after it), what it holds and what it should.
 std::string first_wrong_byte(const VerifyTarget& t, const Guarded& dst, size_t lo, const uint8_t* src, uint64_t n,
@@ -123,13 +132,21 @@ std::string first_wrong_byte(const VerifyTarget& t, const Guarded& dst, size_t l
     const bool inside = i >= lo && i < lo + span;
     const uint8_t want = !inside ? canary(i) : wanted(t, src, i - lo, fold);
     if (got == want) continue;
-    const std::string where = inside ? "byte " + std::to_string(i - lo)
-                                     : (i < lo ? "byte " + std::to_string(lo - i) + " before dst"
-                                               : "byte " + std::to_string(i - lo - span) + " after dst end");
-    return where + " is " + hex2(got) + ", expected " + hex2(want) +
+    return position(i, lo, span, "dst") + " is " + hex2(got) + ", expected " + hex2(want) +
            (t.is_read && inside ? " (the XOR of the source bytes)" : "");
   }
   return "no byte differs";  // unreachable: dst_as_wanted found one
+}
+
+/// "" when the source buffer still holds `pristine` (a kernel only reads its source), else
+/// the first byte it changed, placed against src's n bytes at offset so.
+std::string source_written(const Guarded& src, const std::vector<uint8_t>& pristine, size_t so, uint64_t n) {
+  if (memcmp(src.begin(), pristine.data(), src.cap) == 0) return {};
+  size_t i = 0;
+  while (src.begin()[i] == pristine[i]) ++i;
+  const bool inside = i >= so && i < so + n;
+  return "the source was written: " + position(i, so, n, "src") + (inside ? " of src" : "") + " is " +
+         hex2(src.begin()[i]) + ", expected " + hex2(pristine[i]);
 }
 
 std::vector<uint64_t> layout_sizes(const VerifyTarget& t) {
@@ -182,10 +199,7 @@ std::string verify_overlap(const VerifyTarget& t, const VerifyLayout& l) {
       for (size_t i = 0; i < buf.cap; ++i)
         if (buf.begin()[i] != want[i]) {
           const uint64_t span = dst_span(t, n);
-          const bool inside = i >= doff && i < doff + span;
-          std::string where = inside ? "byte " + std::to_string(i - doff)
-                                     : (i < doff ? "byte " + std::to_string(doff - i) + " before dst"
-                                                 : "byte " + std::to_string(i - doff - span) + " after dst end");
+          const std::string where = position(i, doff, span, "dst");
           return "size " + std::to_string(n) + ", distance " + std::to_string(d) + " (overlapping), src+" +
                  std::to_string(l.src_page_offset) + (place ? " (at buffer end)" : "") + ": " + where + " is " +
                  hex2(buf.begin()[i]) + ", expected " + hex2(want[i]) + (t.is_copy ? " (memmove)" : "");
@@ -204,6 +218,7 @@ std::string verify_in_process(const VerifyTarget& t) {
   const size_t room = max_n + kPageBytes + 256;
   Guarded src(room), dst(room);
   fill_pattern_bytes(src.begin(), src.cap, 42);
+  const std::vector<uint8_t> pristine(src.begin(), src.begin() + src.cap);  // what dst must get, src must keep
   std::vector<uint8_t> canaries(dst.cap);
   for (size_t i = 0; i < dst.cap; ++i) canaries[i] = canary(i);
   const uint32_t a = std::max<uint32_t>(1, t.alignment);
@@ -229,12 +244,14 @@ std::string verify_in_process(const VerifyTarget& t) {
         }
         memcpy(dst.begin(), canaries.data(), dst.cap);
         t.fn(d, s, n);
-        const size_t lo = static_cast<size_t>(d - dst.begin());
-        const uint64_t fold = t.is_read ? read_fold(s, n) : 0;
-        if (dst_as_wanted(t, dst, canaries, lo, s, n, fold)) continue;
-        const std::string where = first_wrong_byte(t, dst, lo, s, n, fold);
+        const size_t lo = static_cast<size_t>(d - dst.begin()), so = static_cast<size_t>(s - src.begin());
+        const uint8_t* want = pristine.data() + so;
+        const uint64_t fold = t.is_read ? read_fold(want, n) : 0;
+        std::string wrong = dst_as_wanted(t, dst, canaries, lo, want, n, fold) ? "" : first_wrong_byte(t, dst, lo, want, n, fold);
+        if (wrong.empty()) wrong = source_written(src, pristine, so, n);
+        if (wrong.empty()) continue;
         return "size " + std::to_string(n) + ", dst+" + std::to_string(doff) + " src+" + std::to_string(soff) +
-               (place ? " (at buffer end)" : "") + ": " + where;
+               (place ? " (at buffer end)" : "") + ": " + wrong;
       }
     }
   }

@@ -25,6 +25,19 @@ TEST_CASE("verification reports a kernel that writes past dst, and one that faul
     g.mov(g.rax, g.qword[g.rax]);
     g.ret();
   });
+  // Copies correctly, then writes its source's first byte.
+  size_t clobber = arena.add([&](Xbyak::CodeGenerator& g) {
+    Xbyak::Label done;
+    g.mov(g.rcx, g.rdx);
+    g.mov(g.r8, g.rsi);
+    g.rep();
+    g.movsb();
+    g.test(g.rdx, g.rdx);
+    g.jz(done);
+    g.mov(g.byte[g.r8], 0x11);
+    g.L(done);
+    g.ret();
+  });
   // Clears with the wrong byte.
   size_t wrong_fill = arena.add([&](Xbyak::CodeGenerator& g) {
     g.mov(g.rcx, g.rdx);
@@ -44,10 +57,14 @@ TEST_CASE("verification reports a kernel that writes past dst, and one that faul
     return t;
   };
   auto res = verify_in_child({target(ok, true), target(overrun, true), target(fault, true), target(wrong_fill, false),
-                              target(ok, true)});
-  REQUIRE(res.size() == 5);
+                              target(ok, true), target(clobber, true)});
+  REQUIRE(res.size() == 6);
   CHECK(res[0] == "");
-  CHECK(res[1].find("after dst end") != std::string::npos);
+  // dst[n] is the first byte after dst's end (canary 0x5b there), as dst[-1] is the first before it.
+  CHECK(res[1] == "size 0, dst+0 src+0: byte 1 after dst end is 0x77, expected 0x5b");
+  // dst is right, but the source changed: kex compares with the source as it was before the call.
+  CHECK_MESSAGE(res[5].rfind("size 1, dst+0 src+0: the source was written: byte 0 of src is 0x11, expected 0x", 0) == 0,
+                res[5]);
   // xor eax, eax (2 bytes), then the load that faults: the death names the instruction and the address.
   CHECK(res[2] == "killed by SIGSEGV at code+0x2 touching 0x0 while verifying");
   CHECK(res[3].find("is 0x01, expected 0x00") != std::string::npos);
