@@ -1,6 +1,7 @@
 // `kex export FILE --format csv|gbench [--table entries|repetitions|samples] -o OUT`:
 // another format for a results file.
 #include <cstdio>
+#include <stdexcept>
 
 #include "src/core/atomic_write.hpp"
 #include "src/core/enum_words.hpp"
@@ -20,17 +21,19 @@ Action add_export_command(CLI::App& app) {
   };
   auto a = std::make_shared<Args>();
   cmd->add_option("FILE", a->file, "Results file from `kex run` or `kex merge`")->required();
-  cmd->add_option("--format", a->format, enum_word_list(kExportFormats, " or "))->required();
+  cmd->add_option("--format", a->format, enum_word_list(kExportFormats, " or "))
+      ->required()
+      ->check(one_of(enum_words(kExportFormats)));
   cmd->add_option("-o,--output", a->out, "Output file; - for standard output")->required();
   cmd->add_option("--table", a->table,
                   "csv: which table, one CSV each: entries (a row per point, the default), repetitions (a row per "
-                  "repetition), samples (a row per sample); they join on name, repetition");
+                  "repetition), samples (a row per sample); they join on name, repetition")
+      ->check(one_of(enum_words(kCsvTables)));
   cmd->add_flag("--force", a->force, "Overwrite the output file");
   return [a]() {
-    const auto format = enum_from_word(kExportFormats, a->format);
-    if (!format) throw InputError("--format: " + terminal_text(a->format) + ": " + enum_word_list(kExportFormats, " or "));
+    const auto format = enum_from_word(kExportFormats, a->format);  // words one_of checked
     const auto table = parse_csv_table(a->table);
-    if (!table) throw InputError("--table: " + terminal_text(a->table) + ": allowed: " + enum_word_list(kCsvTables));
+    if (!format || !table) throw std::logic_error("kex export: a word one_of let through");
     if (*format != ResultsFormat::csv && *table != CsvTable::entries)
       throw InputError("--table: " + a->table + ": applies to --format csv (gbench has its own layout)");
     check_not_an_input("-o", a->out, {a->file});

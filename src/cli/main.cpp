@@ -80,8 +80,11 @@ int run(int argc, char** argv) {
   app.set_version_flag("--version", kex::kex_version_line(), "Print the version, git commit and build type, then exit");
   app.require_subcommand(1);
   // Parse errors on one line, like every other kex error: "kex: <what> (see --help)".
-  app.failure_message([](const CLI::App*, const CLI::Error& e) {
-    return std::string("kex: ") + one_line(e.what()) + " (see kex --help)\n";
+  // The help that lists the option: the subcommand's, when one was given.
+  app.failure_message([](const CLI::App* top, const CLI::Error& e) {
+    const auto given = top->get_subcommands();
+    const std::string help = given.empty() ? "kex --help" : "kex " + given.back()->get_name() + " --help";
+    return std::string("kex: ") + one_line(e.what()) + " (see " + help + ")\n";
   });
   const std::vector<std::pair<CLI::App*, kex::Action>> commands = add_commands(app);
   try {

@@ -166,10 +166,10 @@ TEST_CASE("kex show formats: hex, bin, a .s that reassembles, AT&T, bad values e
   CHECK(att.text.find("movq %rax, (%rdi)") != std::string::npos);
   auto fmt = shell(kKex + " show linux/copy_page --format nope");
   CHECK(fmt.status == 2);
-  CHECK(fmt.text == "kex: --format: 'nope': allowed: listing, s, hex, bin (see kex --help)\n");
+  CHECK(fmt.text == "kex: --format: 'nope': allowed: listing, s, hex, bin (see kex show --help)\n");
   auto syn = shell(kKex + " show linux/copy_page --syntax gas");
   CHECK(syn.status == 2);
-  CHECK(syn.text == "kex: --syntax: 'gas': allowed: intel, att (see kex --help)\n");
+  CHECK(syn.text == "kex: --syntax: 'gas': allowed: intel, att (see kex show --help)\n");
 }
 
 TEST_CASE("kex list presets shows the new families and the kernel with no source" * doctest::test_suite("cli")) {

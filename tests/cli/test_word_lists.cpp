@@ -86,12 +86,17 @@ TEST_CASE("word lists: the tables' words, each parsed back to its value") {
   for (const auto m : kex::kCacheModes) CHECK(kex::parse_cache_mode(kex::to_string(m)) == m);
 }
 
-TEST_CASE("word lists: kex export names its tables' words for an unknown --format or --table") {
+TEST_CASE("word lists: kex export names its tables' words for an unknown --format or --table, and its own help") {
   const ShellOut f = shell(kKex + " export none.json --format xml -o -");
   CHECK(f.status == 2);
-  CHECK(f.text == "kex: --format: xml: " + kex::enum_word_list(kex::kExportFormats, " or ") + "\n");
-  CHECK(f.text == "kex: --format: xml: csv or gbench\n");
+  CHECK(f.text == "kex: --format: 'xml': allowed: " + kex::enum_word_list(kex::kExportFormats) + " (see kex export --help)\n");
+  CHECK(f.text == "kex: --format: 'xml': allowed: csv, gbench (see kex export --help)\n");
   const ShellOut t = shell(kKex + " export none.json --format csv --table rows -o -");
   CHECK(t.status == 2);
-  CHECK(t.text == "kex: --table: rows: allowed: entries, repetitions, samples\n");
+  CHECK(t.text == "kex: --table: 'rows': allowed: entries, repetitions, samples (see kex export --help)\n");
+  // An empty word is shown as one, and the help named is the subcommand's.
+  const ShellOut e = shell(kKex + " export none.json --format '' -o -");
+  CHECK(e.text == "kex: --format: '': allowed: csv, gbench (see kex export --help)\n");
+  const ShellOut top = shell(kKex + " --bogus");
+  CHECK(top.text == "kex: A subcommand is required (see kex --help)\n");
 }
