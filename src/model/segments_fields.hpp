@@ -101,11 +101,10 @@ void map_figures(IO& io, C& c) {
 /// says), and a skipped case names its reason (skip_message, not empty).
 template <class IO, class C>
 void map_skip(IO& io, C& c) {
-  if (io.has("skipped", c.skipped)) {
-    io.flag("skipped", c.skipped);
-    if constexpr (IO::reading)
-      if (!c.skipped) io.fail("skipped", false, "allowed: true, or no key (a measured case)");
-  }
+  if constexpr (IO::reading)  // null, false, 1 and "true" alike
+    if (const nlohmann::json* x = io.raw("skipped"); x && *x != true)
+      io.fail("skipped", *x, "allowed: true, or no key (a measured case)");
+  if (io.has("skipped", c.skipped)) io.flag("skipped", c.skipped);
   if (io.has("skip_message", c.skipped)) io.text("skip_message", c.skip_message, kText);
   if constexpr (IO::reading)
     if (c.skipped) {

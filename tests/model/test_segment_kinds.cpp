@@ -129,6 +129,11 @@ TEST_CASE("segment cases: skipped is true or absent and a skipped case says why,
   const std::string at = "f.json: context/segments/cases/1/";
   CHECK(error([](nlohmann::json& c) { c["skipped"] = false; }) ==
         at + "skipped: false: allowed: true, or no key (a measured case)");
+  CHECK(error([](nlohmann::json& c) { c["skipped"] = nullptr; }) ==
+        at + "skipped: null: allowed: true, or no key (a measured case)");
+  CHECK(error([](nlohmann::json& c) { c["skipped"] = 1; }) == at + "skipped: 1: allowed: true, or no key (a measured case)");
+  CHECK(error([](nlohmann::json& c) { c["skipped"] = "true"; }) ==
+        at + "skipped: \"true\": allowed: true, or no key (a measured case)");
   CHECK(error([](nlohmann::json& c) { c["skipped"] = true; }) == at + "skip_message: missing");
   CHECK(error([](nlohmann::json& c) {
           c["skipped"] = true;
