@@ -86,31 +86,25 @@ void fill_pattern_bytes(uint8_t* p, size_t n, uint64_t seed) {
 /// The bytes at dst a kernel of `t` writes for n source bytes (a read: its 8-byte result).
 uint64_t dst_span(const VerifyTarget& t, uint64_t n) { return t.is_read ? kReadResultBytes : n; }
 
-/// Byte k of what dst must hold: the source byte (copy), the fill (clear), or byte k of
-/// `fold`, read_fold of the source (read).
-uint8_t wanted(const VerifyTarget& t, const uint8_t* src, uint64_t k, uint64_t fold) {
-  if (t.is_read) return static_cast<uint8_t>(fold >> (8 * k));
-  return t.is_copy ? src[k] : t.fill;
+/// Writes at `at` what a kernel of `t` leaves at dst for the n source bytes at `src`: the
+/// bytes (copy; memmove, so `src` may overlap `at`), the fill (clear), or read_fold of the
+/// source (read: 8 bytes, little-endian as the kernel stores it).
+void write_wanted(const VerifyTarget& t, uint8_t* at, const uint8_t* src, uint64_t n) {
+  if (t.is_read) {
+    const uint64_t fold = read_fold(src, n);
+    memcpy(at, &fold, kReadResultBytes);
+  } else if (t.is_copy) {
+    memmove(at, src, n);
+  } else {
+    memset(at, t.fill, n);
+  }
 }
 
-/// Whether dst holds what a kernel of `t` must leave after writing n bytes at dst+lo from
-/// src: the canaries outside its span, wanted() inside. Whole-range compares; the
-/// byte-by-byte walk runs only to name a difference (first_wrong_byte).
-bool dst_as_wanted(const VerifyTarget& t, const Guarded& dst, const std::vector<uint8_t>& canaries, size_t lo,
-                   const uint8_t* src, uint64_t n, uint64_t fold) {
-  const uint64_t span = dst_span(t, n);
-  const uint8_t* d = dst.begin() + lo;
-  bool inside;
-  if (t.is_read) {
-    inside = memcmp(d, &fold, kReadResultBytes) == 0;  // little-endian: byte k is fold >> 8k
-  } else if (t.is_copy) {
-    inside = memcmp(d, src, n) == 0;
-  } else {
-    inside = std::find_if(d, d + n, [&](uint8_t b) { return b != t.fill; }) == d + n;
-  }
-  const size_t hi = lo + span;
-  return inside && memcmp(dst.begin(), canaries.data(), lo) == 0 &&
-         memcmp(dst.begin() + hi, canaries.data() + hi, dst.cap - hi) == 0;
+/// The first index where the `cap` bytes at `got` and `want` differ; cap when none (one
+/// whole-range compare; the walk runs only to find a difference).
+size_t first_difference(const uint8_t* got, const uint8_t* want, size_t cap) {
+  if (memcmp(got, want, cap) == 0) return cap;
+  return static_cast<size_t>(std::mismatch(got, got + cap, want).first - got);
 }
 
 /// Where byte i of a buffer lies against a region [lo, lo + span) named `name`: "byte K"
@@ -122,28 +116,23 @@ std::string position(size_t i, size_t lo, uint64_t span, const char* name) {
   return "byte " + std::to_string(i - lo);
 }
 
-/// The first byte of dst that differs from what dst_as_wanted expects: where it is (inside
-/// the span, or before or after it), what it holds and what it should.
-std::string first_wrong_byte(const VerifyTarget& t, const Guarded& dst, size_t lo, const uint8_t* src, uint64_t n,
-                             uint64_t fold) {
+/// "" when dst holds `expect` (the canaries, and what the kernel must write at dst+lo), else
+/// the first byte that differs: where it is, what it holds and what it should.
+std::string dst_wrong(const VerifyTarget& t, const Guarded& dst, const std::vector<uint8_t>& expect, size_t lo,
+                      uint64_t n) {
+  const size_t i = first_difference(dst.begin(), expect.data(), dst.cap);
+  if (i == dst.cap) return {};
   const uint64_t span = dst_span(t, n);
-  for (size_t i = 0; i < dst.cap; ++i) {
-    const uint8_t got = dst.begin()[i];
-    const bool inside = i >= lo && i < lo + span;
-    const uint8_t want = !inside ? canary(i) : wanted(t, src, i - lo, fold);
-    if (got == want) continue;
-    return position(i, lo, span, "dst") + " is " + hex2(got) + ", expected " + hex2(want) +
-           (t.is_read && inside ? " (the XOR of the source bytes)" : "");
-  }
-  return "no byte differs";  // unreachable: dst_as_wanted found one
+  const bool inside = i >= lo && i < lo + span;
+  return position(i, lo, span, "dst") + " is " + hex2(dst.begin()[i]) + ", expected " + hex2(expect[i]) +
+         (t.is_read && inside ? " (the XOR of the source bytes)" : "");
 }
 
 /// "" when the source buffer still holds `pristine` (a kernel only reads its source), else
 /// the first byte it changed, placed against src's n bytes at offset so.
 std::string source_written(const Guarded& src, const std::vector<uint8_t>& pristine, size_t so, uint64_t n) {
-  if (memcmp(src.begin(), pristine.data(), src.cap) == 0) return {};
-  size_t i = 0;
-  while (src.begin()[i] == pristine[i]) ++i;
+  const size_t i = first_difference(src.begin(), pristine.data(), src.cap);
+  if (i == src.cap) return {};
   const bool inside = i >= so && i < so + n;
   return "the source was written: " + position(i, so, n, "src") + (inside ? " of src" : "") + " is " +
          hex2(src.begin()[i]) + ", expected " + hex2(pristine[i]);
@@ -186,24 +175,14 @@ std::string verify_overlap(const VerifyTarget& t, const VerifyLayout& l) {
       const size_t so = static_cast<size_t>(s - buf.begin()), doff = static_cast<size_t>(dd - buf.begin());
       memcpy(buf.begin(), start.data(), buf.cap);
       memcpy(want.data(), start.data(), buf.cap);
-      if (t.is_read) {
-        const uint64_t fold = read_fold(want.data() + so, n);
-        memcpy(want.data() + doff, &fold, kReadResultBytes);  // little-endian, as the kernel stores it
-      } else if (t.is_copy) {
-        memmove(want.data() + doff, want.data() + so, n);
-      } else {
-        memset(want.data() + doff, t.fill, n);
-      }
+      write_wanted(t, want.data() + doff, want.data() + so, n);
       t.fn(dd, s, n);
-      if (memcmp(buf.begin(), want.data(), buf.cap) == 0) continue;
-      for (size_t i = 0; i < buf.cap; ++i)
-        if (buf.begin()[i] != want[i]) {
-          const uint64_t span = dst_span(t, n);
-          const std::string where = position(i, doff, span, "dst");
-          return "size " + std::to_string(n) + ", distance " + std::to_string(d) + " (overlapping), src+" +
-                 std::to_string(l.src_page_offset) + (place ? " (at buffer end)" : "") + ": " + where + " is " +
-                 hex2(buf.begin()[i]) + ", expected " + hex2(want[i]) + (t.is_copy ? " (memmove)" : "");
-        }
+      const size_t i = first_difference(buf.begin(), want.data(), buf.cap);
+      if (i == buf.cap) continue;
+      return "size " + std::to_string(n) + ", distance " + std::to_string(d) + " (overlapping), src+" +
+             std::to_string(l.src_page_offset) + (place ? " (at buffer end)" : "") + ": " +
+             position(i, doff, dst_span(t, n), "dst") + " is " + hex2(buf.begin()[i]) + ", expected " +
+             hex2(want[i]) + (t.is_copy ? " (memmove)" : "");
     }
   }
   return {};
@@ -219,7 +198,7 @@ std::string verify_in_process(const VerifyTarget& t) {
   Guarded src(room), dst(room);
   fill_pattern_bytes(src.begin(), src.cap, 42);
   const std::vector<uint8_t> pristine(src.begin(), src.begin() + src.cap);  // what dst must get, src must keep
-  std::vector<uint8_t> canaries(dst.cap);
+  std::vector<uint8_t> canaries(dst.cap), expect(dst.cap);
   for (size_t i = 0; i < dst.cap; ++i) canaries[i] = canary(i);
   const uint32_t a = std::max<uint32_t>(1, t.alignment);
   std::vector<std::pair<uint32_t, uint32_t>> offsets = {{0, 0}, {1, 3}, {8, 0}, {0, 8}, {63, 1}, {16, 48}, {64, 64}, {7, 7}};
@@ -245,9 +224,9 @@ std::string verify_in_process(const VerifyTarget& t) {
         memcpy(dst.begin(), canaries.data(), dst.cap);
         t.fn(d, s, n);
         const size_t lo = static_cast<size_t>(d - dst.begin()), so = static_cast<size_t>(s - src.begin());
-        const uint8_t* want = pristine.data() + so;
-        const uint64_t fold = t.is_read ? read_fold(want, n) : 0;
-        std::string wrong = dst_as_wanted(t, dst, canaries, lo, want, n, fold) ? "" : first_wrong_byte(t, dst, lo, want, n, fold);
+        memcpy(expect.data(), canaries.data(), dst.cap);
+        write_wanted(t, expect.data() + lo, pristine.data() + so, n);
+        std::string wrong = dst_wrong(t, dst, expect, lo, n);
         if (wrong.empty()) wrong = source_written(src, pristine, so, n);
         if (wrong.empty()) continue;
         return "size " + std::to_string(n) + ", dst+" + std::to_string(doff) + " src+" + std::to_string(soff) +
