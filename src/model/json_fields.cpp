@@ -77,7 +77,8 @@ void FieldReader::refuse_keys_beyond(const std::set<std::string>& named) const {
 
 void FieldReader::required(std::initializer_list<const char*> keys) const {
   for (const char* key : keys)
-    if (!j_.contains(key) || j_[key].is_null()) throw InputError(path(key), "missing");
+    if (!j_.contains(key)) throw InputError(path(key), "missing");
+    else if (j_[key].is_null()) throw InputError(path(key), "null: a value is required");
 }
 
 std::string FieldReader::checked_name(const std::string& name, const std::string& at, const TextRule& rule) {
@@ -213,7 +214,7 @@ void FieldReader::named_nullable_texts(const char* key,
     const std::string at = path(key) + "/" + (printable(it.key()) ? it.key() : json(it.key()).dump());
     std::optional<std::string> text;
     if (!it.value().is_null()) text = checked_text(it.value(), at, rule);
-    v.emplace_back(checked_text(json(it.key()), at, rule), std::move(text));
+    v.emplace_back(checked_text(json(it.key()), at, TextRule{}), std::move(text));
   }
 }
 

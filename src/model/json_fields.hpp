@@ -282,7 +282,8 @@ class FieldReader {
                    double hi, const TextRule& rule = {});
   /// A text or null (none); a missing key is none too, with any Keys.
   void nullable_text(const char* key, std::optional<std::string>& v, const TextRule& rule = {});
-  /// An object of at most `max_items` texts or nulls by name.
+  /// An object of at most `max_items` texts or nulls by name: each text as `rule` allows,
+  /// each name a text of the default rule (no control character).
   void named_nullable_texts(const char* key, std::vector<std::pair<std::string, std::optional<std::string>>>& v,
                             size_t max_items, const TextRule& rule = {});
   template <class V>

@@ -15,6 +15,16 @@ namespace kex::segment_fields {
 
 /// Names, messages, CPU models: as written (each writer escapes them for its medium).
 inline const TextRule kText{kMaxFreeTextBytes, nullptr, "", true};
+/// "0x" and `lo` to `hi` lowercase hex digits, as the writer prints selectors and bases.
+inline bool hex_text(const std::string& s, size_t lo, size_t hi) {
+  return s.size() >= 2 + lo && s.size() <= 2 + hi && s.compare(0, 2, "0x") == 0 &&
+         s.find_first_not_of("0123456789abcdef", 2) == std::string::npos;
+}
+inline bool is_selector_text(const std::string& s) { return hex_text(s, 2, 4); }
+inline bool is_address_text(const std::string& s) { return hex_text(s, 1, 16); }
+/// A selector ("0x2b") and a segment base ("0x7f00..."), as the schema's patterns say.
+inline const TextRule kSelector{6, is_selector_text, "0x and 2 to 4 hex digits (0-9, a-f)"};
+inline const TextRule kAddress{18, is_address_text, "0x and 1 to 16 hex digits (0-9, a-f)"};
 inline constexpr double kHuge = std::numeric_limits<double>::max();
 inline constexpr size_t kMaxSelectors = 64;
 
@@ -60,11 +70,11 @@ void map_header(IO& io, H& h) {
   io.whole("family", h.family, 0, 0x10e);
   io.whole("model", h.model, 0, 255);
   io.whole("stepping", h.stepping, 0, 255);
-  io.named_nullable_texts("selectors", h.selectors, kMaxSelectors, kText);
+  io.named_nullable_texts("selectors", h.selectors, kMaxSelectors, kSelector);
   maybe_text(io, "ldt_error", h.ldt_error);
   maybe_text(io, "gdt_error", h.gdt_error);
   if (io.has("entry_selectors", h.entry_selectors))
-    io.named_nullable_texts("entry_selectors", *h.entry_selectors, kMaxSelectors, kText);
+    io.named_nullable_texts("entry_selectors", *h.entry_selectors, kMaxSelectors, kSelector);
   maybe_text(io, "ldt_entry_error", h.ldt_entry_error);
   maybe_text(io, "gdt_entry_error", h.gdt_entry_error);
   io.text("timer", h.timer, kText);
@@ -117,12 +127,12 @@ template <class IO, class C>
 void map_case(IO& io, C& c) {
   io.text("name", c.name, kText);
   maybe_word(io, "segment", c.segment, parse_seg_reg, seg_reg_words());
-  io.nullable_text("selector", c.selector, kText);
+  io.nullable_text("selector", c.selector, kSelector);
   maybe_word(io, "selector_kind", c.selector_kind, parse_selector_kind, selector_kind_words());
   maybe_word(io, "variant", c.variant, parse_seg_variant, seg_variant_words());
-  maybe_text(io, "entry_selector", c.entry_selector);
+  if (io.has("entry_selector", c.entry_selector)) io.text("entry_selector", *c.entry_selector, kSelector);
   maybe_word(io, "entry_selector_kind", c.entry_selector_kind, parse_selector_kind, selector_kind_words());
-  maybe_text(io, "base", c.base);
+  if (io.has("base", c.base)) io.text("base", *c.base, kAddress);
   maybe_text(io, "restored_selector", c.restored_selector);
   map_skip(io, c);
   map_figures(io, c);  // all optional: the printers pass over a case without its figure (an older kex's)

@@ -113,7 +113,7 @@ TEST_CASE("segment words: a results file's words read as enums and write back as
   CHECK(nlohmann::json(to_json(read)) == bare);
 }
 
-TEST_CASE("segment cases: skipped is true or absent and a skipped case says why, as the schema says" *
+TEST_CASE("segment cases: skipped true or absent, a reason when skipped, selectors and bases in hex (the schema)" *
           doctest::test_suite("model")) {
   const nlohmann::json doc = run_with_segments();
   auto error = [&](auto&& edit) {
@@ -139,6 +139,18 @@ TEST_CASE("segment cases: skipped is true or absent and a skipped case says why,
           c["skipped"] = true;
           c["skip_message"] = "";
         }) == at + "skip_message: \"\": a skipped case says why it was skipped");
+  CHECK(error([](nlohmann::json& c) {
+          c["skipped"] = true;
+          c["skip_message"] = nullptr;
+        }) == at + "skip_message: null: a value is required");
+  // Selectors and bases as the schema's patterns have them.
+  CHECK(error([](nlohmann::json& c) { c["base"] = "0X10"; }) == at + "base: \"0X10\": allowed: 0x and 1 to 16 hex digits (0-9, a-f)");
+  CHECK(error([](nlohmann::json& c) { c["base"] = "0x" + std::string(17, 'f'); }) ==
+        at + "base: \"0x" + std::string(17, 'f') + "\": longer than 18 bytes");
+  CHECK(error([](nlohmann::json& c) { c["selector"] = "0x2B"; }) ==
+        at + "selector: \"0x2B\": allowed: 0x and 2 to 4 hex digits (0-9, a-f)");
+  CHECK(error([](nlohmann::json& c) { c["selector"] = "43"; }) ==
+        at + "selector: \"43\": allowed: 0x and 2 to 4 hex digits (0-9, a-f)");
   // A skipped case with its reason, and no figures, reads and writes back as it was.
   nlohmann::json skipped = doc;
   nlohmann::json& c = skipped["context"]["segments"]["cases"][1];

@@ -516,18 +516,25 @@ TEST_CASE("kex segments --seed-exact prints the seed's format and runs only the 
   std::filesystem::remove_all(d);
 }
 
-TEST_CASE("a segment table from a file's section: a selector that is not hex prints '?', never throws" *
+TEST_CASE("a segment table from a file's section: a selector that is not hex is refused by the reader, printed '?'" *
           doctest::test_suite("segments")) {
   nlohmann::ordered_json j = small_run().j;
-  j["header"]["selectors"]["ds"] = "zz";
-  j["header"]["selectors"]["ss"] = std::string(40, 'f');
-  const std::string t = format_segment_table(sec(j));
+  nlohmann::ordered_json bad = j;
+  bad["header"]["selectors"]["ds"] = "zz";
+  CHECK_THROWS_WITH_AS(sec(bad), "s.json/header/selectors/ds: \"zz\": allowed: 0x and 2 to 4 hex digits (0-9, a-f)",
+                       InputError);
+  // A section made in memory prints such a selector as '?', and never throws.
+  SegmentSection s = sec(j);
+  for (auto& [name, value] : s.header.selectors)
+    if (name == "ds") value = "zz";
+    else if (name == "ss") value = std::string(40, 'f');
+  const std::string t = format_segment_table(s);
   CHECK(t.find("\nds=? ss=? ") != std::string::npos);
   // A CPU model of any length stays whole, and so does the rest of its line.
   const std::string model(600, 'x');
-  j["header"]["cpu_model"] = model;
-  CHECK(format_segment_table(sec(j)).find("\"" + model + "\" @") == 0);
-  CHECK(format_segment_table(sec(j)).find("):\nds=? ss=? ") != std::string::npos);
+  s.header.cpu_model = model;
+  CHECK(format_segment_table(s).find("\"" + model + "\" @") == 0);
+  CHECK(format_segment_table(s).find("):\nds=? ss=? ") != std::string::npos);
 }
 
 TEST_CASE("golden: the segment table and its --seed-exact text of a fixed section" * doctest::test_suite("golden")) {
