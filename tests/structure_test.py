@@ -5,7 +5,7 @@ in the repository, and
 that no test case name holds a ';' (CMake splits the ctest name there, and the
 truncated --test-case filter then matches nothing: the test would pass unrun), and
 that no two test files define the same name at file scope: the tests build in unity
-batches of 16 (CMakeLists.txt), and which files share a batch moves as files are
+batches of 32 (CMakeLists.txt), and which files share a batch moves as files are
 added, so a helper's name must be unique across all of tests/ (a heuristic: a line
 at column 0 that declares a function, variable or type, outside raw strings).
 

@@ -50,7 +50,7 @@ void map_reading(IO& io, R& r) {
 }
 
 template <class IO, class B>
-void map_placement(IO& io, B& b) {
+void map_buffer_placement(IO& io, B& b) {
   io.whole("bytes", b.bytes, uint64_t(0), UINT64_MAX);
   maybe_whole(io, "planned_bytes", b.planned_bytes, uint64_t(0), UINT64_MAX);
   io.flag("huge_pages_advised", b.huge_pages_advised);
@@ -252,7 +252,7 @@ void map_run_record(IO& io, C& c) {
   if (io.has("buffers", c.buffers))
     io.object("buffers", [&](auto& b) {
       b.whole("worker_cpu_numa_node", c.buffers->worker_cpu_numa_node, -1, kMaxCpus);
-      b.list("plans", c.buffers->plans, 0, 4096, [](auto& e, auto& p) { map_placement(e, p); });
+      b.list("plans", c.buffers->plans, 0, 4096, [](auto& e, auto& p) { map_buffer_placement(e, p); });
     });
   if (io.has("points_planned", c.totals)) map_totals(io, *c.totals);
   if (io.has("counters", c.counters))
@@ -345,11 +345,11 @@ ordered_json to_json(const IfuncRecord& f) {
 }
 
 ordered_json to_json(const BufferPlacement& b) {
-  return record_json(b, [](auto& io, auto& x) { map_placement(io, x); });
+  return record_json(b, [](auto& io, auto& x) { map_buffer_placement(io, x); });
 }
 
 BufferPlacement buffer_placement_from_json(const json& j, const std::string& where) {
-  return record_from<BufferPlacement>(j, where, Keys::exact, [](auto& io, auto& x) { map_placement(io, x); });
+  return record_from<BufferPlacement>(j, where, Keys::exact, [](auto& io, auto& x) { map_buffer_placement(io, x); });
 }
 
 ordered_json to_json(const MachineInfo& m) {
