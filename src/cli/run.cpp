@@ -17,7 +17,6 @@
 #include "src/model/results_format.hpp"
 #include "src/results/seed_text.hpp"
 #include "src/run/counters.hpp"
-#include "src/run/explain_winners.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/plans.hpp"
 #include "src/run/topology.hpp"
@@ -42,21 +41,15 @@ std::string duration_text(double s) {
   return b;
 }
 
-/// --explain: each group's winner raced against its neighbours; its section joins the
-/// run's, its cost and what it left out go to stderr. False after a second stop.
-bool explain_run(RunDoc& run, const RunOptions& opt) {
-  if (!quiet()) std::fprintf(stderr, "kex: --explain: racing each group's winner against its neighbours\n");
-  const WinnersExplained w = explain_winners(run, 10, opt);
-  if (w.abandoned) return false;
+/// What --explain did in the sweep (its section and ceilings are in the run's context):
+/// its cost and what it left out, on stderr.
+void print_explained(const WinnersExplained& w) {
   for (const std::string& n : w.notes) std::fprintf(stderr, "kex: --explain: %s\n", terminal_text(n).c_str());
   std::fprintf(stderr, "kex: --explain: %zu winner%s explained in 10 paired rounds: %zu points measured, %s\n",
                w.raced, w.raced == 1 ? "" : "s", w.points, duration_text(w.seconds).c_str());
   if (w.ceilings)
     std::fprintf(stderr, "kex: --explain: ceilings per cache level measured for the roofline in %s\n",
                  duration_text(w.ceilings->seconds).c_str());
-  if (w.section) run.context.explain = w.section;
-  if (w.ceilings) run.context.ceilings = w.ceilings;
-  return true;
 }
 
 /// Opens the counters once (unknown names fail here; what cannot count on this
@@ -220,13 +213,14 @@ Action add_run_command(CLI::App& app) {
     opt.filter = s.filter;
     opt.counters = counters;
     opt.seed_table = [](const SeedRun& seed) { return seed_table_text(seed); };
+    opt.explain_rounds = a->explain ? 10 : 0;  // each winner in 10 paired rounds, after the sweep
     const std::optional<SweepPlan> plan = plan_or_list(s, std::move(plans), opt, *a);
     if (!plan) return 0;
     const OutputKinds kinds = check_outputs(s, *a);
     std::optional<SweepRun> sweep = measure(s, *plan, opt, *a);
     if (!sweep) return 130;
     RunDoc& run = sweep->doc;
-    if (a->explain && !run.context.interrupted && !explain_run(run, opt)) return 130;
+    if (sweep->explained) print_explained(*sweep->explained);
     write_results(s, run);
     if (s.journal && !run.context.interrupted) s.journal->remove();
     FILE* text = s.out == "-" ? stderr : stdout;  // with -o -, stdout carries only the JSON

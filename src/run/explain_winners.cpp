@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
 #include "src/core/error.hpp"
 #include "src/model/config_json.hpp"
@@ -67,6 +68,7 @@ WinnersExplained explain_winners(const RunDoc& run, uint32_t rounds, RunOptions 
   opt.filter.clear();
   opt.shard_index = 0;
   opt.shard_count = 1;
+  opt.explain_rounds = 0;  // the races explain nothing themselves
   const auto start = std::chrono::steady_clock::now();
   std::vector<Point> done;
   for (const GroupAnswer& g : answer_groups(run)) {
@@ -107,6 +109,20 @@ WinnersExplained explain_winners(const RunDoc& run, uint32_t rounds, RunOptions 
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (out.raced > 0 && !out.abandoned && !(opt.stop && *opt.stop)) add_ceilings(out, run, opt, ceiling_rounds);
   return out;
+}
+
+void explain_into(SweepRun& r, const RunOptions& opt) {
+  if (r.abandoned || r.doc.context.interrupted) return;
+  if (opt.progress) std::fprintf(stderr, "kex: --explain: racing each group's winner against its neighbours\n");
+  WinnersExplained w = explain_winners(r.doc, opt.explain_rounds, opt);
+  if (w.abandoned) {
+    r.abandoned = true;
+    return;
+  }
+  if (w.section) r.doc.context.explain = std::move(w.section);
+  w.section.reset();
+  if (w.ceilings) r.doc.context.ceilings = w.ceilings;
+  r.explained = std::move(w);
 }
 
 }  // namespace kex

@@ -9,20 +9,6 @@
 
 namespace kex {
 
-/// What --explain did, for its lines at the end of the run.
-struct WinnersExplained {
-  std::optional<ExplainSection> section;  ///< the joined sections; none when nothing was raced
-  std::vector<std::string> notes;         ///< one line per winner not explained, with the reason
-  size_t raced = 0;                       ///< winners explained
-  size_t points = 0;                      ///< points measured for it (kernels and neighbours, baselines)
-  double seconds = 0;                     ///< wall time of the races (the ceilings' is theirs)
-  bool abandoned = false;                 ///< a second stop: nothing more should be written
-  /// The per-level ceilings (src/run/ceilings.hpp), measured once after the races for the
-  /// report's roofline; none when nothing was raced, the run was stopped or no level is
-  /// known (a note says why). Their probes are not the run's points.
-  std::optional<Ceilings> ceilings;
-};
-
 /// The most winners --explain races (the groups' order in the results; the rest are named).
 inline constexpr size_t kMaxExplainedWinners = 12;
 
@@ -33,5 +19,10 @@ inline constexpr size_t kMaxExplainedWinners = 12;
 /// At most kMaxExplainedWinners, each once per size and cache state. Then the ceilings,
 /// in `ceiling_rounds` paired rounds, unless `run` holds them already.
 WinnersExplained explain_winners(const RunDoc& run, uint32_t rounds, RunOptions opt, uint32_t ceiling_rounds = 5);
+
+/// --explain as the last step of run_sweep: explain_winners of `r`'s run in
+/// opt.explain_rounds rounds, its section and ceilings put in r.doc.context, what it did
+/// in r.explained; a second stop marks `r` abandoned. Nothing for an interrupted run.
+void explain_into(SweepRun& r, const RunOptions& opt);
 
 }  // namespace kex

@@ -10,6 +10,7 @@
 
 #include "src/model/group.hpp"
 #include "src/run/context.hpp"
+#include "src/run/explain_winners.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/result_build.hpp"
 #include "src/run/schedule.hpp"
@@ -227,7 +228,9 @@ SweepRun run_sweep(const SweepPlan& plan, const RunOptions& opt) {
   d::collect_results(w);
   d::record_protocol(w);
   d::run_once_parts(w);
-  return d::finish(w);
+  SweepRun r = d::finish(w);
+  if (opt.explain_rounds > 0) explain_into(r, opt);
+  return r;
 }
 
 SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {

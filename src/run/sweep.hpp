@@ -34,6 +34,24 @@ struct RunOptions {
   /// seed_table_text): the sweep puts each one in context.seed_tables as the harness
   /// finishes. None: the context keeps no seed tables.
   std::function<std::string(const SeedRun&)> seed_table;
+  /// --explain: after the sweep, each group's winner explained in this many paired rounds
+  /// (explain_winners, src/run/explain_winners.hpp), its section and the ceilings in the
+  /// run's context. 0: none (the explain races themselves run with 0).
+  uint32_t explain_rounds = 0;
+};
+
+/// What --explain did, for its lines at the end of the run.
+struct WinnersExplained {
+  std::optional<ExplainSection> section;  ///< the joined sections; none when nothing was raced
+  std::vector<std::string> notes;         ///< one line per winner not explained, with the reason
+  size_t raced = 0;                       ///< winners explained
+  size_t points = 0;                      ///< points measured for it (kernels and neighbours, baselines)
+  double seconds = 0;                     ///< wall time of the races (the ceilings' is theirs)
+  bool abandoned = false;                 ///< a second stop: nothing more should be written
+  /// The per-level ceilings (src/run/ceilings.hpp), measured once after the races for the
+  /// report's roofline; none when nothing was raced, the run was stopped or no level is
+  /// known (a note says why). Their probes are not the run's points.
+  std::optional<Ceilings> ceilings;
 };
 
 /// A finished sweep: the run, and each seed-harness run (with the config it came
@@ -42,6 +60,9 @@ struct SweepRun {
   RunDoc doc;
   std::vector<std::pair<std::string, SeedRun>> seed_runs;
   bool abandoned = false;  ///< a second stop: nothing should be written but the journal
+  /// With RunOptions::explain_rounds: what --explain did (its section and ceilings are in
+  /// doc.context, not here).
+  std::optional<WinnersExplained> explained;
 };
 
 /// One point of a planned run: its config, its plan (index into that config's
