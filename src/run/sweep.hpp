@@ -60,8 +60,9 @@ struct SweepRun {
   RunDoc doc;
   std::vector<std::pair<std::string, SeedRun>> seed_runs;
   bool abandoned = false;  ///< a second stop: nothing should be written but the journal
-  /// With RunOptions::explain_rounds: what --explain did (its section and ceilings are in
-  /// doc.context, not here).
+  /// With RunOptions::explain_rounds: what --explain did. Its section is in doc.context
+  /// (moved there); its ceilings are in doc.context too, and here only to say they were
+  /// measured now and in how long.
   std::optional<WinnersExplained> explained;
 };
 
