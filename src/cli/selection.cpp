@@ -61,7 +61,7 @@ bool is_config_argument(const std::string& arg) {
 
 void add_kernel_name(NamedKernels& k, const std::string& name) {
   const std::string head = name + ": not a config file and not a kernel name: ";
-  if (const auto n = parse_impl_name(name); n && n->source != ImplSource::glibc) {
+  if (const auto n = parse_impl_name(name); n && source_row(n->source).loaded) {
     for (const LoadSpec& l : k.loads)
       if (load_kernel(l) == impl_name({n->source, n->symbol, 0})) return;  // runs already: its --load names it
     throw InputError(head + "loaded code is named by --load " + n->symbol + "=PATH:SYMBOL[:copy|move|clear] (it then "

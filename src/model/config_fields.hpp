@@ -182,11 +182,7 @@ void map_presets(IO& io, C& c) {
 template <class IO, class C>
 void map_loads(IO& io, C& c) {
   if (io.when(!c.loads.empty()))
-    io.list("load", c.loads, 1, 64, [](auto& f, auto& l) {
-      LoadSpec copy = l;  // map_load names a function by its word: a writer writes a copy
-      map_load(f, copy);
-      if constexpr (std::remove_reference_t<decltype(f)>::reading) l = copy;
-    });
+    io.list("load", c.loads, 1, 64, [](auto& f, auto& l) { map_load(f, l); });
 }
 
 /// The segment table's section and the outputs.

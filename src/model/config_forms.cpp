@@ -201,7 +201,7 @@ std::vector<std::string> BaselinesForm::read(const json& x, const std::string& a
     std::string b = Text{}.read(x[i], p);
     if (std::find(all.begin(), all.end(), b) == all.end() && !find_impl_set(b) && !parse_impl_name(b))
       fail_at(p, x[i], std::string("allowed: ") + names);
-    if (const auto n = parse_impl_name(b); n && n->source != ImplSource::glibc)
+    if (const auto n = parse_impl_name(b); n && source_row(n->source).loaded)
       fail_at(p, x[i],
               "loaded code is named in \"load\" ({\"name\": \"" + n->symbol + "\", \"path\": ..., \"symbol\": ...}), "
               "and races with the rest from there");

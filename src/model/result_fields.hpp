@@ -27,7 +27,6 @@ inline const TextRule kKept{kMaxFreeTextBytes, nullptr, "", true};
 
 bool printable_ascii_128(const std::string& s);
 bool printable_ascii_4096(const std::string& s);
-bool is_libc_function(const std::string& s);
 bool is_c_identifier(const std::string& s);
 bool is_sha256_or_empty(const std::string& s);
 bool is_preset_id_text(const std::string& s);
@@ -40,7 +39,6 @@ inline const TextRule kPrinted{128, printable_ascii_128,
                                "at most 128 printable ASCII characters (the name a seed program printed)", false};
 inline const TextRule kPresetId{kMaxFreeTextBytes, is_preset_id_text, "a preset id (FAMILY/NAME, e.g. fastc/faster_copy)",
                                 false};
-inline const TextRule kFunction{16, is_libc_function, "memcpy, memmove, memset", false};
 inline const TextRule kSymbol{kMaxFreeTextBytes, is_c_identifier, "a C identifier of at most 128 bytes", false};
 /// Text shown in tables: one line of printable ASCII.
 inline const TextRule kTableText{kMaxFreeTextBytes, printable_ascii_4096, "at most 4096 printable ASCII characters",
@@ -225,8 +223,8 @@ void map_preset(IO& io, P& p) {
 template <class IO, class F>
 void map_impl(IO& io, F& f) {
   io.required({"source", "function", "symbol"});
-  io.choice("source", f.source, parse_impl_source, [](ImplSource v) { return to_string(v); }, "glibc, lib, asm");
-  io.text("function", f.function, kFunction);
+  io.choice("source", f.source, parse_impl_source, [](Source v) { return to_string(v); }, "glibc, lib, asm");
+  io.choice("function", f.function, parse_function, [](Function v) { return to_string(v); }, "memcpy, memmove, memset");
   io.text("symbol", f.symbol, kSymbol);
   io.flag("usable", f.usable);
   if (io.has("reason", !f.reason.empty())) io.text("reason", f.reason, kTableText);

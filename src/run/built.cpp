@@ -44,11 +44,10 @@ std::vector<Built> build_plans(CodeArena& arena, const std::vector<KernelPlan>& 
   std::vector<Built> built = emit_kernels(arena, emits, stop);
   for (size_t k = 0; k < plans.size(); ++k) {
     if (built[k].status.kind == StatusKind::ok) built[k].status = status[k];
-    if (plans[k].libc_fn) built[k].fn = plans[k].libc_fn;
-    // An implementation's code is not kex's: the stub that calls it (an address in this
-    // process) says nothing about it, so results record no code for it. Loaded object
-    // code is in the arena itself: its bytes are recorded as a generated kernel's are.
-    if (plans[k].impl && plans[k].impl->source != ImplSource::object) built[k].info.reset();
+    // Code kex did not write is entered through a stub (an address in this process), which
+    // says nothing about the code: results record none of it. Loaded object code is in the
+    // arena itself: its bytes are recorded as a generated kernel's are.
+    if (!plans[k].code_recorded) built[k].info.reset();
   }
   return built;
 }
