@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "generators/jit.hpp"
 #include "src/run/buffers.hpp"
 #include "src/run/counters.hpp"
 #include "src/run/machine.hpp"
@@ -87,24 +88,48 @@ __attribute__((noinline)) uint64_t read_back(const uint8_t* p, size_t n) {
 
 volatile uint64_t g_sink;
 
+/// The generated timed loops of this process (generators/driver.hpp), made once: the plain
+/// one and the one that reads each call's destination back (consume).
+struct Drivers {
+  CodeArena arena;
+  DriverFn plain = nullptr, consume = nullptr;
+  Drivers() {
+    const size_t p = arena.add([](Xbyak::CodeGenerator& g) { emit_driver(g, nullptr); });
+    const size_t c = arena.add([](Xbyak::CodeGenerator& g) { emit_driver(g, read_back); });
+    arena.finalize();
+    plain = arena.ref(p).as<DriverFn>();
+    consume = arena.ref(c).as<DriverFn>();
+  }
+};
+
+const Drivers& drivers() {
+  static const Drivers d;
+  return d;
+}
+
+/// Runs `passes` operations of `op` back to back through the timed loop.
+inline void run_operations(const Operation& op, uint64_t passes) {
+  const Drivers& d = drivers();
+  const uint64_t sum = (op.at.consume ? d.consume : d.plain)(op.calls.data(), op.calls.size(), passes, op.fn);
+  if (op.at.consume) g_sink = sum;
+}
+
 }  // namespace
 
-void run_operation(const Operation& op) {
-  const uint64_t size = op.at.size;
-  const uint64_t chunk = op.at.chunk ? op.at.chunk : size;
-  uint64_t sink = 0;
-  if (chunk >= size) {
-    op.fn(op.dst, op.src, size);
-    if (op.at.consume) sink += read_back(op.dst, size);
-  } else {
-    for (uint64_t off = 0; off < size; off += chunk) {
-      const uint64_t n = std::min(chunk, size - off);
-      op.fn(op.dst + off, op.src ? op.src + off : nullptr, n);
-      if (op.at.consume) sink += read_back(op.dst + off, n);
-    }
-  }
-  if (op.at.consume) g_sink = sink;
+Operation::Operation(KernelFn f, uint8_t* d, const uint8_t* s, const Coords& a, Team* t, std::vector<PeerBuffers> p)
+    : fn(f), dst(d), src(s), at(a), team(t), peers(std::move(p)), calls(operation_calls(d, s, a)) {}
+
+std::vector<CallArgs> operation_calls(uint8_t* dst, const uint8_t* src, const Coords& at) {
+  const uint64_t size = at.size;
+  const uint64_t chunk = at.chunk ? at.chunk : size;
+  if (chunk >= size) return {{dst, src, size}};
+  std::vector<CallArgs> out;
+  out.reserve((size + chunk - 1) / chunk);
+  for (uint64_t off = 0; off < size; off += chunk) out.push_back({dst + off, src ? src + off : nullptr, std::min(chunk, size - off)});
+  return out;
 }
+
+void run_operation(const Operation& op) { run_operations(op, 1); }
 
 namespace {
 
@@ -119,8 +144,8 @@ void prepare_sample(const Operation& op) {
 
 /// Worker k's operation: op itself for worker 0, else the same on its own buffers.
 Operation worker_op(const Operation& op, uint32_t k) {
-  if (k == 0) return {op.fn, op.dst, op.src, op.at, nullptr, {}};
-  return {op.fn, op.peers[k - 1].dst, op.peers[k - 1].src, op.at, nullptr, {}};
+  if (k == 0) return Operation(op.fn, op.dst, op.src, op.at);
+  return Operation(op.fn, op.peers[k - 1].dst, op.peers[k - 1].src, op.at);
 }
 
 /// Each worker's own time per operation over a repetition's samples (threads > 1).
@@ -150,15 +175,13 @@ uint64_t timed_sample(const Operation& op, uint32_t calls, uint64_t overhead, Th
     for (uint32_t k = 0; k < op.at.threads; ++k) mine.push_back(worker_op(op, k));
     const TeamSample s = team_sample(
         *op.team, op.at.threads, [&](uint32_t k) { prepare_sample(mine[k]); },
-        [&](uint32_t k) {
-          for (uint32_t c = 0; c < calls; ++c) run_operation(mine[k]);
-        });
+        [&](uint32_t k) { run_operations(mine[k], calls); });
     if (tt) tt->add(s, calls);
     return s.wall();
   }
   prepare_sample(op);
   const uint64_t a = tsc_fenced();
-  for (uint32_t c = 0; c < calls; ++c) run_operation(op);
+  run_operations(op, calls);
   uint64_t t = tsc_fenced() - a;
   if (overhead * 1000 > t) t = t > overhead ? t - overhead : 0;
   return t;
@@ -310,7 +333,7 @@ struct SeparateSamples {
       prepare_sample(op);
       if (counters) counters->start();
       uint64_t a = tsc_fenced();
-      for (uint32_t c = 0; c < k; ++c) run_operation(op);
+      run_operations(op, k);
       uint64_t b = tsc_fenced();
       if (counters) {
         counters->stop();

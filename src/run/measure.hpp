@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "generators/driver.hpp"
 #include "src/model/config.hpp"
 #include "src/model/point.hpp"
 #include "src/model/protocol.hpp"
@@ -28,15 +29,24 @@ struct PeerBuffers {
 };
 class Team;
 struct Operation {
+  /// The operation on dst/src at `at` (its calls from operation_calls), on `team` with
+  /// workers 1.. on `peers` when at.threads > 1.
+  Operation(KernelFn fn, uint8_t* dst, const uint8_t* src, const Coords& at, Team* team = nullptr,
+            std::vector<PeerBuffers> peers = {});
   KernelFn fn = nullptr;
   uint8_t* dst = nullptr;
   const uint8_t* src = nullptr;
   Coords at;
   Team* team = nullptr;            ///< at.threads > 1: the workers (at least at.threads of them)
   std::vector<PeerBuffers> peers;  ///< at.threads > 1: workers 1.. buffers, at.threads - 1 of them
+  std::vector<CallArgs> calls;     ///< the calls of one operation, in order
 };
 
-/// Runs `op` once (for verification of the call pattern and warm-up).
+/// The calls one operation makes on dst/src at `at`: one call of at.size bytes, or with a
+/// chunk, consecutive calls of `chunk` bytes (the last one shorter) in ascending order.
+std::vector<CallArgs> operation_calls(uint8_t* dst, const uint8_t* src, const Coords& at);
+
+/// Runs `op` once (for verification of the call pattern and warm-up), through the timed loop.
 void run_operation(const Operation& op);
 
 /// Warm-up (>= 3 operations and >= 2 ms), then samples of about policy.sample_us
