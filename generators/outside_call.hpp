@@ -32,4 +32,8 @@ void emit_slot_call(Xbyak::CodeGenerator& g, void* const* slot, Function f, uint
 void emit_loaded_bytes(Xbyak::CodeGenerator& g, const uint8_t* bytes, size_t size, size_t entry, Function f,
                        uint8_t fill);
 
+/// Where emit_loaded_bytes puts the symbol at `entry` of the bytes, from the start of what it
+/// emits: past the jump (and memset's `mov esi`), from the next 64-byte boundary.
+size_t loaded_entry_offset(Function f, size_t entry);
+
 }  // namespace kex

@@ -73,6 +73,20 @@ struct ImplFacts {
   bool operator==(const ImplFacts&) const = default;
 };
 
+/// Where the timed loop enters a kernel (docs/DESIGN.md "One entry per competitor"): with its
+/// function's own ABI and no stub, so every competitor is one indirect call from the same
+/// place. kex's own code is entered at `code_offset` in its emitted bytes (0: the kernel;
+/// loaded object code: its symbol behind the jump); code kex did not write at `address`
+/// (glibc's variants, libc's functions) or through `slot` (a shared object's symbol, filled in
+/// each process that runs kernels). With `fill_in_esi` (memset's ABI) each call's second
+/// argument is the fill byte. Verification enters through the emitted stub instead.
+struct Entry {
+  const void* address = nullptr;
+  void* const* slot = nullptr;
+  size_t code_offset = 0;
+  bool fill_in_esi = false;
+};
+
 /// One kernel of a run. Exactly one of spec / preset / libc / impl describes it.
 struct KernelPlan {
   std::string key;          ///< results "kernel": spec name, preset id or baseline name
@@ -95,6 +109,7 @@ struct KernelPlan {
   /// Results keep the emitted code's bytes and hash (false where the code emitted is only a
   /// stub into code that is not kex's: its source's row says).
   bool code_recorded = true;
+  Entry entry;  ///< where the timed loop enters it
 };
 
 /// Why `k` may not run where src and dst overlap ("" when it may): an implementation of

@@ -93,6 +93,7 @@ void map_repetition(IO& io, R& r) {
     });
     io.real("start_spread_ticks", r.start_spread_ticks, -kInf, kInf);
   }
+  if (io.has("harness_ticks", r.harness_ticks != 0)) io.real("harness_ticks", r.harness_ticks, 0, 1e30);
   io.wholes("samples_ticks", r.sample_ticks, size_t(1) << 28, uint64_t(0), UINT64_MAX);
 }
 
@@ -123,6 +124,10 @@ void map_entry_stats(IO& io, F& f) {
                         std::pair{"cycles_per_tick", &a.cycles_per_tick}})
     io.real(key, *v, -kInf, kInf);
   io.text("cycles_method", a.cycles_method, kKept);
+  if (io.has("harness_ns", a.harness_ns != 0)) {
+    io.real("harness_ns", a.harness_ns, -kInf, kInf);
+    io.real("harness_cycles", f.harness_cycles, -kInf, kInf);
+  }
   if (io.has("counters_per_op", !f.counters_per_op.empty())) {
     io.named_reals("counters_per_op", f.counters_per_op, 4096, -kInf, kInf, kKept);
     io.named_reals("counters_per_byte", f.counters_per_byte, 4096, -kInf, kInf, kKept);

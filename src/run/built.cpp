@@ -48,6 +48,11 @@ std::vector<Built> build_plans(CodeArena& arena, const std::vector<KernelPlan>& 
     // says nothing about the code: results record none of it. Loaded object code is in the
     // arena itself: its bytes are recorded as a generated kernel's are.
     if (!plans[k].code_recorded) built[k].info.reset();
+    const Entry& e = plans[k].entry;
+    if (!built[k].code) continue;  // nothing emitted: it never runs
+    built[k].entry = e.address ? e.address : e.slot ? nullptr : built[k].code + e.code_offset;
+    built[k].entry_slot = e.slot;
+    built[k].fill_in_esi = e.fill_in_esi;
   }
   return built;
 }

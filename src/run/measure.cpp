@@ -90,15 +90,19 @@ volatile uint64_t g_sink;
 
 /// The generated timed loops of this process (generators/driver.hpp), made once: the plain
 /// one and the one that reads each call's destination back (consume).
+/// The empty routine (a bare ret) is timed beside the competitors: the loop's own cost.
 struct Drivers {
   CodeArena arena;
   DriverFn plain = nullptr, consume = nullptr;
+  KernelFn empty = nullptr;
   Drivers() {
     const size_t p = arena.add([](Xbyak::CodeGenerator& g) { emit_driver(g, nullptr); });
     const size_t c = arena.add([](Xbyak::CodeGenerator& g) { emit_driver(g, read_back); });
+    const size_t e = arena.add(emit_empty);
     arena.finalize();
     plain = arena.ref(p).as<DriverFn>();
     consume = arena.ref(c).as<DriverFn>();
+    empty = arena.ref(e).as<KernelFn>();
   }
 };
 
@@ -116,16 +120,20 @@ inline void run_operations(const Operation& op, uint64_t passes) {
 
 }  // namespace
 
-Operation::Operation(KernelFn f, uint8_t* d, const uint8_t* s, const Coords& a, Team* t, std::vector<PeerBuffers> p)
-    : fn(f), dst(d), src(s), at(a), team(t), peers(std::move(p)), calls(operation_calls(d, s, a)) {}
+Operation::Operation(KernelFn f, uint8_t* d, const uint8_t* s, const Coords& a, std::optional<uint8_t> e)
+    : fn(f), dst(d), src(s), at(a), esi_fill(e), calls(operation_calls(d, s, a, e)) {}
 
-std::vector<CallArgs> operation_calls(uint8_t* dst, const uint8_t* src, const Coords& at) {
+std::vector<CallArgs> operation_calls(uint8_t* dst, const uint8_t* src, const Coords& at, std::optional<uint8_t> esi_fill) {
   const uint64_t size = at.size;
   const uint64_t chunk = at.chunk ? at.chunk : size;
-  if (chunk >= size) return {{dst, src, size}};
+  // memset's ABI: (dst, int fill, bytes), the fill where a copy's source goes.
+  const auto second = [&](uint64_t off) {
+    return esi_fill ? reinterpret_cast<const uint8_t*>(uintptr_t(*esi_fill)) : src ? src + off : nullptr;
+  };
+  if (chunk >= size) return {{dst, second(0), size}};
   std::vector<CallArgs> out;
   out.reserve((size + chunk - 1) / chunk);
-  for (uint64_t off = 0; off < size; off += chunk) out.push_back({dst + off, src ? src + off : nullptr, std::min(chunk, size - off)});
+  for (uint64_t off = 0; off < size; off += chunk) out.push_back({dst + off, second(off), std::min(chunk, size - off)});
   return out;
 }
 
@@ -144,8 +152,8 @@ void prepare_sample(const Operation& op) {
 
 /// Worker k's operation: op itself for worker 0, else the same on its own buffers.
 Operation worker_op(const Operation& op, uint32_t k) {
-  if (k == 0) return Operation(op.fn, op.dst, op.src, op.at);
-  return Operation(op.fn, op.peers[k - 1].dst, op.peers[k - 1].src, op.at);
+  if (k == 0) return Operation(op.fn, op.dst, op.src, op.at, op.esi_fill);
+  return Operation(op.fn, op.peers[k - 1].dst, op.peers[k - 1].src, op.at, op.esi_fill);
 }
 
 /// Each worker's own time per operation over a repetition's samples (threads > 1).
@@ -222,36 +230,41 @@ MemberPlan plan_member(const Operation& op, const RoundPolicy& p, double hz) {
 
 }  // namespace
 
-std::vector<Repetition> measure_round(const std::vector<Operation>& ops, std::vector<MemberPlan>& plan,
-                                      const RoundPolicy& policy, volatile uint32_t* running) {
-  const double hz = machine().tsc_hz;
+namespace {
+
+/// A round's members and the empty routine after them (when the round has one thread): the
+/// empty routine on the first member's calls, timed as a member, is the loop's own cost.
+struct RoundMembers {
+  std::vector<Operation> ops;
+  std::vector<MemberPlan> plans;
+  size_t members = 0;  ///< ops[members] is the empty routine when harness
+  bool harness = false;
+  RoundMembers(const std::vector<Operation>& o, const std::vector<MemberPlan>& p) : ops(o), plans(p), members(o.size()) {
+    plans.resize(members);
+    harness = !ops.empty() && !(ops[0].team && ops[0].at.threads > 1);
+    if (!harness) return;
+    ops.emplace_back(drivers().empty, ops[0].dst, ops[0].src, ops[0].at);
+    plans.emplace_back();  // planned again each round: it races nothing
+  }
+};
+
+/// Takes every member's samples in turns (rotated one member each visit), each visit settling
+/// the member first; `running` holds the member's index + 1 while its code runs.
+void take_turns(const RoundMembers& r, const RoundPolicy& policy, std::vector<Repetition>& reps,
+                std::vector<std::vector<double>>& per_call, std::vector<ThreadTimes>& threads,
+                volatile uint32_t* running) {
   const uint64_t overhead = timer_overhead_ticks();
-  const size_t n = ops.size();
-  std::vector<Repetition> reps(n);
-  std::vector<std::vector<double>> per_call(n);
-  std::vector<ThreadTimes> threads(n);
-  auto run_as = [&](size_t i) {
-    if (running) *running = uint32_t(i + 1);
-  };
-  const uint64_t start = tsc_fenced();
-  plan.resize(n);
-  for (size_t i = 0; i < n; ++i)
-    if (plan[i].calls == 0) {
-      run_as(i);
-      plan[i] = plan_member(ops[i], policy, hz);
-    }
-  const double cycles_per_tick = core_cycles_per_tick();
-  const uint64_t cs0 = context_switches().read_value(), mig0 = migrations().read_value();
+  const size_t n = r.ops.size();
   const uint32_t block = std::max(policy.block, 1u);
   uint32_t most = 0;
-  for (const MemberPlan& m : plan) most = std::max(most, m.samples);
+  for (const MemberPlan& m : r.plans) most = std::max(most, m.samples);
   for (uint32_t visit = 0; visit * block < most; ++visit) {
     for (size_t k = 0; k < n; ++k) {
       const size_t i = (k + visit) % n;  // rotate: each member follows a different one each visit
-      const Operation& op = ops[i];
-      const MemberPlan& m = plan[i];
+      const Operation& op = r.ops[i];
+      const MemberPlan& m = r.plans[i];
       if (reps[i].sample_ticks.size() >= m.samples) continue;
-      run_as(i);
+      if (running) *running = i < r.members ? uint32_t(i + 1) : 0;
       for (uint32_t s = 0; s < m.settle; ++s) timed_sample(op, 1, 0);
       for (uint32_t b = 0; b < block && reps[i].sample_ticks.size() < m.samples; ++b) {
         const uint64_t t = timed_sample(op, m.calls, overhead, &threads[i]);
@@ -261,19 +274,44 @@ std::vector<Repetition> measure_round(const std::vector<Operation>& ops, std::ve
     }
   }
   if (running) *running = 0;
+}
+
+}  // namespace
+
+std::vector<Repetition> measure_round(const std::vector<Operation>& ops, std::vector<MemberPlan>& plan,
+                                      const RoundPolicy& policy, volatile uint32_t* running) {
+  const double hz = machine().tsc_hz;
+  RoundMembers r(ops, plan);
+  const size_t n = r.ops.size();
+  std::vector<Repetition> reps(n);
+  std::vector<std::vector<double>> per_call(n);
+  std::vector<ThreadTimes> threads(n);
+  const uint64_t start = tsc_fenced();
+  for (size_t i = 0; i < n; ++i)
+    if (r.plans[i].calls == 0) {
+      if (running) *running = i < r.members ? uint32_t(i + 1) : 0;
+      r.plans[i] = plan_member(r.ops[i], policy, hz);
+    }
+  const double cycles_per_tick = core_cycles_per_tick();
+  const uint64_t cs0 = context_switches().read_value(), mig0 = migrations().read_value();
+  take_turns(r, policy, reps, per_call, threads, running);
   const uint64_t cs = context_switches().read_value() - cs0, mig = migrations().read_value() - mig0;
   const double seconds = double(tsc_fenced() - start) / hz;
-  for (size_t i = 0; i < n; ++i) {
-    Repetition& r = reps[i];
-    r.calls_per_sample = plan[i].calls;
-    r.per_call = summarize(per_call[i]);
-    r.stop_reason = "round";
-    r.cycles_per_tick = cycles_per_tick;
-    r.cycles_method = "imul-chain estimate";
-    r.context_switches = cs;
-    r.migrations = mig;
-    r.seconds = seconds / double(n);
-    if (ops[i].team && ops[i].at.threads > 1) threads[i].finish(r, *ops[i].team);
+  const double harness = r.harness ? summarize(per_call[r.members]).median : 0;
+  reps.resize(r.members);
+  plan.assign(r.plans.begin(), r.plans.begin() + long(r.members));
+  for (size_t i = 0; i < r.members; ++i) {
+    Repetition& rep = reps[i];
+    rep.calls_per_sample = plan[i].calls;
+    rep.per_call = summarize(per_call[i]);
+    rep.stop_reason = "round";
+    rep.cycles_per_tick = cycles_per_tick;
+    rep.cycles_method = "imul-chain estimate";
+    rep.context_switches = cs;
+    rep.migrations = mig;
+    rep.seconds = seconds / double(r.members);
+    rep.harness_ticks = harness;
+    if (ops[i].team && ops[i].at.threads > 1) threads[i].finish(rep, *ops[i].team);
   }
   return reps;
 }
@@ -348,6 +386,15 @@ struct SeparateSamples {
   }
 };
 
+/// The loop's own ticks per operation on `op`'s calls: the median of 11 samples of the
+/// empty routine, `calls` operations each (a separate repetition's harness figure).
+double harness_ticks(const Operation& op, uint32_t calls, uint64_t overhead) {
+  const Operation empty(drivers().empty, op.dst, op.src, op.at);
+  std::vector<double> per_call;
+  for (int i = 0; i < 11; ++i) per_call.push_back(double(timed_sample(empty, calls, overhead)) / calls);
+  return summarize(per_call).median;
+}
+
 }  // namespace
 
 Repetition measure(const Operation& op, const Policy& policy, const volatile std::sig_atomic_t* stop,
@@ -390,8 +437,9 @@ Repetition measure(const Operation& op, const Policy& policy, const volatile std
     if (v.ok && samples.ops_counted) m.counters.push_back({v.name, v.value / double(samples.ops_counted), v.running});
   m.context_switches = context_switches().read_value() - cs0;
   m.migrations = migrations().read_value() - mig0;
-  m.seconds = double(tsc_fenced() - start) / hz;
   if (team) samples.threads.finish(m, *op.team);
+  else m.harness_ticks = harness_ticks(op, m.calls_per_sample, samples.overhead);
+  m.seconds = double(tsc_fenced() - start) / hz;
   return m;
 }
 

@@ -1,6 +1,7 @@
 // Timing one kernel at one point: the sampling protocol of docs/DESIGN.md "Measuring".
 #pragma once
 #include <csignal>
+#include <optional>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -29,22 +30,24 @@ struct PeerBuffers {
 };
 class Team;
 struct Operation {
-  /// The operation on dst/src at `at` (its calls from operation_calls), on `team` with
-  /// workers 1.. on `peers` when at.threads > 1.
-  Operation(KernelFn fn, uint8_t* dst, const uint8_t* src, const Coords& at, Team* team = nullptr,
-            std::vector<PeerBuffers> peers = {});
+  /// The operation of `fn` on dst/src at `at` (its calls from operation_calls; with
+  /// `esi_fill`, a function of memset's ABI: each call's second argument is that byte).
+  /// A point with threads gets its team and peers after.
+  Operation(KernelFn fn, uint8_t* dst, const uint8_t* src, const Coords& at, std::optional<uint8_t> esi_fill = {});
   KernelFn fn = nullptr;
   uint8_t* dst = nullptr;
   const uint8_t* src = nullptr;
   Coords at;
   Team* team = nullptr;            ///< at.threads > 1: the workers (at least at.threads of them)
   std::vector<PeerBuffers> peers;  ///< at.threads > 1: workers 1.. buffers, at.threads - 1 of them
+  std::optional<uint8_t> esi_fill; ///< memset's ABI: the fill byte each call takes in esi
   std::vector<CallArgs> calls;     ///< the calls of one operation, in order
 };
 
 /// The calls one operation makes on dst/src at `at`: one call of at.size bytes, or with a
 /// chunk, consecutive calls of `chunk` bytes (the last one shorter) in ascending order.
-std::vector<CallArgs> operation_calls(uint8_t* dst, const uint8_t* src, const Coords& at);
+std::vector<CallArgs> operation_calls(uint8_t* dst, const uint8_t* src, const Coords& at,
+                                      std::optional<uint8_t> esi_fill = {});
 
 /// Runs `op` once (for verification of the call pattern and warm-up), through the timed loop.
 void run_operation(const Operation& op);

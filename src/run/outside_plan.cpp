@@ -24,6 +24,18 @@ std::function<void(Xbyak::CodeGenerator&)> stub_of(const OutsideCode& c, uint8_t
   return {};
 }
 
+/// Where the timed loop enters `c`'s code, with its function's ABI, by its source's row.
+Entry entry_of(const OutsideCode& c) {
+  Entry e;
+  e.fill_in_esi = function_row(c.facts.function).fill_in_esi;
+  switch (source_row(c.facts.source).reach) {
+    case Reach::address: e.address = c.address; break;
+    case Reach::slot: e.slot = c.slot; break;
+    case Reach::bytes: e.code_offset = loaded_entry_offset(c.facts.function, c.object->entry); break;
+  }
+  return e;
+}
+
 }  // namespace
 
 KernelPlan outside_plan(const OutsideCode& c, uint8_t fill) {
@@ -47,6 +59,7 @@ KernelPlan outside_plan(const OutsideCode& c, uint8_t fill) {
   k.code_recorded = row.code_recorded;
   k.skip = c.facts.usable ? "" : c.facts.reason;  // never called: no stub is emitted for it
   k.emit = stub_of(c, k.fill);
+  k.entry = entry_of(c);
   return k;
 }
 

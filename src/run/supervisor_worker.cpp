@@ -28,6 +28,18 @@
 #include "src/run/team.hpp"
 #include "src/run/topology.hpp"
 
+namespace kex {
+
+Operation job_operation(const MeasureJob& j, uint8_t* dst, const uint8_t* src) {
+  const void* entry = j.entry_slot && *j.entry_slot ? *j.entry_slot : j.entry;
+  const KernelFn fn = entry ? reinterpret_cast<KernelFn>(const_cast<void*>(entry)) : j.fn;
+  std::optional<uint8_t> esi;
+  if (entry && j.fill_in_esi) esi = j.fill;
+  return Operation(fn, dst, src, j.at, esi);
+}
+
+}  // namespace kex
+
 namespace kex::supervisor_detail {
 
 void pin(int cpu) {
@@ -186,6 +198,7 @@ BufferPlacement placement_of(const PlanBuffers& b, const BufferPlan& plan) {
   return p;
 }
 
+
 /// In the worker: one task measured; returns its repetitions (point, repetition), each
 /// with its order, round and predecessor; sends kUnmapped for a member whose buffers
 /// could not be mapped (the others are measured without it).
@@ -200,7 +213,7 @@ std::vector<std::pair<uint32_t, Repetition>> measure_task(int fd, size_t i, cons
   for (uint32_t p : t.points()) {
     const MeasureJob& j = jobs[p];
     const Place pl = bufs[j.buffer_plan]->place(j.at.layout, j.at.size, j.alignment);
-    Operation op{j.fn, pl.dst, j.copy ? pl.src : nullptr, j.at, nullptr, {}};
+    Operation op = job_operation(j, pl.dst, j.copy ? pl.src : nullptr);
     const std::string refusal = !pl.refusal.empty() ? pl.refusal : j.at.threads > 1 ? peers.place(j, op) : "";
     if (!refusal.empty()) {  // this point's buffers could not be mapped: the others go on
       send(fd, kUnmapped, nlohmann::json{{"i", i}, {"task", task_json(t.member(p))}, {"message", refusal}}.dump());

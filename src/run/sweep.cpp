@@ -158,6 +158,10 @@ void add_job(Sweep& w, size_t i, std::map<std::string, uint32_t>& family_ids, st
   const Built& b = w.code(s);
   MeasureJob j;
   j.fn = b.fn;
+  j.entry = b.entry;
+  j.entry_slot = b.entry_slot;
+  j.fill_in_esi = b.fill_in_esi;
+  j.fill = kp.fill;
   j.code = b.code;
   j.code_size = b.info ? b.info->bytes : 0;
   j.buffer_plan = w.bindex.at(s.at.layout.huge_pages);
