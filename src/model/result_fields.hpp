@@ -201,6 +201,12 @@ void map_coords(IO& io, C& c) {
   io.choice("harness", c.harness, parse_harness, [](Harness v) { return std::string(to_string(v)); },
             "kex, fastc, hahn, xmm64, mem_cp");
   if (io.has("pass", c.pass != 1)) io.whole("pass", c.pass, uint32_t(1), UINT32_MAX);
+  if (io.has("stream", !c.stream.empty())) {
+    io.text("stream", c.stream, kKept);
+    io.whole("footprint", c.footprint, uint64_t(0), UINT64_MAX);
+    io.whole("stream_seed", c.stream_seed, uint64_t(0), UINT64_MAX);
+    io.whole("stream_calls", c.stream_calls, uint32_t(1), kMaxStreamCalls);
+  }
 }
 
 /// A preset's facts (an entry's "preset" object): where it comes from and how sure.

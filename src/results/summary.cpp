@@ -15,6 +15,7 @@
 #include "src/model/paired.hpp"
 #include "src/model/spec.hpp"
 #include "src/results/answer_text.hpp"
+#include "src/results/stream_text.hpp"
 #include "src/results/ifunc_text.hpp"
 #include "src/results/markdown.hpp"
 #include "src/results/results.hpp"
@@ -140,6 +141,7 @@ std::string harness_line(const RunDoc& run, const AnswerBlock& b) {
 /// The paired table: one block per op and condition, a row per size, from the
 /// group's answer in its rounds.
 std::string paired_table(const RunDoc& run, const std::vector<GroupAnswer>& answers, bool compact) {
+  if (answer_blocks(answers).empty()) return {};  // streams only: stream_table
   std::string s, more;
   std::set<Op> shown;
   for (const AnswerBlock& b : answer_blocks(answers)) {
@@ -244,7 +246,7 @@ std::string summary_table(const RunDoc& run, bool compact) {
   if (const std::vector<GroupAnswer> answers = answer_groups(run); !answers.empty()) {
     std::string ifunc;
     for (const std::string& l : ifunc_lines(run, answers)) ifunc += terminal_text(l) + "\n";
-    return paired_table(run, answers, compact) + ifunc + skipped_line(run, terminal_text);
+    return paired_table(run, answers, compact) + stream_table(run, answers) + ifunc + skipped_line(run, terminal_text);
   }
   const PlainTable t = plain_table(run);
   if (t.blocks.empty()) return {};

@@ -120,8 +120,22 @@ inline void run_operations(const Operation& op, uint64_t passes) {
 
 }  // namespace
 
-Operation::Operation(KernelFn f, uint8_t* d, const uint8_t* s, const Coords& a, std::optional<uint8_t> e)
-    : fn(f), dst(d), src(s), at(a), esi_fill(e), calls(operation_calls(d, s, a, e)) {}
+Operation::Operation(KernelFn f, uint8_t* d, const uint8_t* s, const Coords& a, std::optional<uint8_t> e,
+                     const Stream* stream)
+    : fn(f), dst(d), src(s), at(a), esi_fill(e), calls(stream ? stream_calls(d, s, *stream, e) : operation_calls(d, s, a, e)) {}
+
+std::vector<CallArgs> stream_calls(uint8_t* dst, const uint8_t* src, const Stream& stream, std::optional<uint8_t> esi_fill) {
+  std::vector<CallArgs> out;
+  out.reserve(stream.calls.size());
+  for (const StreamCall& c : stream.calls) {
+    const uint8_t* from = esi_fill          ? reinterpret_cast<const uint8_t*>(uintptr_t(*esi_fill))
+                          : c.overlapping ? dst + c.src_offset
+                          : src           ? src + c.src_offset
+                                          : nullptr;
+    out.push_back({dst + c.dst_offset, from, c.size});
+  }
+  return out;
+}
 
 std::vector<CallArgs> operation_calls(uint8_t* dst, const uint8_t* src, const Coords& at, std::optional<uint8_t> esi_fill) {
   const uint64_t size = at.size;
@@ -143,10 +157,10 @@ namespace {
 
 /// The untimed part of a sample: prefill the destination, flush src and dst (cold).
 void prepare_sample(const Operation& op) {
-  if (op.at.prefill) memset(op.dst, *op.at.prefill, op.at.size);
+  if (op.at.prefill) memset(op.dst, *op.at.prefill, region_bytes(op.at));
   if (op.at.cache == CacheMode::cold) {
-    if (op.src) Buffers::flush(op.src, op.at.size);
-    Buffers::flush(op.dst, op.at.size);
+    if (op.src) Buffers::flush(op.src, region_bytes(op.at));
+    Buffers::flush(op.dst, region_bytes(op.at));
   }
 }
 
@@ -243,7 +257,8 @@ struct RoundMembers {
     plans.resize(members);
     harness = !ops.empty() && !(ops[0].team && ops[0].at.threads > 1);
     if (!harness) return;
-    ops.emplace_back(drivers().empty, ops[0].dst, ops[0].src, ops[0].at);
+    ops.push_back(ops[0]);  // the first member's calls, a stream's too
+    ops.back().fn = drivers().empty;
     plans.emplace_back();  // planned again each round: it races nothing
   }
 };
@@ -389,7 +404,8 @@ struct SeparateSamples {
 /// The loop's own ticks per operation on `op`'s calls: the median of 11 samples of the
 /// empty routine, `calls` operations each (a separate repetition's harness figure).
 double harness_ticks(const Operation& op, uint32_t calls, uint64_t overhead) {
-  const Operation empty(drivers().empty, op.dst, op.src, op.at);
+  Operation empty = op;  // the same calls, a stream's too
+  empty.fn = drivers().empty;
   std::vector<double> per_call;
   for (int i = 0; i < 11; ++i) per_call.push_back(double(timed_sample(empty, calls, overhead)) / calls);
   return summarize(per_call).median;

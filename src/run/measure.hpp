@@ -12,6 +12,7 @@
 #include "src/model/protocol.hpp"
 #include "src/model/result.hpp"
 #include "src/model/spec.hpp"
+#include "src/model/stream.hpp"
 
 namespace kex {
 
@@ -33,7 +34,9 @@ struct Operation {
   /// The operation of `fn` on dst/src at `at` (its calls from operation_calls; with
   /// `esi_fill`, a function of memset's ABI: each call's second argument is that byte).
   /// A point with threads gets its team and peers after.
-  Operation(KernelFn fn, uint8_t* dst, const uint8_t* src, const Coords& at, std::optional<uint8_t> esi_fill = {});
+  /// With `stream` (which must outlive it), its calls instead, in dst's and src's regions.
+  Operation(KernelFn fn, uint8_t* dst, const uint8_t* src, const Coords& at, std::optional<uint8_t> esi_fill = {},
+            const Stream* stream = nullptr);
   KernelFn fn = nullptr;
   uint8_t* dst = nullptr;
   const uint8_t* src = nullptr;
@@ -48,6 +51,12 @@ struct Operation {
 /// chunk, consecutive calls of `chunk` bytes (the last one shorter) in ascending order.
 std::vector<CallArgs> operation_calls(uint8_t* dst, const uint8_t* src, const Coords& at,
                                       std::optional<uint8_t> esi_fill = {});
+
+/// The calls of one pass of `stream` with dst's region at `dst` and src's at `src` (an
+/// overlapping call's source lies in dst's region; a clear's has none: null, or the fill
+/// byte for memset's ABI).
+std::vector<CallArgs> stream_calls(uint8_t* dst, const uint8_t* src, const Stream& stream,
+                                   std::optional<uint8_t> esi_fill = {});
 
 /// Runs `op` once (for verification of the call pattern and warm-up), through the timed loop.
 void run_operation(const Operation& op);

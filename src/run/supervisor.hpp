@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "src/model/config.hpp"
 #include "src/model/point.hpp"
 #include "src/model/result.hpp"
+#include "src/model/stream.hpp"
 #include "src/run/buffers.hpp"
 #include "src/run/measure.hpp"
 #include "src/run/placement.hpp"
@@ -33,6 +35,9 @@ struct MeasureJob {
   void* const* entry_slot = nullptr;
   bool fill_in_esi = false;
   uint8_t fill = 0;
+  /// A stream point's calls (null for one size repeated): the worker times one pass of them
+  /// an operation, in the regions of its buffers.
+  std::shared_ptr<const Stream> stream;
   const uint8_t* code = nullptr;  ///< the kernel's bytes (null for libc), to place a fault
   size_t code_size = 0;
   size_t buffer_plan = 0;         ///< index into the BufferPlans
