@@ -8,7 +8,9 @@
 
 #include "src/cli/cli.hpp"
 #include "generators/presets/presets.hpp"
+#include "src/model/distribution.hpp"
 #include "src/core/output.hpp"
+#include "src/core/units.hpp"
 #include "src/model/kernel_names.hpp"
 #include "src/model/spec.hpp"
 #include "src/run/glibc_impls.hpp"
@@ -93,15 +95,31 @@ std::string list_glibc_text() {
   return out;
 }
 
+/// The shipped distributions a stream draws from, with what each says of its calls.
+std::string list_streams_text() {
+  std::string out = "streams (kex run --stream NAME, or a file's path; configs/streams/README.md says where they come from):\n";
+  out += fmt::format("  {:<14} {:>8} {:>9} {:>7} {:>7} {:>9} {:>9}  {}\n", "name", "sizes", "mean", "p50", "p90", "p99", "max",
+                     "of");
+  for (const std::string& name : shipped_distributions()) {
+    const Distribution d = *shipped_distribution(name);
+    const DistributionFacts f = distribution_facts(d);
+    out += fmt::format("  {:<14} {:>8} {:>7.0f} B {:>7} {:>7} {:>9} {:>9}  {}{}\n", name, f.distinct, f.mean, format_bytes(f.p50),
+                       format_bytes(f.p90), format_bytes(f.p99), format_bytes(f.max), to_string(*d.function),
+                       d.overlap > 0 ? fmt::format(" ({:.2f}% overlap)", 100 * d.overlap) : "");
+  }
+  return out;
+}
+
 /// The topics of kex list in the order printed: each one's word and its text.
 struct ListTopic {
   std::string_view word;
   std::string (*text)();
 };
-const std::array<ListTopic, 4> kListTopics{{{"classes", list_classes_text},
+const std::array<ListTopic, 5> kListTopics{{{"classes", list_classes_text},
                                              {"params", list_params_text},
                                              {"presets", list_presets_text},
-                                             {"glibc", list_glibc_text}}};
+                                             {"glibc", list_glibc_text},
+                                             {"streams", list_streams_text}}};
 
 }  // namespace
 

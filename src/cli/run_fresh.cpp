@@ -165,7 +165,10 @@ std::vector<Config> configs_from_arguments(RunArgs& a, const CLI::App& cmd) {
     if (!a.repeat.empty()) c.repeat = repeat_count(a.repeat, a.harness);
     configs.push_back(make_config(c, "--preset"));
   }
-  if (configs.empty()) configs.push_back(load_config("built-in:default.json"));
+  if (configs.empty()) {  // the built-in default sweep, and memcpy as programs call it (a stream)
+    configs.push_back(load_config("built-in:default.json"));
+    configs.push_back(load_config("built-in:default-stream.json"));
+  }
   return configs;
 }
 

@@ -77,7 +77,7 @@ TEST_CASE("word lists: every checked option of --help lists exactly its table's 
 TEST_CASE("word lists: the tables' words, each parsed back to its value") {
   CHECK(kex::enum_words(kex::kCorrections) == std::vector<std::string>{"bh", "holm", "none"});
   CHECK(kex::enum_words(kex::kHarnesses) == std::vector<std::string>{"kex", "fastc", "hahn", "xmm64", "mem_cp"});
-  CHECK(kex::list_topic_words() == std::vector<std::string>{"classes", "params", "presets", "glibc", "all"});
+  CHECK(kex::list_topic_words() == std::vector<std::string>{"classes", "params", "presets", "glibc", "streams", "all"});
   CHECK(kex::enum_from_word(kex::kCodeFormats, "hex") == kex::CodeFormat::hex);
   CHECK(kex::enum_from_word(kex::kResultsFormats, "csv") == kex::ResultsFormat::csv);
   CHECK_FALSE(kex::enum_from_word(kex::kTextFormats, "html").has_value());
