@@ -149,6 +149,10 @@ struct StreamRecord {
   uint64_t distinct = 0;     ///< sizes the distribution has
   uint64_t capped = 0;       ///< calls drawn above footprint / 2, made footprint / 2
   uint64_t overlapping = 0;  ///< calls whose src and dst overlap (memmove's streams)
+  /// The fixed sizes measured beside the stream (the same competitors, in the same run) and
+  /// the share of the stream's calls each stands for (the calls nearest it in log2 of the
+  /// size): what the fixed-size prediction of the stream weighs their times by.
+  std::vector<std::pair<uint64_t, double>> fixed_weights;
   bool operator==(const StreamRecord&) const = default;
 };
 

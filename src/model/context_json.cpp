@@ -85,6 +85,12 @@ void map_stream(IO& io, S& s) {
   io.whole("distinct_sizes", s.distinct, uint64_t(0), UINT64_MAX);
   io.whole("capped_calls", s.capped, uint64_t(0), UINT64_MAX);
   io.whole("overlapping_calls", s.overlapping, uint64_t(0), UINT64_MAX);
+  if (io.has("fixed_weights", !s.fixed_weights.empty()))
+    io.list("fixed_weights", s.fixed_weights, 0, 4096, [](auto& e, auto& w) {
+      e.required({"size", "share"});
+      e.whole("size", w.first, uint64_t(1), UINT64_MAX);
+      e.real("share", w.second, 0, 1);
+    });
 }
 
 /// The run's totals: fields of the context itself, not an object of their own.

@@ -1,5 +1,7 @@
 #include "src/results/stream_text.hpp"
 
+#include <cmath>
+
 #include <fmt/core.h>
 
 #include "src/core/terminal_text.hpp"
@@ -53,7 +55,58 @@ std::string pick_of(const RunDoc& run, Op op) {
   return *f == Function::memcpy ? run.context.ifunc->memcpy_impl : run.context.ifunc->memset_impl;
 }
 
+/// The fixed-size point of kernel `kernel` at `size` with every other coordinate at its
+/// default (warm, the default layout, one call, one thread), or null.
+const Result* fixed_point(const RunDoc& run, const std::string& kernel, uint64_t size) {
+  Coords want;
+  want.size = size;
+  for (const Result& r : run.results)
+    if (r.point.kernel == kernel && r.point.at == want && r.ok()) return &r;
+  return nullptr;
+}
+
+/// "fixed sizes predict X fastest (ranked N on the stream); the most wrong: K, predicted A× the
+/// fastest's time, measured B×": the prediction against the measured ranking ("" without one).
+std::string prediction_line(const RunDoc& run, const GroupAnswer& g, const std::vector<double>& pred) {
+  size_t best = SIZE_MAX, worst = SIZE_MAX;
+  for (size_t i = 0; i < pred.size(); ++i)
+    if (pred[i] > 0 && (best == SIZE_MAX || pred[i] < pred[best])) best = i;
+  if (best == SIZE_MAX || pred[0] <= 0) return {};
+  double most = 0;
+  for (size_t i = 1; i < pred.size(); ++i) {
+    if (pred[i] <= 0 || g.members[i].vs_winner.rounds == 0) continue;
+    const double off = std::fabs(std::log(pred[i] / pred[0]) - std::log(g.members[i].vs_winner.ratio));
+    if (off > most) most = off, worst = i;
+  }
+  std::string t = fmt::format("  fixed sizes predict {} fastest (ranked {} on the stream)", terminal_text(run.results[g.members[best].result].point.kernel), best + 1);
+  if (worst != SIZE_MAX)
+    t += fmt::format("; the most wrong: {}, predicted {:.2f}x the stream's fastest, measured {:.2f}x",
+                     terminal_text(run.results[g.members[worst].result].point.kernel), pred[worst] / pred[0],
+                     g.members[worst].vs_winner.ratio);
+  return t + "\n";
+}
+
 }  // namespace
+
+std::vector<double> fixed_size_prediction(const RunDoc& run, const GroupAnswer& g) {
+  std::vector<double> out(g.members.size(), 0);
+  const StreamRecord* s = stream_of(run, g.key.at);
+  if (!s || s->fixed_weights.empty()) return out;
+  for (size_t i = 0; i < g.members.size(); ++i) {
+    const std::string& kernel = run.results[g.members[i].result].point.kernel;
+    double ns = 0;
+    for (const auto& [size, share] : s->fixed_weights) {
+      const Result* r = fixed_point(run, kernel, size);
+      if (!r) {
+        ns = 0;
+        break;
+      }
+      ns += share * aggregate(*r).median_ns;
+    }
+    out[i] = ns;
+  }
+  return out;
+}
 
 bool is_stream_group(const GroupAnswer& g) { return !g.key.at.stream.empty(); }
 
@@ -72,14 +125,17 @@ std::string stream_table(const RunDoc& run, const std::vector<GroupAnswer>& answ
     for (const RankedMember& m : g.members)
       kw = std::max(kw, std::min<size_t>(60, display_width(terminal_text(run.results[m.result].point.kernel))));
     out += "\n" + stream_title(run, g) + "\n";
-    out += fmt::format("  rank {} {:>14}  {:<22}{:<22}{:>8}\n", pad_right("kernel", kw), "ns per call", "time over fastest",
-                       "time over libc", "GB/s");
+    const std::vector<double> pred = fixed_size_prediction(run, g);
+    out += fmt::format("  rank {} {:>14}  {:<22}{:<22}{:>8}  {}\n", pad_right("kernel", kw), "ns per call", "time over fastest",
+                       "time over libc", "GB/s", "fixed sizes predict");
     for (size_t i = 0; i < g.members.size(); ++i) {
       const RankedMember& m = g.members[i];
       const Result& r = run.results[m.result];
-      out += fmt::format("  {:>4} {} {:>14}  {:<22}{:<22}{:>8.2f}\n", i + 1, pad_right(clip(terminal_text(r.point.kernel), kw), kw),
-                         per_call_text(r), ratio_text(m, i == 0), libc_ratio_text(m, r), median_gbps(r));
+      const std::string p = pred[i] > 0 && pred[0] > 0 ? fmt::format("{:.2f} ns, {:.2f}x", pred[i], pred[i] / pred[0]) : "-";
+      out += fmt::format("  {:>4} {} {:>14}  {:<22}{:<22}{:>8.2f}  {}\n", i + 1, pad_right(clip(terminal_text(r.point.kernel), kw), kw),
+                         per_call_text(r), ratio_text(m, i == 0), libc_ratio_text(m, r), median_gbps(r), p);
     }
+    out += prediction_line(run, g, pred);
     const Aggregate w = aggregate(run.results[g.members[0].result]);
     if (w.harness_ns > 0)
       out += fmt::format("  timed loop's own cost: {:.2f} ns per call (an empty routine in the same rounds), inside "

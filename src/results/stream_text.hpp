@@ -22,6 +22,12 @@ const StreamRecord* stream_of(const RunDoc& run, const Coords& at);
 /// then the loop's own cost per call. "" when no group is a stream's.
 std::string stream_table(const RunDoc& run, const std::vector<GroupAnswer>& answers);
 
+/// What the fixed sizes measured beside a stream predict of each member of its group (the
+/// times at those sizes weighed by the share of the stream's calls each stands for,
+/// StreamRecord::fixed_weights), per member in the group's order: the predicted ns per call,
+/// 0 where a member lacks a fixed size.
+std::vector<double> fixed_size_prediction(const RunDoc& run, const GroupAnswer& g);
+
 /// One line per stream group for the answer (names as the file has them: the caller escapes): the fastest, its time per call, and libc,
 /// ifunc's pick and glibc's fastest variant against it with their intervals.
 std::vector<std::string> stream_answer_lines(const RunDoc& run, const std::vector<GroupAnswer>& answers);

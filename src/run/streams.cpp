@@ -1,6 +1,9 @@
 #include "src/run/streams.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <set>
 
 #include "src/core/error.hpp"
 #include "src/core/file_read.hpp"
@@ -69,7 +72,43 @@ StreamRecord stream_record(const Coords& at, const DrawnStream& s) {
   r.distinct = s.facts.distinct;
   r.capped = s.stream.capped;
   r.overlapping = s.stream.overlapping;
+  r.fixed_weights = s.fixed_weights;
   return r;
+}
+
+std::vector<uint64_t> prediction_sizes(const Stream& s, uint64_t cap) {
+  std::map<uint64_t, size_t> count;
+  uint64_t largest = 0;
+  for (const StreamCall& c : s.calls) {
+    if (c.size) ++count[c.size];
+    largest = std::max(largest, c.size);
+  }
+  std::vector<std::pair<size_t, uint64_t>> by_count;
+  for (const auto& [size, n] : count) by_count.emplace_back(n, size);
+  std::sort(by_count.begin(), by_count.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+  std::set<uint64_t> out;
+  for (size_t i = 0; i < by_count.size() && i < 6; ++i) out.insert(by_count[i].second);
+  for (uint64_t x = 4; x < 4 * largest; x *= 4) out.insert(x);
+  std::vector<uint64_t> v;
+  for (uint64_t x : out)
+    if (x <= cap) v.push_back(x);
+  return v;
+}
+
+std::vector<std::pair<uint64_t, double>> fixed_size_weights(const Stream& s, const std::vector<uint64_t>& sizes) {
+  std::vector<std::pair<uint64_t, double>> out;
+  if (sizes.empty() || s.calls.empty()) return out;
+  std::vector<size_t> n(sizes.size());
+  for (const StreamCall& c : s.calls) {
+    size_t best = 0;
+    for (size_t i = 1; i < sizes.size(); ++i)
+      if (std::fabs(std::log2(double(c.size) + 1) - std::log2(double(sizes[i]) + 1)) <
+          std::fabs(std::log2(double(c.size) + 1) - std::log2(double(sizes[best]) + 1)))
+        best = i;
+    ++n[best];
+  }
+  for (size_t i = 0; i < sizes.size(); ++i) out.emplace_back(sizes[i], double(n[i]) / double(s.calls.size()));
+  return out;
 }
 
 namespace {
@@ -90,6 +129,7 @@ Coords stream_point(const Axes& a, const DrawnStream& s, uint64_t footprint) {
 void resolve_axes(Axes& a, const CacheSizes& caches, const std::string& where, StreamSet& set,
                   std::map<std::string, std::string>& names) {
   a.stream_coords.clear();
+  std::set<uint64_t> added;  // the fixed sizes the streams' predictions are measured at
   for (size_t i = 0; i < a.streams.size(); ++i) {
     const std::string at = where + "/streams/" + std::to_string(i);
     const Distribution d = load_distribution(a.streams[i], at);
@@ -105,11 +145,16 @@ void resolve_axes(Axes& a, const CacheSizes& caches, const std::string& where, S
       s->stream = draw_stream(d, {a.stream_seed, a.stream_calls, fp});
       s->path = shipped_distribution(a.streams[i]) ? "" : a.streams[i];
       s->footprint = a.footprints[k];
+      const std::vector<uint64_t> fixed = prediction_sizes(s->stream, fp / 2);
+      s->fixed_weights = fixed_size_weights(s->stream, fixed);
+      added.insert(fixed.begin(), fixed.end());
       const Coords c = stream_point(a, *s, fp);
       a.stream_coords.push_back(c);
       set.add(c, std::move(s));
     }
   }
+  added.insert(a.sizes.begin(), a.sizes.end());
+  a.sizes.assign(added.begin(), added.end());
 }
 
 }  // namespace

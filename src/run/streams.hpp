@@ -23,7 +23,18 @@ struct DrawnStream {
   Stream stream;
   std::string path;       ///< the file it was read from ("" for a shipped one)
   Footprint footprint;    ///< as asked (a level or bytes)
+  /// The fixed sizes measured beside it and the share of its calls each stands for
+  /// (StreamRecord::fixed_weights, fixed_size_weights).
+  std::vector<std::pair<uint64_t, double>> fixed_weights;
 };
+
+/// The fixed sizes a stream's prediction is measured at: its most frequent sizes (the six
+/// most drawn, 0 left out) and every power of 4 from 4 up to its largest call (the few large
+/// calls carry most of the bytes), all at most `cap`.
+std::vector<uint64_t> prediction_sizes(const Stream& s, uint64_t cap);
+
+/// The share of `s`'s calls nearest each of `sizes` (ascending) in log2(size + 1).
+std::vector<std::pair<uint64_t, double>> fixed_size_weights(const Stream& s, const std::vector<uint64_t>& sizes);
 
 /// The drawn streams by their points' coordinates (stream, footprint, seed, calls).
 class StreamSet {

@@ -20,11 +20,12 @@
 
 namespace {
 
-/// The entries of a results file by point name.
-std::map<std::string, nlohmann::json> stream_entries(const std::string& path) {
+/// The entries of a results file by point name: the stream points', or (`fixed`) every one.
+std::map<std::string, nlohmann::json> stream_entries(const std::string& path, bool fixed = false) {
   const nlohmann::json doc = nlohmann::json::parse(slurp(path));
   std::map<std::string, nlohmann::json> out;
-  for (const auto& e : doc["benchmarks"]) out[e["name"].get<std::string>()] = e;
+  for (const auto& e : doc["benchmarks"])
+    if (fixed || e["params"].contains("stream")) out[e["name"].get<std::string>()] = e;
   return out;
 }
 
@@ -46,8 +47,18 @@ TEST_CASE("kex run --stream: every competitor timed on one stream, its coordinat
   CHECK(s["calls"] == 4096);
   CHECK(s["p50"] == 10);
   CHECK(s["capped_calls"].get<uint64_t>() > 0);  // Memcpy_Fleet has calls above 32 KiB
-  REQUIRE(doc["benchmarks"].size() == 3);
-  for (const auto& e : doc["benchmarks"]) {
+  // The fixed sizes the prediction weighs: the same competitors at each, in the same run.
+  const auto& weights = s["fixed_weights"];
+  REQUIRE(weights.size() > 5);
+  double shares = 0;
+  for (const auto& w : weights) shares += w["share"].get<double>();
+  CHECK(shares == doctest::Approx(1));
+  CHECK(doc["benchmarks"].size() == 3 + 3 * weights.size());
+  for (const auto& w : weights)
+    CHECK(stream_entries(d / "r.json", true).count("memcpy/" + std::to_string(w["size"].get<uint64_t>())) == 1);
+  const auto streams = stream_entries(d / "r.json");
+  REQUIRE(streams.size() == 3);
+  for (const auto& [name, e] : streams) {
     CHECK(e["params"]["stream"] == "Memcpy_Fleet");
     CHECK(e["params"]["footprint"] == 65536);
     CHECK(e["size"] == s["bytes"]);  // an operation is one pass
@@ -62,6 +73,7 @@ TEST_CASE("kex run --stream: every competitor timed on one stream, its coordinat
   const ShellOut sum = shell(kKex + " summary " + (d / "r.json"));
   CHECK(sum.text.find("copy on stream Memcpy_Fleet (footprint 64 KiB, 4096 calls a pass, seed 1; sizes: mean 135 B, "
                       "p50 10 B, p90 75 B, p99 1.7 KiB") != std::string::npos);
+  CHECK(sum.text.find("  fixed sizes predict ") != std::string::npos);
 }
 
 TEST_CASE("kex run --stream: a stream of one size ranks the competitors as that fixed size does" * doctest::test_suite("cli")) {
@@ -71,7 +83,7 @@ TEST_CASE("kex run --stream: a stream of one size ranks the competitors as that 
                              " --sizes 4096 --repetitions 5 -o " + (d / "r.json"));
   INFO(out.text);
   REQUIRE(out.status == 0);
-  const auto e = stream_entries(d / "r.json");
+  const auto e = stream_entries(d / "r.json", true);
   const double rep_fixed = e.at("rep_movsb/4096")["real_time"].get<double>();
   const double gpr_fixed = e.at("copy/gpr/unroll:8/scratch:1/t/fwd/4096")["real_time"].get<double>();
   const double rep_stream = e.at("rep_movsb/16777216/stream:one/footprint:524288")["real_time"].get<double>();
