@@ -3,12 +3,19 @@
 // segment probes can (docs/methodology.md §3.1).
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "src/run/contain.hpp"
 #include "src/run/sandbox.hpp"
+#include "tests/support/tmpdir.hpp"
 
 using namespace kex;
 
@@ -80,4 +87,113 @@ TEST_CASE("run_sandboxed ends a job that spins with fs broken at its timeout" * 
   CHECK(out[0].signal == SIGALRM);
   CHECK(out[0].fault_ip != 0);
   CHECK(out[0].message == "did not return within 1 s");
+}
+
+namespace {
+
+/// Ends this test program with SIGALRM after `seconds` unless destroyed first: a test of a
+/// hang fails instead of hanging where the code under test regresses.
+struct Watchdog {
+  explicit Watchdog(unsigned seconds) {
+    signal(SIGALRM, SIG_DFL);
+    alarm(seconds);
+  }
+  ~Watchdog() { alarm(0); }
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+};
+
+/// Seconds `f` took.
+template <class F>
+double seconds_of(F&& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+TEST_CASE("run_sandboxed: a job that forks is ended by the system-call filter, which names the call" *
+          doctest::test_suite("sandbox")) {
+  if (!call_filter_available()) return;  // said once on stderr
+  const Watchdog dog(60);
+  const auto out = run_sandboxed(
+      3,
+      [](size_t i) -> std::string {
+        if (i == 0) {
+          const long pid = syscall(SYS_fork);  // without the filter: one more process, which exits
+          if (pid == 0) _exit(0);
+          return "forked";
+        }
+        if (i == 1) return kill(getppid(), 0) == 0 ? "signalled kex" : "kill refused";
+        return "job 2 ran";
+      },
+      10);
+  REQUIRE(out.size() == 3);
+  CHECK_FALSE(out[0].finished);
+  CHECK(out[0].signal == SIGSYS);
+  CHECK(out[0].message == "made a system call a copy routine has no use for: fork");
+  CHECK(out[0].fault_ip != 0);
+  CHECK_FALSE(out[1].finished);
+  CHECK(out[1].message == "made a system call a copy routine has no use for: kill");
+  CHECK(out[2].finished);
+  CHECK(out[2].message == "job 2 ran");
+}
+
+TEST_CASE("run_sandboxed: kernels open no file, a job that opens shared objects reads them and writes none" *
+          doctest::test_suite("sandbox")) {
+  if (!call_filter_available()) return;
+  const auto open_passwd = [](size_t) -> std::string {
+    const int fd = open("/etc/passwd", O_RDONLY);
+    if (fd >= 0) close(fd);
+    return fd >= 0 ? "opened" : "not opened";
+  };
+  const auto kernels = run_sandboxed(1, open_passwd, 10).at(0);
+  CHECK(kernels.message == "made a system call a copy routine has no use for: openat");
+  const auto loading = run_sandboxed(1, open_passwd, 10, nullptr, CallFilter::loading).at(0);
+  CHECK(loading.finished);
+  CHECK(loading.message == "opened");
+  TmpDir dir;
+  const std::string path = dir / "written";
+  const auto write = run_sandboxed(
+      1, [&](size_t) -> std::string { return open(path.c_str(), O_WRONLY | O_CREAT, 0644) >= 0 ? "created" : "no"; },
+      10, nullptr, CallFilter::loading).at(0);
+  CHECK(write.message == "made a system call a copy routine has no use for: openat");
+  CHECK(access(path.c_str(), F_OK) != 0);
+}
+
+TEST_CASE("run_sandboxed: a job that blocks SIGALRM and spins is killed from kex past its timeout" *
+          doctest::test_suite("sandbox")) {
+  const Watchdog dog(30);
+  std::vector<SandboxOutcome> out;
+  const double took = seconds_of([&] {
+    out = run_sandboxed(
+        2,
+        [](size_t i) -> std::string {
+          if (i == 1) return "job 1 ran";
+          sigset_t all;
+          sigfillset(&all);
+          sigprocmask(SIG_BLOCK, &all, nullptr);
+          for (;;) asm volatile("pause");
+        },
+        1);
+  });
+  REQUIRE(out.size() == 2);
+  CHECK_FALSE(out[0].finished);
+  CHECK(out[0].timed_out);
+  CHECK(out[0].message == "did not return within 1 s (its alarm did not end it: killed by kex)");
+  CHECK(out[1].finished);
+  CHECK(out[1].message == "job 1 ran");
+  CHECK(took < 1 + kDeadlineGrace + 2);
+}
+
+TEST_CASE("run_sandboxed: each child is in a process group of its own, gone when run_sandboxed returns" *
+          doctest::test_suite("sandbox")) {
+  const auto out = run_sandboxed(
+      1, [](size_t) { return std::to_string(getpgrp() == getpid()) + " " + std::to_string(getpid()); }, 10).at(0);
+  REQUIRE(out.finished);
+  CHECK(out.message.rfind("1 ", 0) == 0);
+  const pid_t child = std::stoi(out.message.substr(2));
+  CHECK(kill(child, 0) != 0);
+  CHECK(kill(-child, 0) != 0);
 }
