@@ -39,7 +39,7 @@ Loaded load_once(const LoadSpec& l, ImplSource source, const std::string& where)
     out.sha256 = out.object->sha256;
   } else {
     try {
-      out.sha256 = file_sha256(l.path);
+      out.sha256 = file_sha256(l.path, kMaxLoadedFile, "shared object");  // checked before dlopen sees it
     } catch (const InputError& e) {
       throw InputError(where, e.what());
     }

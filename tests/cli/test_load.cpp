@@ -4,6 +4,9 @@
 // the run goes on; bad options are one line, exit 2; a results file or journal loads nothing.
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <fstream>
 #include <map>
@@ -117,7 +120,7 @@ TEST_CASE("a config's load: a hang at 2 MiB is the task timeout, the 4 KiB point
       {"load", {{{"name", "hang"}, {"path", so}, {"symbol", "hang"}, {"function", "copy"}},
                 {{"name", "deaf"}, {"path", deaf}, {"symbol", "deaf"}, {"function", "copy"}}}}};
   std::ofstream(dir / "c.json") << config.dump();
-  const ShellOut out = shell("timeout 120 " + kKex + " run " + (dir / "c.json") + " --no-report -o " + (dir / "r.json"));
+  const ShellOut out = shell("timeout -k 5 120 " + kKex + " run " + (dir / "c.json") + " --no-report -o " + (dir / "r.json"));
   INFO(out.text);
   REQUIRE(out.status == 0);
   const auto j = nlohmann::json::parse(slurp(dir / "r.json"));
@@ -161,6 +164,28 @@ TEST_CASE("kex run --load: bad input is one line and exit 2" * doctest::test_sui
   CHECK(obj.status == 2);
   CHECK(line_count(obj.text) == 1);
   CHECK(obj.text.find("k.s") != std::string::npos);
+}
+
+TEST_CASE("--load of /dev/zero behind a link, or of a FIFO, is refused at once in kex run and kex show" *
+          doctest::test_suite("cli")) {
+  TmpDir dir;
+  REQUIRE(symlink("/dev/zero", (dir / "zero.so").c_str()) == 0);
+  for (const char* fifo : {"fifo.so", "fifo.s", "fifo.o"}) REQUIRE(mkfifo((dir / fifo).c_str(), 0600) == 0);
+  const auto refused = [](const std::string& args, const std::string& says) {
+    // timeout: kex hashed /dev/zero for ever, and waited for a FIFO's writer
+    const ShellOut out = shell("timeout -k 5 20 " + kKex + " " + args);
+    INFO(args, " -> ", out.text);
+    CHECK(out.status == 2);
+    CHECK(line_count(out.text) == 1);
+    CHECK(out.text.find(says) != std::string::npos);
+  };
+  const std::string so = (dir / "zero.so"), fifo_so = (dir / "fifo.so");
+  refused("run --sizes 4KiB --load x=" + so + ":my_copy", so + ": not a regular file (a shared object is needed)");
+  refused("run --sizes 4KiB --load x=" + fifo_so + ":my_copy", fifo_so + ": not a regular file (a shared object is needed)");
+  refused("show lib/x --load x=" + fifo_so + ":my_copy", fifo_so + ": not a regular file (a shared object is needed)");
+  refused("run --sizes 4KiB --load x=" + (dir / "fifo.s") + ":k", "fifo.s: not a regular file (a .s or .S source is needed)");
+  refused("show asm:" + (dir / "fifo.s") + ":k", "fifo.s: not a regular file (a .s or .S source is needed)");
+  refused("show asm:" + (dir / "fifo.o") + ":k", "fifo.o: not a regular file (a object file or archive is needed)");
 }
 
 TEST_CASE("asm/NAME: musl's memcpy member, placed in kex's code arena, is verified and timed where the loader is built" *
