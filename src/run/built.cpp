@@ -77,6 +77,7 @@ VerifyTarget verify_target(const KernelPlan& k, const Built& b) {
   t.unroll = k.unroll;
   t.size_multiple = k.region;
   if (k.region > 1) t.max_size = 3 * k.region;
+  if (k.impl) t.promises = k.impl->function;  // glibc's, a shared object's, object code: memcpy's ABI and result
   t.code = b.code;
   t.code_size = b.info ? b.info->bytes : 0;
   return t;

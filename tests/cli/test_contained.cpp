@@ -83,11 +83,11 @@ TEST_CASE("a shared object's routine that leaves a sleeping child is refused by 
   const std::string so = build_so(dir, "sleeper",
                                   "#include <stdio.h>\n#include <unistd.h>\n"
                                   "static int forked;\n"
-                                  "void sleeper(void *d, const void *s, unsigned long n) {\n"
+                                  "void *sleeper(void *d, const void *s, unsigned long n) {\n"
                                   "  if (!forked) { forked = 1; if (fork() == 0) {\n"
                                   "    dprintf(2, \"grandchild %d\\n\", getpid()); sleep(1000); _exit(0); } }\n"
                                   "  char *a = d; const char *b = s;\n"
-                                  "  for (unsigned long i = 0; i < n; ++i) a[i] = b[i];\n}\n");
+                                  "  for (unsigned long i = 0; i < n; ++i) a[i] = b[i];\n  return d;\n}\n");
   const std::string run = (cg.made() ? cg.enter() : "") + "exec timeout -k 5 120 " + kKex + " run --load s=" + so +
                           ":sleeper memcpy --sizes 4KiB --repetitions 3 --no-report -o ";
   const ShellOut filtered = shell("sh -c '" + run + (dir / "r.json") + "'");

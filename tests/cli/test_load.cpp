@@ -20,10 +20,10 @@
 
 namespace {
 
-const char* kCopy = "void NAME(void *d, const void *s, unsigned long n) {\n"
+const char* kCopy = "void *NAME(void *d, const void *s, unsigned long n) {\n"
                     "  char *a = d; const char *b = s;\n"
                     "  for (unsigned long i = 0; i < n; ++i) a[i] = b[i];\n"
-                    "  TAIL\n}\n";
+                    "  TAIL\n  return d;\n}\n";
 
 /// kCopy named `name`, with `tail` after the loop.
 std::string copy_source(const std::string& name, const std::string& tail) {
