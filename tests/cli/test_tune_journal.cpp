@@ -140,6 +140,15 @@ TEST_CASE("kex tune killed mid-race resumes from its journal to a complete tune 
   check_one_line(shell(resume.substr(0, resume.find(" --resume ")) + " --resume " + d + "/lib.journal -o " + d +
                        "/l.json --budget 6s --rounds 200 --first-rounds 3 --no-validate"),
                  "the journal names loaded code (lib/mine); a journal never loads, assembles or runs code");
+  // A glibc variant the tune does not race here (another machine's, or a tune with --glibc):
+  // refused as kex run --resume refuses a point of another run, not dropped unsaid.
+  rep["rep"]["point"] = "glibc/__memcpy_nonesuch/65536";
+  write_json_lines(d + "/glibc.journal", {lines[0], rep});
+  check_one_line(shell(resume.substr(0, resume.find(" --resume ")) + " --resume " + d + "/glibc.journal -o " + d +
+                       "/g.json --budget 6s --rounds 200 --first-rounds 3 --no-validate"),
+                 "--resume: " + d + "/glibc.journal: repetitions of glibc/__memcpy_nonesuch/65536, a glibc variant the "
+                 "tune its header describes does not race here: not this tune's journal");
   CHECK(!std::filesystem::exists(d + "/o.json"));
   CHECK(!std::filesystem::exists(d + "/l.json"));
+  CHECK(!std::filesystem::exists(d + "/g.json"));
 }
