@@ -190,7 +190,8 @@ void Deadline::in(double seconds) {
 namespace {
 
 /// In the child, before anything else runs: its group, its cgroup, death with kex, no
-/// core and no file written, no descriptor but the standard streams and `keep`.
+/// core and no file written, stdin from /dev/null and stdout onto stderr (what the code
+/// prints never lands in kex's output, `-o -`), no other descriptor but `keep`.
 void hold_self(const PidsCgroup& cg, pid_t parent, int keep) {
   setpgid(0, 0);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -199,6 +200,13 @@ void hold_self(const PidsCgroup& cg, pid_t parent, int keep) {
   const rlimit none{0, 0};
   setrlimit(RLIMIT_CORE, &none);
   setrlimit(RLIMIT_FSIZE, &none);
+  if (keep > 2) {  // (a pipe on 0..2: kex was started with a standard stream closed; left as it is)
+    if (const int null = open("/dev/null", O_RDONLY | O_CLOEXEC); null >= 0) {
+      dup2(null, 0);
+      if (null != 0) close(null);
+    }
+    dup2(2, 1);
+  }
   if (keep > 3) close_range(3, unsigned(keep) - 1, 0);
   close_range(unsigned(keep) + 1, ~0u, 0);
 }

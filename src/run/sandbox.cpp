@@ -35,6 +35,10 @@ struct Header {
 /// Processes and threads a verifying child may have (its pids cgroup's pids.max): itself.
 constexpr unsigned kSandboxTasks = 4;
 
+/// The longest message a child writes (a job's answer: a verdict, or the bytes kex show
+/// reads of a shared object's function) is far below this.
+constexpr uint32_t kMaxMessage = uint32_t(64) << 20;
+
 int g_fd = -1;
 uint32_t g_job = 0;
 
@@ -68,6 +72,7 @@ struct SandboxChild {
   std::optional<Header> fault;  ///< the last fault it reported
   bool stopped = false;         ///< `stop` was seen: the child was killed, the job in flight abandoned
   bool overran = false;         ///< kex killed it past its job's deadline (its alarm did not end it)
+  bool garbled = false;         ///< kex killed it: a message it does not write came down its pipe
   int status = 0;               ///< its wait status
 };
 
@@ -114,9 +119,11 @@ SandboxChild start_child(size_t first, size_t count, const std::function<std::st
 }
 
 /// Takes the whole messages at the front of `buf`: a finished job's message goes
-/// into out[job] (first_open moves past it), a fault report into c.fault.
+/// into out[job] (first_open moves past it), a fault report into c.fault. A message the
+/// child does not write (another kind, not the job in flight, longer than kMaxMessage:
+/// code wrote into the pipe) sets c.garbled; the child is then killed and its job blamed.
 void take_messages(std::string& buf, SandboxChild& c, std::vector<SandboxOutcome>& out) {
-  while (buf.size() >= sizeof(Header)) {
+  while (!c.garbled && buf.size() >= sizeof(Header)) {
     Header h;
     std::memcpy(&h, buf.data(), sizeof h);
     if (h.kind == 1) {
@@ -124,12 +131,15 @@ void take_messages(std::string& buf, SandboxChild& c, std::vector<SandboxOutcome
       buf.erase(0, sizeof h);
       continue;
     }
-    if (buf.size() < sizeof h + h.len) break;
-    if (h.job < out.size()) {
-      out[h.job].finished = true;
-      out[h.job].message = buf.substr(sizeof h, h.len);
-      c.first_open = h.job + 1;
+    // The child reports its jobs in order, each message well below the cap.
+    if (h.kind != 0 || h.job != c.first_open || h.job >= out.size() || h.len > kMaxMessage) {
+      c.garbled = true;
+      break;
     }
+    if (buf.size() < sizeof h + h.len) break;
+    out[h.job].finished = true;
+    out[h.job].message = buf.substr(sizeof h, h.len);
+    c.first_open = h.job + 1;
     buf.erase(0, sizeof h + h.len);
   }
 }
@@ -152,7 +162,7 @@ void follow_child(SandboxChild& c, std::vector<SandboxOutcome>& out, unsigned ti
   const auto tick = [&] {
     if (stop && *stop) c.stopped = true;  // answer within a second: the job in flight is abandoned
     else if (deadline.passed()) c.overran = true;
-    return !c.stopped && !c.overran;
+    return !c.stopped && !c.overran && !c.garbled;
   };
   c.proc->follow(take, tick);
   c.status = c.proc->reap();
@@ -172,7 +182,8 @@ SandboxOutcome death_of(const SandboxChild& c, size_t job, unsigned timeout_s) {
   }
   o.timed_out = o.signal == SIGALRM || c.overran;
   const std::string late = "did not return within " + std::to_string(timeout_s) + " s";
-  if (c.overran) o.message = late + " (its alarm did not end it: killed by kex)";
+  if (c.garbled) o.message = "wrote into the pipe to kex (a message kex does not write): killed by kex";
+  else if (c.overran) o.message = late + " (its alarm did not end it: killed by kex)";
   else if (o.timed_out) o.message = late;
   else if (o.signal == SIGSYS && c.fault && c.fault->job == job) o.message = refused_call_text(o.fault_addr);
   else if (o.signal) o.message = std::string("killed by SIG") + sigabbrev_np(o.signal);

@@ -98,6 +98,7 @@ struct WorkerLog {
   bool retired = false;            ///< it measured its share and left the rest to a new worker
   bool overran = false;            ///< kex killed it: no frame within the task timeout (its alarm did not end it)
   bool garbled = false;            ///< kex killed it: a frame kex's worker does not write (code wrote into its pipe)
+  bool ignored_stop = false;       ///< kex killed it: told to stop, it started another task (code took its SIGINT)
 };
 
 /// One frame from a worker, read and checked (Supervision::hear).
@@ -116,7 +117,7 @@ struct Heard {
 };
 
 /// The largest frame a worker writes (a task's repetitions with their samples) is far below this.
-constexpr uint32_t kMaxFrame = uint32_t(1) << 30;
+constexpr uint32_t kMaxFrame = uint32_t(256) << 20;
 
 /// Processes and threads a worker may have beyond its helper threads (its pids cgroup's pids.max).
 constexpr unsigned kWorkerSpareTasks = 16;
@@ -168,6 +169,10 @@ class Supervision {
     const bool killed = follow(child, w);
     const int status = child.reap();
     if (killed) return false;
+    if (w.ignored_stop) {  // the task it started is not measured: the phase ends as a stop ends it
+      res_.stopped = true;
+      return false;
+    }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
       if (w.retired && !(stop_ && *stop_)) return true;  // a fresh worker takes the rest
       if (stop_ && *stop_) res_.stopped = true;
@@ -185,7 +190,8 @@ class Supervision {
   }
 
   /// Reads the worker's frames until its pipe closes (ContainedChild::follow); answers
-  /// stops (SIGINT to the worker on the first, SIGKILL on the second). From its buffers'
+  /// stops (SIGINT to the worker on the first, SIGKILL on the second; a worker that starts
+  /// another task after the first was told is killed too, w.ignored_stop). From its buffers'
   /// frame on (its own setup done, the user's code next), each frame must follow the last
   /// within the task timeout and kDeadlineGrace, or it is killed (w.overran). True when it
   /// was killed for a second stop.
@@ -210,6 +216,7 @@ class Supervision {
           break;
         }
         frame(h, w);  // an error here (the journal's) is kex's, and goes up
+        if (told_to_stop && h.kind == kStart) w.ignored_stop = true;
         if (f.kind == kBuffers || deadline.is_set()) deadline.in(pr_.task_timeout_s + kDeadlineGrace);
       }
     };
@@ -223,7 +230,7 @@ class Supervision {
         told_to_stop = true;
       }
       w.overran = deadline.passed();
-      return !w.overran && !w.garbled;
+      return !w.overran && !w.garbled && !w.ignored_stop;
     };
     child.follow(take, tick);
     return killed;

@@ -5,6 +5,7 @@
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <seccomp.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -27,11 +28,15 @@ enum class When {
   writing_open1,  ///< open: flags (argument 1) that write, create, truncate or append
   writing_open2,  ///< openat: the same in argument 2
   no_such_call,   ///< ENOSYS instead of SIGSYS: glibc's pthread_create falls back to clone
+  option_is,      ///< its first argument is `value` (prctl's option)
+  request_is,     ///< its second argument's low 32 bits are `value` (ioctl's request: the kernel reads 32)
+  sets_limit,     ///< prlimit64 with a new limit (argument 2 not null); reading one is allowed
 };
 
 struct Rule {
   const char* call;
   When when;
+  uint64_t value = 0;  ///< option_is, request_is
 };
 
 /// Refused in both filters: making processes or programs, signalling or inspecting
@@ -65,6 +70,20 @@ constexpr Rule kAlways[] = {
     {"adjtimex", When::always}, {"clock_adjtime", When::always}, {"sethostname", When::always},
     {"setdomainname", When::always}, {"keyctl", When::always}, {"add_key", When::always},
     {"request_key", When::always}, {"quotactl", When::always}, {"syslog", When::always},
+    // Outliving kex (PR_SET_PDEATHSIG cleared), raising its limits back, typing into the
+    // user's terminal (TIOCSTI, TIOCLINUX), hanging it up, and other processes' IPC.
+    {"prctl", When::option_is, PR_SET_PDEATHSIG}, {"setrlimit", When::always}, {"prlimit64", When::sets_limit},
+    {"ioctl", When::request_is, TIOCSTI}, {"ioctl", When::request_is, TIOCLINUX}, {"vhangup", When::always},
+    {"msgget", When::always}, {"msgsnd", When::always}, {"msgrcv", When::always}, {"msgctl", When::always},
+    {"semget", When::always}, {"semop", When::always}, {"semtimedop", When::always}, {"semctl", When::always},
+    {"shmget", When::always}, {"shmat", When::always}, {"shmctl", When::always}, {"shmdt", When::always},
+    {"ipc", When::always}, {"mq_open", When::always}, {"mq_unlink", When::always}, {"mq_timedsend", When::always},
+    {"mq_timedreceive", When::always}, {"mq_notify", When::always}, {"mq_getsetattr", When::always},
+    // The mount API, watching the file systems, and taking CPUs from everyone else.
+    {"open_tree", When::always}, {"move_mount", When::always}, {"fsopen", When::always}, {"fsconfig", When::always},
+    {"fsmount", When::always}, {"fspick", When::always}, {"mount_setattr", When::always},
+    {"fanotify_init", When::always}, {"sched_setscheduler", When::always}, {"sched_setparam", When::always},
+    {"sched_setattr", When::always}, {"setpriority", When::always}, {"ioprio_set", When::always},
 };
 
 /// The loading filter's own: threads (a constructor may start one), files opened to read.
@@ -94,6 +113,9 @@ int add_rule(scmp_filter_ctx ctx, const Rule& r) {
     case When::no_such_call: return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0);
     case When::new_process: return seccomp_rule_add(ctx, trap, nr, 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
     case When::other_process: return seccomp_rule_add(ctx, trap, nr, 1, SCMP_A0(SCMP_CMP_NE, uint64_t(getpid())));
+    case When::option_is: return seccomp_rule_add(ctx, trap, nr, 1, SCMP_A0(SCMP_CMP_EQ, r.value));
+    case When::request_is: return seccomp_rule_add(ctx, trap, nr, 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, r.value));
+    case When::sets_limit: return seccomp_rule_add(ctx, trap, nr, 1, SCMP_A2(SCMP_CMP_NE, 0));
     case When::writing_open1:
     case When::writing_open2:
       for (const auto& [mask, value] : kWritingFlags) {

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/child.hpp"
 #include "tests/support/object_files.hpp"
 #include "tests/support/pids_cgroup.hpp"
 #include "tests/support/shared_object.hpp"
@@ -104,4 +105,25 @@ TEST_CASE("a shared object's routine that leaves a sleeping child is refused by 
   const std::vector<pid_t> born = grandchildren(open.text);
   CHECK(!born.empty());
   for (pid_t p : born) CHECK(gone(p));
+}
+
+TEST_CASE("a loaded routine that ignores SIGINT does not keep a stopped run going: kex stops after the current task" *
+          doctest::test_suite("cli")) {
+  TmpDir dir;
+  const std::string so = build_so(dir, "deafint",
+                                  "#include <signal.h>\n"
+                                  "void *deafint(void *d, const void *s, unsigned long n) {\n"
+                                  "  signal(SIGINT, SIG_IGN); signal(SIGTERM, SIG_IGN);\n"
+                                  "  char *a = d; const char *b = s;\n"
+                                  "  for (unsigned long i = 0; i < n; ++i) a[i] = b[i];\n  return d;\n}\n");
+  const std::string out = dir / "r.json";
+  KexChild kex({"run", "--load", "x=" + so + ":deafint", "--sizes", "4KiB,8KiB,16KiB,32KiB", "--repetitions", "400",
+                "--separate", "--no-report", "-o", out},
+               dir / "log");
+  REQUIRE_MESSAGE(wait_for_reps(out + ".journal", 20), slurp(dir / "log"));
+  const auto [status, seconds] = kex.stop({SIGINT});
+  INFO(slurp(dir / "log"));
+  CHECK(status == 130);
+  CHECK(seconds < 5);
+  CHECK(lines_with(out + ".journal", "{\"rep\":") < 1600);
 }

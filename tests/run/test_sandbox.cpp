@@ -5,6 +5,9 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -196,4 +199,51 @@ TEST_CASE("run_sandboxed: each child is in a process group of its own, gone when
   const pid_t child = std::stoi(out.message.substr(2));
   CHECK(kill(child, 0) != 0);
   CHECK(kill(-child, 0) != 0);
+}
+
+TEST_CASE("run_sandboxed: a job that writes into the pipe to kex is killed and blamed, not believed" *
+          doctest::test_suite("sandbox")) {
+  const Watchdog dog(60);
+  const auto out = run_sandboxed(
+      3,
+      [](size_t i) -> std::string {
+        if (i == 1) return "job 1 ran";
+        // Bytes that are no message of the child's, on every descriptor it may hold: the pipe among them.
+        const std::string junk(64, '\x7f');
+        for (int fd = 3; fd < 64; ++fd) (void)!write(fd, junk.data(), junk.size());
+        for (;;) pause();
+      },
+      10);
+  REQUIRE(out.size() == 3);
+  CHECK_FALSE(out[0].finished);
+  CHECK(out[0].message == "wrote into the pipe to kex (a message kex does not write): killed by kex");
+  CHECK(out[1].finished);
+  CHECK(out[1].message == "job 1 ran");
+  CHECK_FALSE(out[2].finished);
+}
+
+TEST_CASE("run_sandboxed: code may not type into the terminal, keep living after kex, or raise its limits" *
+          doctest::test_suite("sandbox")) {
+  if (!call_filter_available()) return;
+  const auto out = run_sandboxed(
+      4,
+      [](size_t i) -> std::string {
+        char c = 'x';
+        if (i == 0) ioctl(2, TIOCSTI, &c);
+        if (i == 1) prctl(PR_SET_PDEATHSIG, 0);
+        if (i == 2) {
+          const rlimit big{RLIM_INFINITY, RLIM_INFINITY};
+          setrlimit(RLIMIT_FSIZE, &big);
+        }
+        rlimit now{};
+        getrlimit(RLIMIT_FSIZE, &now);  // reading a limit is allowed
+        return "fsize " + std::to_string(now.rlim_cur);
+      },
+      10);
+  REQUIRE(out.size() == 4);
+  CHECK(out[0].message == "made a system call a copy routine has no use for: ioctl");
+  CHECK(out[1].message == "made a system call a copy routine has no use for: prctl");
+  CHECK(out[2].message == "made a system call a copy routine has no use for: prlimit64");
+  CHECK(out[3].finished);
+  CHECK(out[3].message == "fsize 0");
 }
