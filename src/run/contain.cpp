@@ -150,10 +150,11 @@ PidsCgroup::PidsCgroup(unsigned max_tasks) {
     return;
   }
   dir_ = dir;
+  owner_ = getpid();
 }
 
 PidsCgroup::~PidsCgroup() {
-  if (dir_.empty()) return;
+  if (dir_.empty() || getpid() != owner_) return;
   // A killed process leaves its cgroup as it exits: a few tries, then it is left behind empty.
   for (int i = 0; i < 100; ++i) {
     if (rmdir(dir_.c_str()) == 0 || errno != EBUSY) return;

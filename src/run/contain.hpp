@@ -38,6 +38,7 @@ class PidsCgroup {
 
  private:
   std::string dir_;
+  pid_t owner_ = 0;  ///< the process that made it: only it removes it (a forked child never does)
 };
 
 /// A time by which a child must have answered (none until set).

@@ -97,7 +97,12 @@ struct SandboxChild {
     if (stop && *stop) break;
     g_job = static_cast<uint32_t>(i);
     alarm(timeout_s);
-    const std::string msg = job(i);
+    std::string msg;
+    try {
+      msg = job(i);
+    } catch (const std::exception& e) {  // never unwound into kex's own code, in this child
+      msg = std::string("the verifying process failed: ") + e.what();
+    }
     alarm(0);
     Header h{0, static_cast<uint32_t>(i), static_cast<uint32_t>(msg.size()), 0, 0, 0, 0, 0};
     if (!write_all(fd, &h, sizeof h) || !write_all(fd, msg.data(), msg.size())) _exit(3);

@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -246,4 +247,16 @@ TEST_CASE("run_sandboxed: code may not type into the terminal, keep living after
   CHECK(out[2].message == "made a system call a copy routine has no use for: prlimit64");
   CHECK(out[3].finished);
   CHECK(out[3].message == "fsize 0");
+}
+
+TEST_CASE("run_sandboxed: a job that throws answers with the error, and never unwinds into the caller's code" *
+          doctest::test_suite("sandbox")) {
+  const pid_t me = getpid();
+  const auto out = run_sandboxed(
+      2, [](size_t i) -> std::string { return i == 0 ? throw std::runtime_error("boom") : "job 1 ran"; }, 10);
+  REQUIRE(getpid() == me);  // not a child that came back through the exception
+  REQUIRE(out.size() == 2);
+  CHECK(out[0].finished);
+  CHECK(out[0].message == "the verifying process failed: boom");
+  CHECK(out[1].message == "job 1 ran");
 }
