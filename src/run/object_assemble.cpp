@@ -4,7 +4,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -23,7 +23,7 @@
 #include "src/core/terminal_text.hpp"
 #include "src/core/units.hpp"
 
-extern char** environ;
+extern char** environ;  // the tool gets this process's environment, TMPDIR set
 
 namespace kex {
 
@@ -84,31 +84,6 @@ class StopsNoted {
   struct sigaction old_[3];
 };
 
-/// The process's soft file-size limit lowered to `bytes` (never raised) and its core-file
-/// limit to 0 while this lives: a child spawned meanwhile inherits them (kex writes nothing
-/// in between).
-class ToolLimits {
- public:
-  explicit ToolLimits(rlim_t bytes) {
-    getrlimit(RLIMIT_FSIZE, &fsize_);
-    getrlimit(RLIMIT_CORE, &core_);
-    rlimit lower = fsize_;
-    if (lower.rlim_cur == RLIM_INFINITY || lower.rlim_cur > bytes) lower.rlim_cur = bytes;
-    setrlimit(RLIMIT_FSIZE, &lower);
-    const rlimit no_core{0, core_.rlim_max};
-    setrlimit(RLIMIT_CORE, &no_core);
-  }
-  ~ToolLimits() {
-    setrlimit(RLIMIT_FSIZE, &fsize_);
-    setrlimit(RLIMIT_CORE, &core_);
-  }
-  ToolLimits(const ToolLimits&) = delete;
-  ToolLimits& operator=(const ToolLimits&) = delete;
-
- private:
-  rlimit fsize_{}, core_{};
-};
-
 /// How the tool ended: its wait status (none when it ran past the bound or a stop came
 /// and it was killed), and the start of what it wrote on stderr.
 struct ToolEnd {
@@ -125,9 +100,39 @@ std::vector<std::string> environment_with_tmpdir(const std::string& dir) {
   return env;
 }
 
-/// Starts `args` in a process group of its own, stdin from /dev/null, stdout and stderr
-/// into `err`, TMPDIR `dir`, under a file-size limit of kMaxAssembled with SIGXFSZ's default
-/// action (kex ignores it; the tool is killed at the limit). Its pid.
+/// In the forked tool, before its exec: a process group of its own, SIGKILL when kex dies,
+/// a file-size limit of kMaxAssembled (or less, as inherited) with SIGXFSZ's default action
+/// (kex ignores it: the tool is killed at the limit), no core file, no signal blocked, stdin
+/// from /dev/null, stdout and stderr into `err`. exec's errno goes to `report` (closed on
+/// exec), then it exits 127.
+[[noreturn]] void exec_tool(char* const* argv, char* const* envp, int err, int report, pid_t parent) {
+  setpgid(0, 0);
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(127);  // kex died before the line above
+  rlimit fs{};
+  getrlimit(RLIMIT_FSIZE, &fs);
+  if (fs.rlim_cur == RLIM_INFINITY || fs.rlim_cur > kMaxAssembled) fs.rlim_cur = kMaxAssembled;
+  setrlimit(RLIMIT_FSIZE, &fs);
+  rlimit core{};
+  getrlimit(RLIMIT_CORE, &core);
+  core.rlim_cur = 0;
+  setrlimit(RLIMIT_CORE, &core);
+  signal(SIGXFSZ, SIG_DFL);
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
+  const int null = open("/dev/null", O_RDONLY);
+  if (null >= 0) dup2(null, 0);
+  dup2(err, 1);
+  dup2(err, 2);
+  execvpe(argv[0], argv, envp);
+  const int e = errno;
+  (void)!write(report, &e, sizeof e);
+  _exit(127);
+}
+
+/// Starts `args` (exec_tool) with TMPDIR `dir`; its pid. InputError naming the source when
+/// it cannot be started.
 pid_t spawn_tool(const std::vector<std::string>& args, int err, const std::string& dir, const std::string& source) {
   std::vector<char*> argv, envp;
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
@@ -135,28 +140,23 @@ pid_t spawn_tool(const std::vector<std::string>& args, int err, const std::strin
   const std::vector<std::string> env = environment_with_tmpdir(dir);
   for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
   envp.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&fa, err, 1);
-  posix_spawn_file_actions_adddup2(&fa, err, 2);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
-  posix_spawnattr_setpgroup(&attr, 0);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGXFSZ);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  pid_t pid = -1;
-  int rc;
-  {
-    const ToolLimits limits(kMaxAssembled);
-    rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv.data(), envp.data());
+  int report[2];
+  if (pipe2(report, O_CLOEXEC) != 0) throw_os_error(terminal_text(source) + ": cannot start " + args[0] + ": pipe", errno);
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid == 0) exec_tool(argv.data(), envp.data(), err, report[1], parent);
+  const int fork_errno = errno;
+  close(report[1]);
+  int exec_errno = 0;
+  const ssize_t got = pid > 0 ? read(report[0], &exec_errno, sizeof exec_errno) : 0;
+  close(report[0]);
+  if (pid < 0) throw_os_error(terminal_text(source) + ": cannot start " + args[0] + ": fork", fork_errno);
+  setpgid(pid, pid);  // also here: a kill right after the fork reaches the group
+  if (got == sizeof exec_errno) {
+    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    throw InputError(terminal_text(source) + ": cannot start " + args[0] + " (" + std::strerror(exec_errno) + ")");
   }
-  posix_spawn_file_actions_destroy(&fa);
-  posix_spawnattr_destroy(&attr);
-  if (rc != 0) throw InputError(terminal_text(source) + ": cannot start " + args[0] + " (" + std::strerror(rc) + ")");
   return pid;
 }
 

@@ -8,8 +8,8 @@
 namespace kex {
 
 /// The relocatable object `source` assembles to: `as --64` (`preprocess` false) or
-/// `gcc -c -x assembler-with-cpp` (true), run through posix_spawnp with stdin from
-/// /dev/null and stderr through a pipe, into a mkdtemp folder in $TMPDIR (or /tmp; also the
+/// `gcc -c -x assembler-with-cpp` (true), forked and run with execvpe (SIGKILL when kex
+/// dies) with stdin from /dev/null and stderr through a pipe, into a mkdtemp folder in $TMPDIR (or /tmp; also the
 /// tool's TMPDIR, for gcc's temporaries) that is removed before this returns or throws.
 /// The tool may write 64 MiB per file (RLIMIT_FSIZE, or less under ulimit -f) and no core.
 /// Throws InputError "SOURCE: as --64 failed (exit status N): STDERR" with the tool's

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <chrono>
+#include <cstdio>
 #include <string>
 
 #include "tests/support/child.hpp"
@@ -44,8 +45,9 @@ TEST_CASE("Ctrl-C stops kex while as runs: the assembler's group is killed and i
   TmpDir dir;
   REQUIRE(mkdir((dir / "tmp").c_str(), 0700) == 0);
   REQUIRE(mkdir((dir / "bin").c_str(), 0700) == 0);
-  // A fake as that leaves a child writing its pid, then waits for it.
-  write_text(dir, "bin/as", "#!/bin/sh\nsleep 600 &\necho $! > \"" + (dir / "as.pid") + "\"\nwait\n");
+  // A fake as that writes its own pid, leaves a child writing its pid, then waits for it.
+  write_text(dir, "bin/as", "#!/bin/sh\necho $$ > \"" + (dir / "as.self") + "\"\nsleep 600 &\necho $! > \"" +
+                                (dir / "as.pid") + "\"\nwait\n");
   REQUIRE(run_sh("chmod +x '" + (dir / "bin/as") + "'") == 0);
   const std::string src = write_text(dir, "k.s", ".globl k\nk:\n  ret\n");
   setenv("KEX_TEST_PATH_SAVED", getenv("PATH"), 1);
@@ -65,4 +67,20 @@ TEST_CASE("Ctrl-C stops kex while as runs: the assembler's group is killed and i
     return stat.empty() || stat.find(") Z") != std::string::npos;
   }, 5));
   CHECK(dir_entries(dir / "tmp").empty());
+  // kex killed with SIGKILL: the assembler dies with it (PR_SET_PDEATHSIG).
+  std::remove((dir / "as.pid").c_str());
+  setenv("PATH", (dir / "bin" + std::string(":") + getenv("KEX_TEST_PATH_SAVED")).c_str(), 1);
+  setenv("TMPDIR", dir.path.c_str(), 1);  // the folder a killed kex leaves goes with the test's
+  KexChild killed({"show", "asm:" + src + ":k"}, dir / "log2");
+  setenv("PATH", getenv("KEX_TEST_PATH_SAVED"), 1);
+  unsetenv("TMPDIR");
+  REQUIRE(wait_until([&] { return !slurp(dir / "as.pid").empty(); }));
+  const pid_t as = std::stoi(slurp(dir / "as.self"));
+  kill(killed.pid, SIGKILL);
+  killed.wait();
+  CHECK(wait_until([&] {
+    const std::string stat = slurp("/proc/" + std::to_string(as) + "/stat");
+    return stat.empty() || stat.find(") Z") != std::string::npos;
+  }, 5));
+  kill(-as, SIGKILL);  // its sleep, left in its group: no kex is there to kill it
 }
