@@ -190,11 +190,16 @@ std::string install_call_filter(CallFilter f) {
 }
 
 std::string refused_call_text(uint64_t call) {
-  const uint32_t arch = uint32_t(call >> 32);
+  uint32_t arch = uint32_t(call >> 32);
   const int nr = int(uint32_t(call));
+  constexpr int kX32Bit = 0x40000000;  // the x32 entry: x86-64's audit arch, this bit in the number
+  const bool x32 = arch == AUDIT_ARCH_X86_64 && (nr & kX32Bit);
+  if (x32) arch = SCMP_ARCH_X32;
   std::unique_ptr<char, void (*)(void*)> name(seccomp_syscall_resolve_num_arch(arch, nr), std::free);
+  if (!name && x32) name.reset(seccomp_syscall_resolve_num_arch(arch, nr & ~kX32Bit));
   std::string s = name ? name.get() : "system call " + std::to_string(nr);
   if (arch == AUDIT_ARCH_I386) s += " (i386)";
+  if (x32) s += " (x32)";
   return "made a system call a copy routine has no use for: " + s;
 }
 

@@ -122,7 +122,7 @@ TEST_CASE("run_sandboxed: a job that forks is ended by the system-call filter, w
   if (!call_filter_available()) return;  // said once on stderr
   const Watchdog dog(60);
   const auto out = run_sandboxed(
-      3,
+      4,
       [](size_t i) -> std::string {
         if (i == 0) {
           const long pid = syscall(SYS_fork);  // without the filter: one more process, which exits
@@ -130,18 +130,24 @@ TEST_CASE("run_sandboxed: a job that forks is ended by the system-call filter, w
           return "forked";
         }
         if (i == 1) return kill(getppid(), 0) == 0 ? "signalled kex" : "kill refused";
-        return "job 2 ran";
+        if (i == 2) {  // fork through the x32 entry (x86-64's, with bit 30 set in the number)
+          long pid = 57 | 0x40000000;
+          asm volatile("syscall" : "+a"(pid) : : "rcx", "r11", "memory");
+          if (pid == 0) _exit(0);
+        }
+        return "job " + std::to_string(i) + " ran";
       },
       10);
-  REQUIRE(out.size() == 3);
+  REQUIRE(out.size() == 4);
   CHECK_FALSE(out[0].finished);
   CHECK(out[0].signal == SIGSYS);
   CHECK(out[0].message == "made a system call a copy routine has no use for: fork");
   CHECK(out[0].fault_ip != 0);
   CHECK_FALSE(out[1].finished);
   CHECK(out[1].message == "made a system call a copy routine has no use for: kill");
-  CHECK(out[2].finished);
-  CHECK(out[2].message == "job 2 ran");
+  CHECK(out[2].message == "made a system call a copy routine has no use for: fork (x32)");
+  CHECK(out[3].finished);
+  CHECK(out[3].message == "job 3 ran");
 }
 
 TEST_CASE("run_sandboxed: kernels open no file, a job that opens shared objects reads them and writes none" *
