@@ -99,6 +99,7 @@ struct WorkerLog {
   bool overran = false;            ///< kex killed it: no frame within the task timeout (its alarm did not end it)
   bool garbled = false;            ///< kex killed it: a frame kex's worker does not write (code wrote into its pipe)
   bool ignored_stop = false;       ///< kex killed it: told to stop, it started another task (code took its SIGINT)
+  std::optional<size_t> last_start;  ///< the queue index of the last task it started
 };
 
 /// One frame from a worker, read and checked (Supervision::hear).
@@ -192,9 +193,9 @@ class Supervision {
   /// Reads the worker's frames until its pipe closes (ContainedChild::follow); answers
   /// stops (SIGINT to the worker on the first, SIGKILL on the second; a worker that starts
   /// another task after the first was told is killed too, w.ignored_stop). From its buffers'
-  /// frame on (its own setup done, the user's code next), each frame must follow the last
-  /// within the task timeout and kDeadlineGrace, or it is killed (w.overran). True when it
-  /// was killed for a second stop.
+  /// frame on (its own setup done, the user's code next), the next task must start within
+  /// the task timeout and kDeadlineGrace of the last start, or the worker is killed
+  /// (w.overran). True when it was killed for a second stop.
   bool follow(ContainedChild& child, WorkerLog& w) {
     std::string buf;
     bool told_to_stop = false, killed = false;
@@ -211,13 +212,18 @@ class Supervision {
         Heard h;
         try {
           h = hear(f.kind, payload);
+          // The worker starts its tasks in queue order: a start that goes back is forged.
+          if (h.kind == kStart && w.last_start && h.i <= *w.last_start) throw std::runtime_error("a task started again");
         } catch (const std::exception&) {  // not what kex's worker writes: code wrote into the pipe
           w.garbled = true;
           break;
         }
+        if (h.kind == kStart) w.last_start = h.i;
         frame(h, w);  // an error here (the journal's) is kex's, and goes up
         if (told_to_stop && h.kind == kStart) w.ignored_stop = true;
-        if (f.kind == kBuffers || deadline.is_set()) deadline.in(pr_.task_timeout_s + kDeadlineGrace);
+        // Only its setup's end and each task's start give the worker more time: whatever else
+        // it sends (code can write frames too) does not keep it alive past a task's timeout.
+        if (h.kind == kBuffers || h.kind == kStart) deadline.in(pr_.task_timeout_s + kDeadlineGrace);
       }
     };
     const auto tick = [&] {
@@ -269,6 +275,7 @@ class Supervision {
       h.reading = sentinel_reading_from_json(m.at("reading"), "worker: reading");
       for (const auto& t : m.at("window")) h.window.push_back(task(t));
       h.requeued = m.at("requeued").get<bool>();
+      if (h.requeued && h.window.size() > budget_) throw std::runtime_error("a requeue past the budget");
     }
     if (kind == kFatal) {
       h.message = m.at("message").get<std::string>();

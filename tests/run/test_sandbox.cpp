@@ -20,6 +20,7 @@
 #include "src/run/contain.hpp"
 #include "src/run/sandbox.hpp"
 #include "tests/support/tmpdir.hpp"
+#include "tests/support/watchdog.hpp"
 
 using namespace kex;
 
@@ -94,18 +95,6 @@ TEST_CASE("run_sandboxed ends a job that spins with fs broken at its timeout" * 
 }
 
 namespace {
-
-/// Ends this test program with SIGALRM after `seconds` unless destroyed first: a test of a
-/// hang fails instead of hanging where the code under test regresses.
-struct Watchdog {
-  explicit Watchdog(unsigned seconds) {
-    signal(SIGALRM, SIG_DFL);
-    alarm(seconds);
-  }
-  ~Watchdog() { alarm(0); }
-  Watchdog(const Watchdog&) = delete;
-  Watchdog& operator=(const Watchdog&) = delete;
-};
 
 /// Seconds `f` took.
 template <class F>
