@@ -30,7 +30,7 @@ struct TestCgroup {
   TestCgroup& operator=(const TestCgroup&) = delete;
   ~TestCgroup() {
     if (dir.empty()) return;
-    for (int i = 0; i < 200 && rmdir(dir.c_str()) != 0; ++i) {
+    for (int i = 0; i < 1000 && rmdir(dir.c_str()) != 0; ++i) {  // killed processes take a moment to leave
       for (pid_t p : procs()) kill(p, SIGKILL);
       usleep(10000);
     }
