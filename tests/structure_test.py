@@ -4,6 +4,9 @@ that every document a comment cites (docs/NAME.md, benchmarks/results/NAME.md) i
 in the repository, and
 that no test case name holds a ';' (CMake splits the ctest name there, and the
 truncated --test-case filter then matches nothing: the test would pass unrun), and
+that no Source value (src/model/source.hpp) is compared or switched on outside the
+sources table: code asks a source's row, so a new source cannot land silently in
+another's branch (docs/STYLE.md rule 26), and
 that no two test files define the same name at file scope: the tests build in unity
 batches of 32 (CMakeLists.txt), and which files share a batch moves as files are
 added, so a helper's name must be unique across all of tests/ (a heuristic: a line
@@ -17,6 +20,10 @@ if there is one; with --graph, prints the layer-to-layer include counts.
 import os, re, sys
 
 LAYERS = ["src/core", "src/model", "generators", "src/run", "src/results", "src/cli"]
+
+# A comparison with a Source value, or a case of a switch over one.
+SOURCE_TEST = re.compile(r"(?:[=!]=\s*Source::\w|Source::\w+\s*[=!]=|\bcase\s+Source::)")
+SOURCE_TABLE = {os.path.join("src", "model", "source.cpp"), os.path.join("src", "model", "source.hpp")}
 
 def layer(path):
     for i, l in enumerate(LAYERS):
@@ -61,6 +68,8 @@ def main():
                     for doc in re.findall(r"\b(?:docs|benchmarks/results)/[\w.-]+\.md", line):
                         if not os.path.exists(os.path.join(root, doc)):
                             bad.append(f"{rel}:{n}: cites {doc}, which is not in the repository")
+                    if SOURCE_TEST.search(line) and rel not in SOURCE_TABLE:
+                        bad.append(f"{rel}:{n}: compares a Source value: ask its row (source_row) instead")
                     m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
                     if not m:
                         continue

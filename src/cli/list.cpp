@@ -84,10 +84,10 @@ std::string list_glibc_text() {
   std::string out = "glibc's implementations (its __libc_ifunc_impl_list; run them as glibc/SYMBOL or a set: ";
   for (const ImplSet& s : impl_sets()) out += s.name + (s.name == impl_sets().back().name ? ")\n" : ", ");
   if (!g.missing.empty()) return out + "  none: " + g.missing + "\n";
-  for (const std::string& f : glibc_functions()) {
+  for (const Function f : kFunctions) {
     const std::string pick = ifunc_pick(f);
     for (const GlibcImpl* i : g.of(f))
-      out += fmt::format("  {:<8} {:<10} glibc/{}{}\n", f, i->facts.usable ? "usable" : "not usable", i->facts.symbol,
+      out += fmt::format("  {:<8} {:<10} glibc/{}{}\n", to_string(f), i->facts.usable ? "usable" : "not usable", i->facts.symbol,
                          i->facts.symbol == pick ? "  (ifunc's pick)" : i->facts.usable ? "" : "  (" + i->facts.reason + ")");
   }
   return out;

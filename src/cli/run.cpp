@@ -263,6 +263,15 @@ void add_selection_options(CLI::App* cmd, RunArgs& a) {
       ->type_name("LIST");
   cmd->add_option("--cache", a.cache, "Cache modes of the kernels named as arguments: warm, cold or warm,cold")
       ->type_name("LIST");
+  cmd->add_option("--stream", a.stream,
+                  "Race the kernels named as arguments on streams of calls whose sizes are drawn from a distribution "
+                  "(a name of `kex list streams` such as Memcpy_Fleet, or a file's path), instead of one size repeated; "
+                  "a list. With --sizes, the fixed sizes run too")
+      ->type_name("LIST");
+  cmd->add_option("--footprint", a.footprint,
+                  "The bytes each stream's calls walk in src and in dst: L1, L2 (the default), LLC (a share of that "
+                  "cache here: 3/4 of the L1d, half the L2, half the LLC) or a byte size; a list")
+      ->type_name("LIST");
   cmd->add_option("--layout", a.layout,
                   "Layout of the kernels named as arguments, as point-name tokens joined by /: src:N, dst:N, dist:D "
                   "(signed, or none), nohuge, each with a list, e.g. src:0,1/dist:0,64,4160 (repeatable)")

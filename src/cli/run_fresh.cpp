@@ -132,8 +132,12 @@ std::vector<Config> configs_from_arguments(RunArgs& a, const CLI::App& cmd) {
   if (!a.cache.empty() || cmd.count("--cache")) axes.caches = cache_option(a.cache);
   if (!a.layout.empty()) axes.layout = layout_option(a.layout);
   if (cmd.count("--threads")) axes.threads = threads_option(a.threads);
+  if (cmd.count("--stream")) axes.streams = stream_option(a.stream);
+  if (cmd.count("--footprint")) axes.footprints = footprint_option(a.footprint);
+  if (cmd.count("--footprint") && !cmd.count("--stream"))
+    throw InputError("--footprint: the bytes a stream's calls walk: give --stream NAME too");
   if (names.empty())
-    for (const char* opt : {"--sizes", "--cache", "--layout", "--threads"})
+    for (const char* opt : {"--sizes", "--cache", "--layout", "--threads", "--stream", "--footprint"})
       if (cmd.count(opt))
         throw InputError(std::string(opt) + ": applies to kernels named as arguments (e.g. kex run "
                          "copy/avx/unroll:256 memcpy " + opt + " ...)" +

@@ -38,7 +38,7 @@ struct RunArgs {
   bool full = false;  ///< the whole preset and segment tables beside generated kernels
   bool seed_exact = false, no_plot = false, no_report = false, resume_any_build = false;
   std::string graph_dir;
-  std::string filter, sizes, cache, counters, threads, placement;
+  std::string filter, sizes, cache, counters, threads, placement, stream, footprint;
   std::vector<std::string> layout;
 };
 

@@ -9,6 +9,7 @@
 #include "generators/presets/presets.hpp"
 #include "src/core/error.hpp"
 #include "src/core/numbers.hpp"
+#include "src/core/terminal_text.hpp"
 #include "src/core/units.hpp"
 #include "src/core/affinity.hpp"
 #include "src/model/config_json.hpp"
@@ -61,7 +62,7 @@ bool is_config_argument(const std::string& arg) {
 
 void add_kernel_name(NamedKernels& k, const std::string& name) {
   const std::string head = name + ": not a config file and not a kernel name: ";
-  if (const auto n = parse_impl_name(name); n && n->source != ImplSource::glibc) {
+  if (const auto n = parse_impl_name(name); n && source_row(n->source).loaded) {
     for (const LoadSpec& l : k.loads)
       if (load_kernel(l) == impl_name({n->source, n->symbol, 0})) return;  // runs already: its --load names it
     throw InputError(head + "loaded code is named by --load " + n->symbol + "=PATH:SYMBOL[:copy|move|clear] (it then "
@@ -218,6 +219,8 @@ LayoutAxes layout_option(const std::vector<std::string>& tokens) {
 
 void AxesOptions::apply(Axes& a) const {
   if (sizes) a.sizes = *sizes;
+  if (!streams.empty()) a.streams = streams;
+  if (footprints) a.footprints = *footprints;
   if (caches) a.caches = *caches;
   if (threads) a.threads = *threads;
   if (layout) {
@@ -233,6 +236,34 @@ void AxesOptions::apply(Config& c) const {
   for (Grid& g : c.grids) apply(g.axes);
 }
 
+std::vector<std::string> stream_option(const std::string& text) {
+  std::vector<std::string> out;
+  for (const std::string& s : split(text, ',')) {
+    if (s.empty() || s.size() > 4096) throw InputError("--stream", "'" + terminal_text(s) + "': expected NAME (kex list streams) or a file's path");
+    if (std::find(out.begin(), out.end(), s) != out.end()) throw InputError("--stream", "'" + terminal_text(s) + "' given twice");
+    out.push_back(s);
+  }
+  return out;
+}
+
+std::vector<Footprint> footprint_option(const std::string& text) {
+  std::vector<Footprint> out;
+  for (const std::string& s : split(text, ',')) {
+    Footprint f;
+    if (const auto l = parse_footprint_level(s)) {
+      f.level = *l;
+    } else {
+      const auto b = parse_bytes(s);
+      if (!b || *b < 64)
+        throw InputError("--footprint", "'" + terminal_text(s) + "': allowed: L1, L2, LLC or a byte size of 64 B or more (65536, 1MiB)");
+      f = Footprint{std::nullopt, *b};
+    }
+    if (std::find(out.begin(), out.end(), f) != out.end()) throw InputError("--footprint", "'" + terminal_text(s) + "' given twice");
+    out.push_back(f);
+  }
+  return out;
+}
+
 std::vector<uint64_t> default_name_sizes(const NamedKernels& k) {
   if (k.specs.empty() && k.baselines.empty() && k.loads.empty()) return {4096};
   std::vector<uint64_t> out;
@@ -243,7 +274,8 @@ std::vector<uint64_t> default_name_sizes(const NamedKernels& k) {
 Config names_config(const NamedKernels& k, const AxesOptions& axes) {
   Config c;
   c.description = "kernels named on the kex run command line";
-  c.axes.sizes = default_name_sizes(k);
+  // With --stream, the streams alone unless --sizes asks for fixed sizes too.
+  if (axes.streams.empty()) c.axes.sizes = default_name_sizes(k);
   axes.apply(c.axes);
   for (const KernelSpec& s : k.specs) c.grids.push_back(spec_grid_of(s, c.axes));
   c.presets = k.presets;

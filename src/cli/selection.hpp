@@ -39,6 +39,12 @@ void add_kernel_name(NamedKernels& into, const std::string& name);
 /// units (4096, 4K, 4KiB, 64MiB, 1GiB). The sizes, ascending, each once; InputError naming --sizes.
 std::vector<uint64_t> sizes_option(const std::string& text);
 
+/// --stream: NAME|PATH[,NAME|PATH...], each once. InputError naming --stream.
+std::vector<std::string> stream_option(const std::string& text);
+
+/// --footprint: L1, L2, LLC or a byte size (64 B up), a list, each once. InputError naming --footprint.
+std::vector<Footprint> footprint_option(const std::string& text);
+
 /// --cache: warm, cold or warm,cold. InputError naming --cache.
 std::vector<CacheMode> cache_option(const std::string& text);
 
@@ -64,6 +70,8 @@ LayoutAxes layout_option(const std::vector<std::string>& tokens);
 /// every grid.
 struct AxesOptions {
   std::optional<std::vector<uint64_t>> sizes;
+  std::vector<std::string> streams;          ///< --stream: distributions (names or paths)
+  std::optional<std::vector<Footprint>> footprints;  ///< --footprint
   std::optional<std::vector<CacheMode>> caches;
   std::optional<LayoutAxes> layout;
   std::optional<std::vector<uint32_t>> threads;

@@ -119,7 +119,7 @@ int show_glibc(const ShowOptions& o, const ImplName& n) {
   const FunctionCode f = function_code(impl->fn, kGlibcShowCap);
   const CodeRef r{f.bytes.data(), f.bytes.size(), fnv1a(f.bytes.data(), f.bytes.size())};
   const std::string usable = impl->facts.usable ? "usable here" : "not usable here: " + impl->facts.reason;
-  std::vector<std::string> header = {impl_name(n) + " (glibc's " + impl->facts.function + ", " + usable + ")",
+  std::vector<std::string> header = {impl_name(n) + " (glibc's " + std::string(to_string(impl->facts.function)) + ", " + usable + ")",
                                      "disassembled " + f.how + " (glibc's symbols carry no size here)"};
   if (o.format == Format::listing)
     for (auto& h : header) h = "# " + h;
@@ -163,8 +163,8 @@ int show_shared(const ShowOptions& o, const LoadSpec& l) {
   const FunctionCode f = shared_object_code(l.path, l.symbol, kGlibcShowCap);
   const CodeRef r{f.bytes.data(), f.bytes.size(), fnv1a(f.bytes.data(), f.bytes.size())};
   std::vector<std::string> header = {
-      terminal_text(load_kernel(l) + " (" + l.symbol + " from " + l.path + ", " + l.function + "'s signature, sha256 " +
-                    sha + ")"),
+      terminal_text(load_kernel(l) + " (" + l.symbol + " from " + l.path + ", " + std::string(to_string(l.function)) +
+                    "'s signature, sha256 " + sha + ")"),
       "disassembled " + f.how};
   if (o.format == Format::listing)
     for (auto& h : header) h = "# " + h;
@@ -177,15 +177,15 @@ int show_loaded(const ShowOptions& o, const ImplName& n) {
   for (const std::string& text : o.loads) loads.push_back(parse_load_option(text, "--load"));
   check_load_names(loads, "--load");
   const auto it = std::find_if(loads.begin(), loads.end(), [&](const LoadSpec& l) { return l.name == n.symbol; });
-  const std::string kind = n.source == ImplSource::lib ? "a shared object's symbol" : "loaded object code";
+  const std::string kind(source_row(n.source).what);
   if (it == loads.end())
     throw InputError("show: '" + o.name + "' names " + kind + ": give its --load " + n.symbol +
                      "=PATH:SYMBOL[:copy|move|clear], as the run that raced it did");
   if (load_kernel(*it) != impl_name({n.source, n.symbol, 0}))
     throw InputError("show: '" + o.name + "': --load " + n.symbol + " loads " + load_kernel(*it) +
                      " (the path's form says which: x.so for lib/, x.s, x.o or lib.a(member) for asm/)");
-  if (n.source == ImplSource::lib) return show_shared(o, *it);
-  return show_object(o, it->path, it->symbol, load_kernel(*it));
+  if (source_row(n.source).reach == Reach::bytes) return show_object(o, it->path, it->symbol, load_kernel(*it));
+  return show_shared(o, *it);
 }
 
 }  // namespace
@@ -216,7 +216,7 @@ Action add_show_command(CLI::App& app) {
     o->syntax = enum_from_word(kSyntaxes, *syntax).value_or(Syntax::intel);
     o->format = enum_from_word(kCodeFormats, *format).value_or(Format::listing);
     if (o->name.rfind("asm:", 0) == 0) return show_object_path(*o, o->name);
-    if (auto impl = parse_impl_name(o->name); impl && impl->source == ImplSource::glibc) return show_glibc(*o, *impl);
+    if (auto impl = parse_impl_name(o->name); impl && !source_row(impl->source).loaded) return show_glibc(*o, *impl);
     if (auto impl = parse_impl_name(o->name)) return show_loaded(*o, *impl);
     if (!o->loads.empty()) throw InputError("--load", "given, but '" + o->name + "' is not lib/NAME or asm/NAME");
     KernelSpec s;

@@ -72,9 +72,9 @@ std::vector<LoadSpec> load_options(const TuneArgs& a) {
   std::vector<LoadSpec> loads;
   for (const std::string& text : a.loads) {
     LoadSpec l = parse_load_option(text, "--load");
-    if ((l.function == "memset") != (a.op == Op::clear)) {
+    if (const FunctionRow& f = function_row(l.function); f.op != a.op) {
       const std::string op(to_string(a.op));
-      throw InputError("--load: '" + text + "': a " + load_function_word(l.function) + " (" + l.function +
+      throw InputError("--load: '" + text + "': a " + std::string(f.word) + " (" + std::string(f.name) +
                        "'s ABI); kex tune --op " + op + " races " + op + " kernels");
     }
     loads.push_back(std::move(l));

@@ -15,7 +15,7 @@ std::string byte_text(uint8_t b) {
 
 std::optional<double> no_number(const Coords&) { return std::nullopt; }
 
-constexpr size_t kAxes = size_t(Axis::harness) + 1;
+constexpr size_t kAxes = size_t(Axis::footprint) + 1;
 
 constexpr std::array<AxisRow, kAxes> kRows = {{
     {Axis::size, "size", "bytes per operation", false, [](const Coords& c) { return std::to_string(c.size); },
@@ -56,6 +56,15 @@ constexpr std::array<AxisRow, kAxes> kRows = {{
      [](const Coords& c) -> std::optional<double> { return double(c.threads); }, [](Coords& c) { c.threads = 1; }},
     {Axis::harness, "harness", nullptr, false, [](const Coords& c) { return std::string(to_string(c.harness)); },
      no_number, [](Coords& c) { c.harness = Harness::kex; }},
+    {Axis::stream, "stream", nullptr, false, [](const Coords& c) { return c.stream.empty() ? std::string("none") : c.stream; },
+     no_number, [](Coords& c) { c.stream.clear(); }},
+    {Axis::footprint, "footprint", "bytes each region a stream walks", false,
+     [](const Coords& c) { return std::to_string(c.footprint); },
+     [](const Coords& c) -> std::optional<double> {
+       if (!c.footprint) return std::nullopt;
+       return double(c.footprint);
+     },
+     [](Coords& c) { c.footprint = 0; }},
 }};
 
 constexpr bool rows_in_enum_order() {

@@ -12,7 +12,9 @@
 namespace kex {
 
 /// A coordinate axis, in the table's order (the order the summary lists swept axes in).
-enum class Axis { size, src_offset, dst_offset, distance, huge_pages, cache, chunk, prefill, consume, threads, harness };
+enum class Axis {
+  size, src_offset, dst_offset, distance, huge_pages, cache, chunk, prefill, consume, threads, harness, stream, footprint
+};
 
 /// One row of the axes table.
 struct AxisRow {

@@ -22,6 +22,23 @@
 
 namespace kex {
 
+std::string_view to_string(FootprintLevel l) {
+  switch (l) {
+    case FootprintLevel::l1: return "L1";
+    case FootprintLevel::l2: return "L2";
+    case FootprintLevel::llc: return "LLC";
+  }
+  return "?";
+}
+
+std::optional<FootprintLevel> parse_footprint_level(std::string_view s) {
+  for (FootprintLevel l : kFootprintLevels)
+    if (s == to_string(l)) return l;
+  return std::nullopt;
+}
+
+std::string to_string(const Footprint& f) { return f.level ? std::string(to_string(*f.level)) : std::to_string(f.bytes); }
+
 using nlohmann::json;
 using config_detail::check_axes;
 using config_detail::read_axes;
@@ -100,7 +117,7 @@ void read_policy(FieldReader& top, Policy& p) {
 void check_runnable(const FieldReader& in, Config& c) {
   if (c.grids.empty() && c.presets.empty() && !c.segments.enabled && c.baselines.empty() && c.loads.empty())
     fail_at(in.path(""), c.raw, "nothing to run: give kernels, presets, baselines, load or segments");
-  if (c.axes.sizes.empty()) {
+  if (c.axes.sizes.empty() && c.axes.streams.empty()) {
     if (!c.presets.empty() && c.harness == Harness::kex) c.axes.sizes = {4096};  // the seeds' unit: one page
     else if (c.grids.empty() && (!c.baselines.empty() || !c.loads.empty()) && c.presets.empty())
       fail_at(in.path("sizes"), json(), c.loads.empty() ? "baselines need a list of sizes" : "loaded code needs a list of sizes");

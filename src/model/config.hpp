@@ -2,6 +2,7 @@
 // Every coordinate is an axis: one value or a list (cartesian product), at the top
 // level (every grid) or inside a kernel grid (overriding the top level for that grid).
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,6 +18,22 @@
 
 namespace kex {
 
+/// A cache level a stream's footprint is sized by.
+enum class FootprintLevel { l1, l2, llc };
+std::string_view to_string(FootprintLevel l);  ///< "L1", "L2", "LLC"
+std::optional<FootprintLevel> parse_footprint_level(std::string_view s);
+inline constexpr std::array kFootprintLevels{FootprintLevel::l1, FootprintLevel::l2, FootprintLevel::llc};
+
+/// The bytes each region of a stream walks: a cache level's share (src/run/streams.hpp says
+/// how much of it: fleetbench's) or a number of bytes.
+struct Footprint {
+  std::optional<FootprintLevel> level = FootprintLevel::l2;
+  uint64_t bytes = 0;  ///< when there is no level
+  bool operator==(const Footprint&) const = default;
+};
+/// "L2" or the bytes ("1048576").
+std::string to_string(const Footprint& f);
+
 /// The values of every coordinate axis (docs/DESIGN.md "The parameter space").
 /// A point is one value of each; defaults are one value each.
 struct Axes {
@@ -30,6 +47,17 @@ struct Axes {
   std::vector<std::optional<uint8_t>> prefills = {std::nullopt};
   std::vector<bool> consumes = {false};
   std::vector<uint32_t> threads = {1};                        ///< workers at once ("all": the affinity mask's CPUs)
+  /// Streams of calls (docs/DESIGN.md "A stream is an axis"): each distribution (a shipped
+  /// name, configs/streams/, or a file's path) at each footprint, drawn with stream_seed,
+  /// stream_calls a pass; their points are warm, one thread, at the default layout.
+  std::vector<std::string> streams;
+  std::vector<Footprint> footprints = {Footprint{}};
+  uint64_t stream_seed = 1;
+  uint32_t stream_calls = 4096;
+  /// The stream points' coordinates once the run drew them (resolve_streams in
+  /// src/run/streams.hpp): stream, footprint, seed, calls and the pass's bytes as size. Not
+  /// a config key: empty until then, and a config's streams have no points before.
+  std::vector<Coords> stream_coords;
   bool operator==(const Axes&) const = default;
 };
 

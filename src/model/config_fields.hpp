@@ -117,6 +117,12 @@ void map_axes(IO& io, A& a, const Axes& base) {
     io.one_or_list("prefill", a.prefills, OrToken{nlohmann::json("none"), std::optional<uint8_t>(), PrefillByte{}});
   if (io.when(a.consumes != base.consumes)) io.one_or_list("consume", a.consumes, Flag{});
   if (io.when(a.threads != base.threads)) io.one_or_list("threads", a.threads, Threads{});
+  if (io.when(a.streams != base.streams)) io.one_or_list("streams", a.streams, StreamSource{});
+  if (io.when(a.footprints != base.footprints)) io.one_or_list("footprint", a.footprints, FootprintForm{hi});
+  if (io.has("stream_seed", a.stream_seed != base.stream_seed))
+    io.whole("stream_seed", a.stream_seed, uint64_t(0), uint64_t(INT64_MAX));
+  if (io.has("stream_calls", a.stream_calls != base.stream_calls))
+    io.whole("stream_calls", a.stream_calls, uint32_t(1), kMaxStreamCalls);
 }
 
 /// A kernel grid's spec keys: each axis's values in the order given (empty: not given).
@@ -182,11 +188,7 @@ void map_presets(IO& io, C& c) {
 template <class IO, class C>
 void map_loads(IO& io, C& c) {
   if (io.when(!c.loads.empty()))
-    io.list("load", c.loads, 1, 64, [](auto& f, auto& l) {
-      LoadSpec copy = l;  // map_load names a function by its word: a writer writes a copy
-      map_load(f, copy);
-      if constexpr (std::remove_reference_t<decltype(f)>::reading) l = copy;
-    });
+    io.list("load", c.loads, 1, 64, [](auto& f, auto& l) { map_load(f, l); });
 }
 
 /// The segment table's section and the outputs.

@@ -68,6 +68,24 @@ bool Flag::read(const json& x, const std::string& at) const {
   return x.get<bool>();
 }
 
+std::string StreamSource::read(const json& x, const std::string& at) const {
+  const std::string s = Text{}.read(x, at);
+  const bool control = std::any_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+  if (s.empty() || s.size() > 4096 || control)
+    fail_at(at, x, "expected a stream: a name of `kex list streams` or a file's path (1..4096 bytes, no control characters)");
+  return s;
+}
+
+Footprint FootprintForm::read(const json& x, const std::string& at) const {
+  if (x.is_string())
+    if (const auto l = parse_footprint_level(x.get<std::string>())) return Footprint{*l, 0};
+  if (x.is_string() && !parse_bytes(x.get<std::string>()))
+    fail_at(at, x, "expected L1, L2, LLC or a byte size such as 65536 or \"1MiB\"");
+  return Footprint{std::nullopt, ByteSize{64, hi}.read(x, at)};
+}
+
+json FootprintForm::write(const Footprint& f) const { return f.level ? json(to_string(*f.level)) : json(f.bytes); }
+
 std::string Text::read(const json& x, const std::string& at) const {
   if (!x.is_string()) fail_at(at, x, "expected a string");
   return x.get<std::string>();
@@ -201,7 +219,7 @@ std::vector<std::string> BaselinesForm::read(const json& x, const std::string& a
     std::string b = Text{}.read(x[i], p);
     if (std::find(all.begin(), all.end(), b) == all.end() && !find_impl_set(b) && !parse_impl_name(b))
       fail_at(p, x[i], std::string("allowed: ") + names);
-    if (const auto n = parse_impl_name(b); n && n->source != ImplSource::glibc)
+    if (const auto n = parse_impl_name(b); n && source_row(n->source).loaded)
       fail_at(p, x[i],
               "loaded code is named in \"load\" ({\"name\": \"" + n->symbol + "\", \"path\": ..., \"symbol\": ...}), "
               "and races with the rest from there");

@@ -113,6 +113,21 @@ struct Threads {
   nlohmann::json write(uint32_t v) const { return v; }
 };
 
+/// A "streams" element: a shipped distribution's name (configs/streams/) or a file's path, a
+/// string of 1..4096 bytes without control characters (what it names is read when the run
+/// draws its streams, src/run/streams.hpp).
+struct StreamSource {
+  std::string read(const nlohmann::json& x, const std::string& at) const;
+  nlohmann::json write(const std::string& v) const { return v; }
+};
+
+/// A "footprint" element: "L1", "L2", "LLC" (a share of that cache level here) or a byte size 64..hi.
+struct FootprintForm {
+  uint64_t hi;
+  Footprint read(const nlohmann::json& x, const std::string& at) const;
+  nlohmann::json write(const Footprint& f) const;
+};
+
 /// A "sizes" element: a byte size 1..hi, or a range {"from", "to" and one of "factor",
 /// "step", "steps_per_octave"} read as its sizes (at most 10000); written as a size.
 struct SizesForm {

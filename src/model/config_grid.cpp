@@ -101,7 +101,7 @@ Grid read_grid(const json& g, const std::string& at, const Axes& top) {
   Grid grid;
   grid.specs = spec_product(keys, g, at);
   grid.axes = read_axes(in, top);
-  if (grid.axes.sizes.empty()) fail_at(in.path("sizes"), json(), "kernels need a list of sizes (here or at the top level)");
+  if (grid.axes.sizes.empty() && grid.axes.streams.empty()) fail_at(in.path("sizes"), json(), "kernels need a list of sizes (here or at the top level)");
   check_axes(in, grid.axes);
   return grid;
 }

@@ -133,6 +133,25 @@ struct IncompletePoint {
   bool operator==(const IncompletePoint&) const = default;
 };
 
+/// A stream the run drew (context.streams): what its points' names say (stream, footprint,
+/// seed, calls), where its distribution came from, what the distribution says and what
+/// the draw gave (docs/DESIGN.md "A stream is an axis").
+struct StreamRecord {
+  std::string name;          ///< the distribution: a shipped name or a file's name
+  std::string path;          ///< the file read ("" for a shipped one)
+  std::string footprint_asked;  ///< "L2" or bytes, as asked
+  uint64_t footprint = 0;    ///< bytes each region its calls walk
+  uint64_t seed = 1;
+  uint32_t calls = 0;        ///< per pass (one operation)
+  uint64_t bytes = 0;        ///< of one pass (the points' size)
+  double mean = 0;           ///< the distribution's bytes per call
+  uint64_t p50 = 0, p90 = 0, p99 = 0, max = 0;
+  uint64_t distinct = 0;     ///< sizes the distribution has
+  uint64_t capped = 0;       ///< calls drawn above footprint / 2, made footprint / 2
+  uint64_t overlapping = 0;  ///< calls whose src and dst overlap (memmove's streams)
+  bool operator==(const StreamRecord&) const = default;
+};
+
 /// How a finished run ended (context.points_planned, points_written, elapsed_s and
 /// load_avg_end): what kex run writes last.
 struct RunTotals {
@@ -296,6 +315,7 @@ struct RunContext {
   bool interrupted = false;
   std::vector<SentinelWindow> sentinel_readings;  ///< written when there are any
   std::vector<IncompletePoint> incomplete_points;  ///< written when there are any
+  std::vector<StreamRecord> streams;      ///< the streams the run drew; written when there are any
   std::optional<ProtocolRecord> protocol;  ///< absent in files from before it and Google Benchmark's
   std::optional<BufferRecord> buffers;     ///< absent when no worker ran
   std::optional<RunTotals> totals;         ///< absent in a run that did not finish and in Google Benchmark's

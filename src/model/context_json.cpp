@@ -67,6 +67,26 @@ void map_incomplete(IO& io, P& p) {
   io.whole("repetitions_asked", p.asked, 0u, UINT32_MAX);
 }
 
+template <class IO, class S>
+void map_stream(IO& io, S& s) {
+  io.required({"name", "footprint", "calls", "bytes"});
+  io.text("name", s.name, kAsWritten);
+  if (io.has("path", !s.path.empty())) io.text("path", s.path, kAsWritten);
+  io.text("footprint_asked", s.footprint_asked, kAsWritten);
+  io.whole("footprint", s.footprint, uint64_t(0), UINT64_MAX);
+  io.whole("seed", s.seed, uint64_t(0), UINT64_MAX);
+  io.whole("calls", s.calls, 0u, UINT32_MAX);
+  io.whole("bytes", s.bytes, uint64_t(0), UINT64_MAX);
+  io.real("mean_size", s.mean, 0, 1e30);
+  io.whole("p50", s.p50, uint64_t(0), UINT64_MAX);
+  io.whole("p90", s.p90, uint64_t(0), UINT64_MAX);
+  io.whole("p99", s.p99, uint64_t(0), UINT64_MAX);
+  io.whole("max", s.max, uint64_t(0), UINT64_MAX);
+  io.whole("distinct_sizes", s.distinct, uint64_t(0), UINT64_MAX);
+  io.whole("capped_calls", s.capped, uint64_t(0), UINT64_MAX);
+  io.whole("overlapping_calls", s.overlapping, uint64_t(0), UINT64_MAX);
+}
+
 /// The run's totals: fields of the context itself, not an object of their own.
 template <class IO, class T>
 void map_totals(IO& io, T& t) {
@@ -248,6 +268,8 @@ void map_run_record(IO& io, C& c) {
     });
   if (io.has("incomplete_points", !c.incomplete_points.empty()))
     io.list("incomplete_points", c.incomplete_points, 0, kMaxItems, [](auto& e, auto& p) { map_incomplete(e, p); });
+  if (io.has("streams", !c.streams.empty()))
+    io.list("streams", c.streams, 0, 4096, [](auto& e, auto& s) { map_stream(e, s); });
   if (io.has("protocol", c.protocol)) io.object("protocol", [&](auto& p) { map_protocol_record(p, *c.protocol); });
   if (io.has("buffers", c.buffers))
     io.object("buffers", [&](auto& b) {

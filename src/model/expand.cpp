@@ -30,6 +30,8 @@ bool visit_coordinates(const Axes& a, const std::function<bool(const Coords&)>& 
                     c.threads = threads;
                     if (!visit(c)) return false;
                   }
+  for (const Coords& c : a.stream_coords)
+    if (!visit(c)) return false;
   return true;
 }
 

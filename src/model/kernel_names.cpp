@@ -65,7 +65,8 @@ std::optional<ImplName> parse_impl_name(std::string_view name) {
   const std::string_view rest = name.substr(slash + 1);
   const size_t slash2 = rest.find('/');
   ImplName n{*source, std::string(rest.substr(0, slash2)), 0};
-  if (*source == ImplSource::glibc ? !is_c_identifier(n.symbol) : !is_load_label(n.symbol)) return std::nullopt;
+  if (source_row(*source).name == NameForm::symbol ? !is_c_identifier(n.symbol) : !is_load_label(n.symbol))
+    return std::nullopt;
   if (slash2 != std::string_view::npos) {
     const auto fill = parse_fill_token(rest.substr(slash2 + 1));
     if (!fill) return std::nullopt;
@@ -77,9 +78,9 @@ std::optional<ImplName> parse_impl_name(std::string_view name) {
 std::string impl_name(const ImplName& n) { return with_fill(std::string(to_string(n.source)) + "/" + n.symbol, n.fill); }
 
 const std::vector<ImplSet>& impl_sets() {
-  static const std::vector<ImplSet> sets = {{"glibc-copy", ImplSource::glibc, "memcpy"},
-                                            {"glibc-move", ImplSource::glibc, "memmove"},
-                                            {"glibc-clear", ImplSource::glibc, "memset"}};
+  static const std::vector<ImplSet> sets = {{"glibc-copy", Source::glibc, Function::memcpy},
+                                            {"glibc-move", Source::glibc, Function::memmove},
+                                            {"glibc-clear", Source::glibc, Function::memset}};
   return sets;
 }
 

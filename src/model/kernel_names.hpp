@@ -37,7 +37,7 @@ bool is_load_label(std::string_view s);
 /// "lib/new" and "asm/musl-memcpy" are loaded code: `symbol` holds the user's NAME
 /// (is_load_label), not the symbol loaded.
 struct ImplName {
-  ImplSource source = ImplSource::glibc;
+  Source source = Source::glibc;
   std::string symbol;  ///< glibc: the variant's symbol; lib, asm: the user's NAME
   uint8_t fill = 0;
   bool operator==(const ImplName&) const = default;
@@ -50,8 +50,8 @@ std::string impl_name(const ImplName& n);
 /// A name that races every implementation of one function from one source.
 struct ImplSet {
   std::string name;      ///< "glibc-copy"
-  ImplSource source;
-  std::string function;  ///< "memcpy", "memmove", "memset"
+  Source source;
+  Function function;
 };
 /// The sets: glibc-copy (memcpy's variants), glibc-move (memmove's, run as copies; also
 /// where src and dst overlap, where memcpy's are left out: overlap_refusal, plan.hpp) and

@@ -16,26 +16,24 @@ struct LoadSpec {
   std::string name;                 ///< NAME (is_load_label)
   std::string path;                 ///< as written: x.so, x.so.1, x.s, x.S, x.o, lib.a(member)
   std::string symbol;               ///< a C identifier
-  std::string function = "memcpy";  ///< from copy, move, clear
+  Function function = Function::memcpy;  ///< from copy, move, clear
   bool operator==(const LoadSpec&) const = default;
 };
 
-/// Which source a path's form names: `*.so`, `*.so.N[.N...]` a shared object (lib);
-/// `*.s`, `*.S`, `*.o`, `*.lo` and `ARCHIVE.a(MEMBER)` object code (asm); else nullopt.
-std::optional<ImplSource> load_source(const std::string& path);
+/// Which source a path's form names (source_of_path, src/model/source.hpp): `*.so`,
+/// `*.so.N[.N...]` a shared object (lib); `*.s`, `*.S`, `*.o`, `*.lo` and `ARCHIVE.a(MEMBER)`
+/// object code (asm); else nullopt.
+std::optional<Source> load_source(const std::string& path);
 
 /// The kernel name of a load: lib/NAME or asm/NAME.
 std::string load_kernel(const LoadSpec& l);
-
-/// The function word of `function` ("memcpy" -> "copy", "memmove" -> "move", "memset" -> "clear").
-std::string load_function_word(const std::string& function);
 
 /// Parses `--load`'s value NAME=PATH:SYMBOL[:copy|move|clear] (PATH may hold ':'; the last
 /// fields are read from the right). Throws InputError, one line naming `where`, the value
 /// and what is allowed.
 LoadSpec parse_load_option(const std::string& text, const std::string& where);
 
-/// Checks one load (name, path form, symbol, function): InputError at `where` otherwise.
+/// Checks one load (name, path form, symbol): InputError at `where` otherwise.
 void check_load(const LoadSpec& l, const std::string& where);
 
 /// Refuses a NAME given twice among `loads` (InputError at `where`, naming it).
@@ -48,9 +46,9 @@ void map_load(IO& io, L& l) {
   io.text("name", l.name);
   io.text("path", l.path);
   io.text("symbol", l.symbol);
-  std::string word = load_function_word(l.function);
-  if (io.has("function", true)) io.text("function", word);
-  l.function = word == "clear" ? "memset" : word == "move" ? "memmove" : word == "copy" ? "memcpy" : word;
+  if (io.has("function", true))
+    io.choice("function", l.function, parse_function_word, [](Function f) { return function_row(f).word; },
+            "copy (memcpy's ABI), move (memmove's), clear (memset's)");
 }
 
 }  // namespace kex

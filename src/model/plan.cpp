@@ -18,21 +18,6 @@ std::optional<KernelKind> parse_kernel_kind(std::string_view s) {
   return std::nullopt;
 }
 
-std::string_view to_string(ImplSource s) {
-  switch (s) {
-    case ImplSource::glibc: return "glibc";
-    case ImplSource::lib: return "lib";
-    case ImplSource::object: return "asm";
-  }
-  return "?";
-}
-
-std::optional<ImplSource> parse_impl_source(std::string_view s) {
-  for (auto v : {ImplSource::glibc, ImplSource::lib, ImplSource::object})
-    if (s == to_string(v)) return v;
-  return std::nullopt;
-}
-
 std::string_view to_string(Confidence c) {
   switch (c) {
     case Confidence::high: return "high";
@@ -49,8 +34,8 @@ std::optional<Confidence> parse_confidence(std::string_view s) {
 }
 
 std::string overlap_refusal(const KernelPlan& k) {
-  if (k.op != Op::copy || !k.impl || k.impl->function == "memmove") return {};
-  return "left out where src and dst overlap: it implements " + k.impl->function +
+  if (k.op != Op::copy || !k.impl || function_row(k.impl->function).overlap_safe) return {};
+  return "left out where src and dst overlap: it implements " + std::string(to_string(k.impl->function)) +
          ", which does not promise memmove's result (glibc-move and :move loads run there)";
 }
 

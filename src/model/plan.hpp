@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "src/model/function.hpp"
+#include "src/model/source.hpp"
 #include "src/model/spec.hpp"
 
 namespace Xbyak {
@@ -47,29 +49,19 @@ struct PresetFacts {
   bool operator==(const PresetFacts&) const = default;
 };
 
-/// Which libc function a baseline calls ("memcpy", "memset"); rep-string baselines are specs.
+/// Which libc function a baseline calls (memcpy, memset); rep-string baselines are specs.
 struct LibcFacts {
-  std::string function;
+  Function function = Function::memcpy;
   uint8_t fill = 0;  ///< memset: the byte it writes
   bool operator==(const LibcFacts&) const = default;
 };
 
-/// Where an outside implementation comes from. glibc ("glibc"): one of the C library's own
-/// variants, listed by its __libc_ifunc_impl_list (src/run/glibc_impls.hpp). lib ("lib"): a
-/// symbol of a shared object the user named (`--load`), opened with dlopen only in the
-/// processes that verify and measure (src/run/shared_objects.hpp). object ("asm"): a symbol
-/// of an assembly or object file or an archive member, its bytes in kex's code arena
-/// (src/run/object_code.hpp). lib and object fill path and sha256.
-enum class ImplSource { glibc, lib, object };
-std::string_view to_string(ImplSource);
-std::optional<ImplSource> parse_impl_source(std::string_view);
-
 /// The facts of an implementation kex did not generate (KernelKind::implementation): what
-/// results carry of it. It is called with the ABI of `function`: memcpy and memmove as
-/// (dst, src, bytes), memset as (dst, fill, bytes).
+/// results carry of it. Its source's row (src/model/source.hpp) says how it is named and
+/// reached. It is called with the ABI of `function` (src/model/function.hpp).
 struct ImplFacts {
-  ImplSource source = ImplSource::glibc;
-  std::string function;  ///< "memcpy", "memmove" or "memset"
+  Source source = Source::glibc;
+  Function function = Function::memcpy;
   std::string symbol;    ///< the implementation's name ("__memmove_avx512_unaligned_erms")
   uint8_t fill = 0;      ///< memset: the byte it writes
   bool usable = true;    ///< whether this CPU can run it; false: never called
@@ -79,6 +71,20 @@ struct ImplFacts {
   std::string label;     ///< lib and asm: the user's NAME of lib/NAME ("" for glibc: its symbol names it)
   size_t pieces = 0;     ///< asm: the pieces (sections) loaded with the symbol (0 for the others)
   bool operator==(const ImplFacts&) const = default;
+};
+
+/// Where the timed loop enters a kernel (docs/DESIGN.md "One entry per competitor"): with its
+/// function's own ABI and no stub, so every competitor is one indirect call from the same
+/// place. kex's own code is entered at `code_offset` in its emitted bytes (0: the kernel;
+/// loaded object code: its symbol behind the jump); code kex did not write at `address`
+/// (glibc's variants, libc's functions) or through `slot` (a shared object's symbol, filled in
+/// each process that runs kernels). With `fill_in_esi` (memset's ABI) each call's second
+/// argument is the fill byte. Verification enters through the emitted stub instead.
+struct Entry {
+  const void* address = nullptr;
+  void* const* slot = nullptr;
+  size_t code_offset = 0;
+  bool fill_in_esi = false;
 };
 
 /// One kernel of a run. Exactly one of spec / preset / libc / impl describes it.
@@ -97,10 +103,13 @@ struct KernelPlan {
   std::optional<ImplFacts> impl;
   std::string skip;         ///< why this CPU cannot run it ("" = runnable); it is then never executed
   std::string error;        ///< why it cannot be built at all (emission failed); "" = fine
-  /// Emits the kernel (KernelFn ABI, ending in ret, relative branches only; for an
-  /// implementation, the stub that calls it); empty for libc baselines.
+  /// Emits the kernel (KernelFn ABI, ending in ret, relative branches only; for code kex
+  /// did not write, the stub that enters it: src/run/outside_plan.hpp).
   std::function<void(Xbyak::CodeGenerator&)> emit;
-  KernelFn libc_fn = nullptr;  ///< libc baselines: the function, with the kernel ABI
+  /// Results keep the emitted code's bytes and hash (false where the code emitted is only a
+  /// stub into code that is not kex's: its source's row says).
+  bool code_recorded = true;
+  Entry entry;  ///< where the timed loop enters it
 };
 
 /// Why `k` may not run where src and dst overlap ("" when it may): an implementation of

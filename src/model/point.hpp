@@ -52,6 +52,14 @@ struct Coords {
   uint32_t threads = 1;             ///< workers doing the operation at once, each on its own CPU and buffers
   Harness harness = Harness::kex;
   uint32_t pass = 1;                ///< seed tables: the nth run of the same kernel in one table
+  /// A stream of calls instead of one size repeated (docs/DESIGN.md "A stream is an axis"):
+  /// the distribution its sizes are drawn from ("" = none), the bytes of each region its
+  /// offsets walk (src's and dst's), its seed and its calls per pass (src/model/stream.hpp).
+  /// An operation is then one pass, and `size` the bytes of the pass.
+  std::string stream;
+  uint64_t footprint = 0;
+  uint64_t stream_seed = 1;
+  uint32_t stream_calls = 4096;
   bool operator==(const Coords&) const = default;
   auto operator<=>(const Coords&) const = default;
 };
@@ -65,8 +73,8 @@ struct Point {
 
 /// Canonical name: the kernel key, the size in bytes, then every coordinate that
 /// differs from its default, in this order (the token table, src/model/point_tokens.hpp):
-///   src:N  dst:N  dist:N (signed)  nohuge  chunk:N  prefill:0xNN  consume  cold
-///   threads:N  harness:fastc|hahn|xmm64  pass:N
+///   stream:NAME  footprint:N  seed:N  calls:N  src:N  dst:N  dist:N (signed)  nohuge
+///   chunk:N  prefill:0xNN  consume  cold  threads:N  harness:fastc|hahn|xmm64  pass:N
 /// e.g. "copy/avx512/unroll:256/scratch:4/t/fwd/4096/dist:1048591/cold". The
 /// kernel part never has a token of digits alone, so the size token ends it.
 std::string point_name(const Point& p);
@@ -79,6 +87,12 @@ Point parse_point_name(std::string_view name);
 /// Bytes one timed operation moves over all its workers: size × threads (each worker
 /// copies or clears `size` bytes of its own buffers). Bandwidth is computed from these.
 inline uint64_t moved_bytes(const Coords& c) { return c.size * c.threads; }
+
+/// The calls of a stream's pass a point may ask for: 1..kMaxStreamCalls.
+constexpr uint32_t kMaxStreamCalls = 1u << 20;
+
+/// The bytes src's and dst's regions must each hold for a point: its size, or a stream's footprint.
+inline uint64_t region_bytes(const Coords& c) { return c.stream.empty() ? c.size : c.footprint; }
 
 /// The largest `threads` a point may ask for (a config's or a name's).
 constexpr uint32_t kMaxThreads = 1024;

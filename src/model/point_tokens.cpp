@@ -1,6 +1,7 @@
 // The point name's token table: each coordinate's key, form, text and parser.
 #include "src/model/point_tokens.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <stdexcept>
@@ -62,6 +63,14 @@ void parse_harness_token(Coords& c, std::string_view t, std::string_view val) {
   c.harness = *h;
 }
 
+/// stream:NAME: 1 to 64 letters, digits, _ and -, not starting with '-'.
+void parse_stream_token(Coords& c, std::string_view t, std::string_view val) {
+  const bool ok = !val.empty() && val.size() <= 64 && val[0] != '-' &&
+                  std::all_of(val.begin(), val.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-'; });
+  if (!ok) throw std::invalid_argument("'" + std::string(t) + "': expected stream:NAME (1..64 letters, digits, _ and -)");
+  c.stream = std::string(val);
+}
+
 /// A positive offset of bytes (0 is the default, never written).
 uint64_t offset_token(std::string_view t, std::string_view val) {
   return static_cast<uint64_t>(parse_name_decimal(t, val, 1, INT64_MAX));
@@ -70,6 +79,14 @@ uint64_t offset_token(std::string_view t, std::string_view val) {
 std::vector<PointToken> make_point_tokens() {
   using V = std::string_view;
   return {
+      {Axis::stream, "stream", false, "stream:NAME", nullptr, parse_stream_token},
+      {Axis::footprint, "footprint", false, "footprint:N", nullptr,
+       [](Coords& c, V t, V v) { c.footprint = offset_token(t, v); }},
+      // A stream's seed and calls per pass: not axes of their own (a stream's coordinates).
+      {std::nullopt, "seed", false, "seed:N", [](const Coords& c) { return std::to_string(c.stream_seed); },
+       [](Coords& c, V t, V v) { c.stream_seed = uint64_t(parse_name_decimal(t, v, 0, INT64_MAX)); }},
+      {std::nullopt, "calls", false, "calls:N", [](const Coords& c) { return std::to_string(c.stream_calls); },
+       [](Coords& c, V t, V v) { c.stream_calls = uint32_t(parse_name_decimal(t, v, 1, kMaxStreamCalls)); }},
       {Axis::src_offset, "src", false, "src:N", nullptr,
        [](Coords& c, V t, V v) { c.layout.src_offset = offset_token(t, v); }},
       {Axis::dst_offset, "dst", false, "dst:N", nullptr,

@@ -84,6 +84,10 @@ Aggregate aggregate(const Result& r) {
   }
   if (reps.size() == 1) a.mean_ns = a.median_ns;
   a.cycles_per_tick = cyc / double(reps.size());
+  std::vector<double> harness;
+  for (const Repetition* rp : reps)
+    if (rp->harness_ticks > 0) harness.push_back(rp->harness_ticks);
+  if (!harness.empty()) a.harness_ns = summarize(harness).median * ns;
   a.cycles_method = reps.front()->cycles_method;
   a.stop_reason = reps.front()->stop_reason;
   return a;
@@ -137,6 +141,7 @@ EntryFigures entry_figures(const Result& r) {
   f.gbps_with_write_allocate = a.median_ns > 0 ? rfo / a.median_ns : 0;
   const double cyc_per_ns = a.cycles_per_tick * r.tsc_hz / 1e9;
   f.est_cycles = a.median_ns * cyc_per_ns;
+  f.harness_cycles = a.harness_ns * cyc_per_ns;
   f.bytes_per_cycle = a.median_ns > 0 && cyc_per_ns > 0 ? size / (a.median_ns * cyc_per_ns) : 0;
   f.cycles_per_page = size > 0 ? a.median_ns * cyc_per_ns * 4096 / size : 0;
   f.ticks_per_page = size > 0 ? a.median_ns * r.tsc_hz / 1e9 * 4096 / size : 0;

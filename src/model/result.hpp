@@ -81,6 +81,10 @@ struct Repetition {
   /// the samples then run from the common start to the last worker's end. Empty for one thread.
   std::vector<ThreadFigure> threads;
   double start_spread_ticks = 0;        ///< threads > 1: median over samples of the last start - the first
+  /// The timed loop's own TSC ticks per operation: the empty routine (a bare ret) timed on
+  /// the same calls, in the same round (a separate repetition: right after it); 0 when not
+  /// measured (threads > 1, a seed harness, an earlier kex).
+  double harness_ticks = 0;
   bool operator==(const Repetition&) const = default;
 };
 
@@ -145,6 +149,9 @@ struct Aggregate {
   double cycles_per_tick = 0;    ///< mean over repetitions
   std::string cycles_method;
   std::string stop_reason;       ///< of the first repetition
+  /// The timed loop's own time per operation (Repetition::harness_ticks), the median over the
+  /// repetitions that measured it; 0 when none did. Included in median_ns, never subtracted.
+  double harness_ns = 0;
 };
 
 /// The figures of a measured result, from its undisturbed repetitions (all of them
@@ -163,6 +170,7 @@ struct EntryFigures {
   double bytes_read_written = 0, gbps_read_written = 0;
   double bytes_with_write_allocate = 0, gbps_with_write_allocate = 0;
   double est_cycles = 0;                   ///< core cycles of the median operation
+  double harness_cycles = 0;               ///< core cycles of the timed loop's own time per operation
   double bytes_per_cycle = 0, cycles_per_page = 0, ticks_per_page = 0;
   /// kex run --counters: the median over the counted repetitions, per operation and per
   /// byte (bytes counted once), in the order the counters first appear.

@@ -27,7 +27,6 @@ inline const TextRule kKept{kMaxFreeTextBytes, nullptr, "", true};
 
 bool printable_ascii_128(const std::string& s);
 bool printable_ascii_4096(const std::string& s);
-bool is_libc_function(const std::string& s);
 bool is_c_identifier(const std::string& s);
 bool is_sha256_or_empty(const std::string& s);
 bool is_preset_id_text(const std::string& s);
@@ -40,7 +39,6 @@ inline const TextRule kPrinted{128, printable_ascii_128,
                                "at most 128 printable ASCII characters (the name a seed program printed)", false};
 inline const TextRule kPresetId{kMaxFreeTextBytes, is_preset_id_text, "a preset id (FAMILY/NAME, e.g. fastc/faster_copy)",
                                 false};
-inline const TextRule kFunction{16, is_libc_function, "memcpy, memmove, memset", false};
 inline const TextRule kSymbol{kMaxFreeTextBytes, is_c_identifier, "a C identifier of at most 128 bytes", false};
 /// Text shown in tables: one line of printable ASCII.
 inline const TextRule kTableText{kMaxFreeTextBytes, printable_ascii_4096, "at most 4096 printable ASCII characters",
@@ -95,6 +93,7 @@ void map_repetition(IO& io, R& r) {
     });
     io.real("start_spread_ticks", r.start_spread_ticks, -kInf, kInf);
   }
+  if (io.has("harness_ticks", r.harness_ticks != 0)) io.real("harness_ticks", r.harness_ticks, 0, 1e30);
   io.wholes("samples_ticks", r.sample_ticks, size_t(1) << 28, uint64_t(0), UINT64_MAX);
 }
 
@@ -125,6 +124,10 @@ void map_entry_stats(IO& io, F& f) {
                         std::pair{"cycles_per_tick", &a.cycles_per_tick}})
     io.real(key, *v, -kInf, kInf);
   io.text("cycles_method", a.cycles_method, kKept);
+  if (io.has("harness_ns", a.harness_ns != 0)) {
+    io.real("harness_ns", a.harness_ns, -kInf, kInf);
+    io.real("harness_cycles", f.harness_cycles, -kInf, kInf);
+  }
   if (io.has("counters_per_op", !f.counters_per_op.empty())) {
     io.named_reals("counters_per_op", f.counters_per_op, 4096, -kInf, kInf, kKept);
     io.named_reals("counters_per_byte", f.counters_per_byte, 4096, -kInf, kInf, kKept);
@@ -198,6 +201,12 @@ void map_coords(IO& io, C& c) {
   io.choice("harness", c.harness, parse_harness, [](Harness v) { return std::string(to_string(v)); },
             "kex, fastc, hahn, xmm64, mem_cp");
   if (io.has("pass", c.pass != 1)) io.whole("pass", c.pass, uint32_t(1), UINT32_MAX);
+  if (io.has("stream", !c.stream.empty())) {
+    io.text("stream", c.stream, kKept);
+    io.whole("footprint", c.footprint, uint64_t(0), UINT64_MAX);
+    io.whole("stream_seed", c.stream_seed, uint64_t(0), UINT64_MAX);
+    io.whole("stream_calls", c.stream_calls, uint32_t(1), kMaxStreamCalls);
+  }
 }
 
 /// A preset's facts (an entry's "preset" object): where it comes from and how sure.
@@ -225,8 +234,8 @@ void map_preset(IO& io, P& p) {
 template <class IO, class F>
 void map_impl(IO& io, F& f) {
   io.required({"source", "function", "symbol"});
-  io.choice("source", f.source, parse_impl_source, [](ImplSource v) { return to_string(v); }, "glibc, lib, asm");
-  io.text("function", f.function, kFunction);
+  io.choice("source", f.source, parse_impl_source, [](Source v) { return to_string(v); }, "glibc, lib, asm");
+  io.choice("function", f.function, parse_function, [](Function v) { return to_string(v); }, "memcpy, memmove, memset");
   io.text("symbol", f.symbol, kSymbol);
   io.flag("usable", f.usable);
   if (io.has("reason", !f.reason.empty())) io.text("reason", f.reason, kTableText);

@@ -114,14 +114,23 @@ Repetition legacy_rep(const json& e, const std::string& where, double tsc_hz) {
   return r;
 }
 
-/// An implementation's facts, their label checked against their source.
+/// An implementation's facts, their label checked against their source's name form.
 ImplFacts impl_from(const json& j, const std::string& where) {
   const ImplFacts f = read_back<ImplFacts>(j, where, [](auto& io, auto& x) { map_impl(io, x); });
-  if ((f.source == ImplSource::glibc) != f.label.empty() || (!f.label.empty() && !is_load_label(f.label)))
-    throw InputError(where + "/label", f.source == ImplSource::glibc
-                                           ? "a glibc variant has no label"
-                                           : "expected NAME of lib/NAME: 1..64 letters, digits, _ and -");
+  const bool labelled = source_row(f.source).name == NameForm::label;
+  if (labelled == f.label.empty() || (!f.label.empty() && !is_load_label(f.label)))
+    throw InputError(where + "/label", labelled ? "expected NAME of lib/NAME: 1..64 letters, digits, _ and -"
+                                                : "a " + std::string(to_string(f.source)) + " implementation has no label");
   return f;
+}
+
+/// A libc baseline's facts: params.function, or an older file's kernel name ("memset/fill:0xaa").
+LibcFacts libc_from(const ParamFacts& f, const std::string& kernel, const std::string& at) {
+  const auto base = parse_baseline_name(kernel);
+  const std::string name = f.function.empty() && base ? base->base : f.function;
+  const auto function = parse_function(name);
+  if (!function) throw InputError(at + "/function", "'" + name + "': allowed: memcpy, memset");
+  return LibcFacts{*function, f.fill};
 }
 
 }  // namespace
@@ -134,9 +143,8 @@ bool printable_ascii_128(const std::string& s) {
 bool printable_ascii_4096(const std::string& s) {
   return s.size() <= 4096 && std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c <= 0x7e; });
 }
-bool is_libc_function(const std::string& s) { return s == "memcpy" || s == "memmove" || s == "memset"; }
 // Every source's symbol is a C identifier: the grammar of glibc's names says which.
-bool is_c_identifier(const std::string& s) { return parse_impl_name(impl_name({ImplSource::glibc, s, 0})).has_value(); }
+bool is_c_identifier(const std::string& s) { return parse_impl_name(impl_name({Source::glibc, s, 0})).has_value(); }
 bool is_sha256_or_empty(const std::string& s) {
   return s.empty() || (s.size() == 64 && s.find_first_not_of("0123456789abcdef") == std::string::npos);
 }
@@ -190,12 +198,12 @@ ordered_json entry_params(const Result& r) {
   }
   if (r.libc) {
     f.impl = "libc";
-    f.function = r.libc->function;
+    f.function = to_string(r.libc->function);
     f.fill = r.libc->fill;
   }
   if (r.impl) {
     f.impl = to_string(r.impl->source);
-    f.function = r.impl->function;
+    f.function = to_string(r.impl->function);
     f.fill = r.impl->fill;
   }
   ordered_json p = r.spec ? spec_params(*r.spec) : ordered_json::object();
@@ -275,7 +283,7 @@ void kernel_from(const json& entry, const json& params, const std::string& where
   } else {
     throw InputError(where + "/params", "missing: an entry needs params.op");
   }
-  if (f.impl == "libc") r.libc = LibcFacts{f.function.empty() ? r.point.kernel : f.function, f.fill};
+  if (f.impl == "libc") r.libc = libc_from(f, r.point.kernel, at);
   if (r.kind != KernelKind::implementation) return;
   // A name read from a file is data: nothing is looked up or loaded from it.
   const json* impl = field(entry, "implementation");

@@ -10,6 +10,7 @@
 #include "src/core/units.hpp"
 #include "src/model/noise.hpp"
 #include "src/results/markdown.hpp"
+#include "src/results/stream_text.hpp"
 #include "src/results/results.hpp"
 
 namespace kex {
@@ -121,6 +122,7 @@ std::string stretch_text(const RunDoc& run, const Stretch& s, Op op) {
 std::vector<AnswerBlock> answer_blocks(const std::vector<GroupAnswer>& answers) {
   std::vector<AnswerBlock> blocks;
   for (const GroupAnswer& g : answers) {
+    if (is_stream_group(g)) continue;  // a stream's calls have no one size: stream_text.hpp
     std::string cond = condition_label(condition(g.key.at));
     if (g.key.fill) cond += fmt::format("{}fill:0x{:02x}", cond.empty() ? "" : "/", g.key.fill);
     auto b = std::find_if(blocks.begin(), blocks.end(), [&](const AnswerBlock& x) { return x.op == g.key.op && x.cond == cond; });
@@ -152,6 +154,7 @@ std::vector<std::string> answer_lines(const RunDoc& run, const std::vector<Group
     }
     out.push_back(line);
   }
+  for (std::string& l : stream_answer_lines(run, answers)) out.push_back(std::move(l));
   return out;
 }
 

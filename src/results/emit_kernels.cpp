@@ -50,7 +50,7 @@ std::vector<std::string> kernel_lines(const KernelPlan& p) {
     if (!p.preset->fsave) out.push_back("--no-fsave: without the fsave/frstor pair the original timed");
   }
   if (p.impl) {
-    out.push_back("loaded by kex from " + p.impl->path + ", symbol " + p.impl->symbol + " (" + p.impl->function +
+    out.push_back("loaded by kex from " + p.impl->path + ", symbol " + p.impl->symbol + " (" + std::string(to_string(p.impl->function)) +
                   "'s signature), " + std::to_string(p.impl->pieces) + " piece" + (p.impl->pieces == 1 ? "" : "s"));
     out.push_back("sha256 of " + p.impl->path + ": " + p.impl->sha256);
     out.push_back("the bytes as kex placed them: a jump to the symbol, int3 up to 64 bytes, then the pieces as laid out");
@@ -64,7 +64,7 @@ std::vector<std::string> kernel_lines(const KernelPlan& p) {
 /// bytes of its own to write.
 KernelPlan loaded_plan(const ImplName& n, const std::string& name, const std::string& where,
                        const std::vector<LoadSpec>& loads) {
-  if (n.source == ImplSource::lib)
+  if (source_row(n.source).reach != Reach::bytes)
     throw InputError(where, "'" + name + "' is a shared object's symbol, which kex calls through a pointer it fills "
                                 "at run time: there are no bytes of it to emit (load its object or assembly file as "
                                 "asm/" + n.symbol + " instead)");
@@ -89,7 +89,7 @@ KernelPlan source_plan(const std::string& name, const PresetOptions& opts, const
       throw InputError(where, "'" + name + "' is the C library's; it can be a --dispatch row, not an emitted kernel");
     return p;
   }
-  if (const auto n = parse_impl_name(name); n && n->source != ImplSource::glibc)  // loaded only by its --load
+  if (const auto n = parse_impl_name(name); n && source_row(n->source).loaded)  // loaded only by its --load
     return loaded_plan(*n, name, where, loads);
   if (parse_impl_name(name) || find_impl_set(name))  // a name only: nothing is looked up or loaded
     throw InputError(where, "'" + name + "' names glibc's own code: kex emits only code it generated");
@@ -127,7 +127,7 @@ SourceKernel source_kernel(const KernelPlan& plan) {
   k.region = plan.region;
   if (plan.libc) {
     k.libc = true;
-    k.provenance = {"kernel " + plan.key + ": the C library's " + plan.libc->function + ", called as it is"};
+    k.provenance = {"kernel " + plan.key + ": the C library's " + std::string(to_string(plan.libc->function)) + ", called as it is"};
     return k;
   }
   CodeArena arena;

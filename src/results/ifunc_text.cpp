@@ -20,11 +20,11 @@ std::string group_place(const GroupKey& k) {
 /// The members of `g` that are glibc variants of `function`: the fastest one (by rank)
 /// and the one called `pick` (null when absent).
 std::pair<const RankedMember*, const RankedMember*> best_and_pick(const RunDoc& run, const GroupAnswer& g,
-                                                                  const std::string& function, const std::string& pick) {
+                                                                  Function function, const std::string& pick) {
   const RankedMember *best = nullptr, *picked = nullptr;
   for (const RankedMember& m : g.members) {
     const Result& r = run.results[m.result];
-    if (!r.impl || r.impl->source != ImplSource::glibc || r.impl->function != function) continue;
+    if (!r.impl || !source_row(r.impl->source).ifunc_listed || r.impl->function != function) continue;
     if (!best) best = &m;
     if (r.impl->symbol == pick) picked = &m;
   }
@@ -37,8 +37,9 @@ std::vector<std::string> ifunc_lines(const RunDoc& run, const std::vector<GroupA
   std::vector<std::string> out;
   if (!run.context.ifunc) return out;
   const IfuncRecord& f = *run.context.ifunc;
-  for (const auto& [function, pick] : {std::pair{"memcpy", f.memcpy_impl}, std::pair{"memmove", f.memmove_impl},
-                                       std::pair{"memset", f.memset_impl}}) {
+  for (const auto& [function, pick] : {std::pair{Function::memcpy, f.memcpy_impl},
+                                       std::pair{Function::memmove, f.memmove_impl},
+                                       std::pair{Function::memset, f.memset_impl}}) {
     std::string faster;
     size_t raced = 0;
     for (const GroupAnswer& g : answers) {
@@ -53,7 +54,7 @@ std::vector<std::string> ifunc_lines(const RunDoc& run, const std::vector<GroupA
                             group_place(g.key), b.impl->symbol, pr.ratio, pr.low, pr.high);
     }
     if (!raced) continue;
-    out.push_back(fmt::format("glibc {}: ifunc picks {}; {}", function, pick,
+    out.push_back(fmt::format("glibc {}: ifunc picks {}; {}", to_string(function), pick,
                               faster.empty() ? fmt::format("no variant raced beside it is shown faster ({} group{})", raced,
                                                            raced == 1 ? "" : "s")
                                              : faster));

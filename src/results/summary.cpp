@@ -15,6 +15,7 @@
 #include "src/model/paired.hpp"
 #include "src/model/spec.hpp"
 #include "src/results/answer_text.hpp"
+#include "src/results/stream_text.hpp"
 #include "src/results/ifunc_text.hpp"
 #include "src/results/markdown.hpp"
 #include "src/results/results.hpp"
@@ -118,9 +119,29 @@ std::string more_blocks_line(const std::string& titles) {
   return titles.empty() ? std::string() : "also measured (kex summary prints their tables): " + titles + "\n";
 }
 
+/// The timed loop's own cost in a block (the empty routine in the same rounds: its smallest
+/// and largest figure over the block's winners), and its share of the fastest time at the
+/// block's first size; "" when no winner measured it (an earlier kex, threads).
+std::string harness_line(const RunDoc& run, const AnswerBlock& b) {
+  double lo = 0, hi = 0, share = 0;
+  for (const GroupAnswer* g : b.rows) {
+    const Aggregate a = aggregate(run.results[g->members[0].result]);
+    if (a.harness_ns <= 0) continue;
+    if (lo == 0) share = a.median_ns > 0 ? a.harness_ns / a.median_ns : 0;
+    lo = lo == 0 ? a.harness_ns : std::min(lo, a.harness_ns);
+    hi = std::max(hi, a.harness_ns);
+  }
+  if (lo <= 0) return {};
+  const std::string range = hi > lo * 1.05 ? fmt::format("{:.2f}..{:.2f}", lo, hi) : fmt::format("{:.2f}", hi);
+  return fmt::format("  timed loop's own cost: {} ns per operation (an empty routine in the same rounds), inside every "
+                     "time above: {:.0f}% of the fastest's at {}\n",
+                     range, 100 * share, format_bytes(b.rows.front()->key.at.size));
+}
+
 /// The paired table: one block per op and condition, a row per size, from the
 /// group's answer in its rounds.
 std::string paired_table(const RunDoc& run, const std::vector<GroupAnswer>& answers, bool compact) {
+  if (answer_blocks(answers).empty()) return {};  // streams only: stream_table
   std::string s, more;
   std::set<Op> shown;
   for (const AnswerBlock& b : answer_blocks(answers)) {
@@ -133,6 +154,7 @@ std::string paired_table(const RunDoc& run, const std::vector<GroupAnswer>& answ
       kw = std::max(kw, std::min<size_t>(60, display_width(terminal_text(run.results[g->members[0].result].point.kernel))));
     s += "\n" + block_title(b.op, b.cond) + "\n" + paired_line(paired_header(b.op), kw);
     for (const GroupAnswer* g : b.rows) s += paired_line(paired_cells(run, *g), kw);
+    s += harness_line(run, b);
   }
   return s + more_blocks_line(more) + "\n" + paired_note(answers);
 }
@@ -224,7 +246,7 @@ std::string summary_table(const RunDoc& run, bool compact) {
   if (const std::vector<GroupAnswer> answers = answer_groups(run); !answers.empty()) {
     std::string ifunc;
     for (const std::string& l : ifunc_lines(run, answers)) ifunc += terminal_text(l) + "\n";
-    return paired_table(run, answers, compact) + ifunc + skipped_line(run, terminal_text);
+    return paired_table(run, answers, compact) + stream_table(run, answers) + ifunc + skipped_line(run, terminal_text);
   }
   const PlainTable t = plain_table(run);
   if (t.blocks.empty()) return {};

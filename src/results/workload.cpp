@@ -17,48 +17,6 @@
 
 namespace kex {
 
-namespace {
-
-uint64_t field(const std::string& text, const std::string& where, const char* what) {
-  try {
-    return parse_unsigned(text, 0, ~0ull);
-  } catch (const NumberError& e) {
-    throw InputError(where, std::string(what) + " " + e.what());
-  }
-}
-
-}  // namespace
-
-std::vector<WorkloadBin> parse_workload(const std::string& text, const std::string& path) {
-  std::vector<WorkloadBin> out;
-  std::map<uint64_t, size_t> seen;  // size -> line
-  std::istringstream in(text);
-  size_t n = 0;
-  bool any_line = false;
-  uint64_t calls = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++n;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty() || line[0] == '#') continue;
-    const bool first = !any_line;
-    any_line = true;
-    if (first && line == "size,count") continue;
-    const std::string where = path + ":" + std::to_string(n);
-    const size_t comma = line.find(',');
-    if (comma == std::string::npos || line.find(',', comma + 1) != std::string::npos)
-      throw InputError(where, "'" + clip(terminal_text(line), 60) + "': expected 'size,count' (two integers)");
-    WorkloadBin b{field(line.substr(0, comma), where, "size"), field(line.substr(comma + 1), where, "count")};
-    if (auto [it, fresh] = seen.emplace(b.size, n); !fresh)
-      throw InputError(where, "size " + std::to_string(b.size) + " given again (first on line " +
-                                  std::to_string(it->second) + ")");
-    if (b.count > ~0ull - calls) throw InputError(where, "the counts add up to more than 2^64-1");
-    calls += b.count;
-    out.push_back(b);
-  }
-  if (calls == 0) throw InputError(path, "no calls (every line 'size,count' with a count above 0 adds some)");
-  return out;
-}
-
 std::vector<WorkloadBin> load_workload(const std::string& path) {
   std::string text;
   try {

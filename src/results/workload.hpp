@@ -8,22 +8,9 @@
 #include <vector>
 
 #include "src/model/context.hpp"
+#include "src/model/distribution.hpp"
 
 namespace kex {
-
-/// One histogram bin: `count` calls of `size` bytes.
-struct WorkloadBin {
-  uint64_t size = 0;
-  uint64_t count = 0;
-  bool operator==(const WorkloadBin&) const = default;
-};
-
-/// Parses CSV text: lines "size,count" (two integers of kex's grammar, size >= 0,
-/// count >= 0); an optional header line "size,count" first; empty lines and lines
-/// starting with '#' are skipped; "\r\n" endings are read. Throws InputError
-/// "<path>:<line>: ..." for anything else, for a size given twice, and for a file
-/// without calls.
-std::vector<WorkloadBin> parse_workload(const std::string& text, const std::string& path);
 
 /// A workload file is at most this long (16 MiB: about a million "size,count" lines).
 constexpr size_t kMaxWorkloadBytes = size_t(16) << 20;

@@ -44,11 +44,15 @@ std::vector<Built> build_plans(CodeArena& arena, const std::vector<KernelPlan>& 
   std::vector<Built> built = emit_kernels(arena, emits, stop);
   for (size_t k = 0; k < plans.size(); ++k) {
     if (built[k].status.kind == StatusKind::ok) built[k].status = status[k];
-    if (plans[k].libc_fn) built[k].fn = plans[k].libc_fn;
-    // An implementation's code is not kex's: the stub that calls it (an address in this
-    // process) says nothing about it, so results record no code for it. Loaded object
-    // code is in the arena itself: its bytes are recorded as a generated kernel's are.
-    if (plans[k].impl && plans[k].impl->source != ImplSource::object) built[k].info.reset();
+    // Code kex did not write is entered through a stub (an address in this process), which
+    // says nothing about the code: results record none of it. Loaded object code is in the
+    // arena itself: its bytes are recorded as a generated kernel's are.
+    if (!plans[k].code_recorded) built[k].info.reset();
+    const Entry& e = plans[k].entry;
+    if (!built[k].code) continue;  // nothing emitted: it never runs
+    built[k].entry = e.address ? e.address : e.slot ? nullptr : built[k].code + e.code_offset;
+    built[k].entry_slot = e.slot;
+    built[k].fill_in_esi = e.fill_in_esi;
   }
   return built;
 }
@@ -77,7 +81,10 @@ VerifyTarget verify_target(const KernelPlan& k, const Built& b) {
   t.unroll = k.unroll;
   t.size_multiple = k.region;
   if (k.region > 1) t.max_size = 3 * k.region;
-  if (k.impl) t.promises = k.impl->function;  // glibc's, a shared object's, object code: memcpy's ABI and result
+  // Code kex did not write (glibc's variants, loaded code, libc's own functions) has its
+  // function's ABI and result: its stub jumps to it, so what it returns is what the stub does.
+  if (k.impl) t.promises = std::string(to_string(k.impl->function));
+  else if (k.libc) t.promises = std::string(to_string(k.libc->function));
   t.code = b.code;
   t.code_size = b.info ? b.info->bytes : 0;
   return t;

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "src/model/kernel_names.hpp"
+#include "src/run/outside_plan.hpp"
 
 namespace kex {
 
@@ -33,16 +34,11 @@ const GlibcImpl* GlibcImpls::find(const std::string& symbol) const {
   return nullptr;
 }
 
-std::vector<const GlibcImpl*> GlibcImpls::of(const std::string& function) const {
+std::vector<const GlibcImpl*> GlibcImpls::of(Function function) const {
   std::vector<const GlibcImpl*> out;
   for (const GlibcImpl& g : list)
     if (g.facts.function == function) out.push_back(&g);
   return out;
-}
-
-const std::vector<std::string>& glibc_functions() {
-  static const std::vector<std::string> f = {"memcpy", "memmove", "memset"};
-  return f;
 }
 
 GlibcImpls glibc_impls_from(IfuncListFn list) {
@@ -51,14 +47,14 @@ GlibcImpls glibc_impls_from(IfuncListFn list) {
     out.missing = "glibc's __libc_ifunc_impl_list (GLIBC_PRIVATE) is not in this process's C library: no glibc variants";
     return out;
   }
-  for (const std::string& function : glibc_functions()) {
+  for (const Function function : kFunctions) {
     std::array<LibcIfuncImpl, 64> a{};  // generous: some architectures assert max >= their own
-    const size_t n = std::min(list(function.c_str(), a.data(), a.size()), a.size());
+    const size_t n = std::min(list(std::string(to_string(function)).c_str(), a.data(), a.size()), a.size());
     for (size_t i = 0; i < n; ++i) {
       // A name kex could not write as a kernel name (not a C identifier) is left out.
-      if (!a[i].name || !a[i].fn || !parse_impl_name(impl_name({ImplSource::glibc, a[i].name, 0}))) continue;
+      if (!a[i].name || !a[i].fn || !parse_impl_name(impl_name({Source::glibc, a[i].name, 0}))) continue;
       GlibcImpl g;
-      g.facts.source = ImplSource::glibc;
+      g.facts.source = Source::glibc;
       g.facts.function = function;
       g.facts.symbol = a[i].name;
       g.facts.usable = a[i].usable;
@@ -76,34 +72,39 @@ const GlibcImpls& glibc_impls() {
   return impls;
 }
 
-std::string ifunc_pick(const GlibcImpls& impls, const std::string& function, const void* resolved) {
+std::string ifunc_pick(const GlibcImpls& impls, Function function, const void* resolved) {
   for (const GlibcImpl* g : impls.of(function))
     if (resolved && g->fn == resolved) return g->facts.symbol;
   return "unknown";
 }
 
-namespace {
-
-/// libc's own definition of `function`, its ifunc resolved (dlsym runs the resolver): not
-/// an interposer's, which is what RTLD_DEFAULT finds under a sanitizer's interceptors or
-/// an LD_PRELOAD library. RTLD_DEFAULT's when libc.so.6 is not loaded by that name.
-const void* libc_definition(const std::string& function) {
+const void* libc_definition(Function function) {
   static void* const libc = dlopen("libc.so.6", RTLD_NOLOAD | RTLD_LAZY);
-  const void* own = libc ? dlsym(libc, function.c_str()) : nullptr;
-  return own ? own : dlsym(RTLD_DEFAULT, function.c_str());
+  const std::string name(to_string(function));
+  const void* own = libc ? dlsym(libc, name.c_str()) : nullptr;
+  return own ? own : dlsym(RTLD_DEFAULT, name.c_str());
 }
 
-}  // namespace
-
-std::string ifunc_pick(const std::string& function) {
-  return ifunc_pick(glibc_impls(), function, libc_definition(function));
+OutsideCode libc_code(Function function) {
+  OutsideCode c;
+  c.facts.source = Source::libc;
+  c.facts.function = function;
+  c.facts.symbol = std::string(to_string(function));
+  c.address = libc_definition(function);
+  if (!c.address) {
+    c.facts.usable = false;
+    c.facts.reason = "this process's C library has no " + c.facts.symbol;
+  }
+  return c;
 }
+
+std::string ifunc_pick(Function function) { return ifunc_pick(glibc_impls(), function, libc_definition(function)); }
 
 IfuncRecord ifunc_record() {
   IfuncRecord r;
-  r.memcpy_impl = ifunc_pick("memcpy");
-  r.memmove_impl = ifunc_pick("memmove");
-  r.memset_impl = ifunc_pick("memset");
+  r.memcpy_impl = ifunc_pick(Function::memcpy);
+  r.memmove_impl = ifunc_pick(Function::memmove);
+  r.memset_impl = ifunc_pick(Function::memset);
   if (!glibc_impls().missing.empty()) r.missing = glibc_impls().missing;
   return r;
 }

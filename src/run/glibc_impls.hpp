@@ -35,12 +35,9 @@ struct GlibcImpls {
   std::string missing;
   /// The variant called `symbol`, or null.
   const GlibcImpl* find(const std::string& symbol) const;
-  /// The variants of `function` ("memcpy", "memmove", "memset").
-  std::vector<const GlibcImpl*> of(const std::string& function) const;
+  /// The variants of `function`.
+  std::vector<const GlibcImpl*> of(Function function) const;
 };
-
-/// The functions kex races glibc's variants of.
-const std::vector<std::string>& glibc_functions();
 
 /// The variants `list` gives (null: missing = "glibc's __libc_ifunc_impl_list is not
 /// available ..."). An unusable variant's reason names what its symbol suggests it
@@ -53,11 +50,22 @@ GlibcImpls glibc_impls_from(IfuncListFn list);
 const GlibcImpls& glibc_impls();
 
 /// The symbol of the variant whose address is `resolved` among `function`'s, or "unknown".
-std::string ifunc_pick(const GlibcImpls& impls, const std::string& function, const void* resolved);
+std::string ifunc_pick(const GlibcImpls& impls, Function function, const void* resolved);
 
 /// The variant this process's `function` resolved to (dlsym(RTLD_DEFAULT, function)
 /// after ifunc ran), or "unknown".
-std::string ifunc_pick(const std::string& function);
+std::string ifunc_pick(Function function);
+
+/// libc's own definition of `function`, its ifunc resolved (dlsym runs the resolver): not an
+/// interposer's, which is what RTLD_DEFAULT finds under a sanitizer's interceptors or an
+/// LD_PRELOAD library; RTLD_DEFAULT's when libc.so.6 is not loaded by that name. Null when
+/// there is none.
+const void* libc_definition(Function function);
+
+struct OutsideCode;
+/// The code the baseline "memcpy" or "memset" enters (the source libc): libc_definition,
+/// its symbol the function's name; unusable, saying why, when the process has none.
+OutsideCode libc_code(Function function);
 
 /// This process's picks for memcpy, memmove and memset (the results' context.ifunc,
 /// kex info), with why there is no list when there is none.

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "generators/jit.hpp"
 #include "src/run/buffers.hpp"
 #include "src/run/counters.hpp"
 #include "src/run/machine.hpp"
@@ -87,40 +88,86 @@ __attribute__((noinline)) uint64_t read_back(const uint8_t* p, size_t n) {
 
 volatile uint64_t g_sink;
 
+/// The generated timed loops of this process (generators/driver.hpp), made once: the plain
+/// one and the one that reads each call's destination back (consume).
+/// The empty routine (a bare ret) is timed beside the competitors: the loop's own cost.
+struct Drivers {
+  CodeArena arena;
+  DriverFn plain = nullptr, consume = nullptr;
+  KernelFn empty = nullptr;
+  Drivers() {
+    const size_t p = arena.add([](Xbyak::CodeGenerator& g) { emit_driver(g, nullptr); });
+    const size_t c = arena.add([](Xbyak::CodeGenerator& g) { emit_driver(g, read_back); });
+    const size_t e = arena.add(emit_empty);
+    arena.finalize();
+    plain = arena.ref(p).as<DriverFn>();
+    consume = arena.ref(c).as<DriverFn>();
+    empty = arena.ref(e).as<KernelFn>();
+  }
+};
+
+const Drivers& drivers() {
+  static const Drivers d;
+  return d;
+}
+
+/// Runs `passes` operations of `op` back to back through the timed loop.
+inline void run_operations(const Operation& op, uint64_t passes) {
+  const Drivers& d = drivers();
+  const uint64_t sum = (op.at.consume ? d.consume : d.plain)(op.calls.data(), op.calls.size(), passes, op.fn);
+  if (op.at.consume) g_sink = sum;
+}
+
 }  // namespace
 
-void run_operation(const Operation& op) {
-  const uint64_t size = op.at.size;
-  const uint64_t chunk = op.at.chunk ? op.at.chunk : size;
-  uint64_t sink = 0;
-  if (chunk >= size) {
-    op.fn(op.dst, op.src, size);
-    if (op.at.consume) sink += read_back(op.dst, size);
-  } else {
-    for (uint64_t off = 0; off < size; off += chunk) {
-      const uint64_t n = std::min(chunk, size - off);
-      op.fn(op.dst + off, op.src ? op.src + off : nullptr, n);
-      if (op.at.consume) sink += read_back(op.dst + off, n);
-    }
+Operation::Operation(KernelFn f, uint8_t* d, const uint8_t* s, const Coords& a, std::optional<uint8_t> e,
+                     const Stream* stream)
+    : fn(f), dst(d), src(s), at(a), esi_fill(e), calls(stream ? stream_calls(d, s, *stream, e) : operation_calls(d, s, a, e)) {}
+
+std::vector<CallArgs> stream_calls(uint8_t* dst, const uint8_t* src, const Stream& stream, std::optional<uint8_t> esi_fill) {
+  std::vector<CallArgs> out;
+  out.reserve(stream.calls.size());
+  for (const StreamCall& c : stream.calls) {
+    const uint8_t* from = esi_fill          ? reinterpret_cast<const uint8_t*>(uintptr_t(*esi_fill))
+                          : c.overlapping ? dst + c.src_offset
+                          : src           ? src + c.src_offset
+                                          : nullptr;
+    out.push_back({dst + c.dst_offset, from, c.size});
   }
-  if (op.at.consume) g_sink = sink;
+  return out;
 }
+
+std::vector<CallArgs> operation_calls(uint8_t* dst, const uint8_t* src, const Coords& at, std::optional<uint8_t> esi_fill) {
+  const uint64_t size = at.size;
+  const uint64_t chunk = at.chunk ? at.chunk : size;
+  // memset's ABI: (dst, int fill, bytes), the fill where a copy's source goes.
+  const auto second = [&](uint64_t off) {
+    return esi_fill ? reinterpret_cast<const uint8_t*>(uintptr_t(*esi_fill)) : src ? src + off : nullptr;
+  };
+  if (chunk >= size) return {{dst, second(0), size}};
+  std::vector<CallArgs> out;
+  out.reserve((size + chunk - 1) / chunk);
+  for (uint64_t off = 0; off < size; off += chunk) out.push_back({dst + off, second(off), std::min(chunk, size - off)});
+  return out;
+}
+
+void run_operation(const Operation& op) { run_operations(op, 1); }
 
 namespace {
 
 /// The untimed part of a sample: prefill the destination, flush src and dst (cold).
 void prepare_sample(const Operation& op) {
-  if (op.at.prefill) memset(op.dst, *op.at.prefill, op.at.size);
+  if (op.at.prefill) memset(op.dst, *op.at.prefill, region_bytes(op.at));
   if (op.at.cache == CacheMode::cold) {
-    if (op.src) Buffers::flush(op.src, op.at.size);
-    Buffers::flush(op.dst, op.at.size);
+    if (op.src) Buffers::flush(op.src, region_bytes(op.at));
+    Buffers::flush(op.dst, region_bytes(op.at));
   }
 }
 
 /// Worker k's operation: op itself for worker 0, else the same on its own buffers.
 Operation worker_op(const Operation& op, uint32_t k) {
-  if (k == 0) return {op.fn, op.dst, op.src, op.at, nullptr, {}};
-  return {op.fn, op.peers[k - 1].dst, op.peers[k - 1].src, op.at, nullptr, {}};
+  if (k == 0) return Operation(op.fn, op.dst, op.src, op.at, op.esi_fill);
+  return Operation(op.fn, op.peers[k - 1].dst, op.peers[k - 1].src, op.at, op.esi_fill);
 }
 
 /// Each worker's own time per operation over a repetition's samples (threads > 1).
@@ -150,15 +197,13 @@ uint64_t timed_sample(const Operation& op, uint32_t calls, uint64_t overhead, Th
     for (uint32_t k = 0; k < op.at.threads; ++k) mine.push_back(worker_op(op, k));
     const TeamSample s = team_sample(
         *op.team, op.at.threads, [&](uint32_t k) { prepare_sample(mine[k]); },
-        [&](uint32_t k) {
-          for (uint32_t c = 0; c < calls; ++c) run_operation(mine[k]);
-        });
+        [&](uint32_t k) { run_operations(mine[k], calls); });
     if (tt) tt->add(s, calls);
     return s.wall();
   }
   prepare_sample(op);
   const uint64_t a = tsc_fenced();
-  for (uint32_t c = 0; c < calls; ++c) run_operation(op);
+  run_operations(op, calls);
   uint64_t t = tsc_fenced() - a;
   if (overhead * 1000 > t) t = t > overhead ? t - overhead : 0;
   return t;
@@ -199,36 +244,42 @@ MemberPlan plan_member(const Operation& op, const RoundPolicy& p, double hz) {
 
 }  // namespace
 
-std::vector<Repetition> measure_round(const std::vector<Operation>& ops, std::vector<MemberPlan>& plan,
-                                      const RoundPolicy& policy, volatile uint32_t* running) {
-  const double hz = machine().tsc_hz;
+namespace {
+
+/// A round's members and the empty routine after them (when the round has one thread): the
+/// empty routine on the first member's calls, timed as a member, is the loop's own cost.
+struct RoundMembers {
+  std::vector<Operation> ops;
+  std::vector<MemberPlan> plans;
+  size_t members = 0;  ///< ops[members] is the empty routine when harness
+  bool harness = false;
+  RoundMembers(const std::vector<Operation>& o, const std::vector<MemberPlan>& p) : ops(o), plans(p), members(o.size()) {
+    plans.resize(members);
+    harness = !ops.empty() && !(ops[0].team && ops[0].at.threads > 1);
+    if (!harness) return;
+    ops.push_back(ops[0]);  // the first member's calls, a stream's too
+    ops.back().fn = drivers().empty;
+    plans.emplace_back();  // planned again each round: it races nothing
+  }
+};
+
+/// Takes every member's samples in turns (rotated one member each visit), each visit settling
+/// the member first; `running` holds the member's index + 1 while its code runs.
+void take_turns(const RoundMembers& r, const RoundPolicy& policy, std::vector<Repetition>& reps,
+                std::vector<std::vector<double>>& per_call, std::vector<ThreadTimes>& threads,
+                volatile uint32_t* running) {
   const uint64_t overhead = timer_overhead_ticks();
-  const size_t n = ops.size();
-  std::vector<Repetition> reps(n);
-  std::vector<std::vector<double>> per_call(n);
-  std::vector<ThreadTimes> threads(n);
-  auto run_as = [&](size_t i) {
-    if (running) *running = uint32_t(i + 1);
-  };
-  const uint64_t start = tsc_fenced();
-  plan.resize(n);
-  for (size_t i = 0; i < n; ++i)
-    if (plan[i].calls == 0) {
-      run_as(i);
-      plan[i] = plan_member(ops[i], policy, hz);
-    }
-  const double cycles_per_tick = core_cycles_per_tick();
-  const uint64_t cs0 = context_switches().read_value(), mig0 = migrations().read_value();
+  const size_t n = r.ops.size();
   const uint32_t block = std::max(policy.block, 1u);
   uint32_t most = 0;
-  for (const MemberPlan& m : plan) most = std::max(most, m.samples);
+  for (const MemberPlan& m : r.plans) most = std::max(most, m.samples);
   for (uint32_t visit = 0; visit * block < most; ++visit) {
     for (size_t k = 0; k < n; ++k) {
       const size_t i = (k + visit) % n;  // rotate: each member follows a different one each visit
-      const Operation& op = ops[i];
-      const MemberPlan& m = plan[i];
+      const Operation& op = r.ops[i];
+      const MemberPlan& m = r.plans[i];
       if (reps[i].sample_ticks.size() >= m.samples) continue;
-      run_as(i);
+      if (running) *running = i < r.members ? uint32_t(i + 1) : 0;
       for (uint32_t s = 0; s < m.settle; ++s) timed_sample(op, 1, 0);
       for (uint32_t b = 0; b < block && reps[i].sample_ticks.size() < m.samples; ++b) {
         const uint64_t t = timed_sample(op, m.calls, overhead, &threads[i]);
@@ -238,19 +289,44 @@ std::vector<Repetition> measure_round(const std::vector<Operation>& ops, std::ve
     }
   }
   if (running) *running = 0;
+}
+
+}  // namespace
+
+std::vector<Repetition> measure_round(const std::vector<Operation>& ops, std::vector<MemberPlan>& plan,
+                                      const RoundPolicy& policy, volatile uint32_t* running) {
+  const double hz = machine().tsc_hz;
+  RoundMembers r(ops, plan);
+  const size_t n = r.ops.size();
+  std::vector<Repetition> reps(n);
+  std::vector<std::vector<double>> per_call(n);
+  std::vector<ThreadTimes> threads(n);
+  const uint64_t start = tsc_fenced();
+  for (size_t i = 0; i < n; ++i)
+    if (r.plans[i].calls == 0) {
+      if (running) *running = i < r.members ? uint32_t(i + 1) : 0;
+      r.plans[i] = plan_member(r.ops[i], policy, hz);
+    }
+  const double cycles_per_tick = core_cycles_per_tick();
+  const uint64_t cs0 = context_switches().read_value(), mig0 = migrations().read_value();
+  take_turns(r, policy, reps, per_call, threads, running);
   const uint64_t cs = context_switches().read_value() - cs0, mig = migrations().read_value() - mig0;
   const double seconds = double(tsc_fenced() - start) / hz;
-  for (size_t i = 0; i < n; ++i) {
-    Repetition& r = reps[i];
-    r.calls_per_sample = plan[i].calls;
-    r.per_call = summarize(per_call[i]);
-    r.stop_reason = "round";
-    r.cycles_per_tick = cycles_per_tick;
-    r.cycles_method = "imul-chain estimate";
-    r.context_switches = cs;
-    r.migrations = mig;
-    r.seconds = seconds / double(n);
-    if (ops[i].team && ops[i].at.threads > 1) threads[i].finish(r, *ops[i].team);
+  const double harness = r.harness ? summarize(per_call[r.members]).median : 0;
+  reps.resize(r.members);
+  plan.assign(r.plans.begin(), r.plans.begin() + long(r.members));
+  for (size_t i = 0; i < r.members; ++i) {
+    Repetition& rep = reps[i];
+    rep.calls_per_sample = plan[i].calls;
+    rep.per_call = summarize(per_call[i]);
+    rep.stop_reason = "round";
+    rep.cycles_per_tick = cycles_per_tick;
+    rep.cycles_method = "imul-chain estimate";
+    rep.context_switches = cs;
+    rep.migrations = mig;
+    rep.seconds = seconds / double(r.members);
+    rep.harness_ticks = harness;
+    if (ops[i].team && ops[i].at.threads > 1) threads[i].finish(rep, *ops[i].team);
   }
   return reps;
 }
@@ -310,7 +386,7 @@ struct SeparateSamples {
       prepare_sample(op);
       if (counters) counters->start();
       uint64_t a = tsc_fenced();
-      for (uint32_t c = 0; c < k; ++c) run_operation(op);
+      run_operations(op, k);
       uint64_t b = tsc_fenced();
       if (counters) {
         counters->stop();
@@ -324,6 +400,16 @@ struct SeparateSamples {
     }
   }
 };
+
+/// The loop's own ticks per operation on `op`'s calls: the median of 11 samples of the
+/// empty routine, `calls` operations each (a separate repetition's harness figure).
+double harness_ticks(const Operation& op, uint32_t calls, uint64_t overhead) {
+  Operation empty = op;  // the same calls, a stream's too
+  empty.fn = drivers().empty;
+  std::vector<double> per_call;
+  for (int i = 0; i < 11; ++i) per_call.push_back(double(timed_sample(empty, calls, overhead)) / calls);
+  return summarize(per_call).median;
+}
 
 }  // namespace
 
@@ -367,8 +453,9 @@ Repetition measure(const Operation& op, const Policy& policy, const volatile std
     if (v.ok && samples.ops_counted) m.counters.push_back({v.name, v.value / double(samples.ops_counted), v.running});
   m.context_switches = context_switches().read_value() - cs0;
   m.migrations = migrations().read_value() - mig0;
-  m.seconds = double(tsc_fenced() - start) / hz;
   if (team) samples.threads.finish(m, *op.team);
+  else m.harness_ticks = harness_ticks(op, m.calls_per_sample, samples.overhead);
+  m.seconds = double(tsc_fenced() - start) / hz;
   return m;
 }
 

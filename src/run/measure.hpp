@@ -1,15 +1,18 @@
 // Timing one kernel at one point: the sampling protocol of docs/DESIGN.md "Measuring".
 #pragma once
 #include <csignal>
+#include <optional>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "generators/driver.hpp"
 #include "src/model/config.hpp"
 #include "src/model/point.hpp"
 #include "src/model/protocol.hpp"
 #include "src/model/result.hpp"
 #include "src/model/spec.hpp"
+#include "src/model/stream.hpp"
 
 namespace kex {
 
@@ -28,15 +31,34 @@ struct PeerBuffers {
 };
 class Team;
 struct Operation {
+  /// The operation of `fn` on dst/src at `at` (its calls from operation_calls; with
+  /// `esi_fill`, a function of memset's ABI: each call's second argument is that byte).
+  /// A point with threads gets its team and peers after.
+  /// With `stream` (which must outlive it), its calls instead, in dst's and src's regions.
+  Operation(KernelFn fn, uint8_t* dst, const uint8_t* src, const Coords& at, std::optional<uint8_t> esi_fill = {},
+            const Stream* stream = nullptr);
   KernelFn fn = nullptr;
   uint8_t* dst = nullptr;
   const uint8_t* src = nullptr;
   Coords at;
   Team* team = nullptr;            ///< at.threads > 1: the workers (at least at.threads of them)
   std::vector<PeerBuffers> peers;  ///< at.threads > 1: workers 1.. buffers, at.threads - 1 of them
+  std::optional<uint8_t> esi_fill; ///< memset's ABI: the fill byte each call takes in esi
+  std::vector<CallArgs> calls;     ///< the calls of one operation, in order
 };
 
-/// Runs `op` once (for verification of the call pattern and warm-up).
+/// The calls one operation makes on dst/src at `at`: one call of at.size bytes, or with a
+/// chunk, consecutive calls of `chunk` bytes (the last one shorter) in ascending order.
+std::vector<CallArgs> operation_calls(uint8_t* dst, const uint8_t* src, const Coords& at,
+                                      std::optional<uint8_t> esi_fill = {});
+
+/// The calls of one pass of `stream` with dst's region at `dst` and src's at `src` (an
+/// overlapping call's source lies in dst's region; a clear's has none: null, or the fill
+/// byte for memset's ABI).
+std::vector<CallArgs> stream_calls(uint8_t* dst, const uint8_t* src, const Stream& stream,
+                                   std::optional<uint8_t> esi_fill = {});
+
+/// Runs `op` once (for verification of the call pattern and warm-up), through the timed loop.
 void run_operation(const Operation& op);
 
 /// Warm-up (>= 3 operations and >= 2 ms), then samples of about policy.sample_us

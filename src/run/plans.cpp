@@ -8,11 +8,11 @@
 #include <utility>
 
 #include "generators/emit.hpp"
-#include "generators/outside_call.hpp"
 #include "src/core/error.hpp"
 #include "src/model/kernel_names.hpp"
 #include "src/run/glibc_impls.hpp"
 #include "src/run/load_plans.hpp"
+#include "src/run/outside_plan.hpp"
 
 namespace kex {
 
@@ -110,16 +110,7 @@ KernelPlan preset_plan(const Preset& p, const PresetOptions& opts) {
 std::optional<KernelPlan> baseline_plan(const std::string& name) {
   const auto b = parse_baseline_name(name);
   if (!b) return std::nullopt;
-  if (b->base == "memcpy" || b->base == "memset") {
-    KernelPlan k;
-    k.key = name;
-    k.kind = KernelKind::baseline;
-    k.op = b->base == "memcpy" ? Op::copy : Op::clear;
-    k.fill = b->fill;
-    k.libc = LibcFacts{b->base, b->fill};
-    k.libc_fn = b->base == "memcpy" ? libc_memcpy : kLibcMemset[b->fill];
-    return k;
-  }
+  if (const auto f = parse_function(b->base)) return outside_plan(libc_code(*f), b->fill);
   KernelSpec s = default_spec(b->base == "rep_movsb" ? Op::copy : Op::clear, RegClass::string);
   s.unroll = 1;
   s.fill = b->fill;
@@ -129,23 +120,7 @@ std::optional<KernelPlan> baseline_plan(const std::string& name) {
   return k;
 }
 
-KernelPlan impl_plan(const GlibcImpl& g, uint8_t fill) {
-  KernelPlan k;
-  k.impl = g.facts;
-  const bool clear = g.facts.function == "memset";
-  k.impl->fill = clear ? fill : 0;
-  k.key = impl_name({g.facts.source, g.facts.symbol, k.impl->fill});
-  k.kind = KernelKind::implementation;
-  k.op = clear ? Op::clear : Op::copy;
-  k.fill = k.impl->fill;
-  k.width = 64;    // verification tries 63..65 and 255..257: the edges of glibc's size classes
-  k.unroll = 256;
-  k.skip = g.facts.usable ? "" : g.facts.reason;  // never called: no stub is emitted for it
-  const void* fn = g.fn;
-  const OutsideAbi abi = clear ? OutsideAbi::memset : OutsideAbi::memcpy;
-  k.emit = [fn, abi, fill = k.fill](Xbyak::CodeGenerator& gen) { emit_outside_call(gen, fn, abi, fill); };
-  return k;
-}
+KernelPlan impl_plan(const GlibcImpl& g, uint8_t fill) { return outside_plan({g.facts, g.fn, nullptr, nullptr}, fill); }
 
 bool is_impl_entry(const std::string& name) { return find_impl_set(name) || parse_impl_name(name); }
 
@@ -260,7 +235,7 @@ ConfigPlans config_plans(const Config& c) {
       b.saw(p->op);
     }
   }
-  for (const LoadSpec& l : c.loads) b.saw(l.function == "memset" ? Op::clear : Op::copy);
+  for (const LoadSpec& l : c.loads) b.saw(function_row(l.function).op);
   add_baselines(c, b, b.out.plans.empty() && c.loads.empty());
   // Loaded code races as glibc's variants do; a clear also writes the config's other fills.
   for (size_t i = 0; i < c.loads.size(); ++i) {

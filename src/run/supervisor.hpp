@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "src/model/config.hpp"
 #include "src/model/point.hpp"
 #include "src/model/result.hpp"
+#include "src/model/stream.hpp"
 #include "src/run/buffers.hpp"
 #include "src/run/measure.hpp"
 #include "src/run/placement.hpp"
@@ -26,7 +28,16 @@ namespace kex {
 /// Everything the worker needs to measure one point (it inherits the code and
 /// these descriptions through fork, and maps its own buffers).
 struct MeasureJob {
-  KernelFn fn = nullptr;
+  KernelFn fn = nullptr;          ///< the kernel ABI entry (a stub for code kex did not write)
+  /// Where the timed loop enters it (Built::entry, entry_slot, fill_in_esi): the worker times
+  /// that, with `fill` as each call's second argument for memset's ABI; fn where it is null.
+  const void* entry = nullptr;
+  void* const* entry_slot = nullptr;
+  bool fill_in_esi = false;
+  uint8_t fill = 0;
+  /// A stream point's calls (null for one size repeated): the worker times one pass of them
+  /// an operation, in the regions of its buffers.
+  std::shared_ptr<const Stream> stream;
   const uint8_t* code = nullptr;  ///< the kernel's bytes (null for libc), to place a fault
   size_t code_size = 0;
   size_t buffer_plan = 0;         ///< index into the BufferPlans
@@ -36,6 +47,10 @@ struct MeasureJob {
   Policy policy;
   std::string name;               ///< the point's name (for repetitions' "previous")
 };
+
+/// The timed operation of `j` on dst/src: at its entry, else its fn (a shared object not open
+/// here: its stub then stops the worker as verification saw), with memset's fill in esi.
+Operation job_operation(const MeasureJob& j, uint8_t* dst, const uint8_t* src);
 
 /// What the supervisor hears, in order.
 struct SupervisorEvents {

@@ -29,6 +29,18 @@
 #include "src/run/team.hpp"
 #include "src/run/topology.hpp"
 
+namespace kex {
+
+Operation job_operation(const MeasureJob& j, uint8_t* dst, const uint8_t* src) {
+  const void* entry = j.entry_slot && *j.entry_slot ? *j.entry_slot : j.entry;
+  const KernelFn fn = entry ? reinterpret_cast<KernelFn>(const_cast<void*>(entry)) : j.fn;
+  std::optional<uint8_t> esi;
+  if (entry && j.fill_in_esi) esi = j.fill;
+  return Operation(fn, dst, src, j.at, esi, j.stream.get());
+}
+
+}  // namespace kex
+
 namespace kex::supervisor_detail {
 
 void pin(int cpu) {
@@ -113,7 +125,7 @@ std::vector<std::unique_ptr<PlanBuffers>> map_buffers(const std::vector<MeasureJ
                                                       const std::vector<BufferPlan>& plans) {
   std::vector<std::vector<PlanPoint>> points(plans.size());
   for (const MeasureJob& j : jobs)
-    if (j.buffer_plan < plans.size()) points[j.buffer_plan].push_back({j.at.layout, j.at.size});
+    if (j.buffer_plan < plans.size()) points[j.buffer_plan].push_back({j.at.layout, region_bytes(j.at)});
   std::vector<std::unique_ptr<PlanBuffers>> out;
   for (size_t k = 0; k < plans.size(); ++k) out.push_back(std::make_unique<PlanBuffers>(plans[k], points[k]));
   return out;
@@ -136,8 +148,8 @@ std::vector<std::unique_ptr<PlanBuffers>> map_peer_buffers(const std::vector<Mea
     std::vector<PlanPoint> points;
     for (const MeasureJob& j : jobs) {
       if (j.buffer_plan != i || j.at.threads <= k) continue;
-      points.push_back({j.at.layout, j.at.size});
-      add_layout(layouts, j.at.layout, j.at.size);
+      points.push_back({j.at.layout, region_bytes(j.at)});
+      add_layout(layouts, j.at.layout, region_bytes(j.at));
     }
     if (points.empty()) continue;
     out[i] = std::make_unique<PlanBuffers>(BufferPlan(layouts, plans[i].max_alignment(), plans[i].huge_pages()), points);
@@ -167,7 +179,7 @@ struct Peers {
     for (uint32_t k = 1; k < j.at.threads; ++k) {
       const PlanBuffers* b = k < bufs.size() && j.buffer_plan < bufs[k].size() ? bufs[k][j.buffer_plan].get() : nullptr;
       if (!b) return "no buffers for worker " + std::to_string(k);
-      const Place pl = b->place(j.at.layout, j.at.size, j.alignment);
+      const Place pl = b->place(j.at.layout, region_bytes(j.at), j.alignment);
       if (!pl.refusal.empty()) return "worker " + std::to_string(k) + ": " + pl.refusal;
       op.peers.push_back({pl.dst, j.copy ? pl.src : nullptr});
     }
@@ -189,6 +201,7 @@ BufferPlacement placement_of(const PlanBuffers& b, const BufferPlan& plan) {
   return p;
 }
 
+
 /// In the worker: one task measured; returns its repetitions (point, repetition), each
 /// with its order, round and predecessor; sends kUnmapped for a member whose buffers
 /// could not be mapped (the others are measured without it).
@@ -202,8 +215,8 @@ std::vector<std::pair<uint32_t, Repetition>> measure_task(int fd, size_t i, cons
   std::vector<Operation> ops;
   for (uint32_t p : t.points()) {
     const MeasureJob& j = jobs[p];
-    const Place pl = bufs[j.buffer_plan]->place(j.at.layout, j.at.size, j.alignment);
-    Operation op{j.fn, pl.dst, j.copy ? pl.src : nullptr, j.at, nullptr, {}};
+    const Place pl = bufs[j.buffer_plan]->place(j.at.layout, region_bytes(j.at), j.alignment);
+    Operation op = job_operation(j, pl.dst, j.copy ? pl.src : nullptr);
     const std::string refusal = !pl.refusal.empty() ? pl.refusal : j.at.threads > 1 ? peers.place(j, op) : "";
     if (!refusal.empty()) {  // this point's buffers could not be mapped: the others go on
       send(fd, kUnmapped, nlohmann::json{{"i", i}, {"task", task_json(t.member(p))}, {"message", refusal}}.dump());

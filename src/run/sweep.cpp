@@ -75,9 +75,10 @@ void start(Sweep& w) {
                                    w.opt.run_id.empty() ? new_run_id() : w.opt.run_id);
   w.out.doc.context.filter = w.opt.filter;
   w.out.doc.context.counters = w.opt.counters;
+  for (const auto& [at, s] : w.sp.streams.all()) w.out.doc.context.streams.push_back(stream_record(at, *s));
   place_workers(w);
   warn_if_busy(w.opt.progress);
-  for (const PlannedSlot& s : w.sp.slots) w.points.push_back({s, {}, SIZE_MAX, std::nullopt, std::nullopt});
+  for (const PlannedSlot& s : w.sp.slots) w.points.push_back({s, {}, SIZE_MAX, 1, std::nullopt, std::nullopt});
 }
 
 /// Generates the code of every plan a point uses, one W^X arena per config, never inside
@@ -99,11 +100,45 @@ void place_points(Sweep& w) {
     p.place = w.bplans[w.bindex.at(p.slot.at.layout.huge_pages)].place(p.slot.at.layout, w.plan(p.slot).alignment);
 }
 
+/// A stream's verification cases: each distinct size it calls (0 too) at the page offsets of
+/// its first call of that size; the overlapping calls are verified one by one, as memmove.
+std::vector<VerifyLayout::Case> stream_cases(const Stream& s) {
+  std::map<uint64_t, VerifyLayout::Case> by_size{{0, {}}};
+  for (const StreamCall& c : s.calls)
+    if (!c.overlapping) by_size.emplace(c.size, VerifyLayout::Case{c.size, uint32_t(c.dst_offset % 4096), uint32_t(c.src_offset % 4096)});
+  std::vector<VerifyLayout::Case> out;
+  for (const auto& [n, c] : by_size) out.push_back(c);
+  return out;
+}
+
+/// The checks of a stream point: its cases once per kernel and stream, and each overlapping
+/// call (memmove's streams) at its distance; the first check's index and how many.
+std::pair<size_t, size_t> add_stream_checks(Sweep& w, const PlannedSlot& s, const Stream& stream,
+                                            std::map<std::string, std::pair<size_t, size_t>>& done) {
+  const std::string key = std::to_string(s.config) + "/" + std::to_string(s.plan) + "/" + s.at.stream + "/" +
+                          std::to_string(s.at.footprint) + "/" + std::to_string(s.at.stream_seed) + "/" +
+                          std::to_string(s.at.stream_calls);
+  if (auto it = done.find(key); it != done.end()) return it->second;
+  VerifyTarget t = verify_target(w.plan(s), w.code(s));
+  t.layout = VerifyLayout{};
+  t.layout->cases = stream_cases(stream);
+  const size_t first = w.checks.size();
+  w.checks.push_back({t, {}});
+  for (const StreamCall& c : stream.calls) {
+    if (!c.overlapping) continue;
+    VerifyTarget o = verify_target(w.plan(s), w.code(s));
+    o.layout = VerifyLayout{uint32_t(c.src_offset % 4096), 0, int64_t(c.dst_offset) - int64_t(c.src_offset), {c.size}};
+    w.checks.push_back({o, {}});
+  }
+  return done[key] = {first, w.checks.size() - first};
+}
+
 /// Verifies every runnable kernel once on eight offset pairs, and once at every exact
 /// placement (and overlapping distance) it will be measured at.
 void verify_points(Sweep& w) {
   using CaseKey = std::tuple<size_t, size_t, uint32_t, uint32_t, std::optional<int64_t>, uint64_t>;
   std::map<CaseKey, size_t> cases;
+  std::map<std::string, std::pair<size_t, size_t>> stream_checks;
   for (PointState& p : w.points) {
     const PlannedSlot& s = p.slot;
     if (w.stopped() || w.built.size() <= s.config) break;
@@ -113,6 +148,10 @@ void verify_points(Sweep& w) {
       continue;
     if (w.general.emplace(std::make_pair(s.config, s.plan), w.checks.size()).second)
       w.checks.push_back({verify_target(w.plan(s), b), {}});
+    if (const auto ds = w.sp.streams.find(s.at)) {
+      std::tie(p.placed_check, p.placed_checks) = add_stream_checks(w, s, ds->stream, stream_checks);
+      continue;
+    }
     const Placement& pl = p.place.placed;
     const bool ov = overlaps(s.at);
     // The size the overlap case is tried at: the measured one, or above the cap the
@@ -139,6 +178,21 @@ void verify_points(Sweep& w) {
 
 namespace {
 
+/// Why a stream point is not raced, "" when it is: its distribution is another function's
+/// (a memset distribution's calls are clears), or its calls overlap and the kernel does not
+/// promise memmove's result there.
+Status stream_status(const Sweep& w, const PointState& p) {
+  const auto ds = w.sp.streams.find(p.slot.at);
+  if (!ds) return {};
+  const KernelPlan& k = w.plan(p.slot);
+  const auto& f = ds->distribution.function;
+  if (f && function_row(*f).op != k.op)
+    return {StatusKind::skipped, ds->distribution.name + "'s calls are " + std::string(to_string(*f)) + "'s: a " +
+                                     std::string(to_string(k.op)) + " does not race on them"};
+  if (ds->stream.overlapping && !overlap_refusal(k).empty()) return {StatusKind::skipped, overlap_refusal(k)};
+  return {};
+}
+
 /// A point's status before measuring: its kernel's, its placement's, its verdicts'.
 Status point_status(const Sweep& w, const PointState& p) {
   Status st = w.code(p.slot).status;
@@ -147,7 +201,9 @@ Status point_status(const Sweep& w, const PointState& p) {
     st = {StatusKind::skipped, o};
   if (auto g = w.general.find({p.slot.config, p.slot.plan}); st.kind == StatusKind::ok && g != w.general.end())
     st = verification_status(w.checks[g->second]);
-  if (st.kind == StatusKind::ok && p.placed_check != SIZE_MAX) st = verification_status(w.checks[p.placed_check]);
+  for (size_t k = 0; p.placed_check != SIZE_MAX && k < p.placed_checks && st.kind == StatusKind::ok; ++k)
+    st = verification_status(w.checks[p.placed_check + k]);
+  if (st.kind == StatusKind::ok) st = stream_status(w, p);
   return st;
 }
 
@@ -158,6 +214,11 @@ void add_job(Sweep& w, size_t i, std::map<std::string, uint32_t>& family_ids, st
   const Built& b = w.code(s);
   MeasureJob j;
   j.fn = b.fn;
+  j.entry = b.entry;
+  j.entry_slot = b.entry_slot;
+  j.fill_in_esi = b.fill_in_esi;
+  j.fill = kp.fill;
+  if (auto ds = w.sp.streams.find(s.at)) j.stream = std::shared_ptr<const Stream>(ds, &ds->stream);
   j.code = b.code;
   j.code_size = b.info ? b.info->bytes : 0;
   j.buffer_plan = w.bindex.at(s.at.layout.huge_pages);

@@ -13,6 +13,7 @@
 #include "src/model/expand.hpp"
 #include "src/model/seed.hpp"
 #include "src/run/journal.hpp"
+#include "src/run/streams.hpp"
 #include "src/run/supervisor.hpp"
 
 namespace kex {
@@ -92,6 +93,7 @@ struct SweepPlan {
   std::vector<ConfigPlans> plans;  ///< per config: its kernel plans (config_plans), made once
   std::vector<PlannedSlot> slots;  ///< per name: the point's config, plan and coordinates
   size_t shard_index = 0, shard_count = 1;  ///< the shard the points are of
+  StreamSet streams;               ///< the configs' streams, drawn (resolve_streams) before the points were named
 };
 
 /// Every config's kernel plans (config_plans), in order: InputError for an unknown

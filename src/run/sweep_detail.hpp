@@ -36,6 +36,7 @@ struct PointState {
   PlannedSlot slot;
   Place place;                          ///< where the buffers put it (2)
   size_t placed_check = SIZE_MAX;       ///< its placement's verification, in Sweep::checks (3)
+  size_t placed_checks = 1;             ///< how many checks from placed_check on (a stream's: its cases and overlaps)
   std::optional<Result> result;         ///< its Result: resumed or refused (4), or from its job (6)
   std::optional<size_t> job;            ///< its measuring job (4)
 };

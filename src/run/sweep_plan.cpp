@@ -10,6 +10,7 @@
 #include "src/run/machine.hpp"
 #include "src/run/plans.hpp"
 #include "src/run/sweep_detail.hpp"
+#include "src/run/machine.hpp"
 #include "src/run/topology.hpp"
 
 namespace kex::sweep_detail {
@@ -27,7 +28,7 @@ std::pair<std::vector<BufferPlan>, std::map<bool, size_t>> buffer_plans(const Sw
   uint32_t max_align = 1;
   for (const auto& s : sp.slots) {
     if (s.at.threads <= above) continue;
-    add_layout(layouts[s.at.layout.huge_pages], s.at.layout, s.at.size);
+    add_layout(layouts[s.at.layout.huge_pages], s.at.layout, region_bytes(s.at));
     max_align = std::max(max_align, sp.plans[s.config].plans[s.plan].alignment);
   }
   std::vector<BufferPlan> plans;
@@ -128,6 +129,7 @@ SweepPlan plan_sweep(const std::vector<Config>& configs, std::vector<ConfigPlans
   p.plans = std::move(plans);
   p.shard_index = opt.shard_index;
   p.shard_count = opt.shard_count;
+  p.streams = resolve_streams(p.configs, machine().caches);
   sweep_detail::expand_points(p, max_points);
   sweep_detail::estimate_time(p, opt.protocol);
   std::tie(p.most_threads, p.most_threads_point) = sweep_detail::most_threaded(p);

@@ -498,7 +498,7 @@ std::vector<std::string> tune_references(Op op, bool glibc) {
   std::vector<std::string> out = op == Op::copy ? std::vector<std::string>{"memcpy", "rep_movsb"}
                                                 : std::vector<std::string>{"memset", "rep_stosb"};
   if (glibc)
-    for (const GlibcImpl* g : glibc_impls().of(op == Op::copy ? "memcpy" : "memset"))
+    for (const GlibcImpl* g : glibc_impls().of(*libc_function_of(op)))
       if (g->facts.usable) out.push_back(impl_name({g->facts.source, g->facts.symbol, 0}));
   return out;
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <tuple>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -254,8 +255,11 @@ std::string verify_overlap(const VerifyTarget& t, const VerifyLayout& l) {
 
 std::string verify_in_process(const VerifyTarget& t) {
   if (t.layout && t.layout->distance) return verify_overlap(t, *t.layout);
-  const std::vector<uint64_t> sizes = t.layout ? layout_sizes(t) : verify_sizes(t);
-  const uint64_t max_n = *std::max_element(sizes.begin(), sizes.end());
+  const bool cases = t.layout && !t.layout->cases.empty();
+  const std::vector<uint64_t> sizes = cases ? std::vector<uint64_t>{} : t.layout ? layout_sizes(t) : verify_sizes(t);
+  uint64_t max_n = sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
+  if (cases)
+    for (const VerifyLayout::Case& c : t.layout->cases) max_n = std::max(max_n, c.size);
   const size_t room = max_n + kPageBytes + 256;
   Guarded src(room), dst(room);
   fill_pattern_bytes(src.begin(), src.cap, 42);
@@ -265,8 +269,15 @@ std::string verify_in_process(const VerifyTarget& t) {
   const uint32_t a = std::max<uint32_t>(1, t.alignment);
   std::vector<std::pair<uint32_t, uint32_t>> offsets = {{0, 0}, {1, 3}, {8, 0}, {0, 8}, {63, 1}, {16, 48}, {64, 64}, {7, 7}};
   if (t.layout) offsets = {{t.layout->dst_page_offset % kPageBytes, t.layout->src_page_offset % kPageBytes}};
-  for (uint64_t n : sizes) {
-    for (auto [doff, soff] : offsets) {
+  // (size, dst offset, src offset): every size at every offset pair, or a stream's cases.
+  std::vector<std::tuple<uint64_t, uint32_t, uint32_t>> tries;
+  for (uint64_t n : sizes)
+    for (auto [doff, soff] : offsets) tries.emplace_back(n, doff, soff);
+  if (cases)
+    for (const VerifyLayout::Case& c : t.layout->cases)
+      tries.emplace_back(c.size, c.dst_page_offset % kPageBytes, c.src_page_offset % kPageBytes);
+  for (auto [n, doff, soff] : tries) {
+    {
       if (doff % a || soff % a) continue;
       for (int place = 0; place < 2; ++place) {
         const uint64_t span = dst_span(t, n);

@@ -19,6 +19,13 @@ struct VerifyLayout {
   uint32_t dst_page_offset = 0;     ///< dst address mod 4096 (separate buffers)
   std::optional<int64_t> distance;  ///< dst - src when the regions overlap (then only `sizes` are tried)
   std::vector<uint64_t> sizes;      ///< sizes tried (the measured ones, capped) besides verify_sizes()
+  /// A stream's calls instead (its distinct sizes, each at the page offsets of its first
+  /// call): exactly these are tried, at both buffer ends, and nothing else.
+  struct Case {
+    uint64_t size = 0;
+    uint32_t dst_page_offset = 0, src_page_offset = 0;
+  };
+  std::vector<Case> cases;
 };
 
 /// What verification needs to know about one kernel.

@@ -21,7 +21,7 @@ TEST_CASE("kex run glibc-copy: every usable variant verified and timed, the unus
   REQUIRE(out.status == 0);
   const auto j = nlohmann::json::parse(slurp(dir / "r.json"));
   size_t timed = 0, skipped = 0, memcpy_entries = 0;
-  const auto copies = glibc_impls().of("memcpy");
+  const auto copies = glibc_impls().of(Function::memcpy);
   for (const auto& e : j["benchmarks"]) {
     if (e["kernel"] == "memcpy") {
       ++memcpy_entries;  // libc's memcpy joins the same group
@@ -44,11 +44,11 @@ TEST_CASE("kex run glibc-copy: every usable variant verified and timed, the unus
   CHECK(memcpy_entries == 1);
   CHECK(timed + skipped == copies.size());
   CHECK(timed == size_t(std::count_if(copies.begin(), copies.end(), [](const GlibcImpl* g) { return g->facts.usable; })));
-  CHECK(j["context"]["ifunc"]["memcpy"] == ifunc_pick("memcpy"));
+  CHECK(j["context"]["ifunc"]["memcpy"] == ifunc_pick(Function::memcpy));
   // The summary of the file names ifunc's pick; reading it loads nothing.
   const ShellOut s = shell(kKex + " summary " + (dir / "r.json"));
   CHECK(s.status == 0);
-  CHECK(s.text.find("ifunc picks " + ifunc_pick("memcpy")) != std::string::npos);
+  CHECK(s.text.find("ifunc picks " + ifunc_pick(Function::memcpy)) != std::string::npos);
 }
 
 TEST_CASE("kex run glibc/NOPE: one line, exit 2, naming the sets" * doctest::test_suite("cli")) {
@@ -63,11 +63,11 @@ TEST_CASE("kex list glibc and kex info: the variants with usability, and ifunc's
   const ShellOut l = shell(kKex + " list glibc");
   REQUIRE(l.status == 0);
   CHECK(l.text.find("__memcpy_avx_unaligned_rtm") != std::string::npos);
-  CHECK(l.text.find(ifunc_pick("memset") + "  (ifunc's pick)") != std::string::npos);
+  CHECK(l.text.find(ifunc_pick(Function::memset) + "  (ifunc's pick)") != std::string::npos);
   const ShellOut i = shell(kKex + " info --json");
   REQUIRE(i.status == 0);
-  CHECK(nlohmann::json::parse(i.text)["ifunc"]["memmove"] == ifunc_pick("memmove"));
-  CHECK(shell(kKex + " info").text.find("ifunc picks:    memcpy " + ifunc_pick("memcpy")) != std::string::npos);
+  CHECK(nlohmann::json::parse(i.text)["ifunc"]["memmove"] == ifunc_pick(Function::memmove));
+  CHECK(shell(kKex + " info").text.find("ifunc picks:    memcpy " + ifunc_pick(Function::memcpy)) != std::string::npos);
 }
 
 TEST_CASE("kex emit refuses a glibc variant with a plain reason" * doctest::test_suite("cli")) {
@@ -94,7 +94,7 @@ TEST_CASE("kex tune --glibc: glibc's usable variants race in every stage and are
       CHECK(e.contains("real_time"));
       ++glibc;
     }
-  const auto copies = glibc_impls().of("memcpy");
+  const auto copies = glibc_impls().of(Function::memcpy);
   CHECK(glibc == size_t(std::count_if(copies.begin(), copies.end(), [](const GlibcImpl* g) { return g->facts.usable; })));
   for (const auto& d : doc["tune"]["drops"]) CHECK(d["kernel"].get<std::string>().rfind("glibc/", 0) != 0);
   CHECK(doc["tune"]["kept"].size() == glibc + 2);

@@ -13,7 +13,7 @@
 using namespace kex;
 
 TEST_CASE("kex show glibc/NAME disassembles ifunc's pick for memcpy up to its ret" * doctest::test_suite("cli")) {
-  const std::string pick = ifunc_pick("memcpy");
+  const std::string pick = ifunc_pick(Function::memcpy);
   REQUIRE(pick != "unknown");
   const auto r = shell(kKex + " show glibc/" + pick);
   CHECK(r.status == 0);

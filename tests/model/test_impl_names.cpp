@@ -20,14 +20,14 @@ TEST_CASE("implementation names: glibc/SYMBOL with an optional fill, a C identif
   CHECK(n->symbol == "__memset_avx2_unaligned_erms");
   CHECK(n->fill == 0xaa);
   CHECK(impl_name(*n) == "glibc/__memset_avx2_unaligned_erms/fill:0xaa");
-  CHECK(impl_name({ImplSource::glibc, "__memcpy_erms", 0}) == "glibc/__memcpy_erms");
+  CHECK(impl_name({Source::glibc, "__memcpy_erms", 0}) == "glibc/__memcpy_erms");
   for (const char* bad : {"glibc/", "glibc", "glibc/9abc", "glibc/a-b", "glibc/a/fill:0x00", "glibc/a/fill:0xAA",
                           "musl/memcpy", "glibc/a/b", "glibc/a b"})
     CHECK_MESSAGE(!parse_impl_name(bad), bad);
   CHECK(!parse_impl_name("glibc/" + std::string(129, 'a')));
   CHECK(!kernel_name_error(KernelKind::implementation, "glibc/__memmove_avx_unaligned_erms"));
   CHECK(kernel_name_error(KernelKind::implementation, "glibc/x;rm")->find("not an implementation name") == 0);
-  CHECK(find_impl_set("glibc-clear")->function == "memset");
+  CHECK(find_impl_set("glibc-clear")->function == Function::memset);
   CHECK(find_impl_set("glibc") == nullptr);
 }
 
@@ -37,9 +37,9 @@ Result impl_entry(uint8_t fill) {
   Result r;
   r.kind = KernelKind::implementation;
   r.op = fill ? Op::clear : Op::copy;
-  r.impl = ImplFacts{ImplSource::glibc, fill ? "memset" : "memmove", fill ? "__memset_erms" : "__memmove_avx_unaligned_rtm",
+  r.impl = ImplFacts{Source::glibc, fill ? Function::memset : Function::memmove, fill ? "__memset_erms" : "__memmove_avx_unaligned_rtm",
                      fill, !fill ? false : true, !fill ? "needs RTM: not usable on this CPU" : "", "", ""};
-  r.point.kernel = impl_name({ImplSource::glibc, r.impl->symbol, fill});
+  r.point.kernel = impl_name({Source::glibc, r.impl->symbol, fill});
   r.point.at.size = 4096;
   if (!fill) r.status = {StatusKind::skipped, r.impl->reason};
   return r;
@@ -102,7 +102,7 @@ TEST_CASE("overlap: only memcpy implementations of a copy are left out where src
     k.kind = KernelKind::implementation;
     k.op = op;
     k.impl = ImplFacts{};
-    k.impl->function = function;
+    k.impl->function = *parse_function(function);
     return k;
   };
   CHECK(overlap_refusal(impl(Op::copy, "memcpy")) ==
@@ -114,6 +114,6 @@ TEST_CASE("overlap: only memcpy implementations of a copy are left out where src
   CHECK(overlap_refusal(generated).empty());
   KernelPlan libc;
   libc.kind = KernelKind::baseline;
-  libc.libc = LibcFacts{"memcpy", 0};
+  libc.libc = LibcFacts{Function::memcpy, 0};
   CHECK(overlap_refusal(libc).empty());
 }

@@ -32,11 +32,11 @@ std::string load_error_of(F f) {
 TEST_CASE("lib/NAME and asm/NAME: the user's label, with an optional fill" * doctest::test_suite("model")) {
   const auto n = parse_impl_name("asm/musl-memset/fill:0x5a");
   REQUIRE(n);
-  CHECK(n->source == ImplSource::object);
+  CHECK(n->source == Source::object);
   CHECK(n->symbol == "musl-memset");
   CHECK(n->fill == 0x5a);
   CHECK(impl_name(*n) == "asm/musl-memset/fill:0x5a");
-  CHECK(parse_impl_name("lib/new")->source == ImplSource::lib);
+  CHECK(parse_impl_name("lib/new")->source == Source::lib);
   for (const char* bad : {"lib/", "lib/-x", "lib/a b", "lib/a.b", "asm/x/y", "lib/x/fill:0x00"})
     CHECK_MESSAGE(!parse_impl_name(bad), bad);
   CHECK(!parse_impl_name("lib/" + std::string(65, 'a')));
@@ -47,16 +47,16 @@ TEST_CASE("lib/NAME and asm/NAME: the user's label, with an optional fill" * doc
 
 TEST_CASE("--load NAME=PATH:SYMBOL[:copy|move|clear]: the path's form decides the source" * doctest::test_suite("model")) {
   const LoadSpec l = parse_load_option("new=./build/libmine.so.1:my_memset:clear", "--load");
-  CHECK(l == LoadSpec{"new", "./build/libmine.so.1", "my_memset", "memset"});
+  CHECK(l == LoadSpec{"new", "./build/libmine.so.1", "my_memset", Function::memset});
   CHECK(load_kernel(l) == "lib/new");
   CHECK(parse_load_option("m=/usr/lib/x86_64-linux-musl/libc.a(memcpy.lo):memcpy", "--load").path ==
         "/usr/lib/x86_64-linux-musl/libc.a(memcpy.lo)");
   CHECK(load_kernel(parse_load_option("m=a:b/k.S:k:move", "--load")) == "asm/m");  // a ':' in the path
   CHECK(parse_load_option("m=a:b/k.S:k:move", "--load").path == "a:b/k.S");
-  CHECK(load_source("x.so") == ImplSource::lib);
-  CHECK(load_source("libc.so.6") == ImplSource::lib);
-  CHECK(load_source("x.o") == ImplSource::object);
-  CHECK(load_source("x.lo") == ImplSource::object);
+  CHECK(load_source("x.so") == Source::lib);
+  CHECK(load_source("libc.so.6") == Source::lib);
+  CHECK(load_source("x.o") == Source::object);
+  CHECK(load_source("x.lo") == Source::object);
   for (const char* bad : {"x.c", "x.so.", "x.a", "x.a()", "so", ".so.1x"}) CHECK_MESSAGE(!load_source(bad), bad);
   const auto error_of = [](const std::string& text) { return load_error_of([&] { parse_load_option(text, "--load"); }); };
   CHECK(error_of("x.so:f") == "--load: 'x.so:f': no '=': give NAME=PATH:SYMBOL[:copy|move|clear], e.g. "
@@ -78,8 +78,8 @@ TEST_CASE("config: \"load\" is a list of typed records, sizes are needed, lib/NA
                                      {"name": "m", "path": "libc.a(memset.lo)", "symbol": "memset", "function": "clear"}]})j",
       "c.json");
   REQUIRE(c.loads.size() == 2);
-  CHECK(c.loads[0] == LoadSpec{"o3", "c.so", "my_copy", "memcpy"});
-  CHECK(c.loads[1].function == "memset");
+  CHECK(c.loads[0] == LoadSpec{"o3", "c.so", "my_copy", Function::memcpy});
+  CHECK(c.loads[1].function == Function::memset);
   const auto error_of = [](const std::string& text) { return load_error_of([&] { parse_config(text, "c.json"); }); };
   CHECK(error_of(R"({"load": [{"name": "a", "path": "c.so", "symbol": "f"}]})") ==
         "c.json: /sizes: null: loaded code needs a list of sizes");
@@ -87,7 +87,7 @@ TEST_CASE("config: \"load\" is a list of typed records, sizes are needed, lib/NA
   CHECK(error_of(R"({"sizes": [1], "load": [{"name": "a", "path": "c.so", "symbol": "f", "x": 1}]})")
             .find("c.json: /load/0/x: ") == 0);
   CHECK(error_of(R"({"sizes": [1], "load": [{"name": "a", "path": "c.so", "symbol": "f", "function": "fast"}]})") ==
-        "c.json: /load/0: 'a=c.so:f': function 'fast': allowed: copy (memcpy's ABI), move (memmove's), clear (memset's)");
+        "c.json: /load/0/function: \"fast\": allowed: copy (memcpy's ABI), move (memmove's), clear (memset's)");
   CHECK(error_of(R"({"sizes": [1], "load": [{"name": "a", "path": "c.so", "symbol": "f"},
                                              {"name": "a", "path": "d.so", "symbol": "f"}]})") ==
         "c.json: /load: NAME 'a' is given twice (each load needs a name of its own)");
@@ -102,7 +102,7 @@ TEST_CASE("results: a loaded implementation's facts read back equal, and the lab
   r.spec.reset();
   r.preset.reset();
   r.libc.reset();
-  r.impl = ImplFacts{ImplSource::object, "memcpy", "memcpy", 0, true, "", "/usr/lib/x86_64-linux-musl/libc.a(memcpy.lo)",
+  r.impl = ImplFacts{Source::object, Function::memcpy, "memcpy", 0, true, "", "/usr/lib/x86_64-linux-musl/libc.a(memcpy.lo)",
                      std::string(64, 'a'), "musl", 1};
   r.point.kernel = "asm/musl";
   d.results = {r};

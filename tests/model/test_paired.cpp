@@ -21,7 +21,7 @@ Result paired_member(const std::string& kernel, const std::vector<double>& ticks
   r.point.at.size = 4096;
   r.op = Op::copy;
   r.kind = libc ? KernelKind::baseline : KernelKind::generated;
-  if (libc) r.libc = LibcFacts{"memcpy"};
+  if (libc) r.libc = LibcFacts{Function::memcpy};
   r.tsc_hz = 1e9;
   for (size_t k = 0; k < ticks.size(); ++k) {
     Repetition rep;

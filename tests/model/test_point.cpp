@@ -86,16 +86,19 @@ TEST_CASE("swept axes and axis values" * doctest::test_suite("model")) {
 
 TEST_CASE("the axes table: each axis's text, number and default, for a point off every default" *
           doctest::test_suite("model")) {
-  const Point p = parse_point_name("memcpy/8192/src:64/dst:128/dist:-4160/nohuge/chunk:512/prefill:0x5a/consume/cold/threads:2");
+  const Point p = parse_point_name(
+      "memcpy/8192/stream:Memcpy_Fleet/footprint:65536/src:64/dst:128/dist:-4160/nohuge/chunk:512/prefill:0x5a/consume/cold/"
+      "threads:2");
   std::vector<std::string> texts;
   std::vector<std::optional<double>> numbers;
   for (const AxisRow& r : axis_rows()) {
     texts.push_back(r.text(p.at));
     numbers.push_back(r.number(p.at));
   }
-  CHECK(texts == std::vector<std::string>{"8192", "64", "128", "-4160", "false", "cold", "512", "0x5a", "true", "2", "kex"});
+  CHECK(texts == std::vector<std::string>{"8192", "64", "128", "-4160", "false", "cold", "512", "0x5a", "true", "2", "kex",
+                                          "Memcpy_Fleet", "65536"});
   CHECK(numbers == std::vector<std::optional<double>>{8192, 64, 128, -4160, std::nullopt, std::nullopt, 512, std::nullopt,
-                                                      std::nullopt, 2, std::nullopt});
+                                                      std::nullopt, 2, std::nullopt, std::nullopt, 65536});
   // Each axis's reset puts the point back on that axis's default, and on no other.
   Coords all = p.at;
   for (const AxisRow& r : axis_rows()) {
@@ -111,7 +114,7 @@ TEST_CASE("the axes table: each axis's text, number and default, for a point off
   std::vector<Axis> bytes;
   for (const AxisRow& r : axis_rows())
     if (r.unit) bytes.push_back(r.axis);
-  CHECK(bytes == std::vector<Axis>{Axis::size, Axis::src_offset, Axis::dst_offset, Axis::distance, Axis::chunk});
+  CHECK(bytes == std::vector<Axis>{Axis::size, Axis::src_offset, Axis::dst_offset, Axis::distance, Axis::chunk, Axis::footprint});
 }
 
 TEST_CASE("every harness's name parses back to it, the programs' file names are accepted too" *

@@ -29,7 +29,7 @@ Result tune_member(const std::string& kernel, uint64_t size, double base, bool l
   r.point.at.size = size;
   r.op = Op::copy;
   r.kind = libc ? KernelKind::baseline : KernelKind::generated;
-  if (libc) r.libc = LibcFacts{"memcpy"};
+  if (libc) r.libc = LibcFacts{Function::memcpy};
   r.tsc_hz = 1e9;
   for (uint64_t k = 1; k <= 12; ++k) {
     Repetition rep;

@@ -22,7 +22,7 @@ Result runtests_point(const std::string& key, uint64_t size, double mib_s) {
   r.op = Op::copy;
   if (key == "memcpy") {
     r.kind = KernelKind::baseline;
-    r.libc = LibcFacts{"memcpy"};
+    r.libc = LibcFacts{Function::memcpy};
   } else {
     r.kind = KernelKind::preset;
     r.preset = preset_facts(*find_preset(key), {}, true);

@@ -24,24 +24,24 @@ TEST_CASE("glibc_impls: this machine's glibc lists memcpy, memmove and memset, a
           doctest::test_suite("glibc")) {
   const GlibcImpls& g = glibc_impls();
   REQUIRE(g.missing.empty());
-  for (const std::string& f : glibc_functions()) {
+  for (const Function f : kFunctions) {
     const auto of = g.of(f);
     CHECK(of.size() >= 2);
     size_t usable = 0;
     for (const GlibcImpl* i : of) {
-      CHECK(parse_impl_name(impl_name({ImplSource::glibc, i->facts.symbol, 0})));  // every symbol is a kernel name
+      CHECK(parse_impl_name(impl_name({Source::glibc, i->facts.symbol, 0})));  // every symbol is a kernel name
       CHECK(i->facts.usable == i->facts.reason.empty());
       usable += i->facts.usable;
     }
     CHECK(usable >= 1);
     const std::string pick = ifunc_pick(f);
-    INFO(f << " resolved to " << pick);
+    INFO(to_string(f) << " resolved to " << pick);
     REQUIRE(pick != "unknown");
     REQUIRE(g.find(pick) != nullptr);
     CHECK(g.find(pick)->facts.function == f);
     CHECK(g.find(pick)->facts.usable);
   }
-  CHECK(ifunc_pick(g, "memcpy", nullptr) == "unknown");
+  CHECK(ifunc_pick(g, Function::memcpy, nullptr) == "unknown");
 }
 
 namespace {
@@ -80,7 +80,7 @@ TEST_CASE("glibc plans from a fake list: verified like any kernel, an unusable v
   g_marker = dir / "called";
   const GlibcImpls fake = glibc_impls_from(fake_list);
   REQUIRE(fake.list.size() == 4);
-  CHECK(fake.of("memmove").empty());
+  CHECK(fake.of(Function::memmove).empty());
   CHECK(fake.find("__memcpy_avx_unaligned_rtm")->facts.reason == "needs RTM: not usable on this CPU");
 
   std::vector<KernelPlan> plans = impl_plans("glibc-copy", 0, fake, "test");
@@ -123,5 +123,5 @@ TEST_CASE("impl_plans: an unknown glibc/NAME is one error naming the sets, other
   CHECK(none.list.empty());
   CHECK(none.missing.find("__libc_ifunc_impl_list") != std::string::npos);
   CHECK(impl_plans("glibc-copy", 0, none, "x").empty());
-  CHECK(ifunc_pick(none, "memcpy", reinterpret_cast<const void*>(&fake_copy)) == "unknown");
+  CHECK(ifunc_pick(none, Function::memcpy, reinterpret_cast<const void*>(&fake_copy)) == "unknown");
 }

@@ -66,7 +66,7 @@ inline Result baseline(const char* fn, uint64_t size, const Layout& l, double ti
   r.point.at.layout = l;
   r.kind = KernelKind::baseline;
   r.op = std::string(fn) == "memset" ? Op::clear : Op::copy;
-  r.libc = LibcFacts{fn};
+  r.libc = LibcFacts{*parse_function(fn)};
   r.tsc_hz = 2.0e9;
   r.placed = Placement{};
   r.reps.push_back(rep(ticks, 8, {uint64_t(ticks * 8), uint64_t(ticks * 8)}, "precision"));

@@ -35,7 +35,7 @@ inline Result member(const std::string& name, uint64_t size) {
   } else if (name == "memcpy" || name == "memset") {
     r.kind = KernelKind::baseline;
     r.op = name == "memcpy" ? Op::copy : Op::clear;
-    r.libc = LibcFacts{name};
+    r.libc = LibcFacts{*parse_function(name)};
   } else {
     r.kind = KernelKind::generated;
     r.spec = parse_spec_name(name);

@@ -141,7 +141,7 @@ inline kex::Result entry(const K& k, double s, double scale) {
     x.unroll = 1;
     r.spec = x;
   }
-  if (k.kernel == "memcpy" || k.kernel == "memset") r.libc = LibcFacts{k.kernel};
+  if (k.kernel == "memcpy" || k.kernel == "memset") r.libc = LibcFacts{*parse_function(k.kernel)};
   r.placed = Placement{};
   r.code = CodeInfo{100, 0x0123456789abcdefull};
   r.reps.push_back(rep(s / g));
