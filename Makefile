@@ -5,7 +5,7 @@ DEBS := g++ cmake make ninja-build pkg-config libxbyak-dev libcli11-dev nlohmann
         libcapstone-dev libfmt-dev binutils python3 python3-jsonschema gnuplot-nox \
         libbenchmark-tools python3-numpy python3-scipy git \
         libpfm4-dev libhwloc-dev libre2-dev chromium python3-pil cmark-gfm \
-        libelf-dev musl-dev llvm nettle-dev
+        libelf-dev musl-dev llvm nettle-dev libseccomp-dev
 # `make fuzz` only: clang and its libFuzzer runtime (-fsanitize=fuzzer).
 FUZZ_DEBS := clang libclang-rt-14-dev
 JOBS ?= $(shell nproc)

@@ -38,7 +38,11 @@ int run_ceilings_command(const CeilingsArgs& a, const CLI::App& cmd) {
   if (!a.out.empty()) write_file_atomic(a.out, to_json(c.run.doc).dump(1) + "\n", a.force);
   write_stdout(ceilings_text(c.run.doc));
   if (!a.out.empty()) std::printf("results: %s\n", terminal_text(a.out).c_str());
-  return c.run.doc.context.interrupted ? 130 : 0;
+  if (!c.run.doc.context.interrupted) return 0;
+  std::fprintf(stderr, "kex ceilings: interrupted; %s\n",
+               a.out.empty() ? "the ceilings above are from the rounds measured"
+                             : ("the rounds measured are in " + terminal_text(a.out)).c_str());
+  return 130;
 }
 
 }  // namespace

@@ -30,6 +30,21 @@ inline CLI::Validator one_of(const std::vector<std::string>& words) {
       "{" + set + "}");
 }
 
+/// CLI::Range(lo, hi) for a floating-point option that refuses NaN as well: every comparison
+/// with NaN is false, so CLI::Range lets "nan" through. NaN is refused as inf is: "Value nan
+/// not in range LO to HI".
+inline CLI::Validator number_in(double lo, double hi) {
+  const CLI::Range range(lo, hi);
+  return CLI::Validator(
+      [range, lo, hi](std::string& value) -> std::string {
+        double x = 0;
+        if (CLI::detail::lexical_cast(value, x) && x != x)
+          return "Value " + value + " not in range " + std::to_string(lo) + " to " + std::to_string(hi);
+        return range(value);
+      },
+      range.get_description());
+}
+
 /// Runs a parsed subcommand; returns the process exit status.
 using Action = std::function<int()>;
 

@@ -94,11 +94,11 @@ Action add_compare_command(CLI::App& app) {
   cmd->add_option("B", args->b, "Contender results file")->required();
   cmd->add_option("--filter", args->opt.filter, "Compare only points whose name matches this regex (a leading - compares the others)");
   cmd->add_option("--alpha", args->opt.alpha, "Significance level of the corrected U test (default 0.01)")
-      ->check(CLI::Range(1e-9, 0.5));
+      ->check(number_in(1e-9, 0.5));
   auto* effect = cmd->add_option("--min-effect", args->min_effect,
                                  "A point differs only when its speedup is off 1 by at least this fraction "
                                  "(default: 3 x the runs' repetition noise, at least 0.01)")
-                     ->check(CLI::Range(0.0, 10.0));
+                     ->check(number_in(0.0, 10.0));
   cmd->add_option("--correction", args->correction, "Multiple-comparison correction: bh (Benjamini-Hochberg), holm, none")
       ->check(one_of(enum_words(kCorrections)));
   auto* gate = cmd->add_option("--fail-above", args->fail_text,

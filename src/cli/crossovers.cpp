@@ -96,7 +96,7 @@ Action add_crossovers_command(CLI::App& app) {
   cmd->add_option("--rounds", a->rounds, "--validate: rounds (default 15; at least 6, for a 95% interval over rounds)")
       ->check(CLI::Range(6u, 1000u));
   cmd->add_option("--budget-ms", a->budget_ms, "--validate: sampling time per size and child in ms (default 20)")
-      ->check(CLI::Range(0.01, 10000.0));
+      ->check(number_in(0.01, 10000.0));
   cmd->add_option("--cpu", a->cpu, "--validate: the CPU the children run on (default: the highest allowed)")
       ->check(CLI::Range(0, 4095));
   cmd->add_option("--workload", a->workload,

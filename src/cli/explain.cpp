@@ -90,7 +90,9 @@ int run_explain_command(ExplainArgs& a, const CLI::App& cmd) {
   write_file_atomic(a.out, to_json(run.doc).dump(1) + "\n", a.force);
   if (!quiet()) write_stdout(explain_text(run.doc) + ceilings_text(run.doc));
   std::printf("results: %s\n", terminal_text(a.out).c_str());
-  return run.doc.context.interrupted ? 130 : 0;
+  if (!run.doc.context.interrupted) return 0;
+  std::fprintf(stderr, "kex explain: interrupted; the rounds measured are in %s\n", terminal_text(a.out).c_str());
+  return 130;
 }
 
 }  // namespace

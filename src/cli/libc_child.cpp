@@ -27,7 +27,7 @@ Action add_libc_child_command(CLI::App& app) {
       ->required()
       ->delimiter(',')
       ->check(CLI::Range(uint64_t(1), kMaxLibcChildSize));
-  cmd->add_option("--budget-ms", a->budget_ms, "Sampling time per size in ms")->check(CLI::Range(0.001, 10000.0));
+  cmd->add_option("--budget-ms", a->budget_ms, "Sampling time per size in ms")->check(number_in(0.001, 10000.0));
   return [a]() {
     LibcJob job;
     job.op = *parse_op(a->op);

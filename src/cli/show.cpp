@@ -159,11 +159,12 @@ int show_object_path(const ShowOptions& o, const std::string& spec) {
 /// lib/NAME: the symbol's code in the shared object, read in a child that opens it (its
 /// constructors never run in kex's process), up to its first ret no branch jumps past.
 int show_shared(const ShowOptions& o, const LoadSpec& l) {
+  const std::string sha = file_sha256(l.path, kMaxLoadedFile, "shared object");  // checked before dlopen sees it
   const FunctionCode f = shared_object_code(l.path, l.symbol, kGlibcShowCap);
   const CodeRef r{f.bytes.data(), f.bytes.size(), fnv1a(f.bytes.data(), f.bytes.size())};
   std::vector<std::string> header = {
-      terminal_text(load_kernel(l) + " (" + l.symbol + " from " + l.path + ", " + std::string(to_string(l.function)) + "'s signature, sha256 " +
-                    file_sha256(l.path) + ")"),
+      terminal_text(load_kernel(l) + " (" + l.symbol + " from " + l.path + ", " + std::string(to_string(l.function)) +
+                    "'s signature, sha256 " + sha + ")"),
       "disassembled " + f.how};
   if (o.format == Format::listing)
     for (auto& h : header) h = "# " + h;

@@ -85,9 +85,10 @@ std::vector<LoadSpec> load_options(const TuneArgs& a) {
 
 /// The space: the config with --sizes, --cache and --layout written into it.
 Config tune_space(const TuneArgs& a, const CLI::App& cmd) {
-  Config space = load_config(a.config);
   AxesOptions axes;
-  if (cmd.count("--sizes")) axes.sizes = sizes_option(a.sizes);
+  Axes base;  // --sizes for a config that gives none: its kernels need them to be read at all
+  if (cmd.count("--sizes")) base.sizes = *(axes.sizes = sizes_option(a.sizes));
+  Config space = load_config(a.config, base);
   if (cmd.count("--cache")) axes.caches = cache_option(a.cache);
   if (!a.layout.empty()) axes.layout = layout_option(a.layout);
   if (cmd.count("--threads")) {  // as kex run --threads, but one value: a race is between kernels

@@ -2,10 +2,15 @@
 
 #include <sys/stat.h>
 
+#include <set>
+#include <stdexcept>
+
 #include "src/cli/run_setup.hpp"
 #include "src/core/error.hpp"
 #include "src/core/version.hpp"
+#include "src/model/point.hpp"
 #include "src/run/context.hpp"
+#include "src/run/tune.hpp"
 
 namespace kex {
 
@@ -35,6 +40,26 @@ std::string difference(const JournalHeader& h, const TuneRequest& req) {
   if (h.configs.size() != 1 || h.configs.front().raw != req.space.raw)
     return "its CONFIG, --cache, --layout or --threads";
   return "";
+}
+
+/// Every glibc variant the journal holds work of is one this tune races here (run --resume's
+/// check_journal_points): a foreign one (another machine's, a variant this CPU cannot run,
+/// a journal of a tune with --glibc resumed without it) is refused, not dropped unsaid.
+void check_glibc_points(const JournalState& st, const std::vector<std::string>& references, const std::string& path) {
+  const std::set<std::string> races(references.begin(), references.end());
+  const auto check = [&](const std::string& point, const char* what) {
+    if (point.rfind("glibc/", 0) != 0) return;
+    std::string kernel = point;
+    try {
+      kernel = parse_point_name(point).kernel;
+    } catch (const std::invalid_argument&) {
+    }
+    if (!races.count(kernel))
+      throw InputError("--resume: " + path + ": " + what + " of " + point +
+                       ", a glibc variant the tune its header describes does not race here: not this tune's journal");
+  };
+  for (const auto& [point, reps] : st.reps) check(point, "repetitions");
+  for (const auto& [point, r] : st.results) check(point, "a result");
 }
 
 }  // namespace
@@ -70,6 +95,7 @@ TuneJournal resume_tune_journal(const std::string& path, const TuneRequest& req,
     if (point.rfind("lib/", 0) == 0 || point.rfind("asm/", 0) == 0)
       throw InputError("--resume: " + path + ": the journal names loaded code (" + point.substr(0, point.find('/', 4)) +
                        "); a journal never loads, assembles or runs code: run the tune again with its --load options");
+  check_glibc_points(*j.resumed, tune_references(req.op, req.glibc), path);
   if (const std::string d = difference(h, req); !d.empty())
     throw InputError("--resume: " + path + ": the journal of another tune (" + d +
                      " differs): give the options of the tune it records");

@@ -23,7 +23,7 @@ std::string cannot_read(const std::string& path, const std::string& what, int er
 
 }  // namespace
 
-std::string read_regular_file(const std::string& path, size_t max_bytes, const std::string& what) {
+int open_regular_file(const std::string& path, size_t max_bytes, const std::string& what) {
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // a FIFO must not block the open
   if (fd < 0) throw InputError(cannot_read(path, what, errno));
   struct stat st;
@@ -35,6 +35,11 @@ std::string read_regular_file(const std::string& path, size_t max_bytes, const s
     close(fd);
     throw InputError(too_long(path, max_bytes, what));
   }
+  return fd;
+}
+
+std::string read_regular_file(const std::string& path, size_t max_bytes, const std::string& what) {
+  const int fd = open_regular_file(path, max_bytes, what);
   std::string text;
   char chunk[65536];
   for (;;) {

@@ -15,4 +15,10 @@ namespace kex {
 /// the cap while it is read.
 std::string read_regular_file(const std::string& path, size_t max_bytes, const std::string& what);
 
+/// Opens `path` and checks it as read_regular_file does, before anything is read (a FIFO
+/// does not block the open): the descriptor (O_CLOEXEC), for the caller to read and close.
+/// Throws the same InputErrors for a file that cannot be opened, is not a regular file, or
+/// is longer than `max_bytes`.
+int open_regular_file(const std::string& path, size_t max_bytes, const std::string& what);
+
 }  // namespace kex

@@ -127,7 +127,7 @@ void check_runnable(const FieldReader& in, Config& c) {
 
 }  // namespace
 
-Config parse_config(const std::string& text, const std::string& source) {
+Config parse_config(const std::string& text, const std::string& source, const Axes& base) {
   Config c;
   c.source = source;
   c.raw = parse_json(text, source);
@@ -139,7 +139,7 @@ Config parse_config(const std::string& text, const std::string& source) {
     Config scratch;
     config_fields::map_config(names, scratch);
   });
-  c.axes = read_axes(in, Axes{});
+  c.axes = read_axes(in, base);
   check_axes(in, c.axes);  // the top level's own conflicts first, named at the top level
   in.value("kernels", c.grids, config_forms::KernelsForm{c.axes});
   config_fields::map_presets(in, c);
@@ -154,7 +154,7 @@ Config parse_config(const std::string& text, const std::string& source) {
   return c;
 }
 
-Config load_config(const std::string& path) {
+Config load_config(const std::string& path, const Axes& base) {
   if (path.rfind("built-in:", 0) == 0) {
     std::string name = path.substr(9);
     if (name.size() < 5 || name.compare(name.size() - 5, 5, ".json") != 0) name += ".json";
@@ -162,11 +162,11 @@ Config load_config(const std::string& path) {
     if (!t)
       throw InputError(path + ": no such built-in config (built-in: default, unroll, reference, asami, aliasing, tune, "
                               "clear_pages, threads)");
-    return parse_config(t, path);
+    return parse_config(t, path, base);
   }
   try {
     const std::string text = read_regular_file(path, kMaxConfigBytes, "config");
-    return parse_config(text, path);
+    return parse_config(text, path, base);
   } catch (const std::bad_alloc&) {
     throw out_of_memory_reading(path);
   }

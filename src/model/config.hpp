@@ -121,13 +121,15 @@ constexpr size_t kMaxConfigBytes = size_t(16) << 20;
 /// Parses and validates a config. Errors throw InputError with one line:
 /// "<source>: <JSON path>: <value>: <what is allowed>", or the parse position
 /// ("<source>:<line>:<column>: <parser message>") for malformed JSON, or a text
-/// above kMaxConfigBytes.
-Config parse_config(const std::string& text, const std::string& source);
+/// above kMaxConfigBytes. `base` gives the top level's axes where the config does not
+/// (kex tune --sizes for a config without sizes); Axes{}'s defaults otherwise.
+Config parse_config(const std::string& text, const std::string& source, const Axes& base = Axes{});
 
 
 /// Reads `path` (InputError if unreadable, not a regular file or above
-/// kMaxConfigBytes, read no further than that) and parses it; "built-in:NAME" reads an embedded config.
-Config load_config(const std::string& path);
+/// kMaxConfigBytes, read no further than that) and parses it (over `base`, as parse_config);
+/// "built-in:NAME" reads an embedded config.
+Config load_config(const std::string& path, const Axes& base = Axes{});
 
 /// Largest buffer a config may ask for: a quarter of MemAvailable (sizes,
 /// offsets and distances together).

@@ -81,6 +81,10 @@ VerifyTarget verify_target(const KernelPlan& k, const Built& b) {
   t.unroll = k.unroll;
   t.size_multiple = k.region;
   if (k.region > 1) t.max_size = 3 * k.region;
+  // Code kex did not write (glibc's variants, loaded code, libc's own functions) has its
+  // function's ABI and result: its stub jumps to it, so what it returns is what the stub does.
+  if (k.impl) t.promises = std::string(to_string(k.impl->function));
+  else if (k.libc) t.promises = std::string(to_string(k.libc->function));
   t.code = b.code;
   t.code_size = b.info ? b.info->bytes : 0;
   return t;

@@ -1,13 +1,13 @@
 #include "src/run/file_sha256.hpp"
 
 #include <nettle/sha2.h>
+#include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <memory>
 
 #include "src/core/error.hpp"
+#include "src/core/file_read.hpp"
 
 namespace kex {
 
@@ -35,15 +35,29 @@ std::string sha256_hex(const uint8_t* p, size_t n) {
   return hex_of(ctx);
 }
 
-std::string file_sha256(const std::string& path) {
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), std::fclose);
-  if (!f) throw InputError(path + ": cannot read: " + std::strerror(errno));
+std::string file_sha256(const std::string& path, size_t max_bytes, const std::string& what) {
+  const int fd = open_regular_file(path, max_bytes, what);
   sha256_ctx ctx;
   sha256_init(&ctx);
   uint8_t buf[1 << 16];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f.get())) > 0) sha256_update(&ctx, n, buf);
-  if (std::ferror(f.get())) throw InputError(path + ": cannot read: " + std::strerror(errno));
+  size_t total = 0;
+  for (;;) {
+    const ssize_t n = read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      close(fd);
+      throw InputError(path + ": cannot read: " + std::strerror(err));
+    }
+    if (n == 0) break;
+    total += size_t(n);
+    if (total > max_bytes) {  // it grew while being read
+      close(fd);
+      throw InputError(path + ": longer than " + std::to_string(max_bytes >> 20) + " MiB: a " + what + " is at most that");
+    }
+    sha256_update(&ctx, size_t(n), buf);
+  }
+  close(fd);
   return hex_of(ctx);
 }
 

@@ -205,6 +205,9 @@ JournalState read_fd(int fd, const std::string& path) {
   Reading in;
   bool any = false;
   const bool torn = for_each_line(fd, path, [&](const std::string& text, size_t number) {
+    // A blank line after the header (an editor's last newline, echo >>) holds nothing: kex
+    // never writes one, and it must not make the journal unresumable.
+    if (number > 1 && text.find_first_not_of(" \t\r") == std::string::npos) return;
     const std::string where = path + ":" + std::to_string(number);
     nlohmann::json j;
     try {

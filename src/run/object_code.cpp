@@ -14,8 +14,6 @@ namespace kex {
 
 namespace {
 
-constexpr size_t kMaxObjectFile = size_t(256) << 20;  // a static C library is a few MiB
-
 struct SourceName {
   std::string path;
   std::string member;  // "" unless "lib.a(member)"
@@ -64,13 +62,14 @@ ObjectCode load_object_symbol(const std::string& source, const std::string& symb
   if (assembly && src.has_member) throw InputError(object_text(source) + ": an assembly source has no members");
   ObjectCode code;
   if (assembly) {
-    const std::string sha = file_sha256(src.path);  // also says, in one line, when it cannot be read
+    // Checked (a regular file, within the cap) and hashed before the assembler sees it.
+    const std::string sha = file_sha256(src.path, kMaxAssemblySource, ".s or .S source");
     const std::string object = assemble_object(src.path, ends_with(src.path, ".S"));
     code = link_object_symbol(read_elf_object(where, base_name(src.path), object), symbol, nullptr);
     code.sha256 = sha;
     return code;
   }
-  std::string bytes = read_regular_file(src.path, kMaxObjectFile, "object file or archive");
+  std::string bytes = read_regular_file(src.path, kMaxLoadedFile, "object file or archive");
   const std::string sha = sha256_hex(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
   if (src.has_member || bytes.rfind("!<arch>\n", 0) == 0) {
     code = load_from_archive(src, std::move(bytes), symbol);

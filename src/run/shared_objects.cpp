@@ -64,7 +64,7 @@ std::string probe_shared_object(const std::string& path, const std::string& symb
     void* fn = nullptr;
     return open_symbol(path, symbol, fn);
   };
-  const SandboxOutcome o = run_sandboxed(1, job, 10).at(0);
+  const SandboxOutcome o = run_sandboxed(1, job, 10, nullptr, CallFilter::loading).at(0);
   if (!o.finished) return "crashed while opening it: " + describe_death(o, nullptr, 0);
   return terminal_text(o.message);
 }
@@ -77,7 +77,7 @@ FunctionCode shared_object_code(const std::string& path, const std::string& symb
     const FunctionCode f = function_code(fn, cap);
     return "C" + f.how + "\n" + std::string(f.bytes.begin(), f.bytes.end());
   };
-  const SandboxOutcome o = run_sandboxed(1, job, 10).at(0);
+  const SandboxOutcome o = run_sandboxed(1, job, 10, nullptr, CallFilter::loading).at(0);
   const std::string at = terminal_text(path);
   if (!o.finished) throw InputError(at, "crashed while opening it: " + describe_death(o, nullptr, 0));
   const size_t nl = o.message.find('\n');

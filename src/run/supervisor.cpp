@@ -1,5 +1,6 @@
 #include "src/run/supervisor.hpp"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
 #include <sys/mman.h>
@@ -24,6 +25,7 @@
 #include "src/core/fd_io.hpp"
 #include "src/core/limits.hpp"
 #include "src/model/result_json.hpp"
+#include "src/run/contain.hpp"
 #include "src/run/sandbox.hpp"
 #include "src/run/supervisor_detail.hpp"
 
@@ -32,9 +34,30 @@
 
 namespace kex {
 
-double steal_seconds(int cpu) {
+namespace {
+
+/// The text of /proc/stat: read from `fd` (from its start) when one is given, else opened here.
+std::string proc_stat_text(int fd) {
+  const int own = fd < 0 ? open("/proc/stat", O_RDONLY | O_CLOEXEC) : -1;
+  const int from = fd < 0 ? own : fd;
+  std::string text;
+  if (from >= 0) {
+    // The cpu lines come first: 256 KiB hold them for thousands of CPUs.
+    text.resize(size_t(256) << 10);
+    size_t got = 0;
+    for (ssize_t k; got < text.size() && (k = pread(from, text.data() + got, text.size() - got, off_t(got))) > 0;)
+      got += size_t(k);
+    text.resize(got);
+  }
+  if (own >= 0) close(own);
+  return text;
+}
+
+}  // namespace
+
+double steal_seconds(int cpu, int proc_stat) {
   if (cpu < 0) return 0;
-  std::ifstream f("/proc/stat");
+  std::istringstream f(proc_stat_text(proc_stat));
   const std::string want = "cpu" + std::to_string(cpu);
   std::string line;
   while (std::getline(f, line)) {
@@ -73,7 +96,32 @@ struct WorkerLog {
   bool fatal_input = false;        ///< the fatal error is the user's to fix (a limit)
   size_t finished = 0;             ///< tasks it finished (measured, or refused for unmapped buffers)
   bool retired = false;            ///< it measured its share and left the rest to a new worker
+  bool overran = false;            ///< kex killed it: no frame within the task timeout (its alarm did not end it)
+  bool garbled = false;            ///< kex killed it: a frame kex's worker does not write (code wrote into its pipe)
+  bool ignored_stop = false;       ///< kex killed it: told to stop, it started another task (code took its SIGINT)
+  std::optional<size_t> last_start;  ///< the queue index of the last task it started
 };
+
+/// One frame from a worker, read and checked (Supervision::hear).
+struct Heard {
+  uint32_t kind = 0;
+  std::optional<FaultInfo> fault;                      ///< kFault
+  std::vector<BufferPlacement> buffers;                ///< kBuffers
+  size_t i = 0;                                        ///< kStart, kDone, kUnmapped: the task's index in the queue
+  std::vector<std::pair<Task, Repetition>> done;       ///< kDone
+  Task task;                                           ///< kUnmapped
+  std::string message;                                 ///< kUnmapped, kFatal
+  bool input = false;                                  ///< kFatal: the user's to fix
+  std::optional<SentinelReading> reading;              ///< kSentinel
+  std::vector<Task> window;                            ///< kSentinel
+  bool requeued = false;                               ///< kSentinel
+};
+
+/// The largest frame a worker writes (a task's repetitions with their samples) is far below this.
+constexpr uint32_t kMaxFrame = uint32_t(256) << 20;
+
+/// Processes and threads a worker may have beyond its helper threads (its pids cgroup's pids.max).
+constexpr unsigned kWorkerSpareTasks = 16;
 
 /// One supervised measuring phase: workers started in turn until the queue is done.
 class Supervision {
@@ -110,20 +158,22 @@ class Supervision {
   /// Starts a worker on the queue from the cursor and follows it to its end. False
   /// when the phase is over (queue done, stopped, abandoned).
   bool run_worker() {
-    const PipedFork f = fork_with_pipe("the measuring worker");
-    if (f.pid == 0) worker_main(f.fd, jobs_, plans_, queue_, cursor_, next_order_, budget_, pr_, stop_, running_);
-    const pid_t pid = f.pid;
+    call_filter_available();  // says once, in kex's process, when there is no filter
+    ContainedChild child("the measuring worker", worker_tasks());
+    if (child.in_child())
+      worker_main(child.fd(), jobs_, plans_, queue_, cursor_, next_order_, budget_, pr_, stop_, running_);
     ++res_.workers;
     cpu_set_t others;
     if (other_cpus(pr_.cpu, others)) sched_setaffinity(0, sizeof others, &others);
     WorkerLog w;
     *running_ = 0;
-    const bool killed = follow(f.fd, pid, w);
-    close(f.fd);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    const bool killed = follow(child, w);
+    const int status = child.reap();
     if (killed) return false;
+    if (w.ignored_stop) {  // the task it started is not measured: the phase ends as a stop ends it
+      res_.stopped = true;
+      return false;
+    }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
       if (w.retired && !(stop_ && *stop_)) return true;  // a fresh worker takes the rest
       if (stop_ && *stop_) res_.stopped = true;
@@ -133,75 +183,133 @@ class Supervision {
     return true;
   }
 
-  /// Reads the worker's frames until its pipe closes; answers stops (SIGINT to the
-  /// worker on the first, SIGKILL on the second). True when it was killed for a second stop.
-  bool follow(int fd, pid_t pid, WorkerLog& w) {
+  /// The pids.max of a worker's cgroup: its threads and a few more.
+  unsigned worker_tasks() const {
+    uint32_t threads = 1;
+    for (const MeasureJob& j : jobs_) threads = std::max(threads, j.at.threads);
+    return threads + kWorkerSpareTasks;
+  }
+
+  /// Reads the worker's frames until its pipe closes (ContainedChild::follow); answers
+  /// stops (SIGINT to the worker on the first, SIGKILL on the second; a worker that starts
+  /// another task after the first was told is killed too, w.ignored_stop). From its buffers'
+  /// frame on (its own setup done, the user's code next), the next task must start within
+  /// the task timeout and kDeadlineGrace of the last start, or the worker is killed
+  /// (w.overran). True when it was killed for a second stop.
+  bool follow(ContainedChild& child, WorkerLog& w) {
     std::string buf;
     bool told_to_stop = false, killed = false;
-    for (;;) {
-      pollfd pfd{fd, POLLIN, 0};
-      const int n = poll(&pfd, 1, 100);
-      if (n < 0 && errno != EINTR) break;
-      if (stop_ && *stop_ >= 2 && !killed) {
-        kill(pid, SIGKILL);
-        killed = true;
-        res_.abandoned = true;
-      } else if (stop_ && *stop_ == 1 && !told_to_stop) {
-        kill(pid, SIGINT);  // the worker's handler sets its stop: it ends after the current task
-        told_to_stop = true;
-      }
-      if (n <= 0) continue;
-      char chunk[65536];
-      const ssize_t k = read(fd, chunk, sizeof chunk);
-      if (k < 0 && errno == EINTR) continue;
-      if (k <= 0) break;
-      buf.append(chunk, static_cast<size_t>(k));
-      while (buf.size() >= sizeof(Frame)) {
+    Deadline deadline;
+    const auto take = [&](std::string_view chunk) {
+      buf.append(chunk);
+      while (!w.garbled && buf.size() >= sizeof(Frame)) {
         Frame f;
         std::memcpy(&f, buf.data(), sizeof f);
-        if (buf.size() < sizeof f + f.len) break;
+        if (f.len > kMaxFrame) w.garbled = true;
+        if (w.garbled || buf.size() < sizeof f + f.len) break;
         const std::string payload = buf.substr(sizeof f, f.len);
         buf.erase(0, sizeof f + f.len);
-        frame(f.kind, payload, w);
+        Heard h;
+        try {
+          h = hear(f.kind, payload);
+          // The worker starts its tasks in queue order: a start that goes back is forged.
+          if (h.kind == kStart && w.last_start && h.i <= *w.last_start) throw std::runtime_error("a task started again");
+        } catch (const std::exception&) {  // not what kex's worker writes: code wrote into the pipe
+          w.garbled = true;
+          break;
+        }
+        if (h.kind == kStart) w.last_start = h.i;
+        frame(h, w);  // an error here (the journal's) is kex's, and goes up
+        if (told_to_stop && h.kind == kStart) w.ignored_stop = true;
+        // Only its setup's end and each task's start give the worker more time: whatever else
+        // it sends (code can write frames too) does not keep it alive past a task's timeout.
+        if (h.kind == kBuffers || h.kind == kStart) deadline.in(pr_.task_timeout_s + kDeadlineGrace);
       }
-    }
+    };
+    const auto tick = [&] {
+      if (stop_ && *stop_ >= 2) {
+        killed = res_.abandoned = true;
+        return false;
+      }
+      if (stop_ && *stop_ == 1 && !told_to_stop) {
+        kill(child.pid(), SIGINT);  // the worker's handler sets its stop: it ends after the current task
+        told_to_stop = true;
+      }
+      w.overran = deadline.passed();
+      return !w.overran && !w.garbled && !w.ignored_stop;
+    };
+    child.follow(take, tick);
     return killed;
   }
 
-  void frame(uint32_t kind, const std::string& payload, WorkerLog& w) {
+  /// A frame as read, checked against this phase (its tasks and indices in range):
+  /// throws for anything kex's worker does not write (code wrote into the pipe).
+  Heard hear(uint32_t kind, const std::string& payload) const {
+    Heard h;
+    h.kind = kind;
     if (kind == kFault) {
-      if (payload.size() == sizeof(FaultInfo)) {
-        FaultInfo fi;
-        std::memcpy(&fi, payload.data(), sizeof fi);
-        w.fault = fi;
-      }
-      return;
+      if (payload.size() != sizeof(FaultInfo)) throw std::runtime_error("a fault frame of another size");
+      h.fault.emplace();
+      std::memcpy(&*h.fault, payload.data(), sizeof(FaultInfo));
+      return h;
     }
     const nlohmann::json m = nlohmann::json::parse(payload);
-    if (kind == kBuffers) {
-      if (res_.buffers.empty())  // the first worker's (each maps the same plans)
-        for (const auto& b : m) res_.buffers.push_back(buffer_placement_from_json(b, "worker: buffers"));
-    } else if (kind == kStart) {
-      w.inflight = m.at("i").get<size_t>();
-    } else if (kind == kDone) {
-      for (const auto& d : m.at("done")) {
-        Repetition rep = repetition_from_json(d.at("rep"), "worker");
+    const auto task = [&](const nlohmann::json& t) {
+      Task x = task_from(t);
+      if (x.point >= jobs_.size()) throw std::runtime_error("a task of no point");
+      return x;
+    };
+    if (kind == kStart || kind == kDone || kind == kUnmapped) {
+      h.i = m.at("i").get<size_t>();
+      if (h.i >= queue_.size()) throw std::runtime_error("a task out of the queue");
+    }
+    if (kind == kBuffers)
+      for (const auto& b : m) h.buffers.push_back(buffer_placement_from_json(b, "worker: buffers"));
+    if (kind == kDone)
+      for (const auto& d : m.at("done")) h.done.emplace_back(task(d.at("task")), repetition_from_json(d.at("rep"), "worker"));
+    if (kind == kUnmapped) {
+      h.task = task(m.at("task"));
+      h.message = m.at("message").get<std::string>();
+    }
+    if (kind == kSentinel) {
+      h.reading = sentinel_reading_from_json(m.at("reading"), "worker: reading");
+      for (const auto& t : m.at("window")) h.window.push_back(task(t));
+      h.requeued = m.at("requeued").get<bool>();
+      if (h.requeued && h.window.size() > budget_) throw std::runtime_error("a requeue past the budget");
+    }
+    if (kind == kFatal) {
+      h.message = m.at("message").get<std::string>();
+      h.input = m.at("input").get<bool>();
+    }
+    return h;
+  }
+
+  /// What a frame heard means for the phase and the worker's log.
+  void frame(const Heard& h, WorkerLog& w) {
+    if (h.kind == kFault) {
+      w.fault = h.fault;
+    } else if (h.kind == kBuffers) {
+      if (res_.buffers.empty()) res_.buffers = h.buffers;  // the first worker's (each maps the same plans)
+    } else if (h.kind == kStart) {
+      w.inflight = h.i;
+    } else if (h.kind == kDone) {
+      for (const auto& [t, rep] : h.done) {
         res_.measured_s += rep.seconds;
         ++res_.tasks_done;
         next_order_ = std::max(next_order_, rep.order + 1);
-        if (ev_.done) ev_.done(task_from(d.at("task")), rep);
+        if (ev_.done) ev_.done(t, rep);
       }
-      finished(m.at("i").get<size_t>(), w);
-    } else if (kind == kUnmapped) {
-      lost(task_from(m.at("task")), {StatusKind::error, m.at("message").get<std::string>()});
-      finished(m.at("i").get<size_t>(), w);
-    } else if (kind == kSentinel) {
-      sentinel(m);
-    } else if (kind == kRetire) {
+      finished(h.i, w);
+    } else if (h.kind == kUnmapped) {
+      lost(h.task, {StatusKind::error, h.message});
+      finished(h.i, w);
+    } else if (h.kind == kSentinel) {
+      sentinel(h);
+    } else if (h.kind == kRetire) {
       w.retired = true;
-    } else if (kind == kFatal) {
-      w.fatal = m.at("message").get<std::string>();
-      w.fatal_input = m.at("input").get<bool>();
+    } else if (h.kind == kFatal) {
+      w.fatal = h.message;
+      w.fatal_input = h.input;
     }
   }
 
@@ -217,17 +325,13 @@ class Supervision {
     else if (ev_.failed) ev_.failed(t, st);
   }
 
-  void sentinel(const nlohmann::json& m) {
-    const SentinelReading sr = sentinel_reading_from_json(m.at("reading"), "worker: reading");
-    std::vector<Task> window;
-    for (const auto& t : m.at("window")) window.push_back(task_from(t));
-    const bool requeued = m.at("requeued").get<bool>();
-    if (requeued) {
-      queue_.insert(queue_.end(), window.begin(), window.end());
-      budget_ -= std::min(budget_, window.size());
-      res_.remeasured += window.size();
+  void sentinel(const Heard& h) {
+    if (h.requeued) {
+      queue_.insert(queue_.end(), h.window.begin(), h.window.end());
+      budget_ -= std::min(budget_, h.window.size());
+      res_.remeasured += h.window.size();
     }
-    if (ev_.sentinel) ev_.sentinel(sr, window, requeued);
+    if (ev_.sentinel) ev_.sentinel(*h.reading, h.window, h.requeued);
   }
 
   /// A worker ended abnormally. The task in flight is the one it died on: the point
@@ -256,14 +360,8 @@ class Supervision {
     const uint32_t k = *running_;
     const Task bad = task.member(k >= 1 && k <= points.size() ? points[k - 1] : points.front());
     const MeasureJob& j = jobs_[bad.point];
-    if (w.fault) {
-      SandboxOutcome o;
-      o.signal = w.fault->signal;
-      o.fault_ip = w.fault->ip;
-      o.fault_addr = w.fault->addr;
-      o.timed_out = o.signal == SIGALRM;
-      o.message = o.timed_out ? "did not return within " + std::to_string(pr_.task_timeout_s) + " s"
-                              : std::string("killed by SIG") + sigabbrev_np(o.signal);
+    if (w.fault || w.overran || w.garbled) {
+      const SandboxOutcome o = kernel_death(w);
       if (ev_.failed)
         ev_.failed(bad, {StatusKind::error, describe_death(o, j.code, j.code_size) + " while measuring", o.signal,
                          fault_offset(o, j.code, j.code_size)});
@@ -289,9 +387,38 @@ class Supervision {
     cursor_ = at;
   }
 
+  /// How the kernel killed the worker: the fault it reported (a signal, the alarm, a
+  /// refused system call), or kex's kill past the deadline.
+  SandboxOutcome kernel_death(const WorkerLog& w) const {
+    SandboxOutcome o;
+    const std::string late = "did not return within " + std::to_string(pr_.task_timeout_s) + " s";
+    if (w.garbled) {
+      o.signal = SIGKILL;
+      o.message = "wrote into the pipe to kex (a malformed frame): killed by kex";
+      return o;
+    }
+    if (!w.fault) {
+      o.signal = SIGKILL;
+      o.timed_out = true;
+      o.message = late + " (its alarm did not end it: killed by kex)";
+      return o;
+    }
+    o.signal = w.fault->signal;
+    o.fault_ip = w.fault->ip;
+    o.fault_addr = w.fault->addr;
+    o.timed_out = o.signal == SIGALRM;
+    o.message = o.timed_out ? late
+                : o.signal == SIGSYS ? refused_call_text(o.fault_addr)
+                                     : std::string("killed by SIG") + sigabbrev_np(o.signal);
+    return o;
+  }
+
   /// "was killed by SIGKILL (not by its kernel: no fault was reported)", "exited
   /// with status 4 (REASON)": how a worker died when its kernel did not kill it.
-  static std::string death_text(int status, const WorkerLog& w) {
+  std::string death_text(int status, const WorkerLog& w) const {
+    if (w.overran)
+      return "sent nothing for " + std::to_string(pr_.task_timeout_s) + " s and more (killed by kex)";
+    if (w.garbled) return "wrote a malformed frame into the pipe to kex (killed by kex)";
     if (WIFSIGNALED(status))
       return std::string("was killed by SIG") + sigabbrev_np(WTERMSIG(status)) +
              " (not by its kernel: no fault was reported)";

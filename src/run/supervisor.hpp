@@ -89,7 +89,9 @@ SupervisedRun run_supervised(const std::vector<MeasureJob>& jobs, const std::vec
                              std::vector<Task> order, const Protocol& protocol, const SupervisorEvents& events,
                              const volatile std::sig_atomic_t* stop);
 
-/// Steal time of a CPU so far, in seconds (/proc/stat; 0 when unknown).
-double steal_seconds(int cpu);
+/// Steal time of a CPU so far, in seconds (/proc/stat; 0 when unknown). With `proc_stat`
+/// (a descriptor of /proc/stat opened before) it is read there: the measuring worker's
+/// system-call filter lets it open no file.
+double steal_seconds(int cpu, int proc_stat = -1);
 
 }  // namespace kex

@@ -1,6 +1,7 @@
 // The measuring worker of run_supervised: a forked child that maps the buffers, measures
 // its share of the queue (one task, or one paired round, at a time) with the sentinel's
 // readings between, and reports every step to the parent as a frame.
+#include <fcntl.h>
 #include <sched.h>
 #include <sys/mman.h>
 #include <ucontext.h>
@@ -53,6 +54,7 @@ void pin(int cpu) {
 namespace {
 
 int g_worker_fd = -1;
+int g_proc_stat = -1;  ///< /proc/stat, opened before the filter (steal time per task)
 volatile std::sig_atomic_t g_worker_stop = 0;
 
 /// In the worker: a stop (Ctrl-C to the group, or the supervisor's SIGINT) ends it after the current task.
@@ -66,6 +68,7 @@ extern "C" void on_worker_fault(int sig, siginfo_t* si, void* uc) {
   } m{{kFault, sizeof(FaultInfo)}, {sig, 0, 0, reinterpret_cast<uint64_t>(si->si_addr)}};
   m.i.ip = static_cast<uint64_t>(static_cast<ucontext_t*>(uc)->uc_mcontext.gregs[REG_RIP]);
   if (sig == SIGALRM) m.i.addr = 0;
+  if (sig == SIGSYS) m.i.addr = refused_call(si->si_arch, si->si_syscall);
   if (g_worker_fd >= 0) {
     ssize_t w = write(g_worker_fd, &m, sizeof m);
     (void)w;
@@ -225,7 +228,7 @@ std::vector<std::pair<uint32_t, Repetition>> measure_task(int fd, size_t i, cons
   std::vector<std::pair<uint32_t, Repetition>> out;
   if (members.empty()) return out;
   send(fd, kStart, nlohmann::json{{"i", i}, {"task", task_json(t)}}.dump());
-  const double steal0 = steal_seconds(pr.cpu);
+  const double steal0 = steal_seconds(pr.cpu, g_proc_stat);
   alarm(pr.task_timeout_s);
   if (t.round == 0) {
     *running = 1;
@@ -241,7 +244,7 @@ std::vector<std::pair<uint32_t, Repetition>> measure_task(int fd, size_t i, cons
     }
   }
   alarm(0);
-  const double steal = (steal_seconds(pr.cpu) - steal0) / double(out.size());
+  const double steal = (steal_seconds(pr.cpu, g_proc_stat) - steal0) / double(out.size());
   for (auto& [p, rep] : out) {
     rep.steal_s = steal;
     rep.round = t.round;
@@ -280,14 +283,15 @@ void send_done(int fd, size_t i, const Task& t, std::vector<std::pair<uint32_t, 
 }
 
 /// After a sentinel reading `r` over the tasks of `window`: requeues them when the
-/// reading was disturbed (separate repetitions only, within `budget`) and says so.
+/// reading was disturbed (separate repetitions only, within `budget`) and says so. An
+/// empty window: the first reading, the baseline.
 void send_window(int fd, const SentinelReading& r, std::vector<Task>& window, std::vector<Task>& queue,
                  size_t& budget) {
   // A round is not measured again: its members were compared in their own window,
   // which a disturbance shares; the sentinel marks them for the absolute figures.
   const bool rounds = std::any_of(window.begin(), window.end(), [](const Task& x) { return x.round != 0; });
   bool requeued = false;
-  if (r.disturbed && !rounds && budget >= window.size()) {
+  if (r.disturbed && !rounds && !window.empty() && budget >= window.size()) {
     queue.insert(queue.end(), window.begin(), window.end());
     budget -= window.size();
     requeued = true;
@@ -299,18 +303,24 @@ void send_window(int fd, const SentinelReading& r, std::vector<Task>& window, st
   window.clear();
 }
 
+/// The worker's first steps: its fault handler, its stop flag (set already when `stop`
+/// is) and handlers, its CPU, and /proc/stat opened before the filter forbids it.
+const volatile std::sig_atomic_t* worker_basics(int fd, const Protocol& pr, const volatile std::sig_atomic_t* stop) {
+  g_worker_fd = fd;
+  catch_faults(on_worker_fault);
+  g_worker_stop = stop && *stop ? 1 : 0;
+  catch_worker_stops();
+  pin(pr.cpu);
+  g_proc_stat = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+  return &g_worker_stop;
+}
+
 }  // namespace
 
 [[noreturn]] void worker_main(int fd, const std::vector<MeasureJob>& jobs, const std::vector<BufferPlan>& plans,
                               std::vector<Task> queue, size_t start, uint64_t first_order, size_t budget,
                               const Protocol& pr, const volatile std::sig_atomic_t* stop, volatile uint32_t* running) {
-  g_worker_fd = fd;
-  catch_faults(on_worker_fault);
-  g_worker_stop = stop && *stop ? 1 : 0;
-  catch_worker_stops();
-  stop = &g_worker_stop;
-  pin(pr.cpu);
-  open_shared_objects();  // the user's shared objects open in the worker, before any timing
+  stop = worker_basics(fd, pr, stop);
   try {
     // The sentinel first: it is small, and every task needs it.
     std::unique_ptr<Sentinel> sentinel = pr.sentinel.enabled ? map_sentinel(pr.sentinel.mem_bytes) : nullptr;
@@ -333,12 +343,14 @@ void send_window(int fd, const SentinelReading& r, std::vector<Task>& window, st
       return r;
     };
     uint64_t order = first_order;  // of the next repetition: unique over the run and its resumes
-    if (sentinel) {
-      // A first reading sets the baseline before anything is measured.
-      SentinelReading r = reading(order);
-      send(fd, kSentinel, nlohmann::json{{"reading", to_json(r)}, {"window", nlohmann::json::array()},
-                                         {"requeued", false}}.dump());
+    if (sentinel) {  // a first reading sets the baseline before anything is measured
+      std::vector<Task> none;
+      send_window(fd, reading(order), none, queue, budget);
     }
+    // The user's shared objects open here, under the filter, before any timing; the
+    // kernels' filter follows (the parent's deadline runs from the buffers' frame).
+    if (const std::string why = open_objects_filtered(CallFilter::kernels); !why.empty())
+      throw std::runtime_error("cannot install the system-call filter: " + why);
     std::vector<Task> window;
     std::string previous;
     std::map<uint32_t, MemberPlan> plans;

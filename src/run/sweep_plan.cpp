@@ -5,7 +5,9 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "src/core/affinity.hpp"
 #include "src/core/error.hpp"
+#include "src/run/machine.hpp"
 #include "src/run/plans.hpp"
 #include "src/run/sweep_detail.hpp"
 #include "src/run/machine.hpp"

@@ -51,18 +51,6 @@ struct Race {
   double used() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
 };
 
-/// What every stage races beside the candidates and never drops: libc's function and
-/// `rep`, and with `glibc` the usable variants of glibc's memcpy (memset), so that the
-/// dispatch is compared with the best of them at every size.
-std::vector<std::string> reference_of(Op op, bool glibc) {
-  std::vector<std::string> out = op == Op::copy ? std::vector<std::string>{"memcpy", "rep_movsb"}
-                                                : std::vector<std::string>{"memset", "rep_stosb"};
-  if (glibc)
-    for (const GlibcImpl* g : glibc_impls().of(*libc_function_of(op)))
-      if (g->facts.usable) out.push_back(impl_name({g->facts.source, g->facts.symbol, 0}));
-  return out;
-}
-
 /// Only the sizes may take several values: a race is between kernels, one group per size.
 void check_single_axes(const Config& c) {
   const Axes& a = c.axes;
@@ -469,7 +457,7 @@ TuneRun run_tune(const TuneRequest& asked, RunOptions opt, const std::function<v
     throw InputError(req.space.source + ": /kernels: no " + std::string(to_string(req.op)) +
                      " kernel this CPU runs: kex tune races the config's kernels of the op asked for");
   if (req.sizes.empty()) throw InputError("--sizes: no size to race");
-  Race r{req, opt, say, reference_of(req.op, req.glibc), {}, {}, {}, {}, {}};
+  Race r{req, opt, say, tune_references(req.op, req.glibc), {}, {}, {}, {}, {}};
   r.opt.protocol.paired = true;
   r.rec.op = req.op;
   r.rec.budget_s = asked.budget_s;
@@ -503,6 +491,15 @@ TuneRun run_tune(const TuneRequest& asked, RunOptions opt, const std::function<v
   out.tune = std::move(r.rec);
   out.interrupted = r.stopped;
   out.abandoned = opt.stop && *opt.stop >= 2;
+  return out;
+}
+
+std::vector<std::string> tune_references(Op op, bool glibc) {
+  std::vector<std::string> out = op == Op::copy ? std::vector<std::string>{"memcpy", "rep_movsb"}
+                                                : std::vector<std::string>{"memset", "rep_stosb"};
+  if (glibc)
+    for (const GlibcImpl* g : glibc_impls().of(*libc_function_of(op)))
+      if (g->facts.usable) out.push_back(impl_name({g->facts.source, g->facts.symbol, 0}));
   return out;
 }
 

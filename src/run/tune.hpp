@@ -45,6 +45,11 @@ struct TuneEstimate {
   double first_s() const { return prepare_s + measure_s; }
 };
 
+/// What every stage races beside the candidates and never drops: libc's function and
+/// `rep`, and with `glibc` the usable variants of glibc's memcpy (memset) on this machine,
+/// so that the dispatch is compared with the best of them at every size.
+std::vector<std::string> tune_references(Op op, bool glibc);
+
 /// About how many bytes kex tune's results file takes at least: the first stage's
 /// repetitions (every candidate and reference at every size) at about 1.5 KB each as
 /// written, plus 1 MiB for the rest; what its output path must have room for before racing.

@@ -20,24 +20,85 @@ namespace kex {
 namespace {
 
 
-/// [PROT_NONE page][cap bytes, read-write][PROT_NONE page]
+/// The guard on either side of a verified buffer: as far as a kernel may reach from its
+/// data, a prefetch distance (kMaxPfDistance) and an unrolled block (at most 8 KiB) beyond
+/// it, so that a load that far past either end faults instead of reading another mapping.
+constexpr size_t kGuardBytes = size_t(kMaxPfDistance) + 8192;
+
+/// [PROT_NONE guard][cap bytes, read-write][PROT_NONE guard]
 struct Guarded {
   uint8_t* base = nullptr;
   size_t cap = 0, total = 0;
   explicit Guarded(size_t bytes) {
     cap = (bytes + kPageBytes - 1) / kPageBytes * kPageBytes;
-    total = cap + 2 * kPageBytes;
-    void* p = mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    total = cap + 2 * kGuardBytes;
+    void* p = mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) throw std::runtime_error("verify: mmap failed");
-    base = static_cast<uint8_t*>(p) + kPageBytes;
+    base = static_cast<uint8_t*>(p) + kGuardBytes;
     mprotect(base, cap, PROT_READ | PROT_WRITE);
   }
-  ~Guarded() { munmap(base - kPageBytes, total); }
+  ~Guarded() { munmap(base - kGuardBytes, total); }
   uint8_t* begin() const { return base; }
   uint8_t* end() const { return base + cap; }
 };
 
 uint8_t canary(size_t i) { return static_cast<uint8_t>(i * 131 + 0x5b); }
+
+// kex_verify_call(fn, dst, src, n, regs): calls fn(dst, src, n) with rbx, rbp and r12-r15
+// loaded from regs[1..6]; after it, regs[0] = rax (the result), regs[1..6] = those
+// registers as the kernel left them, regs[7] = rflags (DF is bit 10). Its own registers
+// are saved and restored around all of it, so a kernel that clobbers them is reported,
+// not left to derail the verifier.
+asm(".text\n"
+    ".type kex_verify_call, @function\n"
+    "kex_verify_call:\n"
+    "  push %rbx\n  push %rbp\n  push %r12\n  push %r13\n  push %r14\n  push %r15\n"
+    "  push %r8\n"  // regs, at 0(%rsp); the stack is 16-byte aligned at the call below
+    "  mov %rdi, %rax\n  mov %rsi, %rdi\n  mov %rdx, %rsi\n  mov %rcx, %rdx\n"
+    "  mov 8(%r8), %rbx\n  mov 16(%r8), %rbp\n  mov 24(%r8), %r12\n"
+    "  mov 32(%r8), %r13\n  mov 40(%r8), %r14\n  mov 48(%r8), %r15\n"
+    "  call *%rax\n"
+    "  mov (%rsp), %r8\n"
+    "  mov %rax, 0(%r8)\n  mov %rbx, 8(%r8)\n  mov %rbp, 16(%r8)\n  mov %r12, 24(%r8)\n"
+    "  mov %r13, 32(%r8)\n  mov %r14, 40(%r8)\n  mov %r15, 48(%r8)\n"
+    "  pushfq\n  pop %rax\n  mov %rax, 56(%r8)\n  cld\n"
+    "  pop %r8\n  pop %r15\n  pop %r14\n  pop %r13\n  pop %r12\n  pop %rbp\n  pop %rbx\n"
+    "  ret\n"
+    ".size kex_verify_call, .-kex_verify_call\n");
+extern "C" void kex_verify_call(KernelFn fn, void* dst, const void* src, size_t n, uint64_t* regs);
+
+/// The callee-saved registers of the SysV ABI as kex_verify_call's regs[1..6] hold them.
+constexpr const char* kKeptNames[6] = {"rbx", "rbp", "r12", "r13", "r14", "r15"};
+
+/// What a kernel returned, against its arguments: "src", "0", "dst+8", or the address.
+std::string result_text(uint64_t r, const uint8_t* d, const uint8_t* s, uint64_t n) {
+  const auto dst = reinterpret_cast<uint64_t>(d);
+  if (r == reinterpret_cast<uint64_t>(s)) return "src";
+  if (r == 0) return "0";
+  if (r > dst && r <= dst + n) return "dst+" + std::to_string(r - dst);
+  char b[24];
+  snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(r));
+  return b;
+}
+
+/// Runs the kernel once on (d, s, n) through kex_verify_call: "" or what the call broke:
+/// a callee-saved register changed, the direction flag left set, or, for a routine that
+/// promises memcpy's, memmove's or memset's result, a result other than dst.
+std::string run_kernel(const VerifyTarget& t, uint8_t* d, const uint8_t* s, uint64_t n) {
+  uint64_t regs[8] = {0};
+  for (int i = 1; i <= 6; ++i) regs[i] = 0x6b65780000000000ull ^ (0x0101010101ull * uint64_t(i));
+  const std::vector<uint64_t> kept(regs + 1, regs + 7);
+  kex_verify_call(t.fn, d, s, n, regs);
+  std::string changed;
+  for (int i = 0; i < 6; ++i)
+    if (regs[i + 1] != kept[size_t(i)]) changed += (changed.empty() ? "" : ", ") + std::string(kKeptNames[i]);
+  if (!changed.empty())
+    return "changes " + changed + ", which a function must keep (callee-saved in the SysV ABI)";
+  if (regs[7] & (1u << 10)) return "returns with the direction flag set (the SysV ABI wants it clear)";
+  if (!t.promises.empty() && regs[0] != reinterpret_cast<uint64_t>(d))
+    return "returns " + result_text(regs[0], d, s, n) + ", not dst as " + t.promises + " does";
+  return "";
+}
 
 std::string hex2(unsigned v) {
   char b[8];
@@ -177,13 +238,14 @@ std::string verify_overlap(const VerifyTarget& t, const VerifyLayout& l) {
       memcpy(buf.begin(), start.data(), buf.cap);
       memcpy(want.data(), start.data(), buf.cap);
       write_wanted(t, want.data() + doff, want.data() + so, n);
-      t.fn(dd, s, n);
+      const std::string call = run_kernel(t, dd, s, n);
       const size_t i = first_difference(buf.begin(), want.data(), buf.cap);
-      if (i == buf.cap) continue;
+      if (i == buf.cap && call.empty()) continue;
       return "size " + std::to_string(n) + ", distance " + std::to_string(d) + " (overlapping), src+" +
              std::to_string(l.src_page_offset) + (place ? " (at buffer end)" : "") + ": " +
-             position(i, doff, dst_span(t, n), "dst") + " is " + hex2(buf.begin()[i]) + ", expected " +
-             hex2(want[i]) + (t.is_copy ? " (memmove)" : "");
+             (!call.empty() ? call
+                            : position(i, doff, dst_span(t, n), "dst") + " is " + hex2(buf.begin()[i]) + ", expected " +
+                                  hex2(want[i]) + (t.is_copy ? " (memmove)" : ""));
     }
   }
   return {};
@@ -233,11 +295,11 @@ std::string verify_in_process(const VerifyTarget& t) {
           if (reinterpret_cast<uintptr_t>(d) % 64 != doff % 64 && a > 1) continue;
         }
         memcpy(dst.begin(), canaries.data(), dst.cap);
-        t.fn(d, s, n);
+        std::string wrong = run_kernel(t, d, s, n);
         const size_t lo = static_cast<size_t>(d - dst.begin()), so = static_cast<size_t>(s - src.begin());
         memcpy(expect.data(), canaries.data(), dst.cap);
         write_wanted(t, expect.data() + lo, pristine.data() + so, n);
-        std::string wrong = dst_wrong(t, dst, expect, lo, n);
+        if (wrong.empty()) wrong = dst_wrong(t, dst, expect, lo, n);
         if (wrong.empty()) wrong = source_written(src, pristine, so, n);
         if (wrong.empty()) continue;
         return "size " + std::to_string(n) + ", dst+" + std::to_string(doff) + " src+" + std::to_string(soff) +

@@ -39,6 +39,9 @@ struct VerifyTarget {
   uint32_t unroll = 64;         ///< sizes unroll-1, unroll, unroll+1 are tried
   uint64_t size_multiple = 1;   ///< page presets: sizes must be multiples of this (e.g. 4096)
   uint64_t max_size = 3 * 4096 + 64;  ///< largest size tried (random sizes stay below)
+  /// "memcpy", "memmove" or "memset": the routine promises that function's result (dst);
+  /// "" for kex's own kernels, which return nothing.
+  std::string promises;
   const uint8_t* code = nullptr;      ///< the kernel's bytes, to place a fault (null for libc)
   size_t code_size = 0;
   std::optional<VerifyLayout> layout; ///< set: only this exact placement; unset: eight offset pairs
@@ -72,9 +75,12 @@ Status verification_status(const Verification& c);
 /// 8 seeded random sizes (all filtered to size_multiple).
 std::vector<uint64_t> verify_sizes(const VerifyTarget& t);
 
-/// Runs the kernel in this process on guard-page-protected buffers over every size;
-/// compares with memcpy/memset (memmove for an overlapping layout; a read's 8 bytes with
-/// read_fold of the source) and checks that bytes around dst are untouched. Without a layout: eight src/dst offset pairs,
+/// Runs the kernel in this process on buffers with a guard of PROT_NONE pages on either
+/// side (as wide as a prefetch distance and an unrolled block: a load that far past an end
+/// faults) over every size; compares with memcpy/memset (memmove for an overlapping layout;
+/// a read's 8 bytes with read_fold of the source) and checks that bytes around dst are
+/// untouched, that the callee-saved registers and the direction flag are as the SysV ABI
+/// wants them, and that a routine that promises a result returns dst. Without a layout: eight src/dst offset pairs,
 /// each at both buffer ends; with one: exactly its page offsets (and distance).
 /// Returns "" on success, else the first mismatch
 /// ("size 4097, dst+8 src+0: byte 4096 is 0x00, expected 0x5a").

@@ -335,6 +335,12 @@ TEST_CASE("bad inputs to the results commands and run options fail before any wo
       {kKex + " run -q " + d + "/small.json -o " + d + "/o.json --plot-dir " + d + "/afile/sub", "cannot be created"},
       {kKex + " segments --json " + d + "/no/dir.json", "directory " + d + "/no does not exist"},
       {kKex + " crossovers " + d + "/typed.json --cache hot", "--cache: 'hot': allowed: warm, cold"},
+      // NaN is refused as inf is (CLI11's Range compares, and every comparison with NaN is false).
+      {kKex + " crossovers " + d + "/typed.json --validate --budget-ms inf", "--budget-ms: Value inf not in range 0.010000"},
+      {kKex + " crossovers " + d + "/typed.json --validate --budget-ms nan", "--budget-ms: Value nan not in range 0.010000"},
+      {kKex + " compare " + d + "/typed.json " + d + "/typed.json --alpha nan", "--alpha: Value nan not in range"},
+      {kKex + " compare " + d + "/typed.json " + d + "/typed.json --min-effect NaN", "--min-effect: Value NaN not in range"},
+      {kKex + " libc-child --sizes 64 --budget-ms nan", "--budget-ms: Value nan not in range 0.001000"},
   };
   for (const auto& c : cases) {
     auto r = shell(c.cmd);

@@ -9,6 +9,7 @@
 
 #include "src/run/counters.hpp"
 #include "src/run/mca.hpp"
+#include "tests/support/child.hpp"
 #include "tests/support/shell.hpp"
 #include "tests/support/tmpdir.hpp"
 
@@ -66,6 +67,19 @@ TEST_CASE("kex explain: the kernel, its neighbours and the explain section" * do
     CHECK(!ex.contains("pmu"));
     CHECK(ex["points"][0]["counters"].size() > 0);
   }
+}
+
+TEST_CASE("kex explain stopped by one signal writes the rounds measured and says so, as every command does" *
+          doctest::test_suite("cli")) {
+  TmpDir d;
+  KexChild kex({"explain", "copy/sse/unroll:64", "--sizes", "4KiB", "--no-ceilings", "-o", d / "e.json"}, d / "log");
+  REQUIRE(wait_until([&] { return lines_with(d / "log", " tasks (") > 0; }, 60));
+  const auto [status, seconds] = kex.stop({SIGINT});
+  const std::string log = slurp(d / "log");
+  INFO(log);
+  CHECK(status == 130);
+  CHECK(log.find("kex explain: interrupted; the rounds measured are in " + (d / "e.json") + "\n") != std::string::npos);
+  CHECK(nlohmann::json::parse(slurp(d / "e.json"))["context"]["interrupted"] == true);
 }
 
 TEST_CASE("kex explain: a clear's fill neighbour races in the kernel's rounds and gets an effect" *

@@ -18,14 +18,14 @@
 namespace {
 
 /// A correct memmove: forward when dst is below src, else backward, a byte at a time.
-const char* kMove = "void mv(void *d, const void *s, unsigned long n) {\n"
+const char* kMove = "void *mv(void *d, const void *s, unsigned long n) {\n"
                     "  char *a = d; const char *b = s;\n"
                     "  if (a < b) for (unsigned long i = 0; i < n; ++i) a[i] = b[i];\n"
-                    "  else for (unsigned long i = n; i-- > 0;) a[i] = b[i];\n}\n";
+                    "  else for (unsigned long i = n; i-- > 0;) a[i] = b[i];\n  return d;\n}\n";
 /// A "memmove" that is a forward copy: right when dst is below src, wrong above it.
-const char* kForward = "void fwd(void *d, const void *s, unsigned long n) {\n"
+const char* kForward = "void *fwd(void *d, const void *s, unsigned long n) {\n"
                        "  char *a = d; const char *b = s;\n"
-                       "  for (unsigned long i = 0; i < n; ++i) a[i] = b[i];\n}\n";
+                       "  for (unsigned long i = 0; i < n; ++i) a[i] = b[i];\n  return d;\n}\n";
 
 const std::string kMuslArchive = "/usr/lib/x86_64-linux-musl/libc.a";
 

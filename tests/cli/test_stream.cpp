@@ -95,10 +95,10 @@ TEST_CASE("kex run --stream: a competitor wrong at a size the stream calls is re
           doctest::test_suite("cli")) {
   TmpDir d;
   spit(d / "few.csv", "size,count\n0,1\n13,1\n64,1\n");
-  const std::string bad = build_so(d, "bad", "void bad(void *d, const void *s, unsigned long n) {\n"
+  const std::string bad = build_so(d, "bad", "void *bad(void *d, const void *s, unsigned long n) {\n"
                                              "  char *a = d; const char *b = s;\n"
                                              "  for (unsigned long i = 0; i < n; ++i) a[i] = b[i];\n"
-                                             "  if (n == 13) a[12] ^= 1;\n}\n");
+                                             "  if (n == 13) a[12] ^= 1;\n  return d;\n}\n");
   const ShellOut out = shell(kKex + " run memcpy --load bad=" + bad + ":bad --stream " + (d / "few.csv") +
                              " --repetitions 2 -o " + (d / "r.json"));
   INFO(out.text);

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -113,6 +114,24 @@ TEST_CASE("kex tune races, writes a results file with a tune section, prints the
   CHECK(again.status == 2);
   CHECK(again.text.find("exists") != std::string::npos);
   CHECK(slurp(d + "/t.json") == before);
+}
+
+TEST_CASE("kex tune CONFIG --sizes S races a config that gives no sizes of its own" * doctest::test_suite("tune")) {
+  const std::string d = tmp_dir_until_exit();
+  std::ofstream(d + "/nosizes.json") << R"({"kernels": [{"op": "copy", "regs": ["gpr", "sse"]}]})";
+  const auto r = shell(kKex + " tune -q " + d + "/nosizes.json --sizes 4KiB --budget 10s --rounds 4 --first-rounds 3 " +
+                       "--no-validate -o " + d + "/t.json");
+  INFO(r.text);
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(slurp(d + "/t.json"));
+  std::set<uint64_t> sizes;
+  for (const auto& e : j["benchmarks"]) sizes.insert(e["size"].get<uint64_t>());
+  CHECK(sizes == std::set<uint64_t>{4096});
+  // Without --sizes it is still the config's error, in one line.
+  const auto none = shell(kKex + " tune " + d + "/nosizes.json -o " + d + "/never.json");
+  CHECK(none.status == 2);
+  CHECK(none.text.find("/kernels/0/sizes: null: kernels need a list of sizes (here or at the top level)") !=
+        std::string::npos);
 }
 
 TEST_CASE("kex tune: bad options and spaces exit 2 with one line, before measuring" * doctest::test_suite("cli")) {

@@ -47,6 +47,24 @@ void check_one_line(const ShellOut& r, const std::string& want) {
   CHECK_MESSAGE(std::count(r.text.begin(), r.text.end(), '\n') == 1, r.text);
 }
 
+/// A journal of `lines` whose repetition names loaded code, or a glibc variant the tune does
+/// not race, is refused by `tune` (kex tune SPACE) in one line: nothing is loaded or dropped.
+void check_foreign_points(const std::string& d, const std::vector<nlohmann::json>& lines, const std::string& tune) {
+  const std::string opts = " --budget 6s --rounds 200 --first-rounds 3 --no-validate";
+  nlohmann::json rep = *std::find_if(lines.begin(), lines.end(), [](const auto& l) { return l.contains("rep"); });
+  rep["rep"]["point"] = "lib/mine/4096";  // a journal never makes kex load code
+  write_json_lines(d + "/lib.journal", {lines[0], rep});
+  check_one_line(shell(tune + " --resume " + d + "/lib.journal -o " + d + "/l.json" + opts),
+                 "the journal names loaded code (lib/mine); a journal never loads, assembles or runs code");
+  // A glibc variant the tune does not race here (another machine's, or a tune with --glibc):
+  // refused as kex run --resume refuses a point of another run, not dropped unsaid.
+  rep["rep"]["point"] = "glibc/__memcpy_nonesuch/65536";
+  write_json_lines(d + "/glibc.journal", {lines[0], rep});
+  check_one_line(shell(tune + " --resume " + d + "/glibc.journal -o " + d + "/g.json" + opts),
+                 "--resume: " + d + "/glibc.journal: repetitions of glibc/__memcpy_nonesuch/65536, a glibc variant the "
+                 "tune its header describes does not race here: not this tune's journal");
+}
+
 }  // namespace
 
 TEST_CASE("kex tune's estimate counts building and verifying: far above the budget it is refused at once" *
@@ -133,13 +151,8 @@ TEST_CASE("kex tune killed mid-race resumes from its journal to a complete tune 
   check_one_line(other, "--resume: " + d + "/copy.journal: the journal of another tune (its --sizes differs)");
   check_one_line(shell(kKex + " run --resume " + d + "/copy.journal"),
                  "the journal of a kex tune: continue it with kex tune --resume ");
-  // A journal naming loaded code never makes kex load it.
-  nlohmann::json rep = *std::find_if(lines.begin(), lines.end(), [](const auto& l) { return l.contains("rep"); });
-  rep["rep"]["point"] = "lib/mine/4096";
-  write_json_lines(d + "/lib.journal", {lines[0], rep});
-  check_one_line(shell(resume.substr(0, resume.find(" --resume ")) + " --resume " + d + "/lib.journal -o " + d +
-                       "/l.json --budget 6s --rounds 200 --first-rounds 3 --no-validate"),
-                 "the journal names loaded code (lib/mine); a journal never loads, assembles or runs code");
+  check_foreign_points(d, lines, resume.substr(0, resume.find(" --resume ")));
   CHECK(!std::filesystem::exists(d + "/o.json"));
   CHECK(!std::filesystem::exists(d + "/l.json"));
+  CHECK(!std::filesystem::exists(d + "/g.json"));
 }

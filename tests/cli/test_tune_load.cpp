@@ -15,7 +15,7 @@ TEST_CASE("kex tune --load races a shared object beside its kernels and names it
   TmpDir dir;
   // libc's memcpy behind a symbol of our own.
   std::ofstream(dir / "fast.c") << "#include <string.h>\n"
-                                   "void fast_copy(void *d, const void *s, unsigned long n) { memcpy(d, s, n); }\n";
+                                   "void *fast_copy(void *d, const void *s, unsigned long n) { return memcpy(d, s, n); }\n";
   const ShellOut cc = shell("gcc -shared -fPIC -O2 -o " + (dir / "fast.so") + " " + (dir / "fast.c"));
   REQUIRE_MESSAGE(cc.status == 0, cc.text);
   spit(dir / "space.json", R"({"sizes": ["64KiB"], "kernels": [{"op": "copy", "regs": "gpr", "unroll": [8, 16]}]})");

@@ -1,6 +1,10 @@
 // SHA-256 of loaded code's files: the FIPS 180-2 test vectors and a file read in pieces.
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -26,7 +30,24 @@ TEST_CASE("file_sha256 reads a file larger than its buffer, and a missing file i
   REQUIRE(f);
   REQUIRE(std::fwrite(data.data(), 1, data.size(), f) == data.size());
   std::fclose(f);
-  CHECK(file_sha256(path) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  CHECK(file_sha256(path, kMaxLoadedFile, "shared object") ==
+        "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  CHECK_THROWS_WITH_AS(file_sha256(path, 999999, "shared object"),
+                       (path + ": longer than 0 MiB: a shared object is at most that").c_str(), InputError);
   std::remove(path.c_str());
-  CHECK_THROWS_WITH_AS(file_sha256(path), (path + ": cannot read: No such file or directory").c_str(), InputError);
+  CHECK_THROWS_WITH_AS(file_sha256(path, kMaxLoadedFile, "shared object"),
+                       (path + ": cannot read shared object (No such file or directory)").c_str(), InputError);
+}
+
+TEST_CASE("file_sha256 refuses /dev/zero behind a link and a FIFO at once, before reading a byte") {
+  TmpDir dir;
+  const std::string zero = dir / "zero.so", fifo = dir / "fifo.so";
+  REQUIRE(symlink("/dev/zero", zero.c_str()) == 0);
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  CHECK_THROWS_WITH_AS(file_sha256(zero, kMaxLoadedFile, "shared object"),
+                       (zero + ": not a regular file (a shared object is needed)").c_str(), InputError);
+  CHECK_THROWS_WITH_AS(file_sha256(fifo, kMaxAssemblySource, ".s or .S source"),
+                       (fifo + ": not a regular file (a .s or .S source is needed)").c_str(), InputError);
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(1));
 }

@@ -158,6 +158,38 @@ TEST_CASE("read_journal: a record after the header is checked, a torn last line 
         path + ": in use: a live kex run or resume holds the journal's lock; nothing measured");
 }
 
+TEST_CASE("read_journal: blank lines after the header hold nothing, and a resume appends after them") {
+  TmpDir d;
+  const std::string path = d / "x.journal";
+  Repetition r;
+  r.per_call.n = 3;
+  r.per_call.median = r.per_call.min = r.per_call.max = 100;
+  r.order = 7;
+  {
+    Journal j(path, sample_header());
+    j.repetition("memcpy/4096", r);
+  }
+  {
+    std::ofstream f(path, std::ios::app);
+    f << "\n  \n";  // an editor's newline, a stray line of spaces
+  }
+  const JournalState s = read_journal(path);
+  CHECK_FALSE(s.torn_tail);
+  CHECK(s.reps.at("memcpy/4096").size() == 1);
+  {
+    Journal resumed(path);
+    r.order = 8;
+    resumed.repetition("memcpy/4096", r);
+  }
+  const JournalState again = read_journal(path);
+  REQUIRE(again.reps.at("memcpy/4096").size() == 2);
+  CHECK(again.reps.at("memcpy/4096").at(1).order == 8);
+  // The header line itself may not be blank: that is no journal.
+  std::ofstream(d / "blank.journal") << "\n" << slurp(path);
+  CHECK(input_error_of([&] { read_journal(d / "blank.journal"); }).find("not a journal line (malformed JSON)") !=
+        std::string::npos);
+}
+
 TEST_CASE("a forked child does not hold the journal's lock: a resume right after a kill is not refused as in use") {
   TmpDir d;
   const std::string path = d / "x.journal";

@@ -71,7 +71,7 @@ TEST_CASE("object code: a .s with a call and a .rodata load is laid out in two p
   CHECK(code.relocations[1].type == "R_X86_64_PC32");
   CHECK(code.relocations[1].symbol == ".rodata");
   CHECK(code.relocations[1].value == 24 + 4 - 13);
-  CHECK(code.sha256 == file_sha256(src));
+  CHECK(code.sha256 == file_sha256(src, kMaxLoadedFile, "source"));
   ExecutableCode x(code.bytes);
   CHECK(x.at<uint64_t (*)()>(code.entry)() == 0x1122334455667789ull);
   // inner as the entry: its own section again, at its offset.
@@ -93,7 +93,7 @@ TEST_CASE("object code: a .S goes through the preprocessor, a .o is read as it i
   const ObjectCode from_o = load_object_symbol(obj, "get");
   CHECK(from_o.bytes == load_object_symbol(write_text(dir, "again.s", kTwoPiecesAsm), "get").bytes);
   CHECK(from_o.pieces[0].object == "two.o");
-  CHECK(from_o.sha256 == file_sha256(obj));
+  CHECK(from_o.sha256 == file_sha256(obj, kMaxLoadedFile, "object"));
 }
 
 TEST_CASE(
@@ -164,7 +164,7 @@ TEST_CASE("object code: an archive member's undefined symbol loads the member it
   CHECK(code.pieces[0].object == "a.o");
   CHECK(code.pieces[1].object == "b.o");
   CHECK(code.relocations.size() == 1);
-  CHECK(code.sha256 == file_sha256(lib));
+  CHECK(code.sha256 == file_sha256(lib, kMaxLoadedFile, "archive"));
   ExecutableCode x(code.bytes);
   CHECK(x.at<int (*)()>(code.entry)() == 42);
   // No member named: the index finds the one defining the symbol.

@@ -3,12 +3,24 @@
 // segment probes can (docs/methodology.md §3.1).
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "src/run/contain.hpp"
 #include "src/run/sandbox.hpp"
+#include "tests/support/tmpdir.hpp"
+#include "tests/support/watchdog.hpp"
 
 using namespace kex;
 
@@ -80,4 +92,166 @@ TEST_CASE("run_sandboxed ends a job that spins with fs broken at its timeout" * 
   CHECK(out[0].signal == SIGALRM);
   CHECK(out[0].fault_ip != 0);
   CHECK(out[0].message == "did not return within 1 s");
+}
+
+namespace {
+
+/// Seconds `f` took.
+template <class F>
+double seconds_of(F&& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+TEST_CASE("run_sandboxed: a job that forks is ended by the system-call filter, which names the call" *
+          doctest::test_suite("sandbox")) {
+  if (!call_filter_available()) return;  // said once on stderr
+  const Watchdog dog(60);
+  const auto out = run_sandboxed(
+      4,
+      [](size_t i) -> std::string {
+        if (i == 0) {
+          const long pid = syscall(SYS_fork);  // without the filter: one more process, which exits
+          if (pid == 0) _exit(0);
+          return "forked";
+        }
+        if (i == 1) return kill(getppid(), 0) == 0 ? "signalled kex" : "kill refused";
+        if (i == 2) {  // fork through the x32 entry (x86-64's, with bit 30 set in the number)
+          long pid = 57 | 0x40000000;
+          asm volatile("syscall" : "+a"(pid) : : "rcx", "r11", "memory");
+          if (pid == 0) _exit(0);
+        }
+        return "job " + std::to_string(i) + " ran";
+      },
+      10);
+  REQUIRE(out.size() == 4);
+  CHECK_FALSE(out[0].finished);
+  CHECK(out[0].signal == SIGSYS);
+  CHECK(out[0].message == "made a system call a copy routine has no use for: fork");
+  CHECK(out[0].fault_ip != 0);
+  CHECK_FALSE(out[1].finished);
+  CHECK(out[1].message == "made a system call a copy routine has no use for: kill");
+  CHECK(out[2].message == "made a system call a copy routine has no use for: fork (x32)");
+  CHECK(out[3].finished);
+  CHECK(out[3].message == "job 3 ran");
+}
+
+TEST_CASE("run_sandboxed: kernels open no file, a job that opens shared objects reads them and writes none" *
+          doctest::test_suite("sandbox")) {
+  if (!call_filter_available()) return;
+  const auto open_passwd = [](size_t) -> std::string {
+    const int fd = open("/etc/passwd", O_RDONLY);
+    if (fd >= 0) close(fd);
+    return fd >= 0 ? "opened" : "not opened";
+  };
+  const auto kernels = run_sandboxed(1, open_passwd, 10).at(0);
+  CHECK(kernels.message == "made a system call a copy routine has no use for: openat");
+  const auto loading = run_sandboxed(1, open_passwd, 10, nullptr, CallFilter::loading).at(0);
+  CHECK(loading.finished);
+  CHECK(loading.message == "opened");
+  TmpDir dir;
+  const std::string path = dir / "written";
+  const auto write = run_sandboxed(
+      1, [&](size_t) -> std::string { return open(path.c_str(), O_WRONLY | O_CREAT, 0644) >= 0 ? "created" : "no"; },
+      10, nullptr, CallFilter::loading).at(0);
+  CHECK(write.message == "made a system call a copy routine has no use for: openat");
+  CHECK(access(path.c_str(), F_OK) != 0);
+}
+
+TEST_CASE("run_sandboxed: a job that blocks SIGALRM and spins is killed from kex past its timeout" *
+          doctest::test_suite("sandbox")) {
+  const Watchdog dog(30);
+  std::vector<SandboxOutcome> out;
+  const double took = seconds_of([&] {
+    out = run_sandboxed(
+        2,
+        [](size_t i) -> std::string {
+          if (i == 1) return "job 1 ran";
+          sigset_t all;
+          sigfillset(&all);
+          sigprocmask(SIG_BLOCK, &all, nullptr);
+          for (;;) asm volatile("pause");
+        },
+        1);
+  });
+  REQUIRE(out.size() == 2);
+  CHECK_FALSE(out[0].finished);
+  CHECK(out[0].timed_out);
+  CHECK(out[0].message == "did not return within 1 s (its alarm did not end it: killed by kex)");
+  CHECK(out[1].finished);
+  CHECK(out[1].message == "job 1 ran");
+  CHECK(took < 1 + kDeadlineGrace + 2);
+}
+
+TEST_CASE("run_sandboxed: each child is in a process group of its own, gone when run_sandboxed returns" *
+          doctest::test_suite("sandbox")) {
+  const auto out = run_sandboxed(
+      1, [](size_t) { return std::to_string(getpgrp() == getpid()) + " " + std::to_string(getpid()); }, 10).at(0);
+  REQUIRE(out.finished);
+  CHECK(out.message.rfind("1 ", 0) == 0);
+  const pid_t child = std::stoi(out.message.substr(2));
+  CHECK(kill(child, 0) != 0);
+  CHECK(kill(-child, 0) != 0);
+}
+
+TEST_CASE("run_sandboxed: a job that writes into the pipe to kex is killed and blamed, not believed" *
+          doctest::test_suite("sandbox")) {
+  const Watchdog dog(60);
+  const auto out = run_sandboxed(
+      3,
+      [](size_t i) -> std::string {
+        if (i == 1) return "job 1 ran";
+        // Bytes that are no message of the child's, on every descriptor it may hold: the pipe among them.
+        const std::string junk(64, '\x7f');
+        for (int fd = 3; fd < 64; ++fd) (void)!write(fd, junk.data(), junk.size());
+        for (;;) pause();
+      },
+      10);
+  REQUIRE(out.size() == 3);
+  CHECK_FALSE(out[0].finished);
+  CHECK(out[0].message == "wrote into the pipe to kex (a message kex does not write): killed by kex");
+  CHECK(out[1].finished);
+  CHECK(out[1].message == "job 1 ran");
+  CHECK_FALSE(out[2].finished);
+}
+
+TEST_CASE("run_sandboxed: code may not type into the terminal, keep living after kex, or raise its limits" *
+          doctest::test_suite("sandbox")) {
+  if (!call_filter_available()) return;
+  const auto out = run_sandboxed(
+      4,
+      [](size_t i) -> std::string {
+        char c = 'x';
+        if (i == 0) ioctl(2, TIOCSTI, &c);
+        if (i == 1) prctl(PR_SET_PDEATHSIG, 0);
+        if (i == 2) {
+          const rlimit big{RLIM_INFINITY, RLIM_INFINITY};
+          setrlimit(RLIMIT_FSIZE, &big);
+        }
+        rlimit now{};
+        getrlimit(RLIMIT_FSIZE, &now);  // reading a limit is allowed
+        return "fsize " + std::to_string(now.rlim_cur);
+      },
+      10);
+  REQUIRE(out.size() == 4);
+  CHECK(out[0].message == "made a system call a copy routine has no use for: ioctl");
+  CHECK(out[1].message == "made a system call a copy routine has no use for: prctl");
+  CHECK(out[2].message == "made a system call a copy routine has no use for: prlimit64");
+  CHECK(out[3].finished);
+  CHECK(out[3].message == "fsize 0");
+}
+
+TEST_CASE("run_sandboxed: a job that throws answers with the error, and never unwinds into the caller's code" *
+          doctest::test_suite("sandbox")) {
+  const pid_t me = getpid();
+  const auto out = run_sandboxed(
+      2, [](size_t i) -> std::string { return i == 0 ? throw std::runtime_error("boom") : "job 1 ran"; }, 10);
+  REQUIRE(getpid() == me);  // not a child that came back through the exception
+  REQUIRE(out.size() == 2);
+  CHECK(out[0].finished);
+  CHECK(out[0].message == "the verifying process failed: boom");
+  CHECK(out[1].message == "job 1 ran");
 }

@@ -1,13 +1,20 @@
 // Supervised measurement: a kernel that faults or hangs costs its own point only.
 #include <doctest/doctest.h>
 
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <map>
 
 #include "generators/emit.hpp"
 #include "generators/jit.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/measure.hpp"
+#include "src/model/result_json.hpp"
 #include "src/run/supervisor.hpp"
+#include "src/run/supervisor_detail.hpp"
+#include "tests/support/watchdog.hpp"
 
 using namespace kex;
 
@@ -54,6 +61,31 @@ struct Fixture {
     return j;
   }
 };
+
+/// A "kernel" that writes bytes into every descriptor it may hold (the pipe to kex among
+/// them), then waits for ever.
+void junk_writer(void*, const void*, size_t) {
+  const std::string junk(64, '\x7f');
+  for (int fd = 3; fd < 64; ++fd) (void)!write(fd, junk.data(), junk.size());
+  for (;;) pause();
+}
+
+/// A "kernel" that blocks every signal, then writes well-formed sentinel frames, as the worker
+/// writes them, into every descriptor it may hold, ten a second for ever.
+void frame_forger(void*, const void*, size_t) {
+  sigset_t all;
+  sigfillset(&all);
+  sigprocmask(SIG_BLOCK, &all, nullptr);
+  const std::string payload = nlohmann::json{{"reading", to_json(SentinelReading{})},
+                                             {"window", nlohmann::json::array()},
+                                             {"requeued", false}}.dump();
+  const supervisor_detail::Frame f{supervisor_detail::kSentinel, uint32_t(payload.size())};
+  const std::string frame = std::string(reinterpret_cast<const char*>(&f), sizeof f) + payload;
+  for (;;) {
+    for (int fd = 3; fd < 64; ++fd) (void)!write(fd, frame.data(), frame.size());
+    usleep(100000);
+  }
+}
 
 Protocol quick() {
   Protocol p;
@@ -172,4 +204,30 @@ TEST_CASE("with the sentinel on, readings are taken and a disturbed window is re
   CHECK(r.remeasured == 4);
   CHECK(done == 12);
   CHECK(readings >= 6);
+}
+
+TEST_CASE("a kernel that writes into the pipe to kex fails its point, and one that forges frames does not outlive its timeout" *
+          doctest::test_suite("supervisor")) {
+  const Watchdog dog(60);
+  Fixture f;
+  Protocol p = quick();
+  p.task_timeout_s = 1;
+  std::vector<MeasureJob> jobs = {f.job(f.good, "ok"), f.job(f.good, "junk"), f.job(f.good, "forger")};
+  jobs[1].fn = junk_writer;
+  jobs[1].code = nullptr;
+  jobs[2].fn = frame_forger;
+  jobs[2].code = nullptr;
+  std::map<uint32_t, Status> failed;
+  int done = 0;
+  SupervisorEvents ev;
+  ev.done = [&](const Task&, const Repetition&) { ++done; };
+  ev.failed = [&](const Task& t, const Status& s) { failed[t.point] = s; };
+  const auto t0 = std::chrono::steady_clock::now();
+  run_supervised(jobs, f.plans, {{0, 0}, {1, 0}, {2, 0}}, p, ev, nullptr);
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10));
+  CHECK(done == 1);
+  REQUIRE(failed.count(1));
+  CHECK(failed[1].message == "wrote into the pipe to kex (a malformed frame): killed by kex while measuring");
+  REQUIRE(failed.count(2));
+  CHECK(failed[2].message == "did not return within 1 s (its alarm did not end it: killed by kex) while measuring");
 }

@@ -104,3 +104,86 @@ TEST_CASE("verification_status: one mapping from a verdict to the status of what
         Status{StatusKind::skipped, "refused: the kernel does not give memmove's result where src and dst overlap: "
                                     "size 64: byte 8 is 0x01, expected 0x00 (memmove)"});
 }
+
+TEST_CASE("verification refuses a routine that returns src where memcpy returns dst, and one that clobbers rbx" *
+          doctest::test_suite("verify")) {
+  CodeArena arena;
+  // rep movsb, then the result in rax.
+  const auto copy_returning = [&](const Xbyak::Reg64& result) {
+    return arena.add([&, result](Xbyak::CodeGenerator& g) {
+      g.mov(g.rax, result);
+      g.mov(g.rcx, g.rdx);
+      g.rep();
+      g.movsb();
+      g.ret();
+    });
+  };
+  const size_t returns_dst = copy_returning(Xbyak::util::rdi), returns_src = copy_returning(Xbyak::util::rsi);
+  // A right copy that leaves rbx and r13 changed (the verifier's own loop state, in kex's old build).
+  const size_t clobbers = arena.add([&](Xbyak::CodeGenerator& g) {
+    g.mov(g.rcx, g.rdx);
+    g.rep();
+    g.movsb();
+    g.mov(g.rbx, 0x1234);
+    g.xor_(g.r13d, g.r13d);
+    g.ret();
+  });
+  // A right copy that leaves the direction flag set.
+  const size_t leaves_df = arena.add([&](Xbyak::CodeGenerator& g) {
+    g.mov(g.rcx, g.rdx);
+    g.rep();
+    g.movsb();
+    g.std();
+    g.ret();
+  });
+  arena.finalize();
+  const auto target = [&](size_t i, const std::string& promises) {
+    VerifyTarget t;
+    t.fn = arena.ref(i).as<KernelFn>();
+    t.code = arena.ref(i).code;
+    t.code_size = arena.ref(i).size;
+    t.promises = promises;
+    return t;
+  };
+  const auto res = verify_in_child({target(returns_dst, "memcpy"), target(returns_src, "memcpy"),
+                                    target(returns_src, ""), target(clobbers, ""), target(leaves_df, "")});
+  REQUIRE(res.size() == 5);
+  CHECK(res[0] == "");
+  CHECK(res[1] == "size 0, dst+0 src+0: returns src, not dst as memcpy does");
+  CHECK(res[2] == "");  // kex's own kernels promise no result
+  CHECK(res[3] == "size 0, dst+0 src+0: changes rbx, r13, which a function must keep (callee-saved in the SysV ABI)");
+  CHECK(res[4] == "size 0, dst+0 src+0: returns with the direction flag set (the SysV ABI wants it clear)");
+}
+
+TEST_CASE("verification catches a read 8 KiB past the source's end, and one 1 MiB past it" * doctest::test_suite("verify")) {
+  CodeArena arena;
+  // A right copy that, at size 0, loads the byte `past` bytes beyond the source's end: at the
+  // buffer's end that is past one guard page, in whatever mapping lies beyond (kex's old guard).
+  const auto reads_past = [&](int32_t past) {
+    return arena.add([&, past](Xbyak::CodeGenerator& g) {
+      Xbyak::Label done;
+      g.test(g.rdx, g.rdx);
+      g.jnz(done);
+      g.mov(g.al, g.byte[g.rsi + past]);
+      g.L(done);
+      g.mov(g.rcx, g.rdx);
+      g.rep();
+      g.movsb();
+      g.ret();
+    });
+  };
+  const size_t eight_k = reads_past(8192), one_m = reads_past(1 << 20);
+  arena.finalize();
+  const auto target = [&](size_t i) {
+    VerifyTarget t;
+    t.fn = arena.ref(i).as<KernelFn>();
+    t.code = arena.ref(i).code;
+    t.code_size = arena.ref(i).size;
+    return t;
+  };
+  const auto res = verify_in_child({target(eight_k), target(one_m)});
+  REQUIRE(res.size() == 2);
+  // test rdx, rdx (3 bytes) and jnz (2): the load at code+0x5.
+  CHECK(res[0].rfind("killed by SIGSEGV at code+0x5 touching 0x", 0) == 0);
+  CHECK(res[1].rfind("killed by SIGSEGV at code+0x5 touching 0x", 0) == 0);
+}
