@@ -53,7 +53,7 @@ struct Axes {
   std::vector<std::string> streams;
   std::vector<Footprint> footprints = {Footprint{}};
   uint64_t stream_seed = 1;
-  uint32_t stream_calls = 4096;
+  uint32_t stream_calls = kDefaultStreamCalls;
   /// The stream points' coordinates once the run drew them (resolve_streams in
   /// src/run/streams.hpp): stream, footprint, seed, calls and the pass's bytes as size. Not
   /// a config key: empty until then, and a config's streams have no points before.

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "src/model/distribution.hpp"
+#include "src/model/point.hpp"
 
 namespace kex {
 
@@ -13,7 +14,7 @@ namespace kex {
 /// offsets walk (src's and dst's; a clear's dst only).
 struct StreamDraw {
   uint64_t seed = 1;
-  uint32_t calls = 4096;
+  uint32_t calls = kDefaultStreamCalls;
   uint64_t footprint = 0;
 };
 
