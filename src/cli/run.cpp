@@ -270,7 +270,7 @@ void add_selection_options(CLI::App* cmd, RunArgs& a) {
       ->type_name("LIST");
   cmd->add_option("--footprint", a.footprint,
                   "The bytes each stream's calls walk in src and in dst: L1, L2 (the default), LLC (a share of that "
-                  "cache here: 3/4 of the L1d, half the L2, half the LLC) or a byte size; a list")
+                  "cache here, split between src and dst: 3/8 of the L1d, a quarter of the L2 or the LLC each) or a byte size; a list")
       ->type_name("LIST");
   cmd->add_option("--layout", a.layout,
                   "Layout of the kernels named as arguments, as point-name tokens joined by /: src:N, dst:N, dist:D "

@@ -33,7 +33,9 @@ std::vector<std::pair<Coords, std::shared_ptr<const DrawnStream>>> StreamSet::al
 
 uint64_t footprint_bytes(const Footprint& f, const CacheSizes& caches, const std::string& where) {
   if (!f.level) return f.bytes;
-  const uint64_t level = *f.level == FootprintLevel::l1 ? caches.l1d * 3 / 4 : *f.level == FootprintLevel::l2 ? caches.l2 / 2 : caches.llc / 2;
+  const uint64_t level = *f.level == FootprintLevel::l1 ? caches.l1d * 3 / 8
+                         : *f.level == FootprintLevel::l2 ? caches.l2 / 4
+                                                          : caches.llc / 4;
   if (level < 64)
     throw InputError(where, "footprint " + to_string(f) + ": this machine's " + std::string(to_string(*f.level)) +
                                 " size is unknown; give the footprint in bytes");

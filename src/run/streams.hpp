@@ -53,9 +53,11 @@ class StreamSet {
   std::map<Key, std::pair<Coords, std::shared_ptr<const DrawnStream>>> by_key_;
 };
 
-/// The bytes of `f` here: 3/4 of the L1d for L1, half of the L2 for L2, half of the LLC for
-/// LLC (fleetbench's shares: clear of the level below, and of conflict misses in its own),
-/// else the bytes given. InputError naming `where` when the level's size is unknown.
+/// The bytes of each region (src's, dst's) of `f` here: fleetbench's share of the level split
+/// between a copy's two regions, 3/8 of the L1d for L1, a quarter of the L2 for L2 and of the
+/// LLC for LLC (together 3/4 of the L1d, half of the L2 or LLC: clear of the level below, and of
+/// conflict misses in its own), else the bytes given. InputError naming `where` when the
+/// level's size is unknown.
 uint64_t footprint_bytes(const Footprint& f, const CacheSizes& caches, const std::string& where);
 
 /// The largest distribution file a stream reads (16 MiB, as a workload file).
