@@ -80,14 +80,14 @@ TEST_CASE("kex run --stream: a stream of one size ranks the competitors as that 
   TmpDir d;
   spit(d / "one.csv", "size,count\n1024,1\n");
   const ShellOut out = shell(kKex + " run rep_movsb copy/gpr/unroll:8/scratch:1 --stream " + (d / "one.csv") +
-                             " --sizes 1024 --repetitions 5 -o " + (d / "r.json"));
+                             " --sizes 1024 --footprint 256KiB --repetitions 5 -o " + (d / "r.json"));
   INFO(out.text);
   REQUIRE(out.status == 0);
   const auto e = stream_entries(d / "r.json", true);
   const double rep_fixed = e.at("rep_movsb/1024")["real_time"].get<double>();
   const double gpr_fixed = e.at("copy/gpr/unroll:8/scratch:1/t/fwd/1024")["real_time"].get<double>();
-  const double rep_stream = e.at("rep_movsb/67108864/stream:one/footprint:524288")["real_time"].get<double>();
-  const double gpr_stream = e.at("copy/gpr/unroll:8/scratch:1/t/fwd/67108864/stream:one/footprint:524288")["real_time"].get<double>();
+  const double rep_stream = e.at("rep_movsb/67108864/stream:one/footprint:262144")["real_time"].get<double>();
+  const double gpr_stream = e.at("copy/gpr/unroll:8/scratch:1/t/fwd/67108864/stream:one/footprint:262144")["real_time"].get<double>();
   CHECK((rep_fixed < gpr_fixed) == (rep_stream < gpr_stream));
 }
 
