@@ -111,7 +111,7 @@ constexpr size_t kGlibcShowCap = 16384;  // bytes of a glibc variant read at mos
 
 /// glibc/SYMBOL: the variant's code in this process, from its address to its first ret
 /// no earlier branch jumps past (its symbol has no size).
-int show_glibc(const ShowOptions& o, const ImplName& n) {
+int show_glibc(const ShowOptions& o, const ImplName& n, const std::string& first_line = "") {
   const GlibcImpls& impls = glibc_impls();
   if (!impls.missing.empty()) throw InputError("show: '" + o.name + "': " + impls.missing);
   const GlibcImpl* impl = impls.find(n.symbol);
@@ -121,9 +121,23 @@ int show_glibc(const ShowOptions& o, const ImplName& n) {
   const std::string usable = impl->facts.usable ? "usable here" : "not usable here: " + impl->facts.reason;
   std::vector<std::string> header = {impl_name(n) + " (glibc's " + std::string(to_string(impl->facts.function)) + ", " + usable + ")",
                                      "disassembled " + f.how + " (glibc's symbols carry no size here)"};
+  if (!first_line.empty()) header.insert(header.begin(), first_line);
   if (o.format == Format::listing)
     for (auto& h : header) h = "# " + h;
   return print_code(o, r, impl_name(n), header);
+}
+
+/// The baseline memcpy or memset: the variant libc's own definition resolved to here, which
+/// the timed loop calls at its address as it calls glibc/SYMBOL (src/run/outside_plan.hpp).
+int show_libc(const ShowOptions& o, const BaselineName& b) {
+  const Function f = *parse_function(b.base);
+  const std::string pick = ifunc_pick(f);
+  if (pick == "unknown")
+    throw InputError("show: '" + o.name + "': this C library's " + b.base +
+                     " is not one of glibc's listed variants; kex calls it at its address, but has no code of it to show");
+  return show_glibc(o, {Source::glibc, pick, b.fill},
+                    b.base + ": libc's own " + b.base + " as ifunc resolved it here, glibc/" + pick +
+                        "; the timed loop calls it at this address, as it calls glibc/" + pick);
 }
 
 /// Loaded object code: the blob the object-code loader lays out (src/run/object_code.hpp)
@@ -217,6 +231,7 @@ Action add_show_command(CLI::App& app) {
     o->format = enum_from_word(kCodeFormats, *format).value_or(Format::listing);
     if (o->name.rfind("asm:", 0) == 0) return show_object_path(*o, o->name);
     if (auto impl = parse_impl_name(o->name); impl && !source_row(impl->source).loaded) return show_glibc(*o, *impl);
+    if (auto b = parse_baseline_name(o->name); b && parse_function(b->base)) return show_libc(*o, *b);
     if (auto impl = parse_impl_name(o->name)) return show_loaded(*o, *impl);
     if (!o->loads.empty()) throw InputError("--load", "given, but '" + o->name + "' is not lib/NAME or asm/NAME");
     KernelSpec s;

@@ -226,6 +226,11 @@ const Column<Result> kParamColumns[] = {
     {"consume", [](const Result& r) { return cell(r.point.at.consume); }},
     {"threads", [](const Result& r) { return cell(r.point.at.threads); }},
     {"harness", [](const Result& r) { return cell(to_string(r.point.at.harness)); }},
+    // A stream point's coordinates (empty for one size repeated).
+    {"stream", [](const Result& r) { return csv_text(r.point.at.stream); }},
+    {"footprint", [](const Result& r) { return r.point.at.stream.empty() ? std::string() : cell(r.point.at.footprint); }},
+    {"stream_seed", [](const Result& r) { return r.point.at.stream.empty() ? std::string() : cell(r.point.at.stream_seed); }},
+    {"stream_calls", [](const Result& r) { return r.point.at.stream.empty() ? std::string() : cell(r.point.at.stream_calls); }},
     {"src_page_offset", [](const Result& r) { return placed_cell(r, [](const Placement& p) { return p.src_page_offset; }); }},
     {"dst_page_offset", [](const Result& r) { return placed_cell(r, [](const Placement& p) { return p.dst_page_offset; }); }},
     {"relative_offset", [](const Result& r) { return placed_cell(r, [](const Placement& p) { return p.relative_offset; }); }},

@@ -2,7 +2,10 @@
 // at their address, as it calls the glibc variant ifunc picked, so the two are the same code
 // entered the same way and tie (A/A; the ratio bound is wide on purpose: it catches the extra call the
 // baseline used to pay, 1.26x to 1.36x, not the VM's noise); every entry carries the timed
-// loop's own cost, measured in the same rounds.
+// loop's own cost, measured in the same rounds. CI runs these beside other tests on two
+// cores, where one run can miss a tie by noise (lib/ against asm/ at 256 B: 1.34x in one CI
+// run, under 1.05x alone); a run is repeated up to kAttempts times and the tie must hold in
+// one, while an extra call on one side, the fault they catch, shows in every run.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -19,6 +22,17 @@ using namespace kex;
 
 namespace {
 
+constexpr int kAttempts = 3;
+
+/// Runs `attempt` (true when every ratio it checked is within its bound) up to kAttempts
+/// times and returns whether one held; the last attempt's figures are in the log.
+template <class Attempt>
+bool holds_in_one_run(Attempt attempt) {
+  for (int i = 0; i < kAttempts; ++i)
+    if (attempt()) return true;
+  return false;
+}
+
 /// Each entry's median ns by kernel and size.
 std::map<std::pair<std::string, uint64_t>, nlohmann::json> call_entries(const std::string& path) {
   std::map<std::pair<std::string, uint64_t>, nlohmann::json> out;
@@ -32,25 +46,33 @@ std::map<std::pair<std::string, uint64_t>, nlohmann::json> call_entries(const st
 void check_tie(const char* base, Function f) {
   const std::string pick = ifunc_pick(f);
   REQUIRE(pick != "unknown");
-  TmpDir dir;
-  const ShellOut out = shell(kKex + " run " + base + " glibc/" + pick + " --sizes 8,256,4KiB --repetitions 9 -q -o " +
-                             (dir / "r.json"));
-  INFO(out.text);
-  REQUIRE(out.status == 0);
-  const auto e = call_entries(dir / "r.json");
-  for (uint64_t size : {8, 256, 4096}) {
-    const double libc = e.at({base, size})["real_time"].get<double>();
-    const double variant = e.at({"glibc/" + pick, size})["real_time"].get<double>();
-    INFO(base << " at " << size << " B: " << libc << " ns, glibc/" << pick << ": " << variant << " ns");
-    CHECK(libc / variant < 1.10);
-    CHECK(variant / libc < 1.10);
-    // The harness figure is the same rounds' empty routine: there at every size, and at
-    // 4 KiB below both times (at a few bytes a call's own cost can hide the copy's).
-    const double harness = e.at({base, size})["stats"]["harness_ns"].get<double>();
-    CHECK(harness > 0);
-    if (size == 4096) CHECK(harness < std::min(libc, variant));
-    CHECK(e.at({base, size})["reps"][0]["harness_ticks"].get<double>() > 0);
-  }
+  std::string log;
+  const bool tie = holds_in_one_run([&] {
+    TmpDir dir;
+    const ShellOut out = shell(kKex + " run " + base + " glibc/" + pick + " --sizes 8,256,4KiB --repetitions 9 -q -o " +
+                               (dir / "r.json"));
+    INFO(out.text);
+    REQUIRE(out.status == 0);
+    const auto e = call_entries(dir / "r.json");
+    bool within = true;
+    log.clear();
+    for (uint64_t size : {8, 256, 4096}) {
+      const double libc = e.at({base, size})["real_time"].get<double>();
+      const double variant = e.at({"glibc/" + pick, size})["real_time"].get<double>();
+      log += std::string(base) + " at " + std::to_string(size) + " B: " + std::to_string(libc) + " ns, glibc/" + pick +
+             ": " + std::to_string(variant) + " ns\n";
+      within = within && libc / variant < 1.10 && variant / libc < 1.10;
+      // The harness figure is the same rounds' empty routine: there at every size, and at
+      // 4 KiB below both times (at a few bytes a call's own cost can hide the copy's).
+      const double harness = e.at({base, size})["stats"]["harness_ns"].get<double>();
+      CHECK(harness > 0);
+      if (size == 4096) CHECK(harness < std::min(libc, variant));
+      CHECK(e.at({base, size})["reps"][0]["harness_ticks"].get<double>() > 0);
+    }
+    return within;
+  });
+  INFO(log);
+  CHECK(tie);
 }
 
 }  // namespace
@@ -83,16 +105,23 @@ TEST_CASE("call path: one routine loaded as lib/ (a .so) and as asm/ (its .s) is
                        "  mov %rdi, %rax\n  mov %rdx, %rcx\n  rep movsb\n  ret\n.size same_copy, .-same_copy\n"
                        ".section .note.GNU-stack,\"\",@progbits\n");
   REQUIRE(shell("gcc -shared -o " + (dir / "same.so") + " " + (dir / "same.s")).status == 0);
-  const ShellOut out = shell(kKex + " run --load so=" + (dir / "same.so") + ":same_copy --load obj=" +
-                             (dir / "same.s") + ":same_copy --sizes 256,4KiB --repetitions 9 -q -o " + (dir / "r.json"));
-  INFO(out.text);
-  REQUIRE(out.status == 0);
-  const auto e = call_entries(dir / "r.json");
-  for (uint64_t size : {256, 4096}) {
-    const double so = e.at({"lib/so", size})["real_time"].get<double>();
-    const double obj = e.at({"asm/obj", size})["real_time"].get<double>();
-    INFO("at " << size << " B: lib/so " << so << " ns, asm/obj " << obj << " ns");
-    CHECK(so / obj < 1.15);  // two addresses: a wider bound than one address's 1.10
-    CHECK(obj / so < 1.15);
-  }
+  std::string log;
+  const bool tie = holds_in_one_run([&] {
+    const ShellOut out = shell(kKex + " run --load so=" + (dir / "same.so") + ":same_copy --load obj=" +
+                               (dir / "same.s") + ":same_copy --sizes 256,4KiB --repetitions 9 -q -o " + (dir / "r.json"));
+    INFO(out.text);
+    REQUIRE(out.status == 0);
+    const auto e = call_entries(dir / "r.json");
+    bool within = true;
+    log.clear();
+    for (uint64_t size : {256, 4096}) {
+      const double so = e.at({"lib/so", size})["real_time"].get<double>();
+      const double obj = e.at({"asm/obj", size})["real_time"].get<double>();
+      log += "at " + std::to_string(size) + " B: lib/so " + std::to_string(so) + " ns, asm/obj " + std::to_string(obj) + " ns\n";
+      within = within && so / obj < 1.15 && obj / so < 1.15;  // two addresses: wider than one address's 1.10
+    }
+    return within;
+  });
+  INFO(log);
+  CHECK(tie);
 }

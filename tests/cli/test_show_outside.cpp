@@ -26,6 +26,21 @@ TEST_CASE("kex show glibc/NAME disassembles ifunc's pick for memcpy up to its re
         "kex: show: 'glibc/__memcpy_nonesuch': glibc lists no variant '__memcpy_nonesuch' (see kex list)\n");
 }
 
+TEST_CASE("kex show memcpy and memset: the code the baseline enters, ifunc's pick, the same bytes as glibc/PICK" *
+          doctest::test_suite("cli")) {
+  for (Function f : {Function::memcpy, Function::memset}) {
+    const std::string base = std::string(to_string(f));
+    const std::string pick = ifunc_pick(f);
+    REQUIRE(pick != "unknown");
+    const auto r = shell(kKex + " show " + base);
+    const auto variant = shell(kKex + " show glibc/" + pick);
+    REQUIRE(r.status == 0);
+    CHECK(r.text.find("# " + base + ": libc's own " + base + " as ifunc resolved it here, glibc/" + pick + ";") == 0);
+    // The rest is the variant's own listing, line for line.
+    CHECK(r.text.substr(r.text.find('\n') + 1) == variant.text);
+  }
+}
+
 TEST_CASE("kex show asm:PATH:SYMBOL lists the loaded pieces and references, and refuses what the loader refuses" *
           doctest::test_suite("cli")) {
   TmpDir dir;

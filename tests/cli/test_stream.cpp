@@ -74,6 +74,11 @@ TEST_CASE("kex run --stream: every competitor timed on one stream, its coordinat
   CHECK(sum.text.find("copy on stream Memcpy_Fleet (footprint 64 KiB, 65536 calls a pass, seed 1; sizes: mean 135 B, "
                       "p50 10 B, p90 75 B, p99 1.7 KiB") != std::string::npos);
   CHECK(sum.text.find("  fixed sizes predict ") != std::string::npos);
+  // CSV: a stream point's coordinates in their columns (stream, footprint, seed, calls).
+  REQUIRE(shell(kKex + " export " + (d / "r.json") + " --format csv -o " + (d / "r.csv")).status == 0);
+  const std::string csv = slurp(d / "r.csv");
+  CHECK(csv.find(",harness,stream,footprint,stream_seed,stream_calls,") != std::string::npos);
+  CHECK(csv.find(",kex,Memcpy_Fleet,65536,1,65536,") != std::string::npos);
 }
 
 TEST_CASE("kex run --stream: a stream of one size ranks the competitors as that fixed size does" * doctest::test_suite("cli")) {
