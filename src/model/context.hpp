@@ -153,6 +153,8 @@ struct StreamRecord {
   /// the share of the stream's calls each stands for (the calls nearest it in log2 of the
   /// size): what the fixed-size prediction of the stream weighs their times by.
   std::vector<std::pair<uint64_t, double>> fixed_weights;
+  /// The distribution's size CDF: P(size <= s) at log-spaced sizes (DistributionFacts::cdf).
+  std::vector<std::pair<uint64_t, double>> cdf;
   bool operator==(const StreamRecord&) const = default;
 };
 

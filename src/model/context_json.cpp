@@ -91,6 +91,12 @@ void map_stream(IO& io, S& s) {
       e.whole("size", w.first, uint64_t(1), UINT64_MAX);
       e.real("share", w.second, 0, 1);
     });
+  if (io.has("cdf", !s.cdf.empty()))
+    io.list("cdf", s.cdf, 0, 64, [](auto& e, auto& c) {
+      e.required({"size", "p"});
+      e.whole("size", c.first, uint64_t(0), UINT64_MAX);
+      e.real("p", c.second, 0, 1);
+    });
 }
 
 /// The run's totals: fields of the context itself, not an object of their own.

@@ -212,6 +212,20 @@ DistributionFacts distribution_facts(const Distribution& d) {
   f.p90 = distribution_quantile(d, 0.9);
   f.p99 = distribution_quantile(d, 0.99);
   f.max = d.sizes.back();
+  size_t i = 0;
+  auto at = [&](uint64_t s) {  // P(size <= s), sizes ascending
+    while (i < d.sizes.size() && d.sizes[i] <= s) ++i;
+    f.cdf.emplace_back(s, i ? d.cumulative[i - 1] : 0.0);
+  };
+  at(0);
+  for (uint64_t p = 1;; p *= 2) {
+    at(p);
+    if (p >= f.max) break;
+    if (p >= 2) {
+      at(p + p / 2);
+      if (p + p / 2 >= f.max) break;
+    }
+  }
   return f;
 }
 

@@ -47,6 +47,9 @@ struct DistributionFacts {
   size_t distinct = 0;   ///< sizes with a probability above 0
   double mean = 0;       ///< bytes per call
   uint64_t p50 = 0, p90 = 0, p99 = 0, max = 0;
+  /// P(size <= s) at s = 0, then 1, 2, 3, 4, 6, 8, 12, ... (powers of two and 1.5 times
+  /// them) up to the first at or above max: the size CDF a report draws, in at most 63 points.
+  std::vector<std::pair<uint64_t, double>> cdf;
 };
 DistributionFacts distribution_facts(const Distribution& d);
 

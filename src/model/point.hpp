@@ -2,6 +2,7 @@
 // call pattern, data, harness), and its canonical name. Every coordinate is an axis
 // of the config and part of the point's identity (docs/DESIGN.md "The parameter space").
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -100,6 +101,10 @@ constexpr uint32_t kMaxStreamCalls = 1u << 20;
 
 /// The bytes src's and dst's regions must each hold for a point: its size, or a stream's footprint.
 inline uint64_t region_bytes(const Coords& c) { return c.stream.empty() ? c.size : c.footprint; }
+
+/// Calls one timed operation makes: a stream's pass (stream_calls, at least 1), else 1.
+/// A point's time per call is its operation's time over this.
+inline uint32_t calls_per_operation(const Coords& c) { return c.stream.empty() ? 1u : std::max<uint32_t>(c.stream_calls, 1); }
 
 /// The largest `threads` a point may ask for (a config's or a name's).
 constexpr uint32_t kMaxThreads = 1024;

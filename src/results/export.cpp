@@ -19,9 +19,14 @@ using nlohmann::json;
 namespace {
 
 /// One Google Benchmark row of entry `r` (family `family_index`, instance `inst`, run
-/// `name`): an iteration row named `row_name` at `ns` per call over `repetitions`.
+/// `name`): an iteration row named `row_name` at `ns` per operation over `repetitions`. A
+/// stream point's row is per call, as Google Benchmark's memcpy benchmarks count a call an
+/// iteration: ns and bytes over its pass's calls, iterations times them (counter
+/// "calls_per_pass").
 json gbench_row(const Result& r, const EntryFigures& f, const std::string& name, int family_index, int inst,
                 size_t repetitions, const std::string& row_name, double ns) {
+  const uint32_t calls = calls_per_operation(r.point.at);
+  ns /= calls;
   json b;
   b["name"] = row_name;
   b["family_index"] = family_index;
@@ -31,13 +36,14 @@ json gbench_row(const Result& r, const EntryFigures& f, const std::string& name,
   b["repetitions"] = repetitions;
   b["repetition_index"] = 0;
   b["threads"] = r.point.at.threads;
-  b["iterations"] = f.iterations;
+  b["iterations"] = uint64_t(f.iterations) * calls;
   b["real_time"] = ns;
   b["cpu_time"] = ns;
   b["time_unit"] = "ns";
   b["label"] = std::string(to_string(r.kind));
-  b["bytes_per_second"] = gbps_at(moved_bytes(r.point.at), ns) * 1e9;
+  b["bytes_per_second"] = gbps_at(moved_bytes(r.point.at), ns * calls) * 1e9;
   b["size"] = r.point.at.size;
+  if (calls > 1) b["calls_per_pass"] = calls;
   return b;
 }
 
@@ -77,7 +83,7 @@ void gbench_rows(json& benches, const Result& r, const std::string& name, int fa
     const Repetition& rep = r.reps[k];
     json b = row(name, rep.per_call.median * 1e9 / r.tsc_hz);
     b["repetition_index"] = k;
-    b["iterations"] = uint64_t(rep.calls_per_sample) * rep.sample_ticks.size();
+    b["iterations"] = uint64_t(rep.calls_per_sample) * rep.sample_ticks.size() * calls_per_operation(r.point.at);
     if (rep.disturbed) b["kex_disturbed"] = true;  // not in the aggregates below
     benches.push_back(std::move(b));
   }
@@ -93,6 +99,7 @@ void gbench_rows(json& benches, const Result& r, const std::string& name, int fa
     b["aggregate_name"] = g.agg;
     b["aggregate_unit"] = g.unit;
     b.erase("repetition_index");
+    if (std::string(g.unit) == "percentage") b["real_time"] = b["cpu_time"] = g.ns;  // cv: a ratio, not per call
     b["bytes_per_second"] = std::string(g.unit) == "time" && g.ns > 0 ? gbps_at(moved_bytes(r.point.at), g.ns) * 1e9 : 0.0;
     benches.push_back(std::move(b));
   }

@@ -17,6 +17,7 @@
 #include "src/results/plot_scaling.hpp"
 #include "src/results/plot_segments.hpp"
 #include "src/results/plot_speedup.hpp"
+#include "src/results/plot_streams.hpp"
 #include "src/results/render.hpp"
 #include "src/results/results.hpp"
 
@@ -78,6 +79,8 @@ std::vector<PlotFigure> plot_figures(const std::vector<RunDoc>& docs, const Plot
   if (!runs.empty()) append_figures(out, scaling_figures(*runs.front().doc, filter));
   if (runs.size() == 1 && !filter.re)  // one run's answer: a filter would change which kernel is fastest
     append_figures(out, speedup_figures(*runs.front().doc));
+  if (runs.size() == 1 && !filter.re)  // the same: a stream's ranking is the whole group's
+    append_figures(out, stream_figures(*runs.front().doc));
   append_figures(out, preset_bar_figures(runs, filter));
   if (!filter.re) append_figures(out, segment_figures(runs));  // the table has no kernel names to match
   size_t why = 1;  // each run's explain section (kex explain, kex run --explain): why-1, why-2, ...

@@ -15,6 +15,7 @@
 #include "src/results/scaling.hpp"
 #include "src/results/seed_text.hpp"
 #include "src/results/segment_text.hpp"
+#include "src/results/stream_text.hpp"
 #include "src/results/summary.hpp"
 
 namespace kex {
@@ -122,7 +123,7 @@ std::string machine_section(const std::vector<ReportRun>& runs) {
 }
 
 /// Which section a figure belongs in, by the plot writer's name for it.
-enum class FigureKind { curves, heatmap, presets, segments, ratio, speedup, why };
+enum class FigureKind { curves, heatmap, presets, segments, ratio, speedup, why, streams };
 std::string figures_html(const ReportFigures& figs, FigureKind kind);
 
 /// The answer first: a line per op and condition, the machine's state as a warning, and
@@ -191,6 +192,7 @@ FigureKind figure_kind(const std::string& base) {
   if (base.starts_with("segments")) return FigureKind::segments;
   if (base.starts_with("ratio-")) return FigureKind::ratio;
   if (base.starts_with("speedup-")) return FigureKind::speedup;
+  if (base.starts_with("stream-")) return FigureKind::streams;
   if (base.starts_with("heatmap")) return FigureKind::heatmap;
   return FigureKind::curves;
 }
@@ -235,6 +237,18 @@ std::string segments_section(const std::vector<ReportRun>& runs, const ReportFig
   return s.empty() ? "" : section("segments", "Segment-override loads", s);
 }
 
+/// Streams: per stream group the table (every competitor's ns per call, its time over the
+/// fastest's and libc's with intervals, what the fixed sizes predict) and the figure of the
+/// distribution's size CDF beside the times.
+std::string streams_section(const std::vector<ReportRun>& runs, const ReportFigures& figs) {
+  std::string s;
+  for (size_t i = 0; i < runs.size(); ++i)
+    if (const std::string t = trimmed(stream_table(runs[i].run, answer_groups(runs[i].run))); !t.empty())
+      s += run_heading(runs, i) + pre(t);
+  s += figures_html(figs, FigureKind::streams);
+  return s.empty() ? "" : section("streams", "Streams", s);
+}
+
 /// Why, for runs with an explain section or ceilings: the explain text (effects, the model
 /// of the core, the counters or why there are none), the effects as bars with their
 /// intervals and the roofline per op (the best entry per size against the ceilings).
@@ -266,7 +280,7 @@ std::string comparison_section(const std::vector<ReportRun>& runs, const ReportF
 std::string contents(const std::string& body) {
   static const std::vector<std::pair<const char*, const char*>> kSections = {
       {"answer", "Answer"}, {"machine", "Machine"}, {"summary", "Summary per group"}, {"noise", "Noise of the run"},
-      {"findings", "What the data shows"}, {"why", "Why"}, {"figures", "Figures"}, {"presets", "Presets"},
+      {"streams", "Streams"}, {"findings", "What the data shows"}, {"why", "Why"}, {"figures", "Figures"}, {"presets", "Presets"},
       {"segments", "Segment-override loads"}, {"comparison", "Comparison"}};
   std::string s = "<nav>\n<ul>\n";
   for (const auto& [id, title] : kSections)
@@ -280,7 +294,7 @@ std::string contents(const std::string& body) {
 std::string report_html(const std::vector<ReportRun>& runs, const ReportFigures& figures) {
   if (runs.empty()) throw std::logic_error("report_html: no run");
   const std::string body = answer_section(runs, figures) + machine_section(runs) + summary_section(runs) +
-                           noise_section(runs) + findings_section(runs) + why_section(runs, figures) +
+                           noise_section(runs) + streams_section(runs, figures) + findings_section(runs) + why_section(runs, figures) +
                            figures_section(figures) + presets_section(runs, figures) +
                            segments_section(runs, figures) + comparison_section(runs, figures);
   std::string title = "kex report: " + run_label(runs[0].run.context);

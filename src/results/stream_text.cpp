@@ -11,15 +11,12 @@ namespace kex {
 
 namespace {
 
-/// Calls per operation of a stream point (1 for any other point).
-double calls_of(const Coords& at) { return at.stream.empty() ? 1.0 : double(std::max<uint32_t>(at.stream_calls, 1)); }
-
 /// "4.66 ±1.6%": a member's median ns per call and its interval's half width.
 std::string per_call_text(const Result& r) {
   const Aggregate a = aggregate(r);
   if (a.median_ns <= 0) return "-";
   const double half = (a.ci_high_ns - a.ci_low_ns) / 2 / a.median_ns * 100;
-  return fmt::format("{:.2f} \u00b1{:.{}f}%", a.median_ns / calls_of(r.point.at), half, half < 10 ? 1 : 0);
+  return fmt::format("{:.2f} \u00b1{:.{}f}%", a.median_ns / double(calls_per_operation(r.point.at)), half, half < 10 ? 1 : 0);
 }
 
 /// "1.15x [1.12-1.19]", "tie [0.99-1.02]", "fastest".
@@ -140,7 +137,7 @@ std::string stream_table(const RunDoc& run, const std::vector<GroupAnswer>& answ
     if (w.harness_ns > 0)
       out += fmt::format("  timed loop's own cost: {:.2f} ns per call (an empty routine in the same rounds), inside "
                          "every time above\n",
-                         w.harness_ns / calls_of(g.key.at));
+                         w.harness_ns / double(calls_per_operation(g.key.at)));
   }
   return out;
 }
@@ -151,9 +148,9 @@ std::vector<std::string> stream_answer_lines(const RunDoc& run, const std::vecto
     if (!is_stream_group(g) || g.members.empty()) continue;
     const Result& w = run.results[g.members[0].result];
     const bool w_pick = w.impl && source_row(w.impl->source).ifunc_listed && w.impl->symbol == pick_of(run, g.key.op);
-    std::string line = fmt::format("{} on stream {} ({}): {}{} at {:.2f} ns per call", to_string(g.key.op), g.key.at.stream,
+    std::string line = fmt::format("{} on stream {} ({}): {}{} at {:.2f} ns per call", to_string(g.key.op), terminal_text(g.key.at.stream),
                                    format_bytes(g.key.at.footprint), w.point.kernel, w_pick ? " (ifunc's pick)" : "",
-                                   aggregate(w).median_ns / calls_of(g.key.at));
+                                   aggregate(w).median_ns / double(calls_per_operation(g.key.at)));
     // libc, ifunc's pick and glibc's fastest variant against the fastest.
     const std::string pick = pick_of(run, g.key.op);
     bool glibc_best = false;

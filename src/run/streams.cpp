@@ -75,6 +75,7 @@ StreamRecord stream_record(const Coords& at, const DrawnStream& s) {
   r.capped = s.stream.capped;
   r.overlapping = s.stream.overlapping;
   r.fixed_weights = s.fixed_weights;
+  r.cdf = s.facts.cdf;
   return r;
 }
 

@@ -127,7 +127,7 @@ std::pair<size_t, size_t> add_stream_checks(Sweep& w, const PlannedSlot& s, cons
   for (const StreamCall& c : stream.calls) {
     if (!c.overlapping) continue;
     VerifyTarget o = verify_target(w.plan(s), w.code(s));
-    o.layout = VerifyLayout{uint32_t(c.src_offset % 4096), 0, int64_t(c.dst_offset) - int64_t(c.src_offset), {c.size}};
+    o.layout = VerifyLayout{uint32_t(c.src_offset % 4096), 0, int64_t(c.dst_offset) - int64_t(c.src_offset), {c.size}, {}};
     w.checks.push_back({o, {}});
   }
   return done[key] = {first, w.checks.size() - first};
@@ -162,7 +162,7 @@ void verify_points(Sweep& w) {
     auto [it, fresh] = cases.emplace(key, w.checks.size());
     if (fresh) {
       VerifyTarget t = verify_target(w.plan(s), b);
-      t.layout = VerifyLayout{pl.src_page_offset, pl.dst_page_offset, std::get<4>(key), {}};
+      t.layout = VerifyLayout{pl.src_page_offset, pl.dst_page_offset, std::get<4>(key), {}, {}};
       if (ov) t.max_size = std::max<uint64_t>(t.max_size, n);
       w.checks.push_back({t, {}});
     }
