@@ -16,7 +16,9 @@ With pandas absent (Debian: python3-pandas), or with ``pandas=False``, each tabl
 a plain list of dicts, one per row. Only the standard library is needed otherwise.
 Units: ``*_ns`` are nanoseconds per operation, ``*_ticks`` TSC ticks per operation
 (a sample's ``ticks`` are for ``calls_per_sample`` operations), ``gbps`` is 1e9 bytes
-per second with each byte counted once.
+per second with each byte counted once. A stream point's operation is one pass of its
+calls: its ``stream``, ``footprint``, ``stream_seed`` and ``stream_calls`` columns are set
+(empty for a size repeated), and ``median_ns / stream_calls`` is its time per call.
 """
 import json
 import re

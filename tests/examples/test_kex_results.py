@@ -64,6 +64,20 @@ exp = export("entries")
 check([(r["name"], r["status"]) for r in exp] == [(r["name"], r["status"]) for r in t.entries],
       "entries differ from kex export")
 
+# A stream run (tests/golden/stream.json): each entry's stream coordinates as kex's CSV has
+# them, and its time per call is its median over the calls of a pass.
+stream_file = os.path.join(root, "tests", "golden", "stream.json")
+st = kex_results.load(stream_file, pandas=False)
+out = subprocess.run([kex, "export", stream_file, "--format", "csv", "--table", "entries", "-o", "-"],
+                     capture_output=True, text=True, check=True).stdout
+cols = ("stream", "footprint", "stream_seed", "stream_calls")
+kex_rows = {r["name"]: tuple(r[c] for c in cols) for r in csv.DictReader(io.StringIO(out))}
+mod_rows = {r["name"]: tuple("" if r.get(c) is None else str(r[c]) for c in cols) for r in st.entries}
+check(kex_rows == mod_rows and len(mod_rows) == 16, f"stream columns: kex {kex_rows}, module {mod_rows}")
+rep = [r for r in st.entries if r["name"].startswith("rep_movsb/552960/stream:Memcpy_Fleet")]
+check(len(rep) == 1 and abs(rep[0]["median_ns"] / rep[0]["stream_calls"] - 6.6) < 0.35,
+      f"rep_movsb's ns per call on the stream: {rep}")
+
 # Not a results file: one clear error.
 with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
     f.write('{"sizes": [64]}')
