@@ -30,8 +30,11 @@ bool visit_coordinates(const Axes& a, const std::function<bool(const Coords&)>& 
                     c.threads = threads;
                     if (!visit(c)) return false;
                   }
-  for (const Coords& c : a.stream_coords)
-    if (!visit(c)) return false;
+  for (Coords c : a.stream_coords)
+    for (uint32_t threads : a.threads) {  // each worker the stream's calls in an order of its own
+      c.threads = threads;
+      if (!visit(c)) return false;
+    }
   return true;
 }
 

@@ -76,4 +76,13 @@ Stream draw_stream(const Distribution& d, const StreamDraw& how) {
   return s;
 }
 
+std::vector<uint32_t> worker_call_order(size_t n, uint64_t seed, uint32_t worker) {
+  std::vector<uint32_t> order(n);
+  for (size_t i = 0; i < n; ++i) order[i] = uint32_t(i);
+  if (worker == 0) return order;
+  Draws r{seed ^ (uint64_t(worker) * 0xd1b54a32d192ed03ull)};
+  for (size_t i = n; i > 1; --i) std::swap(order[i - 1], order[r.below(i)]);
+  return order;
+}
+
 }  // namespace kex

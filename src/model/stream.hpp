@@ -45,4 +45,11 @@ struct Stream {
 /// distance uniform in (-size, size) from src, both in dst's region. Requires footprint >= 2.
 Stream draw_stream(const Distribution& d, const StreamDraw& how);
 
+/// The order worker `worker` of a point with threads makes a pass's `n` calls in: worker
+/// 0 the stream's own order, each other worker a permutation of it drawn from (`seed`,
+/// `worker`) (Fisher-Yates on splitmix64): every worker makes the same calls, so the bytes
+/// of an operation are size x threads exactly, each in an order of its own, so that no
+/// two cores' branch predictors see one sequence. Indexes into the calls, 0..n-1.
+std::vector<uint32_t> worker_call_order(size_t n, uint64_t seed, uint32_t worker);
+
 }  // namespace kex

@@ -106,7 +106,7 @@ std::vector<PlotFigure> stream_figures(const RunDoc& run) {
     const StreamRecord* s = stream_of(run, g.key.at);
     if (!s || s->cdf.empty()) continue;
     std::string base = "stream-" + std::string(to_string(g.key.op)) + "-" + file_stem(s->name, 64) + "-" +
-                       std::to_string(s->footprint);
+                       std::to_string(s->footprint) + (g.key.at.threads > 1 ? "-threads" + std::to_string(g.key.at.threads) : "");
     if (const int n = seen[base]++; n > 0) base += "-" + std::to_string(n + 1);
     const std::vector<StreamBar> bars = stream_bars(run, g);
     out.push_back({base, stream_dat(*s, bars), stream_gp(run, g, *s, bars, base)});

@@ -38,6 +38,9 @@ std::string stream_title(const RunDoc& run, const GroupAnswer& g) {
   const Coords& at = g.key.at;
   std::string t = fmt::format("{} on stream {} (footprint {}, {} calls a pass, seed {}", to_string(g.key.op),
                               terminal_text(at.stream), format_bytes(at.footprint), at.stream_calls, at.stream_seed);
+  if (at.threads > 1)
+    t += fmt::format("; {} threads, each the same calls in an order of its own, on its own buffers; ns per call of the "
+                     "team (wall time over the calls of one worker)", at.threads);
   if (const StreamRecord* s = stream_of(run, at))
     t += fmt::format("; sizes: mean {:.0f} B, p50 {}, p90 {}, p99 {}{}", s->mean, format_bytes(s->p50),
                      format_bytes(s->p90), format_bytes(s->p99),
@@ -52,11 +55,12 @@ std::string pick_of(const RunDoc& run, Op op) {
   return *f == Function::memcpy ? run.context.ifunc->memcpy_impl : run.context.ifunc->memset_impl;
 }
 
-/// The fixed-size point of kernel `kernel` at `size` with every other coordinate at its
-/// default (warm, the default layout, one call, one thread), or null.
-const Result* fixed_point(const RunDoc& run, const std::string& kernel, uint64_t size) {
+/// The fixed-size point of kernel `kernel` at `size` and `threads` with every other
+/// coordinate at its default (warm, the default layout, one call), or null.
+const Result* fixed_point(const RunDoc& run, const std::string& kernel, uint64_t size, uint32_t threads) {
   Coords want;
   want.size = size;
+  want.threads = threads;
   for (const Result& r : run.results)
     if (r.point.kernel == kernel && r.point.at == want && r.ok()) return &r;
   return nullptr;
@@ -93,7 +97,7 @@ std::vector<double> fixed_size_prediction(const RunDoc& run, const GroupAnswer& 
     const std::string& kernel = run.results[g.members[i].result].point.kernel;
     double ns = 0;
     for (const auto& [size, share] : s->fixed_weights) {
-      const Result* r = fixed_point(run, kernel, size);
+      const Result* r = fixed_point(run, kernel, size, g.key.at.threads);
       if (!r) {
         ns = 0;
         break;

@@ -45,6 +45,7 @@ struct Operation {
   std::vector<PeerBuffers> peers;  ///< at.threads > 1: workers 1.. buffers, at.threads - 1 of them
   std::optional<uint8_t> esi_fill; ///< memset's ABI: the fill byte each call takes in esi
   std::vector<CallArgs> calls;     ///< the calls of one operation, in order
+  const Stream* stream = nullptr;  ///< a stream point's calls (its workers make them in orders of their own)
 };
 
 /// The calls one operation makes on dst/src at `at`: one call of at.size bytes, or with a

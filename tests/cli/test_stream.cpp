@@ -9,6 +9,7 @@
 
 #include <map>
 #include <string>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -158,4 +159,34 @@ TEST_CASE("kex run --stream killed with SIGKILL resumes from its journal to the 
     CHECK(name.find("/stream:Memcpy_Fleet/footprint:") != std::string::npos);
     CHECK(x["reps"].size() == 20);
   }
+}
+
+TEST_CASE("kex run --stream --threads 2: each worker makes the stream's calls on its own buffers, one team's time" *
+          doctest::test_suite("cli")) {
+  if (std::thread::hardware_concurrency() < 2) {
+    MESSAGE("skipped: one CPU");
+    return;
+  }
+  TmpDir d;
+  spit(d / "few.csv", "size,count\n8,3\n100,1\n");
+  const ShellOut out = shell(kKex + " run rep_movsb memcpy --stream " + (d / "few.csv") +
+                             " --footprint 64KiB --threads 1,2 --repetitions 3 -o " + (d / "r.json"));
+  INFO(out.text);
+  REQUIRE(out.status == 0);
+  const auto e = stream_entries(d / "r.json");
+  REQUIRE(e.size() == 4);  // two competitors at 1 and 2 threads
+  for (const char* k : {"rep_movsb", "memcpy"}) {
+    const std::string base = std::string(k) + "/" + std::to_string(e.begin()->second["size"].get<uint64_t>()) +
+                             "/stream:few/footprint:65536";
+    REQUIRE(e.count(base) == 1);
+    REQUIRE(e.count(base + "/threads:2") == 1);
+    const auto& two = e.at(base + "/threads:2");
+    CHECK(two["params"]["threads"] == 2);
+    CHECK(two["reps"][0]["threads"].size() == 2);  // each worker's own time
+    // Both workers' bytes count: a pass moves twice the one-thread point's bytes.
+    const double bytes1 = e.at(base)["bytes_per_second"].get<double>() * e.at(base)["real_time"].get<double>();
+    const double bytes2 = two["bytes_per_second"].get<double>() * two["real_time"].get<double>();
+    CHECK(bytes2 == doctest::Approx(2 * bytes1).epsilon(0.001));
+  }
+  CHECK(out.text.find("2 threads, each the same calls in an order of its own") != std::string::npos);
 }

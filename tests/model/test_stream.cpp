@@ -3,6 +3,7 @@
 // and counted; a stream of one size is that size every call.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 
 #include "src/model/distribution.hpp"
@@ -51,4 +52,23 @@ TEST_CASE("streams: sizes over half the footprint are capped and counted, memmov
   const Stream one = draw_stream(parse_distribution("size,count\n64,1\n", "one", "one.csv"), {1, 10, 4096});
   for (const StreamCall& k : one.calls) CHECK(k.size == 64);
   CHECK(one.bytes == 640);
+}
+
+TEST_CASE("streams: each worker of a point with threads makes the same calls, in an order of its own" *
+          doctest::test_suite("model")) {
+  const std::vector<uint32_t> own = worker_call_order(1000, 7, 0);
+  for (uint32_t i = 0; i < 1000; ++i) REQUIRE(own[i] == i);  // worker 0: the stream's order
+  const std::vector<uint32_t> one = worker_call_order(1000, 7, 1), two = worker_call_order(1000, 7, 2);
+  CHECK(one == worker_call_order(1000, 7, 1));  // drawn again: the same
+  CHECK(one != two);
+  CHECK(one != worker_call_order(1000, 8, 1));  // another seed: another order
+  for (const auto& order : {one, two}) {
+    std::vector<uint32_t> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    CHECK(sorted == own);  // a permutation: every call once
+    size_t in_place = 0;
+    for (uint32_t i = 0; i < 1000; ++i) in_place += order[i] == i;
+    CHECK(in_place < 20);  // not the stream's order (a random permutation leaves about 1 in place)
+  }
+  CHECK(worker_call_order(0, 1, 3).empty());
 }
