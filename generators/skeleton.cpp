@@ -29,6 +29,8 @@
 //   epilogue: xmm2 ^= xmm3, its two qwords into rax, rax's 8 bytes into al, al ^= r14b,
 //     mov [rdi], rax
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "generators/emit.hpp"
@@ -209,20 +211,105 @@ struct Ctx {
     else head_backward();
   }
 
-  /// Overlap edges: below one width in all, the small path (see small_path).
+  /// small:overlap: calls below one width take the pair moves (see pair_moves).
+  bool small_pairs() const { return s.small == Small::overlap; }
+
+  /// Overlap edges or small:overlap: below one width in all, the small path (see small_path).
   void small_entry() {
-    if (!overlap()) return;
+    if (!overlap() && !small_pairs()) return;
     g.cmp(g.rdx, w);
     g.jb(small, CodeGenerator::T_NEAR);
   }
 
-  /// Overlap edges, the small path: fewer than w bytes, one at a time from the top down
-  /// (either direction: rdi/rsi are still at the buffer's start), then the epilogue.
+  /// The small path: fewer than w bytes (either direction: rdi/rsi are still at the
+  /// buffer's start), as pair moves (small:overlap) or one at a time from the top down,
+  /// then the epilogue.
   void small_path() {
-    if (!overlap()) return;
+    if (!overlap() && !small_pairs()) return;
     g.L(small);
-    byte_tail(false);
+    if (small_pairs()) pair_moves();
+    else byte_tail(false);
     epilogue();
+  }
+
+  /// small:overlap, rdx < w: the size classes from the top, [p, 2p) for each power of two
+  /// p below w, then 1 and 0; class p moves [0, p) and [rdx - p, rdx) (see pair).
+  ///     cmp rdx, 8 ; jb L4 ; <pair 8> ; jmp done ; L4: cmp rdx, 4 ; jb L2 ; ...
+  ///     L1: test rdx, rdx ; jz done ; mov r11b, [rsi] ; mov [rdi], r11b ; done:
+  void pair_moves() {
+    Label done;
+    for (uint32_t p = w / 2; p >= 1; p /= 2) {
+      Label next;
+      if (p > 1) {
+        g.cmp(g.rdx, p);
+        g.jb(next, CodeGenerator::T_NEAR);
+      } else {
+        g.test(g.rdx, g.rdx);
+        g.jz(done, CodeGenerator::T_NEAR);
+      }
+      pair(p);
+      g.jmp(done, CodeGenerator::T_NEAR);
+      g.L(next);
+    }
+    g.L(done);
+  }
+
+  /// Moves [0, p) and [rdx - p, rdx) for p <= rdx < 2p, both loaded before either is stored
+  /// (so a memmove's overlapping src and dst come out right): GPRs r11 and rcx up to 8
+  /// bytes, xmm0/xmm1 for 16 and ymm0/ymm1 for 32 (VEX: only in the avx and avx512 classes,
+  /// whose width is above them). A clear stores rax (the fill pattern) 8 bytes at a time
+  /// from both ends.
+  void pair(uint32_t p) {
+    auto lo = [&](const Reg64& b, uint32_t off = 0) { return g.ptr[b + off]; };
+    auto hi = [&](const Reg64& b, uint32_t off) { return g.ptr[b + g.rdx - off]; };
+    if (clear()) {
+      if (p == 1) g.mov(g.byte[g.rdi], g.al);
+      if (p == 2) g.mov(g.word[g.rdi], g.ax), g.mov(g.word[g.rdi + g.rdx - 2], g.ax);
+      if (p == 4) g.mov(g.dword[g.rdi], g.eax), g.mov(g.dword[g.rdi + g.rdx - 4], g.eax);
+      for (uint32_t k = 0; p >= 8 && k < p; k += 8) {
+        g.mov(g.qword[g.rdi + k], g.rax);
+        g.mov(g.qword[g.rdi + g.rdx - (p - k)], g.rax);
+      }
+      return;
+    }
+    switch (p) {
+      case 1:
+        g.mov(g.r11b, g.byte[g.rsi]);
+        g.mov(g.byte[g.rdi], g.r11b);
+        break;
+      case 2:
+        g.movzx(g.r11d, g.word[g.rsi]);
+        g.movzx(g.ecx, g.word[g.rsi + g.rdx - 2]);
+        g.mov(g.word[g.rdi], g.r11w);
+        g.mov(g.word[g.rdi + g.rdx - 2], g.cx);
+        break;
+      case 4:
+        g.mov(g.r11d, g.dword[g.rsi]);
+        g.mov(g.ecx, g.dword[g.rsi + g.rdx - 4]);
+        g.mov(g.dword[g.rdi], g.r11d);
+        g.mov(g.dword[g.rdi + g.rdx - 4], g.ecx);
+        break;
+      case 8:
+        g.mov(g.r11, g.qword[g.rsi]);
+        g.mov(g.rcx, g.qword[g.rsi + g.rdx - 8]);
+        g.mov(g.qword[g.rdi], g.r11);
+        g.mov(g.qword[g.rdi + g.rdx - 8], g.rcx);
+        break;
+      case 16:
+        g.vmovdqu(g.xmm0, lo(g.rsi));
+        g.vmovdqu(g.xmm1, hi(g.rsi, 16));
+        g.vmovdqu(lo(g.rdi), g.xmm0);
+        g.vmovdqu(hi(g.rdi, 16), g.xmm1);
+        break;
+      case 32:
+        g.vmovdqu(g.ymm0, lo(g.rsi));
+        g.vmovdqu(g.ymm1, hi(g.rsi, 32));
+        g.vmovdqu(lo(g.rdi), g.ymm0);
+        g.vmovdqu(hi(g.rdi, 32), g.ymm1);
+        break;
+      default:
+        throw std::logic_error("pair: no move of " + std::to_string(p) + " bytes");
+    }
   }
 
   /// Head with overlap edges (rdx >= w): one unaligned move of dst's first w bytes

@@ -47,6 +47,8 @@ std::string list_params_text() {
       "  aligned       aligned instructions (src and dst must be width-aligned)\n"
       "  overlap       edges as one unaligned width move overlapping moved bytes (default: bytes,\n"
       "                one at a time; not for the string class)\n"
+      "  small:overlap below one width, two overlapping moves of the largest power of two (1, 2..3,\n"
+      "                4..7, 8..15, 16..31, 32..63 B; default small:bytes; not for reads or string)\n"
       "  block:N@bwd   touch each N-byte block (one dword per line) before copying it\n",
       reg_class_names(" | "), prefetch_names("|"), -kMaxPfDistance, kMaxPfDistance, kMinPfEvery, kMaxPfEvery);
 }

@@ -103,6 +103,10 @@ void layout_neighbours(Collector& c) {
   s = k;
   s.edges = k.edges == Edges::bytes ? Edges::overlap : Edges::bytes;
   if (k.op != Op::read) c.add(s, "edges", std::string(to_string(k.edges)), std::string(to_string(s.edges)));
+  s = k;
+  s.small = k.small == Small::bytes ? Small::overlap : Small::bytes;
+  if (k.op != Op::read && k.regs != RegClass::string)
+    c.add(s, "small", std::string(to_string(k.small)), std::string(to_string(s.small)));
   if (k.block.bytes) {
     s = k;
     s.block = {};

@@ -22,7 +22,7 @@ using Setter = std::function<void(KernelSpec&)>;
 
 /// The spec axes grid `k` lists, each a setter per value, in the order they apply: op and
 /// regs first (the others apply over the class's defaults), then unroll, scratch,
-/// prefetch, pf_every, store, direction, align, edges, block, fill.
+/// prefetch, pf_every, store, direction, align, edges, small, block, fill.
 std::vector<std::vector<Setter>> spec_axes(const GridKeys& k) {
   std::vector<std::vector<Setter>> axes;
   auto add = [&](const auto& values, auto assign) {
@@ -44,6 +44,7 @@ std::vector<std::vector<Setter>> spec_axes(const GridKeys& k) {
   add(k.directions, [](KernelSpec& s, Direction v) { s.direction = v; });
   add(k.aligns, [](KernelSpec& s, Align v) { s.align = v; });
   add(k.edges, [](KernelSpec& s, Edges v) { s.edges = v; });
+  add(k.smalls, [](KernelSpec& s, Small v) { s.small = v; });
   add(k.blocks, [](KernelSpec& s, BlockPrefetch v) { s.block = v; });
   add(k.fills, [](KernelSpec& s, uint8_t v) { s.fill = v; });
   return axes;
@@ -109,12 +110,13 @@ Grid read_grid(const json& g, const std::string& at, const Axes& top) {
 /// A kernel spec as the keys of one kernel grid, every axis written out, so that the
 /// grid expands to exactly `s` (one value each, "scratch" given: no fit_scratch).
 GridKeys keys_of(const KernelSpec& s) {
-  GridKeys k{{s.op}, {s.regs}, {s.unroll}, {s.scratch}, {}, {}, {s.store}, {s.direction}, {s.align}, {}, {}, {}};
+  GridKeys k{{s.op}, {s.regs}, {s.unroll}, {s.scratch}, {}, {}, {s.store}, {s.direction}, {s.align}, {}, {}, {}, {}};
   if (s.prefetch != Prefetch::none) {
     k.prefetches = {{s.prefetch, s.pf_distance}};
     k.pf_every = {s.pf_every};
   }
   if (s.edges != Edges::bytes) k.edges = {s.edges};
+  if (s.small != Small::bytes) k.smalls = {s.small};
   if (s.block.bytes) k.blocks = {s.block};
   if (s.op == Op::clear) k.fills = {s.fill};
   return k;

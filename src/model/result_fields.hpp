@@ -154,6 +154,9 @@ void map_spec(IO& io, K& s) {
   io.choice("align", s.align, parse_align, [](Align v) { return to_string(v); }, "aligned, unaligned");
   // Files of a kex before the edges axis have no "edges": their kernels moved bytes.
   io.choice("edges", s.edges, parse_edges, [](Edges v) { return to_string(v); }, "bytes, overlap");
+  // Files of a kex before the small axis have no "small": their kernels' small path was bytes.
+  if (io.has("small", s.small != Small::bytes))
+    io.choice("small", s.small, parse_small, [](Small v) { return to_string(v); }, "bytes, overlap");
   io.whole("block_bytes", s.block.bytes, uint32_t(0), UINT32_MAX);
   io.choice("block_order", s.block.order, parse_direction, [](Direction v) { return to_string(v); },
             "forward, backward");

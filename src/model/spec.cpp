@@ -46,6 +46,7 @@ constexpr std::array<std::string_view, 2> kStore = {"temporal", "nontemporal"};
 constexpr std::array<std::string_view, 2> kDir = {"forward", "backward"};
 constexpr std::array<std::string_view, 2> kAlign = {"aligned", "unaligned"};
 constexpr std::array<std::string_view, 2> kEdges = {"bytes", "overlap"};
+constexpr std::array<std::string_view, 2> kSmall = {"bytes", "overlap"};
 
 /// A number of a name token, in the grammar of src/core/numbers.hpp (shared with
 /// configs), checked against [lo, hi]; errors quote the token as typed.
@@ -96,6 +97,7 @@ std::string_view to_string(Store v) { return kStore[static_cast<size_t>(v)]; }
 std::string_view to_string(Direction v) { return kDir[static_cast<size_t>(v)]; }
 std::string_view to_string(Align v) { return kAlign[static_cast<size_t>(v)]; }
 std::string_view to_string(Edges v) { return kEdges[static_cast<size_t>(v)]; }
+std::string_view to_string(Small v) { return kSmall[static_cast<size_t>(v)]; }
 std::optional<Op> parse_op(std::string_view s) {
   for (const auto& o : kOps)
     if (s == o.name) return o.op;
@@ -120,6 +122,7 @@ std::optional<Store> parse_store(std::string_view s) { return lookup<Store>(s, k
 std::optional<Direction> parse_direction(std::string_view s) { return lookup<Direction>(s, kDir); }
 std::optional<Align> parse_align(std::string_view s) { return lookup<Align>(s, kAlign); }
 std::optional<Edges> parse_edges(std::string_view s) { return lookup<Edges>(s, kEdges); }
+std::optional<Small> parse_small(std::string_view s) { return lookup<Small>(s, kSmall); }
 
 KernelSpec default_spec(Op op, RegClass regs) {
   KernelSpec s;
@@ -155,6 +158,7 @@ std::string spec_name(const KernelSpec& s) {
   n += s.direction == Direction::backward ? "/bwd" : "/fwd";
   if (s.align == Align::aligned) n += "/aligned";
   if (s.edges == Edges::overlap) n += "/overlap";
+  if (s.small != Small::bytes) n += "/small:" + std::string(to_string(s.small));
   if (s.block.bytes) {
     n += "/block:" + std::to_string(s.block.bytes);
     n += s.block.order == Direction::backward ? "@bwd" : "@fwd";
@@ -229,10 +233,15 @@ void apply_token(KernelSpec& s, std::string_view t) {
   else if (key == "fill") s.fill = static_cast<uint8_t>(parse_int(t, val, 0, 255));
   else if (key == "pf") apply_prefetch(s, t, val);
   else if (key == "block") apply_block(s, t, val);
+  else if (key == "small") {
+    const auto v = parse_small(val);
+    if (!v) throw std::invalid_argument("'" + std::string(t) + "': allowed small:bytes, small:overlap");
+    s.small = *v;
+  }
   else
     throw std::invalid_argument("unknown token '" + std::string(t) +
                                 "' in kernel name (allowed: unroll:N scratch:N pf:KIND@DIST every:N t nt fwd bwd aligned "
-                                "unaligned bytes overlap block:N@fwd|bwd fill:0xNN)");
+                                "unaligned bytes overlap small:bytes|overlap block:N@fwd|bwd fill:0xNN)");
 }
 
 }  // namespace
@@ -289,6 +298,7 @@ std::string read_reason(const KernelSpec& s) {
            std::to_string(c.max_scratch / 2) + ": a read keeps an accumulator beside each register)";
   if (s.store == Store::nontemporal) return "a read has no stores, so no non-temporal store";
   if (s.edges == Edges::overlap) return "a read takes no overlap edges (a byte loaded twice would fold twice)";
+  if (s.small == Small::overlap) return "a read takes no small:overlap (a byte loaded twice would fold twice)";
   if (s.block.bytes) return "block prefetch applies to copies only";
   return {};
 }
@@ -311,6 +321,8 @@ std::string validate(const KernelSpec& s) {
     if (s.edges == Edges::overlap)
       return "the string class has no edges to overlap (rep movs/stos moves every byte itself; overlap needs a "
              "class wider than one byte)";
+    if (s.small == Small::overlap)
+      return "the string class has no small path (rep movs/stos moves every byte itself)";
   } else {
     if (s.unroll == 0 || s.unroll % c.width != 0)
       return "unroll " + num(s.unroll) + " is not a positive multiple of the " + c.name + " width (" +

@@ -58,6 +58,13 @@ enum class Align { aligned, unaligned };
 /// `overlap`, one unaligned class-width move that overlaps bytes already moved (as
 /// glibc's memcpy/memset do), and single bytes only below one width in all.
 enum class Edges { bytes, overlap };
+/// How a kernel moves a call of fewer bytes than one class width in all (the small-size
+/// strategies of docs/DESIGN.md "Streams and the call path"): `bytes`, as its edges do
+/// (single bytes); `overlap`, two moves of the largest power of two at most n that overlap
+/// in the middle (1; 2..3; 4..7; 8..15 with GPRs; 16..31 with xmm, 32..63 with ymm
+/// registers; a clear: GPR stores of its fill), both loaded before either is stored, as
+/// glibc's and musl's memcpy do. Name token `small:overlap` (`small:bytes` is the default).
+enum class Small { bytes, overlap };
 
 /// Block prefetch (AMD "Using Block Prefetch", Manfred Spraul's no_prefetch): before
 /// copying each block of `bytes`, touch one dword per 64-byte line in `order`.
@@ -89,6 +96,7 @@ struct KernelSpec {
   Direction direction = Direction::forward;
   Align align = Align::unaligned;
   Edges edges = Edges::bytes;
+  Small small = Small::bytes;
   BlockPrefetch block;
   uint8_t fill = 0;            ///< clear only: the byte written
 
@@ -137,6 +145,7 @@ std::string_view to_string(Store);
 std::string_view to_string(Direction);
 std::string_view to_string(Align);
 std::string_view to_string(Edges);
+std::string_view to_string(Small);
 std::optional<Op> parse_op(std::string_view);
 std::optional<RegClass> parse_reg_class(std::string_view);
 std::optional<Prefetch> parse_prefetch(std::string_view);
@@ -144,6 +153,7 @@ std::optional<Store> parse_store(std::string_view);
 std::optional<Direction> parse_direction(std::string_view);
 std::optional<Align> parse_align(std::string_view);
 std::optional<Edges> parse_edges(std::string_view);
+std::optional<Small> parse_small(std::string_view);
 
 /// A spec with every unset axis at the class default (RegClassInfo default_unroll, default_scratch).
 KernelSpec default_spec(Op op, RegClass regs);

@@ -182,3 +182,87 @@ TEST_CASE("overlap edges: the small path, the head and the tail are where the sp
   CHECK(count(code_of("copy/sse/unroll:64/t/fwd/overlap"), {0xf3, 0x0f, 0x6f, 0x44, 0x16, 0xf0}) == 1);
   CHECK(count(code_of("copy/sse/unroll:64/t/fwd"), {0xf3, 0x0f, 0x6f, 0x44, 0x16, 0xf0}) == 0);
 }
+
+namespace {
+
+/// Every small:overlap kernel of the test: per class wider than one byte, op, direction,
+/// edges and store, at two registers an iteration; those this CPU cannot run left out.
+std::vector<KernelSpec> small_specs() {
+  std::vector<KernelSpec> out;
+  for (auto op : {Op::copy, Op::clear})
+    for (const auto& ci : reg_classes()) {
+      if (ci.width < 2) continue;
+      for (auto store : {Store::temporal, Store::nontemporal})
+        for (auto dir : {Direction::forward, Direction::backward})
+          for (auto edges : {Edges::bytes, Edges::overlap}) {
+            KernelSpec s = default_spec(op, ci.cls);
+            s.unroll = 2 * ci.width;
+            s.scratch = 1;
+            s.store = store;
+            s.direction = dir;
+            s.edges = edges;
+            s.small = Small::overlap;
+            if (op == Op::clear) s.fill = 0x5d;
+            if (validate(s).empty() && cpu_unsupported_reason(s).empty()) out.push_back(s);
+          }
+    }
+  return out;
+}
+
+/// A small:overlap copy below one width with src and dst overlapping at every distance
+/// -n..n: dst ends as memmove leaves it (both halves are loaded before either is stored).
+std::string check_small_overlapping(KernelFn fn, const KernelSpec& s) {
+  const uint32_t w = reg_class_info(s.regs).width;
+  std::vector<uint8_t> buf(4 * w), want(4 * w);
+  for (uint32_t n = 0; n < w; ++n)
+    for (int64_t dist = -int64_t(n); dist <= int64_t(n); ++dist) {
+      for (size_t i = 0; i < buf.size(); ++i) buf[i] = want[i] = static_cast<uint8_t>(i * 37 + 11);
+      uint8_t* src = buf.data() + w;
+      std::memmove(want.data() + w + dist, want.data() + w, n);
+      fn(src + dist, src, n);
+      if (buf != want) return "size " + std::to_string(n) + ", dst - src " + std::to_string(dist) + ": not memmove's result";
+    }
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("small:overlap: every class, op, direction, edges and store moves exactly [dst, dst+n), a copy as memmove" *
+          doctest::test_suite("generator")) {
+  const std::vector<KernelSpec> specs = small_specs();
+  CHECK(specs.size() >= 30);  // gpr, mmx, x87, sse and avx at least, on any x86-64 CI machine
+  CodeArena arena;
+  std::vector<size_t> idx;
+  for (const auto& s : specs) idx.push_back(arena.add([&](Xbyak::CodeGenerator& g) { emit_kernel(g, s); }));
+  arena.finalize();
+  const auto outcomes = run_sandboxed(
+      specs.size(),
+      [&](size_t i) {
+        const KernelFn fn = arena.ref(idx[i]).as<KernelFn>();
+        std::string why = check_kernel(fn, specs[i]);
+        if (why.empty() && specs[i].op == Op::copy) why = check_small_overlapping(fn, specs[i]);
+        return why;
+      },
+      120);
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const SandboxOutcome& o = outcomes[i];
+    const CodeRef r = arena.ref(idx[i]);
+    CHECK_MESSAGE((o.finished && o.message.empty()),
+                  spec_name(specs[i]) << ": " << (o.finished ? o.message : describe_death(o, r.code, r.size)));
+  }
+}
+
+TEST_CASE("small:overlap: the name round-trips, bytes is the default, reads and the string class refuse it" *
+          doctest::test_suite("spec")) {
+  const KernelSpec s = parse_spec_name("copy/avx/unroll:128/small:overlap");
+  CHECK(s.small == Small::overlap);
+  CHECK(spec_name(s) == "copy/avx/unroll:128/scratch:4/t/fwd/small:overlap");
+  CHECK(parse_spec_name("copy/avx/unroll:128/small:bytes") == parse_spec_name("copy/avx/unroll:128"));
+  CHECK(spec_name(parse_spec_name("copy/avx/unroll:128/small:bytes")) == "copy/avx/unroll:128/scratch:4/t/fwd");
+  CHECK(validate(parse_spec_name("read/sse/unroll:64/small:overlap")) ==
+        "a read takes no small:overlap (a byte loaded twice would fold twice)");
+  CHECK(validate(parse_spec_name("copy/string/unroll:1/small:overlap")) ==
+        "the string class has no small path (rep movs/stos moves every byte itself)");
+  CHECK_THROWS_WITH(parse_spec_name("copy/sse/small:mask"), doctest::Contains("allowed small:bytes, small:overlap"));
+  CHECK_THROWS_WITH(parse_spec_name("copy/sse/small:overlap/small:bytes"), doctest::Contains("'small' is given twice"));
+}
