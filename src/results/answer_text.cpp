@@ -137,6 +137,12 @@ std::vector<AnswerBlock> answer_blocks(const std::vector<GroupAnswer>& answers) 
   return blocks;
 }
 
+std::string ratio_text(const PairedRatio& r) {
+  if (r.rounds == 0) return "-";
+  if (r.covers_one()) return fmt::format("same [{:.2f}-{:.2f}]", r.low, r.high);
+  return fmt::format("{:.2f}x [{:.2f}-{:.2f}]", r.ratio, r.low, r.high);
+}
+
 std::string block_title(Op op, const std::string& cond) {
   return std::string(to_string(op)) + " (" + (cond.empty() ? "warm" : cond) + ")";
 }

@@ -21,6 +21,10 @@ struct AnswerBlock {
 /// `answers` in blocks: by op, then plainest condition first (shortest label).
 std::vector<AnswerBlock> answer_blocks(const std::vector<GroupAnswer>& answers);
 
+/// "0.82x [0.80-0.85]": a paired time ratio with its interval; "same [0.99-1.01]" when the
+/// interval holds 1; "-" when the two were not paired.
+std::string ratio_text(const PairedRatio& r);
+
 /// "copy (warm)": a block's title.
 std::string block_title(Op op, const std::string& cond);
 

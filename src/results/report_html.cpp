@@ -15,6 +15,7 @@
 #include "src/results/scaling.hpp"
 #include "src/results/seed_text.hpp"
 #include "src/results/segment_text.hpp"
+#include "src/results/standing_text.hpp"
 #include "src/results/stream_text.hpp"
 #include "src/results/summary.hpp"
 
@@ -138,6 +139,7 @@ std::string answer_section(const std::vector<ReportRun>& runs, const ReportFigur
     for (const std::string& l : lines) s += "<li>" + html_text(l) + "</li>\n";
     s += "</ul>\n";
     for (const std::string& w : warnings) s += para("warning: " + w, "note");
+    if (const std::string t = trimmed(standing_table(runs[i].run, answer_groups(runs[i].run))); !t.empty()) s += pre(t);
   }
   if (const std::string speedups = figures_html(figs, FigureKind::speedup); !speedups.empty())
     s += "<div class=\"grid\">\n" + speedups + "</div>\n";

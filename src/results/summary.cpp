@@ -15,6 +15,7 @@
 #include "src/model/paired.hpp"
 #include "src/model/spec.hpp"
 #include "src/results/answer_text.hpp"
+#include "src/results/standing_text.hpp"
 #include "src/results/stream_text.hpp"
 #include "src/results/ifunc_text.hpp"
 #include "src/results/markdown.hpp"
@@ -246,7 +247,8 @@ std::string summary_table(const RunDoc& run, bool compact) {
   if (const std::vector<GroupAnswer> answers = answer_groups(run); !answers.empty()) {
     std::string ifunc;
     for (const std::string& l : ifunc_lines(run, answers)) ifunc += terminal_text(l) + "\n";
-    return paired_table(run, answers, compact) + stream_table(run, answers) + ifunc + skipped_line(run, terminal_text);
+    return paired_table(run, answers, compact) + stream_table(run, answers) + standing_table(run, answers) + ifunc +
+           skipped_line(run, terminal_text);
   }
   const PlainTable t = plain_table(run);
   if (t.blocks.empty()) return {};

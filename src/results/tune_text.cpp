@@ -6,19 +6,13 @@
 
 #include "src/core/terminal_text.hpp"
 #include "src/core/units.hpp"
+#include "src/results/answer_text.hpp"
 #include "src/results/crossover_text.hpp"
 #include "src/results/validation.hpp"
 
 namespace kex {
 
 namespace {
-
-/// "0.82x [0.80-0.85]", "same [0.99-1.01]" when the interval holds 1, "-" when not paired.
-std::string ratio_text(const PairedRatio& r) {
-  if (r.rounds == 0) return "-";
-  if (r.covers_one()) return fmt::format("same [{:.2f}-{:.2f}]", r.low, r.high);
-  return fmt::format("{:.2f}x [{:.2f}-{:.2f}]", r.ratio, r.low, r.high);
-}
 
 /// The verdict per size. Kernel names come from the file: escaped, and padded by the
 /// columns they take (a name with wide or combining characters keeps the columns).
