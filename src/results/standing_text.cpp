@@ -16,7 +16,8 @@ namespace kex {
 namespace {
 
 bool loaded(const Result& r) { return r.impl && source_row(r.impl->source).loaded; }
-bool glibc_variant(const Result& r) { return r.impl && r.impl->source == Source::glibc; }
+/// One of glibc's own variants (glibc/NAME: the source whose variants ifunc lists).
+bool glibc_variant(const Result& r) { return r.impl && source_row(r.impl->source).ifunc_listed; }
 
 /// The group's row for the member at `i`: where, rank, over the fastest, libc, glibc's fastest.
 std::vector<std::string> standing_row(const RunDoc& run, const GroupAnswer& g, size_t i, const std::string& where) {
