@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/seccomp.h>
+#include <linux/sockios.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <sys/ioctl.h>
@@ -29,7 +30,8 @@ enum class When {
   writing_open2,  ///< openat: the same in argument 2
   no_such_call,   ///< ENOSYS instead of SIGSYS: glibc's pthread_create falls back to clone
   option_is,      ///< its first argument is `value` (prctl's option)
-  request_is,     ///< its second argument's low 32 bits are `value` (ioctl's request: the kernel reads 32)
+  request_is,     ///< its second argument's low 32 bits are `value` (ioctl's request, fcntl's command: the kernel reads 32)
+  sets_async,     ///< fcntl F_SETFL with O_ASYNC in its third argument
   sets_limit,     ///< prlimit64 with a new limit (argument 2 not null); reading one is allowed
 };
 
@@ -84,6 +86,16 @@ constexpr Rule kAlways[] = {
     {"fsmount", When::always}, {"fspick", When::always}, {"mount_setattr", When::always},
     {"fanotify_init", When::always}, {"sched_setscheduler", When::always}, {"sched_setparam", When::always},
     {"sched_setattr", When::always}, {"setpriority", When::always}, {"ioprio_set", When::always},
+    // A descriptor that signals its owner: with an owner (F_SETOWN, F_SETOWN_EX, FIOSETOWN,
+    // SIOCSPGRP) and O_ASYNC, input on it sends kex any signal F_SETSIG names, SIGSTOP or
+    // SIGKILL among them, past the kill rule above (fcntl(2)). Perf events signal their
+    // owner the same way, and the worker opens its own before the filter.
+    {"fcntl", When::request_is, F_SETOWN}, {"fcntl", When::request_is, F_SETOWN_EX},
+    {"fcntl", When::request_is, F_SETSIG}, {"fcntl", When::sets_async},
+    {"fcntl64", When::request_is, F_SETOWN}, {"fcntl64", When::request_is, F_SETOWN_EX},
+    {"fcntl64", When::request_is, F_SETSIG}, {"fcntl64", When::sets_async},
+    {"ioctl", When::request_is, FIOSETOWN}, {"ioctl", When::request_is, SIOCSPGRP},
+    {"perf_event_open", When::always},
 };
 
 /// The loading filter's own: threads (a constructor may start one), files opened to read.
@@ -115,6 +127,9 @@ int add_rule(scmp_filter_ctx ctx, const Rule& r) {
     case When::other_process: return seccomp_rule_add(ctx, trap, nr, 1, SCMP_A0(SCMP_CMP_NE, uint64_t(getpid())));
     case When::option_is: return seccomp_rule_add(ctx, trap, nr, 1, SCMP_A0(SCMP_CMP_EQ, r.value));
     case When::request_is: return seccomp_rule_add(ctx, trap, nr, 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, r.value));
+    case When::sets_async:
+      return seccomp_rule_add(ctx, trap, nr, 2, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, F_SETFL),
+                              SCMP_A2(SCMP_CMP_MASKED_EQ, O_ASYNC, O_ASYNC));
     case When::sets_limit: return seccomp_rule_add(ctx, trap, nr, 1, SCMP_A2(SCMP_CMP_NE, 0));
     case When::writing_open1:
     case When::writing_open2:

@@ -127,3 +127,24 @@ TEST_CASE("a loaded routine that ignores SIGINT does not keep a stopped run goin
   CHECK(seconds < 5);
   CHECK(lines_with(out + ".journal", "{\"rep\":") < 1600);
 }
+
+TEST_CASE("a shared object's constructor cannot have a descriptor signal kex: kex show refuses it with one line" *
+          doctest::test_suite("cli")) {
+  TmpDir dir;
+  // fcntl(2): a pipe owned by kex with O_ASYNC and F_SETSIG sends kex SIGKILL on input.
+  const std::string so = build_so(dir, "showkill",
+                                  "#define _GNU_SOURCE\n#include <fcntl.h>\n#include <signal.h>\n#include <unistd.h>\n"
+                                  "__attribute__((constructor)) static void own(void) {\n"
+                                  "  int p[2]; if (pipe(p) != 0) return;\n"
+                                  "  fcntl(p[0], F_SETOWN, getppid()); fcntl(p[0], F_SETSIG, SIGKILL);\n"
+                                  "  fcntl(p[0], F_SETFL, O_ASYNC); (void)!write(p[1], \"x\", 1);\n}\n"
+                                  "void *my_copy(void *d, const void *s, unsigned long n) {\n"
+                                  "  char *a = d; const char *b = s;\n"
+                                  "  for (unsigned long i = 0; i < n; ++i) a[i] = b[i];\n  return d;\n}\n");
+  const ShellOut r = shell("cd " + dir.path + " && exec timeout -k 5 60 " + kKex +
+                           " show lib/s --load s=./showkill.so:my_copy");
+  INFO(r.text);
+  CHECK(r.status == 2);
+  CHECK(std::count(r.text.begin(), r.text.end(), '\n') == 1);
+  CHECK(r.text.find("made a system call a copy routine has no use for: fcntl at 0x") != std::string::npos);
+}

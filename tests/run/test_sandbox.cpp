@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <fcntl.h>
+#include <linux/perf_event.h>
+#include <linux/sockios.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -254,4 +256,46 @@ TEST_CASE("run_sandboxed: a job that throws answers with the error, and never un
   CHECK(out[0].finished);
   CHECK(out[0].message == "the verifying process failed: boom");
   CHECK(out[1].message == "job 1 ran");
+}
+
+TEST_CASE("run_sandboxed: code may not make a descriptor signal kex (fcntl F_SETOWN, F_SETOWN_EX, F_SETSIG, O_ASYNC; "
+          "ioctl FIOSETOWN, SIOCSPGRP) nor open perf events" * doctest::test_suite("sandbox")) {
+  if (!call_filter_available()) return;
+  const Watchdog dog(60);
+  // Without the filter each call succeeds or fails harmlessly: an owner is set, or O_ASYNC, never both.
+  const auto out = run_sandboxed(
+      8,
+      [](size_t i) -> std::string {
+        int p[2];
+        if (pipe(p) != 0) return "no pipe";
+        int kex = getppid();
+        f_owner_ex owner{F_OWNER_PID, kex};
+        if (i == 0) fcntl(p[0], F_SETOWN, kex);
+        if (i == 1) fcntl(p[0], F_SETOWN_EX, &owner);
+        if (i == 2) fcntl(p[0], F_SETSIG, SIGSTOP);
+        if (i == 3) fcntl(p[0], F_SETFL, O_ASYNC);
+        if (i == 4) ioctl(p[0], FIOSETOWN, &kex);
+        if (i == 5) ioctl(p[0], SIOCSPGRP, &kex);
+        if (i == 6) {
+          perf_event_attr a{};
+          a.type = PERF_TYPE_SOFTWARE;
+          a.size = sizeof a;
+          a.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
+          const long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+          if (fd >= 0) close(int(fd));
+        }
+        // Reading the flags and setting O_NONBLOCK stay allowed.
+        const int fl = fcntl(p[0], F_GETFL);
+        const bool nonblock = fcntl(p[0], F_SETFL, fl | O_NONBLOCK) == 0;
+        return "job " + std::to_string(i) + " ran" + (nonblock ? "" : " (no F_SETFL)");
+      },
+      10);
+  REQUIRE(out.size() == 8);
+  const std::string refused = "made a system call a copy routine has no use for: ";
+  for (size_t i = 0; i < 4; ++i) CHECK(out[i].message == refused + "fcntl");
+  CHECK(out[4].message == refused + "ioctl");
+  CHECK(out[5].message == refused + "ioctl");
+  CHECK(out[6].message == refused + "perf_event_open");
+  CHECK(out[7].finished);
+  CHECK(out[7].message == "job 7 ran");
 }
