@@ -96,6 +96,14 @@ constexpr Rule kAlways[] = {
     {"fcntl64", When::request_is, F_SETSIG}, {"fcntl64", When::sets_async},
     {"ioctl", When::request_is, FIOSETOWN}, {"ioctl", When::request_is, SIOCSPGRP},
     {"perf_event_open", When::always},
+    // Another user or group id (or the capabilities) clears PR_SET_PDEATHSIG (prctl(2)): as
+    // root, code that changed one outlived a SIGKILL of kex.
+    {"setuid", When::always}, {"setgid", When::always}, {"setreuid", When::always}, {"setregid", When::always},
+    {"setresuid", When::always}, {"setresgid", When::always}, {"setfsuid", When::always}, {"setfsgid", When::always},
+    {"setgroups", When::always}, {"capset", When::always},
+    {"setuid32", When::always}, {"setgid32", When::always}, {"setreuid32", When::always},
+    {"setregid32", When::always}, {"setresuid32", When::always}, {"setresgid32", When::always},
+    {"setfsuid32", When::always}, {"setfsgid32", When::always}, {"setgroups32", When::always},
 };
 
 /// The loading filter's own: threads (a constructor may start one), files opened to read.

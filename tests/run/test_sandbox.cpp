@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/perf_event.h>
 #include <linux/sockios.h>
 #include <signal.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <functional>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -298,4 +300,41 @@ TEST_CASE("run_sandboxed: code may not make a descriptor signal kex (fcntl F_SET
   CHECK(out[6].message == refused + "perf_event_open");
   CHECK(out[7].finished);
   CHECK(out[7].message == "job 7 ran");
+}
+
+TEST_CASE("run_sandboxed: code may not change its user or group ids or capabilities (which clears PR_SET_PDEATHSIG)" *
+          doctest::test_suite("sandbox")) {
+  if (!call_filter_available()) return;
+  // Each call without the filter changes nothing: -1 keeps an id, the current fsuid and groups are set again.
+  const std::vector<std::pair<std::string, std::function<void()>>> calls = {
+      {"setuid", [] { syscall(SYS_setuid, geteuid()); }},
+      {"setgid", [] { syscall(SYS_setgid, getegid()); }},
+      {"setreuid", [] { syscall(SYS_setreuid, -1, -1); }},
+      {"setregid", [] { syscall(SYS_setregid, -1, -1); }},
+      {"setresuid", [] { syscall(SYS_setresuid, -1, -1, -1); }},
+      {"setresgid", [] { syscall(SYS_setresgid, -1, -1, -1); }},
+      {"setfsuid", [] { syscall(SYS_setfsuid, -1); }},
+      {"setfsgid", [] { syscall(SYS_setfsgid, -1); }},
+      {"setgroups", [] {
+         gid_t g[64];
+         const int n = getgroups(64, g);
+         if (n >= 0) syscall(SYS_setgroups, n, g);
+       }},
+      {"capset", [] {
+         __user_cap_header_struct h{_LINUX_CAPABILITY_VERSION_3, 0};
+         __user_cap_data_struct d[2]{};
+         if (syscall(SYS_capget, &h, d) == 0) syscall(SYS_capset, &h, d);
+       }},
+  };
+  const auto out = run_sandboxed(
+      calls.size() + 1,
+      [&](size_t i) -> std::string {
+        if (i < calls.size()) calls[i].second();
+        return "job " + std::to_string(i) + " ran";
+      },
+      10);
+  REQUIRE(out.size() == calls.size() + 1);
+  for (size_t i = 0; i < calls.size(); ++i)
+    CHECK(out[i].message == "made a system call a copy routine has no use for: " + calls[i].first);
+  CHECK(out.back().finished);
 }
