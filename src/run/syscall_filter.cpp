@@ -2,18 +2,22 @@
 
 #include <fcntl.h>
 #include <linux/audit.h>
+#include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <linux/sockios.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <vector>
 
@@ -123,6 +127,56 @@ constexpr std::pair<uint64_t, uint64_t> kWritingFlags[] = {
     {O_TRUNC, O_TRUNC},    {O_APPEND, O_APPEND}, {__O_TMPFILE, __O_TMPFILE},
 };
 
+/// The ioctl requests code may make, all of them reads: a terminal's state (isatty's and
+/// tcgetattr's TCGETS and TCGETS2, TIOCGWINSZ, TIOCGPGRP), the bytes waiting (FIONREAD), and
+/// close-on-exec (FIOCLEX, FIONCLEX). Any other request (a terminal's modes, its process
+/// group or controlling terminal, a file's flags, a freeze) ends the child.
+constexpr uint32_t kIoctlAllowed[] = {
+    TCGETS, _IOC(_IOC_READ, 'T', 0x2A, 44) /* TCGETS2: struct termios2 is 44 bytes on x86 */,
+    TIOCGWINSZ, TIOCGPGRP, FIONREAD, FIOCLEX, FIONCLEX};
+
+/// A classic BPF program of its own for ioctl: libseccomp tests one value per argument in a
+/// rule, and a list of allowed requests needs "none of these". For ioctl on x86-64 (16; 514
+/// through x32, its bit cleared) and i386 (54), a request (the low 32 bits of argument 1:
+/// the kernel reads 32) not in kIoctlAllowed traps; every other call is allowed (the
+/// libseccomp filter beside it decides those).
+std::vector<sock_filter> ioctl_program() {
+  constexpr uint32_t kX32Bit = 0x40000000;
+  constexpr uint32_t kArch = offsetof(seccomp_data, arch), kNr = offsetof(seccomp_data, nr);
+  constexpr uint32_t kRequest = offsetof(seccomp_data, args) + sizeof(uint64_t);  // args[1], its low half (little-endian)
+  const size_t n = std::size(kIoctlAllowed);
+  const size_t check = 9, allow = check + 1 + n + 1;  // the trap between them
+  // The jump from instruction `at` to `to`.
+  const auto off = [](size_t at, size_t to) { return uint8_t(to - at - 1); };
+  std::vector<sock_filter> p = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kArch),                                // 0
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, off(1, 6)),     // 1
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kNr),                                  // 2
+      BPF_STMT(BPF_ALU | BPF_AND | BPF_K, ~kX32Bit),                            // 3
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 16, off(4, check), 0),                // 4
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 514, off(5, check), off(5, allow)),   // 5
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_I386, 0, off(6, allow)),   // 6
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kNr),                                  // 7
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 54, 0, off(8, allow)),                // 8
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kRequest),                             // 9: check
+  };
+  for (size_t k = 0; k < n; ++k)
+    p.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, kIoctlAllowed[k], off(check + 1 + k, allow), 0));
+  p.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP));   // trap
+  p.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));  // allow
+  return p;
+}
+
+/// Installs ioctl_program() on every thread (after seccomp_load, which has set no_new_privs).
+std::string install_ioctl_filter() {
+  std::vector<sock_filter> p = ioctl_program();
+  const sock_fprog prog{uint16_t(p.size()), p.data()};
+  const long rc = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &prog);
+  if (rc < 0) return std::string("the ioctl filter: ") + std::strerror(errno);
+  if (rc > 0) return "the ioctl filter: thread " + std::to_string(rc) + " could not take it";
+  return "";
+}
+
 /// Adds `r` to `ctx`; 0 or a negative errno. A call this libseccomp does not know is skipped.
 int add_rule(scmp_filter_ctx ctx, const Rule& r) {
   const int nr = seccomp_syscall_resolve_name(r.call);
@@ -209,7 +263,7 @@ std::string install_call_filter(CallFilter f) {
   const FilterCtx ctx = build_filter(f, why);
   if (!ctx) return why;
   if (const int rc = seccomp_load(ctx.get()); rc < 0) return std::string("seccomp_load: ") + std::strerror(-rc);
-  return "";
+  return install_ioctl_filter();
 }
 
 std::string refused_call_text(uint64_t call) {
