@@ -30,6 +30,7 @@ enum class When {
   always,
   new_process,    ///< clone without CLONE_THREAD (a fork); a thread is allowed
   other_process,  ///< its first argument is not this process's id (kill, tgkill, ...)
+  not_self,       ///< its first argument is not 0, the calling thread (sched_setaffinity)
   writing_open1,  ///< open: flags (argument 1) that write, create, truncate or append
   writing_open2,  ///< openat: the same in argument 2
   no_such_call,   ///< ENOSYS instead of SIGSYS: glibc's pthread_create falls back to clone
@@ -90,6 +91,7 @@ constexpr Rule kAlways[] = {
     {"fsmount", When::always}, {"fspick", When::always}, {"mount_setattr", When::always},
     {"fanotify_init", When::always}, {"sched_setscheduler", When::always}, {"sched_setparam", When::always},
     {"sched_setattr", When::always}, {"setpriority", When::always}, {"ioprio_set", When::always},
+    {"sched_setaffinity", When::not_self},  // kex and other processes keep their CPUs (kex pins its own)
     // A descriptor that signals its owner: with an owner (F_SETOWN, F_SETOWN_EX, FIOSETOWN,
     // SIOCSPGRP) and O_ASYNC, input on it sends kex any signal F_SETSIG names, SIGSTOP or
     // SIGKILL among them, past the kill rule above (fcntl(2)). Perf events signal their
@@ -187,6 +189,7 @@ int add_rule(scmp_filter_ctx ctx, const Rule& r) {
     case When::no_such_call: return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0);
     case When::new_process: return seccomp_rule_add(ctx, trap, nr, 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
     case When::other_process: return seccomp_rule_add(ctx, trap, nr, 1, SCMP_A0(SCMP_CMP_NE, uint64_t(getpid())));
+    case When::not_self: return seccomp_rule_add(ctx, trap, nr, 1, SCMP_A0(SCMP_CMP_NE, 0));
     case When::option_is: return seccomp_rule_add(ctx, trap, nr, 1, SCMP_A0(SCMP_CMP_EQ, r.value));
     case When::request_is: return seccomp_rule_add(ctx, trap, nr, 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, r.value));
     case When::sets_async:

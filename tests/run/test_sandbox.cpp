@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <fcntl.h>
+#include <sched.h>
 #include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/perf_event.h>
@@ -393,4 +394,21 @@ TEST_CASE("run_sandboxed: of ioctl only requests that read a terminal's state ar
   CHECK(loading.message == "made a system call a copy routine has no use for: ioctl");
   CHECK(run_sandboxed(1, [&](size_t) { return job(refused.size()); }, 10, nullptr, CallFilter::loading)
             .at(0).message == "reads allowed");
+}
+
+TEST_CASE("run_sandboxed: code may move only its own threads between CPUs, not kex or another process" *
+          doctest::test_suite("sandbox")) {
+  if (!call_filter_available()) return;
+  const auto out = run_sandboxed(
+      2,
+      [](size_t i) -> std::string {
+        // Without the filter: kex's mask is set to what it is, nothing changes.
+        const pid_t who = i == 0 ? getppid() : 0;
+        cpu_set_t mask;
+        if (sched_getaffinity(who, sizeof mask, &mask) != 0) return "no mask";
+        return sched_setaffinity(who, sizeof mask, &mask) == 0 ? "set" : "not set";
+      },
+      10);
+  CHECK(out[0].message == "made a system call a copy routine has no use for: sched_setaffinity");
+  CHECK(out[1].message == "set");
 }
