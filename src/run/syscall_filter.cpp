@@ -91,6 +91,7 @@ constexpr Rule kAlways[] = {
     {"fsmount", When::always}, {"fspick", When::always}, {"mount_setattr", When::always},
     {"fanotify_init", When::always}, {"sched_setscheduler", When::always}, {"sched_setparam", When::always},
     {"sched_setattr", When::always}, {"setpriority", When::always}, {"ioprio_set", When::always},
+    {"mlock", When::always}, {"mlock2", When::always}, {"mlockall", When::always},  // memory no one can page out
     {"sched_setaffinity", When::not_self},  // kex and other processes keep their CPUs (kex pins its own)
     // A descriptor that signals its owner: with an owner (F_SETOWN, F_SETOWN_EX, FIOSETOWN,
     // SIOCSPGRP) and O_ASYNC, input on it sends kex any signal F_SETSIG names, SIGSTOP or

@@ -11,6 +11,7 @@
 #include <linux/sockios.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <termios.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -411,4 +412,24 @@ TEST_CASE("run_sandboxed: code may move only its own threads between CPUs, not k
       10);
   CHECK(out[0].message == "made a system call a copy routine has no use for: sched_setaffinity");
   CHECK(out[1].message == "set");
+}
+
+TEST_CASE("run_sandboxed: code may not lock memory (mlock, mlock2, mlockall), which no limit of kex's frees" *
+          doctest::test_suite("sandbox")) {
+  if (!call_filter_available()) return;
+  static char page[4096];
+  const auto out = run_sandboxed(
+      4,
+      [](size_t i) -> std::string {
+        // Without the filter each locks one page, or nothing yet (MCL_FUTURE), in a child about to exit.
+        if (i == 0) mlock(page, sizeof page);
+        if (i == 1) syscall(SYS_mlock2, page, sizeof page, 0);
+        if (i == 2) mlockall(MCL_FUTURE);
+        return "job " + std::to_string(i) + " ran";
+      },
+      10);
+  CHECK(out[0].message == "made a system call a copy routine has no use for: mlock");
+  CHECK(out[1].message == "made a system call a copy routine has no use for: mlock2");
+  CHECK(out[2].message == "made a system call a copy routine has no use for: mlockall");
+  CHECK(out[3].message == "job 3 ran");
 }
