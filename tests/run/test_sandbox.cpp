@@ -264,7 +264,7 @@ TEST_CASE("run_sandboxed: a job that throws answers with the error, and never un
   CHECK(out[1].message == "job 1 ran");
 }
 
-TEST_CASE("run_sandboxed: code may not make a descriptor signal kex (fcntl F_SETOWN, F_SETOWN_EX, F_SETSIG, O_ASYNC; "
+TEST_CASE("run_sandboxed: code may not make a descriptor signal kex (fcntl F_SETOWN, F_SETOWN_EX, F_SETSIG, O_ASYNC, "
           "ioctl FIOSETOWN, SIOCSPGRP) nor open perf events" * doctest::test_suite("sandbox")) {
   if (!call_filter_available()) return;
   const Watchdog dog(60);
