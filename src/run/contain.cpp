@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -129,6 +130,12 @@ void remove_stale(const std::string& parent) {
 
 std::atomic<unsigned> g_cgroups{0};
 
+/// The descriptors keep_open_in_children() named.
+std::vector<int>& kept_fds() {
+  static std::vector<int> fds;
+  return fds;
+}
+
 }  // namespace
 
 const std::string& pids_cgroup_parent() {
@@ -192,7 +199,8 @@ namespace {
 
 /// In the child, before anything else runs: its group, its cgroup, death with kex, no
 /// core and no file written, stdin from /dev/null and stdout onto stderr (what the code
-/// prints never lands in kex's output, `-o -`), no other descriptor but `keep`.
+/// prints never lands in kex's output, `-o -`), no other descriptor but `keep` and those
+/// keep_open_in_children() named.
 void hold_self(const PidsCgroup& cg, pid_t parent, int keep) {
   setpgid(0, 0);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -208,11 +216,21 @@ void hold_self(const PidsCgroup& cg, pid_t parent, int keep) {
     }
     dup2(2, 1);
   }
-  if (keep > 3) close_range(3, unsigned(keep) - 1, 0);
-  close_range(unsigned(keep) + 1, ~0u, 0);
+  std::vector<int> open = kept_fds();  // (allocates: the child is kex's own code still, single-threaded)
+  open.push_back(keep);
+  std::sort(open.begin(), open.end());
+  unsigned from = 3;
+  for (int fd : open) {
+    if (fd < int(from)) continue;
+    if (unsigned(fd) > from) close_range(from, unsigned(fd) - 1, 0);
+    from = unsigned(fd) + 1;
+  }
+  close_range(from, ~0u, 0);
 }
 
 }  // namespace
+
+void keep_open_in_children(int fd) { kept_fds().push_back(fd); }
 
 ContainedChild::ContainedChild(const std::string& what, unsigned max_tasks) : cgroup_(max_tasks) {
   const pid_t parent = getpid();

@@ -41,6 +41,10 @@ class PidsCgroup {
   pid_t owner_ = 0;  ///< the process that made it: only it removes it (a forked child never does)
 };
 
+/// In kex's process, before forking: `fd` stays open in every ContainedChild made from now
+/// on (the others are closed): a shared object's copy, which the children dlopen.
+void keep_open_in_children(int fd);
+
 /// A time by which a child must have answered (none until set).
 struct Deadline {
   std::chrono::steady_clock::time_point at = std::chrono::steady_clock::time_point::max();

@@ -28,7 +28,7 @@ OutsideCode find_code(const LoadSpec& l, Source source, const std::string& where
       c.facts.pieces = c.object->pieces.size();
       return c;
     }
-    c.facts.sha256 = file_sha256(l.path, kMaxLoadedFile, "shared object");  // checked before dlopen sees it
+    c.facts.sha256 = shared_object_sha256(l.path);  // checked and copied before dlopen sees it
   } catch (const InputError& e) {
     throw InputError(where, e.what());
   }

@@ -56,6 +56,12 @@ PerfCounter& migrations() {
 
 }  // namespace
 
+void open_perf_counters() {
+  hw_cycles();
+  context_switches();
+  migrations();
+}
+
 uint64_t timer_overhead_ticks() {
   static const uint64_t overhead = [] {
     std::vector<double> v;

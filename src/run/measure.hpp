@@ -96,4 +96,9 @@ std::vector<Repetition> measure_round(const std::vector<Operation>& ops, std::ve
 /// Median ticks of an empty `lfence;rdtsc;lfence` pair (subtracted from samples).
 uint64_t timer_overhead_ticks();
 
+/// Opens this process's perf counters of measure() (cycles, context switches, migrations)
+/// now: the measuring worker calls it before its system-call filter, which refuses
+/// perf_event_open (src/run/syscall_filter.cpp).
+void open_perf_counters();
+
 }  // namespace kex

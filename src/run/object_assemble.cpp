@@ -31,6 +31,10 @@ namespace {
 
 constexpr size_t kMaxAssembled = size_t(64) << 20;  // an object as writes (also its file-size limit)
 constexpr size_t kMaxToolMessage = 2000;            // bytes of the tool's stderr kept
+/// The tool's address space (RLIMIT_AS), gcc's cc1 and as included: far beyond what a
+/// kernel's source needs, and short of the machine's memory (`.incbin` of a 10 GiB file
+/// grew as until the OOM killer came).
+constexpr rlim_t kMaxToolMemory = rlim_t(2) << 30;
 
 /// A folder of its own in $TMPDIR (or /tmp) for one assembler run: the object and gcc's
 /// temporaries (the tool's TMPDIR points here). Removed with what is in it when destroyed.
@@ -102,7 +106,8 @@ std::vector<std::string> environment_with_tmpdir(const std::string& dir) {
 
 /// In the forked tool, before its exec: a process group of its own, SIGKILL when kex dies,
 /// a file-size limit of kMaxAssembled (or less, as inherited) with SIGXFSZ's default action
-/// (kex ignores it: the tool is killed at the limit), no core file, no signal blocked, stdin
+/// (kex ignores it: the tool is killed at the limit), an address space of kMaxToolMemory
+/// (or less, as inherited), no core file, no signal blocked, stdin
 /// from /dev/null, stdout and stderr into `err`. exec's errno goes to `report` (closed on
 /// exec), then it exits 127.
 [[noreturn]] void exec_tool(char* const* argv, char* const* envp, int err, int report, pid_t parent) {
@@ -117,6 +122,10 @@ std::vector<std::string> environment_with_tmpdir(const std::string& dir) {
   getrlimit(RLIMIT_CORE, &core);
   core.rlim_cur = 0;
   setrlimit(RLIMIT_CORE, &core);
+  rlimit as{};
+  getrlimit(RLIMIT_AS, &as);
+  if (as.rlim_cur == RLIM_INFINITY || as.rlim_cur > kMaxToolMemory) as.rlim_cur = kMaxToolMemory;
+  setrlimit(RLIMIT_AS, &as);
   signal(SIGXFSZ, SIG_DFL);
   sigset_t none;
   sigemptyset(&none);

@@ -1,11 +1,21 @@
 #include "src/run/shared_objects.hpp"
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <deque>
+#include <map>
 
 #include "src/core/error.hpp"
+#include "src/core/fd_io.hpp"
+#include "src/core/file_read.hpp"
+#include "src/core/limits.hpp"
 #include "src/core/terminal_text.hpp"
+#include "src/run/contain.hpp"
+#include "src/run/file_sha256.hpp"
 #include "src/run/sandbox.hpp"
 
 namespace kex {
@@ -14,6 +24,7 @@ namespace {
 
 struct SharedSymbol {
   std::string path, symbol;
+  std::string image;   ///< what dlopen opens: the image's descriptor
   void* fn = nullptr;  ///< the slot: filled in the children only
 };
 
@@ -23,16 +34,65 @@ std::deque<SharedSymbol>& registry() {
   return r;
 }
 
-/// dlopen's argument: a path without '/' would be searched for in the library path.
-std::string openable(const std::string& path) { return path.find('/') == std::string::npos ? "./" + path : path; }
+/// A shared object's bytes as kex read them once: a sealed copy (memfd) the children
+/// dlopen, and their SHA-256. What is hashed, verified and measured is the same bytes,
+/// whatever happens to the file after.
+struct Image {
+  int fd = -1;
+  std::string sha256;
+};
 
-/// In a forked child: opens `path` and finds `symbol`; "" and the address, or why not.
-std::string open_symbol(const std::string& path, const std::string& symbol, void*& fn) {
+/// A sealed memfd holding `bytes` (executable: a memfd may be made without exec rights).
+/// Throws InputError at `path` when none can be made.
+int sealed_copy(const std::string& bytes, const std::string& path) {
+#ifndef MFD_EXEC
+  constexpr unsigned MFD_EXEC = 0x10;  // memfd_create(2), Linux 6.3
+#endif
+  int fd = memfd_create("kex-shared-object", MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_EXEC);
+  if (fd < 0 && errno == EINVAL) fd = memfd_create("kex-shared-object", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  if (fd >= 0 && fd < 3) {  // kex started with a standard stream closed: the children's 0..2 are theirs
+    const int high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    close(fd);
+    fd = high;
+  }
+  const auto fail = [&](const char* what) {
+    const int err = errno;
+    if (fd >= 0) close(fd);
+    throw InputError(terminal_text(path), std::string("cannot hold a copy of it: ") + what + ": " + errno_text(err));
+  };
+  if (fd < 0) fail("memfd_create");
+  if (!write_all(fd, bytes.data(), bytes.size())) fail("write");
+  if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0) fail("F_ADD_SEALS");
+  return fd;
+}
+
+/// The image of `path`, read on first use (read_regular_file: a regular file, at most
+/// kMaxLoadedFile), its descriptor kept open in contained children.
+const Image& image_of(const std::string& path) {
+  static std::map<std::string, Image> images;
+  if (auto it = images.find(path); it != images.end()) return it->second;
+  const std::string bytes = read_regular_file(path, kMaxLoadedFile, "shared object");
+  Image im;
+  im.sha256 = sha256_hex(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  im.fd = sealed_copy(bytes, path);
+  keep_open_in_children(im.fd);
+  return images.emplace(path, im).first->second;
+}
+
+/// dlopen's argument for the image of `path` (kex's descriptor, inherited by the child).
+std::string openable(const Image& im) { return "/proc/self/fd/" + std::to_string(im.fd); }
+
+/// In a forked child: opens the image of `path` and finds `symbol`; "" and the address, or
+/// why not (dlerror's text naming `path`, not the descriptor).
+std::string open_symbol(const std::string& path, const Image& im, const std::string& symbol, void*& fn) {
   dlerror();
-  void* h = dlopen(openable(path).c_str(), RTLD_NOW | RTLD_LOCAL);
+  void* h = dlopen(openable(im).c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!h) {
     const char* e = dlerror();
-    return std::string("cannot open it: ") + (e ? e : "dlopen failed");
+    std::string why = e ? e : "dlopen failed";
+    const std::string at = openable(im);
+    for (size_t k; (k = why.find(at)) != std::string::npos;) why.replace(k, at.size(), path);
+    return "cannot open it: " + why;
   }
   dlerror();
   fn = dlsym(h, symbol.c_str());
@@ -47,22 +107,25 @@ std::string open_symbol(const std::string& path, const std::string& symbol, void
 void* const* shared_object_slot(const std::string& path, const std::string& symbol) {
   for (SharedSymbol& s : registry())
     if (s.path == path && s.symbol == symbol) return &s.fn;
-  registry().push_back({path, symbol, nullptr});
+  registry().push_back({path, symbol, openable(image_of(path)), nullptr});
   return &registry().back().fn;
 }
 
 void open_shared_objects() noexcept {
   for (SharedSymbol& s : registry()) {
     if (s.fn) continue;
-    void* h = dlopen(openable(s.path).c_str(), RTLD_NOW | RTLD_LOCAL);
+    void* h = dlopen(s.image.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (h) s.fn = dlsym(h, s.symbol.c_str());
   }
 }
 
+std::string shared_object_sha256(const std::string& path) { return image_of(path).sha256; }
+
 std::string probe_shared_object(const std::string& path, const std::string& symbol) {
+  const Image& im = image_of(path);
   const auto job = [&](size_t) -> std::string {
     void* fn = nullptr;
-    return open_symbol(path, symbol, fn);
+    return open_symbol(path, im, symbol, fn);
   };
   const SandboxOutcome o = run_sandboxed(1, job, 10, nullptr, CallFilter::loading).at(0);
   if (!o.finished) return "crashed while opening it: " + describe_death(o, nullptr, 0);
@@ -71,9 +134,10 @@ std::string probe_shared_object(const std::string& path, const std::string& symb
 
 FunctionCode shared_object_code(const std::string& path, const std::string& symbol, size_t cap) {
   // The child's answer: "E" and why, or "C", the line saying how the end was found, '\n', the bytes.
+  const Image& im = image_of(path);
   const auto job = [&](size_t) -> std::string {
     void* fn = nullptr;
-    if (std::string why = open_symbol(path, symbol, fn); !why.empty()) return "E" + why;
+    if (std::string why = open_symbol(path, im, symbol, fn); !why.empty()) return "E" + why;
     const FunctionCode f = function_code(fn, cap);
     return "C" + f.how + "\n" + std::string(f.bytes.begin(), f.bytes.end());
   };

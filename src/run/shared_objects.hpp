@@ -11,13 +11,19 @@
 
 namespace kex {
 
+/// The SHA-256 of the shared object at `path` as kex read it, once per path in this process
+/// (a regular file of at most kMaxLoadedFile bytes): the children that probe, verify, show
+/// and measure it dlopen that copy (a sealed memfd they inherit), not the path, so what is
+/// hashed is what runs even if the file changes. InputError "PATH: ..." when it cannot be read.
+std::string shared_object_sha256(const std::string& path);
+
 /// The slot of `symbol` in the shared object at `path`: registered once per pair (the
 /// same address every time), null until open_shared_objects() runs in a child. Call
 /// before forking the processes that run kernels.
 void* const* shared_object_slot(const std::string& path, const std::string& symbol);
 
-/// In a forked child that runs kernels: dlopen (RTLD_NOW | RTLD_LOCAL) every registered
-/// object and dlsym its symbol into its slot. A failure leaves the slot null (the stub then
+/// In a forked child that runs kernels: dlopen (RTLD_NOW | RTLD_LOCAL) the copy of every
+/// registered object and dlsym its symbol into its slot. A failure leaves the slot null (the stub then
 /// raises SIGILL, which the verifier reports). Nothing when none is registered.
 void open_shared_objects() noexcept;
 

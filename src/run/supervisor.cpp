@@ -99,6 +99,7 @@ struct WorkerLog {
   bool overran = false;            ///< kex killed it: no frame within the task timeout (its alarm did not end it)
   bool garbled = false;            ///< kex killed it: a frame kex's worker does not write (code wrote into its pipe)
   bool ignored_stop = false;       ///< kex killed it: told to stop, it started another task (code took its SIGINT)
+  bool exited_early = false;       ///< it exited with status 0 in a task (code called exit): a death
   std::optional<size_t> last_start;  ///< the queue index of the last task it started
 };
 
@@ -175,9 +176,13 @@ class Supervision {
       return false;
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-      if (w.retired && !(stop_ && *stop_)) return true;  // a fresh worker takes the rest
-      if (stop_ && *stop_) res_.stopped = true;
-      return false;  // the worker finished its queue (or stopped after a task)
+      const bool stopped = stop_ && *stop_;
+      if (w.retired && !w.inflight && !stopped) return true;  // a fresh worker takes the rest
+      if (stopped) res_.stopped = true;
+      // It finished its queue, or stopped after a task. Status 0 in a task, or with tasks
+      // still owed, is code that exited (exit, _exit): a death, which the points it owed see.
+      if (stopped || (!w.inflight && cursor_ >= queue_.size())) return false;
+      w.exited_early = w.inflight.has_value();
     }
     died(status, w);
     return true;
@@ -360,7 +365,7 @@ class Supervision {
     const uint32_t k = *running_;
     const Task bad = task.member(k >= 1 && k <= points.size() ? points[k - 1] : points.front());
     const MeasureJob& j = jobs_[bad.point];
-    if (w.fault || w.overran || w.garbled) {
+    if (w.fault || w.overran || w.garbled || w.exited_early) {
       const SandboxOutcome o = kernel_death(w);
       if (ev_.failed)
         ev_.failed(bad, {StatusKind::error, describe_death(o, j.code, j.code_size) + " while measuring", o.signal,
@@ -388,13 +393,17 @@ class Supervision {
   }
 
   /// How the kernel killed the worker: the fault it reported (a signal, the alarm, a
-  /// refused system call), or kex's kill past the deadline.
+  /// refused system call), kex's kill past the deadline, or an exit with status 0.
   SandboxOutcome kernel_death(const WorkerLog& w) const {
     SandboxOutcome o;
     const std::string late = "did not return within " + std::to_string(pr_.task_timeout_s) + " s";
     if (w.garbled) {
       o.signal = SIGKILL;
       o.message = "wrote into the pipe to kex (a malformed frame): killed by kex";
+      return o;
+    }
+    if (w.exited_early) {
+      o.message = "ended the measuring worker with exit status 0 instead of returning";
       return o;
     }
     if (!w.fault) {

@@ -334,6 +334,7 @@ const volatile std::sig_atomic_t* worker_basics(int fd, const Protocol& pr, cons
     DisturbanceDetector det(pr.sentinel.threshold, pr.sentinel.window);
     CounterSet counters;  // opened on the worker's own thread, after pinning
     if (!pr.counters.empty()) counters = open_counters(pr.counters);
+    open_perf_counters();  // before the filter, which refuses perf_event_open
     const auto t0 = std::chrono::steady_clock::now();
     auto reading = [&](size_t done) {
       SentinelReading r = sentinel->measure();

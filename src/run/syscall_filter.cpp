@@ -2,17 +2,22 @@
 
 #include <fcntl.h>
 #include <linux/audit.h>
+#include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <linux/sockios.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <vector>
 
@@ -25,11 +30,13 @@ enum class When {
   always,
   new_process,    ///< clone without CLONE_THREAD (a fork); a thread is allowed
   other_process,  ///< its first argument is not this process's id (kill, tgkill, ...)
+  not_self,       ///< its first argument is not 0, the calling thread (sched_setaffinity)
   writing_open1,  ///< open: flags (argument 1) that write, create, truncate or append
   writing_open2,  ///< openat: the same in argument 2
   no_such_call,   ///< ENOSYS instead of SIGSYS: glibc's pthread_create falls back to clone
   option_is,      ///< its first argument is `value` (prctl's option)
-  request_is,     ///< its second argument's low 32 bits are `value` (ioctl's request: the kernel reads 32)
+  request_is,     ///< its second argument's low 32 bits are `value` (ioctl's request, fcntl's command: the kernel reads 32)
+  sets_async,     ///< fcntl F_SETFL with O_ASYNC in its third argument
   sets_limit,     ///< prlimit64 with a new limit (argument 2 not null); reading one is allowed
 };
 
@@ -84,6 +91,26 @@ constexpr Rule kAlways[] = {
     {"fsmount", When::always}, {"fspick", When::always}, {"mount_setattr", When::always},
     {"fanotify_init", When::always}, {"sched_setscheduler", When::always}, {"sched_setparam", When::always},
     {"sched_setattr", When::always}, {"setpriority", When::always}, {"ioprio_set", When::always},
+    {"mlock", When::always}, {"mlock2", When::always}, {"mlockall", When::always},  // memory no one can page out
+    {"sched_setaffinity", When::not_self},  // kex and other processes keep their CPUs (kex pins its own)
+    // A descriptor that signals its owner: with an owner (F_SETOWN, F_SETOWN_EX, FIOSETOWN,
+    // SIOCSPGRP) and O_ASYNC, input on it sends kex any signal F_SETSIG names, SIGSTOP or
+    // SIGKILL among them, past the kill rule above (fcntl(2)). Perf events signal their
+    // owner the same way, and the worker opens its own before the filter.
+    {"fcntl", When::request_is, F_SETOWN}, {"fcntl", When::request_is, F_SETOWN_EX},
+    {"fcntl", When::request_is, F_SETSIG}, {"fcntl", When::sets_async},
+    {"fcntl64", When::request_is, F_SETOWN}, {"fcntl64", When::request_is, F_SETOWN_EX},
+    {"fcntl64", When::request_is, F_SETSIG}, {"fcntl64", When::sets_async},
+    {"ioctl", When::request_is, FIOSETOWN}, {"ioctl", When::request_is, SIOCSPGRP},
+    {"perf_event_open", When::always},
+    // Another user or group id (or the capabilities) clears PR_SET_PDEATHSIG (prctl(2)): as
+    // root, code that changed one outlived a SIGKILL of kex.
+    {"setuid", When::always}, {"setgid", When::always}, {"setreuid", When::always}, {"setregid", When::always},
+    {"setresuid", When::always}, {"setresgid", When::always}, {"setfsuid", When::always}, {"setfsgid", When::always},
+    {"setgroups", When::always}, {"capset", When::always},
+    {"setuid32", When::always}, {"setgid32", When::always}, {"setreuid32", When::always},
+    {"setregid32", When::always}, {"setresuid32", When::always}, {"setresgid32", When::always},
+    {"setfsuid32", When::always}, {"setfsgid32", When::always}, {"setgroups32", When::always},
 };
 
 /// The loading filter's own: threads (a constructor may start one), files opened to read.
@@ -103,6 +130,56 @@ constexpr std::pair<uint64_t, uint64_t> kWritingFlags[] = {
     {O_TRUNC, O_TRUNC},    {O_APPEND, O_APPEND}, {__O_TMPFILE, __O_TMPFILE},
 };
 
+/// The ioctl requests code may make, all of them reads: a terminal's state (isatty's and
+/// tcgetattr's TCGETS and TCGETS2, TIOCGWINSZ, TIOCGPGRP), the bytes waiting (FIONREAD), and
+/// close-on-exec (FIOCLEX, FIONCLEX). Any other request (a terminal's modes, its process
+/// group or controlling terminal, a file's flags, a freeze) ends the child.
+constexpr uint32_t kIoctlAllowed[] = {
+    TCGETS, _IOC(_IOC_READ, 'T', 0x2A, 44) /* TCGETS2: struct termios2 is 44 bytes on x86 */,
+    TIOCGWINSZ, TIOCGPGRP, FIONREAD, FIOCLEX, FIONCLEX};
+
+/// A classic BPF program of its own for ioctl: libseccomp tests one value per argument in a
+/// rule, and a list of allowed requests needs "none of these". For ioctl on x86-64 (16; 514
+/// through x32, its bit cleared) and i386 (54), a request (the low 32 bits of argument 1:
+/// the kernel reads 32) not in kIoctlAllowed traps; every other call is allowed (the
+/// libseccomp filter beside it decides those).
+std::vector<sock_filter> ioctl_program() {
+  constexpr uint32_t kX32Bit = 0x40000000;
+  constexpr uint32_t kArch = offsetof(seccomp_data, arch), kNr = offsetof(seccomp_data, nr);
+  constexpr uint32_t kRequest = offsetof(seccomp_data, args) + sizeof(uint64_t);  // args[1], its low half (little-endian)
+  const size_t n = std::size(kIoctlAllowed);
+  const size_t check = 9, allow = check + 1 + n + 1;  // the trap between them
+  // The jump from instruction `at` to `to`.
+  const auto off = [](size_t at, size_t to) { return uint8_t(to - at - 1); };
+  std::vector<sock_filter> p = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kArch),                                // 0
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, off(1, 6)),     // 1
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kNr),                                  // 2
+      BPF_STMT(BPF_ALU | BPF_AND | BPF_K, ~kX32Bit),                            // 3
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 16, off(4, check), 0),                // 4
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 514, off(5, check), off(5, allow)),   // 5
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_I386, 0, off(6, allow)),   // 6
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kNr),                                  // 7
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 54, 0, off(8, allow)),                // 8
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kRequest),                             // 9: check
+  };
+  for (size_t k = 0; k < n; ++k)
+    p.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, kIoctlAllowed[k], off(check + 1 + k, allow), 0));
+  p.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP));   // trap
+  p.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));  // allow
+  return p;
+}
+
+/// Installs ioctl_program() on every thread (after seccomp_load, which has set no_new_privs).
+std::string install_ioctl_filter() {
+  std::vector<sock_filter> p = ioctl_program();
+  const sock_fprog prog{uint16_t(p.size()), p.data()};
+  const long rc = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &prog);
+  if (rc < 0) return std::string("the ioctl filter: ") + std::strerror(errno);
+  if (rc > 0) return "the ioctl filter: thread " + std::to_string(rc) + " could not take it";
+  return "";
+}
+
 /// Adds `r` to `ctx`; 0 or a negative errno. A call this libseccomp does not know is skipped.
 int add_rule(scmp_filter_ctx ctx, const Rule& r) {
   const int nr = seccomp_syscall_resolve_name(r.call);
@@ -113,8 +190,12 @@ int add_rule(scmp_filter_ctx ctx, const Rule& r) {
     case When::no_such_call: return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0);
     case When::new_process: return seccomp_rule_add(ctx, trap, nr, 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
     case When::other_process: return seccomp_rule_add(ctx, trap, nr, 1, SCMP_A0(SCMP_CMP_NE, uint64_t(getpid())));
+    case When::not_self: return seccomp_rule_add(ctx, trap, nr, 1, SCMP_A0(SCMP_CMP_NE, 0));
     case When::option_is: return seccomp_rule_add(ctx, trap, nr, 1, SCMP_A0(SCMP_CMP_EQ, r.value));
     case When::request_is: return seccomp_rule_add(ctx, trap, nr, 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, r.value));
+    case When::sets_async:
+      return seccomp_rule_add(ctx, trap, nr, 2, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, F_SETFL),
+                              SCMP_A2(SCMP_CMP_MASKED_EQ, O_ASYNC, O_ASYNC));
     case When::sets_limit: return seccomp_rule_add(ctx, trap, nr, 1, SCMP_A2(SCMP_CMP_NE, 0));
     case When::writing_open1:
     case When::writing_open2:
@@ -186,7 +267,7 @@ std::string install_call_filter(CallFilter f) {
   const FilterCtx ctx = build_filter(f, why);
   if (!ctx) return why;
   if (const int rc = seccomp_load(ctx.get()); rc < 0) return std::string("seccomp_load: ") + std::strerror(-rc);
-  return "";
+  return install_ioctl_filter();
 }
 
 std::string refused_call_text(uint64_t call) {

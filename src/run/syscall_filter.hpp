@@ -24,7 +24,8 @@ enum class CallFilter {
 bool call_filter_available();
 
 /// In a contained child: installs `f` on every thread of this process (seccomp with
-/// TSYNC), for x86-64 and the i386 and x32 entry points alike. Returns "" or why it could not.
+/// TSYNC), for x86-64 and the i386 and x32 entry points alike, with a second filter that
+/// allows only the ioctl requests that read a terminal's state. Returns "" or why it could not.
 std::string install_call_filter(CallFilter f);
 
 /// A refused call as SIGSYS reports it (si_arch, si_syscall), packed into 64 bits.

@@ -84,3 +84,29 @@ TEST_CASE("Ctrl-C stops kex while as runs: the assembler's group is killed and i
   }, 5));
   kill(-as, SIGKILL);  // its sleep, left in its group: no kex is there to kill it
 }
+
+TEST_CASE("the assembler and gcc run with an address-space limit of 2 GiB: a source that makes them grow cannot take "
+          "the machine's memory" * doctest::test_suite("cli")) {
+  TmpDir dir;
+  REQUIRE(mkdir((dir / "bin").c_str(), 0700) == 0);
+  // Fakes that say their limit (ulimit -v, in KiB) and fail: kex shows what they said.
+  for (const char* tool : {"as", "gcc"}) {
+    write_text(dir, std::string("bin/") + tool, "#!/bin/sh\necho \"limit $(ulimit -v)\" >&2\nexit 1\n");
+    REQUIRE(run_sh("chmod +x '" + (dir / (std::string("bin/") + tool)) + "'") == 0);
+  }
+  const std::string s = write_text(dir, "k.s", ".globl k\nk:\n  ret\n");
+  const std::string cpp = write_text(dir, "k.S", ".globl k\nk:\n  ret\n");
+  const std::string path = "PATH='" + (dir / "bin") + "':\"$PATH\" ";
+  const ShellOut as = shell(path + "timeout -k 5 60 " + kKex + " show asm:" + s + ":k");
+  INFO(as.text);
+  CHECK(as.status == 2);
+  CHECK(as.text == "kex: " + s + ": as --64 failed (exit status 1): limit 2097152\n");
+  const ShellOut gcc = shell(path + "timeout -k 5 60 " + kKex + " show asm:" + cpp + ":k");
+  INFO(gcc.text);
+  CHECK(gcc.status == 2);
+  CHECK(gcc.text == "kex: " + cpp + ": gcc -c failed (exit status 1): limit 2097152\n");
+  // A smaller limit of the user's stays.
+  const ShellOut smaller = shell("ulimit -v 1048576; " + path + "timeout -k 5 60 " + kKex + " show asm:" + s + ":k");
+  INFO(smaller.text);
+  CHECK(smaller.text == "kex: " + s + ": as --64 failed (exit status 1): limit 1048576\n");
+}

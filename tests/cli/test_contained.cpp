@@ -127,3 +127,55 @@ TEST_CASE("a loaded routine that ignores SIGINT does not keep a stopped run goin
   CHECK(seconds < 5);
   CHECK(lines_with(out + ".journal", "{\"rep\":") < 1600);
 }
+
+TEST_CASE("a shared object's constructor cannot have a descriptor signal kex: kex show refuses it with one line" *
+          doctest::test_suite("cli")) {
+  TmpDir dir;
+  // fcntl(2): a pipe owned by kex with O_ASYNC and F_SETSIG sends kex SIGKILL on input.
+  const std::string so = build_so(dir, "showkill",
+                                  "#define _GNU_SOURCE\n#include <fcntl.h>\n#include <signal.h>\n#include <unistd.h>\n"
+                                  "__attribute__((constructor)) static void own(void) {\n"
+                                  "  int p[2]; if (pipe(p) != 0) return;\n"
+                                  "  fcntl(p[0], F_SETOWN, getppid()); fcntl(p[0], F_SETSIG, SIGKILL);\n"
+                                  "  fcntl(p[0], F_SETFL, O_ASYNC); (void)!write(p[1], \"x\", 1);\n}\n"
+                                  "void *my_copy(void *d, const void *s, unsigned long n) {\n"
+                                  "  char *a = d; const char *b = s;\n"
+                                  "  for (unsigned long i = 0; i < n; ++i) a[i] = b[i];\n  return d;\n}\n");
+  const ShellOut r = shell("cd " + dir.path + " && exec timeout -k 5 60 " + kKex +
+                           " show lib/s --load s=./showkill.so:my_copy");
+  INFO(r.text);
+  CHECK(r.status == 2);
+  CHECK(std::count(r.text.begin(), r.text.end(), '\n') == 1);
+  CHECK(r.text.find("made a system call a copy routine has no use for: fcntl at 0x") != std::string::npos);
+}
+
+TEST_CASE("a loaded routine that exits with status 0 while measured fails its point, and the run measures the rest" *
+          doctest::test_suite("cli")) {
+  TmpDir dir;
+  // The verifier calls it fewer than 2000 times; a measuring worker more.
+  const std::string so = build_so(dir, "exit0",
+                                  "#include <unistd.h>\nstatic long c;\n"
+                                  "void *my_copy(void *d, const void *s, unsigned long n) {\n"
+                                  "  if (++c > 2000) _exit(0);\n  char *a = d; const char *b = s;\n"
+                                  "  for (unsigned long i = 0; i < n; ++i) a[i] = b[i];\n  return d;\n}\n");
+  const std::string out = dir / "r.json";
+  const ShellOut r = shell("exec timeout -k 5 120 " + kKex + " run memcpy rep_movsb --load x=" + so +
+                           ":my_copy --sizes 64,256,4KiB --repetitions 3 --no-report -o " + out);
+  INFO(r.text);
+  REQUIRE(r.status == 0);
+  const nlohmann::json j = nlohmann::json::parse(slurp(out));
+  std::map<std::string, int> entries, failed;
+  for (const auto& e : j.at("benchmarks")) {
+    const std::string k = e.at("kernel").get<std::string>(), why = e.value("error_message", "");
+    ++entries[k];
+    if (!why.empty()) {
+      CHECK(why == "ended the measuring worker with exit status 0 instead of returning while measuring");
+      ++failed[k];
+    }
+  }
+  CHECK(entries == std::map<std::string, int>{{"lib/x", 3}, {"memcpy", 3}, {"rep_movsb", 3}});
+  CHECK(failed["lib/x"] >= 1);
+  CHECK(failed["memcpy"] + failed["rep_movsb"] == 0);
+  CHECK(r.text.find(std::to_string(failed["lib/x"]) + " failed (see skip_message and error_message in the JSON)") !=
+        std::string::npos);
+}
