@@ -260,8 +260,6 @@ struct Ctx {
   /// whose width is above them). A clear stores rax (the fill pattern) 8 bytes at a time
   /// from both ends.
   void pair(uint32_t p) {
-    auto lo = [&](const Reg64& b, uint32_t off = 0) { return g.ptr[b + off]; };
-    auto hi = [&](const Reg64& b, uint32_t off) { return g.ptr[b + g.rdx - off]; };
     if (clear()) {
       if (p == 1) g.mov(g.byte[g.rdi], g.al);
       if (p == 2) g.mov(g.word[g.rdi], g.ax), g.mov(g.word[g.rdi + g.rdx - 2], g.ax);
@@ -272,43 +270,26 @@ struct Ctx {
       }
       return;
     }
+    // Two registers of p bytes, loaded from both ends before either is stored.
+    auto both = [&](const auto& a, const auto& b, const AddressFrame& f, auto move) {
+      move(a, f[g.rsi]);
+      move(b, f[g.rsi + g.rdx - p]);
+      move(f[g.rdi], a);
+      move(f[g.rdi + g.rdx - p], b);
+    };
+    auto mov = [&](const auto& x, const auto& y) { g.mov(x, y); };
+    auto vmovdqu = [&](const auto& x, const auto& y) { g.vmovdqu(x, y); };
     switch (p) {
       case 1:
         g.mov(g.r11b, g.byte[g.rsi]);
         g.mov(g.byte[g.rdi], g.r11b);
         break;
-      case 2:
-        g.movzx(g.r11d, g.word[g.rsi]);
-        g.movzx(g.ecx, g.word[g.rsi + g.rdx - 2]);
-        g.mov(g.word[g.rdi], g.r11w);
-        g.mov(g.word[g.rdi + g.rdx - 2], g.cx);
-        break;
-      case 4:
-        g.mov(g.r11d, g.dword[g.rsi]);
-        g.mov(g.ecx, g.dword[g.rsi + g.rdx - 4]);
-        g.mov(g.dword[g.rdi], g.r11d);
-        g.mov(g.dword[g.rdi + g.rdx - 4], g.ecx);
-        break;
-      case 8:
-        g.mov(g.r11, g.qword[g.rsi]);
-        g.mov(g.rcx, g.qword[g.rsi + g.rdx - 8]);
-        g.mov(g.qword[g.rdi], g.r11);
-        g.mov(g.qword[g.rdi + g.rdx - 8], g.rcx);
-        break;
-      case 16:
-        g.vmovdqu(g.xmm0, lo(g.rsi));
-        g.vmovdqu(g.xmm1, hi(g.rsi, 16));
-        g.vmovdqu(lo(g.rdi), g.xmm0);
-        g.vmovdqu(hi(g.rdi, 16), g.xmm1);
-        break;
-      case 32:
-        g.vmovdqu(g.ymm0, lo(g.rsi));
-        g.vmovdqu(g.ymm1, hi(g.rsi, 32));
-        g.vmovdqu(lo(g.rdi), g.ymm0);
-        g.vmovdqu(hi(g.rdi, 32), g.ymm1);
-        break;
-      default:
-        throw std::logic_error("pair: no move of " + std::to_string(p) + " bytes");
+      case 2: both(g.r11w, g.cx, g.word, mov); break;
+      case 4: both(g.r11d, g.ecx, g.dword, mov); break;
+      case 8: both(g.r11, g.rcx, g.qword, mov); break;
+      case 16: both(g.xmm0, g.xmm1, g.xword, vmovdqu); break;
+      case 32: both(g.ymm0, g.ymm1, g.yword, vmovdqu); break;
+      default: throw std::logic_error("pair: no move of " + std::to_string(p) + " bytes");
     }
   }
 

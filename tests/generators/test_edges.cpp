@@ -135,24 +135,31 @@ std::string check_kernel(KernelFn fn, const KernelSpec& s) {
   return {};
 }
 
-}  // namespace
-
-TEST_CASE("overlap edges: every class, op, direction, store and alignment moves exactly [dst, dst+n)" *
-          doctest::test_suite("generator")) {
-  const std::vector<KernelSpec> specs = overlap_specs();
-  CHECK(specs.size() >= 60);  // gpr, mmx, x87, sse and avx at least, on any x86-64 CI machine
+/// Every kernel of `specs` generated and checked by `check` (its "" when right), each in a
+/// sandboxed child (a fault is a failed check, named with where it died).
+template <class Check>
+void check_all(const std::vector<KernelSpec>& specs, Check check) {
   CodeArena arena;
   std::vector<size_t> idx;
   for (const auto& s : specs) idx.push_back(arena.add([&](Xbyak::CodeGenerator& g) { emit_kernel(g, s); }));
   arena.finalize();
   const auto outcomes = run_sandboxed(
-      specs.size(), [&](size_t i) { return check_kernel(arena.ref(idx[i]).as<KernelFn>(), specs[i]); }, 120);
+      specs.size(), [&](size_t i) { return check(arena.ref(idx[i]).as<KernelFn>(), specs[i]); }, 120);
   for (size_t i = 0; i < specs.size(); ++i) {
     const SandboxOutcome& o = outcomes[i];
     const CodeRef r = arena.ref(idx[i]);
     CHECK_MESSAGE((o.finished && o.message.empty()),
                   spec_name(specs[i]) << ": " << (o.finished ? o.message : describe_death(o, r.code, r.size)));
   }
+}
+
+}  // namespace
+
+TEST_CASE("overlap edges: every class, op, direction, store and alignment moves exactly [dst, dst+n)" *
+          doctest::test_suite("generator")) {
+  const std::vector<KernelSpec> specs = overlap_specs();
+  CHECK(specs.size() >= 60);  // gpr, mmx, x87, sse and avx at least, on any x86-64 CI machine
+  check_all(specs, [](KernelFn fn, const KernelSpec& s) { return check_kernel(fn, s); });
 }
 
 TEST_CASE("overlap edges: the small path, the head and the tail are where the spec puts them" *
@@ -231,25 +238,11 @@ TEST_CASE("small:overlap: every class, op, direction, edges and store moves exac
           doctest::test_suite("generator")) {
   const std::vector<KernelSpec> specs = small_specs();
   CHECK(specs.size() >= 30);  // gpr, mmx, x87, sse and avx at least, on any x86-64 CI machine
-  CodeArena arena;
-  std::vector<size_t> idx;
-  for (const auto& s : specs) idx.push_back(arena.add([&](Xbyak::CodeGenerator& g) { emit_kernel(g, s); }));
-  arena.finalize();
-  const auto outcomes = run_sandboxed(
-      specs.size(),
-      [&](size_t i) {
-        const KernelFn fn = arena.ref(idx[i]).as<KernelFn>();
-        std::string why = check_kernel(fn, specs[i]);
-        if (why.empty() && specs[i].op == Op::copy) why = check_small_overlapping(fn, specs[i]);
-        return why;
-      },
-      120);
-  for (size_t i = 0; i < specs.size(); ++i) {
-    const SandboxOutcome& o = outcomes[i];
-    const CodeRef r = arena.ref(idx[i]);
-    CHECK_MESSAGE((o.finished && o.message.empty()),
-                  spec_name(specs[i]) << ": " << (o.finished ? o.message : describe_death(o, r.code, r.size)));
-  }
+  check_all(specs, [](KernelFn fn, const KernelSpec& s) {
+    std::string why = check_kernel(fn, s);
+    if (why.empty() && s.op == Op::copy) why = check_small_overlapping(fn, s);
+    return why;
+  });
 }
 
 TEST_CASE("small:overlap: the name round-trips, bytes is the default, reads and the string class refuse it" *
