@@ -81,14 +81,46 @@ std::string result_text(uint64_t r, const uint8_t* d, const uint8_t* s, uint64_t
   return b;
 }
 
+/// MXCSR's control bits (exception masks, rounding, flush-to-zero, denormals-are-zero):
+/// callee-saved in the SysV ABI, unlike its status flags (bits 0..5).
+constexpr uint32_t kMxcsrControl = 0xffc0;
+
+struct FpControl {
+  uint32_t mxcsr = 0;
+  uint16_t x87 = 0;
+};
+
+FpControl fp_control() {
+  FpControl c;
+  asm volatile("stmxcsr %0\n\tfnstcw %1" : "=m"(c.mxcsr), "=m"(c.x87));
+  return c;
+}
+
+void set_fp_control(FpControl c) { asm volatile("ldmxcsr %0\n\tfldcw %1" : : "m"(c.mxcsr), "m"(c.x87)); }
+
+/// What a call changed of the floating-point control state ("" when nothing), which it
+/// leaves as it found it for the next call.
+std::string fp_control_changed(FpControl before) {
+  const FpControl after = fp_control();
+  std::string what;
+  if ((after.mxcsr ^ before.mxcsr) & kMxcsrControl) what = "MXCSR's control bits";
+  if (after.x87 != before.x87) what += std::string(what.empty() ? "" : " and ") + "the x87 control word";
+  if (!what.empty()) set_fp_control(before);
+  return what;
+}
+
 /// Runs the kernel once on (d, s, n) through kex_verify_call: "" or what the call broke:
-/// a callee-saved register changed, the direction flag left set, or, for a routine that
-/// promises memcpy's, memmove's or memset's result, a result other than dst.
+/// a callee-saved register changed, the direction flag left set, MXCSR's control bits or
+/// the x87 control word changed, or, for a routine that promises memcpy's, memmove's or
+/// memset's result, a result other than dst.
 std::string run_kernel(const VerifyTarget& t, uint8_t* d, const uint8_t* s, uint64_t n) {
   uint64_t regs[8] = {0};
   for (int i = 1; i <= 6; ++i) regs[i] = 0x6b65780000000000ull ^ (0x0101010101ull * uint64_t(i));
   const std::vector<uint64_t> kept(regs + 1, regs + 7);
+  const FpControl fp = fp_control();
   kex_verify_call(t.fn, d, s, n, regs);
+  if (const std::string fpc = fp_control_changed(fp); !fpc.empty())
+    return "changes " + fpc + ", which a function must keep (callee-saved in the SysV ABI)";
   std::string changed;
   for (int i = 0; i < 6; ++i)
     if (regs[i + 1] != kept[size_t(i)]) changed += (changed.empty() ? "" : ", ") + std::string(kKeptNames[i]);

@@ -105,7 +105,7 @@ TEST_CASE("verification_status: one mapping from a verdict to the status of what
                                     "size 64: byte 8 is 0x01, expected 0x00 (memmove)"});
 }
 
-TEST_CASE("verification refuses a routine that returns src where memcpy returns dst, and one that clobbers rbx" *
+TEST_CASE("verification refuses a routine that returns src where memcpy returns dst, one that clobbers rbx, MXCSR or the x87 control word" *
           doctest::test_suite("verify")) {
   CodeArena arena;
   // rep movsb, then the result in rax.
@@ -136,6 +136,30 @@ TEST_CASE("verification refuses a routine that returns src where memcpy returns 
     g.std();
     g.ret();
   });
+  // A right copy that sets MXCSR's rounding to toward zero, and one that changes the x87
+  // control word's precision; both leave them so.
+  const size_t rounds = arena.add([&](Xbyak::CodeGenerator& g) {
+    g.sub(g.rsp, 8);
+    g.stmxcsr(g.dword[g.rsp]);
+    g.or_(g.dword[g.rsp], 0x6000);
+    g.ldmxcsr(g.dword[g.rsp]);
+    g.add(g.rsp, 8);
+    g.mov(g.rcx, g.rdx);
+    g.rep();
+    g.movsb();
+    g.ret();
+  });
+  const size_t x87cw = arena.add([&](Xbyak::CodeGenerator& g) {
+    g.sub(g.rsp, 8);
+    g.fnstcw(g.word[g.rsp]);
+    g.and_(g.word[g.rsp], -769);  // 0xfcff: precision single
+    g.fldcw(g.word[g.rsp]);
+    g.add(g.rsp, 8);
+    g.mov(g.rcx, g.rdx);
+    g.rep();
+    g.movsb();
+    g.ret();
+  });
   arena.finalize();
   const auto target = [&](size_t i, const std::string& promises) {
     VerifyTarget t;
@@ -146,13 +170,16 @@ TEST_CASE("verification refuses a routine that returns src where memcpy returns 
     return t;
   };
   const auto res = verify_in_child({target(returns_dst, "memcpy"), target(returns_src, "memcpy"),
-                                    target(returns_src, ""), target(clobbers, ""), target(leaves_df, "")});
-  REQUIRE(res.size() == 5);
+                                    target(returns_src, ""), target(clobbers, ""), target(leaves_df, ""),
+                                    target(rounds, ""), target(x87cw, "")});
+  REQUIRE(res.size() == 7);
   CHECK(res[0] == "");
   CHECK(res[1] == "size 0, dst+0 src+0: returns src, not dst as memcpy does");
   CHECK(res[2] == "");  // kex's own kernels promise no result
   CHECK(res[3] == "size 0, dst+0 src+0: changes rbx, r13, which a function must keep (callee-saved in the SysV ABI)");
   CHECK(res[4] == "size 0, dst+0 src+0: returns with the direction flag set (the SysV ABI wants it clear)");
+  CHECK(res[5] == "size 0, dst+0 src+0: changes MXCSR's control bits, which a function must keep (callee-saved in the SysV ABI)");
+  CHECK(res[6] == "size 0, dst+0 src+0: changes the x87 control word, which a function must keep (callee-saved in the SysV ABI)");
 }
 
 TEST_CASE("verification catches a read 8 KiB past the source's end, and one 1 MiB past it" * doctest::test_suite("verify")) {
