@@ -8,6 +8,7 @@
 #include <sched.h>
 #include <seccomp.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -38,6 +39,7 @@ enum class When {
   request_is,     ///< its second argument's low 32 bits are `value` (ioctl's request, fcntl's command: the kernel reads 32)
   sets_async,     ///< fcntl F_SETFL with O_ASYNC in its third argument
   sets_limit,     ///< prlimit64 with a new limit (argument 2 not null); reading one is allowed
+  flag_in_arg3,   ///< `value` set in its fourth argument (mmap's flags)
 };
 
 struct Rule {
@@ -111,7 +113,24 @@ constexpr Rule kAlways[] = {
     {"setuid32", When::always}, {"setgid32", When::always}, {"setreuid32", When::always},
     {"setregid32", When::always}, {"setresuid32", When::always}, {"setresgid32", When::always},
     {"setfsuid32", When::always}, {"setfsgid32", When::always}, {"setgroups32", When::always},
+    // i386's own names for calls refused above under their x86-64 names (an int 0x80 entry).
+    {"truncate64", When::always}, {"ftruncate64", When::always}, {"chown32", When::always},
+    {"lchown32", When::always}, {"fchown32", When::always}, {"utimensat_time64", When::always},
+    {"umount", When::always}, {"stime", When::always}, {"clock_settime64", When::always},
+    {"clock_adjtime64", When::always}, {"nice", When::always},
+    // Memory locked through mmap's flags, as mlock would (a second hostile pass).
+    {"mmap", When::flag_in_arg3, MAP_LOCKED}, {"mmap2", When::flag_in_arg3, MAP_LOCKED},
+    // Newer calls that change files by path, by their names where this libseccomp knows them
+    // (every call from kFirstUnlisted on is refused by number besides: see unlisted_program).
+    {"fchmodat2", When::always}, {"setxattrat", When::always}, {"removexattrat", When::always},
+    {"file_setattr", When::always}, {"open_tree_attr", When::always}, {"lsm_set_self_attr", When::always},
 };
+
+/// The first system call number refused whatever its name (cachestat, Linux 6.5): glibc
+/// 2.36 makes none from here on, and libseccomp skips names it does not know, so a newer
+/// kernel's calls (fchmodat2, setxattrat, file_setattr: files changed by path) went through
+/// a name-by-name list (a second hostile pass, on Linux 6.18 with libseccomp 2.5.4).
+constexpr uint32_t kFirstUnlisted = 451;
 
 /// The loading filter's own: threads (a constructor may start one), files opened to read.
 constexpr Rule kLoading[] = {
@@ -170,13 +189,35 @@ std::vector<sock_filter> ioctl_program() {
   return p;
 }
 
-/// Installs ioctl_program() on every thread (after seccomp_load, which has set no_new_privs).
-std::string install_ioctl_filter() {
-  std::vector<sock_filter> p = ioctl_program();
+/// A classic BPF program refusing every call numbered kFirstUnlisted or above, whatever its
+/// name: on x86-64 (the x32 bit cleared) up to 511, where x32's own entry points begin (the
+/// libseccomp filter names those), and on i386 all of them. Every other call is allowed.
+std::vector<sock_filter> unlisted_program() {
+  constexpr uint32_t kX32Bit = 0x40000000;
+  constexpr uint32_t kArch = offsetof(seccomp_data, arch), kNr = offsetof(seccomp_data, nr);
+  return {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kArch),                            // 0
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 5),         // 1: i386 at 7
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kNr),                              // 2
+      BPF_STMT(BPF_ALU | BPF_AND | BPF_K, ~kX32Bit),                        // 3
+      BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 512, 6, 0),                       // 4: x32's own: allow (11)
+      BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, kFirstUnlisted, 4, 5),            // 5: trap (10) or allow (11)
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),                         // 6 (not reached)
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_I386, 0, 3),           // 7
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kNr),                              // 8
+      BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, kFirstUnlisted, 0, 1),            // 9
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),                          // 10
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),                         // 11
+  };
+}
+
+/// Installs program `p` (`what` names it in an error) on every thread (after seccomp_load,
+/// which has set no_new_privs).
+std::string install_program(std::vector<sock_filter> p, const char* what) {
   const sock_fprog prog{uint16_t(p.size()), p.data()};
   const long rc = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &prog);
-  if (rc < 0) return std::string("the ioctl filter: ") + std::strerror(errno);
-  if (rc > 0) return "the ioctl filter: thread " + std::to_string(rc) + " could not take it";
+  if (rc < 0) return std::string(what) + ": " + std::strerror(errno);
+  if (rc > 0) return std::string(what) + ": thread " + std::to_string(rc) + " could not take it";
   return "";
 }
 
@@ -197,6 +238,7 @@ int add_rule(scmp_filter_ctx ctx, const Rule& r) {
       return seccomp_rule_add(ctx, trap, nr, 2, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, F_SETFL),
                               SCMP_A2(SCMP_CMP_MASKED_EQ, O_ASYNC, O_ASYNC));
     case When::sets_limit: return seccomp_rule_add(ctx, trap, nr, 1, SCMP_A2(SCMP_CMP_NE, 0));
+    case When::flag_in_arg3: return seccomp_rule_add(ctx, trap, nr, 1, SCMP_A3(SCMP_CMP_MASKED_EQ, r.value, r.value));
     case When::writing_open1:
     case When::writing_open2:
       for (const auto& [mask, value] : kWritingFlags) {
@@ -267,7 +309,8 @@ std::string install_call_filter(CallFilter f) {
   const FilterCtx ctx = build_filter(f, why);
   if (!ctx) return why;
   if (const int rc = seccomp_load(ctx.get()); rc < 0) return std::string("seccomp_load: ") + std::strerror(-rc);
-  return install_ioctl_filter();
+  if (std::string e = install_program(ioctl_program(), "the ioctl filter"); !e.empty()) return e;
+  return install_program(unlisted_program(), "the filter of newer calls");
 }
 
 std::string refused_call_text(uint64_t call) {
