@@ -2,12 +2,16 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <link.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <deque>
 #include <map>
+#include <set>
+#include <sstream>
 
 #include "src/core/error.hpp"
 #include "src/core/fd_io.hpp"
@@ -40,7 +44,47 @@ std::deque<SharedSymbol>& registry() {
 struct Image {
   int fd = -1;
   std::string sha256;
+  /// The libraries dlopen loaded with it in the probing child, one line each: "PATH DEV INO
+  /// SIZE MTIME_NS" (its DT_NEEDED entries, found by name): what every later child must
+  /// load again, the same files.
+  std::string dependencies;
 };
+
+/// The names of the objects loaded in this process (dl_iterate_phdr; the main program's empty name left out).
+std::set<std::string> loaded_objects() {
+  std::set<std::string> out;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* data) {
+        if (info->dlpi_name && info->dlpi_name[0]) static_cast<std::set<std::string>*>(data)->insert(info->dlpi_name);
+        return 0;
+      },
+      &out);
+  return out;
+}
+
+/// "PATH DEV INO SIZE MTIME_NS\n" for each of `paths` that is a file (stat).
+std::string identities(const std::set<std::string>& paths) {
+  std::ostringstream o;
+  for (const std::string& p : paths) {
+    struct stat st {};
+    if (p.rfind("/proc/self/fd/", 0) == 0 || stat(p.c_str(), &st) != 0) continue;  // the image itself, or linux-vdso
+    o << p << ' ' << st.st_dev << ' ' << st.st_ino << ' ' << st.st_size << ' '
+      << (int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec) << '\n';
+  }
+  return o.str();
+}
+
+/// Whether each library of `recorded` (Image::dependencies) is loaded here and still the
+/// same file: "" or the first that is not.
+std::string dependencies_changed(const std::string& recorded) {
+  const std::set<std::string> now = loaded_objects();
+  std::istringstream in(recorded);
+  for (std::string line; std::getline(in, line);) {
+    const std::string path = line.substr(0, line.find(' '));
+    if (!now.count(path) || identities({path}) != line + "\n") return path;
+  }
+  return "";
+}
 
 /// A sealed memfd holding `bytes` (executable: a memfd may be made without exec rights).
 /// Throws InputError at `path` when none can be made.
@@ -68,7 +112,7 @@ int sealed_copy(const std::string& bytes, const std::string& path) {
 
 /// The image of `path`, read on first use (read_regular_file: a regular file, at most
 /// kMaxLoadedFile), its descriptor kept open in contained children.
-const Image& image_of(const std::string& path) {
+Image& image_of(const std::string& path) {
   static std::map<std::string, Image> images;
   if (auto it = images.find(path); it != images.end()) return it->second;
   const std::string bytes = read_regular_file(path, kMaxLoadedFile, "shared object");
@@ -83,10 +127,19 @@ const Image& image_of(const std::string& path) {
 std::string openable(const Image& im) { return "/proc/self/fd/" + std::to_string(im.fd); }
 
 /// In a forked child: opens the image of `path` and finds `symbol`; "" and the address, or
-/// why not (dlerror's text naming `path`, not the descriptor).
-std::string open_symbol(const std::string& path, const Image& im, const std::string& symbol, void*& fn) {
+/// why not (dlerror's text naming `path`, not the descriptor). With `deps`, the identities
+/// of the libraries the open loaded besides it.
+std::string open_symbol(const std::string& path, const Image& im, const std::string& symbol, void*& fn,
+                        std::string* deps = nullptr) {
   dlerror();
+  const std::set<std::string> before = deps ? loaded_objects() : std::set<std::string>{};
   void* h = dlopen(openable(im).c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (h && deps) {
+    std::set<std::string> added;
+    for (const std::string& o : loaded_objects())
+      if (!before.count(o)) added.insert(o);
+    *deps = identities(added);
+  }
   if (!h) {
     const char* e = dlerror();
     std::string why = e ? e : "dlopen failed";
@@ -115,21 +168,32 @@ void open_shared_objects() noexcept {
   for (SharedSymbol& s : registry()) {
     if (s.fn) continue;
     void* h = dlopen(s.image.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (h) s.fn = dlsym(h, s.symbol.c_str());
+    // A library it depends on that is not the file the probe loaded (replaced during the
+    // run): no symbol, so the stub's SIGILL fails the point instead of timing other code.
+    if (h && dependencies_changed(image_of(s.path).dependencies).empty()) s.fn = dlsym(h, s.symbol.c_str());
   }
 }
+
+std::string shared_object_dependencies(const std::string& path) { return image_of(path).dependencies; }
 
 std::string shared_object_sha256(const std::string& path) { return image_of(path).sha256; }
 
 std::string probe_shared_object(const std::string& path, const std::string& symbol) {
-  const Image& im = image_of(path);
+  Image& im = image_of(path);
+  // The child's answer: "D" and the libraries it loaded with the object, or "E" and why not.
   const auto job = [&](size_t) -> std::string {
     void* fn = nullptr;
-    return open_symbol(path, im, symbol, fn);
+    std::string deps;
+    if (std::string why = open_symbol(path, im, symbol, fn, &deps); !why.empty()) return "E" + why;
+    return "D" + deps;
   };
   const SandboxOutcome o = run_sandboxed(1, job, 10, nullptr, CallFilter::loading).at(0);
   if (!o.finished) return "crashed while opening it: " + describe_death(o, nullptr, 0);
-  return terminal_text(o.message);
+  if (o.message.rfind('D', 0) == 0) {
+    im.dependencies = o.message.substr(1);
+    return "";
+  }
+  return terminal_text(o.message.rfind('E', 0) == 0 ? o.message.substr(1) : o.message);
 }
 
 FunctionCode shared_object_code(const std::string& path, const std::string& symbol, size_t cap) {

@@ -27,9 +27,15 @@ void* const* shared_object_slot(const std::string& path, const std::string& symb
 /// raises SIGILL, which the verifier reports). Nothing when none is registered.
 void open_shared_objects() noexcept;
 
+/// The libraries probe_shared_object saw `path` load, a line each: "PATH DEV INO SIZE
+/// MTIME_NS" ("" before the probe, or when it loaded none).
+std::string shared_object_dependencies(const std::string& path);
+
 /// Opens `path` and looks up `symbol` in a forked child (its constructors run there):
 /// "" when both work, else one line saying why (dlerror's text with control characters
-/// escaped, "crashed while opening it: killed by SIGSEGV", or a timeout of 10 s).
+/// escaped, "crashed while opening it: killed by SIGSEGV", or a timeout of 10 s). Records
+/// the libraries the open loaded besides it (its DT_NEEDED entries, found by name): a later
+/// child that loads another file at one of those paths gets no symbol (open_shared_objects).
 std::string probe_shared_object(const std::string& path, const std::string& symbol);
 
 /// For `kex show lib/NAME`: the code of `symbol` in the shared object at `path`, read in

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "src/run/file_sha256.hpp"
+#include "src/run/sandbox.hpp"
 #include "src/run/shared_objects.hpp"
 #include "tests/support/shared_object.hpp"
 #include "tests/support/tmpdir.hpp"
@@ -42,4 +43,38 @@ TEST_CASE("a shared object replaced after kex read it: the children still open t
   const std::string why = probe_shared_object(bad, "answer");
   CHECK(why.find("cannot open it: " + bad + ": ") == 0);
   CHECK(why.find("/proc/self/fd") == std::string::npos);
+}
+
+TEST_CASE("a library a shared object depends on, replaced after the probe: later children get no symbol" *
+          doctest::test_suite("sandbox")) {
+  TmpDir dir;
+  // main.so calls helper() of libdep.so, found by its rpath (a second hostile pass swapped
+  // libdep.so between verification and measurement, and a copy that copied nothing won).
+  const std::string v1 = build_so(dir, "dep1", "int helper(void) { return 1; }\n");
+  const std::string v2 = build_so(dir, "dep2", "int helper(void) { return 2; }\n");
+  const std::string dep = dir / "libdep.so";
+  REQUIRE(shell("cp " + v1 + " " + dep).status == 0);
+  std::FILE* f = std::fopen((dir / "main.c").c_str(), "w");
+  std::fputs("int helper(void);\nint answer(void) { return helper(); }\n", f);
+  std::fclose(f);
+  const std::string main_so = dir / "main.so";
+  REQUIRE(shell("gcc -shared -fPIC -O1 -o " + main_so + " " + (dir / "main.c") + " -L" + dir.path +
+                " -ldep -Wl,-rpath," + dir.path)
+              .status == 0);
+  CHECK(probe_shared_object(main_so, "answer") == "");
+  const std::string deps = shared_object_dependencies(main_so);
+  CHECK(deps.find(dep + " ") == 0);  // the one library it loaded besides itself
+  void* const* slot = shared_object_slot(main_so, "answer");
+  // In a child: open the registered objects and call answer() when its slot is set.
+  const auto call = [&] {
+    const auto job = [&](size_t) -> std::string {
+      open_shared_objects();
+      if (!*slot) return "no symbol";
+      return "answer " + std::to_string(reinterpret_cast<int (*)()>(*slot)());
+    };
+    return run_sandboxed(1, job, 10, nullptr, CallFilter::loading).at(0).message;
+  };
+  CHECK(call() == "answer 1");
+  REQUIRE(std::rename(v2.c_str(), dep.c_str()) == 0);  // replaced as a build does
+  CHECK(call() == "no symbol");
 }
