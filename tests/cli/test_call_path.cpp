@@ -108,7 +108,7 @@ TEST_CASE("call path: one routine loaded as lib/ (a .so) and as asm/ (its .s) is
   std::string log;
   const bool tie = holds_in_one_run([&] {
     const ShellOut out = shell(kKex + " run --load so=" + (dir / "same.so") + ":same_copy --load obj=" +
-                               (dir / "same.s") + ":same_copy --sizes 256,4KiB --repetitions 9 -q -o " + (dir / "r.json"));
+                               (dir / "same.s") + ":same_copy --sizes 256,4KiB --repetitions 9 -q --force -o " + (dir / "r.json"));
     INFO(out.text);
     REQUIRE(out.status == 0);
     const auto e = call_entries(dir / "r.json");
