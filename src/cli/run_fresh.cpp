@@ -110,6 +110,31 @@ std::string read_stdin_config() {
 
 /// The configs the arguments name, in order: files (- for stdin), then the kernel
 /// names as one more config, then --preset; the built-in default without any.
+/// The axes the command line gives the kernels named as arguments (--sizes, --cache,
+/// --layout, --threads, --stream, --footprint); InputError for one given without such a
+/// kernel (`no_names`), and for --footprint without --stream.
+AxesOptions axes_of_names(const RunArgs& a, const CLI::App& cmd, bool no_names) {
+  AxesOptions axes;
+  if (!a.sizes.empty() || cmd.count("--sizes")) axes.sizes = sizes_option(a.sizes);
+  if (!a.cache.empty() || cmd.count("--cache")) axes.caches = cache_option(a.cache);
+  if (!a.layout.empty()) axes.layout = layout_option(a.layout);
+  if (cmd.count("--threads")) axes.threads = threads_option(a.threads);
+  if (cmd.count("--stream")) axes.streams = stream_option(a.stream);
+  if (cmd.count("--footprint")) axes.footprints = footprint_option(a.footprint);
+  if (cmd.count("--footprint") && !cmd.count("--stream"))
+    throw InputError("--footprint: the bytes a stream's calls walk: give --stream NAME too");
+  if (no_names)
+    for (const char* opt : {"--sizes", "--cache", "--layout", "--threads", "--stream", "--footprint"})
+      if (cmd.count(opt))
+        throw InputError(std::string(opt) + ": applies to kernels named as arguments (e.g. kex run "
+                         "copy/avx/unroll:256 memcpy " + opt + " ...)" +
+                         (a.presets.empty() ? "; a config file sets its own axes"
+                                            : std::string("; --preset runs presets on one page as their programs did "
+                                                          "(name a preset as an argument instead: kex run "
+                                                          "linux/clear_page_erms ") + opt + " ...)"));
+  return axes;
+}
+
 std::vector<Config> configs_from_arguments(RunArgs& a, const CLI::App& cmd) {
   std::vector<Config> configs;
   // Each argument is a config or a kernel name (selection.hpp: is_config_argument); the
@@ -127,24 +152,7 @@ std::vector<Config> configs_from_arguments(RunArgs& a, const CLI::App& cmd) {
       if (a.configs[j] == arg) throw InputError(arg + ": config given twice");
     configs.push_back(arg == "-" ? parse_config(read_stdin_config(), "stdin") : load_config(arg));
   }
-  AxesOptions axes;
-  if (!a.sizes.empty() || cmd.count("--sizes")) axes.sizes = sizes_option(a.sizes);
-  if (!a.cache.empty() || cmd.count("--cache")) axes.caches = cache_option(a.cache);
-  if (!a.layout.empty()) axes.layout = layout_option(a.layout);
-  if (cmd.count("--threads")) axes.threads = threads_option(a.threads);
-  if (cmd.count("--stream")) axes.streams = stream_option(a.stream);
-  if (cmd.count("--footprint")) axes.footprints = footprint_option(a.footprint);
-  if (cmd.count("--footprint") && !cmd.count("--stream"))
-    throw InputError("--footprint: the bytes a stream's calls walk: give --stream NAME too");
-  if (names.empty())
-    for (const char* opt : {"--sizes", "--cache", "--layout", "--threads", "--stream", "--footprint"})
-      if (cmd.count(opt))
-        throw InputError(std::string(opt) + ": applies to kernels named as arguments (e.g. kex run "
-                         "copy/avx/unroll:256 memcpy " + opt + " ...)" +
-                         (a.presets.empty() ? "; a config file sets its own axes"
-                                            : std::string("; --preset runs presets on one page as their programs did "
-                                                          "(name a preset as an argument instead: kex run "
-                                                          "linux/clear_page_erms ") + opt + " ...)"));
+  const AxesOptions axes = axes_of_names(a, cmd, names.empty());
   if (!names.empty()) configs.push_back(names_config(names, axes));
   if (a.presets.empty() && a.no_fsave) throw InputError("--no-fsave: applies to --preset kernels; give --preset NAME...");
   if (a.presets.empty() && a.harness != Harness::kex)
