@@ -207,8 +207,9 @@ struct ThreadTimes {
 /// runs them on its own buffers from a common start, and `tt` gets each one's times.
 uint64_t timed_sample(const Operation& op, uint32_t calls, uint64_t overhead, ThreadTimes* tt = nullptr) {
   if (op.at.threads > 1 && op.team) {
-    std::vector<Operation> mine;
-    for (uint32_t k = 0; k < op.at.threads; ++k) mine.push_back(worker_op(op, k));
+    if (op.workers.empty())
+      for (uint32_t k = 0; k < op.at.threads; ++k) op.workers.push_back(worker_op(op, k));
+    const std::vector<Operation>& mine = op.workers;
     const TeamSample s = team_sample(
         *op.team, op.at.threads, [&](uint32_t k) { prepare_sample(mine[k]); },
         [&](uint32_t k) { run_operations(mine[k], calls); });
@@ -273,6 +274,7 @@ struct RoundMembers {
     if (!harness) return;
     ops.push_back(ops[0]);  // the first member's calls, a stream's too
     ops.back().fn = drivers().empty;
+    ops.back().workers.clear();  // made again with the empty routine
     plans.emplace_back();  // planned again each round: it races nothing
   }
 };
@@ -423,6 +425,7 @@ struct SeparateSamples {
 double harness_ticks(const Operation& op, uint32_t calls, uint64_t overhead) {
   Operation empty = op;  // the same calls, a stream's too
   empty.fn = drivers().empty;
+  empty.workers.clear();  // made again with the empty routine
   std::vector<double> per_call;
   for (int i = 0; i < 11; ++i) per_call.push_back(double(timed_sample(empty, calls, overhead)) / calls);
   return summarize(per_call).median;

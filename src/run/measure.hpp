@@ -46,6 +46,9 @@ struct Operation {
   std::optional<uint8_t> esi_fill; ///< memset's ABI: the fill byte each call takes in esi
   std::vector<CallArgs> calls;     ///< the calls of one operation, in order
   const Stream* stream = nullptr;  ///< a stream point's calls (its workers make them in orders of their own)
+  /// at.threads > 1: each worker's operation (its buffers, its calls), made at the first
+  /// sample and kept: a stream's are a pass of calls each, permuted.
+  mutable std::vector<Operation> workers;
 };
 
 /// The calls one operation makes on dst/src at `at`: one call of at.size bytes, or with a
