@@ -211,25 +211,92 @@ struct Ctx {
     else head_backward();
   }
 
-  /// small:overlap: calls below one width take the pair moves (see pair_moves).
-  bool small_pairs() const { return s.small == Small::overlap; }
+  /// Whether calls below one width take a small path of their own (overlap edges or a
+  /// small strategy other than bytes).
+  bool small_own() const { return overlap() || s.small != Small::bytes; }
 
-  /// Overlap edges or small:overlap: below one width in all, the small path (see small_path).
+  /// Below one width in all, the small path (see small_path).
   void small_entry() {
-    if (!overlap() && !small_pairs()) return;
+    if (!small_own()) return;
     g.cmp(g.rdx, w);
     g.jb(small, CodeGenerator::T_NEAR);
   }
 
   /// The small path: fewer than w bytes (either direction: rdi/rsi are still at the
-  /// buffer's start), as pair moves (small:overlap) or one at a time from the top down,
-  /// then the epilogue.
+  /// buffer's start), by the spec's small strategy (KernelSpec::small; bytes: one at a
+  /// time from the top down), then the epilogue.
   void small_path() {
-    if (!overlap() && !small_pairs()) return;
+    if (!small_own()) return;
     g.L(small);
-    if (small_pairs()) pair_moves();
-    else byte_tail(false);
+    switch (s.small) {
+      case Small::bytes: byte_tail(false); break;
+      case Small::overlap: pair_moves(); break;
+      case Small::mask: masked_move(); break;
+      case Small::rep: rep_move(); break;
+      case Small::table: pair_table(); break;
+    }
     epilogue();
+  }
+
+  /// small:mask, rdx < w <= 64: one masked move of the low rdx bytes through xmm16, ymm16
+  /// or zmm16 (the narrowest that holds w bytes; EVEX-only, so the class's registers and
+  /// the upper halves vzeroupper clears are untouched; an xmm or ymm needs AVX-512VL):
+  ///     mov r11, -1 ; mov ecx, edx ; shl r11, cl ; not r11 ; kmovq k1, r11
+  ///     vmovdqu8 zmm16{k1}{z}, [rsi] ; vmovdqu8 [rdi]{k1}, zmm16
+  /// A clear broadcasts its fill byte from al (vpbroadcastb zmm16, al). Masked-out bytes
+  /// are neither read nor written, and never fault.
+  void masked_move() {
+    g.mov(g.r11, -1);
+    g.mov(g.ecx, g.edx);
+    g.shl(g.r11, g.cl);
+    g.not_(g.r11);
+    g.kmovq(g.k1, g.r11);
+    const Xmm& v = w <= 16 ? static_cast<const Xmm&>(g.xmm16) : w <= 32 ? static_cast<const Xmm&>(g.ymm16) : g.zmm16;
+    if (clear()) {
+      g.vpbroadcastb(v, g.al);
+    } else {
+      g.vmovdqu8(v | g.k1 | g.T_z, g.ptr[g.rsi]);
+    }
+    g.vmovdqu8(g.ptr[g.rdi] | g.k1, v);
+  }
+
+  /// small:rep, rdx < w: rep movsb (a clear: rep stosb of al, the fill) of rdx bytes.
+  void rep_move() {
+    g.mov(g.rcx, g.rdx);
+    if (clear()) g.rep(), g.stosb();
+    else g.rep(), g.movsb();
+  }
+
+  /// The bytes of each size class's block in pair_table: room for the longest pair (a
+  /// clear of 32..63 bytes, eight qword stores) and its jump.
+  static constexpr uint32_t kTableBlock = 64;
+
+  /// small:table, rdx < w: the size class [p, 2p) by one indirect jump, not a compare
+  /// chain: block k (kTableBlock bytes, int3-padded) holds pair(2^k) and a jump out.
+  ///     test rdx, rdx ; jz done ; bsr rcx, rdx ; shl ecx, 6
+  ///     lea r11, [rip + blocks] ; add r11, rcx ; jmp r11
+  ///   blocks: <pair 1> ; jmp done ; int3... | <pair 2> ; jmp done ; int3... | ...
+  void pair_table() {
+    Label blocks, done;
+    g.test(g.rdx, g.rdx);
+    g.jz(done, CodeGenerator::T_NEAR);
+    g.bsr(g.rcx, g.rdx);
+    g.shl(g.ecx, 6);
+    static_assert(kTableBlock == 1u << 6, "pair_table: the shift is log2(kTableBlock)");
+    g.lea(g.r11, g.ptr[g.rip + blocks]);
+    g.add(g.r11, g.rcx);
+    g.jmp(g.r11);
+    g.L(blocks);
+    const size_t first = g.getSize();
+    uint32_t k = 0;
+    for (uint32_t p = 1; p < w; p *= 2, ++k) {
+      pair(p);
+      g.jmp(done, CodeGenerator::T_NEAR);
+      const size_t end = first + size_t(k + 1) * kTableBlock;
+      if (g.getSize() > end) throw std::logic_error("pair_table: the block of " + std::to_string(p) + " bytes is too long");
+      while (g.getSize() < end) g.int3();
+    }
+    g.L(done);
   }
 
   /// small:overlap, rdx < w: the size classes from the top, [p, 2p) for each power of two

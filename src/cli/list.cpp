@@ -49,6 +49,9 @@ std::string list_params_text() {
       "                one at a time; not for the string class)\n"
       "  small:overlap below one width, two overlapping moves of the largest power of two (1, 2..3,\n"
       "                4..7, 8..15, 16..31, 32..63 B; default small:bytes; not for reads or string)\n"
+      "  small:mask    below one width, one AVX-512BW masked load and store (needs avx512bw, vl)\n"
+      "  small:rep     below one width, rep movsb / rep stosb\n"
+      "  small:table   below one width, overlap's moves reached by one jump on the size class\n"
       "  block:N@bwd   touch each N-byte block (one dword per line) before copying it\n",
       reg_class_names(" | "), prefetch_names("|"), -kMaxPfDistance, kMaxPfDistance, kMinPfEvery, kMaxPfEvery);
 }

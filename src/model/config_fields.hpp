@@ -161,7 +161,7 @@ void map_grid(IO& io, G& g) {
   axis("direction", g.directions, Word<Direction>{dir_alias, "forward, backward"});
   axis("align", g.aligns, Word<Align>{parse_align, "aligned, unaligned"});
   axis("edges", g.edges, Word<Edges>{parse_edges, "bytes, overlap"});
-  axis("small", g.smalls, Word<Small>{parse_small, "bytes, overlap"});
+  axis("small", g.smalls, Word<Small>{parse_small, small_names()});
   axis("block", g.blocks, BlockForm{});
   axis("fill", g.fills, Whole<uint8_t>{0, 255});
   if (io.when(g.skip_invalid)) io.flag("skip_invalid", g.skip_invalid);

@@ -46,7 +46,7 @@ constexpr std::array<std::string_view, 2> kStore = {"temporal", "nontemporal"};
 constexpr std::array<std::string_view, 2> kDir = {"forward", "backward"};
 constexpr std::array<std::string_view, 2> kAlign = {"aligned", "unaligned"};
 constexpr std::array<std::string_view, 2> kEdges = {"bytes", "overlap"};
-constexpr std::array<std::string_view, 2> kSmall = {"bytes", "overlap"};
+constexpr std::array<std::string_view, kSmallCount> kSmall = {"bytes", "overlap", "mask", "rep", "table"};
 
 /// A number of a name token, in the grammar of src/core/numbers.hpp (shared with
 /// configs), checked against [lo, hi]; errors quote the token as typed.
@@ -73,6 +73,12 @@ std::string reg_class_names(std::string_view sep) {
 std::string prefetch_names(std::string_view sep) {
   std::string s;
   for (const auto& p : kPrefetch) s += (s.empty() ? "" : std::string(sep)) + std::string(p.name);
+  return s;
+}
+
+std::string small_names(std::string_view sep) {
+  std::string s;
+  for (const auto& n : kSmall) s += (s.empty() ? "" : std::string(sep)) + std::string(n);
   return s;
 }
 
@@ -138,6 +144,7 @@ FeatureSet spec_needs(const KernelSpec& s) {
   const auto& c = reg_class_info(s.regs);
   FeatureSet f = c.needs | kPrefetch[static_cast<size_t>(s.prefetch)].needs;
   if (s.store == Store::nontemporal) f = f | c.nt_needs | Feature::sse;  // sfence
+  if (s.small == Small::mask) f = f | Feature::avx512f | Feature::avx512bw | Feature::avx512vl;  // k-masked vmovdqu8
   return f;
 }
 
@@ -235,13 +242,13 @@ void apply_token(KernelSpec& s, std::string_view t) {
   else if (key == "block") apply_block(s, t, val);
   else if (key == "small") {
     const auto v = parse_small(val);
-    if (!v) throw std::invalid_argument("'" + std::string(t) + "': allowed small:bytes, small:overlap");
+    if (!v) throw std::invalid_argument("'" + std::string(t) + "': allowed small:" + small_names("|"));
     s.small = *v;
   }
   else
     throw std::invalid_argument("unknown token '" + std::string(t) +
                                 "' in kernel name (allowed: unroll:N scratch:N pf:KIND@DIST every:N t nt fwd bwd aligned "
-                                "unaligned bytes overlap small:bytes|overlap block:N@fwd|bwd fill:0xNN)");
+                                "unaligned bytes overlap small:" + small_names("|") + " block:N@fwd|bwd fill:0xNN)");
 }
 
 }  // namespace
@@ -298,7 +305,9 @@ std::string read_reason(const KernelSpec& s) {
            std::to_string(c.max_scratch / 2) + ": a read keeps an accumulator beside each register)";
   if (s.store == Store::nontemporal) return "a read has no stores, so no non-temporal store";
   if (s.edges == Edges::overlap) return "a read takes no overlap edges (a byte loaded twice would fold twice)";
-  if (s.small == Small::overlap) return "a read takes no small:overlap (a byte loaded twice would fold twice)";
+  if (s.small != Small::bytes)
+    return "a read takes small:bytes only (small:" + std::string(to_string(s.small)) +
+           ": the small strategies are a copy's and a clear's)";
   if (s.block.bytes) return "block prefetch applies to copies only";
   return {};
 }
@@ -321,7 +330,7 @@ std::string validate(const KernelSpec& s) {
     if (s.edges == Edges::overlap)
       return "the string class has no edges to overlap (rep movs/stos moves every byte itself; overlap needs a "
              "class wider than one byte)";
-    if (s.small == Small::overlap)
+    if (s.small != Small::bytes)
       return "the string class has no small path (rep movs/stos moves every byte itself)";
   } else {
     if (s.unroll == 0 || s.unroll % c.width != 0)

@@ -59,12 +59,23 @@ enum class Align { aligned, unaligned };
 /// glibc's memcpy/memset do), and single bytes only below one width in all.
 enum class Edges { bytes, overlap };
 /// How a kernel moves a call of fewer bytes than one class width in all (the small-size
-/// strategies of docs/DESIGN.md "Streams and the call path"): `bytes`, as its edges do
-/// (single bytes); `overlap`, two moves of the largest power of two at most n that overlap
-/// in the middle (1; 2..3; 4..7; 8..15 with GPRs; 16..31 with xmm, 32..63 with ymm
-/// registers; a clear: GPR stores of its fill), both loaded before either is stored, as
-/// glibc's and musl's memcpy do. Name token `small:overlap` (`small:bytes` is the default).
-enum class Small { bytes, overlap };
+/// strategies of docs/DESIGN.md "Streams and the call path"), name token `small:WORD`:
+/// - `bytes` (the default): as its edges do, single bytes;
+/// - `overlap`: two moves of the largest power of two at most n that overlap in the middle
+///   (1; 2..3; 4..7; 8..15 with GPRs; 16..31 with xmm, 32..63 with ymm registers; a clear:
+///   GPR stores of its fill), both loaded before either is stored, as glibc's and musl's
+///   memcpy do; the size classes found by a compare chain from the top;
+/// - `mask`: one AVX-512BW masked load and store of the low n bytes (a k-mask of n ones,
+///   `vmovdqu8` with masking; masked-out bytes never fault), no branch per size; needs
+///   avx512bw and avx512vl;
+/// - `rep`: `rep movsb` / `rep stosb` of n bytes (not memmove-safe, as the loops are not);
+/// - `table`: overlap's moves, the size class found by one indirect jump (bsr of n picks a
+///   block of fixed length) instead of a compare chain.
+/// Reads and the string class take `bytes` only.
+enum class Small { bytes, overlap, mask, rep, table };
+/// The values of Small, the name table's rows (src/model/spec.cpp).
+inline constexpr size_t kSmallCount = 5;
+static_assert(kSmallCount == size_t(Small::table) + 1, "kSmallCount: one per Small value");
 
 /// Block prefetch (AMD "Using Block Prefetch", Manfred Spraul's no_prefetch): before
 /// copying each block of `bytes`, touch one dword per 64-byte line in `order`.
@@ -133,6 +144,9 @@ std::string reg_class_names(std::string_view sep = ", ");
 
 /// "none|nta|t0|t1|t2|w|load": the prefetch kinds in table order, `sep` between them.
 std::string prefetch_names(std::string_view sep = "|");
+
+/// "bytes, overlap, mask, rep, table": the small-size strategies in enum order, `sep` between them.
+std::string small_names(std::string_view sep = ", ");
 
 const RegClassInfo& reg_class_info(RegClass c);
 const std::vector<RegClassInfo>& reg_classes();

@@ -138,8 +138,8 @@ void cross_check(const std::string& what, const Bytes& code) {
                   "Capstone boundary 0x" << std::hex << c.offset << " (" << c.mnemonic << ") is not objdump's");
 }
 
-/// Kernels across every register class, op, store kind, direction, alignment, edges and
-/// prefetch kind (and a block pre-read), for the reassembly test.
+/// Kernels across every register class, op, store kind, direction, alignment, edges, small
+/// strategy and prefetch kind (and a block pre-read), for the reassembly test.
 std::vector<KernelSpec> spec_sample() {
   std::vector<KernelSpec> out;
   for (auto op : {Op::copy, Op::clear})
@@ -173,6 +173,10 @@ std::vector<KernelSpec> spec_sample() {
               if (validate(s).empty()) out.push_back(s);
               s.edges = Edges::overlap;  // its edge moves: [base + rdx - width] and the small path
               if ((pf == Prefetch::none || pf == Prefetch::load) && validate(s).empty()) out.push_back(s);
+              for (Small small : {Small::overlap, Small::mask, Small::rep, Small::table}) {
+                s.small = small;  // the small path's moves (a table's rip-relative jump and int3 padding)
+                if (pf == Prefetch::none && align == Align::unaligned && validate(s).empty()) out.push_back(s);
+              }
             }
       KernelSpec b = base;
       b.block.bytes = 4096;

@@ -15,6 +15,7 @@
 
 #include "generators/emit.hpp"
 #include "generators/jit.hpp"
+#include "src/core/cpu_features.hpp"
 #include "src/core/units.hpp"
 #include "src/run/sandbox.hpp"
 
@@ -192,9 +193,10 @@ TEST_CASE("overlap edges: the small path, the head and the tail are where the sp
 
 namespace {
 
-/// Every small:overlap kernel of the test: per class wider than one byte, op, direction,
-/// edges and store, at two registers an iteration; those this CPU cannot run left out.
-std::vector<KernelSpec> small_specs() {
+/// Every kernel of small strategy `small` in the test: per class wider than one byte, op,
+/// direction, edges and store, at two registers an iteration; those this CPU cannot run
+/// left out.
+std::vector<KernelSpec> small_specs(Small small) {
   std::vector<KernelSpec> out;
   for (auto op : {Op::copy, Op::clear})
     for (const auto& ci : reg_classes()) {
@@ -208,7 +210,7 @@ std::vector<KernelSpec> small_specs() {
             s.store = store;
             s.direction = dir;
             s.edges = edges;
-            s.small = Small::overlap;
+            s.small = small;
             if (op == Op::clear) s.fill = 0x5d;
             if (validate(s).empty() && cpu_unsupported_reason(s).empty()) out.push_back(s);
           }
@@ -234,15 +236,33 @@ std::string check_small_overlapping(KernelFn fn, const KernelSpec& s) {
 
 }  // namespace
 
-TEST_CASE("small:overlap: every class, op, direction, edges and store moves exactly [dst, dst+n), a copy as memmove" *
-          doctest::test_suite("generator")) {
-  const std::vector<KernelSpec> specs = small_specs();
-  CHECK(specs.size() >= 30);  // gpr, mmx, x87, sse and avx at least, on any x86-64 CI machine
-  check_all(specs, [](KernelFn fn, const KernelSpec& s) {
-    std::string why = check_kernel(fn, s);
-    if (why.empty() && s.op == Op::copy) why = check_small_overlapping(fn, s);
-    return why;
-  });
+TEST_CASE("small strategies: every class, op, direction, edges and store moves exactly [dst, dst+n), a copy as memmove "
+          "but by rep" * doctest::test_suite("generator")) {
+  for (Small small : {Small::overlap, Small::mask, Small::rep, Small::table}) {
+    CAPTURE(to_string(small));
+    const std::vector<KernelSpec> specs = small_specs(small);
+    // gpr, mmx, x87, sse and avx at least, on any x86-64 CI machine; mask only with AVX-512BW and VL.
+    const bool masks = missing_features(Feature::avx512bw | Feature::avx512vl).empty();
+    if (small != Small::mask || masks) CHECK(specs.size() >= 30);
+    else CHECK(specs.empty());
+    check_all(specs, [](KernelFn fn, const KernelSpec& s) {
+      std::string why = check_kernel(fn, s);
+      if (why.empty() && s.op == Op::copy && s.small != Small::rep) why = check_small_overlapping(fn, s);
+      return why;
+    });
+  }
+}
+
+TEST_CASE("small strategies: mask needs AVX-512BW and VL, rep and table take no more than the class" *
+          doctest::test_suite("spec")) {
+  const FeatureSet mask = spec_needs(parse_spec_name("copy/sse/unroll:32/small:mask"));
+  CHECK((mask.has(Feature::avx512bw) && mask.has(Feature::avx512vl) && mask.has(Feature::sse2)));
+  CHECK(spec_needs(parse_spec_name("copy/sse/unroll:32/small:rep")) == spec_needs(parse_spec_name("copy/sse/unroll:32")));
+  CHECK(spec_needs(parse_spec_name("clear/avx/unroll:64/small:table")) == spec_needs(parse_spec_name("clear/avx/unroll:64")));
+  for (const char* name : {"copy/gpr/unroll:16/small:mask", "clear/avx512/small:rep", "copy/x87/small:table"})
+    CHECK(spec_name(parse_spec_name(name)).find(std::string("/small:") + (std::strrchr(name, ':') + 1)) != std::string::npos);
+  CHECK(validate(parse_spec_name("read/avx/unroll:64/small:mask")) ==
+        "a read takes small:bytes only (small:mask: the small strategies are a copy's and a clear's)");
 }
 
 TEST_CASE("small:overlap: the name round-trips, bytes is the default, reads and the string class refuse it" *
@@ -253,9 +273,9 @@ TEST_CASE("small:overlap: the name round-trips, bytes is the default, reads and 
   CHECK(parse_spec_name("copy/avx/unroll:128/small:bytes") == parse_spec_name("copy/avx/unroll:128"));
   CHECK(spec_name(parse_spec_name("copy/avx/unroll:128/small:bytes")) == "copy/avx/unroll:128/scratch:4/t/fwd");
   CHECK(validate(parse_spec_name("read/sse/unroll:64/small:overlap")) ==
-        "a read takes no small:overlap (a byte loaded twice would fold twice)");
+        "a read takes small:bytes only (small:overlap: the small strategies are a copy's and a clear's)");
   CHECK(validate(parse_spec_name("copy/string/unroll:1/small:overlap")) ==
         "the string class has no small path (rep movs/stos moves every byte itself)");
-  CHECK_THROWS_WITH(parse_spec_name("copy/sse/small:mask"), doctest::Contains("allowed small:bytes, small:overlap"));
+  CHECK_THROWS_WITH(parse_spec_name("copy/sse/small:jump"), doctest::Contains("allowed small:bytes|overlap|mask|rep|table"));
   CHECK_THROWS_WITH(parse_spec_name("copy/sse/small:overlap/small:bytes"), doctest::Contains("'small' is given twice"));
 }
