@@ -38,7 +38,8 @@ namespace {
 
 struct TuneArgs {
   Op op = Op::copy;  ///< --op (CLI11 checks the word against kLibcOps)
-  std::string config = "built-in:tune", sizes, cache, budget = "10m", out, seed, placement, threads, resume;
+  std::string config = "built-in:tune", sizes, cache, budget = "10m", out, seed, placement, threads, resume, stream,
+                                        footprint;
   std::vector<std::string> layout, loads;
   double margin = kTieResolution;
   uint32_t max_rounds = 40, first_rounds = 5;
@@ -88,6 +89,18 @@ Config tune_space(const TuneArgs& a, const CLI::App& cmd) {
   AxesOptions axes;
   Axes base;  // --sizes for a config that gives none: its kernels need them to be read at all
   if (cmd.count("--sizes")) base.sizes = *(axes.sizes = sizes_option(a.sizes));
+  if (cmd.count("--stream")) {  // one stream: a race is one group
+    axes.streams = stream_option(a.stream);
+    if (axes.streams.size() != 1)
+      throw InputError("--stream: '" + a.stream + "': kex tune races one stream: give one (or run kex tune once per stream)");
+    if (cmd.count("--sizes")) throw InputError("--sizes: kex tune races a stream or sizes, not both (--stream is given)");
+    base.streams = axes.streams;  // a config that gives neither sizes nor streams is read with it
+  }
+  if (cmd.count("--footprint")) {
+    axes.footprints = footprint_option(a.footprint);
+    if (axes.footprints->size() != 1)
+      throw InputError("--footprint: '" + a.footprint + "': kex tune races one footprint: give one");
+  }
   Config space = load_config(a.config, base);
   if (cmd.count("--cache")) axes.caches = cache_option(a.cache);
   if (!a.layout.empty()) axes.layout = layout_option(a.layout);
@@ -132,9 +145,12 @@ TuneRequest tune_request(const TuneArgs& a, const CLI::App& cmd) {
   TuneRequest req;
   req.space = with_loads(tune_space(a, cmd), a);
   req.op = a.op;
-  req.sizes = req.space.axes.sizes;
+  if (!req.space.axes.streams.empty()) req.stream = req.space.axes.streams.front();  // one: check_single_axes
+  else req.sizes = req.space.axes.sizes;
+  if (cmd.count("--footprint") && req.stream.empty())
+    throw InputError("--footprint: the bytes a stream's calls walk: give --stream NAME too");
   req.budget_s = budget_seconds(a.budget);
-  req.reserve_s = a.no_validate ? 0 : validation_reserve(req.op, req.budget_s);
+  req.reserve_s = a.no_validate || !req.stream.empty() ? 0 : validation_reserve(req.op, req.budget_s);
   req.margin = a.margin;
   req.max_rounds = std::max(a.max_rounds, a.first_rounds + 1);
   req.first_rounds = a.first_rounds;
@@ -175,7 +191,8 @@ RunOptions tune_options(const TuneArgs& a, const CLI::App& cmd, const TuneReques
 /// the budget left (not measured after --no-validate, a stop, or a race of several threads:
 /// the children run one). A stop during it marks the run interrupted (a second one: abandoned).
 void validate_tune(TuneRun& run, const TuneArgs& a, const RunOptions& opt, uint32_t threads) {
-  const std::vector<Tunable> tunables = tune_suggestions(run.tune);
+  // A stream's dispatch is one kernel for every size: no threshold between sizes to suggest.
+  const std::vector<Tunable> tunables = run.tune.stream.empty() ? tune_suggestions(run.tune) : std::vector<Tunable>{};
   TuneValidateOptions vo;
   vo.run.rounds = kValidateRounds;
   vo.run.cpu = opt.protocol.cpu >= 0 ? opt.protocol.cpu : default_pin_cpu();
@@ -186,6 +203,7 @@ void validate_tune(TuneRun& run, const TuneArgs& a, const RunOptions& opt, uint3
   vo.seconds = run.tune.budget_s - run.tune.used_s;
   vo.skip = a.no_validate       ? "--no-validate"
             : run.interrupted ? "stopped"
+            : !run.tune.stream.empty() ? "a stream's race: one kernel for every size, no threshold to suggest"
             : threads > 1     ? "the race ran " + std::to_string(threads) + " threads, the libc children one"
                               : "";
   if (vo.skip.empty() && !tunables.empty() && !quiet())
@@ -235,6 +253,7 @@ int tune_command(TuneArgs& a, const CLI::App& cmd) {
   const bool resuming = !a.resume.empty();
   if (a.out.empty() && !resuming) a.out = "kex-tune-" + std::string(to_string(a.op)) + ".json";
   if (a.out == "-") throw InputError("-o", "'-': kex tune writes a results file, not standard output; give a path");
+  if (cmd.count("--stream") && !cmd.count("CONFIG")) a.config = "built-in:tune-stream";
   if (cmd.count("--cpu")) pin_to_cpu(a.cpu);  // one of the CPUs this process may run on, or one line
   if (!resuming) check_output_path(a.out, a.force);
   TuneRequest req = tune_request(a, cmd);
@@ -276,6 +295,12 @@ Action add_tune_command(CLI::App& app) {
          "--op", [a](const std::string& w) { a->op = *parse_libc_op(w); }, "copy or clear (default copy)")
       ->check(one_of(enum_words(kLibcOps)));
   cmd->add_option("--sizes", a->sizes, "Sizes to race, as kex run --sizes (default the config's: 256 B..256 MiB x4, 1000, 3000, 10000, 30000)");
+  cmd->add_option("--stream", a->stream,
+                  "Race on one stream of calls instead of sizes (a name of kex list streams or a file, as kex run "
+                  "--stream): the fastest kernel for that workload; its candidates by default built-in:tune-stream "
+                  "(the vector loops with every small-size strategy)")
+      ->type_name("NAME|PATH");
+  cmd->add_option("--footprint", a->footprint, "With --stream: the bytes its calls walk, as kex run --footprint (one; default L2)");
   cmd->add_option("--cache", a->cache, "warm or cold (one)")->check(one_of(enum_words(kCacheModes)));
   cmd->add_option("--layout", a->layout, "One layout, as kex run --layout (src:N/dst:N/dist:D/nohuge)");
   cmd->add_option("--threads", a->threads, "Workers per operation, each on its own CPU and buffers: one value, "

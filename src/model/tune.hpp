@@ -82,6 +82,9 @@ struct TuneValidation {
 /// The `tune` section of a results file.
 struct TuneRecord {
   Op op = Op::copy;
+  /// A tune of one stream (kex tune --stream): the distribution as given and its footprint
+  /// ("L2" or bytes); each verdict's size is then the stream's pass, in bytes. "": by size.
+  std::string stream, footprint;
   double budget_s = 0, used_s = 0;
   double margin = 0;                    ///< a candidate leaves when slower than the leader by more
   std::vector<std::string> kept;        ///< candidates never dropped (libc and rep: the reference)

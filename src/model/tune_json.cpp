@@ -20,6 +20,8 @@ constexpr double kTuneInf = std::numeric_limits<double>::infinity();
 constexpr size_t kTuneMaxItems = size_t(1) << 24;
 /// A kernel name: kex's own names are short and printable.
 const TextRule kKernelName{1024};
+/// A stream's distribution (a name or a path, as given) and footprint: printed escaped.
+const TextRule kStreamText{4096, nullptr, "", true};
 
 template <class IO, class R>
 void map_ratio(IO& io, R& r) {
@@ -134,6 +136,10 @@ void map_validation(IO& io, V& v) {
 template <class IO, class T>
 void map_tune(IO& io, T& t) {
   io.choice("op", t.op, parse_libc_op, [](Op o) { return to_string(o); }, enum_word_list(kLibcOps).c_str());
+  if (io.has("stream", !t.stream.empty())) {
+    io.text("stream", t.stream, kStreamText);
+    io.text("footprint", t.footprint, kStreamText);
+  }
   io.real("budget_s", t.budget_s, 0, kTuneInf);
   io.real("used_s", t.used_s, 0, kTuneInf);
   io.real("margin", t.margin, 0, 1);

@@ -26,10 +26,11 @@ std::string verdict_table(const TuneRecord& t) {
   };
   const std::string libc = t.kept.size() > 0 ? terminal_text(t.kept[0]) : "libc";
   const std::string rep = t.kept.size() > 1 ? terminal_text(t.kept[1]) : "rep";
-  std::string out = row("size", "dispatch", "ties", "time / " + libc, "time / " + rep, "rounds");
+  const bool stream = !t.stream.empty();  // one verdict, the stream's
+  std::string out = row(stream ? "stream" : "size", "dispatch", "ties", "time / " + libc, "time / " + rep, "rounds");
   for (const TuneVerdict& v : t.verdicts)
-    out += row(format_bytes(v.size), terminal_text(v.dispatched), std::to_string(v.ties.size()), ratio_text(v.vs_libc),
-               ratio_text(v.vs_rep), std::to_string(v.rounds));
+    out += row(stream ? terminal_text(t.stream) : format_bytes(v.size), terminal_text(v.dispatched),
+               std::to_string(v.ties.size()), ratio_text(v.vs_libc), ratio_text(v.vs_rep), std::to_string(v.rounds));
   return out;
 }
 
@@ -37,7 +38,9 @@ std::string dispatch_text(const TuneRecord& t) {
   if (t.dispatch.entries.empty()) return "dispatch: none (no stage finished)\n";
   std::string out = "dispatch:\n";
   for (const DispatchEntry& e : t.dispatch.entries) {
-    const std::string when = e.max_bytes == kDispatchRest ? "larger" : "n <= " + format_bytes(e.max_bytes);
+    const std::string when = e.max_bytes != kDispatchRest      ? "n <= " + format_bytes(e.max_bytes)
+                             : t.dispatch.entries.size() == 1 ? "every size"
+                                                              : "larger";
     out += fmt::format("  {:<14} {}\n", when, terminal_text(e.kernel));
   }
   for (const DispatchSwitch& s : t.switches)
@@ -105,8 +108,10 @@ std::string validation_text(const TuneRecord& t) {
 
 std::string format_tune(const TuneRecord& t, const std::string& machine) {
   // A machine name of any length: snprintf's fixed buffer cut a long one, and the line's end with it.
-  return fmt::format("kex tune: {} on {}: {} sizes, {:.0f} s of a {:.0f} s budget\n", to_string(t.op),
-                     terminal_text(machine), t.verdicts.size(), t.used_s, t.budget_s) +
+  const std::string raced = t.stream.empty() ? fmt::format("{} sizes", t.verdicts.size())
+                                             : "stream " + terminal_text(t.stream) + " (footprint " + terminal_text(t.footprint) + ")";
+  return fmt::format("kex tune: {} on {}: {}, {:.0f} s of a {:.0f} s budget\n", to_string(t.op), terminal_text(machine),
+                     raced, t.used_s, t.budget_s) +
          verdict_table(t) + dispatch_text(t) + race_text(t) + validation_text(t);
 }
 

@@ -10,6 +10,7 @@
 
 #include "src/core/cpu_features.hpp"
 #include "src/core/error.hpp"
+#include "src/core/terminal_text.hpp"
 #include "src/core/units.hpp"
 #include "src/model/config_json.hpp"
 #include "src/model/kernel_names.hpp"
@@ -27,6 +28,9 @@ struct SizeRace {
   std::vector<KernelSpec> specs;
   uint32_t rounds = 0;
   bool settled = false;  ///< one candidate left (beside the reference), or the rounds at their cap
+  std::string stream;    ///< a stream's race (size 0): its points are the stream's, whatever their pass's bytes
+  /// Whether a point at `at` is this race's: the stream's, or a fixed size's.
+  bool holds(const Coords& at) const { return stream.empty() ? at.stream.empty() && at.size == size : at.stream == stream; }
 };
 
 /// The state of a tune between stages.
@@ -68,6 +72,8 @@ void check_single_axes(const Config& c) {
   one(a.prefills.size(), "prefill");
   one(a.consumes.size(), "consume");
   one(a.threads.size(), "threads");
+  if (a.streams.size() > 1) one(a.streams.size(), "streams");
+  if (!a.streams.empty()) one(a.footprints.size(), "footprint");
 }
 
 /// The config of one size in a stage: the space's axes at `size`, the specs still
@@ -76,9 +82,12 @@ Config stage_config(const Race& r, const SizeRace& s) {
   const Config& space = r.req.space;
   Config c;
   c.name = space.name;
-  c.description = "kex tune: the candidates still racing at " + format_bytes(s.size);
+  c.description = "kex tune: the candidates still racing at " + (s.stream.empty() ? format_bytes(s.size) : "stream " + s.stream);
   c.axes = space.axes;
-  c.axes.sizes = {s.size};
+  c.axes.sizes.clear();
+  c.axes.streams.clear();
+  if (s.stream.empty()) c.axes.sizes = {s.size};
+  else c.axes.streams = {s.stream};
   for (const KernelSpec& k : s.specs) c.grids.push_back(spec_grid_of(k, c.axes));
   c.baselines = r.kept;
   c.loads = space.loads;
@@ -92,11 +101,14 @@ std::string stage_line(const Race& r, const std::vector<size_t>& racing, uint32_
   std::string each;
   for (size_t i : racing) {
     n += r.sizes[i].specs.size();
-    each += (each.empty() ? "" : ", ") + format_bytes(r.sizes[i].size) + ": " + std::to_string(r.sizes[i].specs.size());
+    const SizeRace& s = r.sizes[i];
+    each += (each.empty() ? "" : ", ") + (s.stream.empty() ? format_bytes(s.size) : "stream " + terminal_text(s.stream)) +
+            ": " + std::to_string(s.specs.size());
   }
   char head[160];
-  std::snprintf(head, sizeof head, "stage %u: %u rounds at %zu size%s, %zu candidates left (", stage, rounds,
-                racing.size(), racing.size() == 1 ? "" : "s", n);
+  const char* what = r.req.stream.empty() ? "size" : "stream";
+  std::snprintf(head, sizeof head, "stage %u: %u rounds at %zu %s%s, %zu candidates left (", stage, rounds,
+                racing.size(), what, racing.size() == 1 ? "" : "s", n);
   char tail[96];
   std::snprintf(tail, sizeof tail, "); %.0f s of %.0f s used", r.used(), r.req.budget_s);
   return head + each + tail;
@@ -136,7 +148,7 @@ bool dispatchable(const Result& x) { return !x.impl; }
 void apply_answers(Race& r, const RunDoc& all, uint32_t stage) {
   const RunDoc doc = only(all, dispatchable);
   for (const GroupAnswer& g : answer_groups(doc, r.req.margin)) {
-    auto it = std::find_if(r.sizes.begin(), r.sizes.end(), [&](const SizeRace& s) { return s.size == g.key.at.size; });
+    auto it = std::find_if(r.sizes.begin(), r.sizes.end(), [&](const SizeRace& s) { return s.holds(g.key.at); });
     if (it == r.sizes.end()) continue;
     std::vector<RaceDrop> drops = race_drops(g, doc, r.req.margin, r.kept, stage);
     std::set<std::string> gone;
@@ -350,7 +362,8 @@ const SizeRace* race_at(const Race& r, uint64_t size) {
 
 /// Whether `r` is still in its size's race: the reference, or a candidate not dropped.
 bool alive(const Race& race, const Result& r) {
-  const SizeRace* s = race_at(race, r.point.at.size);
+  const auto at = std::find_if(race.sizes.begin(), race.sizes.end(), [&](const SizeRace& s) { return s.holds(r.point.at); });
+  const SizeRace* s = at == race.sizes.end() ? nullptr : &*at;
   const std::string& k = r.point.kernel;
   return s && (std::find(race.kept.begin(), race.kept.end(), k) != race.kept.end() ||
                std::any_of(s->specs.begin(), s->specs.end(), [&](const KernelSpec& x) { return spec_name(x) == k; }));
@@ -391,7 +404,7 @@ std::vector<SizeRace> refine_sizes(const Race& r, const std::vector<DispatchSwit
     const uint64_t step = g >= 4096 ? 64 : 8;
     const uint64_t mid = uint64_t(std::llround(g / double(step))) * step;
     if (mid <= sw.low || mid >= sw.high || race_at(r, mid)) continue;
-    SizeRace s{mid, {}, 0, false};
+    SizeRace s{mid, {}, 0, false, ""};
     for (uint64_t side : {sw.low, sw.high})
       for (const KernelSpec& k : race_at(r, side)->specs)
         if (std::find(s.specs.begin(), s.specs.end(), k) == s.specs.end()) s.specs.push_back(k);
@@ -456,15 +469,18 @@ TuneRun run_tune(const TuneRequest& asked, RunOptions opt, const std::function<v
   if (candidates.empty())
     throw InputError(req.space.source + ": /kernels: no " + std::string(to_string(req.op)) +
                      " kernel this CPU runs: kex tune races the config's kernels of the op asked for");
-  if (req.sizes.empty()) throw InputError("--sizes: no size to race");
+  if (req.sizes.empty() && req.stream.empty()) throw InputError("--sizes: no size to race");
+  if (!req.sizes.empty() && !req.stream.empty()) throw std::logic_error("run_tune: sizes and a stream");
   Race r{req, opt, say, tune_references(req.op, req.glibc), {}, {}, {}, {}, {}};
   r.opt.protocol.paired = true;
   r.rec.op = req.op;
+  if (!req.stream.empty()) r.rec.stream = req.stream, r.rec.footprint = to_string(req.space.axes.footprints.front());
   r.rec.budget_s = asked.budget_s;
   r.rec.margin = req.margin;
   r.rec.kept = r.kept;
   r.cap = req.max_rounds;
-  for (uint64_t s : req.sizes) r.sizes.push_back({s, candidates, 0, false});
+  for (uint64_t s : req.sizes) r.sizes.push_back({s, candidates, 0, false, ""});
+  if (!req.stream.empty()) r.sizes.push_back({0, candidates, 0, false, req.stream});
   std::vector<size_t> all(r.sizes.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;
   const std::vector<Config> first = stage_configs(r, all);
@@ -504,7 +520,8 @@ std::vector<std::string> tune_references(Op op, bool glibc) {
 }
 
 uint64_t tune_output_bytes(const TuneRequest& req) {
-  const uint64_t entries = (tune_candidates(req.space, req.op).size() + 2) * req.sizes.size();  // + rep and libc
+  const uint64_t groups = req.sizes.size() + (req.stream.empty() ? 0 : 1);
+  const uint64_t entries = (tune_candidates(req.space, req.op).size() + 2) * groups;  // + rep and libc
   return entries * std::max(req.first_rounds, 3u) * 1500 + (uint64_t(1) << 20);
 }
 

@@ -21,7 +21,11 @@ namespace kex {
 struct TuneRequest {
   Config space;                  ///< candidates: its grids' specs of `op` this CPU runs; its axes but sizes: one value each
   Op op = Op::copy;
-  std::vector<uint64_t> sizes;   ///< ascending (the grid the race starts on)
+  std::vector<uint64_t> sizes;   ///< ascending (the grid the race starts on); empty with a stream
+  /// A stream (a distribution's name or path, `kex list streams`) raced instead of sizes:
+  /// one group, the calls of the space's stream axes (its one footprint, seed and calls a
+  /// pass); the dispatch is then one row, the stream's fastest kernel. "": race the sizes.
+  std::string stream;
   double budget_s = 600;         ///< wall time of the whole tune, verification included
   double reserve_s = 0;          ///< of it, kept for what follows the race (kex tune's libc validation)
   double margin = kTieResolution;  ///< a candidate leaves when shown slower than the leader by more
