@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace kex {
 
@@ -18,6 +19,25 @@ size_t tied_run_end(const std::vector<TuneVerdict>& sizes, size_t first, const s
   return j;
 }
 
+/// Whether a kernel of the race needs width-aligned src and dst (an `aligned` spec): a
+/// dispatch that sent a size to it would send a misaligned caller's calls to libc.
+bool needs_alignment(const std::string& k) {
+  try {
+    return required_alignment(parse_spec_name(k)) > 1;
+  } catch (const std::invalid_argument&) {  // a baseline (memcpy, rep_movsb): any address
+    return false;
+  }
+}
+
+/// The ties a dispatch may choose from at a size: those without alignment preconditions
+/// when there are any (in rank order), else all of them.
+std::vector<std::string> usable_ties(const TuneVerdict& v) {
+  std::vector<std::string> any;
+  for (const std::string& k : v.ties)
+    if (!needs_alignment(k)) any.push_back(k);
+  return any.empty() ? v.ties : any;
+}
+
 }  // namespace
 
 DispatchTable choose_dispatch(const std::vector<TuneVerdict>& sizes, std::vector<DispatchSwitch>* switches) {
@@ -27,9 +47,10 @@ DispatchTable choose_dispatch(const std::vector<TuneVerdict>& sizes, std::vector
   while (i < sizes.size()) {
     const TuneVerdict& at = sizes[i];
     if (at.ties.empty()) break;
-    std::string best = at.ties.front();
+    const std::vector<std::string> ties = usable_ties(at);
+    std::string best = ties.front();
     size_t end = tied_run_end(sizes, i, best);
-    for (const std::string& k : at.ties)  // ties in rank order: a longer run only replaces
+    for (const std::string& k : ties)  // ties in rank order: a longer run only replaces
       if (size_t e = tied_run_end(sizes, i, k); e > end) best = k, end = e;
     if (end >= sizes.size() || sizes[end].ties.empty()) {
       t.entries.push_back({kDispatchRest, best});

@@ -38,8 +38,9 @@ struct TuneVerdict {
 
 /// The dispatch that switches kernel as rarely as the tie sets allow: from the
 /// smallest size, the tied kernel that stays tied over the most following sizes
-/// (ties of length broken by rank at the first size), then the same from where it
-/// stops. `sizes` ascending, each with a non-empty tie set. The switches go to `switches`.
+/// (ties of length broken by rank at the first size; a kernel without alignment
+/// preconditions before any `aligned` spec, so a misaligned caller is not sent to libc
+/// where an equally fast kernel takes any address), then the same from where it stops. `sizes` ascending, each with a non-empty tie set. The switches go to `switches`.
 DispatchTable choose_dispatch(const std::vector<TuneVerdict>& sizes, std::vector<DispatchSwitch>* switches);
 
 /// A candidate that left a size's race: slower than the leader beyond the margin.

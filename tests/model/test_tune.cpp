@@ -68,6 +68,16 @@ TEST_CASE("dispatch: the tied kernel that lasts longest, switches between the si
   // Equal runs: the first in rank order; no verdicts: no table.
   CHECK(choose_dispatch({at(64, {"X", "Y"}), at(128, {"Y", "X"})}, nullptr).entries[0].kernel == "X");
   CHECK(choose_dispatch({}, nullptr).entries.empty());
+  // Among ties, a kernel that takes any address before an aligned spec, even one ranked first
+  // and tied longer; an aligned spec only where nothing else ties.
+  const std::string aligned = "copy/avx/unroll:128/scratch:4/t/fwd/aligned", any = "copy/avx/unroll:128/scratch:4/t/fwd";
+  const DispatchTable prefer = choose_dispatch({at(4096, {aligned, any}), at(8192, {aligned, any}), at(16384, {aligned}),
+                                                at(32768, {"rep_movsb", any})},
+                                               nullptr);
+  REQUIRE(prefer.entries.size() == 3);
+  CHECK(prefer.entries[0].kernel == any);
+  CHECK(prefer.entries[1].kernel == aligned);
+  CHECK(prefer.entries[2].kernel == "rep_movsb");
   // Adjacent sizes one byte apart still give an ascending table.
   const DispatchTable close = choose_dispatch({at(100, {"A"}), at(101, {"B"})}, nullptr);
   CHECK(close.entries[0].max_bytes == 100);
