@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Issue 51's benchmark: `kex tune --stream` on each of the ten fleetbench memcpy streams and on
+# Memset_Fleet at the L2 footprint, the tuned kernel emitted as GNU as (kex emit --tune), built into
+# a shared object (its wrappers jump to libc for what the kernel does not take: a memset of another
+# byte) and raced back with --load on the same stream beside libc's function, glibc's variants and
+# rep movsb/stosb.
+# Usage: benchmarks/tune_streams.sh OUTDIR [BUDGET] [STREAM...]   (from the project root, after
+#        make run; BUDGET per tune, default 60s; the streams default to all eleven); then
+#        benchmarks/tune_streams_table.sh OUTDIR prints each stream's race-back table.
+set -eu
+out=${1:?usage: benchmarks/tune_streams.sh OUTDIR [BUDGET] [STREAM...]}
+budget=${2:-60s}
+shift $(( $# >= 2 ? 2 : 1 ))
+streams=("$@")
+[ ${#streams[@]} -gt 0 ] || streams=(Memcpy_Fleet Memcpy_0 Memcpy_1 Memcpy_2 Memcpy_3 Memcpy_4 Memcpy_5 Memcpy_6 \
+                                     Memcpy_7 Memcpy_8 Memset_Fleet)
+mkdir -p "$out"
+for s in "${streams[@]}"; do
+  op=copy ref=(memcpy glibc-copy rep_movsb) sym=kex_memcpy
+  case $s in Memset*) op=clear ref=(memset glibc-clear rep_stosb) sym=kex_memset ;; esac
+  ./build/kex tune -q --op "$op" --stream "$s" --footprint L2 --budget "$budget" --no-journal --force \
+    -o "$out/tune-$s.json" > "$out/tune-$s.txt"
+  ./build/kex emit --format gas --tune "$out/tune-$s.json" --force -o "$out/tuned-$s.s"
+  cc -shared -o "$out/tuned-$s.so" "$out/tuned-$s.s"
+  ./build/kex run -q --load "tuned=$out/tuned-$s.so:$sym:$op" lib/tuned "${ref[@]}" --stream "$s" --footprint L2 \
+    --no-plot --no-report --force -o "$out/back-$s.json"
+  echo "$s: $(sed -n 3p "$out/tune-$s.txt" | cut -c1-140)"
+done
