@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "generators/disasm_ext.hpp"
+#include "src/results/gas_cpu_check.hpp"
 
 namespace kex {
 
@@ -52,23 +53,35 @@ void fallback_checks(Lines& a, const SourceKernel& k, const std::string& libc) {
   }
 }
 
-/// SYMBOL: the checks, then the code with dst kept on the stack (the return value);
-/// libc's function for what the code does not promise.
+void put(Lines& a, const std::vector<AsmLine>& lines) {
+  for (const AsmLine& l : lines)
+    if (!l.intel.empty() && l.intel.back() == ':') a.raw(l.intel);
+    else a.ins(l.intel, l.att);
+}
+
+/// SYMBOL: endbr64, the CPU check (gas_cpu_check), the checks, then the code with dst kept
+/// on the stack (the return value); libc's function for what the code does not promise.
 void wrapper(Lines& a, const SourceKernel& k) {
   const std::string libc_fn = k.op == Op::copy ? "memcpy" : "memset";
-  a.begin_function(k.symbol);
   const std::string libc = ".L" + k.symbol + "_libc";
+  const GasCpuCheck cpu = gas_cpu_check(k.needs, k.symbol, libc);
+  if (!cpu.unchecked.empty()) a.comment("not checked here: " + cpu.unchecked + " (call it only where the CPU has them)");
+  a.begin_function(k.symbol);
+  a.ins("endbr64", "endbr64");
+  put(a, cpu.entry);
   const bool checks = k.op == Op::clear || k.region > 1 || k.alignment > 1;
   if (checks) fallback_checks(a, k, libc);
   a.ins("push rdi", "pushq %rdi");
   a.ins("call " + k.symbol + "_kernel", "call " + k.symbol + "_kernel");
   a.ins("pop rax", "popq %rax");
   a.ins("ret", "ret");
-  if (checks) {
+  put(a, cpu.probe);
+  if (checks || !cpu.probe.empty()) {
     a.raw(libc + ":");
     a.ins("jmp " + libc_fn + "@PLT", "jmp " + libc_fn + "@PLT");
   }
   a.end_function(k.symbol);
+  for (const std::string& l : cpu.data) a.raw(l);
 }
 
 /// The dispatch: one compare per bounded row (ascending), a tail jump to its wrapper.
@@ -77,6 +90,7 @@ void dispatch_function(Lines& a, const SourceDispatch& d, const std::vector<Sour
             dispatch_text(d.table));
   a.comment("each row's wrapper calls libc for what its kernel does not handle");
   a.begin_function(d.symbol);
+  a.ins("endbr64", "endbr64");
   check_dispatch_kernels(d, kernels);
   for (const auto& e : d.table.entries) {
     const SourceKernel* k = nullptr;
@@ -132,8 +146,8 @@ std::string gas_source(const std::vector<SourceKernel>& kernels, const std::opti
   for (const auto& h : header) a.comment(h);
   a.comment("Each kernel K: K_kernel is its code with kex's ABI (rdi dst, rsi src, rdx n, no return value);");
   a.comment("K is a wrapper with the C library's signature that returns dst and calls libc where the code");
-  a.comment("does not promise a result (see each kernel's lines). The wrappers do not check the CPU:");
-  a.comment("call a kernel only where the CPU has the features its lines name (kex emit --format c checks).");
+  a.comment("does not promise a result (see each kernel's lines), or on its first call finds (CPUID, XGETBV)");
+  a.comment("that the CPU lacks a feature the code needs. endbr64 opens each function (a no-op without CET).");
   a.raw(syntax == Syntax::intel ? "\t.intel_syntax noprefix" : "\t.att_syntax");
   a.raw("\t.text");
   for (const auto& k : kernels) {

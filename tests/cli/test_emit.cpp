@@ -206,6 +206,71 @@ TEST_CASE("kex emit --format c: a wrapper checks the CPU on its first call, so A
   CHECK(emit_build_and_run(d.path, copies, clears, "c", "intel") == "ok " + std::to_string(308 * 16 * (6 + 3 * 5)) + " checks\n");
 }
 
+/// A C program that calls kex_memcpy at every size 0..100 beside its own memcpy (which the
+/// wrapper's libc fallback reaches, counted): prints "ok", whether libc was called and
+/// whether the CPU has AVX-512F, BW and VL.
+const char* kCpuCheckMain = R"(#include <stdio.h>
+static int libc_calls;
+void *memcpy(void *d, const void *s, unsigned long n) {
+  unsigned char *a = d;
+  const unsigned char *b = s;
+  ++libc_calls;
+  while (n--) *a++ = *b++;
+  return d;
+}
+void *kex_memcpy(void *, const void *, unsigned long);
+int main(void) {
+  unsigned char src[101], dst[101];
+  int ok = 1;
+  for (int i = 0; i < 101; ++i) src[i] = (unsigned char)(i * 7 + 1);
+  for (unsigned long n = 0; n <= 100; ++n) {
+    for (int i = 0; i < 101; ++i) dst[i] = 0;
+    if (kex_memcpy(dst, src, n) != dst) ok = 0;
+    for (unsigned long i = 0; i < 101; ++i) if (dst[i] != (i < n ? src[i] : 0)) ok = 0;
+  }
+  __builtin_cpu_init();
+  int has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+  printf("%s libc:%d avx512bw:%d\n", ok ? "ok" : "WRONG", libc_calls > 0, has);
+  return 0;
+}
+)";
+
+TEST_CASE("kex emit --format gas: a wrapper asks CPUID and XGETBV on its first call and goes to libc without the features" *
+          doctest::test_suite("emit")) {
+  const std::string name = "copy/avx512/unroll:64/scratch:1/t/fwd/overlap/small:mask";
+  const auto text = shell(kKex + " emit --format gas --dispatch '" + name + "'");
+  REQUIRE_MESSAGE(text.status == 0, text.text);
+  const std::string sym = ".Lkex_copy_avx512_unroll_64_scratch_1_t_fwd_overlap_small_mask";
+  for (const std::string& line : std::vector<std::string>{"\tendbr64\n", "\tbt ebx, 16\n", "\tbt ebx, 30\n", "\tbt ebx, 31\n", "\tbt ecx, 27\n",
+                                  "\txgetbv\n", "\tand eax, 0xe6\n", std::string("\tcmp byte ptr [rip + ") + sym + "_usable], 1\n",
+                                  sym + "_usable:\n\t.byte 0\n"})
+    CHECK_MESSAGE(text.text.find(line) != std::string::npos, line);
+  const auto gpr = shell(kKex + " emit --format gas copy/gpr");  // x86-64 alone: no check
+  CHECK(gpr.text.find("cpuid") == std::string::npos);
+  if (!emit_tool("as") || !emit_tool("cc")) {
+    MESSAGE("as or cc not installed: the emitted gas not linked");
+    return;
+  }
+  // Run here: with AVX-512BW the kernel moves every size, libc never called; without it libc
+  // does. The byte forced to 2 (a CPU without them) sends every call to libc on any machine.
+  TmpDir d;
+  spit(d / "main.c", kCpuCheckMain);
+  spit(d / "k.s", text.text);
+  std::string lacking = text.text;
+  lacking.replace(lacking.find(sym + "_usable:\n\t.byte 0"), (sym + "_usable:\n\t.byte 0").size(), sym + "_usable:\n\t.byte 2");
+  spit(d / "lacking.s", lacking);
+  for (const char* s : {"k", "lacking"}) {
+    const std::string exe = d / s;
+    const auto cc = shell("cc -O0 -fno-builtin -o " + exe + " " + (d / "main.c") + " " + (d / (std::string(s) + ".s")));
+    REQUIRE_MESSAGE(cc.status == 0, cc.text);
+    const auto run = shell(exe);
+    REQUIRE(run.status == 0);
+    const bool has = run.text.find("avx512bw:1") != std::string::npos;
+    CHECK(run.text.rfind("ok libc:", 0) == 0);
+    CHECK_MESSAGE(run.text.find(std::string(s) == "lacking" || !has ? "libc:1" : "libc:0") != std::string::npos, run.text);
+  }
+}
+
 TEST_CASE("kex emit: bad input exits 2 with one line, and -o never overwrites without --force" *
           doctest::test_suite("emit")) {
   TmpDir d;

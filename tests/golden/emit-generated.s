@@ -4,8 +4,8 @@ Code and wrappers are generated: edit the kex command, not this file.
 # dispatch kex_memcpy: 256:copy/sse/unroll:64/scratch:4/t/fwd,rep_movsb
 # Each kernel K: K_kernel is its code with kex's ABI (rdi dst, rsi src, rdx n, no return value);
 # K is a wrapper with the C library's signature that returns dst and calls libc where the code
-# does not promise a result (see each kernel's lines). The wrappers do not check the CPU:
-# call a kernel only where the CPU has the features its lines name (kex emit --format c checks).
+# does not promise a result (see each kernel's lines), or on its first call finds (CPUID, XGETBV)
+# that the CPU lacks a feature the code needs. endbr64 opens each function (a no-op without CET).
 	.intel_syntax noprefix
 	.text
 
@@ -58,6 +58,7 @@ kex_copy_sse_unroll_64_scratch_4_t_fwd_kernel:
 	.globl kex_copy_sse_unroll_64_scratch_4_t_fwd
 	.type kex_copy_sse_unroll_64_scratch_4_t_fwd, @function
 kex_copy_sse_unroll_64_scratch_4_t_fwd:
+	endbr64
 	push rdi
 	call kex_copy_sse_unroll_64_scratch_4_t_fwd_kernel
 	pop rax
@@ -83,6 +84,7 @@ kex_rep_movsb_kernel:
 	.globl kex_rep_movsb
 	.type kex_rep_movsb, @function
 kex_rep_movsb:
+	endbr64
 	push rdi
 	call kex_rep_movsb_kernel
 	pop rax
@@ -95,6 +97,7 @@ kex_rep_movsb:
 	.globl kex_memcpy
 	.type kex_memcpy, @function
 kex_memcpy:
+	endbr64
 	cmp rdx, 256
 	jbe kex_copy_sse_unroll_64_scratch_4_t_fwd
 	jmp kex_rep_movsb

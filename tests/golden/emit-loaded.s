@@ -20,6 +20,7 @@ kex_asm_k_kernel:
 	.globl kex_asm_k
 	.type kex_asm_k, @function
 kex_asm_k:
+	endbr64
 	push rdi
 	call kex_asm_k_kernel
 	pop rax

@@ -138,15 +138,15 @@ TEST_CASE("the GNU as source of a kernel and a dispatch" * doctest::test_suite("
     CHECK(s.find(".Lkex_p_page_libc:\n\tjmp memcpy@PLT\n") != std::string::npos);
     CHECK(s.find("\t.section .note.GNU-stack,\"\",@progbits\n") != std::string::npos);
     if (syn == Syntax::intel) {
-      CHECK(s.find("kex_p_page:\n\ttest rdx, 4095\n\tjnz .Lkex_p_page_libc\n\tmov eax, edi\n\tor eax, esi\n\ttest eax, "
+      CHECK(s.find("kex_p_page:\n\tendbr64\n\ttest rdx, 4095\n\tjnz .Lkex_p_page_libc\n\tmov eax, edi\n\tor eax, esi\n\ttest eax, "
                    "15\n\tjnz .Lkex_p_page_libc\n\tpush rdi\n\tcall kex_p_page_kernel\n\tpop rax\n\tret\n") !=
             std::string::npos);
-      CHECK(s.find("kex_p_any:\n\tpush rdi\n\tcall kex_p_any_kernel\n\tpop rax\n\tret\n\t.size") != std::string::npos);
-      CHECK(s.find("my_memcpy:\n\tmovabs rax, 8589934592\n\tcmp rdx, rax\n\tjbe kex_p_any\n\tjmp kex_p_page\n") !=
+      CHECK(s.find("kex_p_any:\n\tendbr64\n\tpush rdi\n\tcall kex_p_any_kernel\n\tpop rax\n\tret\n\t.size") != std::string::npos);
+      CHECK(s.find("my_memcpy:\n\tendbr64\n\tmovabs rax, 8589934592\n\tcmp rdx, rax\n\tjbe kex_p_any\n\tjmp kex_p_page\n") !=
             std::string::npos);
     } else {
-      CHECK(s.find("kex_p_page:\n\ttestq $4095, %rdx\n") != std::string::npos);
-      CHECK(s.find("my_memcpy:\n\tmovabsq $8589934592, %rax\n\tcmpq %rax, %rdx\n\tjbe kex_p_any\n") != std::string::npos);
+      CHECK(s.find("kex_p_page:\n\tendbr64\n\ttestq $4095, %rdx\n") != std::string::npos);
+      CHECK(s.find("my_memcpy:\n\tendbr64\n\tmovabsq $8589934592, %rax\n\tcmpq %rax, %rdx\n\tjbe kex_p_any\n") != std::string::npos);
     }
   }
 }
