@@ -17,6 +17,7 @@
 #include "src/model/results_format.hpp"
 #include "src/results/seed_text.hpp"
 #include "src/run/counters.hpp"
+#include "src/run/explain_winners.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/plans.hpp"
 #include "src/run/topology.hpp"
@@ -176,7 +177,7 @@ std::optional<SweepRun> measure(RunSetup& s, const SweepPlan& plan, RunOptions& 
   if (cpu_scaling().enabled && !quiet()) std::fprintf(stderr, "%s\n", kCpuScalingWarning);
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);
-  SweepRun sweep = run_sweep(plan, opt);
+  SweepRun sweep = run_and_explain(plan, opt, a.explain ? 10 : 0);  // each winner in 10 paired rounds, after the sweep
   if (s.journal) s.journal->sync();
   if (sweep.abandoned) {
     std::fprintf(stderr, "kex: stopped at once; nothing written%s\n",
@@ -199,11 +200,11 @@ Action add_run_command(CLI::App& app) {
     RunSetup s;
     if (a->resume.empty()) fresh_setup(*a, *cmd, s);
     else resume_setup(*a, *cmd, s);
-    std::vector<ConfigPlans> plans = plan_configs(s.configs);  // unknown presets and baselines fail before any run
+    RunOptions opt;  // with the run's registry of loaded code, which plan_configs fills
+    std::vector<ConfigPlans> plans = plan_configs(s.configs, *opt.loaded);  // unknown presets and baselines fail here
     const std::optional<std::vector<CounterRecord>> counters = check_counters(s);
     apply_filter(s, cmd->count("--filter") > 0);
     pin_worker_cpu(s, *a);
-    RunOptions opt;
     opt.shard_index = s.shard_index;
     opt.shard_count = s.shard_count;
     opt.stop = &g_stop;
@@ -213,7 +214,6 @@ Action add_run_command(CLI::App& app) {
     opt.filter = s.filter;
     opt.counters = counters;
     opt.seed_table = [](const SeedRun& seed) { return seed_table_text(seed); };
-    opt.explain_rounds = a->explain ? 10 : 0;  // each winner in 10 paired rounds, after the sweep
     const std::optional<SweepPlan> plan = plan_or_list(s, std::move(plans), opt, *a);
     if (!plan) return 0;
     const OutputKinds kinds = check_outputs(s, *a);
