@@ -120,7 +120,7 @@ std::string plots_beside(const std::string& out) {
 /// Makes the run's folder and puts its results, figures and report there.
 void place_in_folder(RunSetup& s, const RunArgs& a) {
   const std::string dir = make_run_folder();
-  s.out = dir + "/" + kFolderResults + (s.format == ResultsFormat::csv ? ".csv" : ".json");
+  s.out = dir + "/" + kFolderResults + (s.request.format == ResultsFormat::csv ? ".csv" : ".json");
   if (s.plot_dir.empty() && !a.no_plot) s.plot_dir = dir + "/plots";
   if (!a.no_report) s.report = dir + "/report.html";
 }
@@ -139,7 +139,7 @@ OutputKinds check_outputs(RunSetup& s, const RunArgs& a) {
   OutputKinds k;
   k.seed_exact = a.seed_exact;
   bool seed_harness = false;
-  for (const auto& c : s.configs) {
+  for (const auto& c : s.request.configs) {
     k.seed_exact |= c.seed_exact;
     seed_harness |= !c.presets.empty() && c.harness != Harness::kex;
     for (const Preset* p : resolve_presets(c.presets, c.source)) k.asami |= p->family == "asami";
@@ -167,7 +167,7 @@ OutputKinds check_outputs(RunSetup& s, const RunArgs& a) {
 /// Writes the results (atomically; stdout for -o -). An interrupted run records in
 /// its journal what it wrote, so that its resume knows the file for its own.
 void write_results(const RunSetup& s, const RunDoc& run) {
-  const std::string body = results_text(run, s.format);
+  const std::string body = results_text(run, s.request.format);
   try {
     if (s.out == "-") write_stdout(body);
     else write_file_atomic(s.out, body, s.replace);

@@ -13,6 +13,7 @@
 
 #include "src/model/results_format.hpp"
 #include "src/model/config.hpp"
+#include "src/model/run_request.hpp"
 #include "src/run/journal.hpp"
 #include "src/run/sweep.hpp"
 
@@ -44,14 +45,10 @@ struct RunArgs {
 
 /// A run once its arguments, or its journal, are read: what it measures and where it writes.
 struct RunSetup {
-  std::vector<Config> configs;
-  Protocol protocol;
-  std::string out, plot_dir, graph_dir, filter;
-  ResultsFormat format = ResultsFormat::json;
+  RunRequest request;                   ///< what it measures (a resume's from its journal's header)
+  std::string out, plot_dir, graph_dir;
   std::string report;                   ///< the HTML report beside the results ("": none)
   bool in_folder = false;               ///< the outputs go into a new run folder, made before the sweep
-  size_t shard_index = 0, shard_count = 1;
-  std::string run_id;                   ///< the results' context.run_id (a resume keeps the journal's)
   std::unique_ptr<Journal> journal;     ///< a resume's (locked) journal; a fresh run's is created later
   std::optional<JournalState> resumed;  ///< what the journal says was done
   bool replace = false;                 ///< the output may be replaced (--force, or a resume's own partial output)

@@ -12,6 +12,7 @@
 #include "src/model/config.hpp"
 #include "src/model/context.hpp"
 #include "src/model/expand.hpp"
+#include "src/model/run_request.hpp"
 #include "src/model/seed.hpp"
 #include "src/run/journal.hpp"
 #include "src/run/load_plans.hpp"
@@ -20,15 +21,16 @@
 
 namespace kex {
 
-struct RunOptions {
-  size_t shard_index = 0, shard_count = 1;  ///< run points with (global index % count) == index
+/// How a sweep runs: the run's request (src/model/run_request.hpp: its shard, protocol
+/// (worker CPU -1: pick one), run id ("" draws one) and the --filter for context.filter;
+/// its configs and format are kex run's, the sweep measures its plan's configs) and what
+/// the caller adds. The request is a base, not a member, so that `opt.protocol` reads as
+/// before wherever the options are made.
+struct RunOptions : RunRequest {
   const volatile std::sig_atomic_t* stop = nullptr;  ///< counts SIGINT/SIGTERM (1: stop after the task; 2: now)
   bool progress = true;                     ///< progress on stderr
-  Protocol protocol;                        ///< repetitions, order, sentinel, worker CPU (cpu -1: pick one)
   Journal* journal = nullptr;               ///< every finished repetition and point goes here as it is known
                                             ///< (its path is context.protocol.journal; none: "")
-  std::string run_id;                       ///< context.run_id: a resumed journal's, or "" for a fresh one
-  std::string filter;                       ///< context.filter: the --filter the configs' points were cut by
   std::optional<std::vector<CounterRecord>> counters;  ///< context.counters: what --counters resolved to
   const JournalState* resume = nullptr;     ///< work an earlier run of the same configs did: not redone
   bool pair_fills = false;                  ///< paired rounds: a clear's fill bytes race in one round (kex
