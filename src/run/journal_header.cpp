@@ -71,11 +71,12 @@ JournalHeader journal_header_from(const nlohmann::json& j, const std::string& wh
     throw InputError(where + "/shard/index", std::to_string(h.request.shard_index) + ": expected below the count, " +
                                                  std::to_string(h.request.shard_count));
   if (!h.request.filter.empty()) (void)parse_name_filter(h.request.filter, where + "/filter");
-  // Each config as a config file is read: its errors follow the config's place here.
+  // Each config as a config file is read, once, from the header's JSON: its errors follow
+  // the config's place here.
   for (size_t i = 0; i < h.request.configs.size(); ++i) {
     Config& c = h.request.configs[i];
     const std::string source = c.source;
-    c = parse_config(c.raw.dump(), where + "/configs/" + std::to_string(i) + "/config");
+    c = config_from_json(std::move(c.raw), where + "/configs/" + std::to_string(i) + "/config");
     c.source = source;
   }
   return h;
