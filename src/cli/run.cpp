@@ -219,15 +219,16 @@ Action add_run_command(CLI::App& app) {
     if (sweep->explained) print_explained(*sweep->explained);
     write_results(s, run);
     if (s.journal && !run.context.interrupted) s.journal->remove();
-    FILE* text = s.out == "-" ? stderr : stdout;  // with -o -, stdout carries only the JSON
-    print_tables(*sweep, run, kinds, *a, text);
-    const std::vector<std::string> svgs = write_figures(s, run, a->force, text);
-    write_report(s, run, svgs, text);
-    const size_t n = run.results.size();
+    FILE* text = report_text_stream(s, kinds);
+    const Finished done{*sweep, run, compact_tables(run, *a)};
+    const std::vector<std::unique_ptr<Reporter>> reporters = run_reporters(kinds, *a, done.compact);
+    for (const auto& r : reporters) r->runs(done, text);
+    FilesWritten written;
     const std::string where = s.out == "-" ? "stdout" : terminal_text(s.out);
-    if (!quiet())
-      std::fprintf(text, "\nresults: %s (%zu %s, %.1f s)\n", where.c_str(), n, n == 1 ? "entry" : "entries",
-                   run.context.totals ? run.context.totals->elapsed_s : 0.0);
+    written.results = where;
+    write_figures(s, run, a->force, written);
+    write_report(s, run, written);
+    for (const auto& r : reporters) r->files(done, written, text);
     if (run.context.interrupted) {
       std::fprintf(stderr, "kex: interrupted; the finished points were written to %s%s\n", where.c_str(),
                    journal_note(s.journal.get(), "finish the run with").c_str());
