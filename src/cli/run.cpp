@@ -17,6 +17,7 @@
 #include "src/model/results_format.hpp"
 #include "src/results/seed_text.hpp"
 #include "src/run/counters.hpp"
+#include "src/run/explain_winners.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/plans.hpp"
 #include "src/run/topology.hpp"
@@ -55,8 +56,8 @@ void print_explained(const WinnersExplained& w) {
 /// Opens the counters once (unknown names fail here; what cannot count on this
 /// machine is said once). Returns the counters' record.
 std::optional<std::vector<CounterRecord>> check_counters(const RunSetup& s) {
-  if (s.protocol.counters.empty()) return std::nullopt;
-  const CounterSet probe = open_counters(s.protocol.counters, s.counters_where);
+  if (s.request.protocol.counters.empty()) return std::nullopt;
+  const CounterSet probe = open_counters(s.request.protocol.counters, s.counters_where);
   if (!probe.note().empty()) std::fprintf(stderr, "kex: %s\n", probe.note().c_str());
   std::vector<CounterRecord> records;
   for (const Counter& c : probe.counters()) {
@@ -70,10 +71,10 @@ std::optional<std::vector<CounterRecord>> check_counters(const RunSetup& s) {
 /// --filter on every config (a seed harness runs its table whole); the segment table,
 /// which has no points, is left out.
 void apply_filter(RunSetup& s, bool given) {
-  if (s.filter.empty() && !given) return;
-  const NameFilter f = parse_name_filter(s.filter, "--filter");
+  if (s.request.filter.empty() && !given) return;
+  const NameFilter f = parse_name_filter(s.request.filter, "--filter");
   bool segments = false;
-  for (auto& c : s.configs) {
+  for (auto& c : s.request.configs) {
     segments |= c.segments.enabled;
     c.segments.enabled = false;  // the table has no points for the filter to choose
     if (!c.presets.empty() && c.harness != Harness::kex)
@@ -88,9 +89,9 @@ void apply_filter(RunSetup& s, bool given) {
 
 /// Pins to the protocol's CPU: InputError naming --cpu, or the journal's field, and the CPUs allowed.
 void pin_worker_cpu(const RunSetup& s, const RunArgs& a) {
-  if (s.protocol.cpu < 0) return;
+  if (s.request.protocol.cpu < 0) return;
   try {
-    pin_to_cpu(s.protocol.cpu);
+    pin_to_cpu(s.request.protocol.cpu);
   } catch (const InputError& e) {
     if (!s.resumed) throw;
     throw InputError(a.resume + ":1: /header/protocol/cpu", e.what());
@@ -128,19 +129,19 @@ std::optional<SweepPlan> plan_or_list(const RunSetup& s, std::vector<ConfigPlans
                                       const RunArgs& a) {
   // Without --allow-large the count stops past the task limit: a grid of 10^7 points
   // is refused at once, not after naming them all.
-  const size_t max_points = a.list || a.allow_large ? SIZE_MAX : 100000 / s.protocol.repetitions;
-  SweepPlan sp = plan_sweep(s.configs, std::move(plans), opt, max_points);
+  const size_t max_points = a.list || a.allow_large ? SIZE_MAX : 100000 / s.request.protocol.repetitions;
+  SweepPlan sp = plan_sweep(s.request.configs, std::move(plans), opt, max_points);
   if (!sp.complete)
     throw InputError("run: more than " + std::to_string(max_points) + " points x " +
-                     std::to_string(s.protocol.repetitions) +
+                     std::to_string(s.request.protocol.repetitions) +
                      " repetitions: above 100000 tasks; pass --allow-large to run it (or --list to see the points)");
   if (s.resumed) check_journal_points(*s.resumed, sp.names, s.journal->path());
   plan_places(sp, opt.protocol);  // too few CPUs for the threads asked: refused before any file is made
-  if (sp.names.empty() && !s.filter.empty()) {
-    std::vector<Config> unfiltered = s.configs;
+  if (sp.names.empty() && !s.request.filter.empty()) {
+    std::vector<Config> unfiltered = s.request.configs;
     for (auto& c : unfiltered) c.filter.reset();
     if (const size_t n = plan_sweep(unfiltered, sp.plans, opt).names.size(); n > 0)
-      throw InputError("--filter: '" + s.filter + "': matches none of the " + std::to_string(n) +
+      throw InputError("--filter: '" + s.request.filter + "': matches none of the " + std::to_string(n) +
                        " points of the run (kex run --list without --filter prints them)");
   }
   if (a.list) {
@@ -151,13 +152,13 @@ std::optional<SweepPlan> plan_or_list(const RunSetup& s, std::vector<ConfigPlans
     const std::string skipped = sp.skipped ? " (" + std::to_string(sp.skipped) + " skipped here: see each point's reason)" : "";
     std::printf("# %zu points%s x %u %s = %zu tasks; estimated %s measuring on a quiet machine (at most %s on a busy "
                 "one); buffers %s\n",
-                sp.names.size(), skipped.c_str(), s.protocol.repetitions, s.protocol.paired ? "paired rounds" : "repetitions", sp.tasks,
+                sp.names.size(), skipped.c_str(), s.request.protocol.repetitions, s.request.protocol.paired ? "paired rounds" : "repetitions", sp.tasks,
                 duration_text(sp.estimate_s).c_str(), duration_text(sp.worst_s).c_str(),
                 format_bytes(sp.buffer_bytes).c_str());
     return std::nullopt;
   }
   if ((sp.tasks > 100000 || sp.estimate_s > 7200) && !a.allow_large)
-    throw InputError("run: " + std::to_string(sp.names.size()) + " points x " + std::to_string(s.protocol.repetitions) +
+    throw InputError("run: " + std::to_string(sp.names.size()) + " points x " + std::to_string(s.request.protocol.repetitions) +
                      " repetitions = " + std::to_string(sp.tasks) + " tasks, estimated " +
                      duration_text(sp.estimate_s) + " (at most " + duration_text(sp.worst_s) +
                      "): above 100000 tasks or 2 hours; pass --allow-large to run it (or --list to see the points)");
@@ -176,7 +177,7 @@ std::optional<SweepRun> measure(RunSetup& s, const SweepPlan& plan, RunOptions& 
   if (cpu_scaling().enabled && !quiet()) std::fprintf(stderr, "%s\n", kCpuScalingWarning);
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);
-  SweepRun sweep = run_sweep(plan, opt);
+  SweepRun sweep = run_and_explain(plan, opt, a.explain ? 10 : 0);  // each winner in 10 paired rounds, after the sweep
   if (s.journal) s.journal->sync();
   if (sweep.abandoned) {
     std::fprintf(stderr, "kex: stopped at once; nothing written%s\n",
@@ -199,21 +200,16 @@ Action add_run_command(CLI::App& app) {
     RunSetup s;
     if (a->resume.empty()) fresh_setup(*a, *cmd, s);
     else resume_setup(*a, *cmd, s);
-    std::vector<ConfigPlans> plans = plan_configs(s.configs);  // unknown presets and baselines fail before any run
+    RunOptions opt;  // with the run's registry of loaded code, which plan_configs fills
+    std::vector<ConfigPlans> plans = plan_configs(s.request.configs, *opt.loaded);  // unknown presets and baselines fail here
     const std::optional<std::vector<CounterRecord>> counters = check_counters(s);
     apply_filter(s, cmd->count("--filter") > 0);
     pin_worker_cpu(s, *a);
-    RunOptions opt;
-    opt.shard_index = s.shard_index;
-    opt.shard_count = s.shard_count;
+    static_cast<RunRequest&>(opt) = s.request;  // its run id drawn once (a resumed run keeps the journal's)
     opt.stop = &g_stop;
     opt.progress = !quiet();
-    opt.protocol = s.protocol;
-    opt.run_id = s.run_id;  // drawn once (a resumed run keeps the journal's: it is the same run)
-    opt.filter = s.filter;
     opt.counters = counters;
     opt.seed_table = [](const SeedRun& seed) { return seed_table_text(seed); };
-    opt.explain_rounds = a->explain ? 10 : 0;  // each winner in 10 paired rounds, after the sweep
     const std::optional<SweepPlan> plan = plan_or_list(s, std::move(plans), opt, *a);
     if (!plan) return 0;
     const OutputKinds kinds = check_outputs(s, *a);
@@ -223,15 +219,16 @@ Action add_run_command(CLI::App& app) {
     if (sweep->explained) print_explained(*sweep->explained);
     write_results(s, run);
     if (s.journal && !run.context.interrupted) s.journal->remove();
-    FILE* text = s.out == "-" ? stderr : stdout;  // with -o -, stdout carries only the JSON
-    print_tables(*sweep, run, kinds, *a, text);
-    const std::vector<std::string> svgs = write_figures(s, run, a->force, text);
-    write_report(s, run, svgs, text);
-    const size_t n = run.results.size();
+    FILE* text = report_text_stream(s, kinds);
+    const Finished done{*sweep, run, compact_tables(run, *a)};
+    const std::vector<std::unique_ptr<Reporter>> reporters = run_reporters(kinds, *a, done.compact);
+    for (const auto& r : reporters) r->runs(done, text);
+    FilesWritten written;
     const std::string where = s.out == "-" ? "stdout" : terminal_text(s.out);
-    if (!quiet())
-      std::fprintf(text, "\nresults: %s (%zu %s, %.1f s)\n", where.c_str(), n, n == 1 ? "entry" : "entries",
-                   run.context.totals ? run.context.totals->elapsed_s : 0.0);
+    written.results = where;
+    write_figures(s, run, a->force, written);
+    write_report(s, run, written);
+    for (const auto& r : reporters) r->files(done, written, text);
     if (run.context.interrupted) {
       std::fprintf(stderr, "kex: interrupted; the finished points were written to %s%s\n", where.c_str(),
                    journal_note(s.journal.get(), "finish the run with").c_str());

@@ -185,21 +185,21 @@ std::vector<Config> configs_from_arguments(RunArgs& a, const CLI::App& cmd) {
 /// A fresh run from its arguments: configs, protocol, where the results and figures go.
 void fresh_setup(RunArgs& a, const CLI::App& cmd, RunSetup& s) {
   if (a.resume_any_build) throw InputError("--resume-any-build: applies to --resume JOURNAL");
-  s.configs = configs_from_arguments(a, cmd);
-  s.protocol = make_protocol(s.configs, a, cmd);
+  s.request.configs = configs_from_arguments(a, cmd);
+  s.request.protocol = make_protocol(s.request.configs, a, cmd);
   const auto with_counters =
-      std::find_if(s.configs.begin(), s.configs.end(), [](const Config& c) { return c.protocol.sets("counters"); });
-  if (a.counters.empty() && with_counters != s.configs.end()) s.counters_where = with_counters->source + ": /protocol/counters";
-  s.format = a.format;
-  s.filter = a.filter;
-  if (!a.shard.empty()) std::tie(s.shard_index, s.shard_count) = parse_shard(a.shard);
-  s.run_id = new_run_id();
-  s.out = a.out.empty() ? s.configs.front().out_json : a.out;
-  s.plot_dir = a.plot_dir.empty() ? s.configs.front().plot_dir : a.plot_dir;
+      std::find_if(s.request.configs.begin(), s.request.configs.end(), [](const Config& c) { return c.protocol.sets("counters"); });
+  if (a.counters.empty() && with_counters != s.request.configs.end()) s.counters_where = with_counters->source + ": /protocol/counters";
+  s.request.format = a.format;
+  s.request.filter = a.filter;
+  if (!a.shard.empty()) std::tie(s.request.shard_index, s.request.shard_count) = parse_shard(a.shard);
+  s.request.run_id = new_run_id();
+  s.out = a.out.empty() ? s.request.configs.front().out_json : a.out;
+  s.plot_dir = a.plot_dir.empty() ? s.request.configs.front().plot_dir : a.plot_dir;
   s.in_folder = s.out.empty();  // a folder of kex's own, made once the run is known to go ahead
   if (a.no_plot) s.plot_dir.clear();
   if (!s.in_folder && !a.no_report) s.report = report_beside(s.out);
-  s.graph_dir = a.graph_dir.empty() ? s.configs.front().graph_dir : a.graph_dir;
+  s.graph_dir = a.graph_dir.empty() ? s.request.configs.front().graph_dir : a.graph_dir;
   s.replace = s.replace_figures = a.force;
 }
 
@@ -208,17 +208,11 @@ JournalHeader journal_header(const RunSetup& s) {
   JournalHeader h;
   h.kex_version = std::string(kex_version());
   h.git_commit = std::string(kex_git_commit());
-  h.run_id = s.run_id;
   h.machine = machine_key(this_machine());
-  h.format = s.format;
-  h.shard_index = s.shard_index;
-  h.shard_count = s.shard_count;
-  h.filter = s.filter;
+  h.request = s.request;
   h.drew_figures = !s.plot_dir.empty();
   h.wrote_report = !s.report.empty();
   h.output_name = s.out.substr(s.out.rfind('/') + 1);
-  h.protocol = s.protocol;
-  h.configs = s.configs;
   return h;
 }
 

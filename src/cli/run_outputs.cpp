@@ -13,20 +13,13 @@
 #include "src/core/enum_words.hpp"
 #include "src/core/error.hpp"
 #include "src/core/output.hpp"
-#include "src/core/terminal_text.hpp"
 #include "src/model/result_json.hpp"
 #include "src/model/results_format.hpp"
-#include "src/results/answer_text.hpp"
-#include "src/results/explain_text.hpp"
 #include "src/results/export.hpp"
 #include "src/results/plot.hpp"
 #include "src/results/report_figures.hpp"
 #include "src/results/report_html.hpp"
 #include "src/results/runtests.hpp"
-#include "src/results/scaling.hpp"
-#include "src/results/seed_text.hpp"
-#include "src/results/segment_text.hpp"
-#include "src/results/summary.hpp"
 #include "src/run/plans.hpp"
 
 namespace kex {
@@ -120,7 +113,7 @@ std::string plots_beside(const std::string& out) {
 /// Makes the run's folder and puts its results, figures and report there.
 void place_in_folder(RunSetup& s, const RunArgs& a) {
   const std::string dir = make_run_folder();
-  s.out = dir + "/" + kFolderResults + (s.format == ResultsFormat::csv ? ".csv" : ".json");
+  s.out = dir + "/" + kFolderResults + (s.request.format == ResultsFormat::csv ? ".csv" : ".json");
   if (s.plot_dir.empty() && !a.no_plot) s.plot_dir = dir + "/plots";
   if (!a.no_report) s.report = dir + "/report.html";
 }
@@ -139,7 +132,7 @@ OutputKinds check_outputs(RunSetup& s, const RunArgs& a) {
   OutputKinds k;
   k.seed_exact = a.seed_exact;
   bool seed_harness = false;
-  for (const auto& c : s.configs) {
+  for (const auto& c : s.request.configs) {
     k.seed_exact |= c.seed_exact;
     seed_harness |= !c.presets.empty() && c.harness != Harness::kex;
     for (const Preset* p : resolve_presets(c.presets, c.source)) k.asami |= p->family == "asami";
@@ -167,7 +160,7 @@ OutputKinds check_outputs(RunSetup& s, const RunArgs& a) {
 /// Writes the results (atomically; stdout for -o -). An interrupted run records in
 /// its journal what it wrote, so that its resume knows the file for its own.
 void write_results(const RunSetup& s, const RunDoc& run) {
-  const std::string body = results_text(run, s.format);
+  const std::string body = results_text(run, s.request.format);
   try {
     if (s.out == "-") write_stdout(body);
     else write_file_atomic(s.out, body, s.replace);
@@ -179,92 +172,34 @@ void write_results(const RunSetup& s, const RunDoc& run) {
     s.journal->partial_output(partial_file(s.out.substr(s.out.rfind('/') + 1), body));
 }
 
-/// The tables a run prints after writing: seed tables, Asami's, the segment table,
-/// the summary. With --seed-exact stdout carries only what the seed programs printed.
-void print_tables(const SweepRun& sweep, const RunDoc& run, const OutputKinds& k, const RunArgs& a, FILE*& text) {
-  const bool chatter = !quiet();  // -q: the files and the output asked for by name only
-  if (k.seed_exact) {
-    size_t silent = 0;
-    for (const auto& [source, seed] : sweep.seed_runs) {
-      for (const SeedRun& pass : seed_passes(seed))  // as if the program had been run N times
-        std::fputs(seed_table_text(pass, SeedText::exact).c_str(), stdout);
-      for (const auto& r : seed.results) silent += r.status.kind != StatusKind::ok;
-    }
-    std::fputs(runtests_text(run, SeedText::exact).c_str(), stdout);
-    if (silent)
-      std::fprintf(stderr, "kex: --seed-exact: %zu kernel%s did not run and %s no line (see the results file)\n", silent,
-                   silent == 1 ? "" : "s", silent == 1 ? "has" : "have");
-    text = stderr;
-  } else if (chatter) {
-    for (const auto& t : run.context.seed_tables) std::fprintf(text, "\n%s", t.text.c_str());
-    if (std::string rt = runtests_text(run); !rt.empty()) std::fprintf(text, "\n%s", rt.c_str());
-  }
-  // Beside generated kernels the preset and segment tables are a few lines each (the
-  // whole tables with --full, and in `kex segments`), after the answer per group; a run
-  // of presets or segments alone prints them whole, first.
-  const bool compact = !a.full && std::any_of(run.results.begin(), run.results.end(), [](const Result& r) {
-    return r.kind == KernelKind::generated;
-  });
-  auto answers = [&] {
-    if (!chatter) return;
-    if (std::string first = answer_text(run, compact); !first.empty()) std::fprintf(text, "\n%s", first.c_str());
-    if (std::string table = summary_table(run, compact); !table.empty()) std::fputs(table.c_str(), text);
-    if (std::string lt = layout_table(run); !lt.empty()) std::fputs(lt.c_str(), text);
-    if (std::string st = scaling_table(run); !st.empty()) std::fputs(st.c_str(), text);
-    if (std::string et = explain_text(run); !et.empty()) std::fprintf(text, "\n%s", et.c_str());  // --explain
-  };
-  if (compact) answers();
-  if (chatter) {
-    const std::string presets = compact ? kex_seed_summary(run) : kex_seed_text(run);
-    if (!presets.empty()) std::fprintf(text, "\n%s", presets.c_str());
-  }
-  if (run.context.segments && (chatter || a.segments_seed_exact))
-    std::fprintf(text, "%s%s", compact && !a.segments_seed_exact ? "" : "\n",  // a resumed table's strings come from its journal
-                 terminal_lines(a.segments_seed_exact ? format_segment_seed_text(*run.context.segments)
-                                : compact             ? format_segment_summary(*run.context.segments)
-                                                      : format_segment_table(*run.context.segments))
-                     .c_str());
-  if (!compact) answers();
-  if (chatter) {
-    if (std::string f = findings(run, compact); !f.empty()) std::fputs(f.c_str(), text);
-    if (std::string ns = noise_summary(run); !ns.empty()) std::fputs(ns.c_str(), text);
-  }
-}
-
 /// The figures and Asami's graph files, where this run was told to draw them. An
 /// interrupted run records its figures in the journal, as it does its results.
-std::vector<std::string> write_figures(const RunSetup& s, const RunDoc& run, bool force, FILE* text) {
-  const bool chatter = !quiet();
-  std::vector<std::string> svgs;
+void write_figures(const RunSetup& s, const RunDoc& run, bool force, FilesWritten& w) {
   if (!s.plot_dir.empty()) {
     PlotOptions po;
     po.force = s.replace_figures;
     auto files = write_plots({run}, s.plot_dir, po);
     for (const std::string& f : files)
-      if (f.ends_with(".svg")) svgs.push_back(f);
+      if (f.ends_with(".svg")) w.svgs.push_back(f);
     if (s.journal && run.context.interrupted) s.journal->partial_figures(partial_files(files));
-    if (chatter)
-      std::fprintf(text, "\nplots: %zu files in %s%s\n", files.size(), terminal_text(s.plot_dir).c_str(),
-                   find_gnuplot().empty() ? " (gnuplot not installed: .dat/.gp only)" : "");
+    w.plots = files.size();
+    w.plot_dir = s.plot_dir;
   }
   if (!s.graph_dir.empty()) {
-    auto files = write_runtests_graph(run, s.graph_dir, force);
-    if (chatter)
-      std::fprintf(text, "\nruntests graph: %zu files in %s (gnuplot: load '%s/plot.gp')\n", files.size(),
-                   terminal_text(s.graph_dir).c_str(), terminal_text(s.graph_dir).c_str());
+    w.graph_files = write_runtests_graph(run, s.graph_dir, force).size();
+    w.graph_dir = s.graph_dir;
   }
-  return svgs;
 }
 
 /// The HTML report of a finished run beside its results (an interrupted run's waits
-/// for its resume), its path printed. The figures the run drew are inlined as they are:
+/// for its resume). The figures the run drew are inlined as they are:
 /// gnuplot runs once per figure and format (issue 36).
-void write_report(const RunSetup& s, const RunDoc& run, const std::vector<std::string>& svgs, FILE* text) {
+void write_report(const RunSetup& s, const RunDoc& run, FilesWritten& w) {
   if (s.report.empty() || run.context.interrupted) return;
   const std::string where = s.out.substr(s.out.rfind('/') + 1);
-  const ReportFigures figures = svgs.empty() ? render_report_figures({run}) : drawn_report_figures(svgs);
+  const ReportFigures figures = w.svgs.empty() ? render_report_figures({run}) : drawn_report_figures(w.svgs);
   write_file_atomic(s.report, report_html({{where, run}}, figures), s.replace);
-  if (!quiet()) std::fprintf(text, "\nreport: %s\n", terminal_text(s.report).c_str());
+  w.report = s.report;
 }
 
 }  // namespace kex

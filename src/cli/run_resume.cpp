@@ -81,7 +81,7 @@ void check_journal_origin(const JournalHeader& h, const std::string& journal, bo
   const std::string here = machine_key(this_machine());
   if (here != h.machine)
     throw InputError("--resume: " + journal + ": the run was on " + h.machine + "; this machine is " + here);
-  for (const Config& c : h.configs)  // a journal is data: it never makes kex load code (README "Your own implementation")
+  for (const Config& c : h.request.configs)  // a journal is data: it never makes kex load code (README "Your own implementation")
     if (!c.loads.empty())
       throw InputError("--resume: " + journal + ": the run loaded code (" + load_kernel(c.loads.front()) +
                        "); a journal never loads, assembles or runs code: run it again with its --load options");
@@ -110,13 +110,7 @@ void resume_setup(const RunArgs& a, const CLI::App& cmd, RunSetup& s) {
     throw InputError("--resume: " + a.resume + ": the journal of a kex tune: continue it with kex tune --resume " +
                      a.resume + " and the tune's options");
   check_journal_origin(h, a.resume, a.resume_any_build);
-  s.configs = h.configs;
-  s.protocol = h.protocol;
-  s.format = h.format;
-  s.filter = h.filter;
-  s.shard_index = h.shard_index;
-  s.shard_count = h.shard_count;
-  s.run_id = h.run_id;
+  s.request = h.request;
   s.counters_where = a.resume + ":1: /header/protocol/counters";
   s.out = resume_output(a, cmd, *s.resumed);
   s.plot_dir = cmd.count("--plot-dir") ? a.plot_dir : h.drew_figures && !a.no_plot ? plots_beside(s.out) : "";

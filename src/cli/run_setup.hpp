@@ -13,6 +13,7 @@
 
 #include "src/model/results_format.hpp"
 #include "src/model/config.hpp"
+#include "src/model/run_request.hpp"
 #include "src/run/journal.hpp"
 #include "src/run/sweep.hpp"
 
@@ -44,14 +45,10 @@ struct RunArgs {
 
 /// A run once its arguments, or its journal, are read: what it measures and where it writes.
 struct RunSetup {
-  std::vector<Config> configs;
-  Protocol protocol;
-  std::string out, plot_dir, graph_dir, filter;
-  ResultsFormat format = ResultsFormat::json;
+  RunRequest request;                   ///< what it measures (a resume's from its journal's header)
+  std::string out, plot_dir, graph_dir;
   std::string report;                   ///< the HTML report beside the results ("": none)
   bool in_folder = false;               ///< the outputs go into a new run folder, made before the sweep
-  size_t shard_index = 0, shard_count = 1;
-  std::string run_id;                   ///< the results' context.run_id (a resume keeps the journal's)
   std::unique_ptr<Journal> journal;     ///< a resume's (locked) journal; a fresh run's is created later
   std::optional<JournalState> resumed;  ///< what the journal says was done
   bool replace = false;                 ///< the output may be replaced (--force, or a resume's own partial output)
@@ -104,14 +101,54 @@ struct OutputKinds {
 OutputKinds check_outputs(RunSetup& s, const RunArgs& a);
 /// Writes the results file (atomically; not over an existing file unless s.replace).
 void write_results(const RunSetup& s, const RunDoc& run);
-/// The tables kex run prints at its end, on `text` (stdout, or stderr with -o -).
-void print_tables(const SweepRun& sweep, const RunDoc& run, const OutputKinds& k, const RunArgs& a, FILE*& text);
-/// The figures beside the results (an interrupted run's recorded in its journal).
-/// Returns the SVG files gnuplot drew, in the plot writer's order (none without gnuplot).
-std::vector<std::string> write_figures(const RunSetup& s, const RunDoc& run, bool force, FILE* text);
-/// The HTML report of a finished run beside its results, its path printed. Its figures are
-/// `svgs` (what write_figures drew) when there are any; else gnuplot draws them for it.
-void write_report(const RunSetup& s, const RunDoc& run, const std::vector<std::string>& svgs, FILE* text);
+/// What the run wrote after its results, for the reporter of files written.
+struct FilesWritten {
+  std::optional<size_t> plots;        ///< figure files written into plot_dir (none: no figures asked)
+  std::string plot_dir;
+  std::optional<size_t> graph_files;  ///< Asami's graph files written into graph_dir (none: not asked)
+  std::string graph_dir;
+  std::vector<std::string> svgs;      ///< the SVG files gnuplot drew, in the plot writer's order
+  std::string report;                 ///< the HTML report written ("": none)
+  std::string results;                ///< where the results went: "stdout" or the file, as printed
+};
+/// The figures and Asami's graph files beside the results (an interrupted run's recorded
+/// in its journal), into `w`.
+void write_figures(const RunSetup& s, const RunDoc& run, bool force, FilesWritten& w);
+/// The HTML report of a finished run beside its results, into `w`. Its figures are
+/// w.svgs (what write_figures drew) when there are any; else gnuplot draws them for it.
+void write_report(const RunSetup& s, const RunDoc& run, FilesWritten& w);
+
+// ---- run_reporters.cpp ----
+
+/// What the reporters print over: the finished run and how compact its tables are.
+struct Finished {
+  const SweepRun& sweep;
+  const RunDoc& run;
+  bool compact = false;  ///< beside generated kernels: preset and segment tables a few lines each, after the answer
+};
+
+/// One part of what kex run prints at its end (as google/benchmark's reporters,
+/// docs/STYLE.md): `runs` over the finished run, before any file but the results
+/// is written; `files` once the figures and report are written.
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+  virtual void runs(const Finished&, FILE*) const {}
+  virtual void files(const Finished&, const FilesWritten&, FILE*) const {}
+};
+
+/// Whether the tables print compact: beside generated kernels, without --full.
+bool compact_tables(const RunDoc& run, const RunArgs& a);
+
+/// The reporters the flags choose, in the order they print: --seed-exact's or the seed
+/// tables, the answer and the tables (first when `compact`, else after the segment table),
+/// the presets, the segment table, the findings, the noise, the files written. With -q
+/// only what was asked for by name (--seed-exact, --segments-seed-exact).
+std::vector<std::unique_ptr<Reporter>> run_reporters(const OutputKinds& k, const RunArgs& a, bool compact);
+
+/// Where the reporters print: stdout, or stderr when stdout carries the results (-o -) or
+/// only what the seed programs printed (--seed-exact).
+FILE* report_text_stream(const RunSetup& s, const OutputKinds& k);
 /// What the final messages say of the journal: how to resume, or why one cannot ("" without one).
 std::string journal_note(const Journal* j, const std::string& how);
 

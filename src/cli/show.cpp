@@ -174,7 +174,8 @@ int show_object_path(const ShowOptions& o, const std::string& spec) {
 /// constructors never run in kex's process), up to its first ret no branch jumps past.
 int show_shared(const ShowOptions& o, const LoadSpec& l) {
   const std::string sha = file_sha256(l.path, kMaxLoadedFile, "shared object");  // checked before dlopen sees it
-  const FunctionCode f = shared_object_code(l.path, l.symbol, kGlibcShowCap);
+  SharedObjects objects;  // show's own: nothing of it runs in kex's process
+  const FunctionCode f = objects.code(l.path, l.symbol, kGlibcShowCap);
   const CodeRef r{f.bytes.data(), f.bytes.size(), fnv1a(f.bytes.data(), f.bytes.size())};
   std::vector<std::string> header = {
       terminal_text(load_kernel(l) + " (" + l.symbol + " from " + l.path + ", " + std::string(to_string(l.function)) +

@@ -37,7 +37,7 @@ std::string difference(const JournalHeader& h, const TuneRequest& req) {
   if (h.tune->first_rounds != t.first_rounds) return "its --first-rounds";
   if (h.tune->max_rounds != t.max_rounds) return "its --rounds";
   if (h.tune->glibc != t.glibc) return std::string(h.tune->glibc ? "" : "no ") + "--glibc";
-  if (h.configs.size() != 1 || h.configs.front().raw != req.space.raw)
+  if (h.request.configs.size() != 1 || h.request.configs.front().raw != req.space.raw)
     return "its CONFIG, --cache, --layout or --threads";
   return "";
 }
@@ -73,15 +73,15 @@ TuneJournal start_tune_journal(const TuneRequest& req, RunOptions& opt, const st
   JournalHeader h;
   h.kex_version = std::string(kex_version());
   h.git_commit = std::string(kex_git_commit());
-  h.run_id = new_run_id();
+  h.request.run_id = new_run_id();
   h.machine = machine_key(this_machine());
   h.output_name = out.substr(out.rfind('/') + 1);
   h.drew_figures = false;
   h.wrote_report = false;
-  h.protocol = opt.protocol;
-  h.configs = {req.space};
+  h.request.protocol = opt.protocol;
+  h.request.configs = {req.space};
   h.tune = journal_request(req);
-  opt.run_id = h.run_id;
+  opt.run_id = h.request.run_id;
   return TuneJournal{std::make_unique<Journal>(path, h), std::nullopt};
 }
 
@@ -99,8 +99,8 @@ TuneJournal resume_tune_journal(const std::string& path, const TuneRequest& req,
   if (const std::string d = difference(h, req); !d.empty())
     throw InputError("--resume: " + path + ": the journal of another tune (" + d +
                      " differs): give the options of the tune it records");
-  opt.protocol.seed = h.protocol.seed;
-  opt.run_id = h.run_id;
+  opt.protocol.seed = h.request.protocol.seed;
+  opt.run_id = h.request.run_id;
   if (out.empty()) out = output_for_journal(path, h.output_name);
   return j;
 }

@@ -84,20 +84,23 @@ void check_presets(const FieldReader& in, const Config& c) {
             "a seed harness (" + std::string(to_string(c.harness)) + ") runs its program's single thread: leave threads at 1");
 }
 
+/// Each load's own checks, and each NAME once.
+void check_loads(const std::vector<LoadSpec>& loads, const std::string& at) {
+  for (size_t i = 0; i < loads.size(); ++i) check_load(loads[i], at + "/load/" + std::to_string(i));
+  check_load_names(loads, at + "/load");
+}
+
 /// The "load" list into `c`, each NAME once; its records are read exactly (every field
 /// but "function" given).
 void read_loads(const FieldReader& top, const json& j, Config& c) {
   if (!top.raw("load")) return;
   FieldReader r(j, c.source + ": ");
   config_fields::map_loads(r, c);
-  for (size_t i = 0; i < c.loads.size(); ++i) check_load(c.loads[i], r.path("load/" + std::to_string(i)));
-  check_load_names(c.loads, r.path("load"));
+  check_loads(c.loads, c.source + ": ");
 }
 
-/// The measurement policy (precision, seconds per point, samples per repetition,
-/// sample_us in µs) over `p`'s values; a minimum above its maximum is an error.
-void read_policy(FieldReader& top, Policy& p) {
-  config_fields::map_policy(top, p);
+/// A minimum above its maximum in the policy `p` the record `top` gave.
+void check_policy(const FieldReader& top, const Policy& p) {
   if (top.raw("min_time_per_point") && p.min_time_per_point > p.max_time_per_point)
     fail_at(top.path("min_time_per_point"), *top.raw("min_time_per_point"),
             "must be <= max_time_per_point (" + json(p.max_time_per_point).dump() + ")");
@@ -109,6 +112,13 @@ void read_policy(FieldReader& top, Policy& p) {
     fail_at(top.path("min_samples"), *top.raw("min_samples"),
             "must be <= max_samples (" + std::to_string(p.max_samples) + ", the default)");
   }
+}
+
+/// The measurement policy (precision, seconds per point, samples per repetition,
+/// sample_us in µs) over `p`'s values; a minimum above its maximum is an error.
+void read_policy(FieldReader& top, Policy& p) {
+  config_fields::map_policy(top, p);
+  check_policy(top, p);
 }
 
 /// Refuses a config with nothing to run or baselines without sizes; presets measured
@@ -128,9 +138,13 @@ void check_runnable(const FieldReader& in, Config& c) {
 }  // namespace
 
 Config parse_config(const std::string& text, const std::string& source, const Axes& base) {
+  return config_from_json(parse_json(text, source), source, base);
+}
+
+Config config_from_json(json j_in, const std::string& source, const Axes& base) {
   Config c;
   c.source = source;
-  c.raw = parse_json(text, source);
+  c.raw = std::move(j_in);
   const json& j = c.raw;
   if (!j.is_object()) fail_at(source + ": /", j, "expected an object (a kex config)");
   FieldReader in(j, source + ": ", Keys::partial);  // the sections' keys, each read in turn
@@ -152,6 +166,20 @@ Config parse_config(const std::string& text, const std::string& source, const Ax
   config_fields::map_sections(in, c);
   check_runnable(in, c);
   return c;
+}
+
+void check_config(Config& c) {
+  const std::string at = c.source + ": ";
+  FieldChecker fields(at);
+  config_fields::map_config(fields, c);  // each field as the reader reads it (the kernels: KernelsForm::check)
+  (void)ProtocolRequest::read(c.raw, c.source);  // the knobs are JSON already: the reader's own check
+  const FieldReader in(c.raw, at, Keys::partial);  // only to quote a value in an error
+  config_detail::check_listed_once(c.axes, at);
+  check_axes(in, c.axes);
+  check_presets(in, c);
+  check_loads(c.loads, at);
+  check_policy(in, c.policy);
+  check_runnable(in, c);
 }
 
 Config load_config(const std::string& path, const Axes& base) {

@@ -125,6 +125,20 @@ constexpr size_t kMaxConfigBytes = size_t(16) << 20;
 /// (kex tune --sizes for a config without sizes); Axes{}'s defaults otherwise.
 Config parse_config(const std::string& text, const std::string& source, const Axes& base = Axes{});
 
+/// parse_config of a config already read as JSON (a journal header's copy), read once:
+/// the same checks and errors but the text's own (size, syntax, a NUL, a key twice).
+Config config_from_json(nlohmann::json j, const std::string& source, const Axes& base = Axes{});
+
+/// The checks parse_config makes, run on the typed record `c` (a config kex makes
+/// itself; make_config, src/model/config_json.hpp): every field by the rule or form the
+/// reader applies to it (FieldChecker, src/model/json_fields.hpp), then the reader's checks
+/// across fields (a distance with a dst_offset, buffers beyond this machine's memory, a
+/// repeat without a harness, a minimum above its maximum, each load's NAME once, nothing to
+/// run). Errors as for a file, at the JSON path config_json writes the field at, quoting
+/// the value from `c.raw` (config_json of it); presets under the kex harness without sizes
+/// get 4096 as when read. std::logic_error for what no reader gives back: an axis listing a
+/// value twice, or sizes out of order.
+void check_config(Config& c);
 
 /// Reads `path` (InputError if unreadable, not a regular file or above
 /// kMaxConfigBytes, read no further than that) and parses it (over `base`, as parse_config);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <stdexcept>
 
 #include "src/core/units.hpp"
 #include "src/model/config_fields.hpp"
@@ -59,11 +60,8 @@ long double buffer_bytes(const Axes& a) {
   return (long double)so + m + std::max<long double>((long double)dof + m, (long double)dist + m);
 }
 
-}  // namespace
-
-Axes read_axes(FieldReader& in, const Axes& base) {
-  Axes a = base;
-  config_fields::map_axes(in, a, base);
+/// `a` as a reader lists it: sizes ascending, every axis's values once, in first-seen order.
+Axes listed_once(Axes a) {
   std::sort(a.sizes.begin(), a.sizes.end());
   a.sizes.erase(std::unique(a.sizes.begin(), a.sizes.end()), a.sizes.end());
   unique_in_order(a.src_offsets);
@@ -76,6 +74,19 @@ Axes read_axes(FieldReader& in, const Axes& base) {
   unique_in_order(a.consumes);
   unique_in_order(a.threads);
   return a;
+}
+
+}  // namespace
+
+Axes read_axes(FieldReader& in, const Axes& base) {
+  Axes a = base;
+  config_fields::map_axes(in, a, base);
+  return listed_once(std::move(a));
+}
+
+void check_listed_once(const Axes& a, const std::string& at) {
+  if (!(listed_once(a) == a))
+    throw std::logic_error(at + "a config kex made lists an axis value twice or its sizes out of order");
 }
 
 void check_axes(const FieldReader& in, const Axes& a) {

@@ -156,6 +156,10 @@ struct KernelsForm {
   const Axes& top;
   std::vector<Grid> read(const nlohmann::json& x, const std::string& at) const;
   nlohmann::json write(const std::vector<Grid>& grids) const;
+  /// The reader's checks on typed grids (FieldChecker): each spec valid, its keys and its
+  /// grid's axes in range, sizes or streams given, the buffers within memory; each spec at
+  /// "<at>/<index>" as write() lists it. InputError as for a file.
+  void check(const std::vector<Grid>& grids, const std::string& at) const;
 };
 
 }  // namespace kex::config_forms

@@ -137,6 +137,27 @@ std::vector<Grid> KernelsForm::read(const json& x, const std::string& at) const 
   return grids;
 }
 
+void KernelsForm::check(const std::vector<Grid>& grids, const std::string& at) const {
+  size_t n = 0;
+  for (const Grid& g : grids)
+    for (const KernelSpec& s : g.specs) {
+      const std::string here = at + "/" + std::to_string(n++);
+      if (const std::string why = validate(s); !why.empty()) throw InputError(here + ": " + spec_name(s) + ": " + why);
+      FieldChecker fields(here);
+      config_fields::GridKeys keys = config_detail::keys_of(s);
+      config_fields::map_grid(fields, keys);
+      config_fields::map_axes(fields, g.axes, top);
+      json written;  // the grid's axes as write() gives them: only to quote a value in an error
+      FieldWriter w(written);
+      config_fields::map_axes(w, g.axes, top);
+      const FieldReader in(written, here, Keys::partial);
+      if (g.axes.sizes.empty() && g.axes.streams.empty())
+        fail_at(in.path("sizes"), json(), "kernels need a list of sizes (here or at the top level)");
+      config_detail::check_listed_once(g.axes, here + ": ");
+      config_detail::check_axes(in, g.axes);
+    }
+}
+
 json KernelsForm::write(const std::vector<Grid>& grids) const {
   json out = json::array();
   for (const Grid& g : grids)

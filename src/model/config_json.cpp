@@ -1,6 +1,5 @@
 #include "src/model/config_json.hpp"
 
-#include <stdexcept>
 
 #include "src/model/config_fields.hpp"
 #include "src/model/json_fields.hpp"
@@ -17,11 +16,13 @@ json config_json(const Config& c) {
 }
 
 Config make_config(const Config& draft, const std::string& source) {
-  const json written = config_json(draft);
-  Config c = parse_config(written.dump(), source);
-  if (config_json(c) != written)
-    throw std::logic_error(source + ": a config kex made reads back as another: " + config_json(c).dump().substr(0, 200));
-  c.filter = draft.filter;
+  Config c = draft;
+  c.source = source;
+  c.raw = config_json(draft);  // what the results and a journal keep of it
+  c.grids.clear();  // one grid per spec, as the JSON lists them and a reader gives them back
+  for (const Grid& g : draft.grids)
+    for (const KernelSpec& s : g.specs) c.grids.push_back(spec_grid_of(s, g.axes));
+  check_config(c);
   return c;
 }
 

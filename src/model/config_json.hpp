@@ -1,8 +1,8 @@
 // A config from typed fields: the one writer of config JSON. kex's own configs (the
 // kernels named on a command line, kex tune's stages and space, kex explain's
-// neighbours, the ceilings probe, --preset) are typed Configs written here and read
-// back by parse_config, so they pass every check a user's config passes and the
-// results store them as JSON like any other.
+// neighbours, the ceilings probe, --preset) are typed Configs checked by the reader's
+// checks on the typed record (check_config), so they pass every check a user's config
+// passes, and written here, so the results store them as JSON like any other.
 #pragma once
 #include <string>
 
@@ -23,10 +23,11 @@ nlohmann::json config_json(const Config& c);
 nlohmann::ordered_json config_as_written(const Config& c);
 
 /// A Config kex makes itself from the typed fields of `draft` (its `raw` and `source`
-/// ignored): written by config_json and read back by parse_config under `source`.
-/// Throws InputError as for a file (buffers too large for this machine, nothing to run);
-/// std::logic_error when what is read back differs from the draft (sizes out of order,
-/// an invalid spec: a bug in the caller).
+/// ignored): `draft` under `source`, one grid per spec (as a reader gives its JSON back),
+/// `raw` its config_json, checked by check_config (src/model/config.hpp) on the typed
+/// values, never written to text and read back. Throws InputError as for a file (buffers
+/// too large for this machine, nothing to run); std::logic_error for axes no reader gives
+/// back (sizes out of order, a value twice: a bug in the caller).
 Config make_config(const Config& draft, const std::string& source);
 
 /// A grid of the one kernel `spec` at `axes` (a config kex makes names each kernel once).

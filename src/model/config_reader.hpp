@@ -21,4 +21,8 @@ Axes read_axes(FieldReader& in, const Axes& base);
 /// dst_offset with it), and the buffers fit in memory. InputError naming the key.
 void check_axes(const FieldReader& in, const Axes& a);
 
+/// Refuses, as a caller's bug, axes kex made that no reader gives back: a value listed
+/// twice, or sizes out of order (std::logic_error naming `at`).
+void check_listed_once(const Axes& a, const std::string& at);
+
 }  // namespace kex::config_detail

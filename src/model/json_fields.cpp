@@ -218,4 +218,14 @@ void FieldReader::named_nullable_texts(const char* key,
   }
 }
 
+void FieldChecker::text(const char* key, const std::string& v, const TextRule& rule) const {
+  (void)checked_text(json(v), path(key), rule);
+}
+
+void FieldChecker::real(const char* key, double v, double lo, double hi) const {
+  (void)checked_real(json(v), path(key), lo, hi);
+}
+
+void FieldChecker::throw_at(const std::string& at, const std::string& what) { throw InputError(at, what); }
+
 }  // namespace kex

@@ -369,6 +369,7 @@ class FieldReader {
   [[noreturn]] void fail(const std::string& key, const nlohmann::json& value, const std::string& allowed) const;
 
  private:
+  friend class FieldChecker;  // the same checks of a whole number
   /// The field's value: nullptr when a tolerant reader finds none (or null); an
   /// exact reader refuses that.
   const nlohmann::json* find(const char* key);
@@ -389,6 +390,72 @@ class FieldReader {
   std::string where_;
   Keys keys_;
   std::set<std::string> named_;
+};
+
+/// Runs a reader's checks over a record's typed values, with no JSON document to read:
+/// each field a writer would write (has, when) is checked by the rule or form the reader
+/// applies to it, and named at the path the reader would name ("<where>/<key>", a list's
+/// elements at "<key>/<index>"). A form's check is its `check(v, at)` when it has one, else
+/// its `read` of the value's own JSON (`write(v)`): the same message as for a file. Used
+/// for records kex makes itself (make_config, src/model/config_json.hpp).
+class FieldChecker {
+ public:
+  explicit FieldChecker(std::string where) : where_(std::move(where)) {}
+  static constexpr bool reading = true;  ///< a field table's reader's ranges apply
+  bool has(const char*, bool present) const { return present; }
+  template <class T>
+  bool has(const char*, const std::optional<T>& v) const { return v.has_value(); }
+  bool when(bool written) const { return written; }
+  void text(const char* key, const std::string& v, const TextRule& rule = {}) const;
+  void flag(const char*, bool) const {}
+  template <class T, class Form>
+  void value(const char* key, const T& v, const Form& form) const {
+    check(v, form, path(key));
+  }
+  /// Each value by `form` (an empty list is refused as a reader refuses it).
+  template <class T, class Form>
+  void one_or_list(const char* key, const std::vector<T>& v, const Form& form, Listed listed = Listed::always) const {
+    if (v.empty()) throw_at(path(key), "an empty list gives no points");
+    const bool list = v.size() > 1 || listed == Listed::always;
+    for (size_t i = 0; i < v.size(); ++i) check(v[i], form, list ? path(key) + "/" + std::to_string(i) : path(key));
+  }
+  template <class T>
+  void whole(const char* key, const T& v, std::type_identity_t<T> lo, std::type_identity_t<T> hi) const {
+    (void)FieldReader::whole_of<T>(nlohmann::json(v), path(key), lo, hi);
+  }
+  void real(const char* key, double v, double lo, double hi) const;
+  template <class E, class Parse, class Name>
+  void choice(const char* key, const E& v, Parse parse, Name name, const char* allowed) const {
+    if (!parse(std::string(name(v)))) throw_at(path(key), std::string("allowed: ") + allowed);
+  }
+  template <class V>
+  void object_value(const char*, const V&) const {}
+  template <class F>
+  void object(const char* key, F&& map) const {
+    FieldChecker c(path(key));
+    map(c);
+  }
+  template <class T, class F>
+  void list(const char* key, const std::vector<T>& v, size_t min_items, size_t max_items, F&& map) const {
+    if (v.size() < min_items || v.size() > max_items)
+      throw_at(path(key), "expected a list of " + std::to_string(min_items) + " to " + std::to_string(max_items) +
+                              " entries");
+    for (size_t i = 0; i < v.size(); ++i) {
+      FieldChecker c(path(key) + "/" + std::to_string(i));
+      map(c, const_cast<T&>(v[i]));  // the field tables take a record by reference; nothing is written
+    }
+  }
+  /// "<where>/<key>", as FieldReader::path.
+  std::string path(const std::string& key) const { return where_ + "/" + key; }
+
+ private:
+  template <class T, class Form>
+  static void check(const T& v, const Form& form, const std::string& at) {
+    if constexpr (requires { form.check(v, at); }) form.check(v, at);
+    else (void)form.read(nlohmann::json(form.write(v)), at);
+  }
+  [[noreturn]] static void throw_at(const std::string& at, const std::string& what);
+  std::string where_;
 };
 
 /// Whether `s` holds no control characters (bytes below 0x20, and 0x7f): the rule

@@ -74,7 +74,8 @@ KernelPlan loaded_plan(const ImplName& n, const std::string& name, const std::st
                                 "=PATH:SYMBOL on this command line (a name read from a file never loads anything)");
   if (load_kernel(*it) != impl_name({n.source, n.symbol, 0}))
     throw InputError(where, "'" + name + "': --load " + n.symbol + " loads " + load_kernel(*it));
-  KernelPlan p = load_plan(*it, n.fill, "--load");
+  LoadedCode loaded;  // asm bytes only: the plan holds its own copy of them (no slot points into it)
+  KernelPlan p = loaded.plan(*it, n.fill, "--load");
   if (p.key != name) throw InputError(where, "'" + name + "': --load " + n.symbol + " gives " + p.key);
   return p;
 }

@@ -232,6 +232,8 @@ void hold_self(const PidsCgroup& cg, pid_t parent, int keep) {
 
 void keep_open_in_children(int fd) { kept_fds().push_back(fd); }
 
+void stop_keeping_open(int fd) { std::erase(kept_fds(), fd); }
+
 ContainedChild::ContainedChild(const std::string& what, unsigned max_tasks) : cgroup_(max_tasks) {
   const pid_t parent = getpid();
   const PipedFork f = fork_with_pipe(what);

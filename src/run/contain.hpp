@@ -45,6 +45,9 @@ class PidsCgroup {
 /// on (the others are closed): a shared object's copy, which the children dlopen.
 void keep_open_in_children(int fd);
 
+/// Undoes keep_open_in_children(fd) for the children made from now on (before `fd` is closed).
+void stop_keeping_open(int fd);
+
 /// A time by which a child must have answered (none until set).
 struct Deadline {
   std::chrono::steady_clock::time_point at = std::chrono::steady_clock::time_point::max();

@@ -68,7 +68,6 @@ WinnersExplained explain_winners(const RunDoc& run, uint32_t rounds, RunOptions 
   opt.filter.clear();
   opt.shard_index = 0;
   opt.shard_count = 1;
-  opt.explain_rounds = 0;  // the races explain nothing themselves
   const auto start = std::chrono::steady_clock::now();
   std::vector<Point> done;
   for (const GroupAnswer& g : answer_groups(run)) {
@@ -111,18 +110,20 @@ WinnersExplained explain_winners(const RunDoc& run, uint32_t rounds, RunOptions 
   return out;
 }
 
-void explain_into(SweepRun& r, const RunOptions& opt) {
-  if (r.abandoned || r.doc.context.interrupted) return;
+SweepRun run_and_explain(const SweepPlan& plan, const RunOptions& opt, uint32_t rounds) {
+  SweepRun r = run_sweep(plan, opt);
+  if (rounds == 0 || r.abandoned || r.doc.context.interrupted) return r;
   if (opt.progress) std::fprintf(stderr, "kex: --explain: racing each group's winner against its neighbours\n");
-  WinnersExplained w = explain_winners(r.doc, opt.explain_rounds, opt);
+  WinnersExplained w = explain_winners(r.doc, rounds, opt);
   if (w.abandoned) {
     r.abandoned = true;
-    return;
+    return r;
   }
   if (w.section) r.doc.context.explain = std::move(w.section);
   w.section.reset();
   if (w.ceilings) r.doc.context.ceilings = w.ceilings;
   r.explained = std::move(w);
+  return r;
 }
 
 }  // namespace kex

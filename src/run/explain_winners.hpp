@@ -20,9 +20,11 @@ inline constexpr size_t kMaxExplainedWinners = 12;
 /// in `ceiling_rounds` paired rounds, unless `run` holds them already.
 WinnersExplained explain_winners(const RunDoc& run, uint32_t rounds, RunOptions opt, uint32_t ceiling_rounds = 5);
 
-/// --explain as the last step of run_sweep: explain_winners of `r`'s run in
-/// opt.explain_rounds rounds, its section and ceilings put in r.doc.context, what it did
-/// in r.explained; a second stop marks `r` abandoned. Nothing for an interrupted run.
-void explain_into(SweepRun& r, const RunOptions& opt);
+/// `kex run` with or without --explain: run_sweep of `plan`, then, with `rounds` > 0 and
+/// the run neither interrupted nor abandoned, explain_winners of it in `rounds` rounds,
+/// its section and ceilings put in the run's context and what it did in `explained`; a
+/// second stop during the races marks the run abandoned. The races are sweeps of their
+/// own, one after the other: run_sweep never calls itself.
+SweepRun run_and_explain(const SweepPlan& plan, const RunOptions& opt, uint32_t rounds);
 
 }  // namespace kex

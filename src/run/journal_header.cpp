@@ -22,20 +22,20 @@ template <class IO, class H>
 void map_header(IO& io, H& h) {
   io.text("kex_version", h.kex_version, kBuild);
   io.text("git_commit", h.git_commit, kBuild);
-  io.text("run_id", h.run_id, kRunId);
+  io.text("run_id", h.request.run_id, kRunId);
   io.text("machine", h.machine, TextRule{1024});
-  io.choice("format", h.format, [](std::string_view w) { return enum_from_word(kResultsFormats, w); },
+  io.choice("format", h.request.format, [](std::string_view w) { return enum_from_word(kResultsFormats, w); },
             [](ResultsFormat f) { return to_string(f); }, "json, gbench, csv");
   io.object("shard", [&](auto& s) {
-    s.whole("index", h.shard_index, size_t(0), size_t(99999));
-    s.whole("count", h.shard_count, size_t(1), size_t(100000));
+    s.whole("index", h.request.shard_index, size_t(0), size_t(99999));
+    s.whole("count", h.request.shard_count, size_t(1), size_t(100000));
   });
-  io.text("filter", h.filter);
+  io.text("filter", h.request.filter);
   io.flag("drew_figures", h.drew_figures);
   if (io.has("report", !h.wrote_report)) io.flag("report", h.wrote_report);  // written only when false
   io.text("output_name", h.output_name, kOutputName);
-  io.object("protocol", [&](auto& p) { map_protocol(p, h.protocol); });
-  io.list("configs", h.configs, 1, 1000, [](auto& e, auto& c) {
+  io.object("protocol", [&](auto& p) { map_protocol(p, h.request.protocol); });
+  io.list("configs", h.request.configs, 1, 1000, [](auto& e, auto& c) {
     e.text("source", c.source);
     e.object_value("config", c.raw);
   });
@@ -67,15 +67,16 @@ JournalHeader journal_header_from(const nlohmann::json& j, const std::string& wh
   FieldReader r(j, where);
   map_header(r, h);
   r.finish();
-  if (h.shard_index >= h.shard_count)
-    throw InputError(where + "/shard/index", std::to_string(h.shard_index) + ": expected below the count, " +
-                                                 std::to_string(h.shard_count));
-  if (!h.filter.empty()) (void)parse_name_filter(h.filter, where + "/filter");
-  // Each config as a config file is read: its errors follow the config's place here.
-  for (size_t i = 0; i < h.configs.size(); ++i) {
-    Config& c = h.configs[i];
+  if (h.request.shard_index >= h.request.shard_count)
+    throw InputError(where + "/shard/index", std::to_string(h.request.shard_index) + ": expected below the count, " +
+                                                 std::to_string(h.request.shard_count));
+  if (!h.request.filter.empty()) (void)parse_name_filter(h.request.filter, where + "/filter");
+  // Each config as a config file is read, once, from the header's JSON: its errors follow
+  // the config's place here.
+  for (size_t i = 0; i < h.request.configs.size(); ++i) {
+    Config& c = h.request.configs[i];
     const std::string source = c.source;
-    c = parse_config(c.raw.dump(), where + "/configs/" + std::to_string(i) + "/config");
+    c = config_from_json(std::move(c.raw), where + "/configs/" + std::to_string(i) + "/config");
     c.source = source;
   }
   return h;

@@ -13,6 +13,7 @@
 
 #include "src/model/config.hpp"
 #include "src/model/results_format.hpp"
+#include "src/model/run_request.hpp"
 #include "src/run/journal_tune.hpp"
 #include "src/run/supervisor.hpp"
 
@@ -22,17 +23,15 @@ namespace kex {
 struct JournalHeader {
   std::string kex_version;   ///< the build that wrote the journal (src/core/version.hpp)
   std::string git_commit;
-  std::string run_id;        ///< 16 hex digits: the results' context.run_id, kept by a resume
   std::string machine;       ///< machine_key of the machine the run measured on
-  ResultsFormat format = ResultsFormat::json;  ///< of the results file
-  size_t shard_index = 0, shard_count = 1;  ///< --shard I/N (0/1: the whole run)
-  std::string filter;        ///< --filter as given ("" for none), checked as --filter is
+  /// What the run was asked (its configs, at least one, each read by parse_config; its
+  /// protocol, first_order not kept; format; --shard I/N; --filter, checked as --filter is;
+  /// its run id, kept by a resume).
+  RunRequest request;
   bool drew_figures = false; ///< the run wrote figures: a resume draws them beside its output
   bool wrote_report = true;  ///< false: the run was asked for no report (--no-report), nor is its resume
   std::string output_name;   ///< the results file's name (no directory): only to find the output
                              ///< of a journal whose name journal_path shortened
-  Protocol protocol;         ///< repetitions, order, sentinel, CPU, counters (first_order not kept)
-  std::vector<Config> configs;  ///< at least one, each read by parse_config
   std::optional<TuneJournalRequest> tune;  ///< a kex tune's journal: its request (configs[0] is its space)
 };
 

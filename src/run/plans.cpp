@@ -212,7 +212,7 @@ void add_baselines(const Config& c, PlanBuilder& b, bool only_baselines) {
 
 }  // namespace
 
-ConfigPlans config_plans(const Config& c) {
+ConfigPlans config_plans(const Config& c, LoadedCode& loaded) {
   PlanBuilder b;
   for (const Grid& g : c.grids) {
     std::vector<size_t> idx;
@@ -240,11 +240,11 @@ ConfigPlans config_plans(const Config& c) {
   // Loaded code races as glibc's variants do; a clear also writes the config's other fills.
   for (size_t i = 0; i < c.loads.size(); ++i) {
     const std::string where = c.source + ": /load/" + std::to_string(i);
-    KernelPlan k = load_plan(c.loads[i], 0, where);
+    KernelPlan k = loaded.plan(c.loads[i], 0, where);
     const bool clear = k.op == Op::clear;
     b.out.baseline_plans.push_back(b.add(std::move(k)));
     if (clear)
-      for (uint8_t f : b.fills) b.out.baseline_plans.push_back(b.add(load_plan(c.loads[i], f, where)));
+      for (uint8_t f : b.fills) b.out.baseline_plans.push_back(b.add(loaded.plan(c.loads[i], f, where)));
   }
   return std::move(b.out);
 }

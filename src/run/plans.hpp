@@ -11,6 +11,8 @@
 
 namespace kex {
 
+class LoadedCode;
+
 /// libc's memcpy (copy) or memset writing `fill` (clear), with the kernel ABI: what the
 /// memcpy/memset baselines and `kex crossovers --validate`'s children time.
 KernelFn libc_function(Op op, uint8_t fill = 0);
@@ -50,7 +52,9 @@ std::vector<KernelPlan> impl_plans(const std::string& name, uint8_t fill, const 
 
 /// Every plan of a config: its grids' specs, its presets when the harness is kex,
 /// and its baselines. InputError for an unknown preset or baseline, and for a seed
-/// program's set (preset_set_harness) under another seed harness than its own.
-ConfigPlans config_plans(const Config& c);
+/// program's set (preset_set_harness) under another seed harness than its own. The code
+/// the config loads is loaded into `loaded` (the run's registry: a NAME given twice there
+/// for other code is refused), whose slots the plans' stubs then point into.
+ConfigPlans config_plans(const Config& c, LoadedCode& loaded);
 
 }  // namespace kex

@@ -81,11 +81,12 @@ struct SandboxChild {
 /// done or stopped, 3 when the pipe fails. A fault goes through on_fault. A filter that
 /// cannot be installed fails the first job with the reason.
 [[noreturn]] void child_main(int fd, size_t first, size_t count, const std::function<std::string(size_t)>& job,
-                             unsigned timeout_s, const volatile std::sig_atomic_t* stop, CallFilter filter) {
+                             unsigned timeout_s, const volatile std::sig_atomic_t* stop, CallFilter filter,
+                             SharedObjects* objects) {
   g_fd = fd;
   g_job = static_cast<uint32_t>(first);  // a constructor that faults is blamed on the first job
   catch_faults(on_fault);
-  if (const std::string why = open_objects_filtered(filter); !why.empty()) {
+  if (const std::string why = open_objects_filtered(filter, objects); !why.empty()) {
     const std::string msg = "cannot install the system-call filter: " + why;
     Header h{0, static_cast<uint32_t>(first), static_cast<uint32_t>(msg.size()), 0, 0, 0, 0, 0};
     write_all(fd, &h, sizeof h);
@@ -113,10 +114,11 @@ struct SandboxChild {
 /// Forks a contained child that runs the jobs from `first` on (child_main); returns it
 /// with its pipe's read end. Throws (fork_with_pipe) when pipe or fork fail.
 SandboxChild start_child(size_t first, size_t count, const std::function<std::string(size_t)>& job,
-                         unsigned timeout_s, const volatile std::sig_atomic_t* stop, CallFilter filter) {
+                         unsigned timeout_s, const volatile std::sig_atomic_t* stop, CallFilter filter,
+                         SharedObjects* objects) {
   call_filter_available();  // says once, in kex's process, when there is no filter
   auto proc = std::make_unique<ContainedChild>("a verifying process", kSandboxTasks);
-  if (proc->in_child()) child_main(proc->fd(), first, count, job, timeout_s, stop, filter);
+  if (proc->in_child()) child_main(proc->fd(), first, count, job, timeout_s, stop, filter, objects);
   SandboxChild c;
   c.proc = std::move(proc);
   c.first_open = first;
@@ -198,11 +200,11 @@ SandboxOutcome death_of(const SandboxChild& c, size_t job, unsigned timeout_s) {
 
 }  // namespace
 
-std::string open_objects_filtered(CallFilter filter) {
+std::string open_objects_filtered(CallFilter filter, SharedObjects* objects) {
   const bool filtered = call_filter_available();
   if (filtered)
     if (std::string why = install_call_filter(CallFilter::loading); !why.empty()) return why;
-  open_shared_objects();  // the user's shared objects open here, never in kex's process
+  if (objects) objects->open_all();  // the user's shared objects open here, never in kex's process
   if (filtered && filter == CallFilter::kernels) return install_call_filter(CallFilter::kernels);
   return "";
 }
@@ -232,12 +234,12 @@ PipedFork fork_with_pipe(const std::string& what) {
 
 std::vector<SandboxOutcome> run_sandboxed(size_t count, const std::function<std::string(size_t)>& job,
                                           unsigned timeout_s, const volatile std::sig_atomic_t* stop,
-                                          CallFilter filter) {
+                                          CallFilter filter, SharedObjects* objects) {
   std::vector<SandboxOutcome> out(count);
   size_t next = 0;
   while (next < count) {
     if (stop && *stop) break;
-    SandboxChild c = start_child(next, count, job, timeout_s, stop, filter);
+    SandboxChild c = start_child(next, count, job, timeout_s, stop, filter, objects);
     follow_child(c, out, timeout_s, stop);
     if (c.stopped) {
       next = c.first_open;

@@ -16,6 +16,8 @@
 
 namespace kex {
 
+class SharedObjects;
+
 /// What became of one job.
 struct SandboxOutcome {
   bool finished = false;        ///< the job returned (its message is in `message`)
@@ -37,11 +39,13 @@ struct SandboxOutcome {
 /// as "made a system call a copy routine has no use for: NAME". `stop` (may be null) is
 /// polled between jobs: once set, the jobs not started are returned unfinished with message
 /// "interrupted". A fault is reported even when the job faults with fs not
-/// holding glibc's thread pointer (the handler uses no TLS). Throws when fork or
-/// pipe fail: InputError at a process limit (ulimit -n, -u), std::runtime_error otherwise.
+/// holding glibc's thread pointer (the handler uses no TLS). `objects` (may be null): the
+/// run's shared objects, opened in each child before its jobs (their stubs' slots filled).
+/// Throws when fork or pipe fail: InputError at a process limit (ulimit -n, -u),
+/// std::runtime_error otherwise.
 std::vector<SandboxOutcome> run_sandboxed(size_t count, const std::function<std::string(size_t)>& job,
                                           unsigned timeout_s, const volatile std::sig_atomic_t* stop = nullptr,
-                                          CallFilter filter = CallFilter::kernels);
+                                          CallFilter filter = CallFilter::kernels, SharedObjects* objects = nullptr);
 
 /// One end of a pipe to a forked child: in the child, pid 0 and the write end; in
 /// the parent, the child's pid and the read end (the other end closed on each side).
@@ -56,10 +60,11 @@ struct PipedFork {
 PipedFork fork_with_pipe(const std::string& what);
 
 /// In a contained child that runs kernels (the sandbox's, the measuring worker): the
-/// `loading` filter, the user's shared objects opened under it (open_shared_objects), then
-/// the `kernels` filter when `filter` is kernels; no filter where call_filter_available()
-/// says there is none. "" or why a filter could not be installed.
-std::string open_objects_filtered(CallFilter filter);
+/// `loading` filter, the run's shared objects `objects` opened under it
+/// (SharedObjects::open_all; none when null), then the `kernels` filter when `filter` is
+/// kernels; no filter where call_filter_available() says there is none. "" or why a filter
+/// could not be installed.
+std::string open_objects_filtered(CallFilter filter, SharedObjects* objects);
 
 /// In a child: `handler` for the signals a kernel's fault, timeout or refused system call
 /// raises (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGALRM, SIGSYS), once each (SA_RESETHAND: the default

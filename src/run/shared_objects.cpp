@@ -26,30 +26,6 @@ namespace kex {
 
 namespace {
 
-struct SharedSymbol {
-  std::string path, symbol;
-  std::string image;   ///< what dlopen opens: the image's descriptor
-  void* fn = nullptr;  ///< the slot: filled in the children only
-};
-
-/// Every object registered, in order (a deque: slots keep their address).
-std::deque<SharedSymbol>& registry() {
-  static std::deque<SharedSymbol> r;
-  return r;
-}
-
-/// A shared object's bytes as kex read them once: a sealed copy (memfd) the children
-/// dlopen, and their SHA-256. What is hashed, verified and measured is the same bytes,
-/// whatever happens to the file after.
-struct Image {
-  int fd = -1;
-  std::string sha256;
-  /// The libraries dlopen loaded with it in the probing child, one line each: "PATH DEV INO
-  /// SIZE MTIME_NS" (its DT_NEEDED entries, found by name): what every later child must
-  /// load again, the same files.
-  std::string dependencies;
-};
-
 /// The names of the objects loaded in this process (dl_iterate_phdr; the main program's empty name left out).
 std::set<std::string> loaded_objects() {
   std::set<std::string> out;
@@ -110,30 +86,17 @@ int sealed_copy(const std::string& bytes, const std::string& path) {
   return fd;
 }
 
-/// The image of `path`, read on first use (read_regular_file: a regular file, at most
-/// kMaxLoadedFile), its descriptor kept open in contained children.
-Image& image_of(const std::string& path) {
-  static std::map<std::string, Image> images;
-  if (auto it = images.find(path); it != images.end()) return it->second;
-  const std::string bytes = read_regular_file(path, kMaxLoadedFile, "shared object");
-  Image im;
-  im.sha256 = sha256_hex(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
-  im.fd = sealed_copy(bytes, path);
-  keep_open_in_children(im.fd);
-  return images.emplace(path, im).first->second;
-}
-
 /// dlopen's argument for the image of `path` (kex's descriptor, inherited by the child).
-std::string openable(const Image& im) { return "/proc/self/fd/" + std::to_string(im.fd); }
+std::string openable(int image_fd) { return "/proc/self/fd/" + std::to_string(image_fd); }
 
 /// In a forked child: opens the image of `path` and finds `symbol`; "" and the address, or
 /// why not (dlerror's text naming `path`, not the descriptor). With `deps`, the identities
 /// of the libraries the open loaded besides it.
-std::string open_symbol(const std::string& path, const Image& im, const std::string& symbol, void*& fn,
+std::string open_symbol(const std::string& path, int image_fd, const std::string& symbol, void*& fn,
                         std::string* deps = nullptr) {
   dlerror();
   const std::set<std::string> before = deps ? loaded_objects() : std::set<std::string>{};
-  void* h = dlopen(openable(im).c_str(), RTLD_NOW | RTLD_LOCAL);
+  void* h = dlopen(openable(image_fd).c_str(), RTLD_NOW | RTLD_LOCAL);
   if (h && deps) {
     std::set<std::string> added;
     for (const std::string& o : loaded_objects())
@@ -143,7 +106,7 @@ std::string open_symbol(const std::string& path, const Image& im, const std::str
   if (!h) {
     const char* e = dlerror();
     std::string why = e ? e : "dlopen failed";
-    const std::string at = openable(im);
+    const std::string at = openable(image_fd);
     for (size_t k; (k = why.find(at)) != std::string::npos;) why.replace(k, at.size(), path);
     return "cannot open it: " + why;
   }
@@ -157,34 +120,53 @@ std::string open_symbol(const std::string& path, const Image& im, const std::str
 
 }  // namespace
 
-void* const* shared_object_slot(const std::string& path, const std::string& symbol) {
-  for (SharedSymbol& s : registry())
-    if (s.path == path && s.symbol == symbol) return &s.fn;
-  registry().push_back({path, symbol, openable(image_of(path)), nullptr});
-  return &registry().back().fn;
+SharedObjects::SharedObjects() = default;
+
+SharedObjects::~SharedObjects() {
+  for (auto& [path, im] : images_) {
+    stop_keeping_open(im.fd);
+    close(im.fd);
+  }
 }
 
-void open_shared_objects() noexcept {
-  for (SharedSymbol& s : registry()) {
+SharedObjects::Image& SharedObjects::image_of(const std::string& path) {
+  if (auto it = images_.find(path); it != images_.end()) return it->second;
+  const std::string bytes = read_regular_file(path, kMaxLoadedFile, "shared object");
+  Image im;
+  im.sha256 = sha256_hex(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  im.fd = sealed_copy(bytes, path);
+  keep_open_in_children(im.fd);
+  return images_.emplace(path, im).first->second;
+}
+
+void* const* SharedObjects::slot(const std::string& path, const std::string& symbol) {
+  for (Symbol& s : symbols_)
+    if (s.path == path && s.symbol == symbol) return &s.fn;
+  symbols_.push_back({path, symbol, openable(image_of(path).fd), nullptr});
+  return &symbols_.back().fn;
+}
+
+void SharedObjects::open_all() noexcept {
+  for (Symbol& s : symbols_) {
     if (s.fn) continue;
     void* h = dlopen(s.image.c_str(), RTLD_NOW | RTLD_LOCAL);
     // A library it depends on that is not the file the probe loaded (replaced during the
     // run): no symbol, so the stub's SIGILL fails the point instead of timing other code.
-    if (h && dependencies_changed(image_of(s.path).dependencies).empty()) s.fn = dlsym(h, s.symbol.c_str());
+    if (h && dependencies_changed(images_.at(s.path).dependencies).empty()) s.fn = dlsym(h, s.symbol.c_str());
   }
 }
 
-std::string shared_object_dependencies(const std::string& path) { return image_of(path).dependencies; }
+std::string SharedObjects::dependencies(const std::string& path) { return image_of(path).dependencies; }
 
-std::string shared_object_sha256(const std::string& path) { return image_of(path).sha256; }
+std::string SharedObjects::sha256(const std::string& path) { return image_of(path).sha256; }
 
-std::string probe_shared_object(const std::string& path, const std::string& symbol) {
+std::string SharedObjects::probe(const std::string& path, const std::string& symbol) {
   Image& im = image_of(path);
   // The child's answer: "D" and the libraries it loaded with the object, or "E" and why not.
   const auto job = [&](size_t) -> std::string {
     void* fn = nullptr;
     std::string deps;
-    if (std::string why = open_symbol(path, im, symbol, fn, &deps); !why.empty()) return "E" + why;
+    if (std::string why = open_symbol(path, im.fd, symbol, fn, &deps); !why.empty()) return "E" + why;
     return "D" + deps;
   };
   const SandboxOutcome o = run_sandboxed(1, job, 10, nullptr, CallFilter::loading).at(0);
@@ -196,12 +178,12 @@ std::string probe_shared_object(const std::string& path, const std::string& symb
   return terminal_text(o.message.rfind('E', 0) == 0 ? o.message.substr(1) : o.message);
 }
 
-FunctionCode shared_object_code(const std::string& path, const std::string& symbol, size_t cap) {
+FunctionCode SharedObjects::code(const std::string& path, const std::string& symbol, size_t cap) {
   // The child's answer: "E" and why, or "C", the line saying how the end was found, '\n', the bytes.
-  const Image& im = image_of(path);
+  const int fd = image_of(path).fd;
   const auto job = [&](size_t) -> std::string {
     void* fn = nullptr;
-    if (std::string why = open_symbol(path, im, symbol, fn); !why.empty()) return "E" + why;
+    if (std::string why = open_symbol(path, fd, symbol, fn); !why.empty()) return "E" + why;
     const FunctionCode f = function_code(fn, cap);
     return "C" + f.how + "\n" + std::string(f.bytes.begin(), f.bytes.end());
   };

@@ -128,8 +128,9 @@ constexpr unsigned kWorkerSpareTasks = 16;
 class Supervision {
  public:
   Supervision(const std::vector<MeasureJob>& jobs, const std::vector<BufferPlan>& plans, std::vector<Task> queue,
-              const Protocol& pr, const SupervisorEvents& ev, const volatile std::sig_atomic_t* stop)
-      : jobs_(jobs), plans_(plans), queue_(std::move(queue)), pr_(pr), ev_(ev), stop_(stop),
+              const Protocol& pr, const SupervisorEvents& ev, const volatile std::sig_atomic_t* stop,
+              SharedObjects* objects)
+      : jobs_(jobs), plans_(plans), queue_(std::move(queue)), pr_(pr), ev_(ev), stop_(stop), objects_(objects),
         budget_(static_cast<size_t>(pr.sentinel.budget * double(queue_.size()))), next_order_(pr.first_order) {
     // A word the worker and this process share: which member of its task the worker is
     // running (index + 1; 0 between members), read when the worker dies.
@@ -162,7 +163,7 @@ class Supervision {
     call_filter_available();  // says once, in kex's process, when there is no filter
     ContainedChild child("the measuring worker", worker_tasks());
     if (child.in_child())
-      worker_main(child.fd(), jobs_, plans_, queue_, cursor_, next_order_, budget_, pr_, stop_, running_);
+      worker_main(child.fd(), jobs_, plans_, queue_, cursor_, next_order_, budget_, pr_, stop_, running_, objects_);
     ++res_.workers;
     cpu_set_t others;
     if (other_cpus(pr_.cpu, others)) sched_setaffinity(0, sizeof others, &others);
@@ -440,6 +441,7 @@ class Supervision {
   const Protocol& pr_;
   const SupervisorEvents& ev_;
   const volatile std::sig_atomic_t* stop_;
+  SharedObjects* objects_;  ///< the run's shared objects, opened in each worker (may be null)
   size_t budget_;
   uint64_t next_order_;     ///< the order of the next repetition (a new worker goes on from it)
   volatile uint32_t* running_ = nullptr;  ///< shared with the worker: the member it runs (index + 1)
@@ -454,8 +456,8 @@ class Supervision {
 
 SupervisedRun run_supervised(const std::vector<MeasureJob>& jobs, const std::vector<BufferPlan>& plans,
                              std::vector<Task> queue, const Protocol& pr, const SupervisorEvents& ev,
-                             const volatile std::sig_atomic_t* stop) {
-  return supervisor_detail::Supervision(jobs, plans, std::move(queue), pr, ev, stop).run();
+                             const volatile std::sig_atomic_t* stop, SharedObjects* objects) {
+  return supervisor_detail::Supervision(jobs, plans, std::move(queue), pr, ev, stop, objects).run();
 }
 
 }  // namespace kex

@@ -25,6 +25,8 @@
 
 namespace kex {
 
+class SharedObjects;
+
 /// Everything the worker needs to measure one point (it inherits the code and
 /// these descriptions through fork, and maps its own buffers).
 struct MeasureJob {
@@ -83,11 +85,12 @@ struct SupervisedRun {
 /// lasts. `stop` counts SIGINT/SIGTERM: 1 ends after the current task, 2 at once.
 /// Each worker maps the buffer plans as far as the address space allows (PlanBuffers):
 /// a point whose buffers are not mapped is `lost`, the others are measured.
+/// Each worker opens `objects` (the run's shared objects; may be null) before timing.
 /// Throws when no worker can be started: InputError at a process limit (pipe, fork,
 /// or a worker that cannot map its sentinel), std::runtime_error otherwise.
 SupervisedRun run_supervised(const std::vector<MeasureJob>& jobs, const std::vector<BufferPlan>& plans,
                              std::vector<Task> order, const Protocol& protocol, const SupervisorEvents& events,
-                             const volatile std::sig_atomic_t* stop);
+                             const volatile std::sig_atomic_t* stop, SharedObjects* objects = nullptr);
 
 /// Steal time of a CPU so far, in seconds (/proc/stat; 0 when unknown). With `proc_stat`
 /// (a descriptor of /proc/stat opened before) it is read there: the measuring worker's

@@ -46,9 +46,11 @@ void pin(int cpu);
 /// The measuring worker: measures `queue` from `start` (tasks over `jobs`, buffers of
 /// `plans`), its repetitions ordered from `first_order`, requeueing disturbed windows
 /// while `budget` lasts, and reports each step as a frame on `fd`; `running` (shared with
-/// the parent) holds which member of its task it runs. Never returns: it exits.
+/// the parent) holds which member of its task it runs; `objects` (may be null), the run's
+/// shared objects, open before any timing. Never returns: it exits.
 [[noreturn]] void worker_main(int fd, const std::vector<MeasureJob>& jobs, const std::vector<BufferPlan>& plans,
                               std::vector<Task> queue, size_t start, uint64_t first_order, size_t budget,
-                              const Protocol& pr, const volatile std::sig_atomic_t* stop, volatile uint32_t* running);
+                              const Protocol& pr, const volatile std::sig_atomic_t* stop, volatile uint32_t* running,
+                              SharedObjects* objects);
 
 }  // namespace kex::supervisor_detail

@@ -319,7 +319,8 @@ const volatile std::sig_atomic_t* worker_basics(int fd, const Protocol& pr, cons
 
 [[noreturn]] void worker_main(int fd, const std::vector<MeasureJob>& jobs, const std::vector<BufferPlan>& plans,
                               std::vector<Task> queue, size_t start, uint64_t first_order, size_t budget,
-                              const Protocol& pr, const volatile std::sig_atomic_t* stop, volatile uint32_t* running) {
+                              const Protocol& pr, const volatile std::sig_atomic_t* stop, volatile uint32_t* running,
+                              SharedObjects* objects) {
   stop = worker_basics(fd, pr, stop);
   try {
     // The sentinel first: it is small, and every task needs it.
@@ -350,7 +351,7 @@ const volatile std::sig_atomic_t* worker_basics(int fd, const Protocol& pr, cons
     }
     // The user's shared objects open here, under the filter, before any timing; the
     // kernels' filter follows (the parent's deadline runs from the buffers' frame).
-    if (const std::string why = open_objects_filtered(CallFilter::kernels); !why.empty())
+    if (const std::string why = open_objects_filtered(CallFilter::kernels, objects); !why.empty())
       throw std::runtime_error("cannot install the system-call filter: " + why);
     std::vector<Task> window;
     std::string previous;

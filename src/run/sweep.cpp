@@ -10,7 +10,6 @@
 
 #include "src/model/group.hpp"
 #include "src/run/context.hpp"
-#include "src/run/explain_winners.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/result_build.hpp"
 #include "src/run/schedule.hpp"
@@ -173,7 +172,7 @@ void verify_points(Sweep& w) {
   if (w.opt.progress && !w.checks.empty())
     std::fprintf(stderr, "kex: verifying %zu kernel%s at %zu placements\n", w.general.size(),
                  w.general.size() == 1 ? "" : "s", cases.size());
-  if (!w.stopped()) verify_all(w.checks, w.opt.stop);
+  if (!w.stopped()) verify_all(w.checks, w.opt.stop, w.shared_objects());
 }
 
 namespace {
@@ -289,9 +288,7 @@ SweepRun run_sweep(const SweepPlan& plan, const RunOptions& opt) {
   d::collect_results(w);
   d::record_protocol(w);
   d::run_once_parts(w);
-  SweepRun r = d::finish(w);
-  if (opt.explain_rounds > 0) explain_into(r, opt);
-  return r;
+  return d::finish(w);
 }
 
 SweepRun run_sweep(const std::vector<Config>& configs, const RunOptions& opt) {

@@ -4,6 +4,7 @@
 #include <csignal>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,22 +12,25 @@
 #include "src/model/config.hpp"
 #include "src/model/context.hpp"
 #include "src/model/expand.hpp"
+#include "src/model/run_request.hpp"
 #include "src/model/seed.hpp"
 #include "src/run/journal.hpp"
+#include "src/run/load_plans.hpp"
 #include "src/run/streams.hpp"
 #include "src/run/supervisor.hpp"
 
 namespace kex {
 
-struct RunOptions {
-  size_t shard_index = 0, shard_count = 1;  ///< run points with (global index % count) == index
+/// How a sweep runs: the run's request (src/model/run_request.hpp: its shard, protocol
+/// (worker CPU -1: pick one), run id ("" draws one) and the --filter for context.filter;
+/// its configs and format are kex run's, the sweep measures its plan's configs) and what
+/// the caller adds. The request is a base, not a member, so that `opt.protocol` reads as
+/// before wherever the options are made.
+struct RunOptions : RunRequest {
   const volatile std::sig_atomic_t* stop = nullptr;  ///< counts SIGINT/SIGTERM (1: stop after the task; 2: now)
   bool progress = true;                     ///< progress on stderr
-  Protocol protocol;                        ///< repetitions, order, sentinel, worker CPU (cpu -1: pick one)
   Journal* journal = nullptr;               ///< every finished repetition and point goes here as it is known
                                             ///< (its path is context.protocol.journal; none: "")
-  std::string run_id;                       ///< context.run_id: a resumed journal's, or "" for a fresh one
-  std::string filter;                       ///< context.filter: the --filter the configs' points were cut by
   std::optional<std::vector<CounterRecord>> counters;  ///< context.counters: what --counters resolved to
   const JournalState* resume = nullptr;     ///< work an earlier run of the same configs did: not redone
   bool pair_fills = false;                  ///< paired rounds: a clear's fill bytes race in one round (kex
@@ -35,10 +39,10 @@ struct RunOptions {
   /// seed_table_text): the sweep puts each one in context.seed_tables as the harness
   /// finishes. None: the context keeps no seed tables.
   std::function<std::string(const SeedRun&)> seed_table;
-  /// --explain: after the sweep, each group's winner explained in this many paired rounds
-  /// (explain_winners, src/run/explain_winners.hpp), its section and the ceilings in the
-  /// run's context. 0: none (the explain races themselves run with 0).
-  uint32_t explain_rounds = 0;
+  /// The run's registry of loaded code (src/run/load_plans.hpp): a new one with each
+  /// RunOptions made, the same one in its copies (kex tune's stages, --explain's races are
+  /// one run). plan_configs loads into it and the SweepPlan keeps it alive.
+  std::shared_ptr<LoadedCode> loaded = std::make_shared<LoadedCode>();
 };
 
 /// What --explain did, for its lines at the end of the run.
@@ -61,7 +65,7 @@ struct SweepRun {
   RunDoc doc;
   std::vector<std::pair<std::string, SeedRun>> seed_runs;
   bool abandoned = false;  ///< a second stop: nothing should be written but the journal
-  /// With RunOptions::explain_rounds: what --explain did. Its section is in doc.context
+  /// After run_and_explain (src/run/explain_winners.hpp) with rounds: what --explain did. Its section is in doc.context
   /// (moved there); its ceilings are in doc.context too, and here only to say they were
   /// measured now and in how long.
   std::optional<WinnersExplained> explained;
@@ -94,21 +98,25 @@ struct SweepPlan {
   std::vector<PlannedSlot> slots;  ///< per name: the point's config, plan and coordinates
   size_t shard_index = 0, shard_count = 1;  ///< the shard the points are of
   StreamSet streams;               ///< the configs' streams, drawn (resolve_streams) before the points were named
+  /// The registry the plans' loaded code is in (RunOptions::loaded when planned): the
+  /// stubs of its shared objects point into it, and the children that run them open it.
+  std::shared_ptr<LoadedCode> loaded;
 };
 
-/// Every config's kernel plans (config_plans), in order: InputError for an unknown
-/// preset or baseline, before anything runs.
-std::vector<ConfigPlans> plan_configs(const std::vector<Config>& configs);
+/// Every config's kernel plans (config_plans), in order, their code loaded into `loaded`
+/// (RunOptions::loaded of the run they are for): InputError for an unknown preset or
+/// baseline, before anything runs.
+std::vector<ConfigPlans> plan_configs(const std::vector<Config>& configs, LoadedCode& loaded);
 
 /// Plans this shard's points of `configs`, whose kernel plans `plans` holds (plan_configs
-/// of the same configs; a filter set since is fine: it only picks points), without
+/// of the same configs into *opt.loaded; a filter set since is fine: it only picks points), without
 /// measuring anything. With `max_points`, the count stops as soon as it is past it (the
 /// run is certainly too large: a grid of 10^7 points is known to be in milliseconds, not
 /// after naming every point): then `names` holds the first max_points + 1 points and
 /// complete is false. std::invalid_argument when plans and configs differ in number.
 SweepPlan plan_sweep(const std::vector<Config>& configs, std::vector<ConfigPlans> plans, const RunOptions& opt,
                      size_t max_points = SIZE_MAX);
-/// plan_sweep of plan_configs(configs).
+/// plan_sweep of plan_configs(configs, *opt.loaded).
 SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt, size_t max_points = SIZE_MAX);
 
 /// Runs the plan's points (complete, and of opt's shard; else std::invalid_argument):

@@ -80,6 +80,8 @@ struct Sweep {
   Sweep(const SweepPlan& p, const RunOptions& o) : sp(p), configs(p.configs), opt(o), protocol(o.protocol) {}
   bool stopped() const { return opt.stop && *opt.stop; }
   const KernelPlan& plan(const PlannedSlot& s) const { return sp.plans[s.config].plans[s.plan]; }
+  /// The shared objects the plans' stubs call through (null: the plan loads none).
+  SharedObjects* shared_objects() const { return sp.loaded ? &sp.loaded->shared_objects() : nullptr; }
   const Built& code(const PlannedSlot& s) const { return built[s.config].kernels[s.plan]; }
 };
 

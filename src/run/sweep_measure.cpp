@@ -135,7 +135,7 @@ void measure_jobs(Sweep& w) {
   };
   std::vector<MeasureJob> work;
   for (const Job& j : w.jobs) work.push_back(j.work);
-  w.sup = run_supervised(work, w.bplans, todo, w.protocol, ev, w.opt.stop);
+  w.sup = run_supervised(work, w.bplans, todo, w.protocol, ev, w.opt.stop, w.shared_objects());
   w.interrupted |= w.sup.stopped || w.sup.abandoned;
   w.out.abandoned = w.sup.abandoned;
 }

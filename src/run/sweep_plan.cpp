@@ -113,9 +113,9 @@ namespace kex {
 
 using sweep_detail::buffer_plans;
 
-std::vector<ConfigPlans> plan_configs(const std::vector<Config>& configs) {
+std::vector<ConfigPlans> plan_configs(const std::vector<Config>& configs, LoadedCode& loaded) {
   std::vector<ConfigPlans> plans;
-  for (const Config& c : configs) plans.push_back(config_plans(c));
+  for (const Config& c : configs) plans.push_back(config_plans(c, loaded));
   return plans;
 }
 
@@ -127,6 +127,7 @@ SweepPlan plan_sweep(const std::vector<Config>& configs, std::vector<ConfigPlans
   SweepPlan p;
   p.configs = configs;
   p.plans = std::move(plans);
+  p.loaded = opt.loaded;
   p.shard_index = opt.shard_index;
   p.shard_count = opt.shard_count;
   p.streams = resolve_streams(p.configs, machine().caches);
@@ -141,7 +142,7 @@ SweepPlan plan_sweep(const std::vector<Config>& configs, std::vector<ConfigPlans
 }
 
 SweepPlan plan_sweep(const std::vector<Config>& configs, const RunOptions& opt, size_t max_points) {
-  return plan_sweep(configs, plan_configs(configs), opt, max_points);
+  return plan_sweep(configs, plan_configs(configs, *opt.loaded), opt, max_points);
 }
 
 std::vector<ThreadPlace> plan_places(const SweepPlan& plan, const Protocol& protocol) {

@@ -342,9 +342,10 @@ std::string verify_in_process(const VerifyTarget& t) {
   return {};
 }
 
-void verify_all(std::vector<Verification>& checks, const volatile std::sig_atomic_t* stop) {
+void verify_all(std::vector<Verification>& checks, const volatile std::sig_atomic_t* stop, SharedObjects* objects) {
   auto outcomes = run_sandboxed(
-      checks.size(), [&](size_t i) { return verify_in_process(checks[i].target); }, 20, stop);
+      checks.size(), [&](size_t i) { return verify_in_process(checks[i].target); }, 20, stop, CallFilter::kernels,
+      objects);
   for (size_t i = 0; i < checks.size(); ++i) {
     const SandboxOutcome& o = outcomes[i];
     const VerifyTarget& t = checks[i].target;

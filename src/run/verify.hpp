@@ -11,6 +11,8 @@
 
 namespace kex {
 
+class SharedObjects;
+
 /// One exact placement a kernel will be measured at: src and dst page offsets
 /// and, when the two regions overlap, their distance (the kernel must then give
 /// what memmove gives).
@@ -91,8 +93,10 @@ std::string verify_in_process(const VerifyTarget& t);
 /// its verdict. A kernel that kills its verifier fails with "killed by SIGSEGV at
 /// code+0x3a touching 0x0 while verifying", and a new child carries on with the next
 /// check. `stop` (may be null) ends the work within a second; checks not verified then
-/// say "interrupted".
-void verify_all(std::vector<Verification>& checks, const volatile std::sig_atomic_t* stop = nullptr);
+/// say "interrupted". `objects` (may be null): the run's shared objects, opened in the
+/// children (the slots of their stubs filled).
+void verify_all(std::vector<Verification>& checks, const volatile std::sig_atomic_t* stop = nullptr,
+                SharedObjects* objects = nullptr);
 
 /// The messages of verify_all ("" = verified), one per target.
 std::vector<std::string> verify_in_child(const std::vector<VerifyTarget>& targets);

@@ -122,5 +122,6 @@ TEST_CASE("a grid's words, numbers and objects read back as written" * doctest::
   CHECK(j["presets"] == json::parse(R"(["reference"])"));
   CHECK_FALSE(j.contains("harness"));  // kex, once: the defaults are not written
   CHECK(j["baselines"].size() == 4);
+  CHECK(config_json(parse_config(j.dump(), "again")) == j);
   CHECK(config_json(make_config(c, "again")) == j);
 }

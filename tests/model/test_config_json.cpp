@@ -37,6 +37,8 @@ std::vector<std::string> shipped_configs() {
 
 TEST_CASE("every shipped config written by config_json reads back to the same config, and its text validates" *
           doctest::test_suite("config")) {
+  // The round trip a config kex drafts must survive (make_config checks the typed record
+  // instead): written as JSON text and read back, the same fields.
   TmpDir d;
   const std::vector<std::string> files = shipped_configs();
   REQUIRE(files.size() >= 9);
@@ -44,7 +46,16 @@ TEST_CASE("every shipped config written by config_json reads back to the same co
   for (const std::string& f : files) {
     CAPTURE(f);
     const Config c = load_config(f);
-    const Config back = make_config(c, f);
+    const Config back = parse_config(config_json(c).dump(), f);
+    const Config made = make_config(c, f);  // the typed check: the same config as the round trip
+    CHECK(config_json(made) == config_json(back));
+    CHECK(made.axes == back.axes);
+    CHECK(made.raw == config_json(c));
+    REQUIRE(made.grids.size() == back.grids.size());
+    for (size_t i = 0; i < made.grids.size(); ++i) {
+      CHECK(made.grids[i].specs == back.grids[i].specs);
+      CHECK(made.grids[i].axes == back.grids[i].axes);
+    }
     CHECK(config_json(back) == config_json(c));
     CHECK(back.axes == c.axes);
     CHECK(back.baselines == c.baselines);
@@ -118,4 +129,45 @@ TEST_CASE("make_config checks a config kex makes as it checks a user's" * doctes
   // Nothing to run is refused as in a file.
   Config empty;
   CHECK_THROWS_WITH_AS(make_config(empty, "made here"), doctest::Contains("nothing to run"), InputError);
+}
+
+TEST_CASE("make_config checks the typed fields with the reader's forms and paths, never reading text back" *
+          doctest::test_suite("config")) {
+  Config draft;
+  draft.axes.sizes = {64, 4096};
+  Grid two;
+  two.axes = draft.axes;
+  two.specs = {parse_spec_name("copy/avx/unroll:256"), parse_spec_name("copy/sse/unroll:64")};
+  draft.grids = {two};
+  const Config c = make_config(draft, "made");
+  // One grid per spec, as its JSON lists them; its JSON is what config_json writes.
+  REQUIRE(c.grids.size() == 2);
+  CHECK(c.grids[1].specs == std::vector<KernelSpec>{two.specs[1]});
+  CHECK(c.grids[1].axes == draft.axes);
+  CHECK(c.raw == config_json(draft));
+  // A value out of its form's range: the reader's message at the reader's path.
+  Config threads = draft;
+  threads.axes.threads = {0};
+  CHECK_THROWS_WITH_AS(make_config(threads, "made"), doctest::Contains("made: /threads/0: 0: out of range (allowed 1.."),
+                       InputError);
+  Config precision = draft;
+  precision.policy.precision = 2;
+  CHECK_THROWS_WITH_AS(make_config(precision, "made"), "made: /precision: 2.0: expected a number in 0.0001..0.5",
+                       InputError);
+  // The checks across fields: a minimum above its maximum, a NAME loaded twice.
+  Config samples = draft;
+  samples.policy.min_samples = 50;
+  samples.policy.max_samples = 10;
+  CHECK_THROWS_WITH_AS(make_config(samples, "made"), "made: /max_samples: 10: must be >= min_samples (50)", InputError);
+  Config loads = draft;
+  loads.loads = {{"x", "a.so", "f", Function::memcpy}, {"x", "b.so", "g", Function::memcpy}};
+  CHECK_THROWS_WITH_AS(make_config(loads, "made"), doctest::Contains("made: /load: NAME 'x' is given twice"), InputError);
+  // An invalid spec in a grid: named at its place in the kernels' list.
+  Config invalid = draft;
+  invalid.grids[0].specs[1].unroll = 3;
+  CHECK_THROWS_WITH_AS(make_config(invalid, "made"), doctest::Contains("made: /kernels/1: "), InputError);
+  // A grid's axes listing a value twice: no reader gives that back.
+  Config twice = draft;
+  twice.grids[0].axes.caches = {CacheMode::warm, CacheMode::warm};
+  CHECK_THROWS_AS(make_config(twice, "made"), std::logic_error);
 }

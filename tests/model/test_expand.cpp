@@ -4,6 +4,7 @@
 
 #include "src/model/config.hpp"
 #include "src/model/expand.hpp"
+#include "src/run/load_plans.hpp"
 #include "src/run/plans.hpp"
 
 using namespace kex;
@@ -11,7 +12,8 @@ using namespace kex;
 TEST_CASE("visit_points visits expand_points' points in order and stops when told" * doctest::test_suite("expand")) {
   const Config c = parse_config(R"({"sizes": [256, 4096], "kernels": [{"op": ["copy", "clear"], "regs": ["sse", "avx"]}],
                                    "layout": {"src_offset": [0, 1]}, "baselines": true})", "t.json");
-  const ConfigPlans cp = config_plans(c);
+  LoadedCode loaded;
+  const ConfigPlans cp = config_plans(c, loaded);
   const std::vector<PlannedPoint> all = expand_points(c, cp);
   REQUIRE(all.size() == 4 * 2 * 2 + 4 * 2 * 2);  // 4 kernels and 4 baselines at 2 sizes x 2 offsets
   std::vector<std::string> seen;

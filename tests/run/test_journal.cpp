@@ -27,20 +27,20 @@ JournalHeader sample_header() {
   JournalHeader h;
   h.kex_version = "0.1.0";
   h.git_commit = "abc1234";
-  h.run_id = "0123456789abcdef";
+  h.request.run_id = "0123456789abcdef";
   h.machine = "Some CPU [25/1/1]";
-  h.format = ResultsFormat::csv;
-  h.shard_index = 1;
-  h.shard_count = 3;
-  h.filter = "-/avx/";
+  h.request.format = ResultsFormat::csv;
+  h.request.shard_index = 1;
+  h.request.shard_count = 3;
+  h.request.filter = "-/avx/";
   h.drew_figures = true;
   h.output_name = "out.csv";
-  h.protocol.repetitions = 5;
-  h.protocol.seed = UINT64_MAX;
-  h.protocol.cpu = 3;
-  h.protocol.sentinel.threshold = 0.2;
-  h.protocol.counters = {"cycles", "instructions"};
-  h.configs = {parse_config(R"({"sizes": [4096], "kernels": [{"op": "copy", "regs": "sse"}]})", "c.json")};
+  h.request.protocol.repetitions = 5;
+  h.request.protocol.seed = UINT64_MAX;
+  h.request.protocol.cpu = 3;
+  h.request.protocol.sentinel.threshold = 0.2;
+  h.request.protocol.counters = {"cycles", "instructions"};
+  h.request.configs = {parse_config(R"({"sizes": [4096], "kernels": [{"op": "copy", "regs": "sse"}]})", "c.json")};
   return h;
 }
 
@@ -76,12 +76,12 @@ TEST_CASE("the journal header is written and read by one field table: what is wr
   const nlohmann::json j = to_json(h);
   const JournalHeader back = journal_header_from(j, "J:1: /header");
   CHECK(to_json(back) == j);
-  CHECK(back.protocol.seed == UINT64_MAX);
-  CHECK(back.protocol.counters == h.protocol.counters);
-  CHECK(back.configs.size() == 1);
-  CHECK(back.configs[0].source == "c.json");
-  CHECK(back.configs[0].grids.size() == 1);
-  CHECK(back.shard_index == 1);
+  CHECK(back.request.protocol.seed == UINT64_MAX);
+  CHECK(back.request.protocol.counters == h.request.protocol.counters);
+  CHECK(back.request.configs.size() == 1);
+  CHECK(back.request.configs[0].source == "c.json");
+  CHECK(back.request.configs[0].grids.size() == 1);
+  CHECK(back.request.shard_index == 1);
   CHECK(back.drew_figures);
   for (auto it = j.begin(); it != j.end(); ++it) {  // every key is required
     nlohmann::json less = j;
@@ -121,7 +121,7 @@ TEST_CASE("read_journal: a record after the header is checked, a torn last line 
   REQUIRE(s.partial);
   CHECK(s.partial->bytes == 3);
   CHECK(s.partial->fnv1a == "e71fa2190541574b");
-  CHECK(s.header.run_id == "0123456789abcdef");
+  CHECK(s.header.request.run_id == "0123456789abcdef");
   // A segment table in a shape its printers cannot read, and JSON nested too deep.
   const std::string broken = d / "broken.journal";
   {

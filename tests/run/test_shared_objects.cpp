@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "src/run/file_sha256.hpp"
 #include "src/run/sandbox.hpp"
@@ -14,22 +15,34 @@
 
 using namespace kex;
 
-TEST_CASE("a shared object replaced after kex read it: the children still open the bytes kex hashed" *
-          doctest::test_suite("sandbox")) {
-  TmpDir dir;
+namespace {
+
+/// dir/lib.so whose answer() returns 1, and another object whose answer() returns 2, to
+/// be renamed over it: {lib, other}.
+std::pair<std::string, std::string> answer_versions(const TmpDir& dir) {
   const std::string one = build_so(dir, "one", "int answer(void) { return 1; }\n");
   const std::string two = build_so(dir, "two", "int answer(void) { return 2; }\n");
   const std::string lib = dir / "lib.so";
   REQUIRE(std::rename(one.c_str(), lib.c_str()) == 0);
-  const std::string hashed = shared_object_sha256(lib);
+  return {lib, two};
+}
+
+}  // namespace
+
+TEST_CASE("a shared object replaced after kex read it: the children still open the bytes kex hashed" *
+          doctest::test_suite("sandbox")) {
+  TmpDir dir;
+  const auto [lib, two] = answer_versions(dir);
+  SharedObjects objects;
+  const std::string hashed = objects.sha256(lib);
   CHECK(hashed == file_sha256(lib, kMaxLoadedFile, "shared object"));
-  CHECK(probe_shared_object(lib, "answer") == "");
-  const FunctionCode first = shared_object_code(lib, "answer", 64);
+  CHECK(objects.probe(lib, "answer") == "");
+  const FunctionCode first = objects.code(lib, "answer", 64);
   // The file is replaced (as a build does: a new file renamed over it) after the plan was made.
   REQUIRE(std::rename(two.c_str(), lib.c_str()) == 0);
   CHECK(file_sha256(lib, kMaxLoadedFile, "shared object") != hashed);
-  CHECK(shared_object_sha256(lib) == hashed);
-  const FunctionCode again = shared_object_code(lib, "answer", 64);
+  CHECK(objects.sha256(lib) == hashed);
+  const FunctionCode again = objects.code(lib, "answer", 64);
   CHECK(again.bytes == first.bytes);
   // mov $1, %eax: the first object's code, not the second's.
   REQUIRE(first.bytes.size() >= 5);
@@ -40,7 +53,7 @@ TEST_CASE("a shared object replaced after kex read it: the children still open t
   std::FILE* f = std::fopen(bad.c_str(), "w");
   std::fputs("not an ELF file\n", f);
   std::fclose(f);
-  const std::string why = probe_shared_object(bad, "answer");
+  const std::string why = objects.probe(bad, "answer");
   CHECK(why.find("cannot open it: " + bad + ": ") == 0);
   CHECK(why.find("/proc/self/fd") == std::string::npos);
 }
@@ -61,14 +74,15 @@ TEST_CASE("a library a shared object depends on, replaced after the probe: later
   REQUIRE(shell("gcc -shared -fPIC -O1 -o " + main_so + " " + (dir / "main.c") + " -L" + dir.path +
                 " -ldep -Wl,-rpath," + dir.path)
               .status == 0);
-  CHECK(probe_shared_object(main_so, "answer") == "");
-  const std::string deps = shared_object_dependencies(main_so);
+  SharedObjects objects;
+  CHECK(objects.probe(main_so, "answer") == "");
+  const std::string deps = objects.dependencies(main_so);
   CHECK(deps.find(dep + " ") == 0);  // the one library it loaded besides itself
-  void* const* slot = shared_object_slot(main_so, "answer");
+  void* const* slot = objects.slot(main_so, "answer");
   // In a child: open the registered objects and call answer() when its slot is set.
   const auto call = [&] {
     const auto job = [&](size_t) -> std::string {
-      open_shared_objects();
+      objects.open_all();
       if (!*slot) return "no symbol";
       return "answer " + std::to_string(reinterpret_cast<int (*)()>(*slot)());
     };
@@ -77,4 +91,29 @@ TEST_CASE("a library a shared object depends on, replaced after the probe: later
   CHECK(call() == "answer 1");
   REQUIRE(std::rename(v2.c_str(), dep.c_str()) == 0);  // replaced as a build does
   CHECK(call() == "no symbol");
+}
+
+TEST_CASE("two registries in one process: each reads its own copy, and a child opens only the objects given it" *
+          doctest::test_suite("sandbox")) {
+  TmpDir dir;
+  const auto [lib, two] = answer_versions(dir);
+  SharedObjects first;
+  const std::string hashed = first.sha256(lib);
+  void* const* slot = first.slot(lib, "answer");
+  REQUIRE(std::rename(two.c_str(), lib.c_str()) == 0);
+  // A second run reads the file as it is now; the first keeps the bytes it read.
+  SharedObjects second;
+  CHECK(second.sha256(lib) != hashed);
+  CHECK(first.sha256(lib) == hashed);
+  CHECK(second.slot(lib, "answer") != slot);
+  const auto call = [&](SharedObjects* open) {
+    const auto job = [&](size_t) -> std::string {
+      if (!*slot) return "no symbol";
+      return "answer " + std::to_string(reinterpret_cast<int (*)()>(*slot)());
+    };
+    return run_sandboxed(1, job, 10, nullptr, CallFilter::loading, open).at(0).message;
+  };
+  CHECK(call(&first) == "answer 1");
+  CHECK(call(&second) == "no symbol");  // the second registry's objects are not the first's
+  CHECK(call(nullptr) == "no symbol");
 }

@@ -45,9 +45,10 @@ TEST_CASE("plan_sweep keeps each config's plans and each point's config, plan an
 
 TEST_CASE("plans made before --filter serve the filtered configs: the same points as planning them anew" * doctest::test_suite("plan")) {
   std::vector<Config> configs{parse_config(kTwoKernels, "t.json")};
-  std::vector<ConfigPlans> plans = plan_configs(configs);
+  const RunOptions opt = quiet_options();
+  std::vector<ConfigPlans> plans = plan_configs(configs, *opt.loaded);
   configs[0].filter = parse_name_filter("/4096$", "--filter");
-  const SweepPlan once = plan_sweep(configs, std::move(plans), quiet_options());
+  const SweepPlan once = plan_sweep(configs, std::move(plans), opt);
   CHECK(once.names == std::vector<std::string>{kAvxKernel + "/4096", "memcpy/4096"});
   CHECK(once.names == plan_sweep(configs, quiet_options()).names);
   CHECK_THROWS_AS(plan_sweep(configs, std::vector<ConfigPlans>{}, quiet_options()), std::invalid_argument);
