@@ -58,15 +58,7 @@ void mmx_clear_movq(Gen& g, const PresetOptions& o, Subs& s, bool hahn_sfence) {
 /// faster_clear_page / even_faster_clear: 64 × 8 `movntq`, sfence, femms.
 void mmx_clear_movntq(Gen& g, const PresetOptions& o, Subs& s) {
   fpu_save(g, o, s);
-  g.pxor(mm0, mm0);
-  g.mov(ecx, kPage / 64);
-  Label loop;
-  g.L(loop);
-  for (int k = 0; k < 8; ++k) g.movntq(g.qword[rdi + 8 * k], mm0);
-  g.add(rdi, 64);
-  g.dec(ecx);
-  g.jnz(loop);
-  g.sfence();
+  movntq_clear_page(g);
   femms(g, s);
   fpu_restore(g, o);
 }
@@ -194,6 +186,18 @@ const std::vector<int> kPrologue5 = {0, 64, 128, 192, 256};
 const std::vector<int> kPrologue4 = {0, 64, 128, 192};
 
 }  // namespace
+
+void movntq_clear_page(Gen& g) {
+  g.pxor(mm0, mm0);
+  g.mov(ecx, kPage / 64);
+  Label loop;
+  g.L(loop);
+  for (int k = 0; k < 8; ++k) g.movntq(g.qword[rdi + 8 * k], mm0);
+  g.add(rdi, 64);
+  g.dec(ecx);
+  g.jnz(loop);
+  g.sfence();
+}
 
 std::vector<Preset> fastc_clear_presets() {
   std::vector<Preset> v;

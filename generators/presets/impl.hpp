@@ -33,6 +33,16 @@ void fpu_restore(Gen& g, const PresetOptions& opts);
 /// fast.c v1.6 fast_copy_page's bug: a second `fsave`+`fwait` where frstor belongs.
 void fpu_save_again(Gen& g, const PresetOptions& opts);
 
+/// Linux's clear_page_orig (linux.cpp), one page at rdi: eax = 0; 64 iterations of dec
+/// ecx, 8 temporal 8-byte stores, lea; the jnz takes its flags from the dec (mov and lea
+/// leave them); then a nop. Also the x86-64 clear_page of 2005 that xmm64.c ran.
+void clear_page_orig(Gen& g);
+
+/// One page at rdi cleared with non-temporal MMX stores (fastc.cpp): mm0 = 0; 64
+/// iterations of 8 movntq (64 B); sfence. fast.c's faster_clear_page and the 2.4
+/// kernel's K7 fast_clear_page have this loop.
+void movntq_clear_page(Gen& g);
+
 /// Runs `body` (one call of the original routine: it must advance rdi, and rsi for
 /// copies, by `region` and preserve `counter`) once per region of rdx bytes, then
 /// `ret`. A callee-saved counter is pushed/popped around the loop.

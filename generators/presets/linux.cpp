@@ -50,21 +50,6 @@ const char* const kPageAbi =
     " ABI: the original takes the page in rdi (copies: rdi = to, rsi = from); kex runs it once per 4096-byte "
     "region of kernel(dst rdi, src rsi, bytes rdx), unchanged.";
 
-/// clear_page_orig: eax = 0; 64 iterations of dec ecx, 8 temporal 8-byte stores, lea;
-/// the jnz takes its flags from the dec (mov and lea leave them); then a nop.
-void clear_page_orig(Gen& g) {
-  g.xor_(eax, eax);
-  g.mov(ecx, kPage / 64);
-  g.align(16);
-  Label loop;
-  g.L(loop);
-  g.dec(ecx);
-  for (int k = 0; k < 8; ++k) g.mov(g.qword[rdi + 8 * k], rax);
-  g.lea(rdi, g.ptr[rdi + 64]);
-  g.jnz(loop);
-  g.nop();
-}
-
 /// clear_page_rep (8-byte elements) and clear_page_erms (bytes): ecx = count, eax = 0, rep stos.
 void clear_page_string(Gen& g, bool erms) {
   g.mov(ecx, erms ? kPage : kPage / 8);
@@ -354,6 +339,19 @@ std::vector<Preset> linux_copy_rows() {
 }
 
 }  // namespace
+
+void clear_page_orig(Gen& g) {
+  g.xor_(eax, eax);
+  g.mov(ecx, kPage / 64);
+  g.align(16);
+  Label loop;
+  g.L(loop);
+  g.dec(ecx);
+  for (int k = 0; k < 8; ++k) g.mov(g.qword[rdi + 8 * k], rax);
+  g.lea(rdi, g.ptr[rdi + 64]);
+  g.jnz(loop);
+  g.nop();
+}
 
 std::vector<Preset> linux_presets() {
   std::vector<Preset> v = linux_clear_page_rows();

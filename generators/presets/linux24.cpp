@@ -99,15 +99,7 @@ void mmx_memcpy(Gen& g, const PresetOptions& o, Subs& s) {
 /// iterations of 8 movntq (64 B); sfence.
 void k7_clear_page(Gen& g, const PresetOptions& o, Subs& s, KernelFpu v) {
   kernel_fpu_begin(g, o, s, v);
-  g.pxor(mm0, mm0);
-  g.mov(ecx, kPage / 64);
-  Label loop;
-  g.L(loop);
-  for (int k = 0; k < 8; ++k) g.movntq(g.qword[rdi + 8 * k], mm0);
-  g.add(rdi, 64);
-  g.dec(ecx);
-  g.jnz(loop);
-  g.sfence();
+  movntq_clear_page(g);
   kernel_fpu_end(g, o);
 }
 

@@ -176,18 +176,7 @@ std::vector<Preset> xmm64_kernel_clear_rows() {
       "x86-64 clear_page of 2005: xor eax,eax; ECX=64; .p2align 4 (multi-byte nops to 16 bytes); loop of dec ecx, "
       "8 x mov [rdi+8k],rax, lea rdi,[rdi+64], jnz (flags from the dec); nop. Confidence: high for the code, medium "
       "that xmm64.c timed this unrolled path.",
-      {}, 1, rdx, [](Gen& g) {
-        g.xor_(eax, eax);
-        g.mov(ecx, kPage / 64);
-        g.align(16);
-        Label loop;
-        g.L(loop);
-        g.dec(ecx);
-        for (int k = 0; k < 8; ++k) g.mov(g.ptr[rdi + 8 * k], rax);
-        g.lea(rdi, g.ptr[rdi + 64]);
-        g.jnz(loop);
-        g.nop();
-      }));
+      {}, 1, rdx, [](Gen& g) { clear_page_orig(g); }));
   v.push_back(xmm64_preset(
       "xmm64/kernel_clear_rep", "kernel clear", {"kernel clear (rep stosq)", "clear_page_c"}, Op::clear,
       kOriginClearS, Confidence::high,
