@@ -51,6 +51,7 @@ struct Ctx {
   size_t start = 0;                  ///< g.getSize() at the kernel's first byte
   std::optional<LoopRange> main_range;    ///< set by the loop that does the bulk of the work
   Label small;                       ///< overlap edges: the path below one width in all
+  Label rep_big;                     ///< rep:N: the path of N bytes and more
   bool copy() const { return s.op == Op::copy; }
   bool read() const { return s.op == Op::read; }
   bool clear() const { return s.op == Op::clear; }
@@ -258,6 +259,22 @@ struct Ctx {
       g.vmovdqu8(v | g.k1 | g.T_z, g.ptr[g.rsi]);
     }
     g.vmovdqu8(g.ptr[g.rdi] | g.k1, v);
+  }
+
+  /// rep:N, after the small entry: calls of N bytes or more take rep_path.
+  void rep_entry() {
+    if (!s.rep_above) return;
+    g.cmp(g.rdx, s.rep_above);
+    g.jae(rep_big, CodeGenerator::T_NEAR);
+  }
+
+  /// rep:N's path (rdi/rsi at the buffers' start): rep movsb / rep stosb of every byte, then
+  /// the epilogue.
+  void rep_path() {
+    if (!s.rep_above) return;
+    g.L(rep_big);
+    rep_move();
+    epilogue();
   }
 
   /// small:rep, rdx < w: rep movsb (a clear: rep stosb of al, the fill) of rdx bytes.
@@ -595,12 +612,14 @@ std::optional<LoopRange> emit_kernel(CodeGenerator& g, const KernelSpec& s) {
   if (s.op == Op::read) c.saved.push_back(g.r14);  // the byte fold
   c.prologue();
   c.small_entry();
+  c.rep_entry();
   c.head();
   if (s.op == Op::read) cls.read_begin(g, s);  // after the head, which may use rcx (a GPR accumulator)
   c.loops();
   c.tail();
   c.epilogue();
   c.small_path();
+  c.rep_path();
   return c.main_range;
 }
 

@@ -52,6 +52,7 @@ std::string list_params_text() {
       "  small:mask    below one width, one AVX-512BW masked load and store (needs avx512bw, vl)\n"
       "  small:rep     below one width, rep movsb / rep stosb\n"
       "  small:table   below one width, overlap's moves reached by one jump on the size class\n"
+      "  rep:N         calls of N bytes or more: rep movsb / rep stosb (N >= the width; not for reads)\n"
       "  block:N@bwd   touch each N-byte block (one dword per line) before copying it\n",
       reg_class_names(" | "), prefetch_names("|"), -kMaxPfDistance, kMaxPfDistance, kMinPfEvery, kMaxPfEvery);
 }

@@ -138,6 +138,7 @@ struct GridKeys {
   std::vector<Align> aligns;
   std::vector<Edges> edges;
   std::vector<Small> smalls;
+  std::vector<uint32_t> rep_aboves;
   std::vector<BlockPrefetch> blocks;
   std::vector<uint8_t> fills;
   bool skip_invalid = false;  ///< drop the invalid combinations instead of refusing the grid
@@ -162,6 +163,7 @@ void map_grid(IO& io, G& g) {
   axis("align", g.aligns, Word<Align>{parse_align, "aligned, unaligned"});
   axis("edges", g.edges, Word<Edges>{parse_edges, "bytes, overlap"});
   axis("small", g.smalls, Word<Small>{parse_small, small_names()});
+  axis("rep_above", g.rep_aboves, Whole<uint32_t>{0, kMaxRepAbove});
   axis("block", g.blocks, BlockForm{});
   axis("fill", g.fills, Whole<uint8_t>{0, 255});
   if (io.when(g.skip_invalid)) io.flag("skip_invalid", g.skip_invalid);

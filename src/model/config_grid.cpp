@@ -22,7 +22,7 @@ using Setter = std::function<void(KernelSpec&)>;
 
 /// The spec axes grid `k` lists, each a setter per value, in the order they apply: op and
 /// regs first (the others apply over the class's defaults), then unroll, scratch,
-/// prefetch, pf_every, store, direction, align, edges, small, block, fill.
+/// prefetch, pf_every, store, direction, align, edges, small, rep_above, block, fill.
 std::vector<std::vector<Setter>> spec_axes(const GridKeys& k) {
   std::vector<std::vector<Setter>> axes;
   auto add = [&](const auto& values, auto assign) {
@@ -45,6 +45,7 @@ std::vector<std::vector<Setter>> spec_axes(const GridKeys& k) {
   add(k.aligns, [](KernelSpec& s, Align v) { s.align = v; });
   add(k.edges, [](KernelSpec& s, Edges v) { s.edges = v; });
   add(k.smalls, [](KernelSpec& s, Small v) { s.small = v; });
+  add(k.rep_aboves, [](KernelSpec& s, uint32_t v) { s.rep_above = v; });
   add(k.blocks, [](KernelSpec& s, BlockPrefetch v) { s.block = v; });
   add(k.fills, [](KernelSpec& s, uint8_t v) { s.fill = v; });
   return axes;
@@ -117,6 +118,7 @@ GridKeys keys_of(const KernelSpec& s) {
   }
   if (s.edges != Edges::bytes) k.edges = {s.edges};
   if (s.small != Small::bytes) k.smalls = {s.small};
+  if (s.rep_above) k.rep_aboves = {s.rep_above};
   if (s.block.bytes) k.blocks = {s.block};
   if (s.op == Op::clear) k.fills = {s.fill};
   return k;

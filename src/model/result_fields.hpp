@@ -156,7 +156,8 @@ void map_spec(IO& io, K& s) {
   io.choice("edges", s.edges, parse_edges, [](Edges v) { return to_string(v); }, "bytes, overlap");
   // Files of a kex before the small axis have no "small": their kernels' small path was bytes.
   if (io.has("small", s.small != Small::bytes))
-    io.choice("small", s.small, parse_small, [](Small v) { return to_string(v); }, "bytes, overlap");
+    io.choice("small", s.small, parse_small, [](Small v) { return to_string(v); }, "bytes, overlap, mask, rep, table");
+  if (io.has("rep_above", s.rep_above != 0)) io.whole("rep_above", s.rep_above, uint32_t(1), kMaxRepAbove);
   io.whole("block_bytes", s.block.bytes, uint32_t(0), UINT32_MAX);
   io.choice("block_order", s.block.order, parse_direction, [](Direction v) { return to_string(v); },
             "forward, backward");

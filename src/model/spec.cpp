@@ -166,6 +166,7 @@ std::string spec_name(const KernelSpec& s) {
   if (s.align == Align::aligned) n += "/aligned";
   if (s.edges == Edges::overlap) n += "/overlap";
   if (s.small != Small::bytes) n += "/small:" + std::string(to_string(s.small));
+  if (s.rep_above) n += "/rep:" + std::to_string(s.rep_above);
   if (s.block.bytes) {
     n += "/block:" + std::to_string(s.block.bytes);
     n += s.block.order == Direction::backward ? "@bwd" : "@fwd";
@@ -240,6 +241,7 @@ void apply_token(KernelSpec& s, std::string_view t) {
   else if (key == "fill") s.fill = static_cast<uint8_t>(parse_int(t, val, 0, 255));
   else if (key == "pf") apply_prefetch(s, t, val);
   else if (key == "block") apply_block(s, t, val);
+  else if (key == "rep") s.rep_above = static_cast<uint32_t>(parse_int(t, val, 1, kMaxRepAbove));
   else if (key == "small") {
     const auto v = parse_small(val);
     if (!v) throw std::invalid_argument("'" + std::string(t) + "': allowed small:" + small_names("|"));
@@ -248,7 +250,7 @@ void apply_token(KernelSpec& s, std::string_view t) {
   else
     throw std::invalid_argument("unknown token '" + std::string(t) +
                                 "' in kernel name (allowed: unroll:N scratch:N pf:KIND@DIST every:N t nt fwd bwd aligned "
-                                "unaligned bytes overlap small:" + small_names("|") + " block:N@fwd|bwd fill:0xNN)");
+                                "unaligned bytes overlap small:" + small_names("|") + " rep:N block:N@fwd|bwd fill:0xNN)");
 }
 
 }  // namespace
@@ -309,6 +311,7 @@ std::string read_reason(const KernelSpec& s) {
     return "a read takes small:bytes only (small:" + std::string(to_string(s.small)) +
            ": the small strategies are a copy's and a clear's)";
   if (s.block.bytes) return "block prefetch applies to copies only";
+  if (s.rep_above) return "a read takes no rep:N (rep movs/stos are a copy's and a clear's)";
   return {};
 }
 
@@ -332,6 +335,7 @@ std::string validate(const KernelSpec& s) {
              "class wider than one byte)";
     if (s.small != Small::bytes)
       return "the string class has no small path (rep movs/stos moves every byte itself)";
+    if (s.rep_above) return "the string class takes no rep:N (it is rep movs/stos at every size)";
   } else {
     if (s.unroll == 0 || s.unroll % c.width != 0)
       return "unroll " + num(s.unroll) + " is not a positive multiple of the " + c.name + " width (" +
@@ -370,6 +374,9 @@ std::string validate(const KernelSpec& s) {
     if (s.block.bytes > (1u << 20)) return "block prefetch size " + num(s.block.bytes) + " is above 1 MiB";
   }
   if (s.op != Op::clear && s.fill != 0) return "fill applies to clear only";
+  if (s.rep_above && (s.rep_above < c.width || s.rep_above > kMaxRepAbove))
+    return "rep:" + num(s.rep_above) + " is out of range: " + num(c.width) + " (the class width) to " + num(kMaxRepAbove) +
+           " bytes";
   return {};
 }
 

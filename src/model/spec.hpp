@@ -85,6 +85,9 @@ struct BlockPrefetch {
   bool operator==(const BlockPrefetch&) const = default;
 };
 
+/// The largest `rep:N` threshold: 1 GiB.
+inline constexpr uint32_t kMaxRepAbove = uint32_t(1) << 30;
+
 /// The prefetch distance's range: -kMaxPfDistance..kMaxPfDistance bytes (1 MiB either way).
 inline constexpr int32_t kMaxPfDistance = 1 << 20;
 /// The prefetch interval's range: a multiple of 8 bytes in kMinPfEvery..kMaxPfEvery.
@@ -108,6 +111,10 @@ struct KernelSpec {
   Align align = Align::unaligned;
   Edges edges = Edges::bytes;
   Small small = Small::bytes;
+  /// Calls of this many bytes or more go to `rep movsb` / `rep stosb` instead of the loop
+  /// (name token `rep:N`; 0: none): with a small strategy, one routine that dispatches the
+  /// small, middle and large sizes, as glibc's erms variants do above their threshold.
+  uint32_t rep_above = 0;
   BlockPrefetch block;
   uint8_t fill = 0;            ///< clear only: the byte written
 

@@ -253,6 +253,25 @@ TEST_CASE("small strategies: every class, op, direction, edges and store moves e
   }
 }
 
+TEST_CASE("rep:N: calls of N bytes and more take rep movsb/stosb, the rest the small path and the loop, exactly [dst, dst+n)" *
+          doctest::test_suite("generator")) {
+  std::vector<KernelSpec> specs;
+  for (Small small : {Small::bytes, Small::overlap, Small::mask})
+    for (KernelSpec s : small_specs(small)) {
+      if (s.store == Store::nontemporal || s.direction == Direction::backward) continue;
+      s.rep_above = 3 * reg_class_info(s.regs).width + 5;  // odd: sizes on both sides, up to 3 unrolls + width + 1
+      if (validate(s).empty()) specs.push_back(s);
+    }
+  CHECK(specs.size() >= 10);
+  check_all(specs, [](KernelFn fn, const KernelSpec& s) { return check_kernel(fn, s); });
+  const KernelSpec r = parse_spec_name("copy/avx/unroll:128/small:overlap/rep:2048");
+  CHECK(r.rep_above == 2048);
+  CHECK(spec_name(r) == "copy/avx/unroll:128/scratch:4/t/fwd/small:overlap/rep:2048");
+  CHECK(validate(parse_spec_name("copy/avx/unroll:128/rep:16")) == "rep:16 is out of range: 32 (the class width) to 1073741824 bytes");
+  CHECK(validate(parse_spec_name("read/avx/unroll:128/rep:4096")) == "a read takes no rep:N (rep movs/stos are a copy's and a clear's)");
+  CHECK(validate(parse_spec_name("copy/string/unroll:1/rep:4096")) == "the string class takes no rep:N (it is rep movs/stos at every size)");
+}
+
 TEST_CASE("small strategies: mask needs AVX-512BW and VL, rep and table take no more than the class" *
           doctest::test_suite("spec")) {
   const FeatureSet mask = spec_needs(parse_spec_name("copy/sse/unroll:32/small:mask"));
