@@ -8,37 +8,51 @@
 #include "src/core/units.hpp"
 #include "src/results/answer_text.hpp"
 #include "src/results/crossover_text.hpp"
+#include "src/results/markdown.hpp"
 #include "src/results/validation.hpp"
 
 namespace kex {
 
 namespace {
 
+/// The verdict table's head and a row per size (names as the file has them): size, the
+/// dispatched kernel, its ties, its time over libc's and over rep's, the rounds.
+std::vector<std::vector<std::string>> verdict_cells(const TuneRecord& t) {
+  const std::string libc = t.kept.size() > 0 ? t.kept[0] : "libc";
+  const std::string rep = t.kept.size() > 1 ? t.kept[1] : "rep";
+  std::vector<std::vector<std::string>> rows = {{"size", "dispatch", "ties", "time / " + libc, "time / " + rep, "rounds"}};
+  for (const TuneVerdict& v : t.verdicts)
+    rows.push_back({format_bytes(v.size), v.dispatched, std::to_string(v.ties.size()), ratio_text(v.vs_libc),
+                    ratio_text(v.vs_rep), std::to_string(v.rounds)});
+  return rows;
+}
+
 /// The verdict per size. Kernel names come from the file: escaped, and padded by the
 /// columns they take (a name with wide or combining characters keeps the columns).
 std::string verdict_table(const TuneRecord& t) {
+  std::vector<std::vector<std::string>> rows = verdict_cells(t);
   size_t w = 8;
-  for (const TuneVerdict& v : t.verdicts) w = std::max(w, display_width(terminal_text(v.dispatched)));
-  auto row = [&](const std::string& size, const std::string& kernel, const std::string& ties, const std::string& libc,
-                 const std::string& rep, const std::string& rounds) {
-    return fmt::format("{:<10} {} {:>5} {} {} {}\n", size, pad_right(kernel, w), ties, pad_right(libc, 20),
-                       pad_right(rep, 20), rounds);
-  };
-  const std::string libc = t.kept.size() > 0 ? terminal_text(t.kept[0]) : "libc";
-  const std::string rep = t.kept.size() > 1 ? terminal_text(t.kept[1]) : "rep";
-  std::string out = row("size", "dispatch", "ties", "time / " + libc, "time / " + rep, "rounds");
-  for (const TuneVerdict& v : t.verdicts)
-    out += row(format_bytes(v.size), terminal_text(v.dispatched), std::to_string(v.ties.size()), ratio_text(v.vs_libc),
-               ratio_text(v.vs_rep), std::to_string(v.rounds));
+  for (auto& r : rows) {
+    for (size_t c : {1, 3, 4}) r[c] = terminal_text(r[c]);
+    w = std::max(w, display_width(r[1]));
+  }
+  std::string out;
+  for (const auto& r : rows)
+    out += fmt::format("{:<10} {} {:>5} {} {} {}\n", r[0], pad_right(r[1], w), r[2], pad_right(r[3], 20),
+                       pad_right(r[4], 20), r[5]);
   return out;
+}
+
+/// "n <= 4 KiB" or "larger": the sizes a dispatch row covers.
+std::string row_sizes(const DispatchEntry& e) {
+  return e.max_bytes == kDispatchRest ? "larger" : "n <= " + format_bytes(e.max_bytes);
 }
 
 std::string dispatch_text(const TuneRecord& t) {
   if (t.dispatch.entries.empty()) return "dispatch: none (no stage finished)\n";
   std::string out = "dispatch:\n";
   for (const DispatchEntry& e : t.dispatch.entries) {
-    const std::string when = e.max_bytes == kDispatchRest ? "larger" : "n <= " + format_bytes(e.max_bytes);
-    out += fmt::format("  {:<14} {}\n", when, terminal_text(e.kernel));
+    out += fmt::format("  {:<14} {}\n", row_sizes(e), terminal_text(e.kernel));
   }
   for (const DispatchSwitch& s : t.switches)
     out += "  switch " + terminal_text(s.from) + " -> " + terminal_text(s.to) + " between " + format_bytes(s.low) +
@@ -101,13 +115,39 @@ std::string validation_text(const TuneRecord& t) {
   return out + format_validated_advice(tunables, gains);
 }
 
+/// "kex tune: copy on M: 21 sizes, 184 s of a 600 s budget": the head line, unescaped.
+std::string head_line(const TuneRecord& t, const std::string& machine) {
+  return fmt::format("kex tune: {} on {}: {} sizes, {:.0f} s of a {:.0f} s budget", to_string(t.op), machine,
+                     t.verdicts.size(), t.used_s, t.budget_s);
+}
+
 }  // namespace
 
 std::string format_tune(const TuneRecord& t, const std::string& machine) {
   // A machine name of any length: snprintf's fixed buffer cut a long one, and the line's end with it.
-  return fmt::format("kex tune: {} on {}: {} sizes, {:.0f} s of a {:.0f} s budget\n", to_string(t.op),
-                     terminal_text(machine), t.verdicts.size(), t.used_s, t.budget_s) +
-         verdict_table(t) + dispatch_text(t) + race_text(t) + validation_text(t);
+  return head_line(t, terminal_text(machine)) + "\n" + verdict_table(t) + dispatch_text(t) + race_text(t) +
+         validation_text(t);
+}
+
+std::string format_tune_markdown(const TuneRecord& t, const std::string& machine) {
+  std::vector<std::vector<std::string>> rows = verdict_cells(t);
+  const std::vector<std::string> head = rows.front();
+  rows.erase(rows.begin());
+  for (auto& r : rows) r[1] = md_text(r[1]);
+  std::string out = "**" + md_text(head_line(t, machine)) + "**\n\n" + md_table(head, "rlrllr", rows) + "\n";
+  // markdown_html knows paragraphs and line breaks (a line ending in two spaces), no lists
+  std::string dispatch;
+  for (const DispatchEntry& e : t.dispatch.entries) dispatch += row_sizes(e) + ": " + md_text(e.kernel) + "  \n";
+  for (const DispatchSwitch& s : t.switches)
+    dispatch += "switch " + md_text(s.from) + " -> " + md_text(s.to) + " between " + format_bytes(s.low) + " and " +
+                format_bytes(s.high) + "  \n";
+  out += t.dispatch.entries.empty() ? "dispatch: none (no stage finished)\n\n" : "**dispatch**  \n" + dispatch + "\n";
+  const std::string text = race_text(t) + validation_text(t);  // a paragraph per line
+  for (size_t at = 0, end; at < text.size(); at = end + 1) {
+    end = std::min(text.find('\n', at), text.size());
+    if (end > at) out += md_text(text.substr(at, end - at)) + "\n\n";
+  }
+  return out;
 }
 
 }  // namespace kex
