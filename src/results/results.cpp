@@ -129,7 +129,7 @@ std::string layout_label(const Layout& l) {
   Coords c;
   c.layout = l;
   std::string s = condition_label(c);
-  return s.empty() ? "default" : s;
+  return s.empty() ? "src:0/dst:0" : s;  // the default layout: both buffers at offset 0 (a word would name no value)
 }
 
 }  // namespace kex

@@ -47,7 +47,7 @@ Coords condition(const Coords& c);
 
 /// A short text of a condition's non-default coordinates ("dist:64/cold"), "" for the defaults.
 std::string condition_label(const Coords& condition);
-/// The layout part of a condition, as a column label ("default" for the default layout).
+/// The layout part of a condition, as a column label ("src:0/dst:0" for the default layout).
 std::string layout_label(const Layout& l);
 
 }  // namespace kex
