@@ -131,8 +131,9 @@ std::string format_tune(const TuneRecord& t, const std::string& machine) {
 
 std::string format_tune_markdown(const TuneRecord& t, const std::string& machine) {
   std::vector<std::vector<std::string>> rows = verdict_cells(t);
-  const std::vector<std::string> head = rows.front();
+  std::vector<std::string> head = rows.front();
   rows.erase(rows.begin());
+  for (size_t c : {3, 4}) head[c] = md_text(head[c]);  // "time / " + a reference's name from the record
   for (auto& r : rows) r[1] = md_text(r[1]);
   std::string out = "**" + md_text(head_line(t, machine)) + "**\n\n" + md_table(head, "rlrllr", rows) + "\n";
   // markdown_html knows paragraphs and line breaks (a line ending in two spaces), no lists
