@@ -1,6 +1,8 @@
 // `kex explain NAME...`: each generated kernel raced against its one-coordinate
 // neighbours in paired rounds, per size; writes a results file with an `explain`
-// section and prints each change's effect, largest first.
+// section and prints each change's effect, largest first. Any other competitor (a
+// baseline, glibc's variant, a preset, --load's code) races beside libc without
+// neighbours: its place against the ceilings, its counters, llvm-mca of its bytes.
 #include <cstdio>
 #include <ctime>
 #include <unistd.h>
@@ -11,6 +13,8 @@
 #include "src/core/atomic_write.hpp"
 #include "src/core/output.hpp"
 #include "src/core/terminal_text.hpp"
+#include "src/model/config_json.hpp"
+#include "src/model/load_spec.hpp"
 #include "src/model/result_json.hpp"
 #include "src/results/ceilings_text.hpp"
 #include "src/results/explain_text.hpp"
@@ -22,27 +26,28 @@ namespace kex {
 namespace {
 
 struct ExplainArgs {
-  std::vector<std::string> names, layout;
+  std::vector<std::string> names, layout, loads;
   std::string sizes, cache, out;
   uint32_t rounds = 20;
   int cpu = -1;
   bool force = false, list = false, no_ceilings = false;
 };
 
-/// The names as a config: generated kernels only (a preset or baseline has no neighbours).
+/// The names as a config: kex's specs (raced with their neighbours) and any other
+/// competitor (rep_movsb, memcpy, glibc/SYMBOL, a preset, lib/NAME and asm/NAME of
+/// --load), raced beside libc without neighbours. Only the baselines named race.
 Config explain_space(const ExplainArgs& a, const CLI::App& cmd) {
   NamedKernels k;
-  for (const std::string& n : a.names) {
-    add_kernel_name(k, n);
-    if (!k.presets.empty() || !k.baselines.empty())
-      throw InputError(n + ": not a generated kernel: kex explain changes a generated kernel's coordinates "
-                           "(give names like copy/sse/unroll:64; kex list prints the axes)");
-  }
+  for (const std::string& l : a.loads) k.loads.push_back(parse_load_option(l, "--load"));
+  check_load_names(k.loads, "--load");
+  for (const std::string& n : a.names) add_kernel_name(k, n);
   AxesOptions axes;
   if (cmd.count("--sizes")) axes.sizes = sizes_option(a.sizes);
   if (cmd.count("--cache")) axes.caches = cache_option(a.cache);
   if (!a.layout.empty()) axes.layout = layout_option(a.layout);
-  return names_config(k, axes);
+  Config space = names_config(k, axes);
+  if (k.baselines.empty()) space.baselines.clear();  // names_config's default set: none of them was named
+  return make_config(space, space.source);
 }
 
 /// kex-explain-YYYYMMDD-HHMMSS.json in the working directory (UTC).
@@ -58,8 +63,9 @@ std::string default_output() {
 /// --list: each kernel's neighbours, one a line, the ones not run with the reason.
 std::string neighbour_list(const Config& space) {
   std::string out;
-  for (const ExplainTarget& t : explain_targets(space)) {
-    out += spec_name(t.kernel) + ":\n";
+  for (const ExplainTarget& t : explain_targets(space, true)) {
+    out += terminal_text(t.name()) + ":\n";
+    if (!t.outside.empty()) out += "  " + terminal_text(no_coordinates_text(t.outside)) + "\n";
     for (const Neighbour& n : t.neighbours)
       out += "  " + n.coordinate + " " + n.from + " -> " + n.to + ": " + spec_name(n.spec) +
              (n.refused.empty() ? "" : " (not run: " + n.refused + ")") + "\n";
@@ -80,6 +86,7 @@ int run_explain_command(ExplainArgs& a, const CLI::App& cmd) {
   check_output_path(a.out, a.force);
   req.rounds = a.rounds;
   req.ceilings = !a.no_ceilings;
+  req.outside = true;
   RunOptions opt = race_options(a.cpu);
   catch_race_stops();
   const SweepRun run = run_explain(req, opt);
@@ -101,7 +108,14 @@ Action add_explain_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("explain", "Why a kernel is fast: race it against its one-coordinate neighbours "
                                             "in paired rounds and print each change's effect, largest first");
   auto a = std::make_shared<ExplainArgs>();
-  cmd->add_option("NAME", a->names, "Generated kernel names (copy/avx/unroll:256/nt ...)")->required();
+  cmd->add_option("NAME", a->names,
+                  "Kernel names: kex's specs (copy/avx/unroll:256/nt ...: raced with their neighbours) or any other "
+                  "competitor (rep_movsb, memcpy, glibc/SYMBOL, a preset, lib/NAME or asm/NAME of --load)")
+      ->required();
+  cmd->add_option("--load", a->loads,
+                  "Code to explain, as kex run --load: NAME=PATH:SYMBOL[:copy|move|clear] (named lib/NAME or "
+                  "asm/NAME); repeatable")
+      ->allow_extra_args(false);
   cmd->add_option("--sizes", a->sizes, "Sizes, as kex run --sizes (default 256 B..64 MiB x4)");
   cmd->add_option("--cache", a->cache, "warm, cold or warm,cold, as kex run --cache");
   cmd->add_option("--layout", a->layout, "Layouts, as kex run --layout (src:N/dst:N/dist:D/nohuge)");

@@ -6,6 +6,7 @@
 #include "src/core/terminal_text.hpp"
 #include "src/results/report_html.hpp"
 #include "src/results/results.hpp"
+#include "src/results/tune_file.hpp"
 
 namespace kex {
 
@@ -31,11 +32,14 @@ Action add_report_command(CLI::App& app) {
     if (a->out != "-") check_output_path(a->out, a->force);
     std::vector<ReportRun> runs;
     std::vector<RunDoc> docs;
-    for (const std::string& f : a->files)
-      for (RunDoc& d : load_results(f)) {
-        runs.push_back({f, d});
+    for (const std::string& f : a->files) {
+      ResultsFile file = load_results_file(f);
+      for (RunDoc& d : file.runs) {
+        if (file.tune) d = race_view(d, *file.tune);  // the members each size's verdict ranked
+        runs.push_back({f, d, file.tune});
         docs.push_back(std::move(d));
       }
+    }
     ReportFigures figures;
     if (a->no_figures) figures.notes.push_back("no figures: kex report --no-figures");
     else figures = render_report_figures(docs);

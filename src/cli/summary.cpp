@@ -1,5 +1,6 @@
 // `kex summary FILE [--format text|markdown]`: the tables `kex run` prints at its end,
-// again from a results file; markdown for pasting into a pull request.
+// again from a results file; markdown for pasting into a pull request. A file kex tune
+// wrote gets the tune's own verdicts, dispatch and validation (src/results/tune_summary.hpp).
 #include "src/cli/cli.hpp"
 #include "src/core/enum_words.hpp"
 #include "src/core/output.hpp"
@@ -11,6 +12,8 @@
 #include "src/results/results.hpp"
 #include "src/results/scaling.hpp"
 #include "src/results/summary.hpp"
+#include "src/results/tune_file.hpp"
+#include "src/results/tune_summary.hpp"
 
 namespace kex {
 
@@ -26,10 +29,18 @@ Action add_summary_command(CLI::App& app) {
                   "request; names from the file escaped)")
       ->check(one_of(enum_words(kTextFormats)));
   return [a]() {
-    const RunDoc run = load_one_run(a->file, "kex summary reads one machine's run: give the file that machine's kex run "
-                                             "wrote, or see them side by side with kex report FILE -o PAGE");
+    ResultsFile file = load_results_file(a->file);
+    const RunDoc run = one_run(std::move(file.runs), a->file,
+                               "kex summary reads one machine's run: give the file that machine's kex run wrote, or "
+                               "see them side by side with kex report FILE -o PAGE");
+    const bool markdown = enum_from_word(kTextFormats, a->format) == TextFormat::markdown;
     std::string text;
-    if (enum_from_word(kTextFormats, a->format) == TextFormat::markdown) {
+    if (file.tune) {  // the tune's own verdicts: its groups' members were measured in unequal rounds
+      const RunDoc view = race_view(run, *file.tune);
+      text = markdown ? tune_summary_markdown(view, *file.tune)
+                      : tune_summary_text(view, *file.tune) + layout_table(view) + scaling_table(view) +
+                            findings(view) + noise_summary(view);
+    } else if (markdown) {
       text = answer_markdown(run) + summary_markdown(run);
     } else {
       text = answer_text(run, false) + summary_table(run) + layout_table(run) + scaling_table(run) + findings(run) + noise_summary(run) + explain_text(run) + ceilings_text(run);

@@ -118,6 +118,7 @@ std::optional<Standing> standing_of(const Result& r, const Ceilings& c) {
   s.gbps = gbps_at(moved_bytes(r.point.at), a.median_ns);
   s.bytes_per_cycle = entry_figures(r).bytes_per_cycle;
   s.nt = r.spec && r.spec->store == Store::nontemporal;
+  s.probe_size = at->size;
   if (op_info(r.op).reads_src && at->read_gbps > 0) s.of_read = s.gbps / at->read_gbps;
   const double w = s.nt ? at->nt_write_gbps : at->write_gbps;
   if (r.op != Op::read && w > 0) s.of_write = s.gbps / w;
@@ -129,7 +130,10 @@ std::optional<Standing> point_standing(const RunDoc& run, const ExplainPoint& p)
   for (const Result& r : run.results) {
     if (r.point.kernel != p.kernel || r.point.at.size != p.size) continue;
     const auto g = group_of(r.op, r.fill(), r.point.at);
-    if (g && group_label(*g) == p.group) return standing_of(r, *run.context.ceilings);
+    if (!g || group_label(*g) != p.group) continue;
+    std::optional<Standing> s = standing_of(r, *run.context.ceilings);
+    if (s) s->sizes_from = run.context.machine.cache_source.value_or("");
+    return s;
   }
   return std::nullopt;
 }
@@ -148,6 +152,12 @@ std::string standing_text(const Standing& s) {
   if (parts.empty()) return out + ": no ceiling of its kind was measured";
   out += ": " + parts[0];
   for (size_t i = 1; i < parts.size(); ++i) out += ", " + parts[i];
+  if (s.of_read.value_or(0) > 1 || s.of_write.value_or(0) > 1)  // never above a ceiling without saying why
+    out += "; above the ceiling: the " + s.level + " ceilings are what its probes reached at " +
+           format_bytes(s.probe_size) + ", and the levels' sizes are the machine's report" +
+           (s.sizes_from.empty() ? "" : " (" + s.sizes_from + ")") +
+           ", not measured: a faster level serves this point than its size says, or the reported sizes are not "
+           "where the bandwidth changes (a VM may report its host's L3)";
   return out;
 }
 

@@ -59,6 +59,8 @@ struct Standing {
   std::optional<double> of_read;     ///< gbps / the level's read ceiling (copy, read)
   std::optional<double> of_write;    ///< gbps / the write ceiling of its store kind (copy, clear)
   bool nt = false;                   ///< its stores are non-temporal (of_write is of the nt ceiling)
+  uint64_t probe_size = 0;           ///< bytes the level's probes ran at (its ceilings' size)
+  std::string sizes_from;            ///< where the levels' sizes came from (the machine's cache_source); "" unknown
   bool operator==(const Standing&) const = default;
 };
 
@@ -69,11 +71,15 @@ std::optional<Standing> standing_of(const Result& r, const Ceilings& c);
 
 /// The standing of an explained point's kernel (src/model/explain_section.hpp): its
 /// result in `run` at the point's size and group, against run.context.ceilings; nullopt
-/// when the run has no ceilings or the result is not there or not measured.
+/// when the run has no ceilings or the result is not there or not measured. Its
+/// sizes_from is the run's machine.cache_source.
 std::optional<Standing> point_standing(const RunDoc& run, const ExplainPoint& p);
 
 /// "at 64 MiB this copy moves 27.2 GB/s (1.21 bytes per core cycle) from DRAM: 0.61 of one
-/// core's read bandwidth here, 0.65 of its non-temporal write bandwidth".
+/// core's read bandwidth here, 0.65 of its non-temporal write bandwidth"; a point above a
+/// ceiling (a fraction over 1) gets why it can be: "; above the ceiling: the LLC ceilings
+/// are what its probes reached at 64 MiB, and the levels' sizes are the machine's report
+/// (sysfs), not measured: ...".
 std::string standing_text(const Standing& s);
 
 }  // namespace kex

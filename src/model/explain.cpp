@@ -73,7 +73,7 @@ ExplainSection explain_section(const RunDoc& run, const std::vector<ExplainTarge
   s.resolution = resolution;
   s.rounds = rounds;
   for (const ExplainTarget& t : targets) {
-    const std::string name = spec_name(t.kernel);
+    const std::string name = t.name();
     for (const Result& r : run.results) {
       const std::optional<GroupKey> g = group_of(r);
       if (r.point.kernel != name || !g || r.status.kind != StatusKind::ok) continue;
@@ -86,6 +86,22 @@ ExplainSection explain_section(const RunDoc& run, const std::vector<ExplainTarge
     }
   }
   return s;
+}
+
+std::string no_coordinates_text(const std::string& kernel) {
+  std::string out = "no coordinates: " + kernel + " is not one of kex's specs, so no one-coordinate change applies";
+  for (const Op op : {Op::copy, Op::clear}) {
+    KernelSpec rep = default_spec(op, RegClass::string);  // the rep baseline's own code (tune_candidates says so too)
+    rep.unroll = 1;
+    std::string word = op_info(op).rep;  // "rep movsb"
+    std::string baseline = word;
+    std::replace(baseline.begin(), baseline.end(), ' ', '_');
+    const std::string spec = spec_name(rep);
+    const std::string shortname = spec.substr(0, spec.find("/unroll:1") + 9);  // copy/string/unroll:1
+    if (kernel == baseline)
+      out += "; " + shortname + " is " + word + " in kex's terms: kex explain " + shortname + " changes its coordinates";
+  }
+  return out;
 }
 
 std::string effect_text(const ExplainEffect& e, double res) {

@@ -24,11 +24,23 @@ enum class EffectCall {
 };
 EffectCall call_of(const ExplainEffect& e, double res);
 
-/// One kernel and its neighbours, as `kex explain` raced them.
+/// One kernel and its neighbours, as `kex explain` raced them; or a competitor that is
+/// not one of kex's specs (`outside`: rep_movsb, memcpy, glibc/SYMBOL, lib/NAME, asm/NAME,
+/// a preset id), raced without neighbours: it has no coordinates to change.
 struct ExplainTarget {
-  KernelSpec kernel;
-  std::vector<Neighbour> neighbours;
+  KernelSpec kernel;                  ///< kex's spec (when `outside` is "")
+  std::vector<Neighbour> neighbours;  ///< none for an outside competitor
+  std::string outside;                ///< the outside competitor's name; "" for a spec
+  Op op = Op::copy;                   ///< the op raced (the spec's, or the competitor's)
+  /// The name results carry: `outside`, or the spec's name.
+  std::string name() const { return outside.empty() ? spec_name(kernel) : outside; }
 };
+
+/// The line said of an outside competitor in place of effects: it has no coordinates,
+/// and for rep_movsb / rep_stosb the spec that is the same code in kex's terms
+/// ("copy/string/unroll:1 is rep movsb in kex's terms: kex explain copy/string/unroll:1
+/// changes its coordinates"). Names as they are: the caller escapes them.
+std::string no_coordinates_text(const std::string& kernel);
 
 /// The section of `run`: for each target and each group its kernel was measured in (in
 /// the order of the results), the effect of every neighbour in that group, the refused

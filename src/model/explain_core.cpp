@@ -22,6 +22,12 @@ double core_ratio(const ExplainCore& c) {
 }
 
 std::string core_text(const ExplainCore& c) {
+  if (c.bytes_per_iteration == 0 && c.predicted_cycles > 0) {  // code kex did not write: no loop of known bytes
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "llvm-mca: %.1f core cycles per pass (block reciprocal throughput %.1f; ",
+                  c.predicted_cycles, c.block_rthroughput);
+    return buf + c.mcpu + ")" + (c.note.empty() ? "" : "; " + c.note);
+  }
   const double ratio = core_ratio(c);
   if (ratio == 0) return "no model of the core: " + (c.missing.empty() ? std::string("no figures") : c.missing);
   char buf[160];

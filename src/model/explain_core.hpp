@@ -31,7 +31,10 @@ double core_ratio(const ExplainCore& c);
 
 /// One line: "core-bound: measured 1.03x llvm-mca's 8.1 core cycles per 256-byte
 /// iteration (znver3; 4096 B warm, imul-chain estimate)", "not core-bound: measured 3.20x ...",
-/// "faster than the model: measured 0.61x ..." or "no model of the core: <missing>". Names as they are: the caller escapes them.
+/// "faster than the model: measured 0.61x ..." or "no model of the core: <missing>"; for
+/// code kex did not write (no bytes per iteration), llvm-mca's figure alone: "llvm-mca: 41.2
+/// core cycles per pass (block reciprocal throughput 12.0; znver3); its 512 bytes up to the
+/// first ret as one block ...". Names as they are: the caller escapes them. Names as they are: the caller escapes them.
 std::string core_text(const ExplainCore& c);
 
 /// The counters of a measured result, per byte (entry_figures' counters_per_byte).

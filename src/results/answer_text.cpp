@@ -147,12 +147,20 @@ std::string block_title(Op op, const std::string& cond) {
   return std::string(to_string(op)) + " (" + (cond.empty() ? "warm" : cond) + ")";
 }
 
+std::string block_title(const AnswerBlock& b) {
+  const bool overlaps = b.op == Op::copy && std::any_of(b.rows.begin(), b.rows.end(), [](const GroupAnswer* g) {
+    const std::optional<int64_t> d = g->key.at.layout.distance;
+    return d && uint64_t(*d < 0 ? -*d : *d) < g->key.at.size;
+  });
+  return overlaps ? "move (" + (b.cond.empty() ? std::string("warm") : b.cond) + ")" : block_title(b.op, b.cond);
+}
+
 std::vector<std::string> answer_lines(const RunDoc& run, const std::vector<GroupAnswer>& answers, bool compact) {
   std::vector<std::string> out;
   std::set<Op> shown;
   for (const AnswerBlock& b : answer_blocks(answers)) {
     if (compact && !shown.insert(b.op).second) continue;
-    std::string line = block_title(b.op, b.cond) + ": ";
+    std::string line = block_title(b) + ": ";
     bool first = true;
     for (const Stretch& s : stretches(run, b)) {
       line += (first ? "" : "; ") + stretch_text(run, s, b.op);

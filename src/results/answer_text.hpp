@@ -28,6 +28,11 @@ std::string ratio_text(const PairedRatio& r);
 /// "copy (warm)": a block's title.
 std::string block_title(Op op, const std::string& cond);
 
+/// A block of answers' title: block_title, but "move (dist:64)" for a copy whose layout
+/// places the destination within the source at one of its sizes (a distance below the
+/// size: src and dst overlap, and only memmove's contract holds there).
+std::string block_title(const AnswerBlock& b);
+
 /// One line per block (`compact`: the first block of each op only): runs of
 /// consecutive sizes with the same fastest kernel, untied, with its speed over libc
 /// in the same rounds ("copy (warm): K at 256 B..16 KiB, 1.09..1.71x memcpy"), and runs

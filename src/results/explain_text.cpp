@@ -32,6 +32,7 @@ std::string explain_text(const RunDoc& run) {
     out += "why " + terminal_text(p.kernel) + " at " + terminal_text(p.group) + " (" + std::to_string(p.rounds) +
            " rounds; time ratio neighbour/kernel, 95% interval):\n";
     for (const ExplainEffect& e : p.effects) out += "  " + terminal_text(effect_text(e, s.resolution)) + "\n";
+    if (p.effects.empty()) out += "  " + terminal_text(no_coordinates_text(p.kernel)) + "\n";  // not one of kex's specs
     if (!p.counters.empty()) out += "  counters per byte: " + counters_text(p.counters) + "\n";
     if (const auto st = point_standing(run, p)) out += "  where: " + terminal_text(standing_text(*st)) + "\n";
   }

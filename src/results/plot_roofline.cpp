@@ -111,6 +111,27 @@ std::string level_marks(const std::vector<Span>& spans) {
   return g.str();
 }
 
+/// A note when a point lies above every ceiling of its level: why it can (the levels'
+/// sizes are the machine's report, not measured), never a point above a ceiling unsaid;
+/// "" when none does.
+std::string above_note(const RunDoc& run, const std::vector<CeilingKind>& kinds, const std::vector<Span>& spans,
+                       const std::map<double, std::pair<double, std::string>>& best) {
+  size_t above = 0;
+  for (const auto& [size, b] : best)
+    for (const Span& s : spans) {
+      double top = 0;
+      for (const CeilingKind& k : kinds) top = std::max(top, s.level->*k.gbps);
+      if (size >= s.from && size < s.to && top > 0 && b.first > top) ++above;
+    }
+  if (!above) return "";
+  const std::string from = run.context.machine.cache_source.value_or("");
+  const std::string note = std::to_string(above) + (above == 1 ? " point lies" : " points lie") +
+                           " above its level's ceilings: the levels' sizes are the machine's report" +
+                           (from.empty() ? "" : " (" + from + ")") +
+                           ", not measured, and may not be where the bandwidth changes (a VM may report its host's L3)";
+  return "set label " + gp_label(note) + " at graph 0.01, graph 0.03 left font \",8\" textcolor rgb \"#8a4b00\" front\n";
+}
+
 PlotFigure roofline_figure(const RunDoc& run, Op op, const std::string& base) {
   const auto best = best_per_size(run, op);
   const double lo = std::exp2(std::floor(std::log2(best.begin()->first)));
@@ -137,7 +158,7 @@ PlotFigure roofline_figure(const RunDoc& run, Op op, const std::string& base) {
     << "set yrange [0:" << gp_number(ymax > 0 ? ymax * 1.2 : 1) << "]\n"
     << "set grid xtics ytics lc rgb \"#dddddd\" lt 1\n"
     << "set key outside right top vertical Left reverse font \",9\"\n"
-    << level_marks(spans) << "plot ";
+    << level_marks(spans) << above_note(run, kinds, spans, best) << "plot ";
   for (size_t i = 0; i < kinds.size(); ++i)
     g << gp_string(base + ".dat") << " index " << i << " using 1:2 with lines lw 3 dt " << kinds[i].dash << " lc rgb \""
       << kinds[i].colour << "\" title " << gp_label(kinds[i].name) << ", \\\n     ";

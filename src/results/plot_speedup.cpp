@@ -34,7 +34,7 @@ std::vector<SpeedupPoint> speedup_points(const RunDoc& run, const AnswerBlock& b
 
 std::string speedup_dat(const AnswerBlock& b, const std::vector<SpeedupPoint>& pts) {
   std::ostringstream d;
-  d << "# kex speedup: the fastest kernel's speed over libc's in the same rounds, " << gp_comment(block_title(b.op, b.cond))
+  d << "# kex speedup: the fastest kernel's speed over libc's in the same rounds, " << gp_comment(block_title(b))
     << "\n# columns: size_bytes speedup low high (95% interval over rounds)\n";
   for (const SpeedupPoint& p : pts)
     d << p.size << " " << gp_number(p.speedup) << " " << gp_number(p.low) << " " << gp_number(p.high) << "\n";
@@ -52,7 +52,7 @@ std::string speedup_gp(const RunDoc& run, const AnswerBlock& b, const std::vecto
   std::ostringstream g;
   g << "# kex: the fastest kernel's speed over " << libc << ". Data: " << gp_comment(base) << ".dat\n"
     << gp_terminal(base, 640, 420)
-    << "set title " << gp_label(block_title(b.op, b.cond) + ": fastest kernel / " + libc + ", same rounds, 95% interval\n" + run.context.host_name + " (" +
+    << "set title " << gp_label(block_title(b) + ": fastest kernel / " + libc + ", same rounds, 95% interval\n" + run.context.host_name + " (" +
                                 run.context.machine.cpu_model + ")")
     << "\nset xlabel \"size (bytes)\"\nset ylabel " << gp_label(std::string("speed / ") + libc + "'s") << "\n"
     << "set logscale x 2\nset format x \"%.0b%B\"\nset grid lc rgb \"#dddddd\"\n"

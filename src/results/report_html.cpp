@@ -18,6 +18,7 @@
 #include "src/results/standing_text.hpp"
 #include "src/results/stream_text.hpp"
 #include "src/results/summary.hpp"
+#include "src/results/tune_summary.hpp"
 
 namespace kex {
 
@@ -127,11 +128,24 @@ std::string machine_section(const std::vector<ReportRun>& runs) {
 enum class FigureKind { curves, heatmap, presets, segments, ratio, speedup, why, streams };
 std::string figures_html(const ReportFigures& figs, FigureKind kind);
 
+/// A tune's answer: its report (verdicts, dispatch, race, validation), the outside code
+/// faster than the dispatch, where loaded code stands.
+std::string tune_answer(const ReportRun& r) {
+  std::string s = markdown_html(tune_summary_markdown(r.run, *r.tune));
+  for (const std::string& w : state_warnings(r.run)) s += para("warning: " + w, "note");
+  if (const std::string t = trimmed(standing_table(r.run, answer_groups(r.run, r.tune->margin))); !t.empty()) s += pre(t);
+  return s;
+}
+
 /// The answer first: a line per op and condition, the machine's state as a warning, and
 /// the fastest kernel's speed over libc per size.
 std::string answer_section(const std::vector<ReportRun>& runs, const ReportFigures& figs) {
   std::string s;
   for (size_t i = 0; i < runs.size(); ++i) {
+    if (runs[i].tune) {
+      s += run_heading(runs, i) + tune_answer(runs[i]);
+      continue;
+    }
     const std::vector<std::string> lines = answer_lines(runs[i].run, answer_groups(runs[i].run), false);
     const std::vector<std::string> warnings = state_warnings(runs[i].run);
     if (lines.empty() && warnings.empty()) continue;
@@ -149,6 +163,12 @@ std::string answer_section(const std::vector<ReportRun>& runs, const ReportFigur
 std::string summary_section(const std::vector<ReportRun>& runs) {
   std::string s;
   for (size_t i = 0; i < runs.size(); ++i) {
+    if (runs[i].tune) {
+      s += run_heading(runs, i) + para("a kex tune's file: its verdict per size is in the answer (the groups' members "
+                                       "were measured in unequal numbers of rounds: a table of them would rank them "
+                                       "unfairly)");
+      continue;
+    }
     const std::string md = summary_markdown(runs[i].run);
     s += run_heading(runs, i) + (md.empty() ? para("nothing measured under kex's harness") : markdown_html(md));
   }

@@ -47,10 +47,7 @@ nlohmann::json read_results_json(const std::string& path) {
   }
 }
 
-namespace {
-
-std::vector<RunDoc> load_results_unguarded(const std::string& path) {
-  const nlohmann::json doc = read_results_json(path);
+std::vector<RunDoc> results_from_json(const nlohmann::json& doc, const std::string& path) {
   std::vector<RunDoc> docs;
   try {
     docs = docs_from_json(doc, path);
@@ -67,11 +64,9 @@ std::vector<RunDoc> load_results_unguarded(const std::string& path) {
   return docs;
 }
 
-}  // namespace
-
 std::vector<RunDoc> load_results(const std::string& path) {
   try {
-    return load_results_unguarded(path);
+    return results_from_json(read_results_json(path), path);
   } catch (const std::bad_alloc&) {
     throw out_of_memory_reading(path);
   }
@@ -87,7 +82,10 @@ void check_measured(const RunDoc& d) {
 }
 
 RunDoc load_one_run(const std::string& path, const std::string& advice) {
-  auto docs = load_results(path);
+  return one_run(load_results(path), path, advice);
+}
+
+RunDoc one_run(std::vector<RunDoc> docs, const std::string& path, const std::string& advice) {
   if (docs.size() != 1) {
     std::string machines;
     for (size_t i = 0; i < docs.size() && i < 8; ++i)
@@ -131,7 +129,7 @@ std::string layout_label(const Layout& l) {
   Coords c;
   c.layout = l;
   std::string s = condition_label(c);
-  return s.empty() ? "default" : s;
+  return s.empty() ? "src:0/dst:0" : s;  // the default layout: both buffers at offset 0 (a word would name no value)
 }
 
 }  // namespace kex

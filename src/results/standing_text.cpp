@@ -53,7 +53,7 @@ std::string standing_table(const RunDoc& run, const std::vector<GroupAnswer>& an
     }
   };
   for (const AnswerBlock& b : answer_blocks(answers))
-    for (const GroupAnswer* g : b.rows) add(*g, block_title(b.op, b.cond), format_bytes(g->key.at.size));
+    for (const GroupAnswer* g : b.rows) add(*g, block_title(b), format_bytes(g->key.at.size));
   for (const GroupAnswer& g : answers)
     if (is_stream_group(g))
       add(g, std::string(to_string(g.key.op)) + " on streams",

@@ -1,6 +1,7 @@
 #include "src/results/summary.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <tuple>
@@ -147,17 +148,30 @@ std::string paired_table(const RunDoc& run, const std::vector<GroupAnswer>& answ
   std::set<Op> shown;
   for (const AnswerBlock& b : answer_blocks(answers)) {
     if (compact && !shown.insert(b.op).second) {
-      more += (more.empty() ? "" : "; ") + block_title(b.op, b.cond);
+      more += (more.empty() ? "" : "; ") + block_title(b);
       continue;
     }
     size_t kw = 14;
     for (const GroupAnswer* g : b.rows)
       kw = std::max(kw, std::min<size_t>(60, display_width(terminal_text(run.results[g->members[0].result].point.kernel))));
-    s += "\n" + block_title(b.op, b.cond) + "\n" + paired_line(paired_header(b.op), kw);
+    s += "\n" + block_title(b) + "\n" + paired_line(paired_header(b.op), kw);
     for (const GroupAnswer* g : b.rows) s += paired_line(paired_cells(run, *g), kw);
     s += harness_line(run, b);
   }
   return s + more_blocks_line(more) + "\n" + paired_note(answers);
+}
+
+/// `text` cut to at most `width` columns at the end of a word, " ..." marking the cut: a
+/// reason cut inside a word ("memmov...") reads as another word.
+std::string clip_at_word(const std::string& text, size_t width) {
+  std::string c = clip(text, width);
+  if (c == text) return c;
+  c.resize(c.size() - 3);  // clip's "..."
+  if (c.size() < text.size() && std::isalnum(static_cast<unsigned char>(text[c.size()])) &&
+      std::isalnum(static_cast<unsigned char>(c.back())))  // the cut fell inside a word
+    if (const size_t space = c.find_last_of(' '); space != std::string::npos && space > 0) c.resize(space);
+  while (!c.empty() && (c.back() == ' ' || c.back() == ',' || c.back() == ':' || c.back() == ';')) c.pop_back();
+  return c + " ...";
 }
 
 /// Skipped and failed points: counts and the commonest reasons, each written by `esc`
@@ -181,7 +195,7 @@ std::string skipped_line(const RunDoc& run, std::string (*esc)(std::string_view)
   std::stable_sort(reasons.begin(), reasons.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   std::string why;
   for (size_t i = 0; i < reasons.size() && i < 3; ++i)
-    why += (i ? "; " : "") + clip(esc(reasons[i].second), 90) + " (" + std::to_string(reasons[i].first) + ")";
+    why += (i ? "; " : "") + clip_at_word(esc(reasons[i].second), 90) + " (" + std::to_string(reasons[i].first) + ")";
   if (reasons.size() > 3) why += "; " + std::to_string(reasons.size() - 3) + " other reasons";
   return std::to_string(skipped) + " point" + (skipped == 1 ? "" : "s") + " skipped" + (why.empty() ? "" : ": " + why) +
          "; " + std::to_string(failed) + " failed (see skip_message and error_message in the JSON)\n";
@@ -286,7 +300,7 @@ std::string summary_markdown(const RunDoc& run) {
     for (const AnswerBlock& b : answer_blocks(answers)) {
       std::vector<std::vector<std::string>> rows;
       for (const GroupAnswer* g : b.rows) rows.push_back(paired_cells(run, *g));
-      block(block_title(b.op, b.cond), paired_header(b.op), "rlrrlrlr", std::move(rows));
+      block(block_title(b), paired_header(b.op), "rlrrlrlr", std::move(rows));
     }
     s += paired_note(answers);
     for (const std::string& l : ifunc_lines(run, answers)) s += "\n" + md_text(l) + "\n";

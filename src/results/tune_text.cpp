@@ -8,44 +8,66 @@
 #include "src/core/units.hpp"
 #include "src/results/answer_text.hpp"
 #include "src/results/crossover_text.hpp"
+#include "src/results/markdown.hpp"
 #include "src/results/validation.hpp"
 
 namespace kex {
 
 namespace {
 
+/// A size as a tune raced it, exactly: "4 KiB", "1.5 KiB", but "4097 B" where a unit
+/// would round (a dispatch bound or a refined size is seldom a round number).
+std::string exact_bytes(uint64_t n) {
+  const std::string s = short_bytes(n);  // "4K" for an exact multiple, else the digits
+  return s.back() >= '0' && s.back() <= '9' ? s + " B" : format_bytes(n);
+}
+
+/// The verdict table's head and a row per size (names as the file has them): size (a
+/// stream's tune: the stream), the dispatched kernel, its ties, its time over libc's and
+/// over rep's, the rounds.
+std::vector<std::vector<std::string>> verdict_cells(const TuneRecord& t) {
+  const std::string libc = t.kept.size() > 0 ? t.kept[0] : "libc";
+  const std::string rep = t.kept.size() > 1 ? t.kept[1] : "rep";
+  const bool stream = !t.stream.empty();  // one verdict, the stream's
+  std::vector<std::vector<std::string>> rows = {
+      {stream ? "stream" : "size", "dispatch", "ties", "time / " + libc, "time / " + rep, "rounds"}};
+  for (const TuneVerdict& v : t.verdicts)
+    rows.push_back({stream ? t.stream : exact_bytes(v.size), v.dispatched, std::to_string(v.ties.size()),
+                    ratio_text(v.vs_libc), ratio_text(v.vs_rep), std::to_string(v.rounds)});
+  return rows;
+}
+
 /// The verdict per size. Kernel names come from the file: escaped, and padded by the
 /// columns they take (a name with wide or combining characters keeps the columns).
 std::string verdict_table(const TuneRecord& t) {
+  std::vector<std::vector<std::string>> rows = verdict_cells(t);
   size_t w = 8;
-  for (const TuneVerdict& v : t.verdicts) w = std::max(w, display_width(terminal_text(v.dispatched)));
-  auto row = [&](const std::string& size, const std::string& kernel, const std::string& ties, const std::string& libc,
-                 const std::string& rep, const std::string& rounds) {
-    return fmt::format("{:<10} {} {:>5} {} {} {}\n", size, pad_right(kernel, w), ties, pad_right(libc, 20),
-                       pad_right(rep, 20), rounds);
-  };
-  const std::string libc = t.kept.size() > 0 ? terminal_text(t.kept[0]) : "libc";
-  const std::string rep = t.kept.size() > 1 ? terminal_text(t.kept[1]) : "rep";
-  const bool stream = !t.stream.empty();  // one verdict, the stream's
-  std::string out = row(stream ? "stream" : "size", "dispatch", "ties", "time / " + libc, "time / " + rep, "rounds");
-  for (const TuneVerdict& v : t.verdicts)
-    out += row(stream ? terminal_text(t.stream) : format_bytes(v.size), terminal_text(v.dispatched),
-               std::to_string(v.ties.size()), ratio_text(v.vs_libc), ratio_text(v.vs_rep), std::to_string(v.rounds));
+  for (auto& r : rows) {
+    for (size_t c : {0, 1, 3, 4}) r[c] = terminal_text(r[c]);
+    w = std::max(w, display_width(r[1]));
+  }
+  std::string out;
+  for (const auto& r : rows)
+    out += fmt::format("{:<10} {} {:>5} {} {} {}\n", r[0], pad_right(r[1], w), r[2], pad_right(r[3], 20),
+                       pad_right(r[4], 20), r[5]);
   return out;
+}
+
+/// "n <= 4097 B", "larger", or "every size" (a table of one row): the sizes a dispatch row covers.
+std::string row_sizes(const DispatchTable& t, const DispatchEntry& e) {
+  if (e.max_bytes != kDispatchRest) return "n <= " + exact_bytes(e.max_bytes);
+  return t.entries.size() == 1 ? "every size" : "larger";
 }
 
 std::string dispatch_text(const TuneRecord& t) {
   if (t.dispatch.entries.empty()) return "dispatch: none (no stage finished)\n";
   std::string out = "dispatch:\n";
   for (const DispatchEntry& e : t.dispatch.entries) {
-    const std::string when = e.max_bytes != kDispatchRest      ? "n <= " + format_bytes(e.max_bytes)
-                             : t.dispatch.entries.size() == 1 ? "every size"
-                                                              : "larger";
-    out += fmt::format("  {:<14} {}\n", when, terminal_text(e.kernel));
+    out += fmt::format("  {:<14} {}\n", row_sizes(t.dispatch, e), terminal_text(e.kernel));
   }
   for (const DispatchSwitch& s : t.switches)
-    out += "  switch " + terminal_text(s.from) + " -> " + terminal_text(s.to) + " between " + format_bytes(s.low) +
-           " and " + format_bytes(s.high) + "\n";
+    out += "  switch " + terminal_text(s.from) + " -> " + terminal_text(s.to) + " between " + exact_bytes(s.low) +
+           " and " + exact_bytes(s.high) + "\n";
   out += "  kex emit --format c --op " + std::string(to_string(t.op)) + " --dispatch '" + terminal_text(dispatch_text(t.dispatch)) +
          "'\n";
   return out;
@@ -104,15 +126,45 @@ std::string validation_text(const TuneRecord& t) {
   return out + format_validated_advice(tunables, gains);
 }
 
+/// "kex tune: copy on M: 21 sizes, 184 s of a 600 s budget": the head line, unescaped.
+/// The first line; `machine`, a stream's name and its footprint as the caller escapes them
+/// for its medium (they come from the file).
+std::string head_line(const TuneRecord& t, const std::string& machine, const std::string& stream,
+                      const std::string& footprint) {
+  const std::string raced = t.stream.empty() ? fmt::format("{} sizes", t.verdicts.size())
+                                             : "stream " + stream + " (footprint " + footprint + ")";
+  return fmt::format("kex tune: {} on {}: {}, {:.0f} s of a {:.0f} s budget", to_string(t.op), machine, raced, t.used_s,
+                     t.budget_s);
+}
+
 }  // namespace
 
 std::string format_tune(const TuneRecord& t, const std::string& machine) {
   // A machine name of any length: snprintf's fixed buffer cut a long one, and the line's end with it.
-  const std::string raced = t.stream.empty() ? fmt::format("{} sizes", t.verdicts.size())
-                                             : "stream " + terminal_text(t.stream) + " (footprint " + terminal_text(t.footprint) + ")";
-  return fmt::format("kex tune: {} on {}: {}, {:.0f} s of a {:.0f} s budget\n", to_string(t.op), terminal_text(machine),
-                     raced, t.used_s, t.budget_s) +
-         verdict_table(t) + dispatch_text(t) + race_text(t) + validation_text(t);
+  return head_line(t, terminal_text(machine), terminal_text(t.stream), terminal_text(t.footprint)) + "\n" + verdict_table(t) + dispatch_text(t) + race_text(t) +
+         validation_text(t);
+}
+
+std::string format_tune_markdown(const TuneRecord& t, const std::string& machine) {
+  std::vector<std::vector<std::string>> rows = verdict_cells(t);
+  std::vector<std::string> head = rows.front();
+  rows.erase(rows.begin());
+  for (size_t c : {3, 4}) head[c] = md_text(head[c]);  // "time / " + a reference's name from the record
+  for (auto& r : rows) r[0] = md_text(r[0]), r[1] = md_text(r[1]);
+  std::string out = "**" + md_text(head_line(t, machine, t.stream, t.footprint)) + "**\n\n" + md_table(head, "rlrllr", rows) + "\n";
+  // markdown_html knows paragraphs and line breaks (a line ending in two spaces), no lists
+  std::string dispatch;
+  for (const DispatchEntry& e : t.dispatch.entries) dispatch += row_sizes(t.dispatch, e) + ": " + md_text(e.kernel) + "  \n";
+  for (const DispatchSwitch& s : t.switches)
+    dispatch += "switch " + md_text(s.from) + " -> " + md_text(s.to) + " between " + exact_bytes(s.low) + " and " +
+                exact_bytes(s.high) + "  \n";
+  out += t.dispatch.entries.empty() ? "dispatch: none (no stage finished)\n\n" : "**dispatch**  \n" + dispatch + "\n";
+  const std::string text = race_text(t) + validation_text(t);  // a paragraph per line
+  for (size_t at = 0, end; at < text.size(); at = end + 1) {
+    end = std::min(text.find('\n', at), text.size());
+    if (end > at) out += md_text(text.substr(at, end - at)) + "\n\n";
+  }
+  return out;
 }
 
 }  // namespace kex

@@ -7,23 +7,26 @@
 #include "src/model/config_json.hpp"
 #include "src/model/explain_core.hpp"
 #include "src/run/counters.hpp"
+#include "src/run/explain_outside.hpp"
 #include "src/run/machine.hpp"
 #include "src/run/mca.hpp"
 
 namespace kex {
 
-std::vector<ExplainTarget> explain_targets(const Config& space) {
+std::vector<ExplainTarget> explain_targets(const Config& space, bool outside) {
   std::vector<ExplainTarget> out;
   for (const Grid& g : space.grids)
     for (const KernelSpec& k : g.specs) {
       if (std::any_of(out.begin(), out.end(), [&](const ExplainTarget& t) { return t.kernel == k; })) continue;
       if (const std::string m = missing_features(spec_needs(k)); !m.empty())
         throw InputError(spec_name(k) + ": this CPU lacks " + m + ": kex explain races kernels this CPU runs");
-      ExplainTarget t{k, neighbours(k)};
+      ExplainTarget t{k, neighbours(k), "", k.op};
       mark_unrunnable(t.neighbours, &missing_features);
       out.push_back(std::move(t));
     }
-  if (out.empty()) throw InputError(space.source + ": no generated kernel to explain (name one: copy/sse/unroll:64)");
+  if (outside)
+    for (ExplainTarget& t : outside_targets(space)) out.push_back(std::move(t));
+  if (out.empty()) throw InputError(space.source + ": no kernel to explain (name one: copy/sse/unroll:64, rep_movsb)");
   return out;
 }
 
@@ -34,14 +37,21 @@ Config explain_config(const Config& space, const std::vector<ExplainTarget>& tar
   c.loads = space.loads;
   c.policy = space.policy;
   c.protocol = space.protocol;
+  auto baseline = [&](const std::string& b) {
+    if (!b.empty() && std::find(c.baselines.begin(), c.baselines.end(), b) == c.baselines.end()) c.baselines.push_back(b);
+  };
   auto add = [&](const KernelSpec& s) {
     for (const Grid& g : c.grids)
       if (g.specs.front() == s) return;
     c.grids.push_back(spec_grid_of(s, c.axes));
-    const char* base = op_info(s.op).libc;
-    if (*base && std::find(c.baselines.begin(), c.baselines.end(), base) == c.baselines.end()) c.baselines.push_back(base);
   };
   for (const ExplainTarget& t : targets) {
+    baseline(op_info(t.op).libc);
+    if (!t.outside.empty()) {  // raced through the space's presets, baselines and loads
+      c.presets = space.presets;
+      for (const std::string& b : space.baselines) baseline(b);
+      continue;
+    }
     add(t.kernel);
     for (const Neighbour& n : t.neighbours)
       if (n.refused.empty()) add(n.spec);
@@ -111,6 +121,10 @@ std::vector<ExplainCore> explain_core(const RunDoc& run, const std::vector<Expla
   std::vector<KernelSpec> to_measure;
   std::vector<uint64_t> sizes;
   for (const ExplainTarget& t : targets) {
+    if (!t.outside.empty()) {
+      out.push_back(outside_core(run, t, machine()));
+      continue;
+    }
     out.push_back(core_predicted(t.kernel, machine()));
     ExplainCore& c = out.back();
     if (c.predicted_cycles == 0 || c.measured_size == 0) continue;
@@ -151,7 +165,7 @@ std::string explain_pmu_line() {
 
 SweepRun run_explain(const ExplainRequest& req, RunOptions opt) {
   if (req.rounds < 3) throw InputError("--repetitions: " + std::to_string(req.rounds) + ": a paired ratio needs 3 rounds at least");
-  const std::vector<ExplainTarget> targets = explain_targets(req.space);
+  const std::vector<ExplainTarget> targets = explain_targets(req.space, req.outside);
   opt.protocol.paired = true;
   opt.protocol.repetitions = req.rounds;
   opt.protocol.counters = explain_counter_names();

@@ -20,17 +20,22 @@ struct ExplainRequest {
   double resolution = kTieResolution;   ///< an effect within 1 ± this is "no effect"
   bool ceilings = true;                 ///< also measure the ceilings per level (src/run/ceilings.hpp)
   uint32_t ceiling_rounds = 5;          ///< their paired rounds
+  /// Explain the space's presets, baselines and loaded code too (outside_targets,
+  /// src/run/explain_outside.hpp): kex explain's names; kex run --explain's winners are specs.
+  bool outside = false;
 };
 
-/// The kernels of `space` with their neighbours, those this CPU cannot run marked.
-/// InputError naming the kernel when this CPU cannot run one of the kernels itself.
-std::vector<ExplainTarget> explain_targets(const Config& space);
+/// The kernels of `space` with their neighbours, those this CPU cannot run marked; with
+/// `outside`, then its competitors that are not specs (no neighbours). InputError naming
+/// the kernel when this CPU cannot run one of the kernels itself, or when there is none.
+std::vector<ExplainTarget> explain_targets(const Config& space, bool outside = false);
 
 /// The config that races the targets: the space's axes, every target's kernel and its
-/// neighbours that run (each once), and memcpy / memset for the ops present.
+/// neighbours that run (each once), and memcpy / memset for the ops present; with an
+/// outside target, the space's presets and baselines (its loaded code always).
 Config explain_config(const Config& space, const std::vector<ExplainTarget>& targets);
 
-/// Per target, llvm-mca's prediction for its main loop (src/run/mca.hpp) and its core
+/// Per target, llvm-mca's prediction for its main loop (an outside one: outside_core) (src/run/mca.hpp) and its core
 /// cycles per iteration at an L1-resident size (core_size, src/model/explain_core.hpp):
 /// from `run` when it measured the kernel there (warm, default layout), else from a short
 /// run of those kernels alone (`opt`'s protocol, unpaired, 5 repetitions).

@@ -172,19 +172,27 @@ std::string marked_loop_source(const KernelSpec& s) {
                     McaRegion{loop->begin, loop->end, symbol});
 }
 
-McaPrediction predict_loop(const KernelSpec& s, const std::string& vendor, int family, int model) {
-  McaPrediction p;
-  p.bytes_per_iteration = s.unroll;
+namespace {
+
+/// The llvm-mca and its -mcpu for the CPU, or false with `p.why` set.
+bool mca_model(McaPrediction& p, McaCpu& cpu, const std::string& vendor, int family, int model) {
   const McaTool& tool = mca_tool();
   if (tool.path.empty()) {
     p.why = tool.missing;
-    return p;
+    return false;
   }
-  const McaCpu cpu = mca_cpu(vendor, family, model, tool.llvm_major);
-  if (cpu.mcpu.empty()) {
-    p.why = cpu.note;
-    return p;
-  }
+  cpu = mca_cpu(vendor, family, model, tool.llvm_major);
+  if (cpu.mcpu.empty()) p.why = cpu.note;
+  return !cpu.mcpu.empty();
+}
+
+}  // namespace
+
+McaPrediction predict_loop(const KernelSpec& s, const std::string& vendor, int family, int model) {
+  McaPrediction p;
+  p.bytes_per_iteration = s.unroll;
+  McaCpu cpu;
+  if (!mca_model(p, cpu, vendor, family, model)) return p;
   const std::string source = s.regs == RegClass::string ? std::string() : marked_loop_source(s);
   if (source.empty()) {
     p.why = "no marked loop: a rep string instruction is its own loop";
@@ -198,7 +206,25 @@ McaPrediction predict_loop(const KernelSpec& s, const std::string& vendor, int f
     return p;
   }
   if (!zmm.note.empty()) p.note += (p.note.empty() ? "" : "; ") + zmm.note;
-  if (std::optional<McaSummary> sum = run_mca(tool, cpu.mcpu, source, &p.why)) p.summary = *sum;
+  if (std::optional<McaSummary> sum = run_mca(mca_tool(), cpu.mcpu, source, &p.why)) p.summary = *sum;
+  return p;
+}
+
+McaPrediction predict_code(const std::vector<uint8_t>& code, const std::string& symbol, const std::string& vendor,
+                           int family, int model) {
+  McaPrediction p;
+  McaCpu cpu;
+  if (!mca_model(p, cpu, vendor, family, model)) return p;
+  const std::vector<Insn> insns = disassemble_all(code.data(), code.size(), Syntax::intel);
+  if (insns.empty()) {
+    p.why = "no instruction decoded";
+    return p;
+  }
+  p.mcpu = cpu.mcpu;
+  p.note = cpu.note;
+  const std::string source = format_asm(insns, code.data(), code.size(), Syntax::intel, symbol, {},
+                                        McaRegion{0, code.size(), symbol});
+  if (std::optional<McaSummary> sum = run_mca(mca_tool(), cpu.mcpu, source, &p.why)) p.summary = *sum;
   return p;
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "src/model/mca.hpp"
 #include "src/model/spec.hpp"
@@ -38,5 +39,12 @@ std::string marked_loop_source(const KernelSpec& s);
 /// Runs llvm-mca (-iterations=100) on `s`'s main loop for the CPU `vendor`/`family`/`model`.
 /// Never throws for a missing or failing llvm-mca: `why` says it.
 McaPrediction predict_loop(const KernelSpec& s, const std::string& vendor, int family, int model);
+
+/// llvm-mca's figures for code kex did not write (`code`: a function up to its first ret,
+/// as the caller cut it), the whole of it one block: its instructions' throughput as if
+/// every path ran once, not a loop iteration (bytes_per_iteration stays 0). `symbol`
+/// names the block ([A-Za-z0-9_]). Never throws for a missing or failing llvm-mca.
+McaPrediction predict_code(const std::vector<uint8_t>& code, const std::string& symbol, const std::string& vendor,
+                           int family, int model);
 
 }  // namespace kex

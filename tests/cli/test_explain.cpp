@@ -10,6 +10,7 @@
 #include "src/run/counters.hpp"
 #include "src/run/mca.hpp"
 #include "tests/support/child.hpp"
+#include "tests/support/object_files.hpp"
 #include "tests/support/shell.hpp"
 #include "tests/support/tmpdir.hpp"
 
@@ -130,10 +131,52 @@ TEST_CASE("kex explain: a rep string kernel has no marked loop: one line" * doct
   CHECK(r.text.find("core of copy/string/unroll:8/t/fwd: no model of the core: " + line) != std::string::npos);
 }
 
-TEST_CASE("kex explain: a preset or baseline has no neighbours: one line, status 2" * doctest::test_suite("cli")) {
-  const auto r = shell(kKex + " explain memcpy --sizes 4KiB -o /nonexistent/x.json");
-  CHECK(r.status == 2);
-  CHECK(r.text.find("memcpy: not a generated kernel") != std::string::npos);
+TEST_CASE("kex explain rep_movsb: no coordinates, the spec that is its code named, raced beside memcpy" *
+          doctest::test_suite("cli")) {
+  const std::string d = tmp_dir_until_exit();
+  const auto r = shell_stdout(kKex + " explain rep_movsb --sizes 4KiB --repetitions 3 --no-ceilings -o " + d +
+                              "/e.json 2>" + d + "/err");
+  REQUIRE_MESSAGE(r.status == 0, (r.text + slurp(d + "/err")));
+  CHECK(r.text.find("why rep_movsb at copy 4096 (3 rounds;") == 0);
+  CHECK(r.text.find("\n  no coordinates: rep_movsb is not one of kex's specs, so no one-coordinate change applies; "
+                    "copy/string/unroll:1 is rep movsb in kex's terms: kex explain copy/string/unroll:1 changes its "
+                    "coordinates\n") != std::string::npos);
+  const std::string line = mca_tool().path.empty() ? "llvm-mca not found" : "no marked loop: a rep string instruction is its own loop";
+  CHECK(r.text.find("core of rep_movsb: no model of the core: " + line) != std::string::npos);
+  const auto doc = nlohmann::json::parse(slurp(d + "/e.json"));
+  std::set<std::string> names;
+  for (const auto& e : doc["benchmarks"]) names.insert(e["name"].get<std::string>());
+  CHECK(names == std::set<std::string>{"rep_movsb/4096", "memcpy/4096"});
+  REQUIRE(doc["context"]["explain"]["points"].size() == 1);
+  CHECK(doc["context"]["explain"]["points"][0]["effects"].empty());
+  const auto list = shell(kKex + " explain rep_stosb --list");
+  CHECK(list.text == "rep_stosb:\n  no coordinates: rep_stosb is not one of kex's specs, so no one-coordinate change "
+                     "applies; clear/string/unroll:1 is rep stosb in kex's terms: kex explain clear/string/unroll:1 "
+                     "changes its coordinates\n");
+}
+
+TEST_CASE("kex explain asm/x --load: loaded code answers, llvm-mca of its bytes up to the first ret" *
+          doctest::test_suite("cli")) {
+  const TmpDir dir;
+  const std::string src = write_text(dir, "k.s", "\t.text\n\t.globl f\nf:\n\tmov %rdi, %rax\n\tmov %rdx, %rcx\n"
+                                                 "\trep movsb\n\tret\n\tud2\n");
+  const auto r = shell_stdout(kKex + " explain asm/x --load x=" + src + ":f --sizes 4KiB --repetitions 3 --no-ceilings -o " +
+                              (dir / "e.json") + " 2>" + (dir / "err"));
+  REQUIRE_MESSAGE(r.status == 0, (r.text + slurp(dir / "err")));
+  CHECK(r.text.find("why asm/x at copy 4096 (3 rounds;") == 0);
+  CHECK(r.text.find("\n  no coordinates: asm/x is not one of kex's specs, so no one-coordinate change applies\n") !=
+        std::string::npos);
+  if (mca_tool().path.empty()) {
+    CHECK(r.text.find("core of asm/x: no model of the core: llvm-mca not found") != std::string::npos);
+  } else {  // mov, mov, rep movsb, ret: the ud2 after the ret is left out
+    CHECK(r.text.find("core of asm/x: llvm-mca: ") != std::string::npos);
+    CHECK(r.text.find("; its 9 bytes up to the first ret as one block (every path at once, not a loop iteration)") !=
+          std::string::npos);
+  }
+  const auto bad = shell(kKex + " explain asm/y --load x=" + src + ":f --sizes 4KiB -o " + (dir / "f.json"));
+  CHECK(bad.status == 2);
+  CHECK(bad.text.find("asm/y: not a config file and not a kernel name: loaded code is named by --load y=") !=
+        std::string::npos);
 }
 
 TEST_CASE("kex run --explain: the winner explained at its size, its section in the results" * doctest::test_suite("cli")) {

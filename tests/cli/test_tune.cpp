@@ -71,6 +71,16 @@ TEST_CASE("kex tune races, writes a results file with a tune section, prints the
                        "json.load(open(sys.argv[2])), cls=jsonschema.Draft202012Validator); print('valid')\" " +
                        d + "/t.json " + KEX_SOURCE_DIR + "/configs/schema/results.schema.json");
   CHECK_MESSAGE(v.text.find("valid") == 0, v.text);
+  // kex summary and kex report of the file show the tune's verdicts and dispatch, and its wall time.
+  const auto sum = shell_stdout(kKex + " summary " + d + "/t.json");
+  REQUIRE_MESSAGE(sum.status == 0, sum.text);
+  CHECK(sum.text.find("kex tune: copy on ") == 0);
+  CHECK(sum.text.find(r.text.substr(0, r.text.find("\nrace: "))) == 0);  // the verdicts and dispatch as the tune printed them
+  for (const auto& e : doc["benchmarks"]) CHECK(e["reps"][0]["samples_ticks"].empty());
+  CHECK(doc["context"]["elapsed_s"] == t["used_s"]);
+  const auto page = shell(kKex + " report -q " + d + "/t.json --no-figures -o " + d + "/t.html");
+  REQUIRE_MESSAGE(page.status == 0, page.text);
+  CHECK(slurp(d + "/t.html").find("<strong>dispatch</strong>") != std::string::npos);
   // The table handed over: kex emit writes it as C that compiles.
   const auto c = shell(kKex + " emit --format c --tune " + d + "/t.json -o " + d + "/d.c");
   REQUIRE_MESSAGE(c.status == 0, c.text);

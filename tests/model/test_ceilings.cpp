@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "src/core/error.hpp"
+#include "src/core/units.hpp"
 #include "src/model/ceilings.hpp"
 #include "src/model/group.hpp"
 #include "src/model/result_json.hpp"
@@ -120,6 +121,16 @@ TEST_CASE("ceilings: where a point stands, and its line" * doctest::test_suite("
   CHECK(standing_text(*l2) == "at 256 KiB this read moves 50.0 GB/s (25.00 bytes per core cycle) from L2: no "
                               "ceiling of its kind was measured");
   CHECK(!standing_of(ceiling_point("read/sse", 4096, 50), Ceilings{}).has_value());
+  // Above a ceiling (a VM's reported LLC probed in DRAM: 30 GB/s over DRAM's read 20) the line says why it can be.
+  auto above = standing_of(ceiling_point("copy/avx/nt", 64 << 20, 30), c);
+  REQUIRE(above.has_value());
+  above->sizes_from = "sysfs";
+  CHECK(standing_text(*above) ==
+        "at 64 MiB this copy moves 30.0 GB/s (15.00 bytes per core cycle) from DRAM: 1.50 of one core's read "
+        "bandwidth here, 1.88 of its non-temporal write bandwidth; above the ceiling: the DRAM ceilings are what its "
+        "probes reached at " + format_bytes(c.levels.back().size) + ", and the levels' sizes are the machine's report "
+        "(sysfs), not measured: a faster level serves this point than its size says, or the reported sizes are not "
+        "where the bandwidth changes (a VM may report its host's L3)");
 }
 
 TEST_CASE("ceilings: an explained point finds its result by kernel, size and group" * doctest::test_suite("model")) {

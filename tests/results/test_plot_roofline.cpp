@@ -54,6 +54,17 @@ TEST_CASE("golden: the roofline figure of a copy run with ceilings per level" * 
   CHECK(figs[0].dat.find("# LLC\n524288 0\n") == std::string::npos);
 }
 
+TEST_CASE("roofline: a point above its level's ceilings is drawn with why it can be" * doctest::test_suite("results")) {
+  RunDoc d = with_ceilings();
+  CHECK(roofline_figures(d).at(0).gp.find("above its level's ceilings") == std::string::npos);
+  d.context.ceilings->levels[2] = level("LLC", 33554432, 16777216, 12, 8, 0);  // a VM's LLC probed in DRAM, say
+  d.context.machine.cache_source = "sysfs";
+  const std::string gp = roofline_figures(d).at(0).gp;
+  CHECK(gp.find(" points lie above its level's ceilings: the levels' sizes are the machine's report (sysfs), not "
+                "measured, and may not be where the bandwidth changes (a VM may report its host's L3)\" at graph 0.01, "
+                "graph 0.03 left") != std::string::npos);
+}
+
 TEST_CASE("roofline: no ceilings, no figure, and kex plot carries it and the report shows it under Why" *
           doctest::test_suite("results")) {
   CHECK(roofline_figures(golden::crossover_run()).empty());
