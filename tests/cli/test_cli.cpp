@@ -98,7 +98,7 @@ TEST_CASE("bad configs exit 2 with one line and write nothing" * doctest::test_s
   auto r = shell(kKex + " run " + d + "/bad.json -o " + d + "/out.json");
   CHECK(r.status == 2);
   CHECK(r.text == "kex: " + d + "/bad.json: /kernels/0/unrol: unknown key (allowed: align, block, cache, chunk, consume, "
-                 "direction, edges, fill, footprint, layout, op, pf_every, prefetch, prefill, regs, scratch, sizes, "
+                 "direction, edges, fill, footprint, layout, op, pf_every, prefetch, prefill, regs, rep_above, scratch, sizes, "
                  "skip_invalid, small, store, stream_calls, stream_seed, streams, threads, unroll)\n");
   CHECK_FALSE(exists(d + "/out.json"));
   auto missing = shell(kKex + " run " + d + "/nope.json -o " + d + "/out.json");

@@ -74,11 +74,11 @@ TEST_CASE("a tune's file whose groups have unequal rounds: summary and report sh
   CHECK(text.find("kex tune: copy on vm: 2 sizes, 184 s of a 600 s budget\n") == 0);
   CHECK(text.find("\n4 KiB      " + kTuneFast + " ") != std::string::npos);
   CHECK(text.find("\n64 KiB     " + kTuneFast + " ") != std::string::npos);
-  CHECK(text.find("dispatch:\n  larger         " + kTuneFast + "\n") != std::string::npos);
+  CHECK(text.find("dispatch:\n  every size     " + kTuneFast + "\n") != std::string::npos);
   CHECK(text.find(kTuneEarly) == std::string::npos);
 
   const std::string md = tune_summary_markdown(run, tune);
-  CHECK(md.find("**dispatch**  \nlarger: " + md_text(kTuneFast) + "  \n") != std::string::npos);
+  CHECK(md.find("**dispatch**  \nevery size: " + md_text(kTuneFast) + "  \n") != std::string::npos);
   CHECK(md.find(md_text(kTuneEarly)) == std::string::npos);
 
   const RunDoc view = race_view(run, tune);
@@ -87,7 +87,7 @@ TEST_CASE("a tune's file whose groups have unequal rounds: summary and report sh
   CHECK(view.context.totals->elapsed_s == 184);
   const std::string page = report_html({{"t.json", view, tune}}, {});
   CHECK(page.find("<th>wall time</th><td>184.0 s</td>") != std::string::npos);
-  CHECK(page.find("<strong>dispatch</strong><br>\nlarger: " + kTuneFast + "</p>") != std::string::npos);
+  CHECK(page.find("<strong>dispatch</strong><br>\nevery size: " + kTuneFast + "</p>") != std::string::npos);
   CHECK(page.find(kTuneEarly) == std::string::npos);
   CHECK(page.find("a kex tune&#39;s file: its verdict per size is in the answer") != std::string::npos);
 }
