@@ -9,6 +9,7 @@
 #include "src/core/error.hpp"
 #include "src/core/version.hpp"
 #include "src/model/point.hpp"
+#include "src/model/source.hpp"
 #include "src/run/context.hpp"
 #include "src/run/tune.hpp"
 
@@ -91,10 +92,13 @@ TuneJournal resume_tune_journal(const std::string& path, const TuneRequest& req,
   j.resumed = j.journal->read();
   const JournalHeader& h = j.resumed->header;
   check_journal_origin(h, path, false);
-  for (const auto& [point, reps] : j.resumed->reps)  // a journal names no loaded code (issue 34's trust rule)
-    if (point.rfind("lib/", 0) == 0 || point.rfind("asm/", 0) == 0)
-      throw InputError("--resume: " + path + ": the journal names loaded code (" + point.substr(0, point.find('/', 4)) +
+  for (const auto& [point, reps] : j.resumed->reps) {  // a journal names no loaded code (issue 34's trust rule)
+    const size_t slash = point.find('/');
+    const std::optional<Source> source = parse_impl_source(std::string_view(point).substr(0, slash));
+    if (slash != std::string::npos && source && source_row(*source).loaded)
+      throw InputError("--resume: " + path + ": the journal names loaded code (" + point.substr(0, point.find('/', slash + 1)) +
                        "); a journal never loads, assembles or runs code: run the tune again with its --load options");
+  }
   check_glibc_points(*j.resumed, tune_references(req.op, req.glibc), path);
   if (const std::string d = difference(h, req); !d.empty())
     throw InputError("--resume: " + path + ": the journal of another tune (" + d +

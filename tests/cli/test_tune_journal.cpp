@@ -56,6 +56,10 @@ void check_foreign_points(const std::string& d, const std::vector<nlohmann::json
   write_json_lines(d + "/lib.journal", {lines[0], rep});
   check_one_line(shell(tune + " --resume " + d + "/lib.journal -o " + d + "/l.json" + opts),
                  "the journal names loaded code (lib/mine); a journal never loads, assembles or runs code");
+  rep["rep"]["point"] = "asm/theirs/4096";  // object code: the sources table's other loaded row
+  write_json_lines(d + "/asm.journal", {lines[0], rep});
+  check_one_line(shell(tune + " --resume " + d + "/asm.journal -o " + d + "/a.json" + opts),
+                 "the journal names loaded code (asm/theirs); a journal never loads, assembles or runs code");
   // A glibc variant the tune does not race here (another machine's, or a tune with --glibc):
   // refused as kex run --resume refuses a point of another run, not dropped unsaid.
   rep["rep"]["point"] = "glibc/__memcpy_nonesuch/65536";
