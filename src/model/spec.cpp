@@ -317,67 +317,90 @@ std::string read_reason(const KernelSpec& s) {
 
 }  // namespace
 
-std::string validate(const KernelSpec& s) {
-  const auto& c = reg_class_info(s.regs);
-  auto num = [](auto v) { return std::to_string(v); };
-  if (s.op == Op::read)
-    if (std::string r = read_reason(s); !r.empty()) return r;
-  if (s.regs == RegClass::string) {
-    if (s.unroll != 1 && s.unroll != 2 && s.unroll != 4 && s.unroll != 8)
-      return "unroll " + num(s.unroll) + " for the string class is the element size: allowed 1, 2, 4, 8";
-    if (s.scratch != 1) return "scratch " + num(s.scratch) + " not allowed for the string class (only 1)";
-    if (s.prefetch != Prefetch::none) return "the string class takes no prefetch (rep movs/stos)";
-    if (s.store == Store::nontemporal) return "the string class has no non-temporal store";
-    if (s.block.bytes) return "the string class takes no block prefetch";
-    if (s.align == Align::aligned) return "the string class has no aligned form";
-    if (s.edges == Edges::overlap)
-      return "the string class has no edges to overlap (rep movs/stos moves every byte itself; overlap needs a "
-             "class wider than one byte)";
-    if (s.small != Small::bytes)
-      return "the string class has no small path (rep movs/stos moves every byte itself)";
-    if (s.rep_above) return "the string class takes no rep:N (it is rep movs/stos at every size)";
-  } else {
-    if (s.unroll == 0 || s.unroll % c.width != 0)
-      return "unroll " + num(s.unroll) + " is not a positive multiple of the " + c.name + " width (" +
-             num(c.width) + " bytes)";
-    if (s.unroll > 8192) return "unroll " + num(s.unroll) + " is above the limit of 8192 bytes";
-    if (s.scratch < 1 || s.scratch > c.max_scratch)
-      return "scratch " + num(s.scratch) + " is out of range for " + c.name + " (1.." + num(c.max_scratch) + ")";
-    if (s.scratch > s.unroll / c.width)
-      return "scratch " + num(s.scratch) + " exceeds the registers one iteration of unroll " + num(s.unroll) +
-             " uses (" + num(s.unroll / c.width) + ")";
-    if (s.store == Store::nontemporal && !c.has_nt)
-      return std::string("the ") + c.name + " class has no non-temporal store";
-    if (s.edges == Edges::overlap && c.width < 2)
-      return std::string("the ") + c.name + " class moves one byte at a time: overlap needs a class wider than one byte";
-  }
-  if (s.prefetch != Prefetch::none) {
-    if (s.pf_every < kMinPfEvery || s.pf_every > kMaxPfEvery || s.pf_every % 8 != 0)
-      return "prefetch interval " + num(s.pf_every) + " must be a multiple of 8 bytes in " + num(kMinPfEvery) + ".." +
-             num(kMaxPfEvery);
-    if (s.pf_distance < -kMaxPfDistance || s.pf_distance > kMaxPfDistance)
-      return "prefetch distance " + num(s.pf_distance) + " is out of range (" + num(-kMaxPfDistance) + ".." +
-             num(kMaxPfDistance) + ")";
-    if (s.prefetch == Prefetch::load && s.direction == Direction::forward && s.pf_distance < 0)
-      return "a load prefetch of a forward loop needs a distance >= 0 (got " + num(s.pf_distance) + ")";
-    if (s.prefetch == Prefetch::load && s.direction == Direction::backward && s.pf_distance > 0)
-      return "a load prefetch of a backward loop needs a distance <= 0 (got " + num(s.pf_distance) + ")";
-    if (s.prefetch == Prefetch::load && s.block.bytes) return "block prefetch and a load prefetch cannot be combined";
-  } else if (s.pf_distance != 0 || s.pf_every != 64) {
-    return "prefetch distance/interval given without a prefetch kind";
-  }
-  if (s.block.bytes) {
+namespace {
+
+std::string num(uint64_t v) { return std::to_string(v); }
+std::string num(int64_t v) { return std::to_string(v); }
+
+/// Why the string class cannot take `s` ("" when it can): rep movs/stos is its whole code.
+std::string string_reason(const KernelSpec& s) {
+  if (s.unroll != 1 && s.unroll != 2 && s.unroll != 4 && s.unroll != 8)
+    return "unroll " + num(uint64_t(s.unroll)) + " for the string class is the element size: allowed 1, 2, 4, 8";
+  if (s.scratch != 1) return "scratch " + num(uint64_t(s.scratch)) + " not allowed for the string class (only 1)";
+  if (s.prefetch != Prefetch::none) return "the string class takes no prefetch (rep movs/stos)";
+  if (s.store == Store::nontemporal) return "the string class has no non-temporal store";
+  if (s.block.bytes) return "the string class takes no block prefetch";
+  if (s.align == Align::aligned) return "the string class has no aligned form";
+  if (s.edges == Edges::overlap)
+    return "the string class has no edges to overlap (rep movs/stos moves every byte itself; overlap needs a "
+           "class wider than one byte)";
+  if (s.small != Small::bytes) return "the string class has no small path (rep movs/stos moves every byte itself)";
+  if (s.rep_above) return "the string class takes no rep:N (it is rep movs/stos at every size)";
+  return {};
+}
+
+/// Why a loop class (`c`, not string) cannot take `s`'s unroll, scratch, store or edges.
+std::string loop_reason(const KernelSpec& s, const RegClassInfo& c) {
+  const uint64_t unroll = s.unroll, scratch = s.scratch, width = c.width;
+  if (unroll == 0 || unroll % width != 0)
+    return "unroll " + num(unroll) + " is not a positive multiple of the " + c.name + " width (" + num(width) + " bytes)";
+  if (unroll > 8192) return "unroll " + num(unroll) + " is above the limit of 8192 bytes";
+  if (scratch < 1 || scratch > c.max_scratch)
+    return "scratch " + num(scratch) + " is out of range for " + c.name + " (1.." + num(uint64_t(c.max_scratch)) + ")";
+  if (scratch > unroll / width)
+    return "scratch " + num(scratch) + " exceeds the registers one iteration of unroll " + num(unroll) + " uses (" +
+           num(unroll / width) + ")";
+  if (s.store == Store::nontemporal && !c.has_nt) return std::string("the ") + c.name + " class has no non-temporal store";
+  if (s.edges == Edges::overlap && c.width < 2)
+    return std::string("the ") + c.name + " class moves one byte at a time: overlap needs a class wider than one byte";
+  return {};
+}
+
+/// Why `s`'s prefetch (kind, interval, distance) cannot be emitted ("" when it can).
+std::string prefetch_reason(const KernelSpec& s) {
+  if (s.prefetch == Prefetch::none)
+    return s.pf_distance != 0 || s.pf_every != 64 ? "prefetch distance/interval given without a prefetch kind" : "";
+  const int64_t d = s.pf_distance;
+  if (s.pf_every < kMinPfEvery || s.pf_every > kMaxPfEvery || s.pf_every % 8 != 0)
+    return "prefetch interval " + num(uint64_t(s.pf_every)) + " must be a multiple of 8 bytes in " +
+           num(uint64_t(kMinPfEvery)) + ".." + num(uint64_t(kMaxPfEvery));
+  if (d < -kMaxPfDistance || d > kMaxPfDistance)
+    return "prefetch distance " + num(d) + " is out of range (" + num(int64_t(-kMaxPfDistance)) + ".." +
+           num(int64_t(kMaxPfDistance)) + ")";
+  if (s.prefetch == Prefetch::load && s.direction == Direction::forward && d < 0)
+    return "a load prefetch of a forward loop needs a distance >= 0 (got " + num(d) + ")";
+  if (s.prefetch == Prefetch::load && s.direction == Direction::backward && d > 0)
+    return "a load prefetch of a backward loop needs a distance <= 0 (got " + num(d) + ")";
+  if (s.prefetch == Prefetch::load && s.block.bytes) return "block prefetch and a load prefetch cannot be combined";
+  return {};
+}
+
+/// Why `s`'s block prefetch, fill or rep:N cannot be emitted ("" when they can).
+std::string extras_reason(const KernelSpec& s, const RegClassInfo& c) {
+  const uint64_t block = s.block.bytes;
+  if (block) {
     if (s.op != Op::copy) return "block prefetch applies to copies only";
     if (s.direction != Direction::forward) return "block prefetch needs a forward copy";
-    if (s.block.bytes % 64 != 0 || s.block.bytes % s.unroll != 0)
-      return "block prefetch size " + num(s.block.bytes) + " must be a multiple of 64 and of unroll " + num(s.unroll);
-    if (s.block.bytes > (1u << 20)) return "block prefetch size " + num(s.block.bytes) + " is above 1 MiB";
+    if (block % 64 != 0 || block % s.unroll != 0)
+      return "block prefetch size " + num(block) + " must be a multiple of 64 and of unroll " + num(uint64_t(s.unroll));
+    if (block > (1u << 20)) return "block prefetch size " + num(block) + " is above 1 MiB";
   }
   if (s.op != Op::clear && s.fill != 0) return "fill applies to clear only";
   if (s.rep_above && (s.rep_above < c.width || s.rep_above > kMaxRepAbove))
-    return "rep:" + num(s.rep_above) + " is out of range: " + num(c.width) + " (the class width) to " + num(kMaxRepAbove) +
-           " bytes";
+    return "rep:" + num(uint64_t(s.rep_above)) + " is out of range: " + num(uint64_t(c.width)) + " (the class width) to " +
+           num(uint64_t(kMaxRepAbove)) + " bytes";
   return {};
+}
+
+}  // namespace
+
+std::string validate(const KernelSpec& s) {
+  const auto& c = reg_class_info(s.regs);
+  std::string r = s.op == Op::read ? read_reason(s) : "";
+  if (r.empty()) r = s.regs == RegClass::string ? string_reason(s) : loop_reason(s, c);
+  if (r.empty()) r = prefetch_reason(s);
+  if (r.empty()) r = extras_reason(s, c);
+  return r;
 }
 
 }  // namespace kex
