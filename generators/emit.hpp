@@ -7,6 +7,7 @@
 
 #include <xbyak/xbyak.h>
 
+#include "src/model/dispatch_kernel.hpp"
 #include "src/model/spec.hpp"
 
 namespace kex {
@@ -66,6 +67,12 @@ struct LoopRange {
 /// prefetch, the inner loop over a block); nullopt for the string class, whose
 /// `rep` instruction is its loop. Throws Xbyak::Error on emission failure.
 std::optional<LoopRange> emit_kernel(Xbyak::CodeGenerator& g, const KernelSpec& s);
+
+/// Emits a dispatch kernel (src/model/dispatch_kernel.hpp) as one routine: rdx compared
+/// with each row's bound in ascending order (cmp and jbe; r11 holds a bound above 2^31-1),
+/// the last row falling through, then each member as emit_kernel emits it, each ending in
+/// its own ret. Throws Xbyak::Error on emission failure.
+void emit_dispatch(Xbyak::CodeGenerator& g, const DispatchKernel& d);
 
 /// Why this CPU cannot run `s` (missing AVX-512, ...), or empty when it can.
 std::string cpu_unsupported_reason(const KernelSpec& s);

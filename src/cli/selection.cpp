@@ -68,6 +68,16 @@ void add_kernel_name(NamedKernels& k, const std::string& name) {
     throw InputError(head + "loaded code is named by --load " + n->symbol + "=PATH:SYMBOL[:copy|move|clear] (it then "
                             "races with the rest); no --load gives " + n->symbol);
   }
+  if (is_dispatch_name(name)) {  // a competitor as a baseline is: measured wherever kernels of its op are
+    std::string canonical;
+    try {
+      canonical = dispatch_kernel_name(parse_dispatch_kernel(name));
+    } catch (const std::invalid_argument& e) {
+      throw InputError(head + e.what());
+    }
+    if (std::find(k.baselines.begin(), k.baselines.end(), canonical) == k.baselines.end()) k.baselines.push_back(canonical);
+    return;
+  }
   if (std::find(kBaselines.begin(), kBaselines.end(), name) != kBaselines.end() || find_impl_set(name) ||
       parse_impl_name(name)) {  // glibc's variants are resolved (or refused) when the plans are made
     if (std::find(k.baselines.begin(), k.baselines.end(), name) == k.baselines.end()) k.baselines.push_back(name);

@@ -209,7 +209,8 @@ std::vector<uint64_t> SizesForm::read(const json& x, const std::string& at) cons
 }
 
 std::vector<std::string> BaselinesForm::read(const json& x, const std::string& at) const {
-  const char* names = "memcpy, memset, rep_movsb, rep_stosb, glibc-copy, glibc-move, glibc-clear, glibc/SYMBOL";
+  const char* names =
+      "memcpy, memset, rep_movsb, rep_stosb, glibc-copy, glibc-move, glibc-clear, glibc/SYMBOL, dispatch:SIZE:NAME,...,NAME";
   const std::vector<std::string>& all = baseline_names();
   if (x.is_boolean()) return x.get<bool>() ? all : std::vector<std::string>{};
   if (!x.is_array()) fail_at(at, x, std::string("expected true, false or a list of ") + names);
@@ -217,6 +218,15 @@ std::vector<std::string> BaselinesForm::read(const json& x, const std::string& a
   for (size_t i = 0; i < x.size(); ++i) {
     const std::string p = at + "/" + std::to_string(i);
     std::string b = Text{}.read(x[i], p);
+    if (is_dispatch_name(b)) {
+      try {
+        b = dispatch_kernel_name(parse_dispatch_kernel(b));
+      } catch (const std::invalid_argument& e) {
+        fail_at(p, x[i], e.what());
+      }
+      out.push_back(std::move(b));
+      continue;
+    }
     if (std::find(all.begin(), all.end(), b) == all.end() && !find_impl_set(b) && !parse_impl_name(b))
       fail_at(p, x[i], std::string("allowed: ") + names);
     if (const auto n = parse_impl_name(b); n && source_row(n->source).loaded)

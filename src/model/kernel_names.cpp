@@ -128,12 +128,19 @@ std::optional<std::string> kernel_name_error(KernelKind kind, std::string_view k
       return "not an implementation name (glibc/SYMBOL, a C identifier of at most 128 bytes, lib/NAME or asm/NAME, "
              "NAME of at most 64 letters, digits, _ and -; then /fill:0xNN for a clear, e.g. "
              "glibc/__memmove_avx_unaligned_erms, lib/new)";
+    case KernelKind::dispatch:
+      try {
+        parse_dispatch_kernel(kernel);
+        return std::nullopt;
+      } catch (const std::exception& e) {
+        return std::string("not a dispatch name (") + e.what() + ")";
+      }
   }
   return "unknown kind";
 }
 
 bool is_kernel_name(std::string_view kernel) {
-  for (auto kind : {KernelKind::generated, KernelKind::baseline, KernelKind::preset, KernelKind::implementation})
+  for (auto kind : kKernelKinds)
     if (!kernel_name_error(kind, kernel)) return true;
   return false;
 }

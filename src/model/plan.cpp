@@ -8,12 +8,13 @@ std::string_view to_string(KernelKind k) {
     case KernelKind::baseline: return "baseline";
     case KernelKind::preset: return "preset";
     case KernelKind::implementation: return "implementation";
+    case KernelKind::dispatch: return "dispatch";
   }
   return "?";
 }
 
 std::optional<KernelKind> parse_kernel_kind(std::string_view s) {
-  for (auto k : {KernelKind::generated, KernelKind::baseline, KernelKind::preset, KernelKind::implementation})
+  for (auto k : kKernelKinds)
     if (s == to_string(k)) return k;
   return std::nullopt;
 }

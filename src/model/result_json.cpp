@@ -262,7 +262,7 @@ KernelKind kind_of(const json& entry, const std::string& where, const Point& poi
   };
   const auto k = read_back<Kind>(entry, where, [](auto& io, auto& x) {
     io.choice("kind", x.kind, parse_kernel_kind, [](KernelKind v) { return to_string(v); },
-              "generated, baseline, preset, implementation");
+              "generated, baseline, preset, implementation, dispatch");
   });
   // Names reach plots, tables and file names: they must be kernel names of their kind.
   if (const auto bad = kernel_name_error(k.kind, point.kernel))

@@ -13,6 +13,7 @@
 #include "src/core/version.hpp"
 #include "src/model/kernel_names.hpp"
 #include "src/results/results.hpp"
+#include "src/run/dispatch_plan.hpp"
 #include "src/run/load_plans.hpp"
 #include "src/run/plans.hpp"
 
@@ -84,6 +85,13 @@ KernelPlan loaded_plan(const ImplName& n, const std::string& name, const std::st
 
 KernelPlan source_plan(const std::string& name, const PresetOptions& opts, const std::string& where, bool allow_libc,
                        const std::vector<LoadSpec>& loads) {
+  if (is_dispatch_name(name)) {
+    try {
+      return dispatch_plan(parse_dispatch_kernel(name));
+    } catch (const std::invalid_argument& e) {
+      throw InputError(where, "'" + name + "': " + e.what());
+    }
+  }
   if (auto b = parse_baseline_name(name)) {
     KernelPlan p = *baseline_plan(name);
     if (p.libc && !allow_libc)

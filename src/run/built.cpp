@@ -1,5 +1,6 @@
 #include "src/run/built.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <string>
 
@@ -81,6 +82,11 @@ VerifyTarget verify_target(const KernelPlan& k, const Built& b) {
   t.unroll = k.unroll;
   t.size_multiple = k.region;
   if (k.region > 1) t.max_size = 3 * k.region;
+  for (uint64_t e : k.edges)
+    if (e <= kMaxVerifyEdge) {
+      t.edges.push_back(e);
+      t.max_size = std::max(t.max_size, e);
+    }
   // Code kex did not write (glibc's variants, loaded code, libc's own functions) has its
   // function's ABI and result: its stub jumps to it, so what it returns is what the stub does.
   if (k.impl) t.promises = std::string(to_string(k.impl->function));

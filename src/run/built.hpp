@@ -18,6 +18,10 @@ namespace kex {
 class CodeArena;
 struct VerifyTarget;
 
+/// The largest edge (KernelPlan::edges) verification tries: each try rewrites the whole
+/// guarded buffer, so a larger bound's rows are each a member verified on its own sizes.
+inline constexpr uint64_t kMaxVerifyEdge = uint64_t(1) << 20;
+
 /// One kernel once built (the stage after KernelPlan): where its code is, what the
 /// results record of it, and whether it can run. Its pointers live as long as the arena.
 /// Move-only: a copy would outlive nothing but invite keeping pointers past the arena.

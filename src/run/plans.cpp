@@ -10,6 +10,7 @@
 #include "generators/emit.hpp"
 #include "src/core/error.hpp"
 #include "src/model/kernel_names.hpp"
+#include "src/run/dispatch_plan.hpp"
 #include "src/run/glibc_impls.hpp"
 #include "src/run/load_plans.hpp"
 #include "src/run/outside_plan.hpp"
@@ -78,6 +79,7 @@ KernelPlan spec_plan(const KernelSpec& s) {
   k.unroll = s.unroll;
   k.spec = s;
   k.skip = cpu_unsupported_reason(s);
+  if (s.rep_above) k.edges = {s.rep_above - 1ull, s.rep_above, s.rep_above + 1ull};
   k.emit = [s](Xbyak::CodeGenerator& g) { emit_kernel(g, s); };
   return k;
 }
@@ -108,6 +110,7 @@ KernelPlan preset_plan(const Preset& p, const PresetOptions& opts) {
 }
 
 std::optional<KernelPlan> baseline_plan(const std::string& name) {
+  if (is_dispatch_name(name)) return dispatch_plan(parse_dispatch_kernel(name));
   const auto b = parse_baseline_name(name);
   if (!b) return std::nullopt;
   if (const auto f = parse_function(b->base)) return outside_plan(libc_code(*f), b->fill);
@@ -203,7 +206,7 @@ void add_baselines(const Config& c, PlanBuilder& b, bool only_baselines) {
     auto k = baseline_plan(c.baselines[i]);
     if (!k) throw InputError(where + ": unknown baseline '" + c.baselines[i] + "'");
     if (!only_baselines && !b.has(k->op)) continue;
-    const bool clear = k->op == Op::clear;
+    const bool clear = k->op == Op::clear && !k->dispatch;  // a dispatch's clears write 0 only
     b.out.baseline_plans.push_back(b.add(std::move(*k)));
     if (clear)
       for (uint8_t f : b.fills) b.out.baseline_plans.push_back(b.add(*baseline_plan(baseline_name(c.baselines[i], f))));

@@ -29,7 +29,8 @@ KernelPlan spec_plan(const KernelSpec& s);
 KernelPlan preset_plan(const Preset& p, const PresetOptions& opts);
 
 /// The plan of a baseline: "memcpy", "memset" (libc) or "rep_movsb", "rep_stosb"
-/// (rep-string specs); nullopt for another name.
+/// (rep-string specs), or of a dispatch kernel ("dispatch:...", dispatch_plan; a name that
+/// is not one throws std::invalid_argument: configs check theirs first); nullopt for another name.
 std::optional<KernelPlan> baseline_plan(const std::string& name);
 
 struct GlibcImpl;

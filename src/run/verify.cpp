@@ -145,6 +145,7 @@ std::vector<uint64_t> verify_sizes(const VerifyTarget& t) {
                                 2ull * t.unroll + t.width + 1, 4095, 4096, 4097};
   std::mt19937_64 rng(0x6b6578 ^ t.unroll ^ (uint64_t(t.width) << 20));
   for (int i = 0; i < 8; ++i) cand.push_back(rng() % (t.max_size + 1));
+  cand.insert(cand.end(), t.edges.begin(), t.edges.end());
   std::vector<uint64_t> out;
   for (uint64_t s : cand) {
     if (s > t.max_size) continue;

@@ -41,6 +41,7 @@ struct VerifyTarget {
   uint32_t unroll = 64;         ///< sizes unroll-1, unroll, unroll+1 are tried
   uint64_t size_multiple = 1;   ///< page presets: sizes must be multiples of this (e.g. 4096)
   uint64_t max_size = 3 * 4096 + 64;  ///< largest size tried (random sizes stay below)
+  std::vector<uint64_t> edges;  ///< sizes tried beside those above (a dispatch's row edges), each <= max_size
   /// "memcpy", "memmove" or "memset": the routine promises that function's result (dst);
   /// "" for kex's own kernels, which return nothing.
   std::string promises;
