@@ -7,6 +7,7 @@
 #include "src/core/enum_words.hpp"
 #include "src/core/atomic_write.hpp"
 #include "src/core/output.hpp"
+#include "src/model/dispatch_kernel.hpp"
 #include "src/results/emit_c.hpp"
 #include "src/results/emit_gas.hpp"
 #include "src/results/emit_kernels.hpp"
@@ -149,7 +150,7 @@ Action add_emit_command(CLI::App& app) {
       if (o->op && *o->op != t.op)
         throw InputError("--op", "'" + std::string(to_string(*o->op)) + "': " + o->tune + " is a " + std::string(to_string(t.op)) +
                                      " tune (leave --op out with --tune)");
-      o->dispatch = dispatch_text(t.dispatch);
+      o->dispatch = dispatch_text(flat_dispatch(t.dispatch));  // checked as the tune file was read
       o->op = t.op;
       o->dispatch_from = o->tune + ": /tune/dispatch";
     }

@@ -60,6 +60,7 @@ struct RaceStage {
   size_t candidates = 0;     ///< points measured in it (every size's members)
   double seconds = 0;        ///< wall time of the stage
   bool refine = false;       ///< a stage of sizes added between two that dispatch differently
+  bool compose = false;      ///< a stream's composition step: its choice and neighbours raced afresh
 };
 
 /// A tunable the dispatch suggests and what libc measured with it (rounds 0: not measured).

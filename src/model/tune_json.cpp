@@ -70,6 +70,7 @@ void map_stage(IO& io, S& s) {
   io.whole("candidates", s.candidates, size_t(0), kTuneMaxItems);
   io.real("seconds", s.seconds, 0, kTuneInf);
   io.flag("refine", s.refine);
+  io.flag("compose", s.compose);
 }
 
 /// A drop: slower than the leader (leader, vs_leader), or not measured (why).
@@ -153,15 +154,17 @@ void map_tune(IO& io, T& t) {
 }
 
 /// Rows ascending, only the last one for every larger size; each row's kernel one name
-/// of what a tune races: a spec name that parses or a baseline (memcpy, rep_movsb, ...).
-/// A name with a ',' would be read by parse_dispatch as two rows.
+/// of what a tune races: a spec name that parses or a baseline (memcpy, rep_movsb, ...), or
+/// (a stream's tune, one row) a dispatch kernel. Another name with a ',' would be read by
+/// parse_dispatch as two rows.
 void check_dispatch(const DispatchTable& t, const std::string& where) {
   for (size_t i = 0; i < t.entries.size(); ++i) {
     const std::string& k = t.entries[i].kernel;
-    if (kernel_name_error(KernelKind::generated, k) && kernel_name_error(KernelKind::baseline, k))
+    const bool one_dispatch = t.entries.size() == 1 && !kernel_name_error(KernelKind::dispatch, k);
+    if (kernel_name_error(KernelKind::generated, k) && kernel_name_error(KernelKind::baseline, k) && !one_dispatch)
       throw InputError(where + "/dispatch/" + std::to_string(i) + "/kernel",
                        "'" + k + "': not one kernel name: a kernel spec name or a baseline (memcpy, memset, "
-                                 "rep_movsb, rep_stosb), what kex tune races");
+                                 "rep_movsb, rep_stosb), what kex tune races, or a dispatch kernel as the only row");
     const std::string at = where + "/dispatch/" + std::to_string(i) + "/max_bytes";
     const bool last = i + 1 == t.entries.size();
     if (last != (t.entries[i].max_bytes == kDispatchRest))

@@ -6,6 +6,7 @@
 
 #include "src/core/terminal_text.hpp"
 #include "src/core/units.hpp"
+#include "src/model/dispatch_kernel.hpp"
 #include "src/results/answer_text.hpp"
 #include "src/results/crossover_text.hpp"
 #include "src/results/markdown.hpp"
@@ -62,26 +63,29 @@ std::string row_sizes(const DispatchTable& t, const DispatchEntry& e) {
 std::string dispatch_text(const TuneRecord& t) {
   if (t.dispatch.entries.empty()) return "dispatch: none (no stage finished)\n";
   std::string out = "dispatch:\n";
-  for (const DispatchEntry& e : t.dispatch.entries) {
-    out += fmt::format("  {:<14} {}\n", row_sizes(t.dispatch, e), terminal_text(e.kernel));
+  const DispatchTable flat = flat_dispatch(t.dispatch);  // a stream's composed dispatch: its rows
+  if (flat.entries.size() != t.dispatch.entries.size())
+    out += "  every size     " + terminal_text(t.dispatch.entries.front().kernel) + ", whose rows are:\n";
+  for (const DispatchEntry& e : flat.entries) {
+    out += fmt::format("  {:<14} {}\n", row_sizes(flat, e), terminal_text(e.kernel));
   }
   for (const DispatchSwitch& s : t.switches)
     out += "  switch " + terminal_text(s.from) + " -> " + terminal_text(s.to) + " between " + exact_bytes(s.low) +
            " and " + exact_bytes(s.high) + "\n";
-  out += "  kex emit --format c --op " + std::string(to_string(t.op)) + " --dispatch '" + terminal_text(dispatch_text(t.dispatch)) +
+  out += "  kex emit --format c --op " + std::string(to_string(t.op)) + " --dispatch '" + terminal_text(dispatch_text(flat)) +
          "'\n";
   return out;
 }
 
 std::string race_text(const TuneRecord& t) {
-  size_t refine = 0, unmeasured = 0;
-  for (const RaceStage& s : t.stages) refine += s.refine;
+  size_t refine = 0, compose = 0, unmeasured = 0;
+  for (const RaceStage& s : t.stages) refine += s.refine, compose += s.compose;
   for (const RaceDrop& d : t.drops) unmeasured += !d.why.empty();
   const RaceStage first = t.stages.empty() ? RaceStage{} : t.stages.front();
   return fmt::format(
-      "race: {} stages ({} refining a switch); the first {} rounds of {} points in {:.0f} s; {} candidates left the "
+      "race: {} stages ({} refining a switch{}); the first {} rounds of {} points in {:.0f} s; {} candidates left the "
       "race ({} not measured): the results file's tune.drops says when and why\n",
-      t.stages.size(), refine, first.rounds, first.candidates, first.seconds, t.drops.size(), unmeasured);
+      t.stages.size(), refine, compose ? fmt::format(", {} composing a dispatch", compose) : "", first.rounds, first.candidates, first.seconds, t.drops.size(), unmeasured);
 }
 
 /// The tunables' names without glibc.cpu.: "x86_rep_movsb_threshold, x86_non_temporal_threshold".

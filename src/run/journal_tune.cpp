@@ -16,6 +16,7 @@ void map_mark(IO& io, M& m) {
   io.whole("rounds", m.rounds, 1u, 100000u);
   io.wholes("sizes", m.sizes, 100000, uint64_t(1), UINT64_MAX);
   io.flag("refine", m.refine);
+  io.flag("compose", m.compose);
   io.real("seconds", m.seconds, 0, kYear);
   io.real("used_s", m.used_s, 0, kYear);
 }

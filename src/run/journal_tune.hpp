@@ -45,6 +45,7 @@ struct TuneStageMark {
   uint32_t stage = 0, rounds = 0;
   std::vector<uint64_t> sizes;   ///< the sizes it raced
   bool refine = false;           ///< a stage that refined a switch
+  bool compose = false;          ///< a stream's composition step (not replayed: a resume composes anew)
   double seconds = 0;            ///< its wall time
   double used_s = 0;             ///< the tune's time used when it ended
   /// When read: the repetitions each point had in the journal at this line.

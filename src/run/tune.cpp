@@ -14,7 +14,10 @@
 #include "src/core/units.hpp"
 #include "src/model/config_json.hpp"
 #include "src/model/kernel_names.hpp"
+#include "src/model/distribution.hpp"
+#include "src/model/tune_compose.hpp"
 #include "src/run/glibc_impls.hpp"
+#include "src/run/streams.hpp"
 
 namespace kex {
 
@@ -29,8 +32,15 @@ struct SizeRace {
   uint32_t rounds = 0;
   bool settled = false;  ///< one candidate left (beside the reference), or the rounds at their cap
   std::string stream;    ///< a stream's race (size 0): its points are the stream's, whatever their pass's bytes
+  std::vector<std::string> dispatches;  ///< dispatch kernels racing too (a stream's composition)
   /// Whether a point at `at` is this race's: the stream's, or a fixed size's.
   bool holds(const Coords& at) const { return stream.empty() ? at.stream.empty() && at.size == size : at.stream == stream; }
+  size_t candidates() const { return specs.size() + dispatches.size(); }
+  /// Whether kernel `k` is one of the candidates still racing here.
+  bool has(const std::string& k) const {
+    return std::find(dispatches.begin(), dispatches.end(), k) != dispatches.end() ||
+           std::any_of(specs.begin(), specs.end(), [&](const KernelSpec& x) { return spec_name(x) == k; });
+  }
 };
 
 /// The state of a tune between stages.
@@ -90,6 +100,7 @@ Config stage_config(const Race& r, const SizeRace& s) {
   else c.axes.streams = {s.stream};
   for (const KernelSpec& k : s.specs) c.grids.push_back(spec_grid_of(k, c.axes));
   c.baselines = r.kept;
+  c.baselines.insert(c.baselines.end(), s.dispatches.begin(), s.dispatches.end());
   c.loads = space.loads;
   c.policy = space.policy;
   c.protocol = space.protocol;
@@ -100,10 +111,10 @@ std::string stage_line(const Race& r, const std::vector<size_t>& racing, uint32_
   size_t n = 0;
   std::string each;
   for (size_t i : racing) {
-    n += r.sizes[i].specs.size();
+    n += r.sizes[i].candidates();
     const SizeRace& s = r.sizes[i];
     each += (each.empty() ? "" : ", ") + (s.stream.empty() ? format_bytes(s.size) : "stream " + terminal_text(s.stream)) +
-            ": " + std::to_string(s.specs.size());
+            ": " + std::to_string(s.candidates());
   }
   char head[160];
   const char* what = r.req.stream.empty() ? "size" : "stream";
@@ -121,15 +132,22 @@ void drop_unmeasured(Race& r, SizeRace& s, uint32_t stage) {
   for (const KernelSpec& k : s.specs) {
     const Point p{spec_name(k), Coords{}};
     auto it = std::find_if(r.results.begin(), r.results.end(), [&](const auto& e) {
-      return e.second.point.kernel == p.kernel && e.second.point.at.size == s.size;
+      return e.second.point.kernel == p.kernel && s.holds(e.second.point.at);
     });
     if (it != r.results.end() && it->second.status.kind != StatusKind::ok) {
-      r.rec.drops.push_back({s.size, p.kernel, "", it->second.status.message, stage, PairedRatio{}});
+      r.rec.drops.push_back({it->second.point.at.size, p.kernel, "", it->second.status.message, stage, PairedRatio{}});
       continue;
     }
     keep.push_back(k);
   }
   s.specs = std::move(keep);
+  std::erase_if(s.dispatches, [&](const std::string& k) {
+    const auto it = std::find_if(r.results.begin(), r.results.end(),
+                                 [&](const auto& e) { return e.second.point.kernel == k && s.holds(e.second.point.at); });
+    if (it == r.results.end() || it->second.status.kind == StatusKind::ok) return false;
+    r.rec.drops.push_back({it->second.point.at.size, k, "", it->second.status.message, stage, PairedRatio{}});
+    return true;
+  });
 }
 
 /// `all` with only the results `keep` accepts (the context as is).
@@ -154,6 +172,7 @@ void apply_answers(Race& r, const RunDoc& all, uint32_t stage) {
     std::set<std::string> gone;
     for (const RaceDrop& d : drops) gone.insert(d.kernel);
     std::erase_if(it->specs, [&](const KernelSpec& k) { return gone.count(spec_name(k)) > 0; });
+    std::erase_if(it->dispatches, [&](const std::string& k) { return gone.count(k) > 0; });
     r.rec.drops.insert(r.rec.drops.end(), drops.begin(), drops.end());
   }
 }
@@ -187,7 +206,7 @@ uint32_t replay_rounds(Race& r, const std::vector<size_t>& racing, bool refine) 
   if (!r.replay) return 0;
   if (r.replayed < r.replay->tune_stages.size()) {
     const TuneStageMark& m = r.replay->tune_stages[r.replayed];
-    if (m.sizes == sizes_of(r, racing) && m.refine == refine) {
+    if (m.sizes == sizes_of(r, racing) && m.refine == refine && !m.compose) {
       r.mark = &m;
       for (const auto& [point, n] : m.reps_before) {  // the rounds each point had at the stage's end
         const std::vector<Repetition>& all = r.replay->reps.at(point);
@@ -203,7 +222,7 @@ uint32_t replay_rounds(Race& r, const std::vector<size_t>& racing, bool refine) 
 /// Measures the sizes `racing` (their `configs`) up to `rounds` rounds each (the rounds
 /// they have are kept: only the missing ones are measured), then drops what the answers allow.
 void run_stage(Race& r, const std::vector<size_t>& racing, const std::vector<Config>& configs, uint32_t rounds,
-               bool refine) {
+               bool refine, bool compose = false) {
   const auto stage = uint32_t(r.rec.stages.size() + 1);
   r.say(stage_line(r, racing, rounds, stage));
   RunOptions opt = r.opt;
@@ -226,15 +245,15 @@ void run_stage(Race& r, const std::vector<size_t>& racing, const std::vector<Con
   }
   r.context = sw.doc.context;
   r.stopped = sw.abandoned || sw.doc.context.interrupted;
-  r.rec.stages.push_back({stage, rounds, racing.size(), sw.doc.results.size(), dt, refine});
+  r.rec.stages.push_back({stage, rounds, racing.size(), sw.doc.results.size(), dt, refine, compose});
   if (r.stopped) return;
-  if (!m && r.opt.journal) r.opt.journal->tune_stage({stage, rounds, sizes_of(r, racing), refine, dt, r.used(), {}});
+  if (!m && r.opt.journal) r.opt.journal->tune_stage({stage, rounds, sizes_of(r, racing), refine, compose, dt, r.used(), {}});
   for (size_t i : racing) drop_unmeasured(r, r.sizes[i], stage);
   apply_answers(r, sw.doc, stage);
   for (size_t i : racing) {
     SizeRace& s = r.sizes[i];
     s.rounds = rounds;
-    s.settled = s.specs.size() <= 1 || rounds >= r.cap;
+    s.settled = s.candidates() <= 1 || rounds >= r.cap;
   }
 }
 
@@ -365,8 +384,7 @@ bool alive(const Race& race, const Result& r) {
   const auto at = std::find_if(race.sizes.begin(), race.sizes.end(), [&](const SizeRace& s) { return s.holds(r.point.at); });
   const SizeRace* s = at == race.sizes.end() ? nullptr : &*at;
   const std::string& k = r.point.kernel;
-  return s && (std::find(race.kept.begin(), race.kept.end(), k) != race.kept.end() ||
-               std::any_of(s->specs.begin(), s->specs.end(), [&](const KernelSpec& x) { return spec_name(x) == k; }));
+  return s && (std::find(race.kept.begin(), race.kept.end(), k) != race.kept.end() || s->has(k));
 }
 
 /// Each size's verdict over all the rounds of the candidates still racing and the
@@ -450,12 +468,75 @@ void extend(Race& r) {
   while (!r.stopped && r.used() < r.req.budget_s * 0.95 && r.cap < 4 * r.req.max_rounds) {
     bool open = false;
     for (SizeRace& s : r.sizes)
-      if (s.specs.size() > 1) s.settled = false, open = true;
+      if (s.candidates() > 1) s.settled = false, open = true;
     if (!open) return;
     r.cap *= 2;
     const size_t stages = r.rec.stages.size();
     race(r, r.req.budget_s);
     if (r.rec.stages.size() == stages) return;  // no stage fitted in the budget left
+  }
+}
+
+/// The stream's sizes at its 50th, 75th and 90th percentiles of calls, each once: the
+/// bounds a composition tries.
+std::vector<uint64_t> compose_bounds(const std::string& stream) {
+  const Distribution d = load_distribution(stream, "--stream");
+  std::vector<uint64_t> out;
+  for (double q : {0.5, 0.75, 0.9})
+    if (const uint64_t b = distribution_quantile(d, q); b && std::find(out.begin(), out.end(), b) == out.end())
+      out.push_back(b);
+  return out;
+}
+
+/// The candidates of a composition step: the choice and its ties (the references race
+/// anyway), then the neighbours.
+void compose_group(Race& r, SizeRace& s, const TuneVerdict& v, const std::vector<std::string>& fresh) {
+  s.specs.clear();
+  s.dispatches.clear();
+  std::vector<std::string> names(v.ties.begin(), v.ties.end());
+  names.insert(names.begin(), v.dispatched);
+  names.insert(names.end(), fresh.begin(), fresh.end());
+  for (const std::string& k : names) {
+    if (std::find(r.kept.begin(), r.kept.end(), k) != r.kept.end() || s.has(k)) continue;
+    if (is_dispatch_name(k)) s.dispatches.push_back(k);
+    else s.specs.push_back(parse_spec_name(k));
+  }
+  s.rounds = 0;
+  s.settled = false;
+  for (auto it = r.results.begin(); it != r.results.end();) {  // every earlier round of the stream's points, set aside
+    const bool mine = s.holds(it->second.point.at);
+    if (mine) r.acc.reps.erase(it->first);
+    it = mine ? r.results.erase(it) : std::next(it);
+  }
+}
+
+/// A stream's composition (issue 51): a coordinate descent from the race's choice. Each
+/// step races the choice, its ties and its neighbours not tried yet (compose_neighbours:
+/// rep:N's threshold moved, two- and three-row dispatches of the loops left at the
+/// stream's quartile sizes, a dispatch's bounds moved) afresh in the same paired rounds,
+/// so every ratio compares one window, and stops when none is left or `until` seconds are
+/// used. A resumed tune replays the race before it and composes anew.
+void compose(Race& r, double until) {
+  if (r.req.stream.empty() || r.stopped) return;
+  end_replay(r);
+  const size_t at = r.sizes.size() - 1;  // the stream's race
+  const std::vector<uint64_t> bounds = compose_bounds(r.req.stream);
+  std::set<std::string> tried;
+  for (const auto& [name, res] : r.results) tried.insert(res.point.kernel);
+  while (!r.stopped && r.used() < until) {
+    decide(r, race_doc(r));
+    if (r.rec.verdicts.empty()) return;
+    const TuneVerdict v = r.rec.verdicts.front();
+    std::vector<std::string> lower;  // the loops ranked after the choice
+    for (const std::string& k : v.ranked)
+      if (k != v.dispatched && lower.size() < 3) lower.push_back(k);
+    std::vector<std::string> fresh;
+    for (const std::string& n : compose_neighbours(v.dispatched, lower, bounds))
+      if (tried.insert(n).second) fresh.push_back(n);
+    if (fresh.empty()) return;
+    compose_group(r, r.sizes[at], v, fresh);
+    run_stage(r, {at}, stage_configs(r, {at}), std::max(r.req.first_rounds, 3u), false, true);
+    race(r, until);
   }
 }
 
@@ -493,7 +574,8 @@ TuneRun run_tune(const TuneRequest& asked, RunOptions opt, const std::function<v
   estimate.total_s = std::max(estimate.first_s(), req.budget_s) + asked.reserve_s;
   say(estimate_line(estimate));
   run_stage(r, all, first, first_rounds, false);
-  race(r, req.budget_s * 0.75);  // the rest refines the switches
+  race(r, req.budget_s * (req.stream.empty() ? 0.75 : 0.4));  // the rest refines the switches (or composes)
+  compose(r, req.budget_s * 0.85);
   for (int turn = 0; turn < 3 && !r.stopped; ++turn) {  // more rounds can move a switch: refine it again
     refine(r);
     extend(r);

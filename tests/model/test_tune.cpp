@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "src/core/error.hpp"
+#include "src/model/dispatch_kernel.hpp"
 #include "src/model/tune.hpp"
 #include "src/model/tune_json.hpp"
 #include "src/results/tune_text.hpp"
@@ -157,9 +158,23 @@ TEST_CASE("the tune section: a round trip, and one-line errors for a hostile one
   // A row's kernel is one name: with a ',' kex emit --tune read it as two rows; a preset is no race's row.
   CHECK(error_of("/dispatch/0/kernel", "clear/sse/unroll:64/scratch:4/t/fwd,100000:memset") ==
         "f.json: /tune/dispatch/0/kernel: 'clear/sse/unroll:64/scratch:4/t/fwd,100000:memset': not one kernel name: a "
-        "kernel spec name or a baseline (memcpy, memset, rep_movsb, rep_stosb), what kex tune races");
+        "kernel spec name or a baseline (memcpy, memset, rep_movsb, rep_stosb), what kex tune races, or a dispatch kernel as the only row");
   CHECK(error_of("/dispatch/1/kernel", "linux/clear_page").find("f.json: /tune/dispatch/1/kernel: 'linux/clear_page': ") == 0);
   CHECK(error_of("/dispatch/1/kernel", "memset") == "no error");  // libc tied best: its row calls libc
+  // A dispatch kernel (a stream's composition) only as the table's one row: beside others its ',' splits rows.
+  CHECK(error_of("/dispatch/1/kernel", "dispatch:64:clear/sse,rep_stosb")
+            .find("f.json: /tune/dispatch/1/kernel: 'dispatch:64:clear/sse,rep_stosb': not one kernel name") == 0);
+  {
+    nlohmann::json one = nlohmann::json::parse(j.dump());
+    one["dispatch"] = nlohmann::json::array({{{"kernel", "dispatch:64:clear/sse,rep_stosb"}}});
+    const TuneRecord r = tune_from_json(one, "f.json: /tune");
+    CHECK(r.dispatch.entries.size() == 1);
+    const DispatchTable flat = flat_dispatch(r.dispatch);
+    REQUIRE(flat.entries.size() == 2);
+    CHECK(flat.entries[0].max_bytes == 64);
+    CHECK(flat.entries[0].kernel == spec_name(parse_spec_name("clear/sse")));
+    CHECK(flat.entries[1].kernel == "rep_stosb");
+  }
   CHECK(error_of("/dispatch/0/max_bytes", uint64_t(1) << 61) ==
         "f.json: /tune/dispatch/0/max_bytes: 2305843009213693952: expected an integer in 1..1152921504606846976");
   CHECK(error_of("/verdicts/0/ties", "x").find("f.json: /tune/verdicts/0/ties: \"x\": ") == 0);

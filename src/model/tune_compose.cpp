@@ -1,0 +1,110 @@
+#include "src/model/tune_compose.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <stdexcept>
+
+#include "src/model/dispatch_kernel.hpp"
+#include "src/model/spec.hpp"
+
+namespace kex {
+
+namespace {
+
+/// The spec a name gives: a spec name (valid) or rep_movsb/rep_stosb; nullopt for any other.
+std::optional<KernelSpec> as_spec(const std::string& name) {
+  if (name == "rep_movsb" || name == "rep_stosb") {
+    KernelSpec s = default_spec(name == "rep_movsb" ? Op::copy : Op::clear, RegClass::string);
+    s.unroll = 1;
+    return s;
+  }
+  try {
+    KernelSpec s = parse_spec_name(name);
+    if (validate(s).empty()) return s;
+  } catch (const std::invalid_argument&) {
+  }
+  return std::nullopt;
+}
+
+/// `name` canonical when it is a valid dispatch, else nullopt.
+std::optional<std::string> dispatch_or_none(const std::string& name) {
+  try {
+    return dispatch_kernel_name(parse_dispatch_kernel(name));
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
+  }
+}
+
+void add(std::vector<std::string>& out, const std::string& center, const std::optional<std::string>& name) {
+  if (name && *name != center && std::find(out.begin(), out.end(), *name) == out.end()) out.push_back(*name);
+}
+
+/// rep:N moved to N/2, 3N/4, 3N/2 and 2N.
+void threshold_moves(const KernelSpec& c, const std::string& center, std::vector<std::string>& out) {
+  for (uint64_t n : {uint64_t(c.rep_above) / 2, uint64_t(c.rep_above) * 3 / 4, uint64_t(c.rep_above) * 3 / 2,
+                     uint64_t(c.rep_above) * 2}) {
+    if (n > kMaxRepAbove) continue;
+    KernelSpec s = c;
+    s.rep_above = uint32_t(n);
+    if (validate(s).empty()) add(out, center, spec_name(s));
+  }
+}
+
+/// Each bound of a dispatch at half and at twice its value.
+void bound_moves(const DispatchKernel& d, const std::string& center, std::vector<std::string>& out) {
+  for (size_t i = 0; i + 1 < d.table.entries.size(); ++i)
+    for (const bool up : {false, true}) {
+      DispatchTable t = d.table;
+      const uint64_t b = t.entries[i].max_bytes;
+      t.entries[i].max_bytes = up ? b * 2 : b / 2;
+      const bool above_previous = i == 0 || t.entries[i].max_bytes > t.entries[i - 1].max_bytes;
+      const bool below_next = i + 2 == t.entries.size() || t.entries[i].max_bytes < t.entries[i + 1].max_bytes;
+      if (above_previous && below_next && t.entries[i].max_bytes != b)
+        add(out, center, dispatch_or_none(std::string(kDispatchPrefix) + dispatch_text(t)));
+    }
+}
+
+}  // namespace
+
+std::vector<std::string> compose_neighbours(const std::string& center, const std::vector<std::string>& lower,
+                                            const std::vector<uint64_t>& bounds) {
+  std::vector<std::string> out;
+  if (is_dispatch_name(center)) {
+    try {
+      bound_moves(parse_dispatch_kernel(center), center, out);
+    } catch (const std::invalid_argument&) {
+    }
+    return out;
+  }
+  const std::optional<KernelSpec> c = as_spec(center);
+  if (!c || (c->op != Op::copy && c->op != Op::clear)) return out;
+  if (c->rep_above) threshold_moves(*c, center, out);
+  const std::string rep = c->op == Op::copy ? "rep_movsb" : "rep_stosb";
+  std::vector<KernelSpec> loops;  // the center first, then the others, rep:N dropped, each once
+  auto loop = [&](KernelSpec s) {
+    s.rep_above = 0;
+    if (s.regs != RegClass::string && s.op == c->op && std::find(loops.begin(), loops.end(), s) == loops.end())
+      loops.push_back(s);
+  };
+  if (c->regs != RegClass::string) loop(*c);
+  for (const std::string& n : lower)
+    if (const auto s = as_spec(n)) loop(*s);
+  for (const KernelSpec& a : loops)
+    for (uint64_t t : bounds) {
+      if (t < reg_class_info(a.regs).width) continue;
+      std::vector<std::string> uppers = {rep};
+      for (const KernelSpec& b : loops)
+        if (!(b == a)) uppers.push_back(spec_name(b));
+      for (const std::string& u : uppers) {
+        std::string name = std::string(kDispatchPrefix) + std::to_string(t) + ":" + spec_name(a) + ",";
+        if (c->rep_above && u != rep && t + 1 < c->rep_above)
+          name += std::to_string(c->rep_above - 1) + ":" + u + "," + rep;  // keep the center's rep threshold
+        else
+          name += u;
+        add(out, center, dispatch_or_none(name));
+      }
+    }
+  return out;
+}
+
+}  // namespace kex

@@ -1,0 +1,24 @@
+// The candidates a stream's tune tries around its current choice (issue 51, "a dispatch
+// tuned on a stream"): one step of a coordinate descent over dispatch kernels
+// (src/model/dispatch_kernel.hpp) and rep:N's threshold, beyond the config's grid.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kex {
+
+/// The neighbours of `center` (a spec name, rep_movsb/rep_stosb, or a dispatch name), each a
+/// canonical kernel name, none equal to `center`:
+/// - a spec with rep:N: the same spec at rep:N/2, 3N/4, 3N/2 and 2N (within the width and
+///   kMaxRepAbove);
+/// - a spec or rep string: for each of the loops `lower` lists (specs; the center first when
+///   it is one, rep:N dropped) and each bound in `bounds` at or above its width, the two-row
+///   dispatch of that loop up to the bound and, above it, rep movsb (stosb) or each other loop
+///   listed; a center with rep:N keeps its threshold as a third row (loop, other loop, rep);
+/// - a dispatch: each bound at half and at twice its value where the rows stay ascending.
+/// Names that are not kernels of one op, or that validate refuses, are left out.
+std::vector<std::string> compose_neighbours(const std::string& center, const std::vector<std::string>& lower,
+                                            const std::vector<uint64_t>& bounds);
+
+}  // namespace kex

@@ -1,0 +1,55 @@
+// A stream tune's composition step (issue 51): the neighbours tried around the current
+// choice, beyond the config's grid.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "src/model/dispatch_kernel.hpp"
+#include "src/model/spec.hpp"
+#include "src/model/tune_compose.hpp"
+
+using namespace kex;
+
+namespace {
+bool has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+std::string canon(const std::string& name) { return spec_name(parse_spec_name(name)); }
+}  // namespace
+
+TEST_CASE("a spec with rep:N: its threshold moved, and dispatches of the loops left at the stream's bounds" *
+          doctest::test_suite("tune")) {
+  const std::string center = canon("copy/sse/overlap/small:overlap/rep:256");
+  const std::string loop = canon("copy/sse/overlap/small:overlap");
+  const std::string other = canon("copy/gpr/unroll:128");
+  const auto n = compose_neighbours(center, {"memcpy", other, "rep_movsb"}, {16, 96});
+  for (const char* r : {"rep:128", "rep:192", "rep:384", "rep:512"})
+    CHECK_MESSAGE(has(n, canon("copy/sse/overlap/small:overlap/" + std::string(r))), r);
+  CHECK(has(n, "dispatch:16:" + loop + ",rep_movsb"));
+  CHECK(has(n, "dispatch:96:" + loop + ",255:" + other + ",rep_movsb"));  // the center's rep threshold kept
+  CHECK(has(n, "dispatch:96:" + other + ",255:" + loop + ",rep_movsb"));
+  CHECK(!has(n, center));
+  // Bounds below a loop's width make no row for it (gpr's 8 B; sse's 16 B).
+  CHECK(std::none_of(n.begin(), n.end(), [&](const std::string& x) { return x.rfind("dispatch:8:", 0) == 0; }));
+  for (const std::string& x : n)
+    if (is_dispatch_name(x)) CHECK_NOTHROW(parse_dispatch_kernel(x));
+}
+
+TEST_CASE("a dispatch's neighbours move each bound to half and twice, keeping the rows ascending" *
+          doctest::test_suite("tune")) {
+  const std::string a = canon("copy/sse"), b = canon("copy/gpr");
+  const std::string center = "dispatch:64:" + a + ",128:" + b + ",rep_movsb";
+  const auto n = compose_neighbours(center, {}, {32});
+  CHECK(n == std::vector<std::string>{"dispatch:32:" + a + ",128:" + b + ",rep_movsb",
+                                      "dispatch:64:" + a + ",256:" + b + ",rep_movsb"});
+}
+
+TEST_CASE("rep movsb as the choice: the loops left below each bound; names of no kernel give none" *
+          doctest::test_suite("tune")) {
+  const std::string loop = canon("copy/sse/overlap/small:overlap");
+  CHECK(compose_neighbours("rep_movsb", {"memcpy", loop}, {48}) == std::vector<std::string>{"dispatch:48:" + loop + ",rep_movsb"});
+  CHECK(compose_neighbours("memcpy", {loop}, {48}).empty());
+  CHECK(compose_neighbours("glibc/__memcpy_erms", {loop}, {48}).empty());
+  const std::string clear = canon("clear/sse");
+  CHECK(compose_neighbours("rep_stosb", {clear}, {100}) == std::vector<std::string>{"dispatch:100:" + clear + ",rep_stosb"});
+}
