@@ -8,7 +8,8 @@
 namespace kex {
 
 /// True when control entering `code` at its start and leaving by one of its `ret`s finds
-/// rax as it was: every byte decodes (Capstone), no instruction writes rax, eax, ax, al or ah
+/// rax as it was: every byte decodes (Capstone; a move into a mask register, which Capstone 4
+/// does not decode, by its VEX form), no instruction writes rax, eax, ax, al or ah
 /// (explicitly or implicitly, Capstone's register access lists), no call, and no branch that
 /// could leave the code (a direct one outside its bytes, an indirect one through memory).
 /// A jump through a register (a jump table's) stays inside kex's generated code. False when
