@@ -178,7 +178,7 @@ TEST_CASE("measured figures from a results file go into the comment, made safe" 
   CHECK(none.provenance.back() == "no measured entry of it in r.json");
 }
 
-TEST_CASE("GNU as: code that keeps rax is entered by rax = dst and a jump; a dispatch of such rows jumps into the code" *
+TEST_CASE("GNU as: code that keeps rax is entered by rax = dst and a jump, and a dispatch of such rows jumps into the code" *
           doctest::test_suite("emit")) {
   SourceKernel lean = emit_tiny("p/lean"), rep = emit_tiny("p/rep"), framed = emit_tiny("p/framed");
   lean.keeps_rax = rep.keeps_rax = true;

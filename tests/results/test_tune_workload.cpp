@@ -80,7 +80,7 @@ TuneRecord workload_tune(const RunDoc& run) {
 
 }  // namespace
 
-TEST_CASE("a kernel's strategy by size range follows its spec: small path, loop, rep:N; other code whole") {
+TEST_CASE("a kernel's strategy by size range follows its spec (small path, loop, rep:N), other code is one range") {
   const auto r = strategy_ranges(kWorkloadTuned, Op::copy, 0, kNoBound);
   REQUIRE(r.size() == 2);  // rep:64 starts where the small path (below 64 B) ends: no loop range
   CHECK((r[0].lo == 0 && r[0].hi == 63 && r[0].what == "one AVX-512BW masked move"));
@@ -130,7 +130,7 @@ TEST_CASE("the workload section of a stream tune: dispatch, time per call agains
   CHECK(page.find("<td>0-63 B: one AVX-512BW masked move; 64 B and up: rep movsb</td>") != std::string::npos);
 }
 
-TEST_CASE("the workload section: a tune by size has none; a stream tune without glibc's variants says so") {
+TEST_CASE("the workload section: a tune by size has none, and a stream tune without glibc's variants says so") {
   const RunDoc run = workload_run();
   TuneRecord by_size = workload_tune(run);
   by_size.stream.clear();
