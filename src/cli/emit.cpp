@@ -11,6 +11,7 @@
 #include "src/results/emit_c.hpp"
 #include "src/results/emit_gas.hpp"
 #include "src/results/emit_kernels.hpp"
+#include "src/results/emit_test.hpp"
 #include "generators/disasm.hpp"
 #include "src/results/results.hpp"
 #include "src/results/tune_file.hpp"
@@ -21,7 +22,7 @@ namespace {
 
 struct EmitOptions {
   std::vector<std::string> names;
-  std::string format, out = "-", syntax = "intel", results, dispatch, name, tune;
+  std::string format, out = "-", syntax = "intel", results, dispatch, name, tune, test_program;
   std::optional<Op> op;  ///< --op (CLI11 checks the word against kLibcOps), or a tune's
   std::string dispatch_from = "--dispatch";  ///< where the dispatch came from, for errors: the option or FILE: /tune
   std::vector<std::string> loads;            ///< --load NAME=PATH:SYMBOL[:...]: what asm/NAME names
@@ -85,7 +86,12 @@ SourceDispatch read_dispatch(const EmitOptions& o, std::vector<KernelPlan>& plan
   return d;
 }
 
-std::string emit_text(const EmitOptions& o) {
+/// What kex emit writes: the source and, with --test-program, the test program's.
+struct EmitTexts {
+  std::string source, test;
+};
+
+EmitTexts emit_text(const EmitOptions& o) {
   if (o.names.empty() && o.dispatch.empty()) throw InputError("kex emit", "name a kernel, or give --dispatch");
   if (o.dispatch.empty() && (o.op || !o.name.empty())) throw InputError(o.op ? "--op" : "--name", "only with --dispatch");
   const PresetOptions opts{!o.no_fsave};
@@ -106,7 +112,9 @@ std::string emit_text(const EmitOptions& o) {
     if (!k.libc) header.push_back("kernel " + k.symbol + ": " + k.name);
   if (dispatch) header.push_back("dispatch " + dispatch->symbol + ": " + dispatch_text(dispatch->table));
   const Syntax syntax = enum_from_word(kSyntaxes, o.syntax).value_or(Syntax::intel);
-  return enum_from_word(kSourceFormats, o.format) == SourceFormat::c ? c_source(kernels, dispatch, syntax, header) : gas_source(kernels, dispatch, syntax, header);
+  const bool c = enum_from_word(kSourceFormats, o.format) == SourceFormat::c;
+  return {c ? c_source(kernels, dispatch, syntax, header) : gas_source(kernels, dispatch, syntax, header),
+          o.test_program.empty() ? "" : test_program(kernels, dispatch)};
 }
 
 }  // namespace
@@ -138,12 +146,22 @@ Action add_emit_command(CLI::App& app) {
          "The dispatch's operation: copy (memcpy signature) or clear (memset); default: that of its first kernel")
       ->check(one_of(enum_words(kLibcOps)));
   cmd->add_option("--name", o->name, "The dispatch function's name (default kex_memcpy or kex_memset)");
+  cmd->add_option("--test-program", o->test_program,
+                  "Also write a C program that checks the emitted memcpy/memset (the dispatch, else each wrapper) "
+                  "against the C library at every size 0..4097 and offset 0..63, and larger sizes");
   cmd->add_flag("--no-fsave", o->no_fsave, "Presets: drop the fsave/frstor pair the originals timed");
   cmd->add_option("--load", o->loads,
                   "NAME=PATH:SYMBOL[:copy|move|clear] of object code (.s, .S, .o, lib.a(member)): asm/NAME is then "
                   "written as the bytes kex loaded, with their path, symbol and sha256 (repeatable)");
   return [o]() {
     check_not_an_input("-o", o->out, {o->results, o->tune});
+    if (!o->test_program.empty()) {
+      check_not_an_input("--test-program", o->test_program, {o->results, o->tune, o->out});
+      if (o->test_program == "-") throw InputError("--test-program", "'-': a file name (-o writes standard output)");
+      if (o->test_program == o->out) throw InputError("--test-program", "'" + o->out + "' is also -o's file: give another");
+      check_output_path(o->test_program, o->force);
+      if (o->out != "-") check_output_path(o->out, o->force);
+    }
     if (!o->tune.empty()) {
       const TuneRecord t = load_tune(o->tune);
       if (t.dispatch.entries.empty()) throw InputError(o->tune + ": /tune/dispatch: empty: the tune decided no kernel");
@@ -154,9 +172,10 @@ Action add_emit_command(CLI::App& app) {
       o->op = t.op;
       o->dispatch_from = o->tune + ": /tune/dispatch";
     }
-    const std::string text = emit_text(*o);
-    if (o->out == "-") write_stdout(text);
-    else write_file_atomic(o->out, text, o->force);
+    const EmitTexts text = emit_text(*o);
+    if (!o->test_program.empty()) write_file_atomic(o->test_program, text.test, o->force);
+    if (o->out == "-") write_stdout(text.source);
+    else write_file_atomic(o->out, text.source, o->force);
     return 0;
   };
 }

@@ -59,8 +59,27 @@ void put(Lines& a, const std::vector<AsmLine>& lines) {
     else a.ins(l.intel, l.att);
 }
 
-/// SYMBOL: endbr64, the CPU check (gas_cpu_check), the checks, then the code with dst kept
-/// on the stack (the return value); libc's function for what the code does not promise.
+/// Whether the wrapper must test n, dst, src or c before the code (fallback_checks).
+bool has_checks(const SourceKernel& k) { return k.op == Op::clear || k.region > 1 || k.alignment > 1; }
+
+/// Into the code with rax = dst on its return. Code that keeps rax (keeps_rax): rax = dst
+/// and a tail jump, so the code's own ret returns to the caller. Other code (a clear's fill
+/// pattern lives in rax): a call with dst kept on the stack.
+void enter_kernel(Lines& a, const SourceKernel& k) {
+  const std::string code = k.symbol + "_kernel";
+  if (k.keeps_rax) {
+    a.ins("mov rax, rdi", "movq %rdi, %rax");
+    a.ins("jmp " + code, "jmp " + code);
+    return;
+  }
+  a.ins("push rdi", "pushq %rdi");
+  a.ins("call " + code, "call " + code);
+  a.ins("pop rax", "popq %rax");
+  a.ins("ret", "ret");
+}
+
+/// SYMBOL: endbr64, the CPU check (gas_cpu_check), the checks, then the code
+/// (enter_kernel); libc's function for what the code does not promise.
 void wrapper(Lines& a, const SourceKernel& k) {
   const std::string libc_fn = k.op == Op::copy ? "memcpy" : "memset";
   const std::string libc = ".L" + k.symbol + "_libc";
@@ -69,12 +88,9 @@ void wrapper(Lines& a, const SourceKernel& k) {
   a.begin_function(k.symbol);
   a.ins("endbr64", "endbr64");
   put(a, cpu.entry);
-  const bool checks = k.op == Op::clear || k.region > 1 || k.alignment > 1;
+  const bool checks = has_checks(k);
   if (checks) fallback_checks(a, k, libc);
-  a.ins("push rdi", "pushq %rdi");
-  a.ins("call " + k.symbol + "_kernel", "call " + k.symbol + "_kernel");
-  a.ins("pop rax", "popq %rax");
-  a.ins("ret", "ret");
+  enter_kernel(a, k);
   put(a, cpu.probe);
   if (checks || !cpu.probe.empty()) {
     a.raw(libc + ":");
@@ -84,19 +100,52 @@ void wrapper(Lines& a, const SourceKernel& k) {
   for (const std::string& l : cpu.data) a.raw(l);
 }
 
-/// The dispatch: one compare per bounded row (ascending), a tail jump to its wrapper.
+/// Each row's kernel, in the table's order.
+std::vector<const SourceKernel*> row_kernels(const SourceDispatch& d, const std::vector<SourceKernel>& kernels) {
+  check_dispatch_kernels(d, kernels);
+  std::vector<const SourceKernel*> rows;
+  for (const auto& e : d.table.entries)
+    for (const auto& x : kernels)
+      if (x.name == e.kernel) {
+        rows.push_back(&x);
+        break;
+      }
+  return rows;
+}
+
+/// Whether every row can be entered from the dispatch itself: libc, or code that keeps rax
+/// and needs no check of n, dst, src or c.
+bool direct_rows(const std::vector<const SourceKernel*>& rows) {
+  for (const SourceKernel* k : rows)
+    if (!k->libc && (!k->keeps_rax || has_checks(*k))) return false;
+  return true;
+}
+
+/// The dispatch: one compare per bounded row (ascending), a tail jump to its target. When
+/// every row is direct (direct_rows), the dispatch checks the CPU once for all its rows'
+/// features (none there: every size to libc), sets rax = dst and jumps into the code
+/// itself; otherwise it jumps to each row's wrapper, which does both.
 void dispatch_function(Lines& a, const SourceDispatch& d, const std::vector<SourceKernel>& kernels) {
-  a.comment(d.symbol + ": " + std::string(d.op == Op::copy ? "memcpy" : "memset") + " by size, table " +
-            dispatch_text(d.table));
-  a.comment("each row's wrapper calls libc for what its kernel does not handle");
+  const std::string libc_fn = d.op == Op::copy ? "memcpy" : "memset";
+  const std::vector<const SourceKernel*> rows = row_kernels(d, kernels);
+  const bool direct = direct_rows(rows);
+  FeatureSet needs;
+  for (const SourceKernel* k : rows) needs = needs | k->needs;
+  const std::string libc = ".L" + d.symbol + "_libc";
+  const GasCpuCheck cpu = direct ? gas_cpu_check(needs, d.symbol, libc) : GasCpuCheck{};
+  a.comment(d.symbol + ": " + libc_fn + " by size, table " + dispatch_text(d.table));
+  a.comment(!direct                ? "each row's wrapper calls libc for what its kernel does not handle"
+            : cpu.entry.empty() ? "rax = dst, then straight into each row's code (it needs nothing beyond x86-64)"
+                                : "one CPU check for every row's code (libc for every size where it fails), rax = dst, "
+                                  "then straight into it");
+  if (!cpu.unchecked.empty()) a.comment("not checked here: " + cpu.unchecked + " (call it only where the CPU has them)");
   a.begin_function(d.symbol);
   a.ins("endbr64", "endbr64");
-  check_dispatch_kernels(d, kernels);
-  for (const auto& e : d.table.entries) {
-    const SourceKernel* k = nullptr;
-    for (const auto& x : kernels)
-      if (x.name == e.kernel) k = &x;
-    const std::string target = k->libc ? (d.op == Op::copy ? "memcpy@PLT" : "memset@PLT") : k->symbol;
+  put(a, cpu.entry);
+  if (direct) a.ins("mov rax, rdi", "movq %rdi, %rax");
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const DispatchEntry& e = d.table.entries[i];
+    const std::string target = rows[i]->libc ? libc_fn + "@PLT" : rows[i]->symbol + (direct ? "_kernel" : "");
     if (e.max_bytes == kDispatchRest) {
       a.ins("jmp " + target, "jmp " + target);
       break;
@@ -105,12 +154,18 @@ void dispatch_function(Lines& a, const SourceDispatch& d, const std::vector<Sour
     if (e.max_bytes <= 0x7fffffffu) {
       a.ins("cmp rdx, " + b, "cmpq $" + b + ", %rdx");
     } else {
-      a.ins("movabs rax, " + b, "movabsq $" + b + ", %rax");
-      a.ins("cmp rdx, rax", "cmpq %rax, %rdx");
+      a.ins("movabs r11, " + b, "movabsq $" + b + ", %r11");
+      a.ins("cmp rdx, r11", "cmpq %r11, %rdx");
     }
     a.ins("jbe " + target, "jbe " + target);
   }
+  put(a, cpu.probe);
+  if (!cpu.probe.empty()) {
+    a.raw(libc + ":");
+    a.ins("jmp " + libc_fn + "@PLT", "jmp " + libc_fn + "@PLT");
+  }
   a.end_function(d.symbol);
+  for (const std::string& l : cpu.data) a.raw(l);
 }
 
 /// Loaded object code as kex loaded it: `.byte` lines, one per instruction with its offset
@@ -148,6 +203,8 @@ std::string gas_source(const std::vector<SourceKernel>& kernels, const std::opti
   a.comment("K is a wrapper with the C library's signature that returns dst and calls libc where the code");
   a.comment("does not promise a result (see each kernel's lines), or on its first call finds (CPUID, XGETBV)");
   a.comment("that the CPU lacks a feature the code needs. endbr64 opens each function (a no-op without CET).");
+  a.comment("Into code that leaves rax alone the wrapper jumps with rax = dst (the code's ret returns to the");
+  a.comment("caller); other code it calls, keeping dst on the stack.");
   a.raw(syntax == Syntax::intel ? "\t.intel_syntax noprefix" : "\t.att_syntax");
   a.raw("\t.text");
   for (const auto& k : kernels) {

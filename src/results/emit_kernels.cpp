@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "generators/disasm_ext.hpp"
+#include "generators/disasm_regs.hpp"
 #include "generators/emit.hpp"
 #include "generators/jit.hpp"
 #include "src/core/cpu_features.hpp"
@@ -145,6 +146,7 @@ SourceKernel source_kernel(const KernelPlan& plan) {
   const CodeRef r = arena.ref(i);
   k.code.assign(r.code, r.code + r.size);
   k.loaded = plan.impl.has_value();
+  k.keeps_rax = keeps_rax(k.code.data(), k.code.size());
   if (plan.spec) k.needs = spec_needs(*plan.spec);
   k.provenance = kernel_lines(plan);
   k.provenance.push_back(std::to_string(r.size) + " bytes of code, fnv1a " + hex64(r.hash));

@@ -39,6 +39,7 @@ struct SourceKernel {
   uint64_t region = 1;     ///< n must be a multiple of this (page presets: 4096; else libc)
   bool libc = false;       ///< the libc baseline "memcpy"/"memset": no code and no wrapper; a dispatch calls libc
   bool loaded = false;     ///< object code kex loaded (asm/NAME): written as its bytes, never reassembled
+  bool keeps_rax = false;  ///< the code leaves rax alone (keeps_rax): a wrapper sets rax = dst and jumps to it
   std::vector<uint8_t> code;            ///< the kernel with kex's ABI (rdi dst, rsi src, rdx n; no return value)
   FeatureSet needs;                     ///< CPU features its code needs (a spec's; presets and libc: none said)
   std::vector<std::string> provenance;  ///< header comment lines (raw: writers pass them through comment_text)

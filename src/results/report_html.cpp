@@ -19,6 +19,7 @@
 #include "src/results/stream_text.hpp"
 #include "src/results/summary.hpp"
 #include "src/results/tune_summary.hpp"
+#include "src/results/tune_workload.hpp"
 
 namespace kex {
 
@@ -135,6 +136,20 @@ std::string tune_answer(const ReportRun& r) {
   for (const std::string& w : state_warnings(r.run)) s += para("warning: " + w, "note");
   if (const std::string t = trimmed(standing_table(r.run, answer_groups(r.run, r.tune->margin))); !t.empty()) s += pre(t);
   return s;
+}
+
+/// A tune of a stream: its dispatch by size range, its time per call against libc's and
+/// glibc's, its fixed sizes (tune_workload_markdown); "" when no run is one.
+std::string workload_section(const std::vector<ReportRun>& runs) {
+  std::string s;
+  bool copy = false, clear = false;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    if (!runs[i].tune || runs[i].tune->stream.empty()) continue;
+    (runs[i].tune->op == Op::clear ? clear : copy) = true;
+    s += run_heading(runs, i) + markdown_html(tune_workload_markdown(runs[i].run, *runs[i].tune));
+  }
+  if (s.empty()) return "";
+  return section("workload", copy && clear ? "Workload memcpy and memset" : copy ? "Workload memcpy" : "Workload memset", s);
 }
 
 /// The answer first: a line per op and condition, the machine's state as a warning, and
@@ -301,7 +316,7 @@ std::string comparison_section(const std::vector<ReportRun>& runs, const ReportF
 /// The contents: a link to each section the page has, by the id it carries.
 std::string contents(const std::string& body) {
   static const std::vector<std::pair<const char*, const char*>> kSections = {
-      {"answer", "Answer"}, {"machine", "Machine"}, {"summary", "Summary per group"}, {"noise", "Noise of the run"},
+      {"answer", "Answer"}, {"workload", "Workload"}, {"machine", "Machine"}, {"summary", "Summary per group"}, {"noise", "Noise of the run"},
       {"streams", "Streams"}, {"findings", "What the data shows"}, {"why", "Why"}, {"figures", "Figures"}, {"presets", "Presets"},
       {"segments", "Segment-override loads"}, {"comparison", "Comparison"}};
   std::string s = "<nav>\n<ul>\n";
@@ -315,7 +330,7 @@ std::string contents(const std::string& body) {
 
 std::string report_html(const std::vector<ReportRun>& runs, const ReportFigures& figures) {
   if (runs.empty()) throw std::logic_error("report_html: no run");
-  const std::string body = answer_section(runs, figures) + machine_section(runs) + summary_section(runs) +
+  const std::string body = answer_section(runs, figures) + workload_section(runs) + machine_section(runs) + summary_section(runs) +
                            noise_section(runs) + streams_section(runs, figures) + findings_section(runs) + why_section(runs, figures) +
                            figures_section(figures) + presets_section(runs, figures) +
                            segments_section(runs, figures) + comparison_section(runs, figures);

@@ -48,6 +48,8 @@ std::string stream_title(const RunDoc& run, const GroupAnswer& g) {
   return t + ")";
 }
 
+}  // namespace
+
 /// The variant ifunc picked for `op`'s libc function in the run ("" when unknown).
 std::string pick_of(const RunDoc& run, Op op) {
   const auto f = libc_function_of(op);
@@ -65,6 +67,8 @@ const Result* fixed_point(const RunDoc& run, const std::string& kernel, uint64_t
     if (r.point.kernel == kernel && r.point.at == want && r.ok()) return &r;
   return nullptr;
 }
+
+namespace {
 
 /// "fixed sizes predict X fastest (ranked N on the stream); the most wrong: K, predicted A× the
 /// fastest's time, measured B×": the prediction against the measured ranking ("" without one).

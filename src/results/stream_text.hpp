@@ -28,6 +28,13 @@ std::string stream_table(const RunDoc& run, const std::vector<GroupAnswer>& answ
 /// 0 where a member lacks a fixed size.
 std::vector<double> fixed_size_prediction(const RunDoc& run, const GroupAnswer& g);
 
+/// The variant ifunc picked for `op`'s libc function in the run ("" when unknown).
+std::string pick_of(const RunDoc& run, Op op);
+
+/// The fixed-size point of kernel `kernel` at `size` and `threads` with every other
+/// coordinate at its default (warm, the default layout, one call), or null.
+const Result* fixed_point(const RunDoc& run, const std::string& kernel, uint64_t size, uint32_t threads);
+
 /// One line per stream group for the answer (names as the file has them: the caller escapes): the fastest, its time per call, and libc,
 /// ifunc's pick and glibc's fastest variant against it with their intervals.
 std::vector<std::string> stream_answer_lines(const RunDoc& run, const std::vector<GroupAnswer>& answers);

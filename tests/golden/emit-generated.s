@@ -6,6 +6,8 @@ Code and wrappers are generated: edit the kex command, not this file.
 # K is a wrapper with the C library's signature that returns dst and calls libc where the code
 # does not promise a result (see each kernel's lines), or on its first call finds (CPUID, XGETBV)
 # that the CPU lacks a feature the code needs. endbr64 opens each function (a no-op without CET).
+# Into code that leaves rax alone the wrapper jumps with rax = dst (the code's ret returns to the
+# caller); other code it calls, keeping dst on the stack.
 	.intel_syntax noprefix
 	.text
 
@@ -59,10 +61,8 @@ kex_copy_sse_unroll_64_scratch_4_t_fwd_kernel:
 	.type kex_copy_sse_unroll_64_scratch_4_t_fwd, @function
 kex_copy_sse_unroll_64_scratch_4_t_fwd:
 	endbr64
-	push rdi
-	call kex_copy_sse_unroll_64_scratch_4_t_fwd_kernel
-	pop rax
-	ret
+	mov rax, rdi
+	jmp kex_copy_sse_unroll_64_scratch_4_t_fwd_kernel
 	.size kex_copy_sse_unroll_64_scratch_4_t_fwd, .-kex_copy_sse_unroll_64_scratch_4_t_fwd
 
 # kernel rep_movsb (baseline, copy)
@@ -85,21 +85,20 @@ kex_rep_movsb_kernel:
 	.type kex_rep_movsb, @function
 kex_rep_movsb:
 	endbr64
-	push rdi
-	call kex_rep_movsb_kernel
-	pop rax
-	ret
+	mov rax, rdi
+	jmp kex_rep_movsb_kernel
 	.size kex_rep_movsb, .-kex_rep_movsb
 
 # kex_memcpy: memcpy by size, table 256:copy/sse/unroll:64/scratch:4/t/fwd,rep_movsb
-# each row's wrapper calls libc for what its kernel does not handle
+# rax = dst, then straight into each row's code (it needs nothing beyond x86-64)
 	.p2align 4
 	.globl kex_memcpy
 	.type kex_memcpy, @function
 kex_memcpy:
 	endbr64
+	mov rax, rdi
 	cmp rdx, 256
-	jbe kex_copy_sse_unroll_64_scratch_4_t_fwd
-	jmp kex_rep_movsb
+	jbe kex_copy_sse_unroll_64_scratch_4_t_fwd_kernel
+	jmp kex_rep_movsb_kernel
 	.size kex_memcpy, .-kex_memcpy
 	.section .note.GNU-stack,"",@progbits

@@ -142,11 +142,11 @@ TEST_CASE("the GNU as source of a kernel and a dispatch" * doctest::test_suite("
                    "15\n\tjnz .Lkex_p_page_libc\n\tpush rdi\n\tcall kex_p_page_kernel\n\tpop rax\n\tret\n") !=
             std::string::npos);
       CHECK(s.find("kex_p_any:\n\tendbr64\n\tpush rdi\n\tcall kex_p_any_kernel\n\tpop rax\n\tret\n\t.size") != std::string::npos);
-      CHECK(s.find("my_memcpy:\n\tendbr64\n\tmovabs rax, 8589934592\n\tcmp rdx, rax\n\tjbe kex_p_any\n\tjmp kex_p_page\n") !=
+      CHECK(s.find("my_memcpy:\n\tendbr64\n\tmovabs r11, 8589934592\n\tcmp rdx, r11\n\tjbe kex_p_any\n\tjmp kex_p_page\n") !=
             std::string::npos);
     } else {
       CHECK(s.find("kex_p_page:\n\tendbr64\n\ttestq $4095, %rdx\n") != std::string::npos);
-      CHECK(s.find("my_memcpy:\n\tendbr64\n\tmovabsq $8589934592, %rax\n\tcmpq %rax, %rdx\n\tjbe kex_p_any\n") != std::string::npos);
+      CHECK(s.find("my_memcpy:\n\tendbr64\n\tmovabsq $8589934592, %r11\n\tcmpq %r11, %rdx\n\tjbe kex_p_any\n") != std::string::npos);
     }
   }
 }
@@ -176,4 +176,34 @@ TEST_CASE("measured figures from a results file go into the comment, made safe" 
   SourceKernel none = emit_tiny("copy/none");
   add_measured(none, {run}, "r.json");
   CHECK(none.provenance.back() == "no measured entry of it in r.json");
+}
+
+TEST_CASE("GNU as: code that keeps rax is entered by rax = dst and a jump, and a dispatch of such rows jumps into the code" *
+          doctest::test_suite("emit")) {
+  SourceKernel lean = emit_tiny("p/lean"), rep = emit_tiny("p/rep"), framed = emit_tiny("p/framed");
+  lean.keeps_rax = rep.keeps_rax = true;
+  lean.needs = FeatureSet(Feature::avx2);
+  rep.needs = FeatureSet(Feature::erms);
+  SourceKernel libc = emit_tiny("memcpy");
+  libc.libc = true;
+  const std::string s = gas_source({lean, rep, framed, libc}, SourceDispatch{parse_dispatch("16:memcpy,2K:p/lean,p/rep", "t"),
+                                                                             Op::copy, "my_memcpy"},
+                                   Syntax::intel, {});
+  // The wrapper's hot path: the CPU-check byte, then rax = dst and a tail jump (no call frame).
+  CHECK(s.find("kex_p_lean:\n\tendbr64\n.Lkex_p_lean_entry:\n\tcmp byte ptr [rip + .Lkex_p_lean_usable], 1\n\tjne "
+               ".Lkex_p_lean_cpu\n\tmov rax, rdi\n\tjmp kex_p_lean_kernel\n.Lkex_p_lean_cpu:\n") != std::string::npos);
+  CHECK(s.find("kex_p_framed:\n\tendbr64\n\tpush rdi\n\tcall kex_p_framed_kernel\n\tpop rax\n\tret\n") != std::string::npos);
+  // Every row direct: one check of both rows' features (avx2 and erms), then straight into the code.
+  CHECK(s.find("my_memcpy:\n\tendbr64\n.Lmy_memcpy_entry:\n\tcmp byte ptr [rip + .Lmy_memcpy_usable], 1\n\tjne "
+               ".Lmy_memcpy_cpu\n\tmov rax, rdi\n\tcmp rdx, 16\n\tjbe memcpy@PLT\n\tcmp rdx, 2048\n\tjbe kex_p_lean_kernel\n"
+               "\tjmp kex_p_rep_kernel\n.Lmy_memcpy_cpu:\n") != std::string::npos);
+  const size_t probe = s.find(".Lmy_memcpy_cpu:\n");
+  CHECK(s.find("\tbt ebx, 5\n", probe) != std::string::npos);  // avx2: CPUID 7 EBX bit 5
+  CHECK(s.find("\tbt ebx, 9\n", probe) != std::string::npos);  // erms: CPUID 7 EBX bit 9
+  CHECK(s.find(".Lmy_memcpy_libc:\n\tjmp memcpy@PLT\n", probe) != std::string::npos);
+  // One row that needs the frame: the dispatch goes through the wrappers, as before.
+  const std::string w = gas_source({lean, framed}, SourceDispatch{parse_dispatch("2K:p/lean,p/framed", "t"), Op::copy,
+                                                                   "my_memcpy"},
+                                   Syntax::intel, {});
+  CHECK(w.find("my_memcpy:\n\tendbr64\n\tcmp rdx, 2048\n\tjbe kex_p_lean\n\tjmp kex_p_framed\n") != std::string::npos);
 }
