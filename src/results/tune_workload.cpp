@@ -1,5 +1,7 @@
 #include "src/results/tune_workload.hpp"
 
+#include "src/model/dispatch_kernel.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -195,6 +197,20 @@ std::string tune_workload_markdown(const RunDoc& run, const TuneRecord& tune) {
 }
 
 std::vector<StrategyRange> strategy_ranges(const std::string& name, Op op, uint64_t lo, uint64_t hi) {
+  if (is_dispatch_name(name)) {  // a composed dispatch: each row's member over the row's sizes
+    std::vector<StrategyRange> out;
+    const DispatchTable t = flat_dispatch({{{kDispatchRest, name}}});
+    uint64_t row_lo = 0;
+    for (const DispatchEntry& e : t.entries) {
+      const uint64_t row_hi = e.max_bytes == kDispatchRest ? kNoBound : e.max_bytes;
+      if (std::max(lo, row_lo) <= std::min(hi, row_hi))
+        for (const StrategyRange& r : strategy_ranges(e.kernel, op, std::max(lo, row_lo), std::min(hi, row_hi)))
+          out.push_back(r);
+      if (row_hi == kNoBound) break;
+      row_lo = row_hi + 1;
+    }
+    return out;
+  }
   std::vector<StrategyRange> all;
   try {
     all = spec_ranges(parse_spec_name(name));

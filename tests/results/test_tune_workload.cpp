@@ -97,6 +97,12 @@ TEST_CASE("a kernel's strategy by size range follows its spec (small path, loop,
   CHECK(strategy_ranges("rep_stosb", Op::clear, 0, kNoBound)[0].what == "rep stosb");
   CHECK(strategy_ranges("memcpy", Op::copy, 0, kNoBound)[0].what == "the C library's memcpy");
   CHECK(strategy_ranges("glibc/__memcpy_erms", Op::copy, 0, kNoBound)[0].what == "glibc's __memcpy_erms");
+  // A composed dispatch kernel: each row's member over the row's sizes.
+  const auto d = strategy_ranges("dispatch:96:copy/avx/unroll:256/overlap/small:table,rep_movsb", Op::copy, 0, kNoBound);
+  REQUIRE(d.size() == 3);
+  CHECK((d[0].lo == 0 && d[0].hi == 31 && d[0].what == "two overlapping moves, the size class by a jump table"));
+  CHECK((d[1].lo == 32 && d[1].hi == 96 && d[1].what == "the avx loop, 256 B an iteration, overlapping moves at the edges"));
+  CHECK((d[2].lo == 97 && d[2].hi == kNoBound && d[2].what == "rep movsb"));
 }
 
 TEST_CASE("the workload section of a stream tune: dispatch, time per call against glibc's, fixed sizes") {
