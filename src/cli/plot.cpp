@@ -25,6 +25,10 @@ Action add_plot_command(CLI::App& app) {
   cmd->add_option("-o,--output-dir", a->dir, "Directory for the figures (created if missing)")->required();
   cmd->add_option("--filter", a->opts.filter, "Keep curves whose kernel name matches this regex, or with a leading - those that do not (baselines stay)");
   cmd->add_option("--best", a->opts.best, "Keep the N generated curves with the highest geometric-mean GB/s");
+  cmd->add_option("--per-panel", a->opts.per_panel,
+                  "Draw at most N kernels in each bandwidth panel, the fastest by geometric-mean GB/s (default " +
+                      std::to_string(kMaxPanelCurves) + "; 0: every one); a label says how many are left out")
+      ->check(CLI::Range(0, 100000));
   cmd->add_option("--label", a->labels,
                   "A label per results file, in order (repeatable or a comma list; default with several files: "
                   "their file names)")

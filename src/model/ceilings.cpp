@@ -80,7 +80,8 @@ Ceilings ceilings_from(const RunDoc& run, const std::vector<ProbeLevel>& levels,
   c.rounds = rounds;
   c.seconds = seconds;
   for (const ProbeLevel& p : levels) {
-    CeilingLevel l{p.level, p.cache_bytes, p.size, 0, 0, 0, {}, {}, {}};
+    CeilingLevel l{p.level, p.cache_bytes, p.size, 0, 0, 0, {}, {}, {}, std::nullopt};
+    if (p.cache_bytes) l.size_from = p.from;
     const Result *read = nullptr, *write = nullptr;
     for (const Result& r : run.results) {
       if (!r.ok() || r.point.at.size != p.size || r.point.at.threads != 1) continue;
@@ -106,11 +107,14 @@ std::optional<Standing> standing_of(const Result& r, const Ceilings& c) {
   if (a.median_ns <= 0) return std::nullopt;
   const uint64_t set = r.point.at.size * (r.op == Op::copy ? 2 : 1);
   const CeilingLevel* at = &c.levels.back();
-  for (const CeilingLevel& l : c.levels)
+  const CeilingLevel* bound = nullptr;  // the cache whose size bounds the level
+  for (const CeilingLevel& l : c.levels) {
+    if (l.cache_bytes) bound = &l;
     if (l.cache_bytes >= set) {
       at = &l;
       break;
     }
+  }
   Standing s;
   s.level = at->level;
   s.size = r.point.at.size;
@@ -119,6 +123,7 @@ std::optional<Standing> standing_of(const Result& r, const Ceilings& c) {
   s.bytes_per_cycle = entry_figures(r).bytes_per_cycle;
   s.nt = r.spec && r.spec->store == Store::nontemporal;
   s.probe_size = at->size;
+  if (bound) s.bounded_by = bound->level, s.bound_from = bound->size_from;
   if (op_info(r.op).reads_src && at->read_gbps > 0) s.of_read = s.gbps / at->read_gbps;
   const double w = s.nt ? at->nt_write_gbps : at->write_gbps;
   if (r.op != Op::read && w > 0) s.of_write = s.gbps / w;
@@ -152,13 +157,17 @@ std::string standing_text(const Standing& s) {
   if (parts.empty()) return out + ": no ceiling of its kind was measured";
   out += ": " + parts[0];
   for (size_t i = 1; i < parts.size(); ++i) out += ", " + parts[i];
-  if (s.of_read.value_or(0) > 1 || s.of_write.value_or(0) > 1)  // never above a ceiling without saying why
-    out += "; above the ceiling: the " + s.level + " ceilings are what its probes reached at " +
-           format_bytes(s.probe_size) + ", and the levels' sizes are the machine's report" +
-           (s.sizes_from.empty() ? "" : " (" + s.sizes_from + ")") +
-           ", not measured: a faster level serves this point than its size says, or the reported sizes are not "
-           "where the bandwidth changes (a VM may report its host's L3)";
-  return out;
+  if (s.of_read.value_or(0) <= 1 && s.of_write.value_or(0) <= 1) return out;
+  // Never above a ceiling without saying why.
+  out += "; above the ceiling: the " + s.level + " ceilings are what its probes reached at " + format_bytes(s.probe_size);
+  if (s.bound_from == SizeSource::measured)
+    return out + ", and the " + s.bounded_by +
+           "'s size was measured (the largest footprint one read probe ran at its speed, in steps of 2x): a faster "
+           "level serves this point than its size says, or the level ends between two footprints probed";
+  return out + ", and the levels' sizes are the machine's report" +
+         (s.sizes_from.empty() ? "" : " (" + s.sizes_from + ")") +
+         ", not measured: a faster level serves this point than its size says, or the reported sizes are not "
+         "where the bandwidth changes (a VM may report its host's L3)";
 }
 
 }  // namespace kex

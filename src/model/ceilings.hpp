@@ -17,10 +17,12 @@
 
 namespace kex {
 
-/// A level to probe: its name, its size and the probe size inside it.
+/// A level to probe: its name, its size, the probe size inside it and where its size
+/// came from (a cache's; DRAM has none).
 struct ProbeLevel {
   std::string level;
   uint64_t cache_bytes = 0, size = 0;
+  SizeSource from = SizeSource::reported;
   bool operator==(const ProbeLevel&) const = default;
 };
 
@@ -61,6 +63,8 @@ struct Standing {
   bool nt = false;                   ///< its stores are non-temporal (of_write is of the nt ceiling)
   uint64_t probe_size = 0;           ///< bytes the level's probes ran at (its ceilings' size)
   std::string sizes_from;            ///< where the levels' sizes came from (the machine's cache_source); "" unknown
+  std::string bounded_by;            ///< the cache whose size bounds its level (DRAM: the one below it)
+  std::optional<SizeSource> bound_from;  ///< where that cache's size came from (none: an older file)
   bool operator==(const Standing&) const = default;
 };
 
@@ -79,7 +83,8 @@ std::optional<Standing> point_standing(const RunDoc& run, const ExplainPoint& p)
 /// core's read bandwidth here, 0.65 of its non-temporal write bandwidth"; a point above a
 /// ceiling (a fraction over 1) gets why it can be: "; above the ceiling: the LLC ceilings
 /// are what its probes reached at 64 MiB, and the levels' sizes are the machine's report
-/// (sysfs), not measured: ...".
+/// (sysfs), not measured: ..." (or, when the bounding cache's size was measured, "the
+/// LLC's size was measured ...").
 std::string standing_text(const Standing& s);
 
 }  // namespace kex

@@ -34,6 +34,8 @@ struct TuneVerdict {
   std::string dispatched;           ///< the dispatch table's kernel at this size
   PairedRatio vs_leader;            ///< its time / the leader's (1: it is the leader)
   PairedRatio vs_libc, vs_rep;      ///< its time / memcpy's (memset's) and rep movsb's (stosb's); rounds 0: none
+  std::string glibc;                ///< glibc's fastest variant at this size (kex tune --glibc); "" none raced
+  PairedRatio vs_glibc;             ///< its time / that variant's; rounds 0: none
 };
 
 /// The dispatch that switches kernel as rarely as the tie sets allow: from the

@@ -60,6 +60,10 @@ void map_verdict(IO& io, V& v) {
   io.object("vs_leader", [&](auto& r) { map_ratio(r, v.vs_leader); });
   io.object("vs_libc", [&](auto& r) { map_ratio(r, v.vs_libc); });
   io.object("vs_rep", [&](auto& r) { map_ratio(r, v.vs_rep); });
+  if (io.has("glibc", !v.glibc.empty())) {  // --glibc's (a tune file of kex before it has none)
+    io.text("glibc", v.glibc, kKernelName);
+    io.object("vs_glibc", [&](auto& r) { map_ratio(r, v.vs_glibc); });
+  }
 }
 
 template <class IO, class S>

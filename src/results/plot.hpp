@@ -12,9 +12,15 @@
 
 namespace kex {
 
+/// The most generated curves a bandwidth panel draws by default: its fastest by
+/// geometric-mean GB/s; a label says how many more there are (a panel of 17 curves had a
+/// key no one could read once the report scaled the figure to its page).
+inline constexpr int kMaxPanelCurves = 8;
+
 struct PlotOptions {
   std::string filter;   ///< filter on curve names, kernel and condition without the run label (parse_name_filter: a regex, a leading - inverts); baselines are always kept
   int best = 0;         ///< keep only the N generated curves with the highest geometric-mean GB/s (0: all)
+  int per_panel = kMaxPanelCurves;  ///< in each bandwidth panel, the N kernels with the highest geometric-mean GB/s (0: all)
   bool render = true;   ///< run gnuplot (when on PATH) to write .png and .svg
   bool force = false;   ///< overwrite existing files in dir
   std::vector<std::string> labels;  ///< a label per run, in order ("" entries not allowed; empty: host and CPU)

@@ -129,10 +129,9 @@ std::vector<std::string> panel_names(const std::vector<CurveData>& curves) {
   return panels;
 }
 
-/// The terminal: a panel's width fits its longest key entry, its height its key rows.
-std::string bandwidth_terminal(const std::string& base, const std::vector<std::string>& panels,
-                               const std::vector<CurveData>& curves, const std::vector<CurveData>& env, size_t cols,
-                               size_t rows) {
+/// A panel's size: its width fits the longest key entry, its height the fullest panel's key rows.
+std::pair<int, int> panel_size(const std::vector<std::string>& panels, const std::vector<CurveData>& curves,
+                               const std::vector<CurveData>& env) {
   size_t most = 0;  // legend rows of the fullest panel
   size_t longest = 0;
   for (const auto& p : panels) {
@@ -146,8 +145,31 @@ std::string bandwidth_terminal(const std::string& base, const std::vector<std::s
   }
   for (const auto& e : env) longest = std::max(longest, e.label.size());
   const int key_w = int(std::min<size_t>(longest, 60) * 7 + 60);
-  const int pw = 620 + key_w, ph = std::max(460, int(130 + 16 * std::min(most, kMaxKeyRows)));
-  return gp_terminal(base, int(cols) * pw, int(rows) * ph + 60);
+  return {620 + key_w, std::max(460, int(130 + 16 * std::min(most, kMaxKeyRows)))};
+}
+
+/// Panels side by side only while two fit this width: the report draws a figure at its
+/// page's width (78rem), and two wide panels there shrank the keys' text to 6 pixels.
+constexpr int kMaxTwoPanelWidth = 1300;
+
+/// --per-panel N: in each panel the N kernels with the highest geometric-mean GB/s (a
+/// kernel's best over the runs); baselines stay. Returns how many kernels each panel left out.
+std::map<std::string, size_t> panel_best(std::vector<CurveData>& curves, int per_panel) {
+  std::map<std::string, size_t> left;
+  if (per_panel <= 0) return left;
+  std::map<std::string, std::map<std::string, double>> score;  // panel -> kernel -> best score
+  for (const auto& c : curves)
+    if (!c.panel.empty() && !c.baseline) score[c.panel][c.key] = std::max(score[c.panel][c.key], c.score());
+  std::set<std::pair<std::string, std::string>> drop;
+  for (const auto& [panel, keys] : score) {
+    std::vector<std::pair<double, std::string>> ranked;
+    for (const auto& [k, s] : keys) ranked.push_back({-s, k});
+    std::sort(ranked.begin(), ranked.end());
+    for (size_t i = size_t(per_panel); i < ranked.size(); ++i) drop.insert({panel, ranked[i].second});
+    if (ranked.size() > size_t(per_panel)) left[panel] = ranked.size() - size_t(per_panel);
+  }
+  std::erase_if(curves, [&](const CurveData& c) { return drop.count({c.panel, c.key}) > 0; });
+  return left;
 }
 
 /// Labels, ranges, tics, grid and key of the bandwidth (or speedup) axes.
@@ -225,7 +247,7 @@ std::string bandwidth_hosts(const std::vector<PlotRun>& runs, bool ratio) {
 /// panel look alike. At most kMaxKeyRows key entries. `bands`: each curve over the
 /// band of its p10..p90 GB/s.
 std::string bandwidth_panel(const std::string& base, const std::string& panel, const std::vector<CurveData>& curves,
-                            const std::vector<CurveData>& env, size_t runs, bool bands) {
+                            const std::vector<CurveData>& env, size_t runs, bool bands, size_t left_out) {
   std::ostringstream g;
   const size_t nc = curves.size();
   std::vector<std::string> kernels;
@@ -268,9 +290,15 @@ std::string bandwidth_panel(const std::string& base, const std::string& panel, c
   if (titled > kMaxKeyRows)
     g << "set label 99 " << gp_label(std::to_string(titled - kMaxKeyRows) + " more curves have no key entry (--best N or --filter picks fewer)")
       << " at graph 0.01, graph 0.98 left font \",9\" textcolor rgb \"#444444\" front\n";
+  if (left_out)
+    g << "set label 98 " << gp_label(std::to_string(left_out) + (left_out == 1 ? " more kernel" : " more kernels") +
+                                     " left out: the fastest by geometric-mean GB/s are drawn (kex plot --per-panel 0 "
+                                     "draws every one)")
+      << " at graph 0.01, graph 0.03 left font \",9\" textcolor rgb \"#444444\" front\n";
   g << "plot \\\n";
   for (size_t i = 0; i < items.size(); ++i) g << "  " << items[i] << (i + 1 < items.size() ? ", \\\n" : "\n");
   if (titled > kMaxKeyRows) g << "unset label 99\n";
+  if (left_out) g << "unset label 98\n";
   return g.str();
 }
 
@@ -280,8 +308,11 @@ std::string bandwidth_panel(const std::string& base, const std::string& panel, c
 /// envelope (thick grey) of every run; cache markers where the working set
 /// (copy: src + dst = 2 x size) equals L1d/L2/LLC. `ratio`: the curves are
 /// speedups (B / A) instead of GB/s, with a y = 1 reference line, no envelope.
+/// `left_out`: per panel, how many kernels --per-panel left out (a label says so).
+/// Two panels side by side only while they fit kMaxTwoPanelWidth, else one per row.
 PlotFigure bandwidth_figure(const std::string& base, Op op, const std::string& cache, bool presets,
-                                std::vector<CurveData> curves, const std::vector<PlotRun>& runs, bool ratio) {
+                            std::vector<CurveData> curves, const std::vector<PlotRun>& runs, bool ratio,
+                            const std::map<std::string, size_t>& left_out) {
   PlotFigure f;
   f.base = base;
   std::stable_sort(curves.begin(), curves.end(), [](const CurveData& a, const CurveData& b) { return a.label < b.label; });
@@ -289,16 +320,19 @@ PlotFigure bandwidth_figure(const std::string& base, Op op, const std::string& c
   f.dat = bandwidth_dat(op, cache, curves, env, ratio);
   const std::vector<std::string> panels = panel_names(curves);
   const FigureAxes axes = bandwidth_axes(curves);
-  const size_t cols = panels.size() == 1 ? 1 : 2, rows = (panels.size() + cols - 1) / cols;
+  const auto [pw, ph] = panel_size(panels, curves, env);
+  const size_t cols = panels.size() > 1 && 2 * pw <= kMaxTwoPanelWidth ? 2 : 1, rows = (panels.size() + cols - 1) / cols;
   std::ostringstream g;
   g << "# kex: " << to_string(op) << (ratio ? " speedup" : " bandwidth") << " against size, cache " << cache << ". Data: " << f.base << ".dat\n"
-    << bandwidth_terminal(f.base, panels, curves, env, cols, rows) << bandwidth_axes_text(op, axes, ratio)
+    << gp_terminal(f.base, int(cols) * pw, int(rows) * ph + 60) << bandwidth_axes_text(op, axes, ratio)
     << cache_markers(op, runs, axes.lo, axes.hi);
   const std::string title = std::string(presets ? "named presets by family of origin, libc dashed: " : "") +
                             std::string(to_string(op)) + (ratio ? " speedup, " : " bandwidth, ") + cache +
                             " cache, median per size\n" + bandwidth_hosts(runs, ratio);
   g << "set multiplot layout " << rows << "," << cols << " title " << gp_label(title) << " font \",12\"\n";
-  for (const auto& panel : panels) g << bandwidth_panel(f.base, panel, curves, env, runs.size(), !ratio);
+  for (const auto& panel : panels)
+    g << bandwidth_panel(f.base, panel, curves, env, runs.size(), !ratio,
+                         left_out.count(panel) ? left_out.at(panel) : 0);
   g << "unset multiplot\n";
   f.gp = g.str();
   return f;
@@ -423,6 +457,7 @@ void add_bandwidth_figures(const Curves& g, const std::vector<PlotRun>& runs, co
     std::vector<CurveData> curves = g.figs.at(key);
     for (auto& c : curves) one_point_per_size(c);
     curves = best_curves(std::move(curves), opts.best);
+    const std::map<std::string, size_t> left_out = panel_best(curves, opts.per_panel);
     const bool any_generated = std::any_of(curves.begin(), curves.end(), [](const CurveData& c) { return !c.baseline; });
     const auto& [op_kind, cache_mode, presets, threads] = key;
     if (curves.empty() || (!any_generated && (filter.re || presets))) continue;
@@ -432,8 +467,8 @@ void add_bandwidth_figures(const Curves& g, const std::vector<PlotRun>& runs, co
         std::string(to_string(op_kind)) + "-" + cache + (presets ? "-presets" : "") + (threads > 1 ? "-threads-" + std::to_string(threads) : "");
     if (opts.ratio)
       if (auto ratios = ratio_curves(curves, runs.size()); !ratios.empty())
-        out.push_back(bandwidth_figure("ratio-" + base, op_kind, cache, presets, std::move(ratios), runs, true));
-    out.push_back(bandwidth_figure(base, op_kind, cache, presets, std::move(curves), runs, false));
+        out.push_back(bandwidth_figure("ratio-" + base, op_kind, cache, presets, std::move(ratios), runs, true, left_out));
+    out.push_back(bandwidth_figure(base, op_kind, cache, presets, std::move(curves), runs, false, left_out));
   }
 }
 

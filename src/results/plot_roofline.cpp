@@ -102,7 +102,8 @@ std::string level_marks(const std::vector<Span>& spans) {
   for (size_t i = 0; i < spans.size(); ++i) {
     const Span& s = spans[i];
     const std::string probe = s.level->size ? "\nprobed at " + human_bytes(double(s.level->size)) : "";
-    g << "set label " << gp_label(s.level->level + probe) << " at " << bytes_number(std::sqrt(s.from * s.to))
+    const std::string measured = s.level->size_from == SizeSource::measured ? " (size measured)" : "";
+    g << "set label " << gp_label(s.level->level + measured + probe) << " at " << bytes_number(std::sqrt(s.from * s.to))
       << ", graph 0.96 center font \",9\" textcolor rgb \"#444444\" front\n";
     if (i + 1 < spans.size())
       g << "set arrow from " << bytes_number(s.to) << ", graph 0 to " << bytes_number(s.to)
@@ -112,7 +113,8 @@ std::string level_marks(const std::vector<Span>& spans) {
 }
 
 /// A note when a point lies above every ceiling of its level: why it can (the levels'
-/// sizes are the machine's report, not measured), never a point above a ceiling unsaid;
+/// sizes are the machine's report, not measured; or the LLC's was measured in steps of 2x),
+/// never a point above a ceiling unsaid;
 /// "" when none does.
 std::string above_note(const RunDoc& run, const std::vector<CeilingKind>& kinds, const std::vector<Span>& spans,
                        const std::map<double, std::pair<double, std::string>>& best) {
@@ -125,10 +127,13 @@ std::string above_note(const RunDoc& run, const std::vector<CeilingKind>& kinds,
     }
   if (!above) return "";
   const std::string from = run.context.machine.cache_source.value_or("");
-  const std::string note = std::to_string(above) + (above == 1 ? " point lies" : " points lie") +
-                           " above its level's ceilings: the levels' sizes are the machine's report" +
-                           (from.empty() ? "" : " (" + from + ")") +
-                           ", not measured, and may not be where the bandwidth changes (a VM may report its host's L3)";
+  const std::string head = std::to_string(above) + (above == 1 ? " point lies" : " points lie") + " above its level's ceilings: ";
+  const std::string note =
+      run.context.ceilings->knee
+          ? head + "the levels above the L2 are measured in steps of 2x (the others are the machine's report" +
+                (from.empty() ? "" : ", " + from) + "), and a level may end between two footprints probed"
+          : head + "the levels' sizes are the machine's report" + (from.empty() ? "" : " (" + from + ")") +
+                ", not measured, and may not be where the bandwidth changes (a VM may report its host's L3)";
   return "set label " + gp_label(note) + " at graph 0.01, graph 0.03 left font \",8\" textcolor rgb \"#8a4b00\" front\n";
 }
 

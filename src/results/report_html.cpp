@@ -6,6 +6,7 @@
 #include "src/core/error.hpp"
 #include "src/core/version.hpp"
 #include "src/results/answer_text.hpp"
+#include "src/results/ceilings_text.hpp"
 #include "src/results/compare.hpp"
 #include "src/results/crossover.hpp"
 #include "src/results/crossover_text.hpp"
@@ -287,12 +288,14 @@ std::string streams_section(const std::vector<ReportRun>& runs, const ReportFigu
 }
 
 /// Why, for runs with an explain section or ceilings: the explain text (effects, the model
-/// of the core, the counters or why there are none), the effects as bars with their
+/// of the core, the counters or why there are none), the ceilings per level (each level's
+/// size reported by the CPU or measured), the effects as bars with their
 /// intervals and the roofline per op (the best entry per size against the ceilings).
 std::string why_section(const std::vector<ReportRun>& runs, const ReportFigures& figs) {
   std::string s;
   for (size_t i = 0; i < runs.size(); ++i)
-    if (const std::string text = explain_text(runs[i].run); !text.empty()) s += run_heading(runs, i) + pre(text);
+    if (const std::string text = explain_text(runs[i].run) + ceilings_text(runs[i].run); !text.empty())
+      s += run_heading(runs, i) + pre(text);
   s += figures_html(figs, FigureKind::why);
   return s.empty() ? "" : section("why", "Why", s);
 }

@@ -23,18 +23,26 @@ std::string exact_bytes(uint64_t n) {
   return s.back() >= '0' && s.back() <= '9' ? s + " B" : format_bytes(n);
 }
 
+/// Whether the tune raced glibc's variants (--glibc): a verdict names the fastest.
+bool with_glibc(const TuneRecord& t) {
+  return std::any_of(t.verdicts.begin(), t.verdicts.end(), [](const TuneVerdict& v) { return !v.glibc.empty(); });
+}
+
 /// The verdict table's head and a row per size (names as the file has them): size (a
-/// stream's tune: the stream), the dispatched kernel, its ties, its time over libc's and
-/// over rep's, the rounds.
+/// stream's tune: the stream), the dispatched kernel, its ties, its time over libc's, over
+/// rep's and (--glibc) over glibc's fastest variant's, the rounds, and (--glibc) that variant.
 std::vector<std::vector<std::string>> verdict_cells(const TuneRecord& t) {
   const std::string libc = t.kept.size() > 0 ? t.kept[0] : "libc";
   const std::string rep = t.kept.size() > 1 ? t.kept[1] : "rep";
-  const bool stream = !t.stream.empty();  // one verdict, the stream's
+  const bool stream = !t.stream.empty(), glibc = with_glibc(t);  // stream: one verdict, the stream's
   std::vector<std::vector<std::string>> rows = {
       {stream ? "stream" : "size", "dispatch", "ties", "time / " + libc, "time / " + rep, "rounds"}};
-  for (const TuneVerdict& v : t.verdicts)
+  if (glibc) rows[0].insert(rows[0].begin() + 5, "time / glibc's fastest"), rows[0].push_back("glibc's fastest");
+  for (const TuneVerdict& v : t.verdicts) {
     rows.push_back({stream ? t.stream : exact_bytes(v.size), v.dispatched, std::to_string(v.ties.size()),
                     ratio_text(v.vs_libc), ratio_text(v.vs_rep), std::to_string(v.rounds)});
+    if (glibc) rows.back().insert(rows.back().begin() + 5, ratio_text(v.vs_glibc)), rows.back().push_back(v.glibc.empty() ? "-" : v.glibc);
+  }
   return rows;
 }
 
@@ -42,15 +50,19 @@ std::vector<std::vector<std::string>> verdict_cells(const TuneRecord& t) {
 /// columns they take (a name with wide or combining characters keeps the columns).
 std::string verdict_table(const TuneRecord& t) {
   std::vector<std::vector<std::string>> rows = verdict_cells(t);
+  const bool glibc = rows[0].size() > 6;
   size_t w = 8;
   for (auto& r : rows) {
-    for (size_t c : {0, 1, 3, 4}) r[c] = terminal_text(r[c]);
+    for (std::string& c : r) c = terminal_text(c);
     w = std::max(w, display_width(r[1]));
   }
   std::string out;
-  for (const auto& r : rows)
-    out += fmt::format("{:<10} {} {:>5} {} {} {}\n", r[0], pad_right(r[1], w), r[2], pad_right(r[3], 20),
-                       pad_right(r[4], 20), r[5]);
+  for (const auto& r : rows) {
+    std::string line = fmt::format("{:<10} {} {:>5} {} {} ", r[0], pad_right(r[1], w), r[2], pad_right(r[3], 20),
+                                   pad_right(r[4], 20));
+    line += glibc ? pad_right(r[5], 23) + " " + fmt::format("{:>6}", r[6]) + "  " + r[7] : r[5];
+    out += line + "\n";
+  }
   return out;
 }
 
@@ -154,8 +166,13 @@ std::string format_tune_markdown(const TuneRecord& t, const std::string& machine
   std::vector<std::string> head = rows.front();
   rows.erase(rows.begin());
   for (size_t c : {3, 4}) head[c] = md_text(head[c]);  // "time / " + a reference's name from the record
-  for (auto& r : rows) r[0] = md_text(r[0]), r[1] = md_text(r[1]);
-  std::string out = "**" + md_text(head_line(t, machine, t.stream, t.footprint)) + "**\n\n" + md_table(head, "rlrllr", rows) + "\n";
+  const bool glibc = head.size() > 6;                    // and glibc's fastest variant, a name from the record
+  for (auto& r : rows) {
+    r[0] = md_text(r[0]), r[1] = md_text(r[1]);
+    if (glibc) r[7] = md_text(r[7]);
+  }
+  const char* align = glibc ? "rlrlllrl" : "rlrllr";
+  std::string out = "**" + md_text(head_line(t, machine, t.stream, t.footprint)) + "**\n\n" + md_table(head, align, rows) + "\n";
   // markdown_html knows paragraphs and line breaks (a line ending in two spaces), no lists
   std::string dispatch;
   for (const DispatchEntry& e : t.dispatch.entries) dispatch += row_sizes(t.dispatch, e) + ": " + md_text(e.kernel) + "  \n";

@@ -22,8 +22,11 @@ struct CeilingsRun {
 };
 
 /// Runs the probes on `opt`'s CPU (cpu -1: default_pin_cpu(); the caches are read
-/// for that CPU) in `rounds` paired rounds. Throws InputError when no vector class runs
-/// here or no cache size is known (then nothing is a level).
+/// for that CPU) in `rounds` paired rounds. Where the CPU's LLC size is not believed
+/// (llc_size_doubt before, llc_speed_doubt after the probes, src/model/cache_knee.hpp) one
+/// read probe runs at the knee's footprints first and the levels it finds are probed
+/// instead (Ceilings::knee, each level's size_from). Throws InputError when no vector
+/// class runs here or no cache size is known (then nothing is a level).
 CeilingsRun measure_ceilings(RunOptions opt, uint32_t rounds);
 
 }  // namespace kex

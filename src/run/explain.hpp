@@ -21,7 +21,8 @@ struct ExplainRequest {
   bool ceilings = true;                 ///< also measure the ceilings per level (src/run/ceilings.hpp)
   uint32_t ceiling_rounds = 5;          ///< their paired rounds
   /// Explain the space's presets, baselines and loaded code too (outside_targets,
-  /// src/run/explain_outside.hpp): kex explain's names; kex run --explain's winners are specs.
+  /// src/run/explain_outside.hpp): kex explain's names, and kex run --explain's winners
+  /// kex did not generate (each raced alone).
   bool outside = false;
 };
 

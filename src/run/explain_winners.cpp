@@ -9,6 +9,8 @@
 #include "src/model/group.hpp"
 #include "src/model/kernel_names.hpp"
 #include "src/model/paired.hpp"
+#include "src/model/source.hpp"
+#include "src/run/load_plans.hpp"
 
 namespace kex {
 
@@ -26,15 +28,59 @@ Config winner_space(const KernelSpec& k, const Coords& at) {
   return make_config(c, "kex run --explain");
 }
 
-/// Why a group's winner is not raced, or "" when it is.
+/// Why a group's winner is not raced at its point, or "" when it is.
 std::string not_raced(const Result& w) {
-  if (w.kind != KernelKind::generated || !w.spec)
-    return "not a generated kernel: no neighbours and no marked loop for the model of the core";
   Coords plain;
   plain.size = w.point.at.size;
   plain.cache = w.point.at.cache;
   if (w.point.at != plain) return "its layout, chunk, prefill, consume or threads coordinate is not raced by --explain";
+  if (w.kind != KernelKind::generated && w.fill() != 0)
+    return "a clear of a byte other than 0 by code kex did not generate is not raced by --explain (kex explain NAME is)";
   return "";
+}
+
+/// The space of a winner kex did not generate, alone at its size and cache state, for
+/// the explain-any-competitor path (src/run/explain_outside.hpp): a baseline or glibc's
+/// variant by its name, a preset by its id, loaded code by the run's load of its NAME;
+/// nullopt with `why` when the run has no such load.
+std::optional<Config> outside_space(const Result& w, const RunOptions& opt, std::string& why) {
+  Config c;
+  c.description = "kex run --explain: a group's winner kex did not generate";
+  c.axes.sizes = {w.point.at.size};
+  c.axes.caches = {w.point.at.cache};
+  if (w.preset) {
+    c.presets = {w.preset->id};
+  } else if (w.impl && source_row(w.impl->source).loaded) {
+    const std::optional<LoadSpec> l = opt.loaded ? opt.loaded->load_named(w.impl->label) : std::nullopt;
+    if (!l) {
+      why = "not explained: this run has no --load of " + w.impl->label;
+      return std::nullopt;
+    }
+    c.loads = {*l};
+  } else {
+    c.baselines = {w.point.kernel};
+  }
+  return make_config(c, "kex run --explain");
+}
+
+/// The request that explains winner `w`: a spec against its neighbours, anything else
+/// alone (no neighbours: its standing, counters and llvm-mca of its bytes); nullopt with
+/// `why` when it is not raced.
+std::optional<ExplainRequest> winner_request(const Result& w, const RunOptions& opt, uint32_t rounds, std::string& why) {
+  why = not_raced(w);
+  if (!why.empty()) return std::nullopt;
+  ExplainRequest req;
+  req.rounds = rounds;
+  req.ceilings = false;  // once for the run, after the races
+  if (w.kind == KernelKind::generated && w.spec) {
+    req.space = winner_space(*w.spec, w.point.at);
+    return req;
+  }
+  std::optional<Config> space = outside_space(w, opt, why);
+  if (!space) return std::nullopt;
+  req.space = std::move(*space);
+  req.outside = true;
+  return req;
 }
 
 /// The ceilings once for the whole run, on the CPU the races ran on; a note when none.
@@ -76,7 +122,9 @@ WinnersExplained explain_winners(const RunDoc& run, uint32_t rounds, RunOptions 
     const std::string label = w.name() + " (winner of " + group_label(g.key) + ")";
     if (std::find(done.begin(), done.end(), w.point) != done.end()) continue;
     done.push_back(w.point);
-    if (const std::string why = not_raced(w); !why.empty()) {
+    std::string why;
+    std::optional<ExplainRequest> req = winner_request(w, opt, rounds, why);
+    if (!req) {
       out.notes.push_back(label + ": " + why);
       continue;
     }
@@ -85,11 +133,7 @@ WinnersExplained explain_winners(const RunDoc& run, uint32_t rounds, RunOptions 
                           " winners at most (kex explain NAME --sizes S races it)");
       continue;
     }
-    ExplainRequest req;
-    req.space = winner_space(*w.spec, w.point.at);
-    req.rounds = rounds;
-    req.ceilings = false;  // once for the run, below
-    SweepRun r = run_explain(req, opt);
+    SweepRun r = run_explain(*req, opt);
     if (r.abandoned) {
       out.abandoned = true;
       break;

@@ -13,9 +13,11 @@ namespace kex {
 inline constexpr size_t kMaxExplainedWinners = 12;
 
 /// The winner of each group of `run` (answer_groups), explained in `rounds` paired rounds
-/// at its size and cache state. A winner kex did not generate (a preset, a libc function,
-/// an outside implementation) has no neighbours and no marked loop: a note says so; so does
-/// a group with a layout, chunk, prefill, consume or threads coordinate (not raced here).
+/// at its size and cache state. A winner kex did not generate (rep_movsb, memcpy, a preset,
+/// glibc/SYMBOL, loaded code) has no neighbours: it is raced alone through the
+/// explain-any-competitor path (ExplainRequest::outside: its standing, counters and
+/// llvm-mca of its bytes). A group with a layout, chunk, prefill, consume or threads
+/// coordinate is not raced here, nor outside code clearing another byte than 0: a note says so.
 /// At most kMaxExplainedWinners, each once per size and cache state. Then the ceilings,
 /// in `ceiling_rounds` paired rounds, unless `run` holds them already.
 WinnersExplained explain_winners(const RunDoc& run, uint32_t rounds, RunOptions opt, uint32_t ceiling_rounds = 5);

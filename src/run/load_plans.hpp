@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -38,6 +39,13 @@ class LoadedCode {
   /// opened (dlerror's text escaped), what the object loader refuses, or a NAME given again
   /// in this registry for other code.
   KernelPlan plan(const LoadSpec& l, uint8_t fill, const std::string& where);
+
+  /// The load that first gave NAME in this registry (kex run --explain names a loaded
+  /// winner again by it); nullopt when none did.
+  std::optional<LoadSpec> load_named(const std::string& name) const {
+    const auto it = named_.find(name);
+    return it == named_.end() ? std::nullopt : std::optional<LoadSpec>(it->second);
+  }
 
   /// The shared objects whose slots the plans use: what a child that runs kernels opens
   /// (SharedObjects::open_all, through open_objects_filtered).

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "src/core/error.hpp"
+#include "src/core/nearest.hpp"
 #include "src/run/object_elf.hpp"
 
 namespace kex {
@@ -42,6 +43,17 @@ struct Member {
   }
 };
 
+/// "the nearest: libc.a(memcpy.lo), libc.a(memccpy.lo); " for a member name that matched
+/// none, or "" when no name is near it. The members are plain names (plain_member_name).
+std::string nearest_members(const std::string& member, const std::vector<std::string>& names, const std::string& path) {
+  const std::vector<std::string> near = nearest_names(member, names);
+  if (near.empty()) return "";
+  const std::string file = path.substr(path.rfind('/') + 1);
+  std::string out = "the nearest: ";
+  for (size_t i = 0; i < near.size(); ++i) out += (i ? ", " : "") + file + "(" + near[i] + ")";
+  return out + "; ";
+}
+
 }  // namespace
 
 ObjectArchive::ObjectArchive(const std::string& path, std::string bytes)
@@ -64,6 +76,7 @@ ElfObject ObjectArchive::member(const std::string& member) const {
   if (elf_rand(state_->ar, SARMAG) != SARMAG)
     throw InputError(path_ + ": cannot rewind the archive (" + archive_reason() + ")");
   size_t seen = 0;
+  std::vector<std::string> names;  // the members' plain names, for the error's nearest ones
   Elf_Cmd cmd = ELF_C_READ_MMAP;  // as elf_memory made the archive (ELF_C_READ wants a file descriptor)
   for (;;) {
     Member m{elf_begin(-1, cmd, state_->ar)};
@@ -77,14 +90,17 @@ ElfObject ObjectArchive::member(const std::string& member) const {
     cmd = elf_next(m.elf);
     if (name == "/" || name == "//" || name == "/SYM64/") continue;  // the index and the long-name table
     ++seen;
-    if (name != member) continue;
+    if (name != member) {
+      if (plain_member_name(name)) names.push_back(name);
+      continue;
+    }
     size_t n = 0;
     const char* raw = elf_rawfile(m.elf, &n);
     if (!raw) throw InputError(where + ": unreadable member (" + archive_reason() + ")");
     return read_elf_object(where, member, std::string_view(raw, n));
   }
-  throw InputError(path_ + ": no member '" + object_text(member) + "' (" + std::to_string(seen) +
-                   " members; `ar t` lists them)");
+  throw InputError(path_ + ": no member '" + object_text(member) + "' (" + std::to_string(seen) + " members; " +
+                   nearest_members(member, names, path_) + "`ar t` lists them)");
 }
 
 std::optional<std::string> ObjectArchive::definer(const std::string& symbol) const {

@@ -431,6 +431,20 @@ std::vector<SizeRace> refine_sizes(const Race& r, const std::vector<DispatchSwit
   return out;
 }
 
+/// glibc's fastest variant at `size` by median (--glibc's: the references after libc and
+/// rep); "" when none was measured there.
+std::string fastest_glibc(const Race& r, const RunDoc& doc, uint64_t size) {
+  std::string best;
+  double least = 0;
+  for (const Result& x : doc.results) {
+    if (!x.ok() || x.point.at.size != size || std::find(r.kept.begin() + 2, r.kept.end(), x.point.kernel) == r.kept.end())
+      continue;
+    const double m = aggregate(x).median_ns;
+    if (m > 0 && (best.empty() || m < least)) least = m, best = x.point.kernel;
+  }
+  return best;
+}
+
 /// The dispatch of the sizes raced so far, with its switches, in the record.
 void decide(Race& r, const RunDoc& doc) {
   r.rec.verdicts = verdicts(r, doc);
@@ -440,6 +454,8 @@ void decide(Race& r, const RunDoc& doc) {
     v.vs_leader = ratio_at(doc, v.size, v.dispatched, v.ties.front());
     v.vs_libc = ratio_at(doc, v.size, v.dispatched, r.kept[0]);
     v.vs_rep = ratio_at(doc, v.size, v.dispatched, r.kept[1]);
+    v.glibc = fastest_glibc(r, doc, v.size);
+    if (!v.glibc.empty()) v.vs_glibc = ratio_at(doc, v.size, v.dispatched, v.glibc);
   }
 }
 

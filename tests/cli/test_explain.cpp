@@ -225,3 +225,41 @@ TEST_CASE("kex run --explain: the ceilings measured once, in the results, and th
   CHECK(page.substr(why, end - why).find("roofline-copy") != std::string::npos);
   CHECK(std::ifstream(d + "/plots/roofline-copy.gp").good());
 }
+
+TEST_CASE("kex run --explain: a winner kex did not generate is raced alone: its standing, no neighbours" *
+          doctest::test_suite("cli")) {
+  const TmpDir dir;
+  // Loaded code against a byte loop (no baselines): rep movsb wins, and is explained as kex explain asm/x explains it.
+  const std::string src = write_text(dir, "k.s", "\t.text\n\t.globl f\nf:\n\tmov %rdi, %rax\n\tmov %rdx, %rcx\n"
+                                                 "\trep movsb\n\tret\n\t.globl g\ng:\n\tmov %rdi, %rax\n"
+                                                 "\ttest %rdx, %rdx\n\tjz 2f\n1:\tmovb (%rsi), %cl\n\tmovb %cl, (%rdi)\n"
+                                                 "\tinc %rsi\n\tinc %rdi\n\tdec %rdx\n\tjnz 1b\n2:\tret\n");
+  spit(dir / "c.json", R"({"load": [{"name": "x", "path": ")" + src + R"(", "symbol": "f"},
+                                    {"name": "y", "path": ")" + src + R"(", "symbol": "g"}],
+                          "sizes": [4096], "baselines": false, "segments": false})");
+  const auto r = shell_stdout(kKex + " run " + (dir / "c.json") + " --repetitions 3 --explain --no-plot --no-report -o " +
+                              (dir / "r.json") + " 2>" + (dir / "err"));
+  const std::string err = slurp(dir / "err");
+  REQUIRE_MESSAGE(r.status == 0, (r.text + err));
+  CHECK(err.find("kex: --explain: 1 winner explained in 10 paired rounds: ") != std::string::npos);
+  CHECK(err.find("not a generated kernel") == std::string::npos);
+  CHECK(r.text.find("why asm/x at copy 4096 (10 rounds;") != std::string::npos);
+  CHECK(r.text.find("\n  no coordinates: asm/x is not one of kex's specs, so no one-coordinate change applies\n") !=
+        std::string::npos);
+  CHECK(r.text.find("\n  where: at 4 KiB this copy moves ") != std::string::npos);  // against the run's ceilings
+  const auto doc = nlohmann::json::parse(slurp(dir / "r.json"));
+  const auto& ex = doc["context"]["explain"];
+  REQUIRE(ex["points"].size() == 1);
+  CHECK(ex["points"][0]["kernel"] == "asm/x");
+  CHECK(ex["points"][0]["effects"].empty());
+  CHECK(doc["benchmarks"].size() == 2);  // the race's points are not the run's
+  // The baselines' group: whichever of memcpy and rep_movsb wins is explained the same way.
+  const auto b = shell_stdout(kKex + " run memcpy rep_movsb --sizes 4KiB --repetitions 3 --explain --no-plot --no-report -o " +
+                              (dir / "b.json") + " 2>" + (dir / "berr"));
+  REQUIRE_MESSAGE(b.status == 0, (b.text + slurp(dir / "berr")));
+  const auto bdoc = nlohmann::json::parse(slurp(dir / "b.json"));
+  REQUIRE(bdoc["context"]["explain"]["points"].size() == 1);
+  const std::string winner = bdoc["context"]["explain"]["points"][0]["kernel"];
+  CHECK((winner == "memcpy" || winner == "rep_movsb"));
+  CHECK(b.text.find("no coordinates: " + winner + " is not one of kex's specs") != std::string::npos);
+}

@@ -164,6 +164,10 @@ TEST_CASE("kex run --load: bad input is one line and exit 2" * doctest::test_sui
   CHECK(obj.status == 2);
   CHECK(line_count(obj.text) == 1);
   CHECK(obj.text.find("k.s") != std::string::npos);
+  // An archive member named wrong: one line naming the nearest members, as ARCHIVE(MEMBER).
+  REQUIRE(run_sh("cd '" + dir.path + "' && as --64 -o memcpy.o k.s && as --64 -o memset.o k.s && ar rcs lib.a memcpy.o memset.o") == 0);
+  refused("--load 'x=" + (dir / "lib.a") + "(memcpyy.o):k'",
+          (dir / "lib.a") + ": no member 'memcpyy.o' (2 members; the nearest: lib.a(memcpy.o); `ar t` lists them)");
 }
 
 TEST_CASE("--load of /dev/zero behind a link, or of a FIFO, is refused at once in kex run and kex show" *

@@ -72,6 +72,15 @@ TEST_CASE("kex ceilings: a level per cache and DRAM, in the results' context" * 
     CHECK(l["nt_write_gbps"].get<double>() > 0);
   }
   CHECK(c["l1d_load_bytes_per_cycle"].get<double>() > 0);
+  // Every cache's size says where it came from; a CPU whose LLC is not believed (the Zen 5 VM
+  // reports its host's 508 MiB L3 for 2 CPUs) has the level above the L2 measured, and says so.
+  for (const auto& l : c["levels"]) CHECK(l.contains("size_from") == (l["cache_bytes"] != 0));
+  if (c.contains("knee")) {
+    CHECK(r.text.find("; measured instead: one read probe (") != std::string::npos);
+    CHECK(c["knee"]["points"].size() >= 2);
+    for (const auto& l : c["levels"])
+      if (l.value("size_from", "") == "measured") CHECK(l["level"] == "LLC");
+  }
   CHECK(shell(schema_check(d + "/c.json")).text.find("valid") == 0);
   const auto sum = shell_stdout(kKex + " summary " + d + "/c.json");
   CHECK(sum.text.find("one core's ceilings") != std::string::npos);

@@ -237,3 +237,27 @@ TEST_CASE("kex tune checks its output has room for the results before racing, no
   CHECK(r.text.find("stage 1") == std::string::npos);  // refused before the first stage
   CHECK(shell("ls -A " + d).text == "space.json\n");   // and no temporary left
 }
+
+TEST_CASE("kex tune --glibc prints each size's time over glibc's fastest variant beside memcpy's and rep's" *
+          doctest::test_suite("tune")) {
+  const std::string d = tmp_dir_until_exit();
+  std::ofstream(d + "/one.json") << R"({"kernels": [{"op": "copy", "regs": ["sse"]}]})";
+  const auto r = shell_stdout(kKex + " tune -q " + d + "/one.json --glibc --sizes 4KiB --budget 20s --rounds 4 " +
+                              "--first-rounds 3 --no-validate -o " + d + "/t.json 2>" + d + "/err");
+  REQUIRE_MESSAGE(r.status == 0, (r.text + slurp(d + "/err")));
+  const auto t = nlohmann::json::parse(slurp(d + "/t.json"))["tune"];
+  REQUIRE(t["verdicts"].size() == 1);
+  const auto& v = t["verdicts"][0];
+  if (!v.contains("glibc")) {  // no usable glibc variant here (not glibc, or none listed)
+    CHECK(r.text.find("glibc's fastest") == std::string::npos);
+    return;
+  }
+  const std::string variant = v["glibc"];
+  CHECK(variant.rfind("glibc/", 0) == 0);
+  CHECK(v["vs_glibc"]["rounds"].get<int>() >= 3);  // raced in the same rounds
+  CHECK(r.text.find("time / memcpy        time / rep_movsb     time / glibc's fastest  rounds  glibc's fastest\n") !=
+        std::string::npos);
+  const size_t row = r.text.find("\n4 KiB ");
+  REQUIRE(row != std::string::npos);
+  CHECK(r.text.substr(row, r.text.find('\n', row + 1) - row).ends_with("  " + variant));
+}

@@ -88,8 +88,9 @@ TEST_CASE("ceilings: the best probe of each kind per level, and the L1d's bytes 
   const Ceilings c = ceilings_from(probe_run(), kLevels, 5, 3.5);
   REQUIRE(c.levels.size() == 4);
   CHECK(c.levels[0] == CeilingLevel{"L1d", 49152, 24576, 200, 100, 20, "read/avx512/unroll:256/scratch:4/fwd",
-                                    "clear/avx512/unroll:256/scratch:4/t/fwd", "clear/avx512/unroll:256/scratch:4/nt/fwd"});
-  CHECK(c.levels[1] == CeilingLevel{"L2", 1048576, 524288, 0, 0, 0, "", "", ""});  // nothing measured there
+                                    "clear/avx512/unroll:256/scratch:4/t/fwd", "clear/avx512/unroll:256/scratch:4/nt/fwd",
+                                    SizeSource::reported});
+  CHECK(c.levels[1] == CeilingLevel{"L2", 1048576, 524288, 0, 0, 0, "", "", "", SizeSource::reported});  // nothing measured there
   CHECK(c.levels[3].read_gbps == doctest::Approx(20));
   CHECK(c.levels[3].nt_write_gbps == doctest::Approx(16));
   // 200 GB/s at 1 GHz TSC and 2 core cycles per tick: 100 bytes per core cycle.
@@ -162,4 +163,47 @@ TEST_CASE("ceilings: the record round-trips through the results reader" * doctes
   nlohmann::json bad = j;
   bad["context"]["ceilings"]["levels"][0]["read_gbps"] = -1;
   CHECK_THROWS_AS(docs_from_json(bad, "c.json"), InputError);
+}
+
+TEST_CASE("ceilings: measured levels and the knee round-trip, and a file without them reads as reported" *
+          doctest::test_suite("model")) {
+  RunDoc run = probe_run();
+  std::vector<ProbeLevel> levels = kLevels;
+  levels[2].from = SizeSource::measured;
+  run.context.ceilings = ceilings_from(run, levels, 5, 3.5);
+  CHECK(run.context.ceilings->levels[1].size_from == SizeSource::reported);
+  CHECK(run.context.ceilings->levels[2].size_from == SizeSource::measured);
+  CHECK(!run.context.ceilings->levels[3].size_from);  // DRAM: no size to come from anywhere
+  run.context.ceilings->knee = CacheKnee{508ull << 20, "the CPU reports ...", "read/avx512/unroll:256/scratch:4/fwd",
+                                         {{2 << 20, 45}, {64 << 20, 30}, {256 << 20, 18}}, 28.5, 32 << 20};
+  const nlohmann::json j = nlohmann::json(to_json(run));
+  CHECK(j["context"]["ceilings"]["levels"][2]["size_from"] == "measured");
+  CHECK(!j["context"]["ceilings"]["levels"][3].contains("size_from"));
+  CHECK(j["context"]["ceilings"]["knee"]["measured_llc"] == 32 << 20);
+  CHECK(*docs_from_json(j, "c.json").at(0).context.ceilings == *run.context.ceilings);
+  nlohmann::json old = j;  // a file of kex before the sources were recorded
+  old["context"]["ceilings"].erase("knee");
+  for (auto& l : old["context"]["ceilings"]["levels"]) l.erase("size_from");
+  const Ceilings back = *docs_from_json(old, "c.json").at(0).context.ceilings;
+  CHECK(!back.knee);
+  CHECK(!back.levels[2].size_from);
+  nlohmann::json bad = j;
+  bad["context"]["ceilings"]["levels"][0]["size_from"] = "guessed";
+  CHECK_THROWS_WITH_AS(docs_from_json(bad, "c.json"), doctest::Contains("allowed: reported, measured"), InputError);
+}
+
+TEST_CASE("ceilings: above a measured level's ceiling the line says the size was measured" *
+          doctest::test_suite("model")) {
+  std::vector<ProbeLevel> levels = kLevels;
+  levels[2].from = SizeSource::measured;
+  const Ceilings c = ceilings_from(probe_run(), levels, 5, 3.5);
+  // A 64 MiB copy (128 MiB: DRAM, bounded by the measured LLC) at 30 GB/s, over DRAM's read 20.
+  const auto above = standing_of(ceiling_point("copy/avx/nt", 64 << 20, 30), c);
+  REQUIRE(above.has_value());
+  CHECK(above->bounded_by == "LLC");
+  CHECK(above->bound_from == SizeSource::measured);
+  CHECK(standing_text(*above).ends_with(
+      "; above the ceiling: the DRAM ceilings are what its probes reached at 128 MiB, and the LLC's size was measured "
+      "(the largest footprint one read probe ran at its speed, in steps of 2x): a faster level serves this point than "
+      "its size says, or the level ends between two footprints probed"));
 }

@@ -248,3 +248,42 @@ TEST_CASE("the tune report of a tune stopped before a stage finished: no dispatc
   CHECK(text.find("\nlibc tunables: not measured (stopped)\n") != std::string::npos);
   CHECK(text.find("none suggested") == std::string::npos);
 }
+
+TEST_CASE("the tune report with --glibc: each size's time over glibc's fastest variant beside memcpy's and rep's" *
+          doctest::test_suite("model")) {
+  TuneRecord t;
+  t.budget_s = 60;
+  t.used_s = 30;
+  t.kept = {"memcpy", "rep_movsb", "glibc/__memcpy_avx_unaligned_erms", "glibc/__memcpy_erms"};
+  t.verdicts = {at(4096, {"copy/avx/t/fwd"}), at(65536, {"copy/avx/t/fwd"})};
+  for (TuneVerdict& v : t.verdicts) v.dispatched = "copy/avx/t/fwd";
+  t.verdicts[0].vs_libc = {0.8, 0.75, 0.85, 10};
+  t.verdicts[0].vs_rep = {0.9, 0.85, 0.95, 10};
+  t.verdicts[0].glibc = "glibc/__memcpy_avx_unaligned_erms";
+  t.verdicts[0].vs_glibc = {0.84, 0.8, 0.88, 10};
+  t.verdicts[1].vs_libc = {1.0, 0.99, 1.02, 10};
+  t.verdicts[1].vs_rep = {1.1, 1.05, 1.15, 10};
+  t.verdicts[1].glibc = "glibc/__memcpy_erms\x1b[31m";
+  t.verdicts[1].vs_glibc = {1.2, 1.1, 1.3, 10};
+  t.dispatch = choose_dispatch(t.verdicts, &t.switches);
+  const std::string text = format_tune(t, "vm");
+  const std::string table = text.substr(text.find('\n') + 1, text.find("dispatch:") - text.find('\n') - 1);
+  CHECK(table ==
+        "size       dispatch        ties time / memcpy        time / rep_movsb     time / glibc's fastest  rounds  glibc's fastest\n"
+        "4 KiB      copy/avx/t/fwd     1 0.80x [0.75-0.85]    0.90x [0.85-0.95]    0.84x [0.80-0.88]           10  glibc/__memcpy_avx_unaligned_erms\n"
+        "64 KiB     copy/avx/t/fwd     1 same [0.99-1.02]     1.10x [1.05-1.15]    1.20x [1.10-1.30]           10  glibc/__memcpy_erms\\x1b[31m\n");
+  // Markdown: the same columns, the variant's name escaped for Markdown.
+  const std::string md = format_tune_markdown(t, "vm");
+  CHECK(md.find("| time / glibc's fastest | rounds | glibc's fastest |") != std::string::npos);
+  CHECK(md.find("| 1.20x [1.10-1.30] | 10 | glibc/\\_\\_memcpy\\_erms") != std::string::npos);
+  // The fields round-trip; a verdict without them (no --glibc, or a kex before them) reads, and the table keeps its columns.
+  t.verdicts[1].glibc = "glibc/__memcpy_erms";  // a file's names hold no control characters (the reader refuses them)
+  const TuneRecord back = tune_from_json(nlohmann::json::parse(to_json(t).dump()), "f.json: /tune");
+  CHECK(back.verdicts[0].glibc == t.verdicts[0].glibc);
+  CHECK(back.verdicts[1].vs_glibc.high == doctest::Approx(1.3));
+  nlohmann::json old = nlohmann::json::parse(to_json(t).dump());
+  for (auto& v : old["verdicts"]) v.erase("glibc"), v.erase("vs_glibc");
+  const TuneRecord before = tune_from_json(old, "f.json: /tune");
+  CHECK(before.verdicts[0].glibc.empty());
+  CHECK(format_tune(before, "vm").find("glibc's fastest") == std::string::npos);
+}

@@ -80,7 +80,13 @@ TEST_CASE("speedup_figures: the winner over memcpy per size with its interval, 1
   CHECK(speedup == doctest::Approx(2.0).epsilon(0.01));
   CHECK(low <= speedup);
   CHECK(high >= speedup);
-  CHECK(std::count(figs[0].dat.begin(), figs[0].dat.end(), '\n') == 2 + 5);  // two comment lines, five sizes
+  // Each size names its winner: its number in the key and its name (a .dat string), a block per winner after.
+  const std::string row = figs[0].dat.substr(at + 1, figs[0].dat.find('\n', at + 1) - at - 1);
+  CHECK(row.ends_with(" \"" + std::string(kAvx) + "\""));
+  CHECK(figs[0].dat.find("\n\n\n# index 1: ") != std::string::npos);
+  CHECK(figs[0].gp.find("with labels offset 0,0.7") != std::string::npos);
+  CHECK(figs[0].gp.find(" index 1 using 1:2 with points pt 7 ps 1.3 lc rgb \"") != std::string::npos);
+  CHECK(figs[0].gp.find("title \"1: ") != std::string::npos);
   // The host name reaches the script only inside a string literal, its quote and backtick escaped.
   CHECK(figs[0].gp.find('`') == std::string::npos);
   CHECK(figs[0].gp.find("lab\\042 \\140id\\140 \\044HOME") != std::string::npos);

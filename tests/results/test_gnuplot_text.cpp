@@ -213,6 +213,7 @@ TEST_CASE("write_plots: figures stay a size Cairo renders - 3000 curves, 300 bar
   PlotOptions o;
   o.render = false;
   o.heatmap = std::pair{Axis::size, Axis::distance};
+  o.per_panel = 0;  // every curve drawn: the key's own cap is what is checked
   write_plots({doc}, d.path, o);
   std::regex size_re(R"(size (\d+),(\d+))");
   size_t checked = 0;
@@ -229,6 +230,12 @@ TEST_CASE("write_plots: figures stay a size Cairo renders - 3000 curves, 300 bar
   const std::string bw = slurp(d / "copy-warm.gp");
   // 3000 curves and the envelope, 100 of them in the key
   CHECK(bw.find("\"2901 more curves have no key entry") != std::string::npos);
+  // By default a panel draws its 8 fastest kernels and says how many more there are.
+  TmpDir capped;
+  o.per_panel = kMaxPanelCurves;
+  write_plots({doc}, capped.path, o);
+  CHECK(slurp(capped / "copy-warm.gp").find("\"2992 more kernels left out: the fastest by geometric-mean GB/s are drawn") !=
+        std::string::npos);
   const std::string bars = slurp(d / "presets-copy.gp");
   CHECK(bars.find("(the first 200 of 300 rows; presets-copy.dat holds all)") != std::string::npos);
   CHECK(bars.find(" every ::0::199 using") != std::string::npos);

@@ -326,8 +326,9 @@ TEST_CASE("write_plots: small multiples - a panel per register class - envelope 
   for (const std::string op : {"copy", "clear"}) {
     const std::string gp = slurp(d / (op + "-warm.gp"));
     const std::string libc = op == "copy" ? "memcpy" : "memset";
-    // panels avx, sse, string: 3 in a 2 x 2 layout, in name order
-    CHECK(gp.find("set multiplot layout 2,2 title") != std::string::npos);
+    // panels avx, sse, string, in name order: one per row, as two with keys this long would be
+    // wider than kMaxTwoPanelWidth (the report would shrink their text)
+    CHECK(gp.find("set multiplot layout 3,1 title") != std::string::npos);
     CHECK(count(gp, "\nplot \\\n") == 3);
     const size_t avx = gp.find("set title \"avx\""), sse = gp.find("set title \"sse\""),
                  str = gp.find("set title \"string (rep movs/stos)\"");
@@ -423,4 +424,28 @@ TEST_CASE("kex plot: --label per file or file names - a wrong count or --ratio w
   CHECK(slurp(d / "err") == "kex: --label: 3 labels for 2 results files: give one per file\n");
   CHECK(run_sh(k + " plot " + d / "a.json -o " + d / "s --no-render --ratio 2>" + d / "err") == 2);
   CHECK(slurp(d / "err").rfind("kex: --ratio: needs two results files", 0) == 0);
+}
+
+TEST_CASE("write_plots: --per-panel N draws each panel's N fastest kernels and says how many are left out") {
+  TmpDir d;
+  PlotOptions o;
+  o.render = false;
+  o.per_panel = 2;
+  write_plots({synth::run()}, d.path, o);
+  // copy's sse panel has three kernels: the non-temporal one is the slowest by geometric mean, left out.
+  const std::string gp = slurp(d / "copy-warm.gp"), dat = slurp(d / "copy-warm.dat");
+  CHECK(count(gp, "set label 98 \"1 more kernel left out: the fastest by geometric-mean GB/s are drawn (kex plot "
+                  "--per-panel 0 draws every one)\"") == 1);
+  CHECK(dat.find("copy/sse/unroll:64/scratch:4/nt/fwd") == std::string::npos);
+  CHECK(dat.find("copy/sse/unroll:64/scratch:4/t/fwd") != std::string::npos);
+  CHECK(dat.find("copy/sse/unroll:64/scratch:4/pf:nta@256/t/fwd") != std::string::npos);
+  CHECK(gp.find("title \"memcpy (libc)\"") != std::string::npos);  // the baselines stay
+  // 0: every kernel, no label.
+  TmpDir all;
+  o.per_panel = 0;
+  write_plots({synth::run()}, all.path, o);
+  CHECK(slurp(all / "copy-warm.gp").find("left out") == std::string::npos);
+  CHECK(slurp(all / "copy-warm.dat").find("copy/sse/unroll:64/scratch:4/nt/fwd") != std::string::npos);
+  // By default 8 at most: synth's panels are within it.
+  CHECK(PlotOptions{}.per_panel == kMaxPanelCurves);
 }

@@ -63,6 +63,14 @@ TEST_CASE("roofline: a point above its level's ceilings is drawn with why it can
   CHECK(gp.find(" points lie above its level's ceilings: the levels' sizes are the machine's report (sysfs), not "
                 "measured, and may not be where the bandwidth changes (a VM may report its host's L3)\" at graph 0.01, "
                 "graph 0.03 left") != std::string::npos);
+  // The LLC measured (the knee): its mark says so, and so does the note.
+  d.context.ceilings->levels[2].size_from = SizeSource::measured;
+  d.context.ceilings->knee = CacheKnee{};
+  const std::string measured = roofline_figures(d).at(0).gp;
+  CHECK(measured.find("set label \"LLC (size measured)\\012probed at 16 MiB\"") != std::string::npos);
+  CHECK(measured.find(" above its level's ceilings: the levels above the L2 are measured in steps of 2x (the others are "
+                      "the machine's report, sysfs), and a level may end between two footprints probed\"") !=
+        std::string::npos);
 }
 
 TEST_CASE("roofline: no ceilings, no figure, and kex plot carries it and the report shows it under Why" *

@@ -169,7 +169,11 @@ TEST_CASE("object code: an archive member's undefined symbol loads the member it
   CHECK(x.at<int (*)()>(code.entry)() == 42);
   // No member named: the index finds the one defining the symbol.
   CHECK(load_object_symbol(lib, "outer").bytes == code.bytes);
-  CHECK(load_error(lib + "(c.o)", "outer") == lib + ": no member 'c.o' (2 members; `ar t` lists them)");
+  // A member that is not there: the nearest names, as the archive's file and the member, then how to list them all.
+  CHECK(load_error(lib + "(c.o)", "outer") ==
+        lib + ": no member 'c.o' (2 members; the nearest: lib.a(a.o), lib.a(b.o); `ar t` lists them)");
+  CHECK(load_error(lib + "(a.lo)", "outer") == lib + ": no member 'a.lo' (2 members; the nearest: lib.a(a.o); `ar t` lists them)");
+  CHECK(load_error(lib + "(helper.o)", "outer") == lib + ": no member 'helper.o' (2 members; `ar t` lists them)");
   CHECK(load_error(lib, "absent") ==
         lib + ": the archive's index names no member defining 'absent' (name one: " + lib + "(MEMBER))");
   CHECK(load_error(a + "(x.o)", "outer") == a + ": not an ar archive (no !<arch> at its start)");

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "src/core/error.hpp"
 #include "src/run/file_sha256.hpp"
 #include "src/run/object_code.hpp"
 #include "tests/support/object_files.hpp"
@@ -102,4 +103,25 @@ TEST_CASE("musl: memset.lo's memset sets every size to 300 at several offsets" *
       CHECK(fn(dst.data() + off, 0x15a, n) == dst.data() + off);  // only the low byte of c counts
       REQUIRE(dst == want);
     }
+}
+
+TEST_CASE("musl: a member named wrong is refused in one line naming the nearest members" * doctest::test_suite("object")) {
+  if (!have_musl()) return;
+  const auto error = [](const std::string& member) {
+    try {
+      load_object_symbol(kMuslLibc + "(" + member + ")", "memcpy");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("loaded");
+  };
+  const std::string typo = error("memcpyy.lo");
+  CHECK(typo.starts_with(kMuslLibc + ": no member 'memcpyy.lo' ("));
+  CHECK(typo.find(" members; the nearest: libc.a(memcpy.lo), libc.a(memccpy.lo), libc.a(mempcpy.lo); ") !=
+        std::string::npos);
+  CHECK(typo.ends_with("; `ar t` lists them)"));
+  CHECK(typo.find('\n') == std::string::npos);
+  CHECK(error("memcpy.o").find("the nearest: libc.a(memcpy.lo)") != std::string::npos);
+  CHECK(error("memcpy").find("the nearest: libc.a(memcpy.lo)") != std::string::npos);
+  CHECK(error("no_such_routine.lo").find("nearest") == std::string::npos);
 }

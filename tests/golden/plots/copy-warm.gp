@@ -4,9 +4,9 @@
 if (!exists("fmt")) fmt = "png"
 if (!exists("out")) out = "copy-warm." . fmt
 if (fmt eq "svg") {
-  set terminal svg size 2018,520 dynamic noenhanced font "Sans,13" background rgb "white"
+  set terminal svg size 1009,980 dynamic noenhanced font "Sans,13" background rgb "white"
 } else {
-  set terminal pngcairo size 2018,520 noenhanced font "Sans,11" background rgb "white"
+  set terminal pngcairo size 1009,980 noenhanced font "Sans,11" background rgb "white"
 }
 set output out
 set encoding utf8
@@ -22,7 +22,7 @@ set key outside right top vertical Left reverse width 1 font ",9"
 set arrow from 16384, graph 0 to 16384, graph 1 nohead dt 3 lw 1.5 lc rgb "#777777" back
 set label "L1d (src+dst = 32 KiB)" at 16384, graph 0.98 right rotate by 90 offset character -0.8,0 font ",9" textcolor rgb "#444444" front
 set label "beyond the sizes measured: L2 (src+dst = 512 KiB), LLC (src+dst = 32 MiB)" at graph 0.99, graph 0.02 right font ",9" textcolor rgb "#444444" front
-set multiplot layout 1,2 title "copy bandwidth, warm cache, median per size\012golden (Golden CPU)" font ",12"
+set multiplot layout 2,1 title "copy bandwidth, warm cache, median per size\012golden (Golden CPU)" font ",12"
 set title "avx"
 plot \
   "copy-warm.dat" index 6 using 1:2 with lines lc rgb "#b0b0b0" lw 7 dt 1 title "best of all kernels per size (envelope)", \

@@ -4,9 +4,9 @@
 if (!exists("fmt")) fmt = "png"
 if (!exists("out")) out = "ratio-copy-warm." . fmt
 if (fmt eq "svg") {
-  set terminal svg size 2018,520 dynamic noenhanced font "Sans,13" background rgb "white"
+  set terminal svg size 1009,980 dynamic noenhanced font "Sans,13" background rgb "white"
 } else {
-  set terminal pngcairo size 2018,520 noenhanced font "Sans,11" background rgb "white"
+  set terminal pngcairo size 1009,980 noenhanced font "Sans,11" background rgb "white"
 }
 set output out
 set encoding utf8
@@ -23,7 +23,7 @@ set arrow from graph 0, first 1 to graph 1, first 1 nohead lw 1.5 lc rgb "#00000
 set arrow from 16384, graph 0 to 16384, graph 1 nohead dt 3 lw 1.5 lc rgb "#777777" back
 set label "L1d (src+dst = 32 KiB)" at 16384, graph 0.98 right rotate by 90 offset character -0.8,0 font ",9" textcolor rgb "#444444" front
 set label "beyond the sizes measured: L2 (src+dst = 512 KiB), LLC (src+dst = 32 MiB)" at graph 0.99, graph 0.02 right font ",9" textcolor rgb "#444444" front
-set multiplot layout 1,2 title "copy speedup, warm cache, median per size\012speedup = B throughput / A throughput, > 1: B faster; A = A, B = B" font ",12"
+set multiplot layout 2,1 title "copy speedup, warm cache, median per size\012speedup = B throughput / A throughput, > 1: B faster; A = A, B = B" font ",12"
 set title "avx"
 plot \
   "ratio-copy-warm.dat" index 0 using 1:2 with linespoints lc rgb "#1f77b4" lw 2 dt 2 pt 1 ps 0.6 title "copy/avx/unroll:128/scratch:4/t/fwd", \
