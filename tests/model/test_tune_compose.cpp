@@ -13,7 +13,7 @@
 using namespace kex;
 
 namespace {
-bool has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+bool listed(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 std::string canon(const std::string& name) { return spec_name(parse_spec_name(name)); }
 }  // namespace
 
@@ -24,11 +24,11 @@ TEST_CASE("a spec with rep:N: its threshold moved, and dispatches of the loops l
   const std::string other = canon("copy/gpr/unroll:128");
   const auto n = compose_neighbours(center, {"memcpy", other, "rep_movsb"}, {16, 96});
   for (const char* r : {"rep:128", "rep:192", "rep:384", "rep:512"})
-    CHECK_MESSAGE(has(n, canon("copy/sse/overlap/small:overlap/" + std::string(r))), r);
-  CHECK(has(n, "dispatch:16:" + loop + ",rep_movsb"));
-  CHECK(has(n, "dispatch:96:" + loop + ",255:" + other + ",rep_movsb"));  // the center's rep threshold kept
-  CHECK(has(n, "dispatch:96:" + other + ",255:" + loop + ",rep_movsb"));
-  CHECK(!has(n, center));
+    CHECK_MESSAGE(listed(n, canon("copy/sse/overlap/small:overlap/" + std::string(r))), r);
+  CHECK(listed(n, "dispatch:16:" + loop + ",rep_movsb"));
+  CHECK(listed(n, "dispatch:96:" + loop + ",255:" + other + ",rep_movsb"));  // the center's rep threshold kept
+  CHECK(listed(n, "dispatch:96:" + other + ",255:" + loop + ",rep_movsb"));
+  CHECK(!listed(n, center));
   // Bounds below a loop's width make no row for it (gpr's 8 B; sse's 16 B).
   CHECK(std::none_of(n.begin(), n.end(), [&](const std::string& x) { return x.rfind("dispatch:8:", 0) == 0; }));
   for (const std::string& x : n)
@@ -44,7 +44,7 @@ TEST_CASE("a dispatch's neighbours move each bound to half and twice, keeping th
                                       "dispatch:64:" + a + ",256:" + b + ",rep_movsb"});
 }
 
-TEST_CASE("rep movsb as the choice: the loops left below each bound; names of no kernel give none" *
+TEST_CASE("rep movsb as the choice: the loops left below each bound, and names of no kernel give none" *
           doctest::test_suite("tune")) {
   const std::string loop = canon("copy/sse/overlap/small:overlap");
   CHECK(compose_neighbours("rep_movsb", {"memcpy", loop}, {48}) == std::vector<std::string>{"dispatch:48:" + loop + ",rep_movsb"});
