@@ -18,7 +18,7 @@
 #include <sstream>
 #include <vector>
 
-#include "src/run/sandbox.hpp"
+#include "src/run/piped_fork.hpp"
 
 namespace kex {
 

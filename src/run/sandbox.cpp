@@ -217,21 +217,6 @@ void catch_faults(void (*handler)(int, siginfo_t*, void*)) {
   for (int s : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGALRM, SIGSYS}) sigaction(s, &sa, nullptr);
 }
 
-PipedFork fork_with_pipe(const std::string& what) {
-  int fds[2];
-  if (pipe(fds) != 0) throw_os_error("cannot start " + what + ": pipe", errno);
-  std::fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) {
-    const int err = errno;
-    close(fds[0]);
-    close(fds[1]);
-    throw_os_error("cannot start " + what + ": fork", err);
-  }
-  close(fds[pid == 0 ? 0 : 1]);
-  return {pid, fds[pid == 0 ? 1 : 0]};
-}
-
 std::vector<SandboxOutcome> run_sandboxed(size_t count, const std::function<std::string(size_t)>& job,
                                           unsigned timeout_s, const volatile std::sig_atomic_t* stop,
                                           CallFilter filter, SharedObjects* objects) {

@@ -47,18 +47,6 @@ std::vector<SandboxOutcome> run_sandboxed(size_t count, const std::function<std:
                                           unsigned timeout_s, const volatile std::sig_atomic_t* stop = nullptr,
                                           CallFilter filter = CallFilter::kernels, SharedObjects* objects = nullptr);
 
-/// One end of a pipe to a forked child: in the child, pid 0 and the write end; in
-/// the parent, the child's pid and the read end (the other end closed on each side).
-struct PipedFork {
-  pid_t pid = 0;
-  int fd = -1;
-};
-
-/// Opens a pipe, flushes stdio and forks (the sandbox's children, the supervisor's
-/// workers). Throws (throw_os_error) "cannot start WHAT: pipe" or ": fork" when one
-/// fails: InputError at a process limit (ulimit -n, -u), std::runtime_error otherwise.
-PipedFork fork_with_pipe(const std::string& what);
-
 /// In a contained child that runs kernels (the sandbox's, the measuring worker): the
 /// `loading` filter, the run's shared objects `objects` opened under it
 /// (SharedObjects::open_all; none when null), then the `kernels` filter when `filter` is
