@@ -40,12 +40,15 @@ struct SandboxOutcome {
 /// polled between jobs: once set, the jobs not started are returned unfinished with message
 /// "interrupted". A fault is reported even when the job faults with fs not
 /// holding glibc's thread pointer (the handler uses no TLS). `objects` (may be null): the
-/// run's shared objects, opened in each child before its jobs (their stubs' slots filled).
+/// run's shared objects, opened in each child before its jobs (their stubs' slots filled;
+/// their descriptors kept open in the children). `keep_open`: more of kex's descriptors
+/// the children keep (an object's copy a job opens itself); every other is closed.
 /// Throws when fork or pipe fail: InputError at a process limit (ulimit -n, -u),
 /// std::runtime_error otherwise.
 std::vector<SandboxOutcome> run_sandboxed(size_t count, const std::function<std::string(size_t)>& job,
                                           unsigned timeout_s, const volatile std::sig_atomic_t* stop = nullptr,
-                                          CallFilter filter = CallFilter::kernels, SharedObjects* objects = nullptr);
+                                          CallFilter filter = CallFilter::kernels, SharedObjects* objects = nullptr,
+                                          std::vector<int> keep_open = {});
 
 /// In a contained child that runs kernels (the sandbox's, the measuring worker): the
 /// `loading` filter, the run's shared objects `objects` opened under it
