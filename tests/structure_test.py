@@ -10,7 +10,11 @@ another's branch (docs/STYLE.md rule 26), and
 that no two test files define the same name at file scope: the tests build in unity
 batches of 32 (CMakeLists.txt), and which files share a batch moves as files are
 added, so a helper's name must be unique across all of tests/ (a heuristic: a line
-at column 0 that declares a function, variable or type, outside raw strings).
+at column 0 that declares a function, variable or type, outside raw strings), and
+that no two sibling modules include each other (docs/STYLE.md rule 30) beyond the pairs
+in SIBLING_PAIRS, each kept for the reason given there: a module is the files of one
+stem in one folder (x.hpp, x.cpp); two include each other when a file of each includes a
+header of the other. --siblings prints every such pair with the includes that make it.
 
 Layers, lowest first: src/core, src/model, generators (the JIT), src/run,
 src/results, src/cli. A file may include headers of its own layer or of lower
@@ -24,6 +28,52 @@ LAYERS = ["src/core", "src/model", "generators", "src/run", "src/results", "src/
 # A comparison with a Source value, or a case of a switch over one.
 SOURCE_TEST = re.compile(r"(?:[=!]=\s*Source::\w|Source::\w+\s*[=!]=|\bcase\s+Source::)")
 SOURCE_TABLE = {os.path.join("src", "model", "source.cpp"), os.path.join("src", "model", "source.hpp")}
+
+# Sibling modules that include each other, kept (docs/STYLE.md rule 30): each a module's
+# implementation split into files that share its types or its detail header, so the
+# arrow back is the .cpp running what the other declares; not a seam a reader crosses.
+SIBLING_PAIRS = {
+    # The presets' lookup (presets.cpp) and their emit helpers (impl.hpp) share the Preset
+    # row; presets.cpp also defines the helpers. The cut: the row type in a header of its own.
+    ("generators/presets", "impl", "presets"),
+    # A config's field tables and forms are the reader's (config.cpp runs them) and name
+    # its types (config.hpp); protocol.cpp runs the protocol's table the same way.
+    ("src/model", "config", "config_fields"),
+    ("src/model", "config", "config_reader"),
+    ("src/model", "config_fields", "config_forms"),
+    ("src/model", "protocol", "protocol_fields"),
+    # Detail headers of one module: its own .cpp files share them, over its public types.
+    ("src/run", "journal", "journal_lines"),
+    ("src/run", "segments", "segments_detail"),
+    ("src/run", "supervisor", "supervisor_detail"),
+    ("src/run", "sweep", "sweep_detail"),
+    # Object code: linking (object_link) needs the code's types; object_code runs the link.
+    ("src/run", "object_code", "object_link"),
+    # The sandbox opens the run's shared objects in its children; the shared objects probe
+    # and read code in the sandbox's children.
+    ("src/run", "sandbox", "shared_objects"),
+}
+
+def sibling_pairs(root):
+    """{(folder, a, b): [the includes that make it]} for sibling modules a < b that include each other."""
+    edges = {}
+    for top in ("src", "generators"):
+        for d, _, files in os.walk(os.path.join(root, top)):
+            rd = os.path.relpath(d, root)
+            for f in files:
+                if not f.endswith((".cpp", ".hpp")):
+                    continue
+                stem = f.rsplit(".", 1)[0]
+                for line in open(os.path.join(d, f), encoding="utf-8"):
+                    m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+                    if not m:
+                        continue
+                    idir, ifile = os.path.split(m.group(1))
+                    istem = ifile.rsplit(".", 1)[0]
+                    if idir == rd and istem != stem:
+                        edges.setdefault((rd, stem, istem), []).append(f"{f} -> {ifile}")
+    return {(d, a, b): why + edges[(d, b, a)] for (d, a, b), why in sorted(edges.items())
+            if a < b and (d, b, a) in edges}
 
 def layer(path):
     for i, l in enumerate(LAYERS):
@@ -102,6 +152,15 @@ def main():
         if len({w.rsplit(":", 1)[0] for w in where}) > 1:
             bad.append(f"{where[0]}: '{name}' is defined at file scope in {len(where)} test files "
                        f"({', '.join(where)}); unity batches put them in one translation unit")
+    pairs = sibling_pairs(root)
+    for (d, a, b), why in pairs.items():
+        if (d, a, b) not in SIBLING_PAIRS:
+            bad.append(f"{d}: {a} and {b} include each other ({'; '.join(why)}): move what both need into a "
+                       "header of its own (docs/STYLE.md rule 30)")
+    if "--siblings" in sys.argv:
+        for (d, a, b), why in pairs.items():
+            print(f"{d}: {a} <-> {b}   [{'; '.join(why)}]")
+        print(f"{len(pairs)} pairs")
     if "--graph" in sys.argv:
         for (a, b), c in sorted(graph.items(), key=lambda kv: (LAYERS.index(kv[0][0]), LAYERS.index(kv[0][1]))):
             print(f"{a:12} -> {b:12} {c:4} includes")

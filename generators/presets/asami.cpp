@@ -231,22 +231,22 @@ std::vector<Preset> asami_presets() {
   p.emit = [](Gen& g, const PresetOptions&, Subs&) { asami_fp(g); };
   v.push_back(p);
   v.push_back(
-      {.id = "asami/generic_bcopy",
-       .printed = "generic_bcopy",
-       .aliases = {"bcopy"},
-       .op = Op::copy,
-       .family = "asami",
-       .origin = kOriginGenericBcopy,
-       .confidence = Confidence::high,
-       .notes = "The FreeBSD kernel's integer bcopy of the time, the experiment's bcopy baseline (the copy Asami's "
-                "kernels were candidates to replace): forward unless dst - src < cnt (unsigned: an overlap with src "
-                "below dst); forward: shr ecx,2; cld; rep movsl; reload cnt; and ecx,3; rep movsb; backward "
-                "(ALIGN_TEXT): the odd bytes from the end with std; rep movsb, then the dwords with rep movsl from 3 "
-                "bytes lower; cld. Ported from i386 bcopy(src,dst,cnt) on the stack to kernel(dst rdi, src rsi, cnt "
-                "rdx): no push/pop of esi/edi (rsi and rdi are the arguments), 64-bit pointers and count, cnt kept in "
-                "rdx where the original reloaded it from 20(%esp).",
-       .region = 1,
-       .emit = [](Gen& g, const PresetOptions&, Subs&) { generic_bcopy(g); }});
+      {{.id = "asami/generic_bcopy",
+        .printed = "generic_bcopy",
+        .aliases = {"bcopy"},
+        .family = "asami",
+        .origin = kOriginGenericBcopy,
+        .confidence = Confidence::high,
+        .notes = "The FreeBSD kernel's integer bcopy of the time, the experiment's bcopy baseline (the copy Asami's "
+                 "kernels were candidates to replace): forward unless dst - src < cnt (unsigned: an overlap with src "
+                 "below dst); forward: shr ecx,2; cld; rep movsl; reload cnt; and ecx,3; rep movsb; backward "
+                 "(ALIGN_TEXT): the odd bytes from the end with std; rep movsb, then the dwords with rep movsl from 3 "
+                 "bytes lower; cld. Ported from i386 bcopy(src,dst,cnt) on the stack to kernel(dst rdi, src rsi, cnt "
+                 "rdx): no push/pop of esi/edi (rsi and rdi are the arguments), 64-bit pointers and count, cnt kept in "
+                 "rdx where the original reloaded it from 20(%esp).",
+        .region = 1},
+       Op::copy,
+       [](Gen& g, const PresetOptions&, Subs&) { generic_bcopy(g); }});
   return v;
 }
 

@@ -121,85 +121,85 @@ void rep_page(Gen& g, Rep r) {
 /// Today's pagezero (both ifunc picks), sse2_pagezero and pagecopy.
 std::vector<Preset> freebsd_today_rows() {
   std::vector<Preset> v;
-  v.push_back({.id = "freebsd/pagezero_std",
-               .printed = "pagezero_std",
-               .op = Op::clear,
-               .family = "freebsd",
-               .origin = kNew,
-               .confidence = Confidence::high,
-               .notes = std::string("What the pagezero ifunc picks without ERMS: push rbp; mov rbp,rsp; mov rcx,512; "
-                                    "xor eax,eax; rep stosq; pop rbp.") +
-                        kZeroAbi,
-               .emit = per_page(rdx, [](Gen& g, const PresetOptions&, Subs&) { rep_page(g, Rep::stosq); })});
-  v.push_back({.id = "freebsd/pagezero_erms",
-               .printed = "pagezero_erms",
-               .op = Op::clear,
-               .family = "freebsd",
-               .origin = kNew,
-               .confidence = Confidence::high,
-               .notes = std::string("What the pagezero ifunc picks on ERMS CPUs: push rbp; mov rbp,rsp; mov rcx,4096; "
-                                    "xor eax,eax; rep stosb; pop rbp.") +
-                        kZeroAbi,
-               .emit = per_page(rdx, [](Gen& g, const PresetOptions&, Subs&) { rep_page(g, Rep::stosb); })});
-  v.push_back({.id = "freebsd/sse2_pagezero",
-               .printed = "sse2_pagezero",
-               .op = Op::clear,
-               .family = "freebsd",
-               .origin = kNew,
-               .confidence = Confidence::high,
-               .notes = std::string("The old movnti pagezero kept under this name: push rbp; mov rbp,rsp; rdx = -4096; "
-                                    "rdi += 4096; xor eax,eax; jmp over 0x90 padding to a 32-byte boundary (the source "
-                                    "keeps the 29-byte loop inside one 32-byte line); 4 movnti [rdi+rdx+8k],rax; add rdx,32; jne; sfence; pop rbp.") +
-                        kZeroAbi,
-               .features = {"sse2"},
-               .emit = per_page(r8, [](Gen& g, const PresetOptions&, Subs&) {
+  v.push_back({{.id = "freebsd/pagezero_std",
+                .printed = "pagezero_std",
+                .family = "freebsd",
+                .origin = kNew,
+                .confidence = Confidence::high,
+                .notes = std::string("What the pagezero ifunc picks without ERMS: push rbp; mov rbp,rsp; mov rcx,512; "
+                                     "xor eax,eax; rep stosq; pop rbp.") +
+                         kZeroAbi},
+               Op::clear,
+               per_page(rdx, [](Gen& g, const PresetOptions&, Subs&) { rep_page(g, Rep::stosq); })});
+  v.push_back({{.id = "freebsd/pagezero_erms",
+                .printed = "pagezero_erms",
+                .family = "freebsd",
+                .origin = kNew,
+                .confidence = Confidence::high,
+                .notes = std::string("What the pagezero ifunc picks on ERMS CPUs: push rbp; mov rbp,rsp; mov rcx,4096; "
+                                     "xor eax,eax; rep stosb; pop rbp.") +
+                         kZeroAbi},
+               Op::clear,
+               per_page(rdx, [](Gen& g, const PresetOptions&, Subs&) { rep_page(g, Rep::stosb); })});
+  v.push_back({{.id = "freebsd/sse2_pagezero",
+                .printed = "sse2_pagezero",
+                .family = "freebsd",
+                .origin = kNew,
+                .confidence = Confidence::high,
+                .notes = std::string("The old movnti pagezero kept under this name: push rbp; mov rbp,rsp; rdx = -4096; "
+                                     "rdi += 4096; xor eax,eax; jmp over 0x90 padding to a 32-byte boundary (the source "
+                                     "keeps the 29-byte loop inside one 32-byte line); 4 movnti [rdi+rdx+8k],rax; add rdx,32; jne; sfence; pop rbp.") +
+                         kZeroAbi,
+                .features = {"sse2"}},
+               Op::clear,
+               per_page(r8, [](Gen& g, const PresetOptions&, Subs&) {
                  push_frame(g);
                  movnti_pagezero(g, true);
                  pop_frame(g);
                })});
-  v.push_back({.id = "freebsd/pagecopy",
-               .printed = "pagecopy",
-               .op = Op::copy,
-               .family = "freebsd",
-               .origin = kNew,
-               .confidence = Confidence::high,
-               .notes = "Today's pagecopy(from rdi, to rsi): push rbp; mov rbp,rsp; mov rcx,512; swap from/to into "
-                        "rsi/rdi with three movs through r9; rep movsq; pop rbp. kex passes src in rsi and dst in rdi "
-                        "already, so the swap is left out (the only change). Runs once per 4096-byte region.",
-               .emit = per_page(rdx, [](Gen& g, const PresetOptions&, Subs&) { rep_page(g, Rep::movsq); })});
+  v.push_back({{.id = "freebsd/pagecopy",
+                .printed = "pagecopy",
+                .family = "freebsd",
+                .origin = kNew,
+                .confidence = Confidence::high,
+                .notes = "Today's pagecopy(from rdi, to rsi): push rbp; mov rbp,rsp; mov rcx,512; swap from/to into "
+                         "rsi/rdi with three movs through r9; rep movsq; pop rbp. kex passes src in rsi and dst in rdi "
+                         "already, so the swap is left out (the only change). Runs once per 4096-byte region."},
+               Op::copy,
+               per_page(rdx, [](Gen& g, const PresetOptions&, Subs&) { rep_page(g, Rep::movsq); })});
   return v;
 }
 
 /// The older movnti pagezero and the prefetching movnti pagecopy.
 std::vector<Preset> freebsd_old_rows() {
   std::vector<Preset> v;
-  v.push_back({.id = "freebsd/pagezero_movnti",
-               .printed = "pagezero (movnti)",  // tells it apart in seed-layout tables
-               .aliases = {"pagezero"},
-               .op = Op::clear,
-               .family = "freebsd",
-               .origin = kOld,
-               .confidence = Confidence::high,
-               .notes = std::string("The older pagezero: rdx = -4096; rdi += 4096; xor eax,eax; loop of 4 movnti "
-                                    "[rdi+rdx+8k],rax (32 B), add rdx,32, jne; sfence. No frame pointer, no loop "
-                                    "alignment.") +
-                        kZeroAbi,
-               .features = {"sse2"},
-               .emit = per_page(r8, [](Gen& g, const PresetOptions&, Subs&) { movnti_pagezero(g, false); })});
-  v.push_back({.id = "freebsd/pagecopy_movnti",
-               .printed = "pagecopy (movnti)",
-               .aliases = {"pagecopy"},
-               .op = Op::copy,
-               .family = "freebsd",
-               .origin = kOld,
-               .confidence = Confidence::high,
-               .notes = "The older pagecopy(from rdi, to rsi): rax = rdx = -4096; both pointers += 4096; prefetchnta "
-                        "[from+rax] for every 64-byte line of the source page (add rax,64; jne); then 4 pairs of mov "
-                        "rax,[from+rdx] / movnti [to+rdx],rax per 32 bytes (add rdx,32; jne); sfence. Ported with "
-                        "from/to renamed to kex's rsi/rdi (FreeBSD passes from in rdi); runs once per 4096-byte "
-                        "region.",
-               .features = {"sse2"},
-               .emit = per_page(r8, [](Gen& g, const PresetOptions&, Subs&) { old_pagecopy(g); })});
+  v.push_back({{.id = "freebsd/pagezero_movnti",
+                .printed = "pagezero (movnti)",  // tells it apart in seed-layout tables
+                .aliases = {"pagezero"},
+                .family = "freebsd",
+                .origin = kOld,
+                .confidence = Confidence::high,
+                .notes = std::string("The older pagezero: rdx = -4096; rdi += 4096; xor eax,eax; loop of 4 movnti "
+                                     "[rdi+rdx+8k],rax (32 B), add rdx,32, jne; sfence. No frame pointer, no loop "
+                                     "alignment.") +
+                         kZeroAbi,
+                .features = {"sse2"}},
+               Op::clear,
+               per_page(r8, [](Gen& g, const PresetOptions&, Subs&) { movnti_pagezero(g, false); })});
+  v.push_back({{.id = "freebsd/pagecopy_movnti",
+                .printed = "pagecopy (movnti)",
+                .aliases = {"pagecopy"},
+                .family = "freebsd",
+                .origin = kOld,
+                .confidence = Confidence::high,
+                .notes = "The older pagecopy(from rdi, to rsi): rax = rdx = -4096; both pointers += 4096; prefetchnta "
+                         "[from+rax] for every 64-byte line of the source page (add rax,64; jne); then 4 pairs of mov "
+                         "rax,[from+rdx] / movnti [to+rdx],rax per 32 bytes (add rdx,32; jne); sfence. Ported with "
+                         "from/to renamed to kex's rsi/rdi (FreeBSD passes from in rdi); runs once per 4096-byte "
+                         "region.",
+                .features = {"sse2"}},
+               Op::copy,
+               per_page(r8, [](Gen& g, const PresetOptions&, Subs&) { old_pagecopy(g); })});
   return v;
 }
 

@@ -260,81 +260,81 @@ std::vector<Preset> clear_pages_presets();
 /// clear_page_64.S's three bodies: the unrolled fallback, rep stosq and rep stosb.
 std::vector<Preset> linux_clear_page_rows() {
   std::vector<Preset> v;
-  v.push_back({.id = "linux/clear_page_orig",
-               .printed = "clear_page_orig",
-               .op = Op::clear,
-               .family = "linux",
-               .origin = kClearPage64,
-               .confidence = Confidence::high,
-               .notes = std::string("The fallback clear_page for CPUs without REP_GOOD: xor eax,eax; ecx = 64; "
-                                    ".p2align 4; loop of dec ecx, 8 x mov [rdi+8k],rax, lea rdi,[rdi+64], jnz (flags "
-                                    "from the dec); nop; ret. The same instructions and loop alignment as 2.6.12's "
-                                    "clear_page (xmm64/kernel_clear); only the name changed.") +
-                        kPageAbi,
-               .emit = per_page(rdx, [](Gen& g, const PresetOptions&, Subs&) { clear_page_orig(g); })});
-  v.push_back({.id = "linux/clear_page_rep",
-               .printed = "clear_page_rep",
-               .op = Op::clear,
-               .family = "linux",
-               .origin = kClearPage64,
-               .confidence = Confidence::high,
-               .notes = std::string("clear_page on REP_GOOD CPUs without ERMS: ecx = 512; xor eax,eax; rep stosq.") +
-                        kPageAbi,
-               .emit = per_page(rdx, [](Gen& g, const PresetOptions&, Subs&) { clear_page_string(g, false); })});
-  v.push_back({.id = "linux/clear_page_erms",
-               .printed = "clear_page_erms",
-               .op = Op::clear,
-               .family = "linux",
-               .origin = kClearPage64,
-               .confidence = Confidence::high,
-               .notes = std::string("clear_page on ERMS CPUs (the default on most): ecx = 4096; xor eax,eax; rep "
-                                    "stosb. Runs on any x86-64; ERMS only makes it fast.") +
-                        kPageAbi,
-               .emit = per_page(rdx, [](Gen& g, const PresetOptions&, Subs&) { clear_page_string(g, true); })});
+  v.push_back({{.id = "linux/clear_page_orig",
+                .printed = "clear_page_orig",
+                .family = "linux",
+                .origin = kClearPage64,
+                .confidence = Confidence::high,
+                .notes = std::string("The fallback clear_page for CPUs without REP_GOOD: xor eax,eax; ecx = 64; "
+                                     ".p2align 4; loop of dec ecx, 8 x mov [rdi+8k],rax, lea rdi,[rdi+64], jnz (flags "
+                                     "from the dec); nop; ret. The same instructions and loop alignment as 2.6.12's "
+                                     "clear_page (xmm64/kernel_clear); only the name changed.") +
+                         kPageAbi},
+               Op::clear,
+               per_page(rdx, [](Gen& g, const PresetOptions&, Subs&) { clear_page_orig(g); })});
+  v.push_back({{.id = "linux/clear_page_rep",
+                .printed = "clear_page_rep",
+                .family = "linux",
+                .origin = kClearPage64,
+                .confidence = Confidence::high,
+                .notes = std::string("clear_page on REP_GOOD CPUs without ERMS: ecx = 512; xor eax,eax; rep stosq.") +
+                         kPageAbi},
+               Op::clear,
+               per_page(rdx, [](Gen& g, const PresetOptions&, Subs&) { clear_page_string(g, false); })});
+  v.push_back({{.id = "linux/clear_page_erms",
+                .printed = "clear_page_erms",
+                .family = "linux",
+                .origin = kClearPage64,
+                .confidence = Confidence::high,
+                .notes = std::string("clear_page on ERMS CPUs (the default on most): ecx = 4096; xor eax,eax; rep "
+                                     "stosb. Runs on any x86-64; ERMS only makes it fast.") +
+                         kPageAbi},
+               Op::clear,
+               per_page(rdx, [](Gen& g, const PresetOptions&, Subs&) { clear_page_string(g, true); })});
   return v;
 }
 
 /// copy_page (rep movsq), copy_page_regs and memcpy_orig.
 std::vector<Preset> linux_copy_rows() {
   std::vector<Preset> v;
-  v.push_back({.id = "linux/copy_page",
-               .printed = "copy_page",
-               .op = Op::copy,
-               .family = "linux",
-               .origin = kCopyPage64,
-               .confidence = Confidence::high,
-               .notes = std::string("copy_page on REP_GOOD CPUs: ecx = 512; rep movsq. The ALTERNATIVE \"jmp "
-                                    "copy_page_regs\" at its head is patched out on those CPUs and is not emitted.") +
-                        kPageAbi,
-               .emit = per_page(rdx, [](Gen& g, const PresetOptions&, Subs&) { copy_page_rep(g); })});
-  v.push_back({.id = "linux/copy_page_regs",
-               .printed = "copy_page_regs",
-               .op = Op::copy,
-               .family = "linux",
-               .origin = kCopyPage64,
-               .confidence = Confidence::high,
-               .notes = std::string("copy_page without REP_GOOD: save rbx, r12 (16-byte frame); ecx = 59; "
-                                    ".p2align 4; 59 iterations of dec rcx, 8 qword loads (rax rbx rdx r8-r12), "
-                                    "prefetcht0 S+320, 8 stores, lea rsi, lea rdi; ecx = 5; .p2align 4; 5 iterations "
-                                    "of dec ecx without the prefetch, lea rdi before lea rsi; restore. 2.6.12's "
-                                    "copy_page (xmm64/v26_copy_page) has the same loops, alignment and lea order, and "
-                                    "saved r13 too (unused) in a 24-byte frame.") +
-                        kPageAbi,
-               .emit = per_page(r14, [](Gen& g, const PresetOptions&, Subs&) { copy_page_regs(g); })});
-  v.push_back({.id = "linux/memcpy_orig",
-               .printed = "memcpy_orig",
-               .op = Op::copy,
-               .family = "linux",
-               .origin = kMemcpy64,
-               .confidence = Confidence::high,
-               .notes = "__memcpy's path on CPUs without REP_GOOD (FSRM in later trees), any length: under 32 bytes "
-                        "straight to the tail; else 32-byte blocks of 4 qword loads then 4 stores, forward, or "
-                        "backward from the end when (signed) the low byte of src is below the low byte of dst "
-                        "(\"memory false dependence\"); the tail of 16..31, 8..15, 4..7 and 1..3 bytes with "
-                        "overlapping first/last moves. Already the kex ABI (rdi dst, rsi src, rdx count); returns "
-                        "dst in rax, which kex ignores.",
-               .region = 1,
-               .emit = [](Gen& g, const PresetOptions&, Subs&) { memcpy_orig(g); }});
+  v.push_back({{.id = "linux/copy_page",
+                .printed = "copy_page",
+                .family = "linux",
+                .origin = kCopyPage64,
+                .confidence = Confidence::high,
+                .notes = std::string("copy_page on REP_GOOD CPUs: ecx = 512; rep movsq. The ALTERNATIVE \"jmp "
+                                     "copy_page_regs\" at its head is patched out on those CPUs and is not emitted.") +
+                         kPageAbi},
+               Op::copy,
+               per_page(rdx, [](Gen& g, const PresetOptions&, Subs&) { copy_page_rep(g); })});
+  v.push_back({{.id = "linux/copy_page_regs",
+                .printed = "copy_page_regs",
+                .family = "linux",
+                .origin = kCopyPage64,
+                .confidence = Confidence::high,
+                .notes = std::string("copy_page without REP_GOOD: save rbx, r12 (16-byte frame); ecx = 59; "
+                                     ".p2align 4; 59 iterations of dec rcx, 8 qword loads (rax rbx rdx r8-r12), "
+                                     "prefetcht0 S+320, 8 stores, lea rsi, lea rdi; ecx = 5; .p2align 4; 5 iterations "
+                                     "of dec ecx without the prefetch, lea rdi before lea rsi; restore. 2.6.12's "
+                                     "copy_page (xmm64/v26_copy_page) has the same loops, alignment and lea order, and "
+                                     "saved r13 too (unused) in a 24-byte frame.") +
+                         kPageAbi},
+               Op::copy,
+               per_page(r14, [](Gen& g, const PresetOptions&, Subs&) { copy_page_regs(g); })});
+  v.push_back({{.id = "linux/memcpy_orig",
+                .printed = "memcpy_orig",
+                .family = "linux",
+                .origin = kMemcpy64,
+                .confidence = Confidence::high,
+                .notes = "__memcpy's path on CPUs without REP_GOOD (FSRM in later trees), any length: under 32 bytes "
+                         "straight to the tail; else 32-byte blocks of 4 qword loads then 4 stores, forward, or "
+                         "backward from the end when (signed) the low byte of src is below the low byte of dst "
+                         "(\"memory false dependence\"); the tail of 16..31, 8..15, 4..7 and 1..3 bytes with "
+                         "overlapping first/last moves. Already the kex ABI (rdi dst, rsi src, rdx count); returns "
+                         "dst in rax, which kex ignores.",
+                .region = 1},
+               Op::copy,
+               [](Gen& g, const PresetOptions&, Subs&) { memcpy_orig(g); }});
   return v;
 }
 
@@ -364,58 +364,58 @@ namespace {
 
 std::vector<Preset> clear_pages_presets() {
   std::vector<Preset> v;
-  v.push_back({.id = "linux/clear_pages",
-               .printed = "clear_pages",
-               .op = Op::clear,
-               .family = "linux",
-               .origin = kClearPages,
-               .confidence = Confidence::high,
-               .notes = std::string("The body Linux's ALTERNATIVE_2 patches in on this CPU (the substitutions say "
-                                    "which): rep stosb with ERMS (linux/clear_pages_erms), else rep stosq with "
-                                    "REP_GOOD (linux/clear_pages_rep); kex takes REP_GOOD as present on every "
-                                    "x86-64 CPU without ERMS, so the unrolled fallback (linux/clear_pages_unrolled) "
-                                    "is never chosen here.") +
-                        kClearPagesAbi,
-               .emit = [](Gen& g, const PresetOptions&, Subs& subs) {
+  v.push_back({{.id = "linux/clear_pages",
+                .printed = "clear_pages",
+                .family = "linux",
+                .origin = kClearPages,
+                .confidence = Confidence::high,
+                .notes = std::string("The body Linux's ALTERNATIVE_2 patches in on this CPU (the substitutions say "
+                                     "which): rep stosb with ERMS (linux/clear_pages_erms), else rep stosq with "
+                                     "REP_GOOD (linux/clear_pages_rep); kex takes REP_GOOD as present on every "
+                                     "x86-64 CPU without ERMS, so the unrolled fallback (linux/clear_pages_unrolled) "
+                                     "is never chosen here.") +
+                         kClearPagesAbi},
+               Op::clear,
+               [](Gen& g, const PresetOptions&, Subs& subs) {
                  const ClearPagesPath path = clear_pages_path();
                  note_subst(subs, path == ClearPagesPath::erms
                                       ? "clear_pages on this CPU: rep stosb (ERMS)"
                                       : "clear_pages on this CPU: shr rcx,3; rep stosq (REP_GOOD, no ERMS)");
                  clear_pages(g, path);
                }});
-  v.push_back({.id = "linux/clear_pages_erms",
-               .printed = "clear_pages_erms",
-               .op = Op::clear,
-               .family = "linux",
-               .origin = kClearPages,
-               .confidence = Confidence::high,
-               .notes = std::string("clear_pages' ERMS body: rcx = npages * 4096, eax = 0, rep stosb, over the whole "
-                                    "extent in one instruction. Runs on any x86-64; ERMS (and FSRS/FZLRM for short "
-                                    "ones) only make it fast.") +
-                        kClearPagesAbi,
-               .emit = [](Gen& g, const PresetOptions&, Subs&) { clear_pages(g, ClearPagesPath::erms); }});
-  v.push_back({.id = "linux/clear_pages_rep",
-               .printed = "clear_pages_rep",
-               .op = Op::clear,
-               .family = "linux",
-               .origin = kClearPages,
-               .confidence = Confidence::high,
-               .notes = std::string("clear_pages' REP_GOOD body: rcx = npages * 4096, eax = 0, shr rcx,3; rep "
-                                    "stosq.") +
-                        kClearPagesAbi,
-               .emit = [](Gen& g, const PresetOptions&, Subs&) { clear_pages(g, ClearPagesPath::rep_good); }});
-  v.push_back({.id = "linux/clear_pages_unrolled",
-               .printed = "clear_pages_unrolled",
-               .op = Op::clear,
-               .family = "linux",
-               .origin = kClearPages,
-               .confidence = Confidence::high,
-               .notes = std::string("clear_pages' fallback, memzero_page_aligned_unrolled (clear_page_orig's loop "
-                                    "over any page-aligned length): rcx = npages * 4096, eax = 0; shr rcx,6; "
-                                    ".p2align 4; loop of dec rcx, 8 x mov [rdi+8k],rax, lea rdi,[rdi+64], jnz; nop; "
-                                    "ret. The original is a call; here it is inline (no call/ret pair).") +
-                        kClearPagesAbi,
-               .emit = [](Gen& g, const PresetOptions&, Subs&) { clear_pages(g, ClearPagesPath::unrolled); }});
+  v.push_back({{.id = "linux/clear_pages_erms",
+                .printed = "clear_pages_erms",
+                .family = "linux",
+                .origin = kClearPages,
+                .confidence = Confidence::high,
+                .notes = std::string("clear_pages' ERMS body: rcx = npages * 4096, eax = 0, rep stosb, over the whole "
+                                     "extent in one instruction. Runs on any x86-64; ERMS (and FSRS/FZLRM for short "
+                                     "ones) only make it fast.") +
+                         kClearPagesAbi},
+               Op::clear,
+               [](Gen& g, const PresetOptions&, Subs&) { clear_pages(g, ClearPagesPath::erms); }});
+  v.push_back({{.id = "linux/clear_pages_rep",
+                .printed = "clear_pages_rep",
+                .family = "linux",
+                .origin = kClearPages,
+                .confidence = Confidence::high,
+                .notes = std::string("clear_pages' REP_GOOD body: rcx = npages * 4096, eax = 0, shr rcx,3; rep "
+                                     "stosq.") +
+                         kClearPagesAbi},
+               Op::clear,
+               [](Gen& g, const PresetOptions&, Subs&) { clear_pages(g, ClearPagesPath::rep_good); }});
+  v.push_back({{.id = "linux/clear_pages_unrolled",
+                .printed = "clear_pages_unrolled",
+                .family = "linux",
+                .origin = kClearPages,
+                .confidence = Confidence::high,
+                .notes = std::string("clear_pages' fallback, memzero_page_aligned_unrolled (clear_page_orig's loop "
+                                     "over any page-aligned length): rcx = npages * 4096, eax = 0; shr rcx,6; "
+                                     ".p2align 4; loop of dec rcx, 8 x mov [rdi+8k],rax, lea rdi,[rdi+64], jnz; nop; "
+                                     "ret. The original is a call; here it is inline (no call/ret pair).") +
+                         kClearPagesAbi},
+               Op::clear,
+               [](Gen& g, const PresetOptions&, Subs&) { clear_pages(g, ClearPagesPath::unrolled); }});
   return v;
 }
 

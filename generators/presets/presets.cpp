@@ -231,19 +231,9 @@ std::vector<std::string> preset_substitutions(const Preset& p, const PresetOptio
 }
 
 PresetFacts preset_facts(const Preset& p, const std::vector<std::string>& substitutions, bool fsave) {
-  PresetFacts f;
-  f.id = p.id;
-  f.printed = p.printed;
-  f.hahn_printed = p.hahn_printed.empty() ? p.printed : p.hahn_printed;
-  f.aliases = p.aliases;
-  f.family = p.family;
-  f.origin = p.origin;
-  f.confidence = p.confidence;
-  f.notes = p.notes;
-  f.features = p.features;
+  PresetFacts f = p;  // the row's facts, whole
+  if (f.hahn_printed.empty()) f.hahn_printed = f.printed;
   f.substitutions = substitutions;
-  f.region = p.region;
-  f.alignment = p.alignment;
   f.fsave = fsave;
   return f;
 }

@@ -28,26 +28,18 @@ struct PresetOptions {
   bool fsave = true;
 };
 
-/// One named kernel of the seeds. `emit` writes a complete function with the KernelFn
+/// One named kernel of the seeds: its facts (PresetFacts, src/model/plan.hpp: id, printed
+/// names, family, origin, confidence, notes, features, region, alignment; what results
+/// carry), its op and its emitter. A row is written {{.id = ..., ...}, op, emit}. `emit`
+/// writes a complete function with the KernelFn
 /// ABI (rdi = dst, rsi = src, rdx = bytes; clears ignore src), ending in `ret`, using
 /// only relative branches. Page kernels (region 4096) run the original routine once
 /// per 4096-byte region of `bytes` (bytes must be a multiple of region; 0 is a no-op),
 /// exactly as the harnesses called them once per page. region 1 kernels take any length.
 /// Every deviation from the original that this CPU or the options force is appended
 /// to `substitutions` ("femms -> emms (no 3DNow!)").
-struct Preset {
-  std::string id;        ///< unique key: "fastc/faster_copy", "hahn/faster_copy", "xmm64/xmm_clear", ...
-  std::string printed;   ///< name as the seed printed it (fast.c / xmm64.c layout), blanks included
-  std::vector<std::string> aliases;  ///< other accepted names (C function names, 'warm up run', ...)
+struct Preset : PresetFacts {
   Op op = Op::copy;
-  std::string family;      ///< "fastc", "hahn", "xmm64", "linux24", "asami", "linux", "freebsd"
-  std::string origin;      ///< author, date, message id or repository path (spec §0)
-  Confidence confidence = Confidence::high;  ///< as docs/seed-kernels.md gives it
-  std::string notes;       ///< what the kernel does, porting choices, reconstruction caveats
-  std::vector<std::string> features;  ///< CPU features of the original ("mmx", "3dnow", "sse", "sse2")
-  uint32_t region = 4096;   ///< bytes per call of the original routine
-  uint32_t alignment = 1;   ///< dst/src alignment required (movdqa/movntdq kernels: 16)
-  std::string hahn_printed; ///< name Hahn's athlon.c printed for this kernel ("" if not in its table)
   std::function<void(Xbyak::CodeGenerator&, const PresetOptions&, std::vector<std::string>& substitutions)> emit;
 };
 
@@ -76,10 +68,8 @@ std::vector<const Preset*> find_presets(std::string_view name);
 /// missing), or "" when it can. 3DNow! femms/prefetch are substituted, never blocking.
 std::string preset_unsupported_reason(const Preset&);
 
-/// The facts results carry about a preset (id, printed names, family, origin,
-/// confidence, features, region, alignment), with the substitutions made here and
-/// whether fsave/frstor were kept. Throws std::logic_error for a confidence the
-/// row spells wrongly (a unit test reads every row).
+/// The facts results carry about a preset: its row's (Hahn's name, when it has none, its
+/// printed name), with the substitutions made here and whether fsave/frstor were kept.
 PresetFacts preset_facts(const Preset&, const std::vector<std::string>& substitutions, bool fsave);
 
 /// Emits `p` into a throw-away (never executable) buffer and returns the substitutions

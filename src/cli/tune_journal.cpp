@@ -17,20 +17,9 @@ namespace kex {
 
 namespace {
 
-TuneJournalRequest journal_request(const TuneRequest& req) {
-  TuneJournalRequest t;
-  t.op = req.op;
-  t.sizes = req.sizes;
-  t.margin = req.margin;
-  t.first_rounds = req.first_rounds;
-  t.max_rounds = req.max_rounds;
-  t.glibc = req.glibc;
-  return t;
-}
-
 /// What differs between the tune a journal records and the one asked for ("" for none).
 std::string difference(const JournalHeader& h, const TuneRequest& req) {
-  const TuneJournalRequest t = journal_request(req);
+  const TuneJournalRequest& t = req;  // the part a journal records
   if (!h.tune) return "it is the journal of a kex run, not of a tune (continue it with kex run --resume)";
   if (h.tune->op != t.op) return "--op " + std::string(to_string(h.tune->op));
   if (h.tune->sizes != t.sizes) return "its --sizes";
@@ -81,7 +70,7 @@ TuneJournal start_tune_journal(const TuneRequest& req, RunOptions& opt, const st
   h.wrote_report = false;
   h.request.protocol = opt.protocol;
   h.request.configs = {req.space};
-  h.tune = journal_request(req);
+  h.tune = static_cast<const TuneJournalRequest&>(req);  // the request's recorded part, whole
   opt.run_id = h.request.run_id;
   return TuneJournal{std::make_unique<Journal>(path, h), std::nullopt};
 }

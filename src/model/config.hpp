@@ -13,6 +13,7 @@
 #include "src/model/filter.hpp"
 #include "src/model/load_spec.hpp"
 #include "src/model/point.hpp"
+#include "src/model/policy.hpp"
 #include "src/model/protocol.hpp"
 #include "src/model/spec.hpp"
 
@@ -66,19 +67,6 @@ struct Axes {
 struct Grid {
   std::vector<KernelSpec> specs;    ///< valid specs in grid order, each once
   Axes axes;
-};
-
-/// The measurement policy (docs/DESIGN.md "Measuring").
-struct Policy {
-  double precision = 0.01;          ///< stop when the median's 95% CI half-width / median <= this
-  double max_time_per_point = 0.25; ///< seconds of sampling per point at most
-  double min_time_per_point = 0;    ///< seconds of sampling before the precision may stop it: a
-                                    ///< repetition then spans many flips of a two-state core
-                                    ///< (benchmarks/results/2026-12-01-two-states.md)
-  uint32_t min_samples = 11;
-  uint32_t max_samples = 1001;
-  double sample_us = 100;           ///< target duration of one sample (clamped to 20..1000 µs)
-  bool operator==(const Policy&) const = default;
 };
 
 /// `segments` section: run the segment-override table with the sweep.

@@ -13,6 +13,7 @@
 #include "src/model/ceilings_section.hpp"
 #include "src/model/explain_section.hpp"
 #include "src/model/point.hpp"
+#include "src/model/policy.hpp"
 #include "src/model/protocol.hpp"
 #include "src/model/result.hpp"
 #include "src/model/segments.hpp"
@@ -219,11 +220,8 @@ struct TimerRecord {
 /// One config's measuring policy, and what its figures mean (context.policy, one per config).
 struct PolicyRecord {
   std::string source;
-  double precision = 0.01;
-  double max_time_per_point_s = 0.25;
-  std::optional<double> min_time_per_point_s;  ///< absent in files from before it
-  uint32_t min_samples = 11, max_samples = 1001;
-  double sample_us = 100;
+  Policy policy;                   ///< the config's, whole (its times in seconds: the keys' "_s")
+  bool min_time_recorded = true;   ///< false: read from a file before min_time_per_point_s (kept absent)
   std::string warmup = ">= 3 calls and >= 2 ms";
   std::string statistic = "median of per-call ticks; 95% CI by order statistics n/2 +- 0.98 sqrt(n)";
   std::string cold = "cold samples flush src and dst (clflushopt + mfence) before one call";

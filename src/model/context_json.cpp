@@ -221,15 +221,26 @@ void map_timer(IO& io, T& t) {
   io.text("units", t.units, kAsWritten);
 }
 
+/// Whether the record has min_time_per_point_s: what the writer writes, what the reader
+/// found (a file before it has none, and is written back without it).
+template <class IO>
+bool min_time_there(IO& io, const PolicyRecord& p) {
+  return io.has("min_time_per_point_s", p.min_time_recorded);
+}
+template <class IO>
+bool min_time_there(IO& io, PolicyRecord& p) {
+  return p.min_time_recorded = io.has("min_time_per_point_s", p.min_time_recorded);
+}
+
 template <class IO, class P>
 void map_policy(IO& io, P& p) {
   io.text("source", p.source, kAsWritten);
-  io.real("precision", p.precision, 0, kInf);
-  io.real("max_time_per_point_s", p.max_time_per_point_s, 0, kInf);
-  maybe_real(io, "min_time_per_point_s", p.min_time_per_point_s, 0, kInf);
-  io.whole("min_samples", p.min_samples, 0u, UINT32_MAX);
-  io.whole("max_samples", p.max_samples, 0u, UINT32_MAX);
-  io.real("sample_us", p.sample_us, 0, kInf);
+  io.real("precision", p.policy.precision, 0, kInf);
+  io.real("max_time_per_point_s", p.policy.max_time_per_point, 0, kInf);
+  if (min_time_there(io, p)) io.real("min_time_per_point_s", p.policy.min_time_per_point, 0, kInf);
+  io.whole("min_samples", p.policy.min_samples, 0u, UINT32_MAX);
+  io.whole("max_samples", p.policy.max_samples, 0u, UINT32_MAX);
+  io.real("sample_us", p.policy.sample_us, 0, kInf);
   io.text("warmup", p.warmup, kAsWritten);
   io.text("statistic", p.statistic, kAsWritten);
   io.text("cold", p.cold, kAsWritten);

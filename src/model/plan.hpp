@@ -37,20 +37,24 @@ enum class Confidence { high, medium, low };
 std::string_view to_string(Confidence);
 std::optional<Confidence> parse_confidence(std::string_view);
 
-/// The facts of a named preset that results carry (from generators/presets/).
+/// The facts of a named preset that results carry: a preset's row (generators/presets/
+/// presets.hpp: a Preset is one, plus its op and emit function) and what its emission here
+/// found (preset_facts fills the last two and Hahn's name).
 struct PresetFacts {
-  std::string id;            ///< "fastc/faster_copy"
-  std::string printed;       ///< the name as the seed printed it
-  std::string hahn_printed;  ///< the name Hahn's athlon.c printed ("" when not in its table)
-  std::vector<std::string> aliases;
-  std::string family;        ///< "fastc", "hahn", "xmm64", "linux24", "asami", ...
-  std::string origin;        ///< author, date, message id or file and version
-  Confidence confidence = Confidence::high;
-  std::string notes;
-  std::vector<std::string> features;       ///< features of the original ("mmx", "3dnow", "sse")
-  std::vector<std::string> substitutions;  ///< deviations this CPU or the options forced ("femms -> emms ...")
+  std::string id;            ///< unique key: "fastc/faster_copy", "hahn/faster_copy", "xmm64/xmm_clear", ...
+  std::string printed;       ///< the name as the seed printed it (fast.c / xmm64.c layout), blanks included
+  std::vector<std::string> aliases;  ///< other accepted names (C function names, 'warm up run', ...)
+  std::string family;        ///< "fastc", "hahn", "xmm64", "linux24", "asami", "linux", "freebsd"
+  std::string origin;        ///< author, date, message id or repository path (spec §0)
+  Confidence confidence = Confidence::high;  ///< as docs/seed-kernels.md gives it
+  std::string notes;         ///< what the kernel does, porting choices, reconstruction caveats
+  std::vector<std::string> features;  ///< CPU features of the original ("mmx", "3dnow", "sse", "sse2")
   uint32_t region = 4096;    ///< bytes per call of the original routine (sizes are multiples)
-  uint32_t alignment = 1;    ///< dst/src alignment it needs
+  uint32_t alignment = 1;    ///< dst/src alignment it needs (movdqa/movntdq kernels: 16)
+  std::string hahn_printed;  ///< the name Hahn's athlon.c printed: in a row, "" when not in its table;
+                             ///< in results, the printed name then
+  std::vector<std::string> substitutions;  ///< deviations this CPU or the options forced ("femms -> emms ...");
+                                           ///< none in a row
   bool fsave = true;         ///< the fsave/frstor pair the originals timed is kept
   bool operator==(const PresetFacts&) const = default;
 };

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "src/model/filter.hpp"
-#include "src/results/plot.hpp"
 #include "src/results/plot_parts.hpp"
 
 namespace kex {

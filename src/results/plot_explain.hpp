@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "src/model/context.hpp"
-#include "src/results/plot.hpp"
+#include "src/results/plot_parts.hpp"
 
 namespace kex {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "src/model/context.hpp"
-#include "src/results/plot.hpp"
+#include "src/results/plot_parts.hpp"
 
 namespace kex {
 

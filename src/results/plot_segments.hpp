@@ -2,7 +2,6 @@
 #pragma once
 #include <vector>
 
-#include "src/results/plot.hpp"
 #include "src/results/plot_parts.hpp"
 
 namespace kex {

@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "src/results/plot.hpp"
+#include "src/results/plot_parts.hpp"
 
 namespace kex {
 

@@ -10,7 +10,8 @@
 #include <vector>
 
 #include "src/model/context.hpp"
-#include "src/results/seed_text.hpp"
+#include "src/model/seed.hpp"
+#include "src/results/seed_text_mode.hpp"
 
 namespace kex {
 

@@ -10,18 +10,9 @@
 
 #include "src/model/context.hpp"
 #include "src/model/seed.hpp"
+#include "src/results/seed_text_mode.hpp"
 
 namespace kex {
-
-/// How a seed table is written.
-enum class SeedText {
-  annotated,  ///< '#' lines saying what the figures are and how kex ran them, the program's
-              ///< lines, and kex's notes after a TAB (low confidence, which of two same-named
-              ///< presets, skipped kernels)
-  exact,      ///< only what the seed program printed: no '#' lines and no notes, so the text
-              ///< differs from the program's output in its numbers only; kernels that did not
-              ///< run have no line (the program would have had one)
-};
 
 /// One result line in the seed program's layout, without the newline:
 ///   fastc, xmm64: "copy_page function 'faster_copy'\t took 9807 cycles per page"

@@ -16,9 +16,10 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <utility>
 #include <vector>
 
-#include "src/run/sandbox.hpp"
+#include "src/run/piped_fork.hpp"
 
 namespace kex {
 
@@ -130,12 +131,6 @@ void remove_stale(const std::string& parent) {
 
 std::atomic<unsigned> g_cgroups{0};
 
-/// The descriptors keep_open_in_children() named.
-std::vector<int>& kept_fds() {
-  static std::vector<int> fds;
-  return fds;
-}
-
 }  // namespace
 
 const std::string& pids_cgroup_parent() {
@@ -200,8 +195,8 @@ namespace {
 /// In the child, before anything else runs: its group, its cgroup, death with kex, no
 /// core and no file written, stdin from /dev/null and stdout onto stderr (what the code
 /// prints never lands in kex's output, `-o -`), no other descriptor but `keep` and those
-/// keep_open_in_children() named.
-void hold_self(const PidsCgroup& cg, pid_t parent, int keep) {
+/// in `kept` (the caller's ContainedChild's `keep_open`).
+void hold_self(const PidsCgroup& cg, pid_t parent, int keep, std::vector<int> kept) {
   setpgid(0, 0);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != parent) _exit(126);  // kex died before the line above
@@ -216,11 +211,10 @@ void hold_self(const PidsCgroup& cg, pid_t parent, int keep) {
     }
     dup2(2, 1);
   }
-  std::vector<int> open = kept_fds();  // (allocates: the child is kex's own code still, single-threaded)
-  open.push_back(keep);
-  std::sort(open.begin(), open.end());
+  kept.push_back(keep);  // (may allocate: the child is kex's own code still, single-threaded)
+  std::sort(kept.begin(), kept.end());
   unsigned from = 3;
-  for (int fd : open) {
+  for (int fd : kept) {
     if (fd < int(from)) continue;
     if (unsigned(fd) > from) close_range(from, unsigned(fd) - 1, 0);
     from = unsigned(fd) + 1;
@@ -230,17 +224,14 @@ void hold_self(const PidsCgroup& cg, pid_t parent, int keep) {
 
 }  // namespace
 
-void keep_open_in_children(int fd) { kept_fds().push_back(fd); }
-
-void stop_keeping_open(int fd) { std::erase(kept_fds(), fd); }
-
-ContainedChild::ContainedChild(const std::string& what, unsigned max_tasks) : cgroup_(max_tasks) {
+ContainedChild::ContainedChild(const std::string& what, unsigned max_tasks, std::vector<int> keep_open)
+    : cgroup_(max_tasks) {
   const pid_t parent = getpid();
   const PipedFork f = fork_with_pipe(what);
   pid_ = f.pid;
   fd_ = f.fd;
   if (pid_ == 0) {
-    hold_self(cgroup_, parent, fd_);
+    hold_self(cgroup_, parent, fd_, std::move(keep_open));
     return;
   }
   setpgid(pid_, pid_);  // also here: a kill right after the fork reaches the group

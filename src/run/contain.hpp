@@ -12,6 +12,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kex {
 
@@ -41,13 +42,6 @@ class PidsCgroup {
   pid_t owner_ = 0;  ///< the process that made it: only it removes it (a forked child never does)
 };
 
-/// In kex's process, before forking: `fd` stays open in every ContainedChild made from now
-/// on (the others are closed): a shared object's copy, which the children dlopen.
-void keep_open_in_children(int fd);
-
-/// Undoes keep_open_in_children(fd) for the children made from now on (before `fd` is closed).
-void stop_keeping_open(int fd);
-
 /// A time by which a child must have answered (none until set).
 struct Deadline {
   std::chrono::steady_clock::time_point at = std::chrono::steady_clock::time_point::max();
@@ -69,8 +63,10 @@ inline constexpr double kDeadlineGrace = 2.0;
 class ContainedChild {
  public:
   /// Forks (fork_with_pipe: throws as it does); `what` names the child in errors,
-  /// `max_tasks` is its cgroup's pids.max.
-  ContainedChild(const std::string& what, unsigned max_tasks);
+  /// `max_tasks` is its cgroup's pids.max. `keep_open`: kex's descriptors the child keeps
+  /// besides its pipe and the standard streams (the caller's: its run's shared objects'
+  /// copies, SharedObjects::descriptors, which the child dlopens); every other is closed.
+  ContainedChild(const std::string& what, unsigned max_tasks, std::vector<int> keep_open = {});
   ~ContainedChild();
   ContainedChild(const ContainedChild&) = delete;
   ContainedChild& operator=(const ContainedChild&) = delete;

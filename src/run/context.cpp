@@ -57,15 +57,9 @@ BuildRecord this_build() {
 }
 
 PolicyRecord policy_record(const Config& cfg) {
-  const Policy& p = cfg.policy;
   PolicyRecord r;  // the texts that say what the figures mean are the record's defaults
   r.source = cfg.source;
-  r.precision = p.precision;
-  r.max_time_per_point_s = p.max_time_per_point;
-  r.min_time_per_point_s = p.min_time_per_point;
-  r.min_samples = p.min_samples;
-  r.max_samples = p.max_samples;
-  r.sample_us = p.sample_us;
+  r.policy = cfg.policy;
   return r;
 }
 

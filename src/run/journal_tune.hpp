@@ -14,18 +14,21 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "src/model/json_fields.hpp"
+#include "src/model/paired.hpp"
 #include "src/model/spec.hpp"
 
 namespace kex {
 
-/// The tune request a journal header records (the space is the header's configs[0], the
-/// seed its protocol's). A resume's command line must ask for the same.
+/// What a tune was asked that its journal header records (the space is the header's
+/// configs[0], the seed its protocol's): the base of TuneRequest (src/run/tune.hpp), so the
+/// header takes it whole and a resume's command line must ask for the same.
 struct TuneJournalRequest {
   Op op = Op::copy;              ///< copy or clear (kLibcOps)
-  std::vector<uint64_t> sizes;   ///< the sizes the race starts on, ascending
-  double margin = 0;             ///< --margin
-  uint32_t first_rounds = 5, max_rounds = 40;
-  bool glibc = false;            ///< glibc's variants raced beside the reference
+  std::vector<uint64_t> sizes;   ///< the sizes the race starts on, ascending; empty with a stream
+  double margin = kTieResolution;  ///< --margin: a candidate leaves when shown slower than the leader by more
+  uint32_t first_rounds = 5;     ///< rounds of the first stage (3 at least: a paired ratio needs them)
+  uint32_t max_rounds = 40;      ///< rounds a size gets at most
+  bool glibc = false;            ///< glibc's usable variants of the op race too, kept like the reference
   bool operator==(const TuneJournalRequest&) const = default;
 };
 

@@ -14,7 +14,7 @@
 
 #include "src/core/fd_io.hpp"
 #include "src/run/machine.hpp"
-#include "src/run/sandbox.hpp"
+#include "src/run/piped_fork.hpp"
 
 namespace kex {
 

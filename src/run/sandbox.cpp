@@ -111,13 +111,14 @@ struct SandboxChild {
   _exit(0);
 }
 
-/// Forks a contained child that runs the jobs from `first` on (child_main); returns it
-/// with its pipe's read end. Throws (fork_with_pipe) when pipe or fork fail.
+/// Forks a contained child that runs the jobs from `first` on (child_main), keeping the
+/// descriptors `keep` open; returns it with its pipe's read end. Throws (fork_with_pipe)
+/// when pipe or fork fail.
 SandboxChild start_child(size_t first, size_t count, const std::function<std::string(size_t)>& job,
                          unsigned timeout_s, const volatile std::sig_atomic_t* stop, CallFilter filter,
-                         SharedObjects* objects) {
+                         SharedObjects* objects, const std::vector<int>& keep) {
   call_filter_available();  // says once, in kex's process, when there is no filter
-  auto proc = std::make_unique<ContainedChild>("a verifying process", kSandboxTasks);
+  auto proc = std::make_unique<ContainedChild>("a verifying process", kSandboxTasks, keep);
   if (proc->in_child()) child_main(proc->fd(), first, count, job, timeout_s, stop, filter, objects);
   SandboxChild c;
   c.proc = std::move(proc);
@@ -217,29 +218,16 @@ void catch_faults(void (*handler)(int, siginfo_t*, void*)) {
   for (int s : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGALRM, SIGSYS}) sigaction(s, &sa, nullptr);
 }
 
-PipedFork fork_with_pipe(const std::string& what) {
-  int fds[2];
-  if (pipe(fds) != 0) throw_os_error("cannot start " + what + ": pipe", errno);
-  std::fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) {
-    const int err = errno;
-    close(fds[0]);
-    close(fds[1]);
-    throw_os_error("cannot start " + what + ": fork", err);
-  }
-  close(fds[pid == 0 ? 0 : 1]);
-  return {pid, fds[pid == 0 ? 1 : 0]};
-}
-
 std::vector<SandboxOutcome> run_sandboxed(size_t count, const std::function<std::string(size_t)>& job,
                                           unsigned timeout_s, const volatile std::sig_atomic_t* stop,
-                                          CallFilter filter, SharedObjects* objects) {
+                                          CallFilter filter, SharedObjects* objects, std::vector<int> keep_open) {
+  if (objects)
+    for (int fd : objects->descriptors()) keep_open.push_back(fd);
   std::vector<SandboxOutcome> out(count);
   size_t next = 0;
   while (next < count) {
     if (stop && *stop) break;
-    SandboxChild c = start_child(next, count, job, timeout_s, stop, filter, objects);
+    SandboxChild c = start_child(next, count, job, timeout_s, stop, filter, objects, keep_open);
     follow_child(c, out, timeout_s, stop);
     if (c.stopped) {
       next = c.first_open;

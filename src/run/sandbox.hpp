@@ -40,24 +40,15 @@ struct SandboxOutcome {
 /// polled between jobs: once set, the jobs not started are returned unfinished with message
 /// "interrupted". A fault is reported even when the job faults with fs not
 /// holding glibc's thread pointer (the handler uses no TLS). `objects` (may be null): the
-/// run's shared objects, opened in each child before its jobs (their stubs' slots filled).
+/// run's shared objects, opened in each child before its jobs (their stubs' slots filled;
+/// their descriptors kept open in the children). `keep_open`: more of kex's descriptors
+/// the children keep (an object's copy a job opens itself); every other is closed.
 /// Throws when fork or pipe fail: InputError at a process limit (ulimit -n, -u),
 /// std::runtime_error otherwise.
 std::vector<SandboxOutcome> run_sandboxed(size_t count, const std::function<std::string(size_t)>& job,
                                           unsigned timeout_s, const volatile std::sig_atomic_t* stop = nullptr,
-                                          CallFilter filter = CallFilter::kernels, SharedObjects* objects = nullptr);
-
-/// One end of a pipe to a forked child: in the child, pid 0 and the write end; in
-/// the parent, the child's pid and the read end (the other end closed on each side).
-struct PipedFork {
-  pid_t pid = 0;
-  int fd = -1;
-};
-
-/// Opens a pipe, flushes stdio and forks (the sandbox's children, the supervisor's
-/// workers). Throws (throw_os_error) "cannot start WHAT: pipe" or ": fork" when one
-/// fails: InputError at a process limit (ulimit -n, -u), std::runtime_error otherwise.
-PipedFork fork_with_pipe(const std::string& what);
+                                          CallFilter filter = CallFilter::kernels, SharedObjects* objects = nullptr,
+                                          std::vector<int> keep_open = {});
 
 /// In a contained child that runs kernels (the sandbox's, the measuring worker): the
 /// `loading` filter, the run's shared objects `objects` opened under it

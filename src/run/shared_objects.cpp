@@ -18,7 +18,6 @@
 #include "src/core/file_read.hpp"
 #include "src/core/limits.hpp"
 #include "src/core/terminal_text.hpp"
-#include "src/run/contain.hpp"
 #include "src/run/file_sha256.hpp"
 #include "src/run/sandbox.hpp"
 
@@ -123,10 +122,7 @@ std::string open_symbol(const std::string& path, int image_fd, const std::string
 SharedObjects::SharedObjects() = default;
 
 SharedObjects::~SharedObjects() {
-  for (auto& [path, im] : images_) {
-    stop_keeping_open(im.fd);
-    close(im.fd);
-  }
+  for (auto& [path, im] : images_) close(im.fd);
 }
 
 SharedObjects::Image& SharedObjects::image_of(const std::string& path) {
@@ -135,8 +131,13 @@ SharedObjects::Image& SharedObjects::image_of(const std::string& path) {
   Image im;
   im.sha256 = sha256_hex(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
   im.fd = sealed_copy(bytes, path);
-  keep_open_in_children(im.fd);
   return images_.emplace(path, im).first->second;
+}
+
+std::vector<int> SharedObjects::descriptors() const {
+  std::vector<int> fds;
+  for (const auto& [path, im] : images_) fds.push_back(im.fd);
+  return fds;
 }
 
 void* const* SharedObjects::slot(const std::string& path, const std::string& symbol) {
@@ -169,7 +170,7 @@ std::string SharedObjects::probe(const std::string& path, const std::string& sym
     if (std::string why = open_symbol(path, im.fd, symbol, fn, &deps); !why.empty()) return "E" + why;
     return "D" + deps;
   };
-  const SandboxOutcome o = run_sandboxed(1, job, 10, nullptr, CallFilter::loading).at(0);
+  const SandboxOutcome o = run_sandboxed(1, job, 10, nullptr, CallFilter::loading, nullptr, {im.fd}).at(0);
   if (!o.finished) return "crashed while opening it: " + describe_death(o, nullptr, 0);
   if (o.message.rfind('D', 0) == 0) {
     im.dependencies = o.message.substr(1);
@@ -187,7 +188,7 @@ FunctionCode SharedObjects::code(const std::string& path, const std::string& sym
     const FunctionCode f = function_code(fn, cap);
     return "C" + f.how + "\n" + std::string(f.bytes.begin(), f.bytes.end());
   };
-  const SandboxOutcome o = run_sandboxed(1, job, 10, nullptr, CallFilter::loading).at(0);
+  const SandboxOutcome o = run_sandboxed(1, job, 10, nullptr, CallFilter::loading, nullptr, {fd}).at(0);
   const std::string at = terminal_text(path);
   if (!o.finished) throw InputError(at, "crashed while opening it: " + describe_death(o, nullptr, 0));
   const size_t nl = o.message.find('\n');

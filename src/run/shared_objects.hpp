@@ -8,6 +8,7 @@
 #include <deque>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "src/run/code_extent.hpp"
 
@@ -19,7 +20,8 @@ namespace kex {
 /// arena's stubs hold the address of a slot (emit_slot_call) and the children's copies
 /// of this object fill it, so it must outlive every stub built from its slots and every
 /// child that runs them; it is neither copied nor moved (slots keep their address).
-/// Its images' descriptors stay open (inherited by the children) until it is destroyed.
+/// Its images' descriptors stay open until it is destroyed; the children that run its code
+/// keep them (descriptors(), handed to each ContainedChild), no other child does.
 class SharedObjects {
  public:
   SharedObjects();
@@ -33,6 +35,10 @@ class SharedObjects {
   /// path, so what is hashed is what runs even if the file changes. InputError "PATH: ..."
   /// when it cannot be read.
   std::string sha256(const std::string& path);
+
+  /// The descriptors of the images read so far (sealed copies): what a child that opens
+  /// them must keep open (ContainedChild's keep_open).
+  std::vector<int> descriptors() const;
 
   /// The slot of `symbol` in the shared object at `path`: registered once per pair (the
   /// same address every time), null until open_all() runs in a child. Call before forking
@@ -81,7 +87,7 @@ class SharedObjects {
     void* fn = nullptr;  ///< the slot: filled in the children only
   };
   /// The image of `path`, read on first use (read_regular_file: a regular file, at most
-  /// kMaxLoadedFile), its descriptor kept open in contained children.
+  /// kMaxLoadedFile).
   Image& image_of(const std::string& path);
 
   std::map<std::string, Image> images_;

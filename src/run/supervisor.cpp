@@ -27,6 +27,7 @@
 #include "src/model/result_json.hpp"
 #include "src/run/contain.hpp"
 #include "src/run/sandbox.hpp"
+#include "src/run/shared_objects.hpp"
 #include "src/run/supervisor_detail.hpp"
 
 // The parent's side of run_supervised: workers started in turn, their frames followed,
@@ -161,7 +162,8 @@ class Supervision {
   /// when the phase is over (queue done, stopped, abandoned).
   bool run_worker() {
     call_filter_available();  // says once, in kex's process, when there is no filter
-    ContainedChild child("the measuring worker", worker_tasks());
+    ContainedChild child("the measuring worker", worker_tasks(),
+                         objects_ ? objects_->descriptors() : std::vector<int>{});
     if (child.in_child())
       worker_main(child.fd(), jobs_, plans_, queue_, cursor_, next_order_, budget_, pr_, stop_, running_, objects_);
     ++res_.workers;

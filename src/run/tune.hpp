@@ -13,26 +13,22 @@
 
 #include "src/model/config.hpp"
 #include "src/model/tune.hpp"
+#include "src/run/journal_tune.hpp"
 #include "src/run/sweep.hpp"
 
 namespace kex {
 
-/// What to race and how long.
-struct TuneRequest {
+/// What to race and how long: what its journal records (the base: op, sizes, margin,
+/// rounds, glibc), and the rest.
+struct TuneRequest : TuneJournalRequest {
   Config space;                  ///< candidates: its grids' specs of `op` this CPU runs; its axes but sizes: one value each
-  Op op = Op::copy;
-  std::vector<uint64_t> sizes;   ///< ascending (the grid the race starts on); empty with a stream
   /// A stream (a distribution's name or path, `kex list streams`) raced instead of sizes:
   /// one group, the calls of the space's stream axes (its one footprint, seed and calls a
   /// pass); the dispatch is then one row, the stream's fastest kernel. "": race the sizes.
   std::string stream;
   double budget_s = 600;         ///< wall time of the whole tune, verification included
   double reserve_s = 0;          ///< of it, kept for what follows the race (kex tune's libc validation)
-  double margin = kTieResolution;  ///< a candidate leaves when shown slower than the leader by more
-  uint32_t first_rounds = 5;     ///< rounds of the first stage (3 at least: a paired ratio needs them)
-  uint32_t max_rounds = 40;      ///< rounds a size gets at most
   double refine_ratio = 1.19;    ///< refine a switch until its sizes are this close (2^(1/4))
-  bool glibc = false;            ///< glibc's usable variants of the op race too, kept like the reference
   bool allow_large = false;      ///< race even when the first stage alone is estimated far above the budget
   /// A resumed journal of this tune (its request checked by the caller): its stages are
   /// replayed from its repetitions (nothing measured again), then the race goes on.

@@ -144,8 +144,10 @@ TEST_CASE("kex run --stream killed with SIGKILL resumes from its journal to the 
   spit(d / "c.json", R"({"streams": "Memcpy_Fleet", "footprint": [65536, 131072],
     "kernels": [{"op": "copy", "regs": ["gpr", "sse", "avx"], "unroll": [64, 128, 256]}], "baselines": ["memcpy"]})");
   {
-    KexChild c({"run", d / "c.json", "-o", d / "out.json", "--no-sentinel", "--repetitions", "20"}, d / "log1");
-    REQUIRE_MESSAGE(wait_for_reps(d / "out.json.journal", 30), slurp(d / "log1"));
+    // 5 repetitions of 20 points, killed after 20: the resume measures the other 80 (at 20
+    // repetitions it measured 370, 35 s of the suite at load 8; what is checked is the same).
+    KexChild c({"run", d / "c.json", "-o", d / "out.json", "--no-sentinel", "--repetitions", "5"}, d / "log1");
+    REQUIRE_MESSAGE(wait_for_reps(d / "out.json.journal", 20), slurp(d / "log1"));
     kill(-c.pid, SIGKILL);
     CHECK(c.wait() == 128 + SIGKILL);
   }
@@ -157,7 +159,7 @@ TEST_CASE("kex run --stream killed with SIGKILL resumes from its journal to the 
   CHECK(e.size() == 20);  // 9 kernels and memcpy at 2 footprints
   for (const auto& [name, x] : e) {
     CHECK(name.find("/stream:Memcpy_Fleet/footprint:") != std::string::npos);
-    CHECK(x["reps"].size() == 20);
+    CHECK(x["reps"].size() == 5);
   }
 }
 

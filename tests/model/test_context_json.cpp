@@ -159,7 +159,7 @@ TEST_CASE("context: a kex run's own fields are typed and read back equal, and ke
   c.timer->overhead_ticks = 36;
   c.policies.push_back(PolicyRecord{});
   c.policies.back().source = "golden.json";
-  c.policies.back().min_time_per_point_s = 0.01;
+  c.policies.back().policy.min_time_per_point = 0.01;
   c.counters = std::vector<CounterRecord>{{"cycles", "perf::PERF_COUNT_HW_CPU_CYCLES", true, false, "no PMU (ENOENT)"}};
   c.filter = "^copy/";
   c.pooled_runs = 3;
@@ -186,12 +186,20 @@ TEST_CASE("context: a kex run's own fields are typed and read back equal, and ke
   CHECK(back.filter == "^copy/");
   CHECK(back.pooled_runs == 3);
   REQUIRE(back.policies.size() == 1);
-  CHECK(back.policies[0].min_time_per_point_s == 0.01);
+  CHECK(back.policies[0].policy.min_time_per_point == 0.01);
+  CHECK(back.policies[0].min_time_recorded);
   CHECK(back.policies[0].unknown == nlohmann::ordered_json{{"cache_modes", {"warm", "cold"}}});
   CHECK(back.unknown == nlohmann::ordered_json{{"a_newer_field", {{"x", 1}}}});
   const nlohmann::ordered_json again = to_json(RunDoc{back, {}})["context"];
   CHECK(again["a_newer_field"]["x"] == 1);
   CHECK(again["policy"][0]["cache_modes"][1] == "cold");
+  CHECK(again["policy"][0]["min_time_per_point_s"] == 0.01);
+  nlohmann::json old = context_of(d);
+  old["policy"][0].erase("min_time_per_point_s");  // a file of a kex before the field
+  const RunContext before = read_context(old);
+  CHECK(!before.policies[0].min_time_recorded);
+  CHECK(before.policies[0].policy.max_time_per_point == 0.25);
+  CHECK(!to_json(RunDoc{before, {}})["context"]["policy"][0].contains("min_time_per_point_s"));  // written back without it
 }
 
 TEST_CASE("context: a Google Benchmark context gives the machine its caches and TSC rate" * doctest::test_suite("model")) {

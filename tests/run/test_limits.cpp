@@ -26,9 +26,13 @@
 namespace {
 
 /// kex's stdout and stderr, run under a limit `ulimit` (e.g. "-n 5") set after the
-/// shell's redirections (a shell under a low open-file limit cannot redirect).
+/// shell's redirections (a shell under a low open-file limit cannot redirect). Descriptors
+/// 3 and 4 are closed first: under a full ctest -j2 the test process sometimes inherits
+/// one (most likely a pipe ctest opened for another test), and under -n 5 the loader then
+/// had no descriptor left for libfmt.so ("Error 24"): the limit is for kex's own
+/// descriptors, not for a leaked one.
 ShellOut kex_under(const std::string& ulimit, const std::string& args) {
-  return shell_stdout("exec 2>&1; ulimit " + ulimit + " && exec " + kKex + " " + args);
+  return shell_stdout("exec 2>&1 3>&- 4>&-; ulimit " + ulimit + " && exec " + kKex + " " + args);
 }
 
 /// Files in `dir` whose name starts with `prefix`.

@@ -216,112 +216,6 @@ TEST_CASE("each segment kernel puts back fs, gs and TLS, and hits its counters" 
   CHECK(tls_works(100 + int(specs.size()) - 1));
 }
 
-TEST_CASE("run_segments leaves fs, gs and TLS as they were" * doctest::test_suite("segments")) {
-  const auto& r = small_run();
-  CHECK(r.fs_after == r.fs_before);
-  CHECK(r.gs_after == r.gs_before);
-  CHECK(r.fs_sel_after == r.fs_sel_before);
-  CHECK(r.gs_sel_after == r.gs_sel_before);
-  CHECK(r.tls_ok);
-}
-
-TEST_CASE("every segment case is measured or skipped with a reason" * doctest::test_suite("segments")) {
-  const auto& j = small_run().j;
-  REQUIRE(j.contains("cases"));
-  size_t measured = 0;
-  bool gs_data_ran = false;
-  for (const auto& c : j["cases"]) {
-    CAPTURE(c.dump());
-    if (c.value("skipped", false)) {
-      CHECK_FALSE(c.value("skip_message", "").empty());
-      CHECK_FALSE(c.contains("ns_per_iteration"));
-      continue;
-    }
-    ++measured;
-    CHECK(c["ns_per_iteration"].get<double>() > 0);
-    CHECK(c["ticks_per_iteration"].get<double>() > 0);
-    CHECK(c["est_cycles_per_iteration"].get<double>() > 0);
-    CHECK(c["min_ticks"].get<uint64_t>() <= c["median_ticks"].get<uint64_t>());
-    CHECK(c["timed_iterations"].get<uint64_t>() == c["iterations_per_sample"].get<uint64_t>() * 3);
-    CHECK(c["timed_iterations"].get<uint64_t>() >= 20'000);
-    CHECK(c["cputime_ns"].get<uint64_t>() > 0);
-    if (c["name"] == "gs with data selector, entry gs=2b") gs_data_ran = true;
-  }
-  CHECK(gs_data_ran);
-  // 6 selector blocks x (<none> + 5 entry selectors x fs, gs) + the same without <none>
-  // for mixed + 2 x (1 + 4) loads + 2 null loads
-  CHECK(j["cases"].size() == 66 + 60 + 10 + 2);
-  CHECK(measured >= 40);
-  // The data and null selectors load everywhere, loaded or held on entry: those cases must have run.
-  for (const auto& c : j["cases"]) {
-    const std::string entry = c.value("entry_selector_kind", "");
-    if ((c["selector_kind"] == "data" || c["selector_kind"] == "null" || c["selector_kind"] == "none") &&
-        (entry.empty() || entry == "null" || entry == "data"))
-      CHECK_MESSAGE(!c.value("skipped", false), c.dump());
-  }
-}
-
-TEST_CASE("the 2006 and mixed loops say which selector the register held on entry" * doctest::test_suite("segments")) {
-  const auto& j = small_run().j;
-  const auto& h = j["header"];
-  const auto& entries = h["entry_selectors"];
-  CHECK(entries["null"] == "0x00");
-  CHECK(entries["data"] == h["selectors"]["data"]);
-  CHECK(entries["gdt-cpunode"] == "0x7b");
-  CHECK(h["selectors"]["data"] == "0x2b");  // __USER_DS: ds is null in a 64-bit process, ss holds it
-  std::map<std::string, int> per_kind;
-  for (const auto& c : j["cases"]) {
-    CAPTURE(c.dump());
-    const std::string v = c["variant"], seg = c["segment"];
-    const bool loop = (v == "2006" || v == "mixed") && seg != "none";
-    CHECK(c.contains("entry_selector") == loop);
-    if (!loop) continue;
-    const std::string kind = c["entry_selector_kind"];
-    ++per_kind[kind];
-    if (entries[kind].is_string()) CHECK(c["entry_selector"] == entries[kind]);
-    const unsigned sel = std::stoul(c["entry_selector"].get<std::string>(), nullptr, 16);
-    char tail[32];
-    snprintf(tail, sizeof tail, ", entry %s=%x", seg.c_str(), sel);
-    const std::string name = c["name"];
-    CHECK(name.size() > strlen(tail));
-    CHECK(name.substr(name.size() - strlen(tail)) == tail);
-    if (v == "mixed") CHECK(c["restored_selector"].get<std::string>().rfind(c["entry_selector"].get<std::string>(), 0) == 0);
-  }
-  // 6 blocks x fs, gs x (2006, mixed) per entry selector
-  for (const char* k : {"null", "data", "ldt", "gdt-tls", "gdt-cpunode"}) CHECK(per_kind[k] == 24);
-  // Unavailable LDT/TLS entries are skipped with the set-up error.
-  for (const auto& c : j["cases"])
-    if (c.value("entry_selector_kind", "") == "ldt" && !entries["ldt"].is_string())
-      CHECK(c["skip_message"] == h["ldt_entry_error"]);
-}
-
-TEST_CASE("the segment table has the seed's layout" * doctest::test_suite("segments")) {
-  const auto& j = small_run().j;
-  const std::string t = format_segment_table(sec(j));
-  const auto& h = j["header"];
-  CHECK(t.rfind("\"" + h["cpu_model"].get<std::string>() + "\" @", 0) == 0);
-  char fms[64];
-  snprintf(fms, sizeof fms, "Mhz (%d,%d,%d):\n", h["family"].get<int>(), h["model"].get<int>(),
-           h["stepping"].get<int>());
-  CHECK(t.find(fms) != std::string::npos);
-  CHECK(t.find("\nds=") != std::string::npos);
-  CHECK(t.find(" TSC\n(entry fs=.. / gs=..: the selector the tested register held on entry to the loop") !=
-        std::string::npos);
-  for (const auto& c : j["cases"]) {
-    const std::string head = "   " + c["name"].get<std::string>() + ": ";
-    if (c.value("skipped", false))
-      CHECK(t.find(head + "skipped: " + c["skip_message"].get<std::string>() + "\n") != std::string::npos);
-    else
-      CHECK(t.find(head) != std::string::npos);
-  }
-  CHECK(t.find("   gs with data selector, entry gs=2b: ") != std::string::npos);
-  CHECK(t.find("   fs with data selector, entry fs=0: ") != std::string::npos);
-  CHECK(t.find("ns/iteration (") != std::string::npos);
-  // TSC ticks are never called cycles; the imul-chain figure says it is an estimate.
-  CHECK(t.find(" estimated cycles)") != std::string::npos);
-  CHECK_FALSE(std::regex_search(t, std::regex("[0-9] cycles\\)")));
-}
-
 namespace {
 
 /// The seed's first table (tests/golden/segments-seed-002.txt, copied from seed 002).
@@ -406,58 +300,6 @@ TEST_CASE("seed-exact text: the seed's own figures give the seed's own lines" * 
   ojson moved = seed_section("", "", "", "");
   moved["header"]["mhz_after"] = 1833.0;
   CHECK(format_segment_seed_text(sec(moved)) == seed_table() + "cpu speed changed 1000.000000->1833.000000?! disable CPUFREQ\n");
-}
-
-TEST_CASE("seed-exact text of a run here matches the seed's lines with the figures masked" *
-          doctest::test_suite("segments")) {
-  const auto& j = small_run().j;
-  std::string t = format_segment_seed_text(sec(j));
-  // The seed's last line when "cpu MHz" moved during the run (a host with cpufreq):
-  // there exactly when the two readings differ as the seed's floats, and not a table line.
-  const float mhz = float(j["header"]["mhz"].get<double>());
-  const float after = float(j["header"].value("mhz_after", double(mhz)));
-  const size_t moved = t.find("cpu speed changed ");
-  CHECK((moved != std::string::npos) == (mhz != after));
-  if (moved != std::string::npos) t.erase(moved);
-  const auto want = golden::lines(mask(seed_table()));
-  const auto tables = tables_of(t);
-  // i386 (fs=0, gs non-null), then fs=gs= null, data (and LDT, GDT TLS, CPU/node where they load).
-  CHECK(tables.size() >= 3);
-  for (const auto& table : tables) {
-    CAPTURE(table);
-    const auto got = golden::lines(mask(table));
-    REQUIRE(got.size() == want.size());
-    for (size_t i = 0; i < got.size(); ++i) {
-      CAPTURE(got[i]);
-      const size_t colon = want[i].find(": ");
-      if (colon != std::string::npos && got[i].rfind(want[i].substr(0, colon) + ": skipped: ", 0) == 0) continue;
-      CHECK(got[i] == want[i]);
-    }
-  }
-  const std::string data = j["header"]["selectors"]["data"];
-  CHECK(golden::lines(tables.at(0)).at(1).rfind("ds=" + data.substr(2) + " fs=0 gs=", 0) == 0);
-  CHECK(golden::lines(tables.at(0)).at(1).find("gs=0 ") == std::string::npos);
-  CHECK(golden::lines(tables.at(1)).at(1).rfind("ds=" + data.substr(2) + " fs=0 gs=0 ", 0) == 0);
-  CHECK(golden::lines(tables.at(2)).at(1).rfind("ds=" + data.substr(2) + " fs=2b gs=2b ", 0) == 0);
-  CHECK(t.find(" CPUTIME \n") != std::string::npos);
-}
-
-TEST_CASE("the segments section validates against the schemas" * doctest::test_suite("segments")) {
-  const std::string d = tmp_dir();
-  std::ofstream(d + "/seg.json") << small_run().j.dump(2);
-  const std::string v = validate(d + "/seg.json");
-  CHECK_MESSAGE(v.rfind("valid", 0) == 0, v);
-  // And the schema rejects a skipped case without a reason, and an entry selector kind it does not know.
-  auto bad = small_run().j;
-  bad["cases"][0] = {{"name", "x"}, {"segment", "fs"}, {"selector", "0x0f"}, {"selector_kind", "ldt"},
-                     {"variant", "2006"}, {"skipped", true}, {"skip_message", ""}};
-  std::ofstream(d + "/bad.json") << bad.dump(2);
-  CHECK(validate(d + "/bad.json").rfind("valid", 0) != 0);
-  auto bad_entry = small_run().j;
-  bad_entry["cases"][1]["entry_selector_kind"] = "tss";
-  std::ofstream(d + "/bad2.json") << bad_entry.dump(2);
-  CHECK(validate(d + "/bad2.json").rfind("valid", 0) != 0);
-  std::filesystem::remove_all(d);
 }
 
 TEST_CASE("kex segments prints the table, writes JSON, refuses to overwrite" * doctest::test_suite("segments")) {
@@ -568,4 +410,162 @@ TEST_CASE("golden: the segment summary a sweep prints, from the fixed section, a
   // A case with only some fields (an older kex's) is read, and passed over where it has no figure.
   odd["cases"].back() = {{"name", "x"}, {"variant", "latency"}};
   CHECK(format_segment_summary(sec(odd)) == summary);
+}
+
+// One small run of the table (small_run) serves these checks: each ctest test is a process of
+// its own, and the run (78 cases, each probed in a child) took 3 to 5 s of the suite at load 8
+// in each of the six tests it was.
+TEST_CASE("run_segments, one small run: fs, gs and TLS put back, every case measured or skipped, the entry "
+          "selectors, the seed's layout and text, the schemas" * doctest::test_suite("segments")) {
+  SUBCASE("run_segments leaves fs, gs and TLS as they were") {
+    const auto& r = small_run();
+    CHECK(r.fs_after == r.fs_before);
+    CHECK(r.gs_after == r.gs_before);
+    CHECK(r.fs_sel_after == r.fs_sel_before);
+    CHECK(r.gs_sel_after == r.gs_sel_before);
+    CHECK(r.tls_ok);
+  }
+  SUBCASE("every segment case is measured or skipped with a reason") {
+    const auto& j = small_run().j;
+    REQUIRE(j.contains("cases"));
+    size_t measured = 0;
+    bool gs_data_ran = false;
+    for (const auto& c : j["cases"]) {
+      CAPTURE(c.dump());
+      if (c.value("skipped", false)) {
+        CHECK_FALSE(c.value("skip_message", "").empty());
+        CHECK_FALSE(c.contains("ns_per_iteration"));
+        continue;
+      }
+      ++measured;
+      CHECK(c["ns_per_iteration"].get<double>() > 0);
+      CHECK(c["ticks_per_iteration"].get<double>() > 0);
+      CHECK(c["est_cycles_per_iteration"].get<double>() > 0);
+      CHECK(c["min_ticks"].get<uint64_t>() <= c["median_ticks"].get<uint64_t>());
+      CHECK(c["timed_iterations"].get<uint64_t>() == c["iterations_per_sample"].get<uint64_t>() * 3);
+      CHECK(c["timed_iterations"].get<uint64_t>() >= 20'000);
+      CHECK(c["cputime_ns"].get<uint64_t>() > 0);
+      if (c["name"] == "gs with data selector, entry gs=2b") gs_data_ran = true;
+    }
+    CHECK(gs_data_ran);
+    // 6 selector blocks x (<none> + 5 entry selectors x fs, gs) + the same without <none>
+    // for mixed + 2 x (1 + 4) loads + 2 null loads
+    CHECK(j["cases"].size() == 66 + 60 + 10 + 2);
+    CHECK(measured >= 40);
+    // The data and null selectors load everywhere, loaded or held on entry: those cases must have run.
+    for (const auto& c : j["cases"]) {
+      const std::string entry = c.value("entry_selector_kind", "");
+      if ((c["selector_kind"] == "data" || c["selector_kind"] == "null" || c["selector_kind"] == "none") &&
+          (entry.empty() || entry == "null" || entry == "data"))
+        CHECK_MESSAGE(!c.value("skipped", false), c.dump());
+    }
+  }
+  SUBCASE("the 2006 and mixed loops say which selector the register held on entry") {
+    const auto& j = small_run().j;
+    const auto& h = j["header"];
+    const auto& entries = h["entry_selectors"];
+    CHECK(entries["null"] == "0x00");
+    CHECK(entries["data"] == h["selectors"]["data"]);
+    CHECK(entries["gdt-cpunode"] == "0x7b");
+    CHECK(h["selectors"]["data"] == "0x2b");  // __USER_DS: ds is null in a 64-bit process, ss holds it
+    std::map<std::string, int> per_kind;
+    for (const auto& c : j["cases"]) {
+      CAPTURE(c.dump());
+      const std::string v = c["variant"], seg = c["segment"];
+      const bool loop = (v == "2006" || v == "mixed") && seg != "none";
+      CHECK(c.contains("entry_selector") == loop);
+      if (!loop) continue;
+      const std::string kind = c["entry_selector_kind"];
+      ++per_kind[kind];
+      if (entries[kind].is_string()) CHECK(c["entry_selector"] == entries[kind]);
+      const unsigned sel = std::stoul(c["entry_selector"].get<std::string>(), nullptr, 16);
+      char tail[32];
+      snprintf(tail, sizeof tail, ", entry %s=%x", seg.c_str(), sel);
+      const std::string name = c["name"];
+      CHECK(name.size() > strlen(tail));
+      CHECK(name.substr(name.size() - strlen(tail)) == tail);
+      if (v == "mixed") CHECK(c["restored_selector"].get<std::string>().rfind(c["entry_selector"].get<std::string>(), 0) == 0);
+    }
+    // 6 blocks x fs, gs x (2006, mixed) per entry selector
+    for (const char* k : {"null", "data", "ldt", "gdt-tls", "gdt-cpunode"}) CHECK(per_kind[k] == 24);
+    // Unavailable LDT/TLS entries are skipped with the set-up error.
+    for (const auto& c : j["cases"])
+      if (c.value("entry_selector_kind", "") == "ldt" && !entries["ldt"].is_string())
+        CHECK(c["skip_message"] == h["ldt_entry_error"]);
+  }
+  SUBCASE("the segment table has the seed's layout") {
+    const auto& j = small_run().j;
+    const std::string t = format_segment_table(sec(j));
+    const auto& h = j["header"];
+    CHECK(t.rfind("\"" + h["cpu_model"].get<std::string>() + "\" @", 0) == 0);
+    char fms[64];
+    snprintf(fms, sizeof fms, "Mhz (%d,%d,%d):\n", h["family"].get<int>(), h["model"].get<int>(),
+             h["stepping"].get<int>());
+    CHECK(t.find(fms) != std::string::npos);
+    CHECK(t.find("\nds=") != std::string::npos);
+    CHECK(t.find(" TSC\n(entry fs=.. / gs=..: the selector the tested register held on entry to the loop") !=
+          std::string::npos);
+    for (const auto& c : j["cases"]) {
+      const std::string head = "   " + c["name"].get<std::string>() + ": ";
+      if (c.value("skipped", false))
+        CHECK(t.find(head + "skipped: " + c["skip_message"].get<std::string>() + "\n") != std::string::npos);
+      else
+        CHECK(t.find(head) != std::string::npos);
+    }
+    CHECK(t.find("   gs with data selector, entry gs=2b: ") != std::string::npos);
+    CHECK(t.find("   fs with data selector, entry fs=0: ") != std::string::npos);
+    CHECK(t.find("ns/iteration (") != std::string::npos);
+    // TSC ticks are never called cycles; the imul-chain figure says it is an estimate.
+    CHECK(t.find(" estimated cycles)") != std::string::npos);
+    CHECK_FALSE(std::regex_search(t, std::regex("[0-9] cycles\\)")));
+  }
+  SUBCASE("seed-exact text of a run here matches the seed's lines with the figures masked") {
+    const auto& j = small_run().j;
+    std::string t = format_segment_seed_text(sec(j));
+    // The seed's last line when "cpu MHz" moved during the run (a host with cpufreq):
+    // there exactly when the two readings differ as the seed's floats, and not a table line.
+    const float mhz = float(j["header"]["mhz"].get<double>());
+    const float after = float(j["header"].value("mhz_after", double(mhz)));
+    const size_t moved = t.find("cpu speed changed ");
+    CHECK((moved != std::string::npos) == (mhz != after));
+    if (moved != std::string::npos) t.erase(moved);
+    const auto want = golden::lines(mask(seed_table()));
+    const auto tables = tables_of(t);
+    // i386 (fs=0, gs non-null), then fs=gs= null, data (and LDT, GDT TLS, CPU/node where they load).
+    CHECK(tables.size() >= 3);
+    for (const auto& table : tables) {
+      CAPTURE(table);
+      const auto got = golden::lines(mask(table));
+      REQUIRE(got.size() == want.size());
+      for (size_t i = 0; i < got.size(); ++i) {
+        CAPTURE(got[i]);
+        const size_t colon = want[i].find(": ");
+        if (colon != std::string::npos && got[i].rfind(want[i].substr(0, colon) + ": skipped: ", 0) == 0) continue;
+        CHECK(got[i] == want[i]);
+      }
+    }
+    const std::string data = j["header"]["selectors"]["data"];
+    CHECK(golden::lines(tables.at(0)).at(1).rfind("ds=" + data.substr(2) + " fs=0 gs=", 0) == 0);
+    CHECK(golden::lines(tables.at(0)).at(1).find("gs=0 ") == std::string::npos);
+    CHECK(golden::lines(tables.at(1)).at(1).rfind("ds=" + data.substr(2) + " fs=0 gs=0 ", 0) == 0);
+    CHECK(golden::lines(tables.at(2)).at(1).rfind("ds=" + data.substr(2) + " fs=2b gs=2b ", 0) == 0);
+    CHECK(t.find(" CPUTIME \n") != std::string::npos);
+  }
+  SUBCASE("the segments section validates against the schemas") {
+    const std::string d = tmp_dir();
+    std::ofstream(d + "/seg.json") << small_run().j.dump(2);
+    const std::string v = validate(d + "/seg.json");
+    CHECK_MESSAGE(v.rfind("valid", 0) == 0, v);
+    // And the schema rejects a skipped case without a reason, and an entry selector kind it does not know.
+    auto bad = small_run().j;
+    bad["cases"][0] = {{"name", "x"}, {"segment", "fs"}, {"selector", "0x0f"}, {"selector_kind", "ldt"},
+                       {"variant", "2006"}, {"skipped", true}, {"skip_message", ""}};
+    std::ofstream(d + "/bad.json") << bad.dump(2);
+    CHECK(validate(d + "/bad.json").rfind("valid", 0) != 0);
+    auto bad_entry = small_run().j;
+    bad_entry["cases"][1]["entry_selector_kind"] = "tss";
+    std::ofstream(d + "/bad2.json") << bad_entry.dump(2);
+    CHECK(validate(d + "/bad2.json").rfind("valid", 0) != 0);
+    std::filesystem::remove_all(d);
+  }
 }

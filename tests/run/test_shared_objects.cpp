@@ -3,9 +3,12 @@
 // made changes nothing of what runs, and the hash is of the bytes that run.
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
+
 #include <cstdio>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "src/run/file_sha256.hpp"
 #include "src/run/sandbox.hpp"
@@ -86,7 +89,8 @@ TEST_CASE("a library a shared object depends on, replaced after the probe: later
       if (!*slot) return "no symbol";
       return "answer " + std::to_string(reinterpret_cast<int (*)()>(*slot)());
     };
-    return run_sandboxed(1, job, 10, nullptr, CallFilter::loading).at(0).message;
+    // The job opens the objects itself: it keeps their copies open as a child given them does.
+    return run_sandboxed(1, job, 10, nullptr, CallFilter::loading, nullptr, objects.descriptors()).at(0).message;
   };
   CHECK(call() == "answer 1");
   REQUIRE(std::rename(v2.c_str(), dep.c_str()) == 0);  // replaced as a build does
@@ -116,4 +120,28 @@ TEST_CASE("two registries in one process: each reads its own copy, and a child o
   CHECK(call(&first) == "answer 1");
   CHECK(call(&second) == "no symbol");  // the second registry's objects are not the first's
   CHECK(call(nullptr) == "no symbol");
+}
+
+TEST_CASE("a child keeps open the descriptors of the registry it is given, and of no other registry" *
+          doctest::test_suite("sandbox")) {
+  TmpDir dir;
+  const auto [lib, two] = answer_versions(dir);
+  SharedObjects first, second;
+  first.sha256(lib);
+  second.sha256(two);
+  REQUIRE(first.descriptors().size() == 1);
+  REQUIRE(second.descriptors().size() == 1);
+  const int mine = first.descriptors()[0], theirs = second.descriptors()[0];
+  CHECK(mine != theirs);
+  // Which of the two descriptors a child holds: "01" = the first's closed, the second's open.
+  const auto held = [&](SharedObjects* given, std::vector<int> keep) {
+    const auto job = [&](size_t) -> std::string {
+      return std::string(fcntl(mine, F_GETFD) >= 0 ? "1" : "0") + (fcntl(theirs, F_GETFD) >= 0 ? "1" : "0");
+    };
+    return run_sandboxed(1, job, 10, nullptr, CallFilter::loading, given, std::move(keep)).at(0).message;
+  };
+  CHECK(held(&first, {}) == "10");
+  CHECK(held(&second, {}) == "01");
+  CHECK(held(nullptr, {}) == "00");        // nothing is kept for the process as a whole
+  CHECK(held(nullptr, {theirs}) == "01");  // only what the caller names
 }
