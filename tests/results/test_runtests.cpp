@@ -4,6 +4,7 @@
 #include "generators/presets/presets.hpp"
 #include "src/core/error.hpp"
 #include "src/results/runtests.hpp"
+#include "src/results/seed_text.hpp"
 #include "tests/support/golden.hpp"
 #include "tests/support/seed_golden.hpp"
 #include "tests/support/tmpdir.hpp"
