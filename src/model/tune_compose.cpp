@@ -66,6 +66,27 @@ void bound_moves(const DispatchKernel& d, const std::string& center, std::vector
 
 }  // namespace
 
+std::vector<uint64_t> compose_bounds(const Distribution& d) {
+  std::vector<uint64_t> out;
+  for (double q : {0.5, 0.75, 0.9})
+    if (const uint64_t b = distribution_quantile(d, q); b && std::find(out.begin(), out.end(), b) == out.end())
+      out.push_back(b);
+  return out;
+}
+
+std::vector<std::string> compose_lower(const TuneVerdict& v, const std::vector<RaceDrop>& drops) {
+  std::vector<std::string> out;
+  for (const std::string& k : v.ranked)
+    if (k != v.dispatched && out.size() < 3) out.push_back(k);
+  std::vector<RaceDrop> near = drops;
+  std::erase_if(near, [](const RaceDrop& d) { return !d.why.empty() || d.vs_leader.rounds == 0; });
+  std::stable_sort(near.begin(), near.end(),
+                   [](const RaceDrop& a, const RaceDrop& b) { return a.vs_leader.ratio < b.vs_leader.ratio; });
+  for (size_t i = 0; i < near.size() && out.size() < 4; ++i)
+    if (std::find(out.begin(), out.end(), near[i].kernel) == out.end()) out.push_back(near[i].kernel);
+  return out;
+}
+
 std::vector<std::string> compose_neighbours(const std::string& center, const std::vector<std::string>& lower,
                                             const std::vector<uint64_t>& bounds) {
   std::vector<std::string> out;

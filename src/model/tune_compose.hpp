@@ -6,7 +6,20 @@
 #include <string>
 #include <vector>
 
+#include "src/model/distribution.hpp"
+#include "src/model/tune.hpp"
+
 namespace kex {
+
+/// The sizes at `d`'s 50th, 75th and 90th percentiles of calls, each once: the bounds a
+/// composition tries.
+std::vector<uint64_t> compose_bounds(const Distribution& d);
+
+/// The loops a composition step tries beside the verdict's choice (v.dispatched): the
+/// kernels ranked after it (at most 3), then those that left the race closest to its leader
+/// (the smallest time over the leader's), up to 4 in all; names compose_neighbours cannot
+/// use as loops (libc, references) are passed on and left out there.
+std::vector<std::string> compose_lower(const TuneVerdict& v, const std::vector<RaceDrop>& drops);
 
 /// The neighbours of `center` (a spec name, rep_movsb/rep_stosb, or a dispatch name), each a
 /// canonical kernel name, none equal to `center`:

@@ -14,7 +14,6 @@
 #include "src/core/units.hpp"
 #include "src/model/config_json.hpp"
 #include "src/model/kernel_names.hpp"
-#include "src/model/distribution.hpp"
 #include "src/model/tune_compose.hpp"
 #include "src/run/glibc_impls.hpp"
 #include "src/run/streams.hpp"
@@ -422,7 +421,7 @@ std::vector<SizeRace> refine_sizes(const Race& r, const std::vector<DispatchSwit
     const uint64_t step = g >= 4096 ? 64 : 8;
     const uint64_t mid = uint64_t(std::llround(g / double(step))) * step;
     if (mid <= sw.low || mid >= sw.high || race_at(r, mid)) continue;
-    SizeRace s{mid, {}, 0, false, ""};
+    SizeRace s{mid, {}, 0, false, "", {}};
     for (uint64_t side : {sw.low, sw.high})
       for (const KernelSpec& k : race_at(r, side)->specs)
         if (std::find(s.specs.begin(), s.specs.end(), k) == s.specs.end()) s.specs.push_back(k);
@@ -493,17 +492,6 @@ void extend(Race& r) {
   }
 }
 
-/// The stream's sizes at its 50th, 75th and 90th percentiles of calls, each once: the
-/// bounds a composition tries.
-std::vector<uint64_t> compose_bounds(const std::string& stream) {
-  const Distribution d = load_distribution(stream, "--stream");
-  std::vector<uint64_t> out;
-  for (double q : {0.5, 0.75, 0.9})
-    if (const uint64_t b = distribution_quantile(d, q); b && std::find(out.begin(), out.end(), b) == out.end())
-      out.push_back(b);
-  return out;
-}
-
 /// The candidates of a composition step: the choice and its ties (the references race
 /// anyway), then the neighbours.
 void compose_group(Race& r, SizeRace& s, const TuneVerdict& v, const std::vector<std::string>& fresh) {
@@ -536,16 +524,14 @@ void compose(Race& r, double until) {
   if (r.req.stream.empty() || r.stopped) return;
   end_replay(r);
   const size_t at = r.sizes.size() - 1;  // the stream's race
-  const std::vector<uint64_t> bounds = compose_bounds(r.req.stream);
+  const std::vector<uint64_t> bounds = compose_bounds(load_distribution(r.req.stream, "--stream"));
   std::set<std::string> tried;
   for (const auto& [name, res] : r.results) tried.insert(res.point.kernel);
   while (!r.stopped && r.used() < until) {
     decide(r, race_doc(r));
     if (r.rec.verdicts.empty()) return;
     const TuneVerdict v = r.rec.verdicts.front();
-    std::vector<std::string> lower;  // the loops ranked after the choice
-    for (const std::string& k : v.ranked)
-      if (k != v.dispatched && lower.size() < 3) lower.push_back(k);
+    const std::vector<std::string> lower = compose_lower(v, r.rec.drops);
     std::vector<std::string> fresh;
     for (const std::string& n : compose_neighbours(v.dispatched, lower, bounds))
       if (tried.insert(n).second) fresh.push_back(n);
@@ -576,8 +562,8 @@ TuneRun run_tune(const TuneRequest& asked, RunOptions opt, const std::function<v
   r.rec.margin = req.margin;
   r.rec.kept = r.kept;
   r.cap = req.max_rounds;
-  for (uint64_t s : req.sizes) r.sizes.push_back({s, candidates, 0, false, ""});
-  if (!req.stream.empty()) r.sizes.push_back({0, candidates, 0, false, req.stream});
+  for (uint64_t s : req.sizes) r.sizes.push_back({s, candidates, 0, false, "", {}});
+  if (!req.stream.empty()) r.sizes.push_back({0, candidates, 0, false, req.stream, {}});
   std::vector<size_t> all(r.sizes.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;
   const std::vector<Config> first = stage_configs(r, all);

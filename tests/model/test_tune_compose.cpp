@@ -53,3 +53,25 @@ TEST_CASE("rep movsb as the choice: the loops left below each bound, and names o
   const std::string clear = canon("clear/sse");
   CHECK(compose_neighbours("rep_stosb", {clear}, {100}) == std::vector<std::string>{"dispatch:100:" + clear + ",rep_stosb"});
 }
+
+TEST_CASE("a step's loops: those ranked after the choice, then the candidates that left closest to the leader" *
+          doctest::test_suite("tune")) {
+  TuneVerdict v;
+  v.dispatched = "rep_movsb";
+  v.ranked = {"rep_movsb", "memcpy"};
+  std::vector<RaceDrop> drops = {{0, "copy/sse", "rep_movsb", "", 1, {1.30, 1.2, 1.4, 5}},
+                                 {0, "copy/gpr", "rep_movsb", "failed to verify", 1, {}},
+                                 {0, "copy/avx", "rep_movsb", "", 2, {1.05, 1.03, 1.08, 10}},
+                                 {0, "copy/avx512", "rep_movsb", "", 1, {0, 0, 0, 0}}};
+  CHECK(compose_lower(v, drops) == std::vector<std::string>{"memcpy", "copy/avx", "copy/sse"});
+}
+
+TEST_CASE("a composition's bounds: the stream's 50th, 75th and 90th percentile sizes, each once" * doctest::test_suite("tune")) {
+  const Distribution fleet = *shipped_distribution("Memcpy_Fleet");
+  const std::vector<uint64_t> b = compose_bounds(fleet);
+  REQUIRE(!b.empty());
+  CHECK(b.front() == distribution_quantile(fleet, 0.5));
+  CHECK(std::is_sorted(b.begin(), b.end()));
+  CHECK(std::adjacent_find(b.begin(), b.end()) == b.end());
+  CHECK(b.back() == distribution_quantile(fleet, 0.9));
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Per stream of a benchmarks/tune_streams.sh folder: the emitted routine's (lib/tuned) time
+over libc's, over glibc's fastest variant on that stream, and over the tuned kernel as kex
+generates it (the JIT), each the median of per-round ratios with a 95% order-statistic
+interval over the rounds the two share (paired, as kex's own ratios).
+Usage: benchmarks/tune_streams_ratios.py OUTDIR"""
+import glob, json, math, os, sys
+
+
+def rounds(entry):
+    """Round -> median ticks of the rounds the sentinel did not flag; every round (the stream
+    then marked *) when fewer than 5 are left."""
+    calm = {r["round"]: r["median_ticks"] for r in entry["reps"] if not r.get("disturbed")}
+    return calm if len(calm) >= 5 else {r["round"]: r["median_ticks"] for r in entry["reps"]}
+
+
+def disturbed(entry):
+    return sum(1 for r in entry["reps"] if r.get("disturbed"))
+
+
+def paired(a, b):
+    common = sorted(set(a) & set(b))
+    q = sorted(a[r] / b[r] for r in common)
+    n = len(q)
+    if n < 3:
+        return None
+    lo = max(0, int(math.floor(n / 2 - 0.98 * math.sqrt(n))))
+    hi = min(n - 1, int(math.ceil(n / 2 + 0.98 * math.sqrt(n))))
+    mid = (q[(n - 1) // 2] + q[n // 2]) / 2
+    return mid, q[lo], q[hi], n
+
+
+def text(r):
+    return "-" if r is None else "%.2f [%.2f-%.2f]" % r[:3]
+
+
+def main(out):
+    print("%-13s %-22s %-22s %-22s %s" % ("stream", "emitted/libc", "emitted/glibc best", "emitted/JIT", "glibc best"))
+    for f in sorted(glob.glob(os.path.join(out, "back-*.json"))):
+        s = os.path.basename(f)[5:-5]
+        doc = json.load(open(f))
+        tune = json.load(open(os.path.join(out, "tune-%s.json" % s)))["tune"]
+        jit_name = tune["dispatch"][0]["kernel"] if tune["dispatch"] else ""
+        by = {e["kernel"]: e for e in doc["benchmarks"] if "stream" in e["params"] and e.get("reps")}
+        emitted = rounds(by["lib/tuned"])
+        libc = rounds(by.get("memcpy") or by["memset"])
+        glibc = {k: e for k, e in by.items() if k.startswith("glibc/")}
+        best = min(glibc, key=lambda k: glibc[k]["real_time"]) if glibc else None
+        jit = by.get(jit_name)
+        flagged = disturbed(by["lib/tuned"])
+        mark = "*" if len(by["lib/tuned"]["reps"]) - flagged < 5 else ""
+        print("%-13s %-22s %-22s %-22s %s" % (s + mark, text(paired(emitted, libc)),
+              text(paired(emitted, rounds(glibc[best]))) if best else "-",
+              text(paired(emitted, rounds(jit))) if jit else "- (" + jit_name + ")", best))
+
+
+main(sys.argv[1])
+print("* fewer than 5 rounds the sentinel left undisturbed: every round counted")
