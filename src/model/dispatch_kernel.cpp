@@ -8,17 +8,10 @@ namespace kex {
 
 namespace {
 
-/// The rep-string baselines as specs: rep_movsb, rep_stosb (src/run/plans.cpp makes them so).
-KernelSpec rep_spec(Op op) {
-  KernelSpec s = default_spec(op, RegClass::string);
-  s.unroll = 1;
-  return s;
-}
-
 /// One member's spec, or the reason it cannot be one.
 KernelSpec member_spec(const std::string& name) {
-  if (name == "rep_movsb") return rep_spec(Op::copy);
-  if (name == "rep_stosb") return rep_spec(Op::clear);
+  if (name == "rep_movsb") return rep_string_spec(Op::copy);
+  if (name == "rep_stosb") return rep_string_spec(Op::clear);
   if (is_dispatch_name(name)) throw std::invalid_argument("'" + name + "': a dispatch cannot hold another dispatch");
   KernelSpec s;
   try {
@@ -38,8 +31,8 @@ KernelSpec member_spec(const std::string& name) {
 
 /// A member's canonical name.
 std::string member_name(const KernelSpec& s) {
-  if (s == rep_spec(Op::copy)) return "rep_movsb";
-  if (s == rep_spec(Op::clear)) return "rep_stosb";
+  if (s == rep_string_spec(Op::copy)) return "rep_movsb";
+  if (s == rep_string_spec(Op::clear)) return "rep_stosb";
   return spec_name(s);
 }
 

@@ -91,8 +91,7 @@ ExplainSection explain_section(const RunDoc& run, const std::vector<ExplainTarge
 std::string no_coordinates_text(const std::string& kernel) {
   std::string out = "no coordinates: " + kernel + " is not one of kex's specs, so no one-coordinate change applies";
   for (const Op op : {Op::copy, Op::clear}) {
-    KernelSpec rep = default_spec(op, RegClass::string);  // the rep baseline's own code (tune_candidates says so too)
-    rep.unroll = 1;
+    const KernelSpec rep = rep_string_spec(op);  // the rep baseline's own code
     std::string word = op_info(op).rep;  // "rep movsb"
     std::string baseline = word;
     std::replace(baseline.begin(), baseline.end(), ' ', '_');

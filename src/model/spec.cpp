@@ -130,6 +130,12 @@ std::optional<Align> parse_align(std::string_view s) { return lookup<Align>(s, k
 std::optional<Edges> parse_edges(std::string_view s) { return lookup<Edges>(s, kEdges); }
 std::optional<Small> parse_small(std::string_view s) { return lookup<Small>(s, kSmall); }
 
+KernelSpec rep_string_spec(Op op) {
+  KernelSpec s = default_spec(op, RegClass::string);
+  s.unroll = 1;
+  return s;
+}
+
 KernelSpec default_spec(Op op, RegClass regs) {
   KernelSpec s;
   s.op = op;

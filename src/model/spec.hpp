@@ -179,6 +179,10 @@ std::optional<Small> parse_small(std::string_view);
 /// A spec with every unset axis at the class default (RegClassInfo default_unroll, default_scratch).
 KernelSpec default_spec(Op op, RegClass regs);
 
+/// rep movsb (copy) or rep stosb (clear) as kex generates the rep_movsb/rep_stosb baselines:
+/// the string class at unroll 1 (one byte an element).
+KernelSpec rep_string_spec(Op op);
+
 /// The default scratch count of the class, shrunk to the registers one iteration
 /// of s.unroll uses (so copy/sse/unroll:16 gets scratch 1).
 uint32_t fit_scratch(const KernelSpec& s);

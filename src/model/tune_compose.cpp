@@ -13,11 +13,7 @@ namespace {
 
 /// The spec a name gives: a spec name (valid) or rep_movsb/rep_stosb; nullopt for any other.
 std::optional<KernelSpec> as_spec(const std::string& name) {
-  if (name == "rep_movsb" || name == "rep_stosb") {
-    KernelSpec s = default_spec(name == "rep_movsb" ? Op::copy : Op::clear, RegClass::string);
-    s.unroll = 1;
-    return s;
-  }
+  if (name == "rep_movsb" || name == "rep_stosb") return rep_string_spec(name == "rep_movsb" ? Op::copy : Op::clear);
   try {
     KernelSpec s = parse_spec_name(name);
     if (validate(s).empty()) return s;

@@ -114,8 +114,7 @@ std::optional<KernelPlan> baseline_plan(const std::string& name) {
   const auto b = parse_baseline_name(name);
   if (!b) return std::nullopt;
   if (const auto f = parse_function(b->base)) return outside_plan(libc_code(*f), b->fill);
-  KernelSpec s = default_spec(b->base == "rep_movsb" ? Op::copy : Op::clear, RegClass::string);
-  s.unroll = 1;
+  KernelSpec s = rep_string_spec(b->base == "rep_movsb" ? Op::copy : Op::clear);
   s.fill = b->fill;
   KernelPlan k = spec_plan(s);
   k.key = name;

@@ -348,9 +348,7 @@ void race(Race& r, double until) {
 }  // namespace
 
 std::vector<KernelSpec> tune_candidates(const Config& space, Op op) {
-  KernelSpec rep = default_spec(op, RegClass::string);  // the rep reference's own code (baseline_plan)
-  rep.unroll = 1;
-  const std::string rep_name = spec_name(rep);
+  const std::string rep_name = spec_name(rep_string_spec(op));  // the rep reference's own code
   std::vector<KernelSpec> out;
   for (const Grid& g : space.grids)
     for (const KernelSpec& s : g.specs)
