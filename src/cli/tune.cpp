@@ -18,10 +18,12 @@
 #include "src/core/numbers.hpp"
 #include "src/core/output.hpp"
 #include "src/core/terminal_text.hpp"
+#include "src/core/text_split.hpp"
 #include "src/model/load_spec.hpp"
 #include "src/model/result_json.hpp"
 #include "src/model/point.hpp"
 #include "src/model/spec.hpp"
+#include "src/model/stream_mix.hpp"
 #include "src/model/tune_json.hpp"
 #include "src/results/tune_file.hpp"
 #include "src/results/crossover.hpp"
@@ -39,7 +41,7 @@ namespace {
 struct TuneArgs {
   Op op = Op::copy;  ///< --op (CLI11 checks the word against kLibcOps)
   std::string config = "built-in:tune", sizes, cache, budget = "10m", out, seed, placement, threads, resume, stream,
-                                        footprint;
+                                        footprint, weights;
   std::vector<std::string> layout, loads;
   double margin = kTieResolution;
   uint32_t max_rounds = 40, first_rounds = 5;
@@ -89,10 +91,8 @@ Config tune_space(const TuneArgs& a, const CLI::App& cmd) {
   AxesOptions axes;
   Axes base;  // --sizes for a config that gives none: its kernels need them to be read at all
   if (cmd.count("--sizes")) base.sizes = *(axes.sizes = sizes_option(a.sizes));
-  if (cmd.count("--stream")) {  // one stream: a race is one group
+  if (cmd.count("--stream")) {  // one stream, or several raced as their mix
     axes.streams = stream_option(a.stream);
-    if (axes.streams.size() != 1)
-      throw InputError("--stream: '" + a.stream + "': kex tune races one stream: give one (or run kex tune once per stream)");
     if (cmd.count("--sizes")) throw InputError("--sizes: kex tune races a stream or sizes, not both (--stream is given)");
     base.streams = axes.streams;  // a config that gives neither sizes nor streams is read with it
   }
@@ -127,6 +127,24 @@ void write_tune(const TuneArgs& a, const TuneRun& run) {
   write_file_atomic(a.out, tune_results_json(run).dump(1) + "\n", a.force);
 }
 
+/// --stream-weights: one positive decimal number per stream of --stream (two or more), in
+/// their order; InputError naming the option and the value otherwise.
+std::vector<double> stream_weights(const std::string& text, const std::vector<std::string>& streams) {
+  if (streams.size() < 2)
+    throw InputError("--stream-weights: '" + terminal_text(text) + "': weights a mix of streams: give --stream A,B,... too");
+  std::vector<double> out;
+  for (const std::string_view piece : split_view(text, ',')) {
+    const std::string w(piece);
+    const bool digits = !w.empty() && w.size() < 20 && w.find_first_not_of("0123456789.") == std::string::npos &&
+                        std::count(w.begin(), w.end(), '.') <= 1 && w != ".";
+    out.push_back(digits ? std::stod(w) : 0);
+    if (!(out.back() > 0))
+      throw InputError("--stream-weights: '" + terminal_text(w) + "': a weight is a decimal number above 0 (3, 0.5)");
+  }
+  make_stream_mix(streams, out, "--stream-weights");  // one per stream
+  return out;
+}
+
 /// The validation's rounds and sampling time per size and child: kex crossovers --validate's defaults.
 constexpr uint32_t kValidateRounds = 15;
 constexpr double kValidateBudgetMs = 20;
@@ -145,12 +163,14 @@ TuneRequest tune_request(const TuneArgs& a, const CLI::App& cmd) {
   TuneRequest req;
   req.space = with_loads(tune_space(a, cmd), a);
   req.op = a.op;
-  if (!req.space.axes.streams.empty()) req.stream = req.space.axes.streams.front();  // one: check_single_axes
-  else req.sizes = req.space.axes.sizes;
-  if (cmd.count("--footprint") && req.stream.empty())
+  req.streams = req.space.axes.streams;
+  if (req.streams.empty()) req.sizes = req.space.axes.sizes;
+  if (cmd.count("--footprint") && req.streams.empty())
     throw InputError("--footprint: the bytes a stream's calls walk: give --stream NAME too");
+  if (cmd.count("--stream-weights")) req.weights = stream_weights(a.weights, req.streams);
+  else if (req.streams.size() > 1) make_stream_mix(req.streams, {}, "--stream");  // each stream once
   req.budget_s = budget_seconds(a.budget);
-  req.reserve_s = a.no_validate || !req.stream.empty() ? 0 : validation_reserve(req.op, req.budget_s);
+  req.reserve_s = a.no_validate || !req.streams.empty() ? 0 : validation_reserve(req.op, req.budget_s);
   req.margin = a.margin;
   req.max_rounds = std::max(a.max_rounds, a.first_rounds + 1);
   req.first_rounds = a.first_rounds;
@@ -296,10 +316,15 @@ Action add_tune_command(CLI::App& app) {
       ->check(one_of(enum_words(kLibcOps)));
   cmd->add_option("--sizes", a->sizes, "Sizes to race, as kex run --sizes (default the config's: 256 B..256 MiB x4, 1000, 3000, 10000, 30000)");
   cmd->add_option("--stream", a->stream,
-                  "Race on one stream of calls instead of sizes (a name of kex list streams or a file, as kex run "
+                  "Race on a stream of calls instead of sizes (a name of kex list streams or a file, as kex run "
                   "--stream): the fastest kernel for that workload; its candidates by default built-in:tune-stream "
-                  "(the vector loops with every small-size strategy)")
-      ->type_name("NAME|PATH");
+                  "(the vector loops with every small-size strategy). Several (A,B,...): one kernel for their "
+                  "mix, the least weighted time per call, and a table per stream")
+      ->type_name("NAME|PATH[,...]");
+  cmd->add_option("--stream-weights", a->weights,
+                  "With several streams: each one's weight in the mix's time per call, in --stream's order "
+                  "(3,1,1; default equal)")
+      ->type_name("W,W,...");
   cmd->add_option("--footprint", a->footprint, "With --stream: the bytes its calls walk, as kex run --footprint (one; default L2)");
   cmd->add_option("--cache", a->cache, "warm or cold (one)")->check(one_of(enum_words(kCacheModes)));
   cmd->add_option("--layout", a->layout, "One layout, as kex run --layout (src:N/dst:N/dist:D/nohuge)");

@@ -83,12 +83,27 @@ struct TuneValidation {
   std::vector<TunableCheck> checks;  ///< in the order suggested; empty: nothing suggested
 };
 
+/// One stream of a mix (kex tune --stream A,B,...): how the mix's choice does on it alone,
+/// in the same paired rounds as the race.
+struct StreamVerdict {
+  std::string stream;               ///< its points' stream name
+  double weight = 0;                ///< its share of the mix's time per call (the weights sum to 1)
+  double ns_per_call = 0;           ///< the mix's choice here: median over rounds of its time per call
+  std::string leader;               ///< the fastest kernel still racing on this stream alone
+  PairedRatio vs_leader;            ///< the choice's time / the leader's (1: it leads here too)
+  PairedRatio vs_libc, vs_rep;      ///< its time / memcpy's (memset's) and rep movsb's (stosb's) here
+  std::string glibc;                ///< glibc's fastest variant here (kex tune --glibc); "" none raced
+  PairedRatio vs_glibc;             ///< its time / that variant's; rounds 0: none
+};
+
 /// The `tune` section of a results file.
 struct TuneRecord {
   Op op = Op::copy;
   /// A tune of one stream (kex tune --stream): the distribution as given and its footprint
   /// ("L2" or bytes); each verdict's size is then the stream's pass, in bytes. "": by size.
+  /// A mix of several streams names them joined by ',' (the verdict is then the mix's).
   std::string stream, footprint;
+  std::vector<StreamVerdict> streams;   ///< a mix's streams in the order given; empty for one stream or sizes
   double budget_s = 0, used_s = 0;
   double margin = 0;                    ///< a candidate leaves when slower than the leader by more
   std::vector<std::string> kept;        ///< candidates never dropped (libc and rep: the reference)

@@ -66,6 +66,22 @@ void map_verdict(IO& io, V& v) {
   }
 }
 
+/// One stream of a mix: its weight, the choice's time per call and ratios there.
+template <class IO, class S>
+void map_stream_verdict(IO& io, S& s) {
+  io.text("stream", s.stream, kStreamText);
+  io.real("weight", s.weight, 0, 1);
+  io.real("ns_per_call", s.ns_per_call, 0, kTuneInf);
+  io.text("leader", s.leader, kKernelName);
+  io.object("vs_leader", [&](auto& r) { map_ratio(r, s.vs_leader); });
+  io.object("vs_libc", [&](auto& r) { map_ratio(r, s.vs_libc); });
+  io.object("vs_rep", [&](auto& r) { map_ratio(r, s.vs_rep); });
+  if (io.has("glibc", !s.glibc.empty())) {
+    io.text("glibc", s.glibc, kKernelName);
+    io.object("vs_glibc", [&](auto& r) { map_ratio(r, s.vs_glibc); });
+  }
+}
+
 template <class IO, class S>
 void map_stage(IO& io, S& s) {
   io.whole("stage", s.stage, 1u, UINT32_MAX);
@@ -145,6 +161,8 @@ void map_tune(IO& io, T& t) {
     io.text("stream", t.stream, kStreamText);
     io.text("footprint", t.footprint, kStreamText);
   }
+  if (io.has("streams", !t.streams.empty()))
+    io.list("streams", t.streams, 2, 64, [](auto& r, auto& s) { map_stream_verdict(r, s); });
   io.real("budget_s", t.budget_s, 0, kTuneInf);
   io.real("used_s", t.used_s, 0, kTuneInf);
   io.real("margin", t.margin, 0, 1);

@@ -66,6 +66,42 @@ std::string verdict_table(const TuneRecord& t) {
   return out;
 }
 
+/// A mix's table (kex tune --stream A,B,...): a row per stream, raw from the file: the
+/// stream, its weight, the choice's ns per call there, its time over this stream's own
+/// leader, libc's, rep's and (--glibc) glibc's fastest variant's, and that leader. No rows
+/// for a tune of one stream or of sizes.
+std::vector<std::vector<std::string>> mix_cells(const TuneRecord& t) {
+  if (t.streams.empty()) return {};
+  const std::string libc = t.kept.size() > 0 ? t.kept[0] : "libc";
+  const std::string rep = t.kept.size() > 1 ? t.kept[1] : "rep";
+  const bool glibc = std::any_of(t.streams.begin(), t.streams.end(), [](const StreamVerdict& s) { return !s.glibc.empty(); });
+  std::vector<std::vector<std::string>> rows = {
+      {"stream", "weight", "ns/call", "time / its leader", "time / " + libc, "time / " + rep, "its leader"}};
+  if (glibc) rows[0].insert(rows[0].begin() + 6, "time / glibc's fastest");
+  for (const StreamVerdict& v : t.streams) {
+    rows.push_back({v.stream, fmt::format("{:.3g}", v.weight), fmt::format("{:.2f}", v.ns_per_call),
+                    ratio_text(v.vs_leader), ratio_text(v.vs_libc), ratio_text(v.vs_rep), v.leader});
+    if (glibc) rows.back().insert(rows.back().begin() + 6, v.glibc.empty() ? "-" : ratio_text(v.vs_glibc) + " " + v.glibc);
+  }
+  return rows;
+}
+
+/// The mix's table for a terminal: its cells escaped, columns padded to their widths.
+std::string mix_table(const TuneRecord& t) {
+  std::vector<std::vector<std::string>> rows = mix_cells(t);
+  if (rows.empty()) return "";
+  std::vector<size_t> w(rows[0].size(), 0);
+  for (auto& r : rows)
+    for (size_t c = 0; c < r.size(); ++c) w[c] = std::max(w[c], display_width(r[c] = terminal_text(r[c])));
+  std::string out = "on each stream of the mix (the weighted time per call decides; ratios in the same rounds):\n";
+  for (const auto& r : rows) {
+    std::string line;
+    for (size_t c = 0; c < r.size(); ++c) line += c + 1 == r.size() ? r[c] : pad_right(r[c], w[c]) + "  ";
+    out += "  " + line + "\n";
+  }
+  return out;
+}
+
 /// "n <= 4097 B", "larger", or "every size" (a table of one row): the sizes a dispatch row covers.
 std::string row_sizes(const DispatchTable& t, const DispatchEntry& e) {
   if (e.max_bytes != kDispatchRest) return "n <= " + exact_bytes(e.max_bytes);
@@ -157,7 +193,7 @@ std::string head_line(const TuneRecord& t, const std::string& machine, const std
 
 std::string format_tune(const TuneRecord& t, const std::string& machine) {
   // A machine name of any length: snprintf's fixed buffer cut a long one, and the line's end with it.
-  return head_line(t, terminal_text(machine), terminal_text(t.stream), terminal_text(t.footprint)) + "\n" + verdict_table(t) + dispatch_text(t) + race_text(t) +
+  return head_line(t, terminal_text(machine), terminal_text(t.stream), terminal_text(t.footprint)) + "\n" + verdict_table(t) + mix_table(t) + dispatch_text(t) + race_text(t) +
          validation_text(t);
 }
 
@@ -173,6 +209,15 @@ std::string format_tune_markdown(const TuneRecord& t, const std::string& machine
   }
   const char* align = glibc ? "rlrlllrl" : "rlrllr";
   std::string out = "**" + md_text(head_line(t, machine, t.stream, t.footprint)) + "**\n\n" + md_table(head, align, rows) + "\n";
+  if (std::vector<std::vector<std::string>> mix = mix_cells(t); !mix.empty()) {
+    std::vector<std::string> mix_head = mix.front();
+    mix.erase(mix.begin());
+    for (std::string& c : mix_head) c = md_text(c);
+    for (auto& r : mix)
+      for (std::string& c : r) c = md_text(c);
+    out += "**on each stream of the mix** (the weighted time per call decides; ratios in the same rounds)\n\n" +
+           md_table(mix_head, mix_head.size() > 7 ? "lrrlllll" : "lrrllll", mix) + "\n";
+  }
   // markdown_html knows paragraphs and line breaks (a line ending in two spaces), no lists
   std::string dispatch;
   for (const DispatchEntry& e : t.dispatch.entries) dispatch += row_sizes(t.dispatch, e) + ": " + md_text(e.kernel) + "  \n";

@@ -3,6 +3,7 @@
 #include "src/model/dispatch_kernel.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/core.h>
@@ -82,7 +83,8 @@ std::string why_text(const TuneRecord& tune, const std::string& kernel) {
   const TuneVerdict& v = tune.verdicts[0];
   const size_t others = v.ranked.size() - 1, dropped = tune.drops.size();
   std::string t;
-  if (v.ranked[0] == kernel) t = fmt::format("fastest on the stream over {} rounds, of {} still racing", v.rounds, others + 1);
+  const char* on = tune.streams.empty() ? "the stream" : "the mix (the weighted time per call)";
+  if (v.ranked[0] == kernel) t = fmt::format("fastest on {} over {} rounds, of {} still racing", on, v.rounds, others + 1);
   else t = fmt::format("tied with the fastest, {} (its time {}), over {} rounds", md_text(v.ranked[0]),
                        ratio_text(v.vs_leader), v.rounds);
   std::vector<std::string> tied;
@@ -174,26 +176,42 @@ std::string fixed_table(const RunDoc& run, const Competitors& c, const std::stri
          md_table(header, "l" + std::string(header.size() - 1, 'r'), rows);
 }
 
+/// " (weight 0.25 of the mix)" for a stream of the tune's mix; "" otherwise.
+std::string mix_weight(const TuneRecord& tune, const std::string& stream) {
+  for (const StreamVerdict& v : tune.streams)
+    if (v.stream == stream) return fmt::format(" (weight {:.3g} of the mix)", v.weight);
+  return "";
+}
+
 }  // namespace
 
 std::string tune_workload_markdown(const RunDoc& run, const TuneRecord& tune) {
   if (tune.stream.empty() || tune.dispatch.entries.empty()) return "";
   const std::string fn = tune.op == Op::clear ? "memset" : "memcpy", tuned = tune.dispatch.entries[0].kernel;
-  std::string s = fmt::format("A {} for stream {} (footprint {}): `kex emit --tune` writes this dispatch.\n\n", fn,
+  const char* what = tune.streams.empty() ? "stream" : "the mix of streams";  // a mix: its streams joined by ','
+  std::string s = fmt::format("A {} for {} {} (footprint {}): `kex emit --tune` writes this dispatch.\n\n", fn, what,
                               md_text(tune.stream), md_text(tune.footprint)) +
                   dispatch_table(tune) + "\n";
   const RunDoc view = race_view(run, tune);
-  const GroupAnswer* g = nullptr;
   const std::vector<GroupAnswer> answers = answer_groups(view, tune.margin);
-  for (const GroupAnswer& a : answers)
-    if (is_stream_group(a) && !g) g = &a;
-  const Competitors c = g ? competitors(view, *g, tuned, tune.op) : Competitors{};
-  if (!c.tuned) return s + "The file holds no paired rounds of the tuned kernel on the stream.\n";
-  s += fmt::format("Time per call on the stream, in the race's {} paired rounds (median over rounds):\n\n", g->rounds) +
-       time_table(c, tuned) + "\n";
-  if (std::none_of(c.others.begin(), c.others.end(), [](const auto& o) { return o.first.rfind("glibc's", 0) == 0; }))
+  std::optional<Competitors> first;  // the fixed sizes' table reads its competitors' names
+  for (const GroupAnswer& g : answers) {
+    if (!is_stream_group(g)) continue;
+    const Competitors c = competitors(view, g, tuned, tune.op);
+    if (!c.tuned) continue;
+    if (tune.streams.empty())
+      s += fmt::format("Time per call on the stream, in the race's {} paired rounds (median over rounds):\n\n", g.rounds);
+    else
+      s += fmt::format("On stream {}{}: time per call in the race's {} paired rounds (median over rounds):\n\n",
+                       md_text(g.key.at.stream), mix_weight(tune, g.key.at.stream), g.rounds);
+    s += time_table(c, tuned) + "\n";
+    if (!first) first = c;
+    if (tune.streams.empty()) break;  // one stream: its group
+  }
+  if (!first) return s + "The file holds no paired rounds of the tuned kernel on the stream.\n";
+  if (std::none_of(first->others.begin(), first->others.end(), [](const auto& o) { return o.first.rfind("glibc's", 0) == 0; }))
     s += "glibc's variants did not race (kex tune --glibc races them).\n\n";
-  return s + fixed_table(run, c, tuned);
+  return s + fixed_table(run, *first, tuned);
 }
 
 std::vector<StrategyRange> strategy_ranges(const std::string& name, Op op, uint64_t lo, uint64_t hi) {

@@ -29,6 +29,8 @@ struct TuneJournalRequest {
   uint32_t first_rounds = 5;     ///< rounds of the first stage (3 at least: a paired ratio needs them)
   uint32_t max_rounds = 40;      ///< rounds a size gets at most
   bool glibc = false;            ///< glibc's usable variants of the op race too, kept like the reference
+  /// --stream-weights: with several streams, one per stream, as given (any scale); empty: equal.
+  std::vector<double> weights;
   bool operator==(const TuneJournalRequest&) const = default;
 };
 
@@ -41,6 +43,7 @@ void map_tune_request(IO& io, R& r) {
   io.whole("first_rounds", r.first_rounds, 1u, 100000u);
   io.whole("max_rounds", r.max_rounds, 1u, 100000u);
   io.flag("glibc", r.glibc);
+  if (io.has("weights", !r.weights.empty())) io.reals("weights", r.weights, 64, 0, 1e300);
 }
 
 /// A stage the tune finished, as its journal line records it.

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -14,6 +15,7 @@
 #include "src/core/units.hpp"
 #include "src/model/config_json.hpp"
 #include "src/model/kernel_names.hpp"
+#include "src/model/stream_mix.hpp"
 #include "src/model/tune_compose.hpp"
 #include "src/run/glibc_impls.hpp"
 #include "src/run/streams.hpp"
@@ -32,8 +34,13 @@ struct SizeRace {
   bool settled = false;  ///< one candidate left (beside the reference), or the rounds at their cap
   std::string stream;    ///< a stream's race (size 0): its points are the stream's, whatever their pass's bytes
   std::vector<std::string> dispatches;  ///< dispatch kernels racing too (a stream's composition)
-  /// Whether a point at `at` is this race's: the stream's, or a fixed size's.
-  bool holds(const Coords& at) const { return stream.empty() ? at.stream.empty() && at.size == size : at.stream == stream; }
+  std::vector<std::string> members;     ///< a mix's streams (`stream` is then the mix's name); else empty
+  /// Whether a point at `at` is this race's: the stream's (the mix's or one of its streams'),
+  /// or a fixed size's.
+  bool holds(const Coords& at) const {
+    if (stream.empty()) return at.stream.empty() && at.size == size;
+    return at.stream == stream || std::find(members.begin(), members.end(), at.stream) != members.end();
+  }
   size_t candidates() const { return specs.size() + dispatches.size(); }
   /// Whether kernel `k` is one of the candidates still racing here.
   bool has(const std::string& k) const {
@@ -60,6 +67,7 @@ struct Race {
   const JournalState* replay = nullptr;      ///< a resumed journal whose stages are not all replayed yet
   size_t replayed = 0;                       ///< its stages replayed so far
   const TuneStageMark* mark = nullptr;       ///< the journaled stage the next run_stage replays
+  std::optional<StreamMix> mix = std::nullopt;  ///< several streams: raced as their mix
 
   double used() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
 };
@@ -81,7 +89,6 @@ void check_single_axes(const Config& c) {
   one(a.prefills.size(), "prefill");
   one(a.consumes.size(), "consume");
   one(a.threads.size(), "threads");
-  if (a.streams.size() > 1) one(a.streams.size(), "streams");
   if (!a.streams.empty()) one(a.footprints.size(), "footprint");
 }
 
@@ -96,7 +103,7 @@ Config stage_config(const Race& r, const SizeRace& s) {
   c.axes.sizes.clear();
   c.axes.streams.clear();
   if (s.stream.empty()) c.axes.sizes = {s.size};
-  else c.axes.streams = {s.stream};
+  else c.axes.streams = r.req.streams;  // as given: one stream, or a mix's
   for (const KernelSpec& k : s.specs) c.grids.push_back(spec_grid_of(k, c.axes));
   c.baselines = r.kept;
   c.baselines.insert(c.baselines.end(), s.dispatches.begin(), s.dispatches.end());
@@ -116,7 +123,7 @@ std::string stage_line(const Race& r, const std::vector<size_t>& racing, uint32_
             ": " + std::to_string(s.candidates());
   }
   char head[160];
-  const char* what = r.req.stream.empty() ? "size" : "stream";
+  const char* what = r.req.streams.empty() ? "size" : "stream";
   std::snprintf(head, sizeof head, "stage %u: %u rounds at %zu %s%s, %zu candidates left (", stage, rounds,
                 racing.size(), what, racing.size() == 1 ? "" : "s", n);
   char tail[96];
@@ -161,9 +168,13 @@ RunDoc only(const RunDoc& all, const std::function<bool(const Result&)>& keep) {
 /// compared with, but they neither lead the race nor enter the dispatch (kex cannot emit them).
 bool dispatchable(const Result& x) { return !x.impl; }
 
+/// `doc` as the race reads it: a mix's streams' points as the mix's (each round the
+/// streams' weighted time); else as it is.
+RunDoc as_raced(const Race& r, const RunDoc& doc) { return r.mix ? mix_streams(doc, *r.mix) : doc; }
+
 /// After a stage: each size's answer drops the candidates shown slower than its leader.
 void apply_answers(Race& r, const RunDoc& all, uint32_t stage) {
-  const RunDoc doc = only(all, dispatchable);
+  const RunDoc doc = as_raced(r, only(all, dispatchable));
   for (const GroupAnswer& g : answer_groups(doc, r.req.margin)) {
     auto it = std::find_if(r.sizes.begin(), r.sizes.end(), [&](const SizeRace& s) { return s.holds(g.key.at); });
     if (it == r.sizes.end()) continue;
@@ -299,7 +310,8 @@ TuneEstimate first_stage_estimate(const Race& r, const std::vector<Config>& conf
   e.measure_s = sp.estimate_s;
   for (const SizeRace& s : r.sizes) {
     const double mib = double(std::min(s.size, kVerifyCapBytes)) / double(kVerifyCapBytes);
-    const double points = double(s.specs.size() + r.kept.size() + r.req.space.loads.size());
+    const double points = double(s.specs.size() + r.kept.size() + r.req.space.loads.size()) *
+                          double(std::max<size_t>(1, s.members.size()));
     e.prepare_s += points * (kPrepareSecondsPerPoint + kVerifySecondsPerMiB * mib);
   }
   return e;
@@ -388,7 +400,7 @@ bool alive(const Race& race, const Result& r) {
 /// reference: a dropped candidate, measured in fewer rounds with a wide interval, would
 /// look tied with everything (and a kernel 1.2x slower than libc in 160 rounds with it).
 std::vector<TuneVerdict> verdicts(const Race& r, const RunDoc& all) {
-  const RunDoc doc = only(all, [&](const Result& x) { return alive(r, x) && dispatchable(x); });
+  const RunDoc doc = as_raced(r, only(all, [&](const Result& x) { return alive(r, x) && dispatchable(x); }));
   std::vector<TuneVerdict> out;
   for (const GroupAnswer& g : answer_groups(doc, r.req.margin))
     if (TuneVerdict v = verdict_of(g, doc); !v.ties.empty()) out.push_back(std::move(v));
@@ -396,11 +408,17 @@ std::vector<TuneVerdict> verdicts(const Race& r, const RunDoc& all) {
   return out;
 }
 
-/// The paired ratio of two kernels' points at one size (rounds 0 when either is missing).
-PairedRatio ratio_at(const RunDoc& doc, uint64_t size, const std::string& a, const std::string& b) {
+/// Which points a figure is of: those at one size, or on one stream.
+using PointsAt = std::function<bool(const Coords&)>;
+PointsAt at_size(uint64_t size) {
+  return [size](const Coords& c) { return c.size == size; };
+}
+
+/// The paired ratio of two kernels' points `at` (rounds 0 when either is missing).
+PairedRatio ratio_at(const RunDoc& doc, const PointsAt& at, const std::string& a, const std::string& b) {
   const Result *ra = nullptr, *rb = nullptr;
   for (const Result& x : doc.results)
-    if (x.point.at.size == size) {
+    if (at(x.point.at)) {
       if (x.point.kernel == a) ra = &x;
       if (x.point.kernel == b) rb = &x;
     }
@@ -419,7 +437,7 @@ std::vector<SizeRace> refine_sizes(const Race& r, const std::vector<DispatchSwit
     const uint64_t step = g >= 4096 ? 64 : 8;
     const uint64_t mid = uint64_t(std::llround(g / double(step))) * step;
     if (mid <= sw.low || mid >= sw.high || race_at(r, mid)) continue;
-    SizeRace s{mid, {}, 0, false, "", {}};
+    SizeRace s{mid, {}, 0, false, "", {}, {}};
     for (uint64_t side : {sw.low, sw.high})
       for (const KernelSpec& k : race_at(r, side)->specs)
         if (std::find(s.specs.begin(), s.specs.end(), k) == s.specs.end()) s.specs.push_back(k);
@@ -428,13 +446,13 @@ std::vector<SizeRace> refine_sizes(const Race& r, const std::vector<DispatchSwit
   return out;
 }
 
-/// glibc's fastest variant at `size` by median (--glibc's: the references after libc and
+/// glibc's fastest variant `at` by median (--glibc's: the references after libc and
 /// rep); "" when none was measured there.
-std::string fastest_glibc(const Race& r, const RunDoc& doc, uint64_t size) {
+std::string fastest_glibc(const Race& r, const RunDoc& doc, const PointsAt& at) {
   std::string best;
   double least = 0;
   for (const Result& x : doc.results) {
-    if (!x.ok() || x.point.at.size != size || std::find(r.kept.begin() + 2, r.kept.end(), x.point.kernel) == r.kept.end())
+    if (!x.ok() || !at(x.point.at) || std::find(r.kept.begin() + 2, r.kept.end(), x.point.kernel) == r.kept.end())
       continue;
     const double m = aggregate(x).median_ns;
     if (m > 0 && (best.empty() || m < least)) least = m, best = x.point.kernel;
@@ -442,18 +460,48 @@ std::string fastest_glibc(const Race& r, const RunDoc& doc, uint64_t size) {
   return best;
 }
 
-/// The dispatch of the sizes raced so far, with its switches, in the record.
+/// A mix's choice `kernel` on each of its streams alone: its time per call, this stream's
+/// leader among the kernels still racing, and the ratios in the same rounds.
+std::vector<StreamVerdict> stream_verdicts(const Race& r, const RunDoc& doc, const std::string& kernel) {
+  const RunDoc racing = only(doc, [&](const Result& x) { return alive(r, x) && dispatchable(x); });
+  const std::vector<GroupAnswer> answers = answer_groups(racing, r.req.margin);
+  std::vector<StreamVerdict> out;
+  for (size_t i = 0; i < r.mix->streams.size(); ++i) {
+    const std::string& name = r.mix->streams[i];
+    const PointsAt on = [&](const Coords& c) { return c.stream == name; };
+    StreamVerdict s{name, r.mix->weights[i], 0, "", {}, {}, {}, "", {}};
+    for (const Result& x : doc.results)
+      if (x.ok() && on(x.point.at) && x.point.kernel == kernel)
+        s.ns_per_call = aggregate(x).median_ns / double(std::max<uint32_t>(1, x.point.at.stream_calls));
+    for (const GroupAnswer& g : answers)
+      if (g.key.at.stream == name && !g.members.empty()) s.leader = racing.results[g.members.front().result].point.kernel;
+    if (s.leader.empty()) s.leader = kernel;
+    s.vs_leader = ratio_at(doc, on, kernel, s.leader);
+    s.vs_libc = ratio_at(doc, on, kernel, r.kept[0]);
+    s.vs_rep = ratio_at(doc, on, kernel, r.kept[1]);
+    s.glibc = fastest_glibc(r, doc, on);
+    if (!s.glibc.empty()) s.vs_glibc = ratio_at(doc, on, kernel, s.glibc);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+/// The dispatch of the sizes raced so far, with its switches, in the record (and a mix's
+/// choice on each of its streams).
 void decide(Race& r, const RunDoc& doc) {
   r.rec.verdicts = verdicts(r, doc);
   r.rec.dispatch = choose_dispatch(r.rec.verdicts, &r.rec.switches);
+  const RunDoc raced = as_raced(r, doc);
   for (TuneVerdict& v : r.rec.verdicts) {
+    const PointsAt at = at_size(v.size);
     v.dispatched = r.rec.dispatch.kernel_for(v.size);
-    v.vs_leader = ratio_at(doc, v.size, v.dispatched, v.ties.front());
-    v.vs_libc = ratio_at(doc, v.size, v.dispatched, r.kept[0]);
-    v.vs_rep = ratio_at(doc, v.size, v.dispatched, r.kept[1]);
-    v.glibc = fastest_glibc(r, doc, v.size);
-    if (!v.glibc.empty()) v.vs_glibc = ratio_at(doc, v.size, v.dispatched, v.glibc);
+    v.vs_leader = ratio_at(raced, at, v.dispatched, v.ties.front());
+    v.vs_libc = ratio_at(raced, at, v.dispatched, r.kept[0]);
+    v.vs_rep = ratio_at(raced, at, v.dispatched, r.kept[1]);
+    v.glibc = fastest_glibc(r, raced, at);
+    if (!v.glibc.empty()) v.vs_glibc = ratio_at(raced, at, v.dispatched, v.glibc);
   }
+  if (r.mix && !r.rec.verdicts.empty()) r.rec.streams = stream_verdicts(r, doc, r.rec.verdicts.front().dispatched);
 }
 
 /// Refines the switches while the budget lasts: each new size races its neighbours'
@@ -519,10 +567,12 @@ void compose_group(Race& r, SizeRace& s, const TuneVerdict& v, const std::vector
 /// so every ratio compares one window, and stops when none is left or `until` seconds are
 /// used. A resumed tune replays the race before it and composes anew.
 void compose(Race& r, double until) {
-  if (r.req.stream.empty() || r.stopped) return;
+  if (r.req.streams.empty() || r.stopped) return;
   end_replay(r);
   const size_t at = r.sizes.size() - 1;  // the stream's race
-  const std::vector<uint64_t> bounds = compose_bounds(load_distribution(r.req.stream, "--stream"));
+  std::vector<Distribution> ds;
+  for (const std::string& s : r.req.streams) ds.push_back(load_distribution(s, "--stream"));
+  const std::vector<uint64_t> bounds = compose_bounds(r.mix ? mix_distributions(ds, r.mix->weights) : ds.front());
   std::set<std::string> tried;
   for (const auto& [name, res] : r.results) tried.insert(res.point.kernel);
   while (!r.stopped && r.used() < until) {
@@ -540,6 +590,17 @@ void compose(Race& r, double until) {
   }
 }
 
+/// The race of the request's streams: one stream's group, or several raced as their mix
+/// (the record names the stream as given, or the mix's streams joined).
+void stream_race(Race& r, const std::vector<KernelSpec>& candidates) {
+  std::vector<std::string> names;  // as the points spell them
+  for (const std::string& s : r.req.streams) names.push_back(load_distribution(s, "--stream").name);
+  if (names.size() > 1) r.mix = make_stream_mix(names, r.req.weights, "--stream-weights");
+  r.rec.stream = r.mix ? r.mix->name() : r.req.streams.front();
+  r.rec.footprint = to_string(r.req.space.axes.footprints.front());
+  r.sizes.push_back({0, candidates, 0, false, r.mix ? r.mix->name() : names.front(), {}, r.mix ? names : std::vector<std::string>{}});
+}
+
 }  // namespace
 
 TuneRun run_tune(const TuneRequest& asked, RunOptions opt, const std::function<void(const std::string&)>& say) {
@@ -550,18 +611,17 @@ TuneRun run_tune(const TuneRequest& asked, RunOptions opt, const std::function<v
   if (candidates.empty())
     throw InputError(req.space.source + ": /kernels: no " + std::string(to_string(req.op)) +
                      " kernel this CPU runs: kex tune races the config's kernels of the op asked for");
-  if (req.sizes.empty() && req.stream.empty()) throw InputError("--sizes: no size to race");
-  if (!req.sizes.empty() && !req.stream.empty()) throw std::logic_error("run_tune: sizes and a stream");
+  if (req.sizes.empty() && req.streams.empty()) throw InputError("--sizes: no size to race");
+  if (!req.sizes.empty() && !req.streams.empty()) throw std::logic_error("run_tune: sizes and a stream");
   Race r{req, opt, say, tune_references(req.op, req.glibc), {}, {}, {}, {}, {}};
   r.opt.protocol.paired = true;
   r.rec.op = req.op;
-  if (!req.stream.empty()) r.rec.stream = req.stream, r.rec.footprint = to_string(req.space.axes.footprints.front());
   r.rec.budget_s = asked.budget_s;
   r.rec.margin = req.margin;
   r.rec.kept = r.kept;
   r.cap = req.max_rounds;
-  for (uint64_t s : req.sizes) r.sizes.push_back({s, candidates, 0, false, "", {}});
-  if (!req.stream.empty()) r.sizes.push_back({0, candidates, 0, false, req.stream, {}});
+  for (uint64_t s : req.sizes) r.sizes.push_back({s, candidates, 0, false, "", {}, {}});
+  if (!req.streams.empty()) stream_race(r, candidates);
   std::vector<size_t> all(r.sizes.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;
   const std::vector<Config> first = stage_configs(r, all);
@@ -574,7 +634,7 @@ TuneRun run_tune(const TuneRequest& asked, RunOptions opt, const std::function<v
   estimate.total_s = std::max(estimate.first_s(), req.budget_s) + asked.reserve_s;
   say(estimate_line(estimate));
   run_stage(r, all, first, first_rounds, false);
-  race(r, req.budget_s * (req.stream.empty() ? 0.75 : 0.4));  // the rest refines the switches (or composes)
+  race(r, req.budget_s * (req.streams.empty() ? 0.75 : 0.4));  // the rest refines the switches (or composes)
   compose(r, req.budget_s * 0.85);
   for (int turn = 0; turn < 3 && !r.stopped; ++turn) {  // more rounds can move a switch: refine it again
     refine(r);
@@ -602,7 +662,7 @@ std::vector<std::string> tune_references(Op op, bool glibc) {
 }
 
 uint64_t tune_output_bytes(const TuneRequest& req) {
-  const uint64_t groups = req.sizes.size() + (req.stream.empty() ? 0 : 1);
+  const uint64_t groups = req.sizes.size() + req.streams.size();
   const uint64_t entries = (tune_candidates(req.space, req.op).size() + 2) * groups;  // + rep and libc
   return entries * std::max(req.first_rounds, 3u) * 1500 + (uint64_t(1) << 20);
 }

@@ -22,10 +22,11 @@ namespace kex {
 /// rounds, glibc), and the rest.
 struct TuneRequest : TuneJournalRequest {
   Config space;                  ///< candidates: its grids' specs of `op` this CPU runs; its axes but sizes: one value each
-  /// A stream (a distribution's name or path, `kex list streams`) raced instead of sizes:
-  /// one group, the calls of the space's stream axes (its one footprint, seed and calls a
-  /// pass); the dispatch is then one row, the stream's fastest kernel. "": race the sizes.
-  std::string stream;
+  /// Streams (distributions' names or paths, `kex list streams`) raced instead of sizes:
+  /// the calls of the space's stream axes (its one footprint, seed and calls a pass); the
+  /// dispatch is then one row, the fastest kernel on the stream, or with several streams
+  /// on their mix (the weighted time per call, src/model/stream_mix.hpp). Empty: race the sizes.
+  std::vector<std::string> streams;
   double budget_s = 600;         ///< wall time of the whole tune, verification included
   double reserve_s = 0;          ///< of it, kept for what follows the race (kex tune's libc validation)
   double refine_ratio = 1.19;    ///< refine a switch until its sizes are this close (2^(1/4))

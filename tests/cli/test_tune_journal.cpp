@@ -153,6 +153,17 @@ TEST_CASE("kex tune killed mid-race resumes from its journal to a complete tune 
   const auto other = shell(kKex + " tune " + d + "/space.json --resume " + d + "/copy.journal --sizes 4KiB -o " + d +
                            "/o.json --budget 6s --rounds 200 --first-rounds 3 --no-validate");
   check_one_line(other, "--resume: " + d + "/copy.journal: the journal of another tune (its --sizes differs)");
+  {  // The journal of a mix weighed otherwise (a header edited so): refused the same way.
+    std::ofstream w(d + "/weights.journal");
+    for (nlohmann::json l : lines) {
+      if (l.contains("header")) l["header"]["tune"]["weights"] = {3, 1};
+      w << l.dump() << "\n";
+    }
+  }
+  check_one_line(shell(kKex + " tune " + d + "/space.json --resume " + d + "/weights.journal -o " + d +
+                       "/w.json --budget 6s --rounds 200 --first-rounds 3 --no-validate"),
+                 "--resume: " + d + "/weights.journal: the journal of another tune (its --stream-weights differs)");
+  CHECK(!std::filesystem::exists(d + "/w.json"));
   check_one_line(shell(kKex + " run --resume " + d + "/copy.journal"),
                  "the journal of a kex tune: continue it with kex tune --resume ");
   check_foreign_points(d, lines, resume.substr(0, resume.find(" --resume ")));

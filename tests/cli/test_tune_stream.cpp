@@ -83,14 +83,19 @@ TEST_CASE("kex tune --stream races one stream, and its kernel, emitted and loade
   CHECK(raced == 1);
 }
 
-TEST_CASE("kex tune --stream: one stream, not with --sizes, --footprint only with a stream, exit 2 and one line" *
+TEST_CASE("kex tune --stream: each stream once, weights for a mix, not with --sizes, --footprint only with a stream, exit 2 and one line" *
           doctest::test_suite("cli")) {
   const std::string d = tmp_dir_until_exit();
   struct Case {
     std::string args, want;
   };
   for (const Case& c : std::vector<Case>{
-           {"--stream Memcpy_3,Memcpy_4", "--stream: 'Memcpy_3,Memcpy_4': kex tune races one stream: give one"},
+           {"--stream Memcpy_3,Memcpy_3", "--stream: 'Memcpy_3' given twice"},
+           {"--stream Memcpy_3 --stream-weights 2", "--stream-weights: '2': weights a mix of streams: give --stream A,B,... too"},
+           {"--stream Memcpy_3,Memcpy_4 --stream-weights 1", "--stream-weights: 1 weights for 2 streams: give one weight per stream"},
+           {"--stream Memcpy_3,Memcpy_4 --stream-weights 1,x", "--stream-weights: 'x': a weight is a decimal number above 0"},
+           {"--stream Memcpy_3,Memcpy_4 --stream-weights 1,0", "--stream-weights: '0': a weight is a decimal number above 0"},
+           {"--stream Memcpy_3,Memcpy_4 --stream-weights 1,-1e3", "--stream-weights: '-1e3': a weight is a decimal number"},
            {"--stream Memcpy_3 --sizes 4KiB", "--sizes: kex tune races a stream or sizes, not both (--stream is given)"},
            {"--footprint L1", "--footprint: the bytes a stream's calls walk: give --stream NAME too"},
            {"--stream Memcpy_3 --footprint L1,L2", "--footprint: 'L1,L2': kex tune races one footprint: give one"},
@@ -102,4 +107,50 @@ TEST_CASE("kex tune --stream: one stream, not with --sizes, --footprint only wit
     CHECK_MESSAGE(r.text.find(c.want) != std::string::npos, r.text);
     CHECK(std::count(r.text.begin(), r.text.end(), '\n') == 1);
   }
+}
+
+TEST_CASE("kex tune --stream A,B races their mix: one kernel by the weighted time per call, and a row per stream" *
+          doctest::test_suite("tune")) {
+  const std::string d = tmp_dir_until_exit();
+  std::ofstream(d + "/space.json") << kStreamSpace;
+  const auto r = shell_stdout(kKex + " tune -q " + d + "/space.json --stream Memcpy_3,Memcpy_4 --stream-weights 3,1 " +
+                              "--footprint L1 --budget 15s --rounds 6 --first-rounds 3 -o " + d + "/t.json 2>" + d + "/err");
+  REQUIRE_MESSAGE(r.status == 0, (r.text + slurp(d + "/err")));
+  CHECK(r.text.find(": stream Memcpy_3,Memcpy_4 (footprint L1), ") != std::string::npos);
+  CHECK(r.text.find("\non each stream of the mix (the weighted time per call decides") != std::string::npos);
+  const auto doc = nlohmann::json::parse(slurp(d + "/t.json"));
+  const auto& t = doc["tune"];
+  CHECK(t["stream"] == "Memcpy_3,Memcpy_4");
+  REQUIRE(t["verdicts"].size() == 1);
+  REQUIRE(t["dispatch"].size() == 1);
+  const std::string chosen = t["dispatch"][0]["kernel"];
+  REQUIRE(t["streams"].size() == 2);
+  CHECK(t["streams"][0]["stream"] == "Memcpy_3");
+  CHECK(t["streams"][1]["stream"] == "Memcpy_4");
+  CHECK(t["streams"][0]["weight"].get<double>() == doctest::Approx(0.75));
+  CHECK(t["streams"][1]["weight"].get<double>() == doctest::Approx(0.25));
+  // Each stream's row: the chosen kernel's time per call there, as the results file has it,
+  // and its ratios in the rounds the race gave the mix.
+  const size_t rounds = t["verdicts"][0]["rounds"];
+  for (const auto& s : t["streams"]) {
+    CAPTURE(s.dump());
+    CHECK(s["vs_libc"]["rounds"].get<size_t>() == rounds);
+    CHECK(s["vs_leader"]["rounds"].get<size_t>() == rounds);
+    size_t found = 0;
+    for (const auto& e : doc["benchmarks"])
+      if (e["kernel"] == chosen && e["params"].value("stream", "") == s["stream"]) {
+        const double per_call = e["real_time"].get<double>() / e["params"]["stream_calls"].get<double>();
+        CHECK(s["ns_per_call"].get<double>() == doctest::Approx(per_call).epsilon(0.01));
+        ++found;
+      }
+    CHECK(found == 1);
+  }
+  CHECK(schema_verdicts({d + "/t.json"}, std::string(KEX_SOURCE_DIR) + "/configs/schema/results.schema.json") ==
+        std::vector<std::string>{"valid"});
+  const auto rep = shell(kKex + " report " + d + "/t.json --no-figures -o " + d + "/r.html");
+  REQUIRE_MESSAGE(rep.status == 0, rep.text);
+  const std::string md = slurp(d + "/r.html");
+  CHECK(md.find("A memcpy for the mix of streams Memcpy_3,Memcpy_4") != std::string::npos);
+  CHECK(md.find("On stream Memcpy_3 (weight 0.75 of the mix)") != std::string::npos);
+  CHECK(md.find("On stream Memcpy_4 (weight 0.25 of the mix)") != std::string::npos);
 }
