@@ -59,6 +59,10 @@ struct Axes {
   /// src/run/streams.hpp): stream, footprint, seed, calls and the pass's bytes as size. Not
   /// a config key: empty until then, and a config's streams have no points before.
   std::vector<Coords> stream_coords;
+  /// Whether each stream's prediction sizes (src/run/streams.hpp) are measured beside it.
+  /// Not a config key: kex tune's stages race the stream points alone, and measure those
+  /// sizes once at the end for the kernel chosen and the reference.
+  bool stream_fixed_sizes = true;
   bool operator==(const Axes&) const = default;
 };
 

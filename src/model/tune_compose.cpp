@@ -1,6 +1,7 @@
 #include "src/model/tune_compose.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <stdexcept>
 
@@ -35,24 +36,37 @@ void add(std::vector<std::string>& out, const std::string& center, const std::op
   if (name && *name != center && std::find(out.begin(), out.end(), *name) == out.end()) out.push_back(*name);
 }
 
-/// rep:N moved to N/2, 3N/4, 3N/2 and 2N.
-void threshold_moves(const KernelSpec& c, const std::string& center, std::vector<std::string>& out) {
-  for (uint64_t n : {uint64_t(c.rep_above) / 2, uint64_t(c.rep_above) * 3 / 4, uint64_t(c.rep_above) * 3 / 2,
-                     uint64_t(c.rep_above) * 2}) {
-    if (n > kMaxRepAbove) continue;
+/// The factors a threshold moves by at `level`: 1/2, 3/4, 3/2 and 2 at 0; then 2^(+-1/4),
+/// 2^(+-1/8), ... (each level half the last one's step, in log2).
+std::vector<double> move_factors(int level) {
+  if (level == 0) return {0.5, 0.75, 1.5, 2};
+  const double f = std::exp2(1.0 / double(uint64_t(1) << (level + 1)));
+  return {1 / f, f};
+}
+
+/// `v` times `f`, to the nearest whole number.
+uint64_t moved(uint64_t v, double f) { return uint64_t(std::llround(double(v) * f)); }
+
+/// rep:N moved by each of move_factors(level).
+void threshold_moves(const KernelSpec& c, const std::string& center, int level, std::vector<std::string>& out) {
+  for (double f : move_factors(level)) {
+    const uint64_t n = moved(c.rep_above, f);
+    if (n > kMaxRepAbove || n == c.rep_above) continue;
     KernelSpec s = c;
     s.rep_above = uint32_t(n);
     if (validate(s).empty()) add(out, center, spec_name(s));
   }
 }
 
-/// Each bound of a dispatch at half and at twice its value.
-void bound_moves(const DispatchKernel& d, const std::string& center, std::vector<std::string>& out) {
+/// Each bound of a dispatch at half and at twice its value (level 0), or moved by
+/// move_factors(level) beyond.
+void bound_moves(const DispatchKernel& d, const std::string& center, int level, std::vector<std::string>& out) {
+  const std::vector<double> factors = level == 0 ? std::vector<double>{0.5, 2} : move_factors(level);
   for (size_t i = 0; i + 1 < d.table.entries.size(); ++i)
-    for (const bool up : {false, true}) {
+    for (const double f : factors) {
       DispatchTable t = d.table;
       const uint64_t b = t.entries[i].max_bytes;
-      t.entries[i].max_bytes = up ? b * 2 : b / 2;
+      t.entries[i].max_bytes = moved(b, f);
       const bool above_previous = i == 0 || t.entries[i].max_bytes > t.entries[i - 1].max_bytes;
       const bool below_next = i + 2 == t.entries.size() || t.entries[i].max_bytes < t.entries[i + 1].max_bytes;
       if (above_previous && below_next && t.entries[i].max_bytes != b)
@@ -84,18 +98,19 @@ std::vector<std::string> compose_lower(const TuneVerdict& v, const std::vector<R
 }
 
 std::vector<std::string> compose_neighbours(const std::string& center, const std::vector<std::string>& lower,
-                                            const std::vector<uint64_t>& bounds) {
+                                            const std::vector<uint64_t>& bounds, int level) {
   std::vector<std::string> out;
   if (is_dispatch_name(center)) {
     try {
-      bound_moves(parse_dispatch_kernel(center), center, out);
+      bound_moves(parse_dispatch_kernel(center), center, level, out);
     } catch (const std::invalid_argument&) {
     }
     return out;
   }
   const std::optional<KernelSpec> c = as_spec(center);
   if (!c || (c->op != Op::copy && c->op != Op::clear)) return out;
-  if (c->rep_above) threshold_moves(*c, center, out);
+  if (c->rep_above) threshold_moves(*c, center, level, out);
+  if (level > 0) return out;  // finer levels move the thresholds only
   const std::string rep = c->op == Op::copy ? "rep_movsb" : "rep_stosb";
   std::vector<KernelSpec> loops;  // the center first, then the others, rep:N dropped, each once
   auto loop = [&](KernelSpec s) {

@@ -30,8 +30,13 @@ std::vector<std::string> compose_lower(const TuneVerdict& v, const std::vector<R
 ///   dispatch of that loop up to the bound and, above it, rep movsb (stosb) or each other loop
 ///   listed; a center with rep:N keeps its threshold as a third row (loop, other loop, rep);
 /// - a dispatch: each bound at half and at twice its value where the rows stay ascending.
+/// At `level` 1 and up only the center's thresholds move (rep:N and a dispatch's bounds),
+/// by 2^(+-1/4) at 1, 2^(+-1/8) at 2, ...: a finer search once the coarser steps are tried.
 /// Names that are not kernels of one op, or that validate refuses, are left out.
 std::vector<std::string> compose_neighbours(const std::string& center, const std::vector<std::string>& lower,
-                                            const std::vector<uint64_t>& bounds);
+                                            const std::vector<uint64_t>& bounds, int level = 0);
+
+/// The finest level kex tune's composition goes to (2: thresholds within 2^(1/8), 9%).
+inline constexpr int kComposeFinestLevel = 2;
 
 }  // namespace kex

@@ -150,7 +150,7 @@ void resolve_axes(Axes& a, const CacheSizes& caches, const std::string& where, S
       s->footprint = a.footprints[k];
       const std::vector<uint64_t> fixed = prediction_sizes(s->stream, fp / 2);
       s->fixed_weights = fixed_size_weights(s->stream, fixed);
-      added.insert(fixed.begin(), fixed.end());
+      if (a.stream_fixed_sizes) added.insert(fixed.begin(), fixed.end());
       const Coords c = stream_point(a, *s, fp);
       a.stream_coords.push_back(c);
       set.add(c, std::move(s));

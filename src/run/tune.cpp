@@ -94,7 +94,8 @@ void check_single_axes(const Config& c) {
 
 /// The config of one size in a stage: the space's axes at `size`, the specs still
 /// racing there, the reference baselines and the space's loads; no presets, no segment table.
-Config stage_config(const Race& r, const SizeRace& s) {
+/// A stream's stages race its points alone; with `fixed_sizes` its prediction sizes too.
+Config stage_config(const Race& r, const SizeRace& s, bool fixed_sizes = false) {
   const Config& space = r.req.space;
   Config c;
   c.name = space.name;
@@ -104,6 +105,7 @@ Config stage_config(const Race& r, const SizeRace& s) {
   c.axes.streams.clear();
   if (s.stream.empty()) c.axes.sizes = {s.size};
   else c.axes.streams = r.req.streams;  // as given: one stream, or a mix's
+  c.axes.stream_fixed_sizes = fixed_sizes;
   for (const KernelSpec& k : s.specs) c.grids.push_back(spec_grid_of(k, c.axes));
   c.baselines = r.kept;
   c.baselines.insert(c.baselines.end(), s.dispatches.begin(), s.dispatches.end());
@@ -526,7 +528,8 @@ void refine(Race& r) {
 /// Budget left after the race and the refining: the sizes where several candidates
 /// still tie get more rounds (the cap doubled, up to 4x the asked one), which may split them.
 void extend(Race& r) {
-  while (!r.stopped && r.used() < r.req.budget_s * 0.95 && r.cap < 4 * r.req.max_rounds) {
+  const double until = r.req.streams.empty() ? 0.95 : 0.9;  // a stream's tune measures its fixed sizes after
+  while (!r.stopped && r.used() < r.req.budget_s * until && r.cap < 4 * r.req.max_rounds) {
     bool open = false;
     for (SizeRace& s : r.sizes)
       if (s.candidates() > 1) s.settled = false, open = true;
@@ -553,8 +556,12 @@ void compose_group(Race& r, SizeRace& s, const TuneVerdict& v, const std::vector
   }
   s.rounds = 0;
   s.settled = false;
-  for (auto it = r.results.begin(); it != r.results.end();) {  // every earlier round of the stream's points, set aside
-    const bool mine = s.holds(it->second.point.at);
+  // Every earlier round of the points the step races, set aside (the others keep theirs:
+  // the results file holds every kernel that raced, each with its latest rounds).
+  for (auto it = r.results.begin(); it != r.results.end();) {
+    const std::string& k = it->second.point.kernel;
+    const bool mine = s.holds(it->second.point.at) &&
+                      (s.has(k) || std::find(r.kept.begin(), r.kept.end(), k) != r.kept.end());
     if (mine) r.acc.reps.erase(it->first);
     it = mine ? r.results.erase(it) : std::next(it);
   }
@@ -563,7 +570,8 @@ void compose_group(Race& r, SizeRace& s, const TuneVerdict& v, const std::vector
 /// A stream's composition (issue 51): a coordinate descent from the race's choice. Each
 /// step races the choice, its ties and its neighbours not tried yet (compose_neighbours:
 /// rep:N's threshold moved, two- and three-row dispatches of the loops left at the
-/// stream's quartile sizes, a dispatch's bounds moved) afresh in the same paired rounds,
+/// stream's quartile sizes, a dispatch's bounds moved; once those are tried, the
+/// thresholds by finer steps, down to 2^(1/8)) afresh in the same paired rounds,
 /// so every ratio compares one window, and stops when none is left or `until` seconds are
 /// used. A resumed tune replays the race before it and composes anew.
 void compose(Race& r, double until) {
@@ -575,19 +583,54 @@ void compose(Race& r, double until) {
   const std::vector<uint64_t> bounds = compose_bounds(r.mix ? mix_distributions(ds, r.mix->weights) : ds.front());
   std::set<std::string> tried;
   for (const auto& [name, res] : r.results) tried.insert(res.point.kernel);
+  int level = 0;  // compose_neighbours' step: finer once a choice's coarser neighbours are all tried
+  std::string center;
   while (!r.stopped && r.used() < until) {
     decide(r, race_doc(r));
     if (r.rec.verdicts.empty()) return;
     const TuneVerdict v = r.rec.verdicts.front();
+    if (v.dispatched != center) center = v.dispatched, level = 0;  // a new choice: coarse steps first
     const std::vector<std::string> lower = compose_lower(v, r.rec.drops);
     std::vector<std::string> fresh;
-    for (const std::string& n : compose_neighbours(v.dispatched, lower, bounds))
-      if (tried.insert(n).second) fresh.push_back(n);
+    for (;; ++level) {
+      for (const std::string& n : compose_neighbours(v.dispatched, lower, bounds, level))
+        if (tried.insert(n).second) fresh.push_back(n);
+      if (!fresh.empty() || level == kComposeFinestLevel) break;
+    }
     if (fresh.empty()) return;
     compose_group(r, r.sizes[at], v, fresh);
     run_stage(r, {at}, stage_configs(r, {at}), std::max(r.req.first_rounds, 3u), false, true);
     race(r, until);
   }
+}
+
+/// Paired rounds of the fixed sizes a stream tune measures at its end (6: an interval's fewest).
+constexpr uint32_t kFixedSizeRounds = 6;
+
+/// A stream's tune after the race: the streams' prediction sizes (the fixed sizes kex run
+/// measures beside a stream) for the kernel chosen and the reference, in kFixedSizeRounds
+/// paired rounds, so the report sets the choice beside libc at each size; the stages raced
+/// the stream points alone. Their stream points keep the race's rounds (none measured again).
+void measure_fixed_sizes(Race& r) {
+  if (r.req.streams.empty() || r.stopped) return;
+  decide(r, race_doc(r));
+  if (r.rec.verdicts.empty()) return;
+  SizeRace s = r.sizes.back();  // the stream's race, with the choice alone beside the reference
+  s.specs.clear();
+  s.dispatches.clear();
+  const std::string& k = r.rec.verdicts.front().dispatched;
+  if (is_dispatch_name(k)) s.dispatches.push_back(k);
+  else if (std::find(r.kept.begin(), r.kept.end(), k) == r.kept.end()) s.specs.push_back(parse_spec_name(k));
+  RunOptions opt = r.opt;
+  opt.protocol.repetitions = kFixedSizeRounds;
+  opt.protocol.seed = r.opt.protocol.seed + r.rec.stages.size() + 1;
+  opt.resume = &r.acc;
+  opt.progress = false;
+  r.say("the fixed sizes beside the stream: the choice and the reference, " + std::to_string(kFixedSizeRounds) + " rounds");
+  const SweepRun sw = run_sweep(plan_sweep({stage_config(r, s, true)}, opt), opt);
+  for (const Result& res : sw.doc.results)
+    if (res.point.at.stream.empty()) r.acc.reps[res.name()] = res.reps, r.results[res.name()] = res;
+  r.stopped = sw.abandoned || sw.doc.context.interrupted;
 }
 
 /// The race of the request's streams: one stream's group, or several raced as their mix
@@ -641,6 +684,7 @@ TuneRun run_tune(const TuneRequest& asked, RunOptions opt, const std::function<v
     extend(r);
   }
   end_replay(r);
+  measure_fixed_sizes(r);
   TuneRun out;
   out.doc = race_doc(r);
   decide(r, out.doc);

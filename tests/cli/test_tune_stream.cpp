@@ -145,6 +145,12 @@ TEST_CASE("kex tune --stream A,B races their mix: one kernel by the weighted tim
       }
     CHECK(found == 1);
   }
+  // The stages raced the stream points alone; the fixed sizes beside the streams were measured
+  // once, at the end, for the choice and the reference only.
+  std::set<std::string> at_fixed_sizes;
+  for (const auto& e : doc["benchmarks"])
+    if (!e["params"].contains("stream")) at_fixed_sizes.insert(e["kernel"].get<std::string>());
+  CHECK(at_fixed_sizes == std::set<std::string>{"memcpy", "rep_movsb", chosen});
   CHECK(schema_verdicts({d + "/t.json"}, std::string(KEX_SOURCE_DIR) + "/configs/schema/results.schema.json") ==
         std::vector<std::string>{"valid"});
   const auto rep = shell(kKex + " report " + d + "/t.json --no-figures -o " + d + "/r.html");

@@ -44,6 +44,22 @@ TEST_CASE("a dispatch's neighbours move each bound to half and twice, keeping th
                                       "dispatch:64:" + a + ",256:" + b + ",rep_movsb"});
 }
 
+TEST_CASE("finer levels move only the thresholds: by 2^(1/4), then 2^(1/8), rounded to whole bytes" *
+          doctest::test_suite("tune")) {
+  const std::string center = canon("copy/sse/overlap/small:overlap/rep:1024");
+  const std::string other = canon("copy/gpr/unroll:128");
+  CHECK(compose_neighbours(center, {other}, {96}, 1) ==
+        std::vector<std::string>{canon("copy/sse/overlap/small:overlap/rep:861"), canon("copy/sse/overlap/small:overlap/rep:1218")});
+  CHECK(compose_neighbours(center, {other}, {96}, 2) ==
+        std::vector<std::string>{canon("copy/sse/overlap/small:overlap/rep:939"), canon("copy/sse/overlap/small:overlap/rep:1117")});
+  const std::string a = canon("copy/sse"), b = canon("copy/gpr");
+  CHECK(compose_neighbours("dispatch:1000:" + a + ",4000:" + b + ",rep_movsb", {}, {}, 1) ==
+        std::vector<std::string>{"dispatch:841:" + a + ",4000:" + b + ",rep_movsb", "dispatch:1189:" + a + ",4000:" + b + ",rep_movsb",
+                                 "dispatch:1000:" + a + ",3364:" + b + ",rep_movsb", "dispatch:1000:" + a + ",4757:" + b + ",rep_movsb"});
+  CHECK(compose_neighbours(canon("copy/sse/overlap"), {other}, {96}, 1).empty());  // no threshold to move
+  CHECK(compose_neighbours("rep_movsb", {other}, {96}, 1).empty());
+}
+
 TEST_CASE("rep movsb as the choice: the loops left below each bound, and names of no kernel give none" *
           doctest::test_suite("tune")) {
   const std::string loop = canon("copy/sse/overlap/small:overlap");
