@@ -120,15 +120,18 @@ const Drivers& drivers() {
 /// Runs `passes` operations of `op` back to back through the timed loop.
 inline void run_operations(const Operation& op, uint64_t passes) {
   const Drivers& d = drivers();
-  const uint64_t sum = (op.at.consume ? d.consume : d.plain)(op.calls.data(), op.calls.size(), passes, op.fn);
+  const uint64_t sum = (op.at.consume ? d.consume : d.plain)(op.calls->data(), op.calls->size(), passes, op.fn);
   if (op.at.consume) g_sink = sum;
 }
 
 }  // namespace
 
 Operation::Operation(KernelFn f, uint8_t* d, const uint8_t* s, const Coords& a, std::optional<uint8_t> e,
-                     const Stream* stream)
-    : fn(f), dst(d), src(s), at(a), esi_fill(e), calls(stream ? stream_calls(d, s, *stream, e) : operation_calls(d, s, a, e)),
+                     const Stream* stream, std::shared_ptr<const std::vector<CallArgs>> built)
+    : fn(f), dst(d), src(s), at(a), esi_fill(e),
+      calls(built ? std::move(built)
+                  : std::make_shared<const std::vector<CallArgs>>(stream ? stream_calls(d, s, *stream, e)
+                                                                         : operation_calls(d, s, a, e))),
       stream(stream) {}
 
 std::vector<CallArgs> stream_calls(uint8_t* dst, const uint8_t* src, const Stream& stream, std::optional<uint8_t> esi_fill) {
@@ -173,13 +176,13 @@ void prepare_sample(const Operation& op) {
 
 /// Worker k's operation: op itself for worker 0, else the same on its own buffers.
 Operation worker_op(const Operation& op, uint32_t k) {
-  if (k == 0) return Operation(op.fn, op.dst, op.src, op.at, op.esi_fill, op.stream);
+  if (k == 0) return Operation(op.fn, op.dst, op.src, op.at, op.esi_fill, op.stream, op.calls);
   Operation w(op.fn, op.peers[k - 1].dst, op.peers[k - 1].src, op.at, op.esi_fill, op.stream);
   if (op.stream) {  // the same calls in worker k's own order
     std::vector<CallArgs> mine;
-    mine.reserve(w.calls.size());
-    for (uint32_t i : worker_call_order(w.calls.size(), op.at.stream_seed, k)) mine.push_back(w.calls[i]);
-    w.calls = std::move(mine);
+    mine.reserve(w.calls->size());
+    for (uint32_t i : worker_call_order(w.calls->size(), op.at.stream_seed, k)) mine.push_back((*w.calls)[i]);
+    w.calls = std::make_shared<const std::vector<CallArgs>>(std::move(mine));
   }
   return w;
 }

@@ -3,6 +3,7 @@
 #include <csignal>
 #include <optional>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,9 +35,10 @@ struct Operation {
   /// The operation of `fn` on dst/src at `at` (its calls from operation_calls; with
   /// `esi_fill`, a function of memset's ABI: each call's second argument is that byte).
   /// A point with threads gets its team and peers after.
-  /// With `stream` (which must outlive it), its calls instead, in dst's and src's regions.
+  /// With `stream` (which must outlive it), its calls instead, in dst's and src's regions:
+  /// `calls` when given (stream_calls of the same arguments, built once), else built here.
   Operation(KernelFn fn, uint8_t* dst, const uint8_t* src, const Coords& at, std::optional<uint8_t> esi_fill = {},
-            const Stream* stream = nullptr);
+            const Stream* stream = nullptr, std::shared_ptr<const std::vector<CallArgs>> calls = nullptr);
   KernelFn fn = nullptr;
   uint8_t* dst = nullptr;
   const uint8_t* src = nullptr;
@@ -44,7 +46,9 @@ struct Operation {
   Team* team = nullptr;            ///< at.threads > 1: the workers (at least at.threads of them)
   std::vector<PeerBuffers> peers;  ///< at.threads > 1: workers 1.. buffers, at.threads - 1 of them
   std::optional<uint8_t> esi_fill; ///< memset's ABI: the fill byte each call takes in esi
-  std::vector<CallArgs> calls;     ///< the calls of one operation, in order
+  /// The calls of one operation, in order (shared: a stream's pass is 65,536 of them by
+  /// default, built once per buffers and stream rather than per repetition).
+  std::shared_ptr<const std::vector<CallArgs>> calls;
   const Stream* stream = nullptr;  ///< a stream point's calls (its workers make them in orders of their own)
   /// at.threads > 1: each worker's operation (its buffers, its calls), made at the first
   /// sample and kept: a stream's are a pass of calls each, permuted.

@@ -102,12 +102,13 @@ std::vector<std::pair<uint64_t, double>> fixed_size_weights(const Stream& s, con
   std::vector<std::pair<uint64_t, double>> out;
   if (sizes.empty() || s.calls.empty()) return out;
   std::vector<size_t> n(sizes.size());
+  std::vector<double> at(sizes.size());  // log2(size + 1) of each, once (not per call and size)
+  for (size_t i = 0; i < sizes.size(); ++i) at[i] = std::log2(double(sizes[i]) + 1);
   for (const StreamCall& c : s.calls) {
+    const double x = std::log2(double(c.size) + 1);
     size_t best = 0;
     for (size_t i = 1; i < sizes.size(); ++i)
-      if (std::fabs(std::log2(double(c.size) + 1) - std::log2(double(sizes[i]) + 1)) <
-          std::fabs(std::log2(double(c.size) + 1) - std::log2(double(sizes[best]) + 1)))
-        best = i;
+      if (std::fabs(x - at[i]) < std::fabs(x - at[best])) best = i;
     ++n[best];
   }
   for (size_t i = 0; i < sizes.size(); ++i) out.emplace_back(sizes[i], double(n[i]) / double(s.calls.size()));

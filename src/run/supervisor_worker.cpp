@@ -31,12 +31,44 @@
 
 namespace kex {
 
+namespace {
+
+/// Stream passes a worker keeps built (each 1.5 MiB at the default 65,536 calls).
+constexpr size_t kKeptPasses = 8;
+
+/// `s`'s calls on dst/src (stream_calls), built once for a worker's repetitions of a point and
+/// the points of one stream on the same buffers: building a pass took most of a stream
+/// tune's time (every repetition built its own). An entry holds its stream, so no other
+/// stream takes its address while it is kept; the latest used first.
+std::shared_ptr<const std::vector<CallArgs>> kept_pass(const std::shared_ptr<const Stream>& s, uint8_t* dst,
+                                                       const uint8_t* src, std::optional<uint8_t> esi) {
+  struct Pass {
+    std::shared_ptr<const Stream> stream;
+    uint8_t* dst;
+    const uint8_t* src;
+    std::optional<uint8_t> esi;
+    std::shared_ptr<const std::vector<CallArgs>> calls;
+  };
+  static std::vector<Pass> kept;
+  for (size_t i = 0; i < kept.size(); ++i)
+    if (kept[i].stream == s && kept[i].dst == dst && kept[i].src == src && kept[i].esi == esi) {
+      std::rotate(kept.begin(), kept.begin() + std::ptrdiff_t(i), kept.begin() + std::ptrdiff_t(i) + 1);
+      return kept.front().calls;
+    }
+  auto calls = std::make_shared<const std::vector<CallArgs>>(stream_calls(dst, src, *s, esi));
+  kept.insert(kept.begin(), Pass{s, dst, src, esi, calls});
+  if (kept.size() > kKeptPasses) kept.pop_back();
+  return calls;
+}
+
+}  // namespace
+
 Operation job_operation(const MeasureJob& j, uint8_t* dst, const uint8_t* src) {
   const void* entry = j.entry_slot && *j.entry_slot ? *j.entry_slot : j.entry;
   const KernelFn fn = entry ? reinterpret_cast<KernelFn>(const_cast<void*>(entry)) : j.fn;
   std::optional<uint8_t> esi;
   if (entry && j.fill_in_esi) esi = j.fill;
-  return Operation(fn, dst, src, j.at, esi, j.stream.get());
+  return Operation(fn, dst, src, j.at, esi, j.stream.get(), j.stream ? kept_pass(j.stream, dst, src, esi) : nullptr);
 }
 
 }  // namespace kex
