@@ -3,7 +3,7 @@
 # Memset_Fleet at the L2 footprint, the tuned kernel emitted as GNU as (kex emit --tune), built into
 # a shared object (its wrappers jump to libc for what the kernel does not take: a memset of another
 # byte) and raced back with --load on the same stream beside libc's function, glibc's variants and
-# rep movsb/stosb.
+# rep movsb/stosb; a memcpy also as object code (asm/tunedasm).
 # Usage: benchmarks/tune_streams.sh OUTDIR [BUDGET] [STREAM...]   (from the project root, after
 #        make run; BUDGET per tune, default 60s; the streams default to all eleven; the race-back
 #        has the tuned kernel as kex generates it too, to set the emitted code's time against); then
@@ -28,7 +28,12 @@ for s in "${streams[@]}"; do
   jit=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tune"]["dispatch"][0]["kernel"])' \
         "$out/tune-$s.json")
   case $jit in rep_movsb|rep_stosb|memcpy|memset) jit=() ;; *) jit=("$jit") ;; esac
-  ./build/kex run -q --load "tuned=$out/tuned-$s.so:$sym:$op" lib/tuned ${jit[@]+"${jit[@]}"} "${ref[@]}" --stream "$s" --footprint L2 \
+  # A copy races back as object code in kex's arena too (asm/tunedasm: the entry without the CPU
+  # check); a memset's wrapper jumps to libc's memset for another fill byte, which the arena does
+  # not link, so it races as lib/ only.
+  asm=()
+  [ "$op" = clear ] || asm=(--load "tunedasm=$out/tuned-$s.s:${sym}_nocheck:$op" asm/tunedasm)
+  ./build/kex run -q --load "tuned=$out/tuned-$s.so:$sym:$op" lib/tuned ${asm[@]+"${asm[@]}"} ${jit[@]+"${jit[@]}"} "${ref[@]}" --stream "$s" --footprint L2 \
     --no-plot --no-report --force -o "$out/back-$s.json"
   echo "$s: $(sed -n 3p "$out/tune-$s.txt" | cut -c1-140)"
 done

@@ -37,10 +37,10 @@ struct Gpr final : ClassEmitter {
     g.mov(g.rax, data_reg(acc(0, s)));
   }
   static int acc(uint32_t i, const KernelSpec& s) { return static_cast<int>(s.scratch + i); }
-  // Clears store rax (the fill pattern) from every "register".
+  // Clears store rsi (the fill pattern, generators/skeleton.cpp) from every "register".
   void store_fill(CodeGenerator& g, const Address& dst, int, const KernelSpec& s) const override {
-    if (s.store == Store::nontemporal) g.movnti(dst, g.rax);
-    else g.mov(dst, g.rax);
+    if (s.store == Store::nontemporal) g.movnti(dst, g.rsi);
+    else g.mov(dst, g.rsi);
   }
 };
 }  // namespace

@@ -8,7 +8,7 @@ using namespace Xbyak;
 
 struct MmxClass final : ClassEmitter {
   void load_fill(CodeGenerator& g, const KernelSpec& s) const override {
-    g.movq(g.mm0, g.rax);
+    g.movq(g.mm0, g.rsi);
     for (uint32_t i = 1; i < s.scratch; ++i) g.movq(mm(i), g.mm0);
   }
   void load(CodeGenerator& g, int reg, const Address& src, const KernelSpec&) const override {

@@ -1,6 +1,9 @@
 // The `rep` string family: rep movs{b,w,d,q} / rep stos{b,w,d,q}, element size =
 // spec.unroll. Forward: elements, then the byte remainder. Backward: std, the
-// elements from the top down, cld, then the leading bytes forward.
+// elements from the top down, cld, then the leading bytes forward. A clear's stos needs
+// the fill pattern in rax: it saves rax in r10 first and restores it before ret, in
+// straight-line code, so keeps_rax (generators/disasm_regs.hpp) holds and kex emit's
+// wrapper enters it by a tail jump with rax = dst.
 #include "generators/classes.hpp"
 
 namespace kex {
@@ -30,7 +33,14 @@ void emit_string_kernel(CodeGenerator& g, const KernelSpec& s) {
       }
     }
   };
-  if (!copy) g.mov(g.rax, fill_pattern(s.fill));
+  if (!copy) {
+    g.mov(g.r10, g.rax);
+    g.mov(g.rax, fill_pattern(s.fill));
+  }
+  auto ret = [&] {
+    if (!copy) g.mov(g.rax, g.r10);
+    g.ret();
+  };
   if (s.direction == Direction::forward) {
     g.mov(g.rcx, g.rdx);
     if (shift) g.shr(g.rcx, shift);
@@ -40,7 +50,7 @@ void emit_string_kernel(CodeGenerator& g, const KernelSpec& s) {
       g.and_(g.rcx, e - 1);
       rep_op(1);
     }
-    g.ret();
+    ret();
     return;
   }
   g.mov(g.r8, g.rdi);
@@ -59,7 +69,7 @@ void emit_string_kernel(CodeGenerator& g, const KernelSpec& s) {
     g.and_(g.rcx, e - 1);
     rep_op(1);
   }
-  g.ret();
+  ret();
 }
 
 

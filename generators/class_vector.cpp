@@ -22,16 +22,16 @@ struct Vector final : ClassEmitter {
   void load_fill(CodeGenerator& g, const KernelSpec& s) const override {
     switch (kind) {
       case Vec::sse:
-        g.movq(g.xmm0, g.rax);
+        g.movq(g.xmm0, g.rsi);
         g.punpcklqdq(g.xmm0, g.xmm0);
         break;
       case Vec::avx:
-        g.vmovq(g.xmm0, g.rax);
+        g.vmovq(g.xmm0, g.rsi);
         g.vpunpcklqdq(g.xmm0, g.xmm0, g.xmm0);
         g.vinsertf128(g.ymm0, g.ymm0, g.xmm0, 1);
         break;
       case Vec::avx512:
-        g.vpbroadcastq(g.zmm0, g.rax);
+        g.vpbroadcastq(g.zmm0, g.rsi);
         break;
     }
     (void)s;  // every clear register is zmm0/ymm0/xmm0: the fill lives in one register

@@ -11,9 +11,9 @@ using namespace Xbyak;
 struct X87 final : ClassEmitter {
   bool lifo() const override { return true; }
   void load_fill(CodeGenerator& g, const KernelSpec&) const override {
-    g.push(g.rax);
+    g.push(g.rsi);
     g.fild(g.qword[g.rsp]);
-    g.pop(g.rax);
+    g.pop(g.rsi);
   }
   void load(CodeGenerator& g, int, const Address& src, const KernelSpec&) const override {
     g.fild(g.qword[src.getRegExp()]);

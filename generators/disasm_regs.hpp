@@ -12,8 +12,12 @@ namespace kex {
 /// does not decode, by its VEX form), no instruction writes rax, eax, ax, al or ah
 /// (explicitly or implicitly, Capstone's register access lists), no call, and no branch that
 /// could leave the code (a direct one outside its bytes, an indirect one through memory).
-/// A jump through a register (a jump table's) stays inside kex's generated code. False when
-/// unsure: a false answer only costs the caller a call frame.
+/// A jump through a register (a jump table's) stays inside kex's generated code. One form of
+/// writing rax is kept: a save, straight-line code from `mov rN, rax` to `mov rax, rN`
+/// (rN one of r8-r11, not written in between; no branch, call or ret inside; no jump into
+/// it past its first instruction; then no jump through a register anywhere), as a clear's
+/// rep stosb needs al = the fill. False when unsure: a false answer only costs the caller a
+/// call frame.
 bool keeps_rax(const uint8_t* code, size_t size);
 
 }  // namespace kex

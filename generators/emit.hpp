@@ -21,7 +21,8 @@ struct ClassEmitter {
   virtual bool lifo() const { return false; }
   /// Callee-saved GPRs the class uses at this scratch count (pushed/popped by the skeleton).
   virtual std::vector<Xbyak::Reg64> callee_saved(const KernelSpec&) const { return {}; }
-  /// Clear only: rax holds the 8-byte fill pattern; put it where store_fill finds it.
+  /// Clear only: rsi holds the 8-byte fill pattern; put it where store_fill finds it
+  /// (without writing rax: kex emit's wrapper enters clears by a tail jump with rax = dst).
   virtual void load_fill(Xbyak::CodeGenerator&, const KernelSpec&) const {}
   virtual void load(Xbyak::CodeGenerator&, int reg, const Xbyak::Address& src, const KernelSpec&) const = 0;
   virtual void store(Xbyak::CodeGenerator&, const Xbyak::Address& dst, int reg, const KernelSpec&) const = 0;

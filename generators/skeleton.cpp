@@ -1,7 +1,9 @@
 // The one loop skeleton every register class shares (docs/DESIGN.md "The parameter space").
 //
-// Registers: rdi = dst, rsi = src, rdx = bytes left, r11 = prefetch/tail scratch,
-// rcx = head/tail counter. Forward loops advance rdi/rsi; backward loops keep them
+// Registers: rdi = dst, rsi = src (a clear: the 8-byte fill pattern), rdx = bytes left,
+// r11 = prefetch/tail scratch, rcx = head/tail counter. Copies and clears never write rax
+// (a clear's rep stosb saves it in r8 around the one instruction that needs al), so kex
+// emit's wrapper can set rax = dst and jump in (generators/disasm_regs.hpp). Forward loops advance rdi/rsi; backward loops keep them
 // at the buffer start and walk rdx down, addressing [base + rdx + offset].
 // Layout: prologue, optional head (aligns dst for NT stores that need it), optional
 // block-prefetch loop, main loop, tail (elements of the class width, then bytes),
@@ -183,14 +185,14 @@ struct Ctx {
     g.sub(g.rdx, bytes);
   }
 
-  /// Pushes the class's callee-saved registers; a clear sets rax = the 8-byte fill
-  /// pattern and lets the class load its fill registers from it; a read zeroes r14 (its
-  /// byte fold).
+  /// Pushes the class's callee-saved registers; a clear sets rsi = the 8-byte fill
+  /// pattern (rsi is no source for a clear) and lets the class load its fill registers
+  /// from it; a read zeroes r14 (its byte fold).
   void prologue() {
     for (const auto& r : saved) g.push(r);
     if (read()) g.xor_(g.r14d, g.r14d);
     if (clear()) {
-      g.mov(g.rax, fill_pattern(s.fill));
+      g.mov(g.rsi, fill_pattern(s.fill));
       cls.load_fill(g, s);
     }
   }
@@ -244,7 +246,7 @@ struct Ctx {
   /// the upper halves vzeroupper clears are untouched; an xmm or ymm needs AVX-512VL):
   ///     mov r11, -1 ; mov ecx, edx ; shl r11, cl ; not r11 ; kmovq k1, r11
   ///     vmovdqu8 zmm16{k1}{z}, [rsi] ; vmovdqu8 [rdi]{k1}, zmm16
-  /// A clear broadcasts its fill byte from al (vpbroadcastb zmm16, al). Masked-out bytes
+  /// A clear broadcasts its fill byte from sil (vpbroadcastb zmm16, esi). Masked-out bytes
   /// are neither read nor written, and never fault.
   void masked_move() {
     g.mov(g.r11, -1);
@@ -254,7 +256,7 @@ struct Ctx {
     g.kmovq(g.k1, g.r11);
     const Xmm& v = w <= 16 ? static_cast<const Xmm&>(g.xmm16) : w <= 32 ? static_cast<const Xmm&>(g.ymm16) : g.zmm16;
     if (clear()) {
-      g.vpbroadcastb(v, g.al);
+      g.vpbroadcastb(v, g.sil);
     } else {
       g.vmovdqu8(v | g.k1 | g.T_z, g.ptr[g.rsi]);
     }
@@ -277,11 +279,19 @@ struct Ctx {
     epilogue();
   }
 
-  /// small:rep, rdx < w: rep movsb (a clear: rep stosb of al, the fill) of rdx bytes.
+  /// small:rep, rdx < w: rep movsb of rdx bytes. A clear: rep stosb of al, the fill, with
+  /// rax saved in r8 around it (mov r8, rax ; mov eax, esi ; rep stosb ; mov rax, r8), the
+  /// one place a clear touches rax; keeps_rax accepts exactly such a straight-line save.
   void rep_move() {
     g.mov(g.rcx, g.rdx);
-    if (clear()) g.rep(), g.stosb();
-    else g.rep(), g.movsb();
+    if (!clear()) {
+      g.rep(), g.movsb();
+      return;
+    }
+    g.mov(g.r8, g.rax);
+    g.mov(g.eax, g.esi);
+    g.rep(), g.stosb();
+    g.mov(g.rax, g.r8);
   }
 
   /// The bytes of each size class's block in pair_table: room for the longest pair (a
@@ -341,16 +351,16 @@ struct Ctx {
   /// Moves [0, p) and [rdx - p, rdx) for p <= rdx < 2p, both loaded before either is stored
   /// (so a memmove's overlapping src and dst come out right): GPRs r11 and rcx up to 8
   /// bytes, xmm0/xmm1 for 16 and ymm0/ymm1 for 32 (VEX: only in the avx and avx512 classes,
-  /// whose width is above them). A clear stores rax (the fill pattern) 8 bytes at a time
+  /// whose width is above them). A clear stores rsi (the fill pattern) 8 bytes at a time
   /// from both ends.
   void pair(uint32_t p) {
     if (clear()) {
-      if (p == 1) g.mov(g.byte[g.rdi], g.al);
-      if (p == 2) g.mov(g.word[g.rdi], g.ax), g.mov(g.word[g.rdi + g.rdx - 2], g.ax);
-      if (p == 4) g.mov(g.dword[g.rdi], g.eax), g.mov(g.dword[g.rdi + g.rdx - 4], g.eax);
+      if (p == 1) g.mov(g.byte[g.rdi], g.sil);
+      if (p == 2) g.mov(g.word[g.rdi], g.si), g.mov(g.word[g.rdi + g.rdx - 2], g.si);
+      if (p == 4) g.mov(g.dword[g.rdi], g.esi), g.mov(g.dword[g.rdi + g.rdx - 4], g.esi);
       for (uint32_t k = 0; p >= 8 && k < p; k += 8) {
-        g.mov(g.qword[g.rdi + k], g.rax);
-        g.mov(g.qword[g.rdi + g.rdx - (p - k)], g.rax);
+        g.mov(g.qword[g.rdi + k], g.rsi);
+        g.mov(g.qword[g.rdi + g.rdx - (p - k)], g.rsi);
       }
       return;
     }

@@ -258,6 +258,7 @@ void check_symbols(const std::vector<SourceKernel>& kernels, const std::vector<s
     if (k.libc) continue;
     claim(k.symbol, k.name);
     claim(k.symbol + "_kernel", k.name);
+    claim(k.symbol + "_nocheck", k.name);
     claim(k.symbol + "_code", k.name);
   }
 }

@@ -103,7 +103,7 @@ std::vector<CodeLine> code_lines(const SourceKernel& k, Syntax syntax);
 void check_dispatch_kernels(const SourceDispatch& d, const std::vector<SourceKernel>& kernels);
 
 /// InputError when two kernels, or a kernel and the dispatch symbol, would get the
-/// same symbol (SYMBOL, SYMBOL_kernel, SYMBOL_code); `extra` are symbols the file also
+/// same symbol (SYMBOL, SYMBOL_kernel, SYMBOL_nocheck, SYMBOL_code); `extra` are symbols the file also
 /// defines. libc kernels define none.
 void check_symbols(const std::vector<SourceKernel>& kernels, const std::vector<std::string>& extra);
 

@@ -97,38 +97,22 @@ void probe_body(std::vector<AsmLine>& o, FeatureSet needs, const std::string& no
 
 }  // namespace
 
-GasCpuCheck gas_cpu_check(FeatureSet needs, const std::string& symbol, const std::string& libc) {
+GasCpuCheck gas_cpu_check(FeatureSet needs, const std::string& symbol, const std::string& fast, const std::string& libc) {
   GasCpuCheck g;
-  const std::string usable = ".L" + symbol + "_usable", cpu = ".L" + symbol + "_cpu", no = ".L" + symbol + "_no";
+  const std::string no = ".L" + symbol + "_no";
   std::vector<AsmLine> body;
   probe_body(body, needs, no, g.unchecked);
   if (body.empty()) return g;
-  // The byte: 0 not asked yet, 1 usable, 2 a feature missing (every call to libc).
-  const std::string again = ".L" + symbol + "_entry";
-  g.entry = {{again + ":", again + ":"},
-             {"cmp byte ptr [rip + " + usable + "], 1", "cmpb $1, " + usable + "(%rip)"}, {"jne " + cpu, "jne " + cpu}};
-  g.probe = {{cpu + ":", cpu + ":"},
-             {"cmp byte ptr [rip + " + usable + "], 0", "cmpb $0, " + usable + "(%rip)"},
-             {"jne " + libc, "jne " + libc},
-             {"push rdi", "pushq %rdi"},
-             {"push rsi", "pushq %rsi"},
-             {"push rdx", "pushq %rdx"},
-             {"push rbx", "pushq %rbx"}};  // CPUID writes ebx, callee-saved
-  g.probe.insert(g.probe.end(), body.begin(), body.end());
-  const std::string set = ".L" + symbol + "_set";
-  for (const AsmLine& l : std::vector<AsmLine>{{"mov al, 1", "movb $1, %al"},
-                                               {"jmp " + set, "jmp " + set},
-                                               {no + ":", no + ":"},
-                                               {"mov al, 2", "movb $2, %al"},
-                                               {set + ":", set + ":"},
-                                               {"mov byte ptr [rip + " + usable + "], al", "movb %al, " + usable + "(%rip)"},
+  g.resolver = {{"push rbx", "pushq %rbx"}};  // CPUID writes ebx, callee-saved
+  g.resolver.insert(g.resolver.end(), body.begin(), body.end());
+  for (const AsmLine& l : std::vector<AsmLine>{{"lea rax, [rip + " + fast + "]", "leaq " + fast + "(%rip), %rax"},
                                                {"pop rbx", "popq %rbx"},
-                                               {"pop rdx", "popq %rdx"},
-                                               {"pop rsi", "popq %rsi"},
-                                               {"pop rdi", "popq %rdi"},
-                                               {"jmp " + again, "jmp " + again}})
-    g.probe.push_back(l);
-  g.data = {"\t.pushsection .data", usable + ":", "\t.byte 0", "\t.popsection"};
+                                               {"ret", "ret"},
+                                               {no + ":", no + ":"},
+                                               {"lea rax, [rip + " + libc + "]", "leaq " + libc + "(%rip), %rax"},
+                                               {"pop rbx", "popq %rbx"},
+                                               {"ret", "ret"}})
+    g.resolver.push_back(l);
   return g;
 }
 

@@ -235,16 +235,21 @@ int main(void) {
 }
 )";
 
-TEST_CASE("kex emit --format gas: a wrapper asks CPUID and XGETBV on its first call and goes to libc without the features" *
+TEST_CASE("kex emit --format gas: an indirect function asks CPUID and XGETBV when bound and goes to libc without the features" *
           doctest::test_suite("emit")) {
   const std::string name = "copy/avx512/unroll:64/scratch:1/t/fwd/overlap/small:mask";
   const auto text = shell(kKex + " emit --format gas --dispatch '" + name + "'");
   REQUIRE_MESSAGE(text.status == 0, text.text);
   const std::string sym = ".Lkex_copy_avx512_unroll_64_scratch_1_t_fwd_overlap_small_mask";
+  const std::string wrapper = sym.substr(2);  // the symbol itself: .L dropped
   for (const std::string& line : std::vector<std::string>{"\tendbr64\n", "\tbt ebx, 16\n", "\tbt ebx, 30\n", "\tbt ebx, 31\n", "\tbt ecx, 27\n",
-                                  "\txgetbv\n", "\tand eax, 0xe6\n", std::string("\tcmp byte ptr [rip + ") + sym + "_usable], 1\n",
-                                  sym + "_usable:\n\t.byte 0\n"})
+                                  "\txgetbv\n", "\tand eax, 0xe6\n", "\t.type " + wrapper + ", %gnu_indirect_function\n",
+                                  "\tlea rax, [rip + " + sym + "_nocheck]\n\tpop rbx\n\tret\n",
+                                  wrapper + "_nocheck:\n" + sym + "_nocheck:\n\tendbr64\n\tmov rax, rdi\n\tjmp " + wrapper + "_kernel\n",
+                                  "\t.pushsection .text.unlikely,\"ax\",@progbits\n"})
     CHECK_MESSAGE(text.text.find(line) != std::string::npos, line);
+  CHECK(text.text.find("usable") == std::string::npos);  // no byte: nothing writable, no load per call
+  CHECK(text.text.find(".data") == std::string::npos);
   const auto gpr = shell(kKex + " emit --format gas copy/gpr");  // x86-64 alone: no check
   CHECK(gpr.text.find("cpuid") == std::string::npos);
   if (!emit_tool("as") || !emit_tool("cc")) {
@@ -252,15 +257,15 @@ TEST_CASE("kex emit --format gas: a wrapper asks CPUID and XGETBV on its first c
     return;
   }
   // Run here: with AVX-512BW the kernel moves every size, libc never called; without it libc
-  // does. The byte forced to 2 (a CPU without them) sends every call to libc on any machine:
-  // the dispatch's own byte, as its one row keeps rax and it jumps into the code itself.
+  // does. The resolver's answer forced to libc (a CPU without them) sends every call to libc on
+  // any machine: the dispatch's own resolver, as its one row keeps rax and it jumps into the code.
   TmpDir d;
   spit(d / "main.c", kCpuCheckMain);
   spit(d / "k.s", text.text);
   std::string lacking = text.text;
-  const std::string byte = ".Lkex_memcpy_usable:\n\t.byte ";
-  REQUIRE(lacking.find(byte + "0") != std::string::npos);
-  lacking.replace(lacking.find(byte + "0"), byte.size() + 1, byte + "2");
+  const std::string usable = "\tlea rax, [rip + .Lkex_memcpy_nocheck]\n";
+  REQUIRE(lacking.find(usable) != std::string::npos);
+  lacking.replace(lacking.find(usable), usable.size(), "\tlea rax, [rip + .Lkex_memcpy_libc]\n");
   spit(d / "lacking.s", lacking);
   for (const char* s : {"k", "lacking"}) {
     const std::string exe = d / s;
@@ -336,4 +341,35 @@ TEST_CASE("kex show --format s marks the main loop for llvm-mca" * doctest::test
   auto mca = shell("llvm-mca -mtriple=x86_64 -mcpu=x86-64-v3 -iterations=10 " + (d / "k.s"));
   REQUIRE_MESSAGE(mca.status == 0, mca.text);
   CHECK(mca.text.find("Code Region - kex_copy_avx_unroll_128_scratch_4_nt_fwd") != std::string::npos);
+}
+
+TEST_CASE("kex emit --format gas: the emitted memcpy races back as asm/ by its unchecked entry, the indirect function and a jump to libc are refused there" *
+          doctest::test_suite("emit")) {
+  if (!emit_tool("as")) {
+    MESSAGE("as not installed: nothing loaded");
+    return;
+  }
+  TmpDir d;
+  // The avx row needs AVX: the dispatch kex_memcpy is an indirect function, which the arena's loader
+  // does not take as code; kex_memcpy_nocheck (run only where the CPU has AVX) it does.
+  const auto text = shell(kKex + " emit --format gas --dispatch '256:copy/sse/unroll:64/overlap/small:overlap,copy/avx/unroll:64/overlap' -o " +
+                          (d / "t.s"));
+  REQUIRE_MESSAGE(text.status == 0, text.text);
+  REQUIRE(slurp(d / "t.s").find("\t.type kex_memcpy, %gnu_indirect_function\n") != std::string::npos);
+  const std::string run = kKex + " run -q --sizes 1,7,64,300,5000 --repetitions 1 --no-plot --no-report -o ";
+  if (host_features().has(Feature::avx)) {
+    const auto ok = shell(run + (d / "ok.json") + " --load t=" + (d / "t.s") + ":kex_memcpy_nocheck:copy asm/t");
+    CHECK_MESSAGE(ok.status == 0, ok.text);
+    CHECK(slurp(d / "ok.json").find("\"asm/t\"") != std::string::npos);
+    CHECK(slurp(d / "ok.json").find("\"error_occurred\": true") == std::string::npos);  // verified at every size
+  }
+  const auto ifunc = shell(run + (d / "i.json") + " --load t=" + (d / "t.s") + ":kex_memcpy:copy asm/t");
+  CHECK(ifunc.status == 2);
+  CHECK_MESSAGE(ifunc.text.find("no code symbol 'kex_memcpy'") != std::string::npos, ifunc.text);
+  CHECK(ifunc.text.find("kex_memcpy_nocheck") != std::string::npos);  // named among the functions there
+  // A memset's entry jumps to libc's memset for another fill byte: nothing in the arena defines it.
+  REQUIRE(shell(kKex + " emit --format gas clear/sse/unroll:64 -o " + (d / "c.s")).status == 0);
+  const auto clear = shell(run + (d / "c.json") + " --load c=" + (d / "c.s") + ":kex_clear_sse_unroll_64_scratch_4_t_fwd_nocheck:clear asm/c");
+  CHECK(clear.status == 2);
+  CHECK_MESSAGE(clear.text.find("R_X86_64_PLT32 against 'memset' at .text.unlikely+") != std::string::npos, clear.text);
 }

@@ -3,14 +3,29 @@ Code and wrappers are generated: edit the kex command, not this file.
 # kernel kex_rep_movsb: rep_movsb
 # dispatch kex_memcpy: 256:copy/sse/unroll:64/scratch:4/t/fwd,rep_movsb
 # Each kernel K: K_kernel is its code with kex's ABI (rdi dst, rsi src, rdx n, no return value);
-# K is a wrapper with the C library's signature that returns dst and calls libc where the code
-# does not promise a result (see each kernel's lines), or on its first call finds (CPUID, XGETBV)
-# that the CPU lacks a feature the code needs. endbr64 opens each function (a no-op without CET).
-# Into code that leaves rax alone the wrapper jumps with rax = dst (the code's ret returns to the
-# caller); other code it calls, keeping dst on the stack.
+# K_nocheck is a wrapper with the C library's signature that returns dst and calls libc where the
+# code does not promise a result (see each kernel's lines). K is K_nocheck when the code needs
+# nothing beyond x86-64; else a GNU indirect function whose resolver asks CPUID and XGETBV once,
+# when K is bound, and binds K to K_nocheck or to libc (call K_nocheck only where the CPU has what
+# the code needs). endbr64 opens each function (a no-op without CET). Code that leaves rax
+# alone follows its wrapper, which sets rax = dst and falls into it (the code's ret returns to
+# the caller); other code the wrapper calls, keeping dst on the stack.
 	.intel_syntax noprefix
 	.text
 
+	.globl kex_copy_sse_unroll_64_scratch_4_t_fwd
+	.type kex_copy_sse_unroll_64_scratch_4_t_fwd, @function
+	.p2align 6
+	.p2align 4
+	.globl kex_copy_sse_unroll_64_scratch_4_t_fwd_nocheck
+	.type kex_copy_sse_unroll_64_scratch_4_t_fwd_nocheck, @function
+kex_copy_sse_unroll_64_scratch_4_t_fwd_nocheck:
+kex_copy_sse_unroll_64_scratch_4_t_fwd:
+.Lkex_copy_sse_unroll_64_scratch_4_t_fwd_nocheck:
+	endbr64
+	mov rax, rdi
+	.size kex_copy_sse_unroll_64_scratch_4_t_fwd_nocheck, .-kex_copy_sse_unroll_64_scratch_4_t_fwd_nocheck
+	.size kex_copy_sse_unroll_64_scratch_4_t_fwd, .-kex_copy_sse_unroll_64_scratch_4_t_fwd
 # kernel copy/sse/unroll:64/scratch:4/t/fwd (generated, copy)
 # spec: copy/sse/unroll:64/scratch:4/t/fwd
 # CPU features it needs: sse2
@@ -56,15 +71,24 @@ kex_copy_sse_unroll_64_scratch_4_t_fwd_kernel:
 .Lkex_copy_sse_unroll_64_scratch_4_t_fwd_kernel_86:
 	ret
 	.size kex_copy_sse_unroll_64_scratch_4_t_fwd_kernel, .-kex_copy_sse_unroll_64_scratch_4_t_fwd_kernel
+
+# kex_memcpy: memcpy by size, table 256:copy/sse/unroll:64/scratch:4/t/fwd,rep_movsb
+# rax = dst, then straight into each row's code (it needs nothing beyond x86-64)
+	.globl kex_memcpy
+	.type kex_memcpy, @function
+	.p2align 6
 	.p2align 4
-	.globl kex_copy_sse_unroll_64_scratch_4_t_fwd
-	.type kex_copy_sse_unroll_64_scratch_4_t_fwd, @function
-kex_copy_sse_unroll_64_scratch_4_t_fwd:
+	.globl kex_memcpy_nocheck
+	.type kex_memcpy_nocheck, @function
+kex_memcpy_nocheck:
+kex_memcpy:
+.Lkex_memcpy_nocheck:
 	endbr64
 	mov rax, rdi
-	jmp kex_copy_sse_unroll_64_scratch_4_t_fwd_kernel
-	.size kex_copy_sse_unroll_64_scratch_4_t_fwd, .-kex_copy_sse_unroll_64_scratch_4_t_fwd
-
+	cmp rdx, 256
+	jbe kex_copy_sse_unroll_64_scratch_4_t_fwd_kernel
+	.size kex_memcpy_nocheck, .-kex_memcpy_nocheck
+	.size kex_memcpy, .-kex_memcpy
 # kernel rep_movsb (baseline, copy)
 # spec: copy/string/unroll:1/t/fwd
 # CPU features it needs: none beyond x86-64
@@ -80,25 +104,17 @@ kex_rep_movsb_kernel:
 	rep movsb byte ptr [rdi], byte ptr [rsi]
 	ret
 	.size kex_rep_movsb_kernel, .-kex_rep_movsb_kernel
-	.p2align 4
 	.globl kex_rep_movsb
 	.type kex_rep_movsb, @function
-kex_rep_movsb:
-	endbr64
-	mov rax, rdi
-	jmp kex_rep_movsb_kernel
-	.size kex_rep_movsb, .-kex_rep_movsb
-
-# kex_memcpy: memcpy by size, table 256:copy/sse/unroll:64/scratch:4/t/fwd,rep_movsb
-# rax = dst, then straight into each row's code (it needs nothing beyond x86-64)
 	.p2align 4
-	.globl kex_memcpy
-	.type kex_memcpy, @function
-kex_memcpy:
+	.globl kex_rep_movsb_nocheck
+	.type kex_rep_movsb_nocheck, @function
+kex_rep_movsb_nocheck:
+kex_rep_movsb:
+.Lkex_rep_movsb_nocheck:
 	endbr64
 	mov rax, rdi
-	cmp rdx, 256
-	jbe kex_copy_sse_unroll_64_scratch_4_t_fwd_kernel
 	jmp kex_rep_movsb_kernel
-	.size kex_memcpy, .-kex_memcpy
+	.size kex_rep_movsb_nocheck, .-kex_rep_movsb_nocheck
+	.size kex_rep_movsb, .-kex_rep_movsb
 	.section .note.GNU-stack,"",@progbits

@@ -16,14 +16,19 @@ kex_asm_k_kernel:
 	.byte 0xf3, 0xa4	# 0049: rep movsb byte ptr [rdi], byte ptr [rsi]
 	.byte 0xc3	# 004b: ret
 	.size kex_asm_k_kernel, .-kex_asm_k_kernel
-	.p2align 4
 	.globl kex_asm_k
 	.type kex_asm_k, @function
+	.p2align 4
+	.globl kex_asm_k_nocheck
+	.type kex_asm_k_nocheck, @function
+kex_asm_k_nocheck:
 kex_asm_k:
+.Lkex_asm_k_nocheck:
 	endbr64
 	push rdi
 	call kex_asm_k_kernel
 	pop rax
 	ret
+	.size kex_asm_k_nocheck, .-kex_asm_k_nocheck
 	.size kex_asm_k, .-kex_asm_k
 	.section .note.GNU-stack,"",@progbits

@@ -138,15 +138,21 @@ TEST_CASE("the GNU as source of a kernel and a dispatch" * doctest::test_suite("
     CHECK(s.find(".Lkex_p_page_libc:\n\tjmp memcpy@PLT\n") != std::string::npos);
     CHECK(s.find("\t.section .note.GNU-stack,\"\",@progbits\n") != std::string::npos);
     if (syn == Syntax::intel) {
-      CHECK(s.find("kex_p_page:\n\tendbr64\n\ttest rdx, 4095\n\tjnz .Lkex_p_page_libc\n\tmov eax, edi\n\tor eax, esi\n\ttest eax, "
+      CHECK(s.find("kex_p_page:\n.Lkex_p_page_nocheck:\n\tendbr64\n\ttest rdx, 4095\n\tjnz .Lkex_p_page_libc\n\tmov eax, edi\n\tor eax, esi\n\ttest eax, "
                    "15\n\tjnz .Lkex_p_page_libc\n\tpush rdi\n\tcall kex_p_page_kernel\n\tpop rax\n\tret\n") !=
             std::string::npos);
-      CHECK(s.find("kex_p_any:\n\tendbr64\n\tpush rdi\n\tcall kex_p_any_kernel\n\tpop rax\n\tret\n\t.size") != std::string::npos);
-      CHECK(s.find("my_memcpy:\n\tendbr64\n\tmovabs r11, 8589934592\n\tcmp rdx, r11\n\tjbe kex_p_any\n\tjmp kex_p_page\n") !=
+      CHECK(s.find("kex_p_any:\n.Lkex_p_any_nocheck:\n\tendbr64\n\tpush rdi\n\tcall kex_p_any_kernel\n\tpop rax\n\tret\n\t.size") !=
+            std::string::npos);
+      // No features to check: SYMBOL is SYMBOL_nocheck, no indirect function, nothing in .text.unlikely but libc's jump.
+      CHECK(s.find("\t.globl kex_p_any\n\t.type kex_p_any, @function\n\t.p2align 4\n\t.globl kex_p_any_nocheck\n") !=
+            std::string::npos);
+      CHECK(s.find("gnu_indirect_function") == std::string::npos);
+      CHECK(s.find("my_memcpy:\n.Lmy_memcpy_nocheck:\n\tendbr64\n\tmovabs r11, 8589934592\n\tcmp rdx, r11\n\tjbe kex_p_any_nocheck\n\tjmp kex_p_page_nocheck\n") !=
             std::string::npos);
     } else {
-      CHECK(s.find("kex_p_page:\n\tendbr64\n\ttestq $4095, %rdx\n") != std::string::npos);
-      CHECK(s.find("my_memcpy:\n\tendbr64\n\tmovabsq $8589934592, %r11\n\tcmpq %r11, %rdx\n\tjbe kex_p_any\n") != std::string::npos);
+      CHECK(s.find("kex_p_page:\n.Lkex_p_page_nocheck:\n\tendbr64\n\ttestq $4095, %rdx\n") != std::string::npos);
+      CHECK(s.find("my_memcpy:\n.Lmy_memcpy_nocheck:\n\tendbr64\n\tmovabsq $8589934592, %r11\n\tcmpq %r11, %rdx\n\tjbe kex_p_any_nocheck\n") !=
+            std::string::npos);
     }
   }
 }
@@ -178,7 +184,7 @@ TEST_CASE("measured figures from a results file go into the comment, made safe" 
   CHECK(none.provenance.back() == "no measured entry of it in r.json");
 }
 
-TEST_CASE("GNU as: code that keeps rax is entered by rax = dst and a jump, and a dispatch of such rows jumps into the code" *
+TEST_CASE("GNU as: code that keeps rax is entered by rax = dst and a jump, a dispatch of such rows jumps into the code, the CPU checked by a resolver" *
           doctest::test_suite("emit")) {
   SourceKernel lean = emit_tiny("p/lean"), rep = emit_tiny("p/rep"), framed = emit_tiny("p/framed");
   lean.keeps_rax = rep.keeps_rax = true;
@@ -189,21 +195,40 @@ TEST_CASE("GNU as: code that keeps rax is entered by rax = dst and a jump, and a
   const std::string s = gas_source({lean, rep, framed, libc}, SourceDispatch{parse_dispatch("16:memcpy,2K:p/lean,p/rep", "t"),
                                                                              Op::copy, "my_memcpy"},
                                    Syntax::intel, {});
-  // The wrapper's hot path: the CPU-check byte, then rax = dst and a tail jump (no call frame).
-  CHECK(s.find("kex_p_lean:\n\tendbr64\n.Lkex_p_lean_entry:\n\tcmp byte ptr [rip + .Lkex_p_lean_usable], 1\n\tjne "
-               ".Lkex_p_lean_cpu\n\tmov rax, rdi\n\tjmp kex_p_lean_kernel\n.Lkex_p_lean_cpu:\n") != std::string::npos);
-  CHECK(s.find("kex_p_framed:\n\tendbr64\n\tpush rdi\n\tcall kex_p_framed_kernel\n\tpop rax\n\tret\n") != std::string::npos);
-  // Every row direct: one check of both rows' features (avx2 and erms), then straight into the code.
-  CHECK(s.find("my_memcpy:\n\tendbr64\n.Lmy_memcpy_entry:\n\tcmp byte ptr [rip + .Lmy_memcpy_usable], 1\n\tjne "
-               ".Lmy_memcpy_cpu\n\tmov rax, rdi\n\tcmp rdx, 16\n\tjbe memcpy@PLT\n\tcmp rdx, 2048\n\tjbe kex_p_lean_kernel\n"
-               "\tjmp kex_p_rep_kernel\n.Lmy_memcpy_cpu:\n") != std::string::npos);
-  const size_t probe = s.find(".Lmy_memcpy_cpu:\n");
+  // The wrapper's hot path: no CPU check at all (the resolver made it when the symbol was bound),
+  // rax = dst, then the code itself (64-byte aligned, the nops before it included): no jump, no
+  // call frame. rep's code follows the dispatch's entry, so its own wrapper jumps to it.
+  CHECK(s.find("\t.p2align 6\n\t.p2align 4\n\t.globl kex_p_lean_nocheck\n\t.type kex_p_lean_nocheck, @function\nkex_p_lean_nocheck:\n"
+               ".Lkex_p_lean_nocheck:\n\tendbr64\n\tmov rax, rdi\n\t.size kex_p_lean_nocheck, .-kex_p_lean_nocheck\n") !=
+        std::string::npos);
+  CHECK(s.find("kex_p_lean_kernel:\n", s.find("kex_p_lean_nocheck:\n")) != std::string::npos);
+  CHECK(s.find(".Lkex_p_rep_nocheck:\n\tendbr64\n\tmov rax, rdi\n\tjmp kex_p_rep_kernel\n") != std::string::npos);
+  CHECK(s.find("kex_p_framed:\n.Lkex_p_framed_nocheck:\n\tendbr64\n\tpush rdi\n\tcall kex_p_framed_kernel\n\tpop rax\n\tret\n") !=
+        std::string::npos);
+  CHECK(s.find("\t.type kex_p_lean, %gnu_indirect_function\nkex_p_lean:\n\tendbr64\n\tpush rbx\n") != std::string::npos);
+  // Every row direct: one check of both rows' features (avx2 and erms) in the resolver, then straight into the code.
+  // The last row's code follows the dispatch's entry, as the JIT dispatch kernel's last member does.
+  const std::string entry = "my_memcpy_nocheck:\n.Lmy_memcpy_nocheck:\n\tendbr64\n\tmov rax, rdi\n\tcmp rdx, 16\n\tjbe memcpy@PLT\n\tcmp "
+                            "rdx, 2048\n\tjbe kex_p_lean_kernel\n\t.size";
+  REQUIRE(s.find(entry) != std::string::npos);
+  CHECK(s.find("\tjmp kex_p_rep_kernel\n") != std::string::npos);  // rep's own wrapper
+  const size_t rep_code = s.find("kex_p_rep_kernel:\n"), after_entry = s.find(entry);
+  CHECK(rep_code > after_entry);
+  CHECK(s.find("_kernel:\n", after_entry) == rep_code + std::string("kex_p_rep").size());  // nothing between but nops
+  const size_t probe = s.find("\t.type my_memcpy, %gnu_indirect_function\n");
+  REQUIRE(probe != std::string::npos);
   CHECK(s.find("\tbt ebx, 5\n", probe) != std::string::npos);  // avx2: CPUID 7 EBX bit 5
   CHECK(s.find("\tbt ebx, 9\n", probe) != std::string::npos);  // erms: CPUID 7 EBX bit 9
-  CHECK(s.find(".Lmy_memcpy_libc:\n\tjmp memcpy@PLT\n", probe) != std::string::npos);
-  // One row that needs the frame: the dispatch goes through the wrappers, as before.
+  CHECK(s.find("\tlea rax, [rip + .Lmy_memcpy_nocheck]\n\tpop rbx\n\tret\n.Lmy_memcpy_no:\n\tlea rax, [rip + "
+               ".Lmy_memcpy_libc]\n", probe) != std::string::npos);
+  CHECK(s.find(".Lmy_memcpy_libc:\n\tjmp memcpy@PLT\n\t.popsection\n", probe) != std::string::npos);
+  CHECK(s.find("usable") == std::string::npos);
+  // One row that needs the frame: the dispatch goes through the rows' entries without a check;
+  // its own resolver checks the features of both (lean's avx2).
   const std::string w = gas_source({lean, framed}, SourceDispatch{parse_dispatch("2K:p/lean,p/framed", "t"), Op::copy,
                                                                    "my_memcpy"},
                                    Syntax::intel, {});
-  CHECK(w.find("my_memcpy:\n\tendbr64\n\tcmp rdx, 2048\n\tjbe kex_p_lean\n\tjmp kex_p_framed\n") != std::string::npos);
+  CHECK(w.find("my_memcpy_nocheck:\n.Lmy_memcpy_nocheck:\n\tendbr64\n\tcmp rdx, 2048\n\tjbe kex_p_lean_nocheck\n\tjmp "
+               "kex_p_framed_nocheck\n") != std::string::npos);
+  CHECK(w.find("\t.type my_memcpy, %gnu_indirect_function\n") != std::string::npos);
 }
