@@ -96,12 +96,13 @@ std::vector<EmitCheckVerdict> check_emitted(const EmitCheckInput& in, const Emit
     if (opts.on_verdict) opts.on_verdict(v);
     verdicts.push_back(std::move(v));
   };
-  if (auto failed = build(dir, in, opts, stops.flag())) note(*failed);
-  else
-    for (const std::string& f : in.functions) {
-      if (*stops.flag()) break;
-      note(run_one(dir, f, opts, stops.flag()));
-    }
+  // A run a stop killed has no verdict: kex stops as the signal says once the folder is gone.
+  std::optional<EmitCheckVerdict> failed = build(dir, in, opts, stops.flag());
+  if (failed && !*stops.flag()) note(*failed);
+  for (size_t i = 0; !failed && i < in.functions.size() && !*stops.flag(); ++i) {
+    EmitCheckVerdict v = run_one(dir, in.functions[i], opts, stops.flag());
+    if (!*stops.flag()) note(std::move(v));
+  }
   return verdicts;
 }
 
