@@ -22,6 +22,11 @@ TempDir::TempDir(const std::string& prefix) {
                      limit_note(errno));
   path_ = t;
   owner_ = int(getpid());
+  if (path_[0] != '/') {  // a relative TMPDIR: the path still names the folder from another working folder
+    std::error_code ec;
+    const auto cwd = std::filesystem::current_path(ec);
+    if (!ec) path_ = (cwd / path_).string();
+  }
 }
 
 TempDir::~TempDir() {

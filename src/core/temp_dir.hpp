@@ -6,9 +6,9 @@
 
 namespace kex {
 
-/// A fresh folder "PREFIX-XXXXXX" in $TMPDIR (or /tmp), removed with its contents when
-/// destroyed (by the process that made it only, not by a forked child). Throws InputError
-/// naming the folder it could not make.
+/// A fresh folder "PREFIX-XXXXXX" in $TMPDIR (or /tmp), its path absolute, removed with
+/// its contents when destroyed (by the process that made it only, not by a forked child).
+/// Throws InputError naming the folder it could not make.
 class TempDir {
  public:
   explicit TempDir(const std::string& prefix);

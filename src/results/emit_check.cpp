@@ -50,6 +50,7 @@ std::optional<EmitCheckVerdict> build(const TempDir& dir, const EmitCheckInput& 
   write_file_atomic(dir / source, in.source, true);
   ProcessSpec spec({opts.compiler, "-O2", "-o", "test", "test.c", source});
   spec.dir = dir.path();
+  spec.env = {{"TMPDIR", dir.path()}};  // cc's temporaries too: a build a stop kills leaves none elsewhere
   spec.output_cap = kOutputCap;
   spec.timeout = opts.build_timeout;
   spec.stop = stop;

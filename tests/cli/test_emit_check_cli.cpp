@@ -4,8 +4,11 @@
 // are one line and exit status 2.
 #include <doctest/doctest.h>
 
+#include <csignal>
+#include <cstdlib>
 #include <string>
 
+#include "tests/support/child.hpp"
 #include "tests/support/shell.hpp"
 #include "tests/support/tmpdir.hpp"
 
@@ -95,4 +98,26 @@ TEST_CASE("kex emit --test: bad options and a missing compiler, one line and exi
   CHECK(r.text == "kex: --test: cannot run cc, the C compiler (ENOENT (No such file or directory)): install the "
                   "Debian package gcc\n");
   CHECK(shell("ls -A " + dir.path).text == "");
+}
+
+TEST_CASE("kex emit --test: a SIGINT kills the test program, removes the folder and stops kex by that signal" *
+          doctest::test_suite("emit")) {
+  if (!emit_test_tools()) {
+    MESSAGE("cc or as not installed: nothing built");
+    return;
+  }
+  TmpDir dir, logs;
+  const char* old = std::getenv("TMPDIR");
+  const std::string kept = old ? old : "";
+  setenv("TMPDIR", dir.path.c_str(), 1);  // the child's, inherited
+  KexChild kex({"emit", "copy/sse/unroll:64", "--format", "gas", "--test"}, logs / "log");
+  if (old) setenv("TMPDIR", kept.c_str(), 1);
+  else unsetenv("TMPDIR");
+  // Built: the program runs (a copy's check takes seconds).
+  REQUIRE(wait_until([&] { return shell("ls " + dir.path + "/kex-emit-test-*/test >/dev/null 2>&1").status == 0; }));
+  const auto [status, seconds] = kex.stop({SIGINT});
+  CHECK(status == 128 + SIGINT);
+  CHECK(seconds < 5);
+  CHECK(shell("ls -A " + dir.path).text == "");
+  CHECK(slurp(logs / "log") == "");  // no verdict for a run the stop killed
 }

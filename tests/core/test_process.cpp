@@ -138,4 +138,15 @@ TEST_CASE("TempDir: a private folder in TMPDIR, removed with its files") {
     std::ofstream(d / "sub/g") << "y";
   }
   CHECK(access(path.c_str(), F_OK) != 0);
+  // A relative TMPDIR still gives an absolute path.
+  const char* old = std::getenv("TMPDIR");
+  const std::string kept = old ? old : "";
+  setenv("TMPDIR", ".", 1);
+  {
+    const TempDir d("kex-temp-dir-test");
+    CHECK(d.path()[0] == '/');
+    CHECK(access(d.path().c_str(), F_OK) == 0);
+  }
+  if (old) setenv("TMPDIR", kept.c_str(), 1);
+  else unsetenv("TMPDIR");
 }

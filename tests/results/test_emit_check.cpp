@@ -122,5 +122,18 @@ TEST_CASE("check_emitted: a source that does not compile, a program that prints 
     CHECK(std::string(e.what()) == "--test: cannot run kex-no-such-cc-51, the C compiler (ENOENT (No such file or "
                                    "directory)): install the Debian package gcc");
   }
+  // A compiler that cannot run the assembler (binutils missing) says so as gcc does.
+  TmpDir bin;
+  spit(bin / "cc",
+       "#!/bin/sh\necho \"cc: fatal error: cannot execute 'as': execvp: No such file or directory\"\nexit 1\n");
+  REQUIRE(shell("chmod +x " + bin / "cc").status == 0);
+  opts.compiler = bin / "cc";
+  try {
+    check_emitted(in, opts);
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()) ==
+          "--test: " + bin / "cc" + " cannot run as, the assembler: install the Debian package binutils");
+  }
   CHECK(tmp.left() == "");
 }
