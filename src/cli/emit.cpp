@@ -1,5 +1,7 @@
 // `kex emit NAME... --format gas|c [-o FILE]`: kernels as source for another program,
 // and with --dispatch a size-dispatching memcpy/memset over them (docs/commands.md).
+#include <fmt/core.h>
+
 #include <map>
 #include <optional>
 
@@ -9,6 +11,7 @@
 #include "src/core/output.hpp"
 #include "src/model/dispatch_kernel.hpp"
 #include "src/results/emit_c.hpp"
+#include "src/results/emit_check.hpp"
 #include "src/results/emit_gas.hpp"
 #include "src/results/emit_kernels.hpp"
 #include "src/results/emit_test.hpp"
@@ -27,6 +30,9 @@ struct EmitOptions {
   std::string dispatch_from = "--dispatch";  ///< where the dispatch came from, for errors: the option or FILE: /tune
   std::vector<std::string> loads;            ///< --load NAME=PATH:SYMBOL[:...]: what asm/NAME names
   bool force = false, no_fsave = false;
+  bool test = false;          ///< --test: build the test program with cc and run it
+  bool out_given = false;     ///< -o was on the command line
+  double test_timeout = 60;   ///< --test-timeout: seconds each function's run may take
 };
 
 /// Whether `s` is a C identifier of [a-z0-9_] that does not start with a digit.
@@ -86,9 +92,11 @@ SourceDispatch read_dispatch(const EmitOptions& o, std::vector<KernelPlan>& plan
   return d;
 }
 
-/// What kex emit writes: the source and, with --test-program, the test program's.
+/// What kex emit writes: the source and, with --test-program or --test, the test
+/// program's and the functions it checks.
 struct EmitTexts {
   std::string source, test;
+  std::vector<std::string> functions;
 };
 
 EmitTexts emit_text(const EmitOptions& o) {
@@ -113,8 +121,70 @@ EmitTexts emit_text(const EmitOptions& o) {
   if (dispatch) header.push_back("dispatch " + dispatch->symbol + ": " + dispatch_text(dispatch->table));
   const Syntax syntax = enum_from_word(kSyntaxes, o.syntax).value_or(Syntax::intel);
   const bool c = enum_from_word(kSourceFormats, o.format) == SourceFormat::c;
-  return {c ? c_source(kernels, dispatch, syntax, header) : gas_source(kernels, dispatch, syntax, header),
-          o.test_program.empty() ? "" : test_program(kernels, dispatch)};
+  EmitTexts texts;
+  texts.source = c ? c_source(kernels, dispatch, syntax, header) : gas_source(kernels, dispatch, syntax, header);
+  if (o.test_program.empty() && !o.test) return texts;
+  texts.test = test_program(kernels, dispatch);
+  for (const auto& f : tested_functions(kernels, dispatch)) texts.functions.push_back(f.first);
+  return texts;
+}
+
+/// The options --test refuses, before any work: standard output is its verdicts'.
+void check_test_options(const EmitOptions& o) {
+  if (o.test && o.out_given && o.out == "-")
+    throw InputError("-o", "'-': --test prints its verdicts on standard output; give -o a file, or leave it out");
+  if (!(o.test_timeout >= 0.01 && o.test_timeout <= 3600))
+    throw InputError("--test-timeout", fmt::format("'{}': allowed: 0.01 to 3600 (seconds)", o.test_timeout));
+}
+
+/// --test: builds and runs the test program of `text`; prints a verdict a line; 0 when
+/// every function passed, 1 otherwise.
+int run_test(const EmitOptions& o, const EmitTexts& text) {
+  EmitCheckInput in{text.source, enum_from_word(kSourceFormats, o.format).value_or(SourceFormat::gas), text.test,
+                    text.functions};
+  EmitCheckOptions opts;
+  opts.run_timeout = std::chrono::milliseconds(int64_t(o.test_timeout * 1000 + 0.5));
+  opts.on_verdict = [](const EmitCheckVerdict& v) { write_stdout(v.line + "\n"); };  // as each run ends
+  bool passed = true;
+  for (const EmitCheckVerdict& v : check_emitted(in, opts)) passed &= v.passed;
+  return passed ? 0 : 1;
+}
+
+/// The checks of -o and --test-program against the inputs and each other, before any work.
+void check_outputs(const EmitOptions& o) {
+  check_not_an_input("-o", o.out, {o.results, o.tune});
+  if (o.test_program.empty()) return;
+  check_not_an_input("--test-program", o.test_program, {o.results, o.tune, o.out});
+  if (o.test_program == "-") throw InputError("--test-program", "'-': a file name (-o writes standard output)");
+  if (o.test_program == o.out) throw InputError("--test-program", "'" + o.out + "' is also -o's file: give another");
+  check_output_path(o.test_program, o.force);
+  if (o.out != "-") check_output_path(o.out, o.force);
+}
+
+/// --tune FILE: its dispatch table and op become --dispatch's and --op's.
+void apply_tune(EmitOptions& o) {
+  const TuneRecord t = load_tune(o.tune);
+  if (t.dispatch.entries.empty()) throw InputError(o.tune + ": /tune/dispatch: empty: the tune decided no kernel");
+  if (o.op && *o.op != t.op)
+    throw InputError("--op", "'" + std::string(to_string(*o.op)) + "': " + o.tune + " is a " + std::string(to_string(t.op)) +
+                                 " tune (leave --op out with --tune)");
+  o.dispatch = dispatch_text(flat_dispatch(t.dispatch));  // checked as the tune file was read
+  o.op = t.op;
+  o.dispatch_from = o.tune + ": /tune/dispatch";
+}
+
+/// kex emit: writes the source (and the test program), or with --test checks it.
+int run_emit(EmitOptions& o) {
+  check_test_options(o);
+  check_outputs(o);
+  if (!o.tune.empty()) apply_tune(o);
+  const EmitTexts text = emit_text(o);
+  if (o.test && text.functions.empty())
+    throw InputError("--test", "nothing to check: every kernel named is the C library's own");
+  if (!o.test_program.empty()) write_file_atomic(o.test_program, text.test, o.force);
+  if (o.out != "-") write_file_atomic(o.out, text.source, o.force);
+  else if (!o.test) write_stdout(text.source);
+  return o.test ? run_test(o, text) : 0;
 }
 
 }  // namespace
@@ -149,34 +219,18 @@ Action add_emit_command(CLI::App& app) {
   cmd->add_option("--test-program", o->test_program,
                   "Also write a C program that checks the emitted memcpy/memset (the dispatch, else each wrapper) "
                   "against the C library at every size 0..4097 and offset 0..63, and larger sizes");
+  cmd->add_flag("--test", o->test,
+                "Build the source and its test program with the system cc in a temporary folder and run it: a "
+                "verdict a line; exit status 1 when a check fails (the source goes to -o only when given)");
+  cmd->add_option("--test-timeout", o->test_timeout,
+                  "Seconds each function's test run may take before it is killed (default 60)");
   cmd->add_flag("--no-fsave", o->no_fsave, "Presets: drop the fsave/frstor pair the originals timed");
   cmd->add_option("--load", o->loads,
                   "NAME=PATH:SYMBOL[:copy|move|clear] of object code (.s, .S, .o, lib.a(member)): asm/NAME is then "
                   "written as the bytes kex loaded, with their path, symbol and sha256 (repeatable)");
-  return [o]() {
-    check_not_an_input("-o", o->out, {o->results, o->tune});
-    if (!o->test_program.empty()) {
-      check_not_an_input("--test-program", o->test_program, {o->results, o->tune, o->out});
-      if (o->test_program == "-") throw InputError("--test-program", "'-': a file name (-o writes standard output)");
-      if (o->test_program == o->out) throw InputError("--test-program", "'" + o->out + "' is also -o's file: give another");
-      check_output_path(o->test_program, o->force);
-      if (o->out != "-") check_output_path(o->out, o->force);
-    }
-    if (!o->tune.empty()) {
-      const TuneRecord t = load_tune(o->tune);
-      if (t.dispatch.entries.empty()) throw InputError(o->tune + ": /tune/dispatch: empty: the tune decided no kernel");
-      if (o->op && *o->op != t.op)
-        throw InputError("--op", "'" + std::string(to_string(*o->op)) + "': " + o->tune + " is a " + std::string(to_string(t.op)) +
-                                     " tune (leave --op out with --tune)");
-      o->dispatch = dispatch_text(flat_dispatch(t.dispatch));  // checked as the tune file was read
-      o->op = t.op;
-      o->dispatch_from = o->tune + ": /tune/dispatch";
-    }
-    const EmitTexts text = emit_text(*o);
-    if (!o->test_program.empty()) write_file_atomic(o->test_program, text.test, o->force);
-    if (o->out == "-") write_stdout(text.source);
-    else write_file_atomic(o->out, text.source, o->force);
-    return 0;
+  return [o, cmd]() {
+    o->out_given = cmd->count("-o") > 0;
+    return run_emit(*o);
   };
 }
 

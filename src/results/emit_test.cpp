@@ -56,7 +56,8 @@ static void clear_one(const char *fn, clear_fn f, size_t n, size_t dof, int c) {
   memset(d, 0x5a, n);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  const char *only = argc > 1 ? argv[1] : 0; /* one function's symbol: only it is checked */
   const size_t max = large[sizeof large / sizeof *large - 1];
   srcbuf = malloc(max + OFFSETS);
   dstbuf = malloc(max + OFFSETS + 3 * GUARD);
@@ -72,6 +73,7 @@ int main(void) {
   }
   memset(dstbuf, 0x5a, max + OFFSETS + 3 * GUARD);
   for (size_t k = 0; copies[k].f; ++k) {
+    if (only && strcmp(only, copies[k].name) != 0) continue;
     for (size_t n = 0; n <= SMALL; ++n)
       for (size_t so = 0; so < OFFSETS; ++so)
         for (size_t dof = 0; dof < OFFSETS; ++dof) copy_one(copies[k].name, copies[k].f, n, so, dof);
@@ -80,21 +82,26 @@ int main(void) {
         copy_one(copies[k].name, copies[k].f, large[i], large_offsets[o][0], large_offsets[o][1]);
   }
   for (size_t k = 0; clears[k].f; ++k)
-    for (size_t b = 0; fills[b] >= 0; ++b) {
+    for (size_t b = 0; fills[b] >= 0 && !(only && strcmp(only, clears[k].name) != 0); ++b) {
       for (size_t n = 0; n <= SMALL; ++n)
         for (size_t dof = 0; dof < OFFSETS; ++dof) clear_one(clears[k].name, clears[k].f, n, dof, fills[b]);
       for (size_t i = 0; i < sizeof large / sizeof *large; ++i)
         for (size_t o = 0; o < sizeof large_offsets / sizeof *large_offsets; ++o)
           clear_one(clears[k].name, clears[k].f, large[i], large_offsets[o][1], fills[b]);
     }
+  if (only && !calls) {
+    printf("%s: no such function here\n", only);
+    return 2;
+  }
   printf("ok: %ld calls, every byte and return value as the C library's\n", calls);
   return 0;
 }
 )C";
 
-/// The functions to test: the dispatch's symbol with its op, or each wrapper's.
-std::vector<std::pair<std::string, Op>> tested(const std::vector<SourceKernel>& kernels,
-                                               const std::optional<SourceDispatch>& dispatch) {
+}  // namespace
+
+std::vector<std::pair<std::string, Op>> tested_functions(const std::vector<SourceKernel>& kernels,
+                                                         const std::optional<SourceDispatch>& dispatch) {
   if (dispatch) return {{dispatch->symbol, dispatch->op}};
   std::vector<std::pair<std::string, Op>> out;
   for (const SourceKernel& k : kernels)
@@ -102,11 +109,9 @@ std::vector<std::pair<std::string, Op>> tested(const std::vector<SourceKernel>& 
   return out;
 }
 
-}  // namespace
-
 std::string test_program(const std::vector<SourceKernel>& kernels, const std::optional<SourceDispatch>& dispatch) {
   std::string decl, copies, clears, fills = "0, 0x17, ";
-  for (const auto& [symbol, op] : tested(kernels, dispatch)) {
+  for (const auto& [symbol, op] : tested_functions(kernels, dispatch)) {
     const bool copy = op == Op::copy;
     decl += "void *" + symbol + (copy ? "(void *, const void *, size_t);\n" : "(void *, int, size_t);\n");
     (copy ? copies : clears) += "\t{\"" + symbol + "\", " + symbol + "},\n";
@@ -116,7 +121,8 @@ std::string test_program(const std::vector<SourceKernel>& kernels, const std::op
     if (k.op == Op::clear && !k.libc && k.fill != 0 && k.fill != 0x17 && k.fill != 0x5a) fill_bytes.insert(k.fill);
   for (int b : fill_bytes) fills += std::to_string(b) + ", ";
   return "/*\n * Written by kex emit --test-program: checks the emitted functions against the C library's\n"
-         " * memcpy and memset contract (build: cc -O2 -o test THIS_FILE EMITTED.s|.c; run: ./test).\n */\n"
+         " * memcpy and memset contract (build: cc -O2 -o test THIS_FILE EMITTED.s|.c; run: ./test,\n"
+         " * or ./test SYMBOL for one of them).\n */\n"
          "#include <stddef.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n" +
          decl + "typedef void *(*copy_fn)(void *, const void *, size_t);\ntypedef void *(*clear_fn)(void *, int, size_t);\n" +
          "static const struct { const char *name; copy_fn f; } copies[] = {\n" + copies + "\t{0, 0}};\n" +

@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,55 +15,24 @@
 
 #include "src/core/atomic_write.hpp"
 #include "src/core/error.hpp"
+#include "src/core/process.hpp"
 #include "src/results/gnuplot_text.hpp"
 
 namespace kex {
 
 namespace {
 
-struct Child {
-  int status = 0;
-  std::string err;  // its stderr
-};
-
-/// Runs gnuplot in `dir` with fmt and out set; stdin and stdout on /dev/null.
-Child run_gnuplot(const std::string& gnuplot, const std::string& dir, const std::string& gp, ImageFormat fmt,
-                  const std::string& out) {
-  int pipefd[2];
-  if (::pipe2(pipefd, O_CLOEXEC) != 0) throw InputError(dir + ": pipe failed: " + std::strerror(errno));
+/// Runs gnuplot in `dir` with fmt and out set; stdin and stdout on /dev/null, its stderr
+/// captured. It stays in kex's process group (a Ctrl-C reaches it) and dies with kex (a
+/// SIGTERM to kex plot must not leave it writing into the folder).
+ProcessEnd run_gnuplot(const std::string& gnuplot, const std::string& dir, const std::string& gp, ImageFormat fmt,
+                       const std::string& out) {
   const std::string setvars = "fmt=" + gp_string(to_string(fmt)) + "; out=" + gp_string(out);
-  const pid_t parent = ::getpid();
-  pid_t pid = ::fork();
-  if (pid < 0) {
-    int err = errno;
-    ::close(pipefd[0]);
-    ::close(pipefd[1]);
-    throw InputError(dir + ": fork failed: " + std::strerror(err));
-  }
-  if (pid == 0) {
-    // gnuplot dies with kex (a SIGTERM to kex plot must not leave it writing into the folder).
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) _exit(126);
-    ::dup2(pipefd[1], 2);
-    int devnull = ::open("/dev/null", O_RDWR);
-    if (devnull >= 0) {
-      ::dup2(devnull, 0);
-      ::dup2(devnull, 1);
-    }
-    if (::chdir(dir.c_str()) != 0) _exit(126);
-    ::execl(gnuplot.c_str(), "gnuplot", "-e", setvars.c_str(), gp.c_str(), (char*)nullptr);
-    _exit(127);
-  }
-  ::close(pipefd[1]);
-  Child c;
-  char buf[4096];
-  ssize_t n;
-  while ((n = ::read(pipefd[0], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
-    if (n > 0) c.err.append(buf, size_t(n));
-  ::close(pipefd[0]);
-  while (::waitpid(pid, &c.status, 0) < 0 && errno == EINTR) {
-  }
-  return c;
+  ProcessSpec spec({gnuplot, "-e", setvars, gp});
+  spec.dir = dir;
+  spec.capture = Capture::stderr_only;
+  spec.own_group = false;
+  return run_process(spec);
 }
 
 /// The first line of gnuplot's stderr that reports an error rather than a warning.
@@ -127,7 +95,7 @@ std::string render_figure(const std::string& gnuplot, const std::string& dir, co
   TempFile t = make_temp_file(dir, to);
   ::close(t.fd);  // gnuplot writes it by name
   const std::string tmp_name = t.path.substr(t.path.rfind('/') + 1);
-  Child c;
+  ProcessEnd c;
   try {
     c = run_gnuplot(gnuplot, dir, gp, fmt, tmp_name);
   } catch (...) {
@@ -136,11 +104,13 @@ std::string render_figure(const std::string& gnuplot, const std::string& dir, co
   }
   std::string why;
   const bool exited_ok = WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0;
-  if (WIFSIGNALED(c.status)) {
+  if (!c.started) {
+    why = c.how();
+  } else if (WIFSIGNALED(c.status)) {
     why = "killed by signal " + std::to_string(WTERMSIG(c.status)) + " (" + strsignal(WTERMSIG(c.status)) + ")";
   } else {
-    why = error_line(c.err);
-    if (why.empty() && !exited_ok) why = joined(c.err);
+    why = error_line(c.output);
+    if (why.empty() && !exited_ok) why = joined(c.output);
     if (why.empty() && !exited_ok) why = "exit status " + std::to_string(WEXITSTATUS(c.status));
   }
   if (why.empty()) {
@@ -150,14 +120,14 @@ std::string render_figure(const std::string& gnuplot, const std::string& dir, co
     else if (bytes.empty()) why = "the output is empty";
     else if (!image_complete(bytes, fmt))
       why = "the output is a truncated " + std::string(to_string(fmt)) + " of " + std::to_string(bytes.size()) + " bytes";
-    if (!why.empty()) why += said(c.err);
+    if (!why.empty()) why += said(c.output);
   }
   if (!why.empty()) {
     ::unlink(t.path.c_str());
     throw InputError(to + ": gnuplot failed: " + why);
   }
   install_file(t.path, to, force);
-  return c.err;
+  return c.output;
 }
 
 namespace {

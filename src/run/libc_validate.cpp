@@ -1,8 +1,5 @@
 #include "src/run/libc_validate.hpp"
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -12,50 +9,28 @@
 #include <random>
 #include <stdexcept>
 
-#include "src/core/fd_io.hpp"
+#include "src/core/process.hpp"
 #include "src/run/machine.hpp"
-#include "src/run/piped_fork.hpp"
 
 namespace kex {
 
 namespace {
 
-/// In the forked child: stdout to the pipe, pinned, GLIBC_TUNABLES set or unset, then exec.
-[[noreturn]] void exec_child(const PipedFork& f, const std::vector<std::string>& args, const std::string& exe,
-                             const std::string* tunables, int cpu) {
-  if (dup2(f.fd, STDOUT_FILENO) < 0) _exit(126);
-  close(f.fd);
-  if (cpu >= 0 && !pin_thread_to(cpu)) _exit(125);  // the affinity mask survives exec
-  if (tunables) setenv("GLIBC_TUNABLES", tunables->c_str(), 1);
-  else unsetenv("GLIBC_TUNABLES");
-  std::vector<char*> argv{const_cast<char*>("kex")};
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  execv(exe.c_str(), argv.data());
-  _exit(127);
-}
-
-std::string how_it_ended(int status) {
-  if (WIFSIGNALED(status)) return std::string("was killed by ") + strsignal(WTERMSIG(status));
-  return "exited with status " + std::to_string(WEXITSTATUS(status)) +
-         (WEXITSTATUS(status) == 127 ? " (cannot execute it)" : WEXITSTATUS(status) == 125 ? " (cannot pin it)" : "");
-}
-
+/// Runs the libc child (`exe`) for `job`: its stdout read, its stderr kex's, pinned to `cpu`
+/// (-1: not), GLIBC_TUNABLES set to `tunables` or unset. It stays in kex's process group, so
+/// a Ctrl-C reaches it too.
 LibcReport run_child(const LibcJob& job, const std::string& exe, const std::string* tunables, int cpu) {
-  const std::vector<std::string> args = libc_child_args(job);
-  const PipedFork f = fork_with_pipe("libc child");
-  if (f.pid == 0) exec_child(f, args, exe, tunables, cpu);
-  std::string text;
-  const bool read_ok = read_all(f.fd, text);
-  const int read_errno = errno;
-  close(f.fd);
-  int status = 0;
-  while (waitpid(f.pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!read_ok) throw std::runtime_error(std::string("libc child: reading its output: ") + std::strerror(read_errno));
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw std::runtime_error("libc child " + exe + " " + how_it_ended(status));
-  return parse_libc_report(text, job);
+  ProcessSpec spec({exe});
+  spec.env = {{"GLIBC_TUNABLES", tunables ? std::optional(*tunables) : std::nullopt}};
+  spec.capture = Capture::stdout_only;
+  for (const auto& a : libc_child_args(job)) spec.argv.push_back(a);
+  spec.output_cap = size_t(16) << 20;
+  spec.own_group = false;
+  spec.cpu = cpu;
+  const ProcessEnd end = run_process(spec);
+  if (!end.ok()) throw std::runtime_error("libc child " + exe + ": " + end.how());
+  if (end.truncated) throw std::runtime_error("libc child: more than 16 MiB of output");
+  return parse_libc_report(end.output, job);
 }
 
 }  // namespace

@@ -1,10 +1,5 @@
 #include "src/run/mca.hpp"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "src/core/process.hpp"
 #include "generators/disasm.hpp"
 #include "generators/disasm_ext.hpp"
 #include "generators/emit.hpp"
@@ -24,67 +20,19 @@ namespace kex {
 namespace {
 
 constexpr size_t kMcaOutputCap = 1 << 20;  // bytes of llvm-mca output kept
-constexpr int kMcaTimeoutMs = 30000;
+constexpr std::chrono::seconds kMcaTimeout{30};
 
-/// What a child printed (stdout and stderr, capped) and how it ended.
-struct McaRun {
-  bool started = false;
-  int status = 0;
-  bool timed_out = false;
-  std::string out;
-};
-
-/// Reads `fd` into `out` (at most kMcaOutputCap bytes kept) until EOF or the deadline.
-bool mca_drain(int fd, std::string& out) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kMcaTimeoutMs);
-  char buf[8192];
-  for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return false;
-    pollfd p{fd, POLLIN, 0};
-    const int r = ::poll(&p, 1, int(left.count()));
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return false;
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return true;
-    if (out.size() < kMcaOutputCap) out.append(buf, std::min(size_t(n), kMcaOutputCap - out.size()));
+/// Runs `argv` (argv[0] a path): its stdout and stderr (capped) and how it ended; not
+/// started when it could not be (no pipe or process left: explain goes on without it).
+ProcessEnd mca_run_tool(const std::vector<std::string>& argv) {
+  ProcessSpec spec(argv);
+  spec.output_cap = kMcaOutputCap;
+  spec.timeout = kMcaTimeout;
+  try {
+    return run_process(spec);
+  } catch (const std::exception&) {
+    return {};
   }
-}
-
-/// Runs `argv` (argv[0] a path) with stdin on /dev/null, stdout and stderr into one pipe.
-McaRun mca_run_tool(const std::vector<std::string>& argv) {
-  McaRun t;
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return t;
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    return t;
-  }
-  if (pid == 0) {
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) _exit(126);
-    const int devnull = ::open("/dev/null", O_RDONLY);
-    if (devnull >= 0) ::dup2(devnull, 0);
-    ::dup2(fds[1], 1);
-    ::dup2(fds[1], 2);
-    ::execv(args[0], args.data());
-    _exit(127);
-  }
-  ::close(fds[1]);
-  t.started = true;
-  t.timed_out = !mca_drain(fds[0], t.out);
-  ::close(fds[0]);
-  if (t.timed_out) ::kill(pid, SIGKILL);
-  while (::waitpid(pid, &t.status, 0) < 0 && errno == EINTR) {
-  }
-  return t;
 }
 
 /// `name` found in a directory of PATH, executable; "" when none.
@@ -111,8 +59,8 @@ McaTool mca_probe_tool() {
                             : "llvm-mca not found on PATH (Debian package llvm)";
     return t;
   }
-  const McaRun v = mca_run_tool({path, "--version"});
-  t.llvm_major = parse_llvm_major(v.out);
+  const ProcessEnd v = mca_run_tool({path, "--version"});
+  t.llvm_major = parse_llvm_major(v.output);
   if (!v.started || t.llvm_major == 0) {
     t.missing = "llvm-mca --version names no LLVM version";
     return t;
@@ -133,7 +81,7 @@ std::optional<McaSummary> run_mca(const McaTool& tool, const std::string& mcpu, 
   }
   const bool written = ::write(fd, source.data(), source.size()) == ssize_t(source.size());
   ::close(fd);
-  McaRun r;
+  ProcessEnd r;
   if (written)
     r = mca_run_tool({tool.path, "-mtriple=x86_64", "-mcpu=" + mcpu, "-iterations=100", "-instruction-info=false",
                   "-resource-pressure=false", path});
@@ -146,11 +94,11 @@ std::optional<McaSummary> run_mca(const McaTool& tool, const std::string& mcpu, 
     *why = "llvm-mca: no answer in 30 s";
     return std::nullopt;
   }
-  if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0) {
-    *why = "llvm-mca failed: " + mca_failure_line(r.out);
+  if (!r.ok()) {
+    *why = "llvm-mca failed: " + mca_failure_line(r.output);
     return std::nullopt;
   }
-  return parse_mca(r.out, why);
+  return parse_mca(r.output, why);
 }
 
 }  // namespace

@@ -87,6 +87,12 @@ TEST_CASE("kex tune races, writes a results file with a tune section, prints the
   CHECK(slurp(d + "/d.c").find(" * dispatch kex_memcpy: ") != std::string::npos);
   const auto cc = shell("command -v cc >/dev/null || exit 0; cc -c -Wall -Werror -o " + d + "/d.o " + d + "/d.c");
   CHECK_MESSAGE(cc.status == 0, cc.text);
+  // kex emit --test builds the tune's dispatch with cc and checks it against libc itself.
+  if (shell("command -v cc >/dev/null && command -v as >/dev/null").status == 0) {
+    const auto checked = shell(kKex + " emit --format gas --tune " + d + "/t.json --test");
+    CHECK_MESSAGE(checked.status == 0, checked.text);
+    CHECK(checked.text.rfind("kex_memcpy: passed: 16785464 calls, every byte and return value as the C library's (", 0) == 0);
+  }
   // The file's op is the dispatch's; errors in its table name the file.
   const auto op = shell(kKex + " emit --format c --tune " + d + "/t.json --op clear");
   CHECK(op.status == 2);

@@ -136,5 +136,5 @@ TEST_CASE("validate_tunables: the tuned children see GLIBC_TUNABLES, the default
                        std::runtime_error);
   o.exe = "/nonexistent/kex";
   CHECK_THROWS_WITH_AS(validate_tunables(job({1024}), t, o),
-                       "libc child /nonexistent/kex exited with status 127 (cannot execute it)", std::runtime_error);
+                       "libc child /nonexistent/kex: cannot be started (ENOENT (No such file or directory))", std::runtime_error);
 }
