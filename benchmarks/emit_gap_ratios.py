@@ -5,32 +5,10 @@ arena; lib/old: the shared object emitted at tune time, its CPU-check byte read 
 and lib/new over lib/old, each the median of per-round ratios with a 95% order-statistic
 interval over the rounds the two share (paired, as benchmarks/tune_streams_ratios.py).
 Usage: benchmarks/emit_gap_ratios.py OUTDIR"""
-import glob, json, math, os, sys
+import glob, json, os, sys
 
-# rounds, paired and text as benchmarks/tune_streams_ratios.py has them (it runs on import).
-def rounds(entry):
-    """Round -> median ticks of the rounds the sentinel did not flag; every round (the stream
-    then marked *) when fewer than 5 are left."""
-    calm = {r["round"]: r["median_ticks"] for r in entry["reps"] if not r.get("disturbed")}
-    return calm if len(calm) >= 5 else {r["round"]: r["median_ticks"] for r in entry["reps"]}
-
-
-def paired(a, b):
-    common = sorted(set(a) & set(b))
-    q = sorted(a[r] / b[r] for r in common)
-    n = len(q)
-    if n < 3:
-        return None
-    lo = max(0, int(math.floor(n / 2 - 0.98 * math.sqrt(n))))
-    hi = min(n - 1, int(math.ceil(n / 2 + 0.98 * math.sqrt(n))))
-    mid = (q[(n - 1) // 2] + q[n // 2]) / 2
-    return mid, q[lo], q[hi], n
-
-
-def text(r):
-    return "-" if r is None else "%.2f [%.2f-%.2f]" % r[:3]
-
-
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from paired_rounds import paired, rounds, text  # noqa: E402
 
 
 def main(out):
