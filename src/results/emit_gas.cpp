@@ -18,8 +18,9 @@ struct Lines {
   void ins(const std::string& intel, const std::string& att) { text += "\t" + (syntax == Syntax::intel ? intel : att) + "\n"; }
   void raw(const std::string& line) { text += line + "\n"; }
   void comment(const std::string& line) { text += "# " + comment_text(line) + "\n"; }
-  void begin_function(const std::string& symbol, const std::string& type = "@function") {
-    raw("\t.p2align 4");
+  /// SYMBOL's opening lines, 16-byte aligned unless the caller placed it (`aligned` false).
+  void begin_function(const std::string& symbol, const std::string& type = "@function", bool aligned = true) {
+    if (aligned) raw("\t.p2align 4");
     raw("\t.globl " + symbol);
     raw("\t.type " + symbol + ", " + type);
     raw(symbol + ":");
@@ -98,13 +99,22 @@ struct Checked {
   bool to_libc = false;  ///< the entry itself may jump to libc (n, dst, src or c)
 };
 
+/// The bytes of `endbr64; mov rax, rdi`: a wrapper that falls into its code with nothing else.
+constexpr int kFallEntryBytes = 4 + 3;
+
 /// SYMBOL_nocheck, the entry that does not check the CPU, 16-byte aligned (64 when the code
-/// follows it): endbr64, `body`; SYMBOL at the same address when there is no check.
-void checked_entry(Lines& a, const Checked& c, bool falls, const std::function<void()>& body) {
+/// follows it): endbr64, `body`; SYMBOL at the same address when there is no check. With
+/// `entry_bytes` (the length of endbr64 and `body`, when known) the entry starts that many
+/// bytes before a 64-byte boundary, int3 before it, so the code that follows is aligned
+/// without nops run on every call (up to 57 bytes of them measured 1.14x the JIT kernel's time
+/// on Memcpy_3's 2.7 ns calls: benchmarks/results/2026-12-06-tune-streams.md, pass 7).
+void checked_entry(Lines& a, const Checked& c, bool falls, const std::function<void()>& body, int entry_bytes = 0) {
   const bool resolve = !c.cpu.resolver.empty();
   if (!resolve) a.raw("\t.globl " + c.symbol), a.raw("\t.type " + c.symbol + ", @function");
+  const bool placed = falls && entry_bytes > 0;
   if (falls) a.raw("\t.p2align 6");
-  a.begin_function(c.symbol + "_nocheck");
+  if (placed) a.raw("\t.skip " + std::to_string(64 - entry_bytes % 64) + ", 0xcc");
+  a.begin_function(c.symbol + "_nocheck", "@function", !placed);
   if (!resolve) a.raw(c.symbol + ":");
   a.raw(nocheck_label(c.symbol) + ":");
   a.ins("endbr64", "endbr64");
@@ -138,10 +148,13 @@ Checked wrapper(Lines& a, const SourceKernel& k, Enter how) {
   Checked c{k.symbol, ".L" + k.symbol + "_libc", k.op == Op::copy ? "memcpy" : "memset", {}, has_checks(k)};
   c.cpu = gas_cpu_check(k.needs, k.symbol, nocheck_label(k.symbol), c.libc);
   if (!c.cpu.unchecked.empty()) a.comment("not checked here: " + c.cpu.unchecked + " (call it only where the CPU has them)");
-  checked_entry(a, c, how == Enter::fall, [&] {
-    if (c.to_libc) fallback_checks(a, k, c.libc);
-    enter_kernel(a, k, how);
-  });
+  checked_entry(
+      a, c, how == Enter::fall,
+      [&] {
+        if (c.to_libc) fallback_checks(a, k, c.libc);
+        enter_kernel(a, k, how);
+      },
+      c.to_libc ? 0 : kFallEntryBytes);
   return c;
 }
 
@@ -191,6 +204,7 @@ Checked dispatch_function(Lines& a, const SourceDispatch& d, const std::vector<S
             (c.cpu.resolver.empty() ? " (it needs nothing beyond x86-64)"
                                     : "; one CPU check for every row's code when the symbol is bound (libc for every size where it fails)"));
   if (!c.cpu.unchecked.empty()) a.comment("not checked here: " + c.cpu.unchecked + " (call it only where the CPU has them)");
+  const int entry_bytes = direct && rows.size() == 1 ? kFallEntryBytes : 0;  // no compare: the one row follows
   checked_entry(a, c, falls, [&] {
     if (direct) a.ins("mov rax, rdi", "movq %rdi, %rax");
     for (size_t i = 0; i < rows.size(); ++i) {
@@ -209,7 +223,7 @@ Checked dispatch_function(Lines& a, const SourceDispatch& d, const std::vector<S
       }
       a.ins("jbe " + target, "jbe " + target);
     }
-  });
+  }, entry_bytes);
   return c;
 }
 

@@ -373,3 +373,28 @@ TEST_CASE("kex emit --format gas: the emitted memcpy races back as asm/ by its u
   CHECK(clear.status == 2);
   CHECK_MESSAGE(clear.text.find("R_X86_64_PLT32 against 'memset' at .text.unlikely+") != std::string::npos, clear.text);
 }
+
+TEST_CASE("kex emit --format gas: an entry that falls into its code starts 7 bytes before it, so no padding runs per call" *
+          doctest::test_suite("emit")) {
+  if (!emit_tool("as") || !emit_tool("nm")) {
+    MESSAGE("as or nm not installed: nothing assembled");
+    return;
+  }
+  TmpDir d;
+  for (const char* syntax : {"intel", "att"}) {
+    CAPTURE(syntax);
+    const auto e = shell(kKex + " emit --format gas --syntax " + syntax + " --dispatch copy/sse/unroll:64 --force -o " + (d / "f.s"));
+    REQUIRE_MESSAGE(e.status == 0, e.text);
+    REQUIRE(shell("as -o " + (d / "f.o") + " " + (d / "f.s")).status == 0);
+    const auto nm = shell("nm " + (d / "f.o"));
+    REQUIRE(nm.status == 0);
+    auto address = [&](const std::string& symbol) -> long long {
+      const size_t at = nm.text.find(" T " + symbol + "\n");
+      return at == std::string::npos ? -1 : std::stoll(nm.text.substr(nm.text.rfind('\n', at) + 1, 16), nullptr, 16);
+    };
+    const long long entry = address("kex_memcpy_nocheck"), code = address("kex_copy_sse_unroll_64_scratch_4_t_fwd_kernel");
+    REQUIRE_MESSAGE((entry >= 0 && code >= 0), nm.text);
+    CHECK(code % 64 == 0);
+    CHECK(code - entry == 7);  // endbr64 (4 bytes) and mov rax, rdi (3), then the code itself
+  }
+}

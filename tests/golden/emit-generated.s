@@ -16,7 +16,7 @@ Code and wrappers are generated: edit the kex command, not this file.
 	.globl kex_copy_sse_unroll_64_scratch_4_t_fwd
 	.type kex_copy_sse_unroll_64_scratch_4_t_fwd, @function
 	.p2align 6
-	.p2align 4
+	.skip 57, 0xcc
 	.globl kex_copy_sse_unroll_64_scratch_4_t_fwd_nocheck
 	.type kex_copy_sse_unroll_64_scratch_4_t_fwd_nocheck, @function
 kex_copy_sse_unroll_64_scratch_4_t_fwd_nocheck:
