@@ -33,6 +33,7 @@ struct EmitOptions {
   bool test = false;          ///< --test: build the test program with cc and run it
   bool out_given = false;     ///< -o was on the command line
   double test_timeout = 60;   ///< --test-timeout: seconds each function's run may take
+  bool test_timeout_given = false;  ///< --test-timeout was on the command line
 };
 
 /// Whether `s` is a C identifier of [a-z0-9_] that does not start with a digit.
@@ -131,6 +132,8 @@ EmitTexts emit_text(const EmitOptions& o) {
 
 /// The options --test refuses, before any work: standard output is its verdicts'.
 void check_test_options(const EmitOptions& o) {
+  if (!o.test && o.test_timeout_given)
+    throw InputError("--test-timeout", "applies to --test only (the time each function's test run may take)");
   if (o.test && o.out_given && o.out == "-")
     throw InputError("-o", "'-': --test prints its verdicts on standard output; give -o a file, or leave it out");
   if (!(o.test_timeout >= 0.01 && o.test_timeout <= 3600))
@@ -230,6 +233,7 @@ Action add_emit_command(CLI::App& app) {
                   "written as the bytes kex loaded, with their path, symbol and sha256 (repeatable)");
   return [o, cmd]() {
     o->out_given = cmd->count("-o") > 0;
+    o->test_timeout_given = cmd->count("--test-timeout") > 0;
     return run_emit(*o);
   };
 }

@@ -27,9 +27,9 @@ std::string difference(const JournalHeader& h, const TuneRequest& req) {
   if (h.tune->first_rounds != t.first_rounds) return "its --first-rounds";
   if (h.tune->max_rounds != t.max_rounds) return "its --rounds";
   if (h.tune->glibc != t.glibc) return std::string(h.tune->glibc ? "" : "no ") + "--glibc";
-  if (h.tune->weights != t.weights) return "its --stream-weights";
   if (h.request.configs.size() != 1 || h.request.configs.front().raw != req.space.raw)
-    return "its CONFIG, --cache, --layout or --threads";
+    return "its CONFIG, --stream, --cache, --layout or --threads";
+  if (h.tune->weights != t.weights) return "its --stream-weights";
   return "";
 }
 

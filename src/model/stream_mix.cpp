@@ -19,6 +19,8 @@ std::string StreamMix::name() const {
 StreamMix make_stream_mix(const std::vector<std::string>& streams, const std::vector<double>& weights,
                           const std::string& where) {
   if (streams.size() < 2) throw InputError(where, "a mix of streams needs two or more");
+  if (streams.size() > kMaxMixStreams)
+    throw InputError(where, std::to_string(streams.size()) + " streams: a mix takes at most " + std::to_string(kMaxMixStreams));
   std::set<std::string> seen;
   for (const std::string& s : streams)
     if (!seen.insert(s).second) throw InputError(where, "'" + terminal_text(s) + "' is given twice: give each stream once");

@@ -21,8 +21,11 @@ struct StreamMix {
   std::string name() const;
 };
 
+/// The most streams a mix takes (a tune record's `streams` table holds as many).
+inline constexpr size_t kMaxMixStreams = 64;
+
 /// The mix of `streams` with `weights` (empty: equal weights) scaled to sum to 1.
-/// InputError (named after `where`) for fewer than two streams, a stream given twice,
+/// InputError (named after `where`) for fewer than two streams or more than kMaxMixStreams, a stream given twice,
 /// a weight count that is not the streams', or a weight that is not a finite number above 0.
 StreamMix make_stream_mix(const std::vector<std::string>& streams, const std::vector<double>& weights,
                           const std::string& where);

@@ -7,6 +7,7 @@
 #include "src/core/error.hpp"
 #include "src/model/json_fields.hpp"
 #include "src/model/kernel_names.hpp"
+#include "src/model/stream_mix.hpp"
 #include "src/core/enum_words.hpp"
 
 namespace kex {
@@ -162,7 +163,7 @@ void map_tune(IO& io, T& t) {
     io.text("footprint", t.footprint, kStreamText);
   }
   if (io.has("streams", !t.streams.empty()))
-    io.list("streams", t.streams, 2, 64, [](auto& r, auto& s) { map_stream_verdict(r, s); });
+    io.list("streams", t.streams, 2, kMaxMixStreams, [](auto& r, auto& s) { map_stream_verdict(r, s); });
   io.real("budget_s", t.budget_s, 0, kTuneInf);
   io.real("used_s", t.used_s, 0, kTuneInf);
   io.real("margin", t.margin, 0, 1);

@@ -280,9 +280,17 @@ std::string segments_section(const std::vector<ReportRun>& runs, const ReportFig
 /// distribution's size CDF beside the times.
 std::string streams_section(const std::vector<ReportRun>& runs, const ReportFigures& figs) {
   std::string s;
-  for (size_t i = 0; i < runs.size(); ++i)
+  for (size_t i = 0; i < runs.size(); ++i) {
+    if (runs[i].tune) {  // its members raced in unequal windows: the Workload section reads the race's last one
+      if (!runs[i].tune->stream.empty())
+        s += run_heading(runs, i) + para("a kex tune's file: the stream's times are in the Workload section, from the "
+                                         "race's last window of paired rounds (a table of every member would rank "
+                                         "candidates that left in earlier windows beside it)");
+      continue;
+    }
     if (const std::string t = trimmed(stream_table(runs[i].run, answer_groups(runs[i].run))); !t.empty())
       s += run_heading(runs, i) + pre(t);
+  }
   s += figures_html(figs, FigureKind::streams);
   return s.empty() ? "" : section("streams", "Streams", s);
 }

@@ -193,7 +193,13 @@ std::string tune_workload_markdown(const RunDoc& run, const TuneRecord& tune) {
                               md_text(tune.stream), md_text(tune.footprint)) +
                   dispatch_table(tune) + "\n";
   const RunDoc view = race_view(run, tune);
-  const std::vector<GroupAnswer> answers = answer_groups(view, tune.margin);
+  std::vector<GroupAnswer> answers = answer_groups(view, tune.margin);
+  const auto place = [&](const GroupAnswer& g) {  // a mix's streams in the order given
+    size_t i = 0;
+    while (i < tune.streams.size() && tune.streams[i].stream != g.key.at.stream) ++i;
+    return i;
+  };
+  std::stable_sort(answers.begin(), answers.end(), [&](const auto& a, const auto& b) { return place(a) < place(b); });
   std::optional<Competitors> first;  // the fixed sizes' table reads its competitors' names
   for (const GroupAnswer& g : answers) {
     if (!is_stream_group(g)) continue;

@@ -14,7 +14,7 @@ template <class IO, class M>
 void map_mark(IO& io, M& m) {
   io.whole("stage", m.stage, 1u, 100000u);
   io.whole("rounds", m.rounds, 1u, 100000u);
-  io.wholes("sizes", m.sizes, 100000, uint64_t(1), UINT64_MAX);
+  io.wholes("sizes", m.sizes, 100000, uint64_t(0), UINT64_MAX);  // 0: a stream's race
   io.flag("refine", m.refine);
   io.flag("compose", m.compose);
   io.real("seconds", m.seconds, 0, kYear);

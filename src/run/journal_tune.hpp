@@ -49,7 +49,7 @@ void map_tune_request(IO& io, R& r) {
 /// A stage the tune finished, as its journal line records it.
 struct TuneStageMark {
   uint32_t stage = 0, rounds = 0;
-  std::vector<uint64_t> sizes;   ///< the sizes it raced
+  std::vector<uint64_t> sizes;   ///< the sizes it raced (0: a stream's race)
   bool refine = false;           ///< a stage that refined a switch
   bool compose = false;          ///< a stream's composition step (not replayed: a resume composes anew)
   double seconds = 0;            ///< its wall time

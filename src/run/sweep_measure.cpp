@@ -79,6 +79,11 @@ std::vector<Task> measuring_order(Sweep& w) {
       w.protocol.first_order = std::max(w.protocol.first_order, r.order + 1);
       first_round = std::max(first_round, r.round + 1);
     }
+  // Rounds of points this sweep does not measure keep their ids too (kex tune's earlier stages:
+  // a candidate that left keeps its rounds, and a round id names one window in the whole run).
+  if (w.opt.resume)
+    for (const auto& [name, reps] : w.opt.resume->reps)
+      for (const Repetition& r : reps) first_round = std::max(first_round, r.round + 1);
   if (!w.protocol.paired) return separate_order(w.jobs, w.protocol, w.opt.resume != nullptr);
   std::vector<std::vector<Repetition>> reps;  // what paired_order reads of each job
   for (const Job& js : w.jobs) reps.push_back(js.reps);

@@ -14,6 +14,7 @@
 #include "src/core/terminal_text.hpp"
 #include "src/core/units.hpp"
 #include "src/model/config_json.hpp"
+#include "src/model/function.hpp"
 #include "src/model/kernel_names.hpp"
 #include "src/model/stream_mix.hpp"
 #include "src/model/tune_compose.hpp"
@@ -637,7 +638,15 @@ void measure_fixed_sizes(Race& r) {
 /// (the record names the stream as given, or the mix's streams joined).
 void stream_race(Race& r, const std::vector<KernelSpec>& candidates) {
   std::vector<std::string> names;  // as the points spell them
-  for (const std::string& s : r.req.streams) names.push_back(load_distribution(s, "--stream").name);
+  for (const std::string& s : r.req.streams) {
+    const Distribution d = load_distribution(s, "--stream");
+    if (d.function && function_row(*d.function).op != r.req.op)  // every candidate would be skipped on it
+      throw InputError("--stream", "'" + terminal_text(s) + "': its calls are " + std::string(function_row(*d.function).name) +
+                                       "'s: kex tune --op " + std::string(to_string(r.req.op)) + " races " +
+                                       std::string(to_string(r.req.op)) + " kernels (give --op " +
+                                       std::string(to_string(function_row(*d.function).op)) + ", or streams of its function)");
+    names.push_back(d.name);
+  }
   if (names.size() > 1) r.mix = make_stream_mix(names, r.req.weights, "--stream-weights");
   r.rec.stream = r.mix ? r.mix->name() : r.req.streams.front();
   r.rec.footprint = to_string(r.req.space.axes.footprints.front());

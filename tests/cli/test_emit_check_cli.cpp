@@ -90,6 +90,9 @@ TEST_CASE("kex emit --test: bad options and a missing compiler, one line and exi
   r = emit_test_run(dir, "rep_movsb --format gas --test-timeout soon");
   CHECK(r.status == 2);
   CHECK(r.text == "kex: Could not convert: --test-timeout = soon (see kex emit --help)\n");
+  r = shell("cd " + dir.path + " && " + kKex + " emit rep_movsb --format gas --test-timeout 5");
+  CHECK(r.status == 2);
+  CHECK(r.text == "kex: --test-timeout: applies to --test only (the time each function's test run may take)\n");
   r = emit_test_run(dir, "memcpy --format gas");  // kex emit's own refusals come first
   CHECK(r.status == 2);
   CHECK(r.text == "kex: kex emit: 'memcpy' is the C library's; it can be a --dispatch row, not an emitted kernel\n");

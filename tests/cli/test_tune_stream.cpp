@@ -96,6 +96,7 @@ TEST_CASE("kex tune --stream: each stream once, weights for a mix, not with --si
            {"--stream Memcpy_3,Memcpy_4 --stream-weights 1,x", "--stream-weights: 'x': a weight is a decimal number above 0"},
            {"--stream Memcpy_3,Memcpy_4 --stream-weights 1,0", "--stream-weights: '0': a weight is a decimal number above 0"},
            {"--stream Memcpy_3,Memcpy_4 --stream-weights 1,-1e3", "--stream-weights: '-1e3': a weight is a decimal number"},
+           {"--stream Memcpy_3,Memset_Fleet", "--stream: 'Memset_Fleet': its calls are memset's: kex tune --op copy races copy kernels (give --op clear"},
            {"--stream Memcpy_3 --sizes 4KiB", "--sizes: kex tune races a stream or sizes, not both (--stream is given)"},
            {"--footprint L1", "--footprint: the bytes a stream's calls walk: give --stream NAME too"},
            {"--stream Memcpy_3 --footprint L1,L2", "--footprint: 'L1,L2': kex tune races one footprint: give one"},
@@ -132,6 +133,8 @@ TEST_CASE("kex tune --stream A,B races their mix: one kernel by the weighted tim
   // Each stream's row: the chosen kernel's time per call there, as the results file has it,
   // and its ratios in the rounds the race gave the mix.
   const size_t rounds = t["verdicts"][0]["rounds"];
+  // Every round of the mix pairs the same window on each stream: the choice's ratios use them all.
+  CHECK(t["verdicts"][0]["vs_libc"]["rounds"].get<size_t>() == rounds);
   for (const auto& s : t["streams"]) {
     CAPTURE(s.dump());
     CHECK(s["vs_libc"]["rounds"].get<size_t>() == rounds);

@@ -53,6 +53,7 @@ TEST_CASE("make_stream_mix scales the weights to 1 and refuses a mix it cannot w
   CHECK(m.name() == "Memcpy_0,Memcpy_1");
   CHECK(make_stream_mix({"a", "b", "c", "d"}, {}, "--stream").weights == std::vector<double>(4, 0.25));
   CHECK(mix_error({"a"}, {}) == "--stream-weights: a mix of streams needs two or more");
+  CHECK(mix_error(std::vector<std::string>(65, "s"), {}) == "--stream-weights: 65 streams: a mix takes at most 64");
   CHECK(mix_error({"a", "a"}, {}) == "--stream-weights: 'a' is given twice: give each stream once");
   CHECK(mix_error({"a", "b"}, {1}) ==
         "--stream-weights: 1 weights for 2 streams: give one weight per stream, in the streams' order");

@@ -196,9 +196,10 @@ TEST_CASE("GNU as: code that keeps rax is entered by rax = dst and a jump, a dis
                                                                              Op::copy, "my_memcpy"},
                                    Syntax::intel, {});
   // The wrapper's hot path: no CPU check at all (the resolver made it when the symbol was bound),
-  // rax = dst, then the code itself (64-byte aligned, the nops before it included): no jump, no
-  // call frame. rep's code follows the dispatch's entry, so its own wrapper jumps to it.
-  CHECK(s.find("\t.p2align 6\n\t.p2align 4\n\t.globl kex_p_lean_nocheck\n\t.type kex_p_lean_nocheck, @function\nkex_p_lean_nocheck:\n"
+  // rax = dst, then the code itself (64-byte aligned: the entry starts 7 bytes before the boundary,
+  // int3 before it, no nops run): no jump, no call frame. rep's code follows the dispatch's entry,
+  // so its own wrapper jumps to it.
+  CHECK(s.find("\t.p2align 6\n\t.skip 57, 0xcc\n\t.globl kex_p_lean_nocheck\n\t.type kex_p_lean_nocheck, @function\nkex_p_lean_nocheck:\n"
                ".Lkex_p_lean_nocheck:\n\tendbr64\n\tmov rax, rdi\n\t.size kex_p_lean_nocheck, .-kex_p_lean_nocheck\n") !=
         std::string::npos);
   CHECK(s.find("kex_p_lean_kernel:\n", s.find("kex_p_lean_nocheck:\n")) != std::string::npos);
