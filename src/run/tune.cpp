@@ -11,6 +11,7 @@
 
 #include "src/core/cpu_features.hpp"
 #include "src/core/error.hpp"
+#include "src/core/stats.hpp"
 #include "src/core/terminal_text.hpp"
 #include "src/core/units.hpp"
 #include "src/model/config_json.hpp"
@@ -463,6 +464,19 @@ std::string fastest_glibc(const Race& r, const RunDoc& doc, const PointsAt& at) 
   return best;
 }
 
+/// A stream point's ns per call: its entry's median (over the repetitions the sentinel left
+/// undisturbed), or with every one flagged (a busy machine) the median over all its rounds; 0
+/// when it has none.
+double ns_per_call(const Result& x) {
+  double ns = aggregate(x).median_ns;
+  if (!(std::isfinite(ns) && ns > 0)) {
+    std::vector<double> ticks;
+    for (const auto& [round, t] : round_times(x)) ticks.push_back(t);
+    ns = ticks.empty() || x.tsc_hz <= 0 ? 0 : median(ticks) * 1e9 / x.tsc_hz;
+  }
+  return ns / double(std::max<uint32_t>(1, x.point.at.stream_calls));
+}
+
 /// A mix's choice `kernel` on each of its streams alone: its time per call, this stream's
 /// leader among the kernels still racing, and the ratios in the same rounds.
 std::vector<StreamVerdict> stream_verdicts(const Race& r, const RunDoc& doc, const std::string& kernel) {
@@ -474,8 +488,7 @@ std::vector<StreamVerdict> stream_verdicts(const Race& r, const RunDoc& doc, con
     const PointsAt on = [&](const Coords& c) { return c.stream == name; };
     StreamVerdict s{name, r.mix->weights[i], 0, "", {}, {}, {}, "", {}};
     for (const Result& x : doc.results)
-      if (x.ok() && on(x.point.at) && x.point.kernel == kernel)
-        s.ns_per_call = aggregate(x).median_ns / double(std::max<uint32_t>(1, x.point.at.stream_calls));
+      if (x.ok() && on(x.point.at) && x.point.kernel == kernel) s.ns_per_call = ns_per_call(x);
     for (const GroupAnswer& g : answers)
       if (g.key.at.stream == name && !g.members.empty()) s.leader = racing.results[g.members.front().result].point.kernel;
     if (s.leader.empty()) s.leader = kernel;
