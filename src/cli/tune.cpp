@@ -49,6 +49,14 @@ struct TuneArgs {
   bool force = false, no_validate = false, glibc = false, allow_large = false, no_journal = false;
 };
 
+/// `text` as a plain decimal number (digits and at most one point, under 20 characters), or 0:
+/// std::stod alone takes " 1", hex floats and "1e2", and throws on a number beyond a double.
+double plain_decimal(const std::string& text) {
+  const bool plain = !text.empty() && text.size() < 20 && text.find_first_not_of("0123456789.") == std::string::npos &&
+                     std::count(text.begin(), text.end(), '.') <= 1 && text != ".";
+  return plain ? std::stod(text) : 0;
+}
+
 /// --budget: a number of seconds, or N followed by s, m or h ("90s", "10m", "1.5h").
 double budget_seconds(const std::string& text) {
   const std::string help = "give seconds, or a number with s, m or h (90s, 10m, 1h)";
@@ -61,10 +69,7 @@ double budget_seconds(const std::string& text) {
     case 'h': unit = 3600, num.pop_back(); break;
     default: break;
   }
-  // Decimal digits and at most one point (std::stod alone takes " 1", hex floats and "1e2").
-  const bool digits = !num.empty() && num.find_first_not_of("0123456789.") == std::string::npos &&
-                      std::count(num.begin(), num.end(), '.') <= 1 && num != ".";
-  const double v = digits ? std::stod(num) * unit : 0;
+  const double v = plain_decimal(num) * unit;
   if (!(v > 0) || v > 7 * 86400.0) throw InputError("--budget: '" + text + "': " + help + ", at most a week");
   return v;
 }
@@ -135,9 +140,7 @@ std::vector<double> stream_weights(const std::string& text, const std::vector<st
   std::vector<double> out;
   for (const std::string_view piece : split_view(text, ',')) {
     const std::string w(piece);
-    const bool digits = !w.empty() && w.size() < 20 && w.find_first_not_of("0123456789.") == std::string::npos &&
-                        std::count(w.begin(), w.end(), '.') <= 1 && w != ".";
-    out.push_back(digits ? std::stod(w) : 0);
+    out.push_back(plain_decimal(w));
     if (!(out.back() > 0))
       throw InputError("--stream-weights: '" + terminal_text(w) + "': a weight is a decimal number above 0 (3, 0.5)");
   }
